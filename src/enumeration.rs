@@ -1,0 +1,224 @@
+//! Molecule numbers and the enumeration of a configuration.
+//!
+//! A molecule's *number* is its 1-based rank in the lexicographic order of its
+//! sorted atom indices: in A2_B4, `OO--…` is 1, `O-O-…` is 2 and `…--OO` is 120.
+//! [`rank`] and [`unrank`] compute it directly with the combinatorial number
+//! system, without walking the order. The *canonical number* of a molecule is
+//! the smallest number among its images under the eight symmetries, and its
+//! *transform* the first symmetry (in [`Transform::ALL`] order) that maps the
+//! canonical molecule onto it.
+//!
+//! ```
+//! use bbx::{enumeration, Config, Molecule, Transform};
+//! let m: Molecule = "--O---------O-O---------O-----------".parse().unwrap();
+//! assert_eq!(enumeration::rank(&m), Some(15993));
+//! assert_eq!(enumeration::canonical(&m), Some((7361, Transform::Id)));
+//! let c: Config = "A4_B6".parse().unwrap();
+//! assert_eq!(enumeration::unrank(c, 15993).unwrap(), m);
+//! ```
+
+use crate::board::Molecule;
+use crate::config::Config;
+use crate::error::Error;
+use crate::symmetry::Transform;
+
+/// C(n, k), or `None` when it does not fit in a `u64`.
+pub fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut acc: u128 = 1;
+    for i in 0..k {
+        // acc · (n − i) / (i + 1) stays an integer at every step.
+        acc = acc * u128::from(n - i) / u128::from(i + 1);
+        if acc > u128::from(u64::MAX) {
+            return None;
+        }
+    }
+    Some(acc as u64)
+}
+
+/// The molecule's number (1-based lexicographic rank), or `None` when its
+/// configuration has too many molecules to number in a `u64`.
+pub fn rank(m: &Molecule) -> Option<u64> {
+    let cells = (m.width() * m.width()) as u64;
+    let n = m.atoms().len() as u64;
+    let total = binomial(cells, n)?;
+    // rank0 = C(N, n) − 1 − Σ C(N − 1 − a_i, n − i)   (i from 0)
+    let mut sub = 0u64;
+    for (i, &a) in m.atoms().iter().enumerate() {
+        sub += binomial(cells - 1 - a as u64, n - i as u64)?;
+    }
+    Some(total - sub)
+}
+
+/// The molecule with the given number (1..=count) in configuration `config`.
+pub fn unrank(config: Config, number: u64) -> Result<Molecule, Error> {
+    let cells = config.cells() as u64;
+    let n = config.atoms as u64;
+    let total = config.molecule_count().ok_or_else(|| {
+        Error::Invalid(format!(
+            "configuration {config} has too many molecules to number"
+        ))
+    })?;
+    if number == 0 || number > total {
+        return Err(Error::Invalid(format!(
+            "molecule number {number} is out of range: configuration {config} has molecules 1 to {total}"
+        )));
+    }
+    // Walk the cells, deciding for each whether it starts the remaining suffix.
+    let mut rest = number - 1;
+    let mut atoms = Vec::with_capacity(config.atoms);
+    let mut cell = 0u64;
+    let mut left = n;
+    while left > 0 {
+        // Molecules whose next atom is at `cell`: C(cells − cell − 1, left − 1).
+        let with = binomial(cells - cell - 1, left - 1).unwrap_or(u64::MAX);
+        if rest < with {
+            atoms.push(cell as usize);
+            left -= 1;
+        } else {
+            rest -= with;
+        }
+        cell += 1;
+    }
+    Ok(Molecule::from_sorted_unchecked(config.width, atoms))
+}
+
+/// The canonical number of the molecule's enantiomer group and the transform
+/// that maps the canonical molecule onto it; `None` when the configuration is
+/// not numbered.
+pub fn canonical(m: &Molecule) -> Option<(u64, Transform)> {
+    let (number, canonical) = Transform::ALL
+        .iter()
+        .map(|t| {
+            let image = t.molecule(m);
+            rank(&image).map(|r| (r, image))
+        })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .min_by_key(|(r, _)| *r)?;
+    let t = Transform::ALL
+        .into_iter()
+        .find(|t| t.molecule(&canonical) == *m)
+        .expect("some symmetry maps the canonical image back");
+    Some((number, t))
+}
+
+/// Iterates over every molecule of a configuration in number order.
+///
+/// ```
+/// use bbx::enumeration::Molecules;
+/// let all: Vec<String> = Molecules::new("A2_B2".parse().unwrap()).map(|m| m.to_string()).collect();
+/// assert_eq!(all, ["OO--", "O-O-", "O--O", "-OO-", "-O-O", "--OO"]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Molecules {
+    width: usize,
+    cells: usize,
+    atoms: Vec<usize>,
+    done: bool,
+}
+
+impl Molecules {
+    /// All molecules of `config`, from number 1.
+    pub fn new(config: Config) -> Molecules {
+        Molecules {
+            width: config.width,
+            cells: config.cells(),
+            atoms: (0..config.atoms).collect(),
+            done: false,
+        }
+    }
+
+    /// The molecules from `first` on (the first is `first` itself).
+    pub fn from(first: &Molecule) -> Molecules {
+        Molecules {
+            width: first.width(),
+            cells: first.width() * first.width(),
+            atoms: first.atoms().to_vec(),
+            done: false,
+        }
+    }
+}
+
+/// Advances sorted indices `a` (each below `cells`) to the next combination in
+/// lexicographic order; `false` after the last one.
+pub fn next_combination(a: &mut [usize], cells: usize) -> bool {
+    let n = a.len();
+    let mut i = n;
+    while i > 0 {
+        i -= 1;
+        if a[i] < cells - n + i {
+            a[i] += 1;
+            for j in i + 1..n {
+                a[j] = a[j - 1] + 1;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+impl Iterator for Molecules {
+    type Item = Molecule;
+    fn next(&mut self) -> Option<Molecule> {
+        if self.done {
+            return None;
+        }
+        let m = Molecule::from_sorted_unchecked(self.width, self.atoms.clone());
+        self.done = !next_combination(&mut self.atoms, self.cells);
+        Some(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(64, 4), Some(635_376));
+        assert_eq!(binomial(4, 5), Some(0));
+        assert_eq!(binomial(0, 0), Some(1));
+        assert_eq!(binomial(67, 33), Some(14_226_520_737_620_288_370));
+        assert_eq!(binomial(68, 34), None);
+    }
+
+    #[test]
+    fn seed_numbers() {
+        let m: Molecule = "O-O-------------".parse().unwrap();
+        assert_eq!(rank(&m), Some(2));
+        assert_eq!(canonical(&m), Some((2, Transform::Id)));
+        let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        assert_eq!(rank(&m), Some(868));
+        assert_eq!(canonical(&m), Some((868, Transform::Id)));
+        // The seed's rot180 image of molecule 2 is number 119.
+        let m: Molecule = "-------------O-O".parse().unwrap();
+        assert_eq!(rank(&m), Some(119));
+        assert_eq!(canonical(&m), Some((2, Transform::Rot180)));
+    }
+
+    #[test]
+    fn enumeration_matches_rank() {
+        for cfg in ["A0_B3", "A1_B3", "A2_B4", "A3_B4", "A9_B3"] {
+            let c: Config = cfg.parse().unwrap();
+            let mut count = 0;
+            for (i, m) in Molecules::new(c).enumerate() {
+                assert_eq!(rank(&m), Some(i as u64 + 1));
+                assert_eq!(unrank(c, i as u64 + 1).unwrap(), m);
+                count += 1;
+            }
+            assert_eq!(Some(count), c.molecule_count());
+        }
+    }
+
+    #[test]
+    fn unrank_out_of_range() {
+        let c: Config = "A2_B4".parse().unwrap();
+        assert!(unrank(c, 0).is_err());
+        let e = unrank(c, 121).unwrap_err().to_string();
+        assert!(e.contains("1 to 120"), "{e}");
+    }
+}

@@ -1,0 +1,84 @@
+//! Errors: what went wrong, where, and what was expected.
+//!
+//! Every error that comes from user input names its origin (a file name, or the
+//! command-line argument it came from), the line and column, and what was
+//! expected there, in the style of a compiler message:
+//!
+//! ```text
+//! puzzle.txt:3:7: unknown border mark '%' (expected a letter, a digit, '@', '&', 'H', 'R', '?' or a blank)
+//! ```
+
+use std::fmt;
+
+/// A problem in some text given to bbx, with its location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Where the text came from: a file name or a description such as `molecule argument`.
+    pub origin: String,
+    /// 1-based line number (1 for a one-line argument).
+    pub line: usize,
+    /// 1-based column (in characters); 0 when the problem concerns the whole line or text.
+    pub column: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl ParseError {
+    /// Builds an error at `line`:`column` of `origin`.
+    pub fn new(
+        origin: impl Into<String>,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+    ) -> ParseError {
+        ParseError {
+            origin: origin.into(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{}: {}", self.origin, self.message),
+            (l, 0) => write!(f, "{}:{}: {}", self.origin, l, self.message),
+            (l, c) => write!(f, "{}:{}:{}: {}", self.origin, l, c, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Everything that can go wrong in the bbx library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Text that does not say what bbx expects (a molecule, a spectrum, a puzzle).
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+    /// A configuration such as `A4_B8` that is malformed or impossible.
+    #[error("invalid configuration '{input}': {reason}")]
+    Config {
+        /// The text as given.
+        input: String,
+        /// Why it was refused and what is expected.
+        reason: String,
+    },
+    /// A request that does not fit the board or configuration (a ray position out of
+    /// range, a molecule number beyond the count, ...).
+    #[error("{0}")]
+    Invalid(String),
+    /// A file that could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file concerned.
+        path: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+}
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

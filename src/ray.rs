@@ -1,0 +1,526 @@
+//! The ray rules and the tracer that applies them.
+//!
+//! A ray stands on a cell X heading d. Let A be the cell ahead and L, R the two
+//! cells diagonally ahead. Then, in this order:
+//!
+//! 1. an atom on A absorbs the ray (a *hit*);
+//! 2. atoms on both L and R reflect it: it retraces its path back out (`&`);
+//! 3. an atom on one of L, R turns the ray 90° away from it, on X, and the rules
+//!    apply again with the new heading;
+//! 4. otherwise the ray moves to A, and comes out if A is outside the box.
+//!
+//! At entry the ray stands just outside the box. There, a single atom on a
+//! diagonal reflects it at once under [`Rules::Standard`], and makes it miss the
+//! board under [`Rules::EdgeMiss`].
+//!
+//! [`Tracer`] holds a board prepared for fast tracing: each cell stores the
+//! atoms among its eight neighbours, so one table look-up decides each step.
+//!
+//! ```
+//! use bbx::{Molecule, Rules, Tracer, Outcome};
+//! let m: Molecule = "O-O-------------".parse().unwrap();
+//! let mut t = Tracer::new(m.width(), Rules::Standard);
+//! t.load(&m);
+//! let ray = t.trace(8); // bottom side, column 4
+//! assert_eq!(ray.outcome, Outcome::Exit(11));
+//! assert_eq!((ray.length, ray.turns), (3, 1));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{Heading, Molecule, port, position_at};
+
+/// Which rule set decides what happens when a ray enters next to an atom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rules {
+    /// Emacs `blackbox.el`, Tatham's Puzzles and the seed: an atom on one
+    /// diagonal of the entry reflects the ray at once.
+    #[default]
+    Standard,
+    /// Seed 001's variant: an atom on exactly one diagonal of the entry makes the
+    /// ray miss the board; it gives no result (`~`).
+    EdgeMiss,
+}
+
+impl Rules {
+    /// `standard` or `edge-miss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Standard => "standard",
+            Rules::EdgeMiss => "edge-miss",
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rules, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "standard" => Ok(Rules::Standard),
+            "edge-miss" | "edgemiss" | "edge_miss" => Ok(Rules::EdgeMiss),
+            _ => Err(format!(
+                "unknown rules '{s}' (expected 'standard' or 'edge-miss')"
+            )),
+        }
+    }
+}
+
+/// What became of a ray.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Hit an atom (`@`).
+    Absorbed,
+    /// Came back out where it entered (`&`).
+    Reflected,
+    /// Came out at this other border position (1-based).
+    Exit(usize),
+    /// Missed the board at entry (only under [`Rules::EdgeMiss`], `~`).
+    Miss,
+}
+
+/// One traced ray: its outcome, the cells it entered and its 90° turns.
+///
+/// The length of a hit or reflection at the entry is 0; a deep reflection counts
+/// the cells entered before the ray reverses, and its turns before that point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RayTrace {
+    /// What became of the ray.
+    pub outcome: Outcome,
+    /// Cells entered.
+    pub length: u32,
+    /// 90° deflections.
+    pub turns: u32,
+}
+
+/// One state along a ray's path: a cell (1-based) and the heading the ray has
+/// there. A cell appears once per heading, so a turn shows as the same cell twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathStep {
+    /// Row, 1..=p.
+    pub row: usize,
+    /// Column, 1..=p.
+    pub col: usize,
+    /// Heading on this cell.
+    pub heading: Heading,
+}
+
+const OUTSIDE: u16 = 0x100;
+const MOVE: u8 = 0;
+const HIT: u8 = 1;
+const REFLECT: u8 = 2;
+const TURN_LEFT: u8 = 3;
+const TURN_RIGHT: u8 = 4;
+
+/// Neighbour bits: bit k is the k-th of N, NE, E, SE, S, SW, W, NW.
+const NEIGHBOURS: [(isize, isize); 8] = [
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
+/// `ACTIONS[heading << 8 | mask]`: what a ray with this heading does on a cell
+/// whose neighbour mask is `mask` (rules 1 to 4).
+static ACTIONS: [u8; 1024] = build_actions();
+
+const fn build_actions() -> [u8; 1024] {
+    let mut t = [MOVE; 1024];
+    let mut d = 0;
+    while d < 4 {
+        let a = 1usize << (2 * d);
+        let l = 1usize << ((2 * d + 7) % 8);
+        let r = 1usize << ((2 * d + 1) % 8);
+        let mut m = 0;
+        while m < 256 {
+            t[d << 8 | m] = if m & a != 0 {
+                HIT
+            } else if m & l != 0 && m & r != 0 {
+                REFLECT
+            } else if m & l != 0 {
+                TURN_RIGHT
+            } else if m & r != 0 {
+                TURN_LEFT
+            } else {
+                MOVE
+            };
+            m += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// A board prepared for tracing rays under one rule set.
+///
+/// Create one per width and rule set and [`load`](Tracer::load) molecules into
+/// it: loading costs a few dozen writes, so a tracer is cheap to reuse across
+/// millions of molecules.
+#[derive(Debug, Clone)]
+pub struct Tracer {
+    width: usize,
+    stride: usize,
+    rules: Rules,
+    /// Padded (p+2)×(p+2) grid: low 8 bits = atoms among the 8 neighbours,
+    /// `OUTSIDE` for the ring around the box.
+    grid: Vec<u16>,
+    /// Padded index → border position (0 inside and at corners).
+    exit: Vec<u32>,
+    /// Border position − 1 → (padded index, heading index).
+    entry: Vec<(usize, usize)>,
+    /// Padded-index step per heading.
+    step: [isize; 4],
+    /// Padded indices of the atoms currently loaded.
+    loaded: Vec<usize>,
+}
+
+impl Tracer {
+    /// An empty board of the given width (1..=[`MAX_WIDTH`](crate::config::MAX_WIDTH)).
+    pub fn new(width: usize, rules: Rules) -> Tracer {
+        let p = width;
+        let stride = p + 2;
+        let mut grid = vec![0u16; stride * stride];
+        let mut exit = vec![0u32; stride * stride];
+        for r in 0..stride {
+            for c in 0..stride {
+                if r == 0 || c == 0 || r == p + 1 || c == p + 1 {
+                    grid[r * stride + c] = OUTSIDE;
+                    if let Some(pos) = position_at(p, r, c) {
+                        exit[r * stride + c] = pos as u32;
+                    }
+                }
+            }
+        }
+        let entry = (1..=4 * p)
+            .map(|pos| {
+                let q = port(p, pos);
+                (q.row * stride + q.col, q.heading.index())
+            })
+            .collect();
+        let s = stride as isize;
+        Tracer {
+            width,
+            stride,
+            rules,
+            grid,
+            exit,
+            entry,
+            step: [-s, 1, s, -1],
+            loaded: Vec::new(),
+        }
+    }
+
+    /// Width of the box.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The rule set in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Places the molecule's atoms on the board, replacing the previous ones.
+    ///
+    /// # Panics
+    /// When the molecule's width differs from the tracer's.
+    pub fn load(&mut self, molecule: &Molecule) {
+        assert_eq!(
+            molecule.width(),
+            self.width,
+            "molecule and tracer widths differ"
+        );
+        self.load_cells(molecule.atoms());
+    }
+
+    /// Places atoms given by linear cell indices (each below p²), replacing the
+    /// previous ones.
+    pub fn load_cells(&mut self, atoms: &[usize]) {
+        let stride = self.stride;
+        for i in 0..self.loaded.len() {
+            let x = self.loaded[i];
+            for (dr, dc) in NEIGHBOURS {
+                let n = (x as isize + dr * stride as isize + dc) as usize;
+                self.grid[n] &= OUTSIDE;
+            }
+        }
+        self.loaded.clear();
+        for &a in atoms {
+            let x = (a / self.width + 1) * stride + a % self.width + 1;
+            self.loaded.push(x);
+            for (k, (dr, dc)) in NEIGHBOURS.iter().enumerate() {
+                // The neighbour at (dr, dc) sees this atom in the opposite direction.
+                let n = (x as isize + dr * stride as isize + dc) as usize;
+                self.grid[n] |= 1 << ((k + 4) % 8);
+            }
+        }
+    }
+
+    /// Traces the ray shot from border position `pos` (1..=4p).
+    #[inline]
+    pub fn trace(&self, pos: usize) -> RayTrace {
+        self.run(pos, None)
+    }
+
+    /// Traces the ray shot from `pos` and records its path: every cell it enters,
+    /// with the heading it has there (a turn adds the same cell with the new
+    /// heading). A deep reflection's path stops where the ray reverses.
+    pub fn trace_path(&self, pos: usize) -> (RayTrace, Vec<PathStep>) {
+        let mut path = Vec::new();
+        let t = self.run(pos, Some(&mut path));
+        (t, path)
+    }
+
+    /// Traces every border position into `out` (resized to 4p), tracing each exit
+    /// pair once: the partner gets the same length and turns (paths are
+    /// reversible).
+    pub fn trace_all(&self, out: &mut Vec<RayTrace>) {
+        let n = 4 * self.width;
+        const UNSET: RayTrace = RayTrace {
+            outcome: Outcome::Miss,
+            length: u32::MAX,
+            turns: 0,
+        };
+        out.clear();
+        out.resize(n, UNSET);
+        for pos in 1..=n {
+            if out[pos - 1].length != u32::MAX {
+                continue;
+            }
+            let t = self.trace(pos);
+            out[pos - 1] = t;
+            if let Outcome::Exit(k) = t.outcome {
+                out[k - 1] = RayTrace {
+                    outcome: Outcome::Exit(pos),
+                    ..t
+                };
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn run(&self, pos: usize, mut path: Option<&mut Vec<PathStep>>) -> RayTrace {
+        let (start, mut d) = self.entry[pos - 1];
+        let grid = &self.grid[..];
+        let m = (grid[start] & 0xFF) as usize;
+        match ACTIONS[d << 8 | m] {
+            MOVE => {}
+            HIT => {
+                return RayTrace {
+                    outcome: Outcome::Absorbed,
+                    length: 0,
+                    turns: 0,
+                };
+            }
+            REFLECT => {
+                return RayTrace {
+                    outcome: Outcome::Reflected,
+                    length: 0,
+                    turns: 0,
+                };
+            }
+            _ => {
+                let outcome = match self.rules {
+                    Rules::Standard => Outcome::Reflected,
+                    Rules::EdgeMiss => Outcome::Miss,
+                };
+                return RayTrace {
+                    outcome,
+                    length: 0,
+                    turns: 0,
+                };
+            }
+        }
+        let mut x = (start as isize + self.step[d]) as usize;
+        let mut length = 1u32;
+        let mut turns = 0u32;
+        loop {
+            let cell = grid[x];
+            if cell & OUTSIDE != 0 {
+                let k = self.exit[x] as usize;
+                let outcome = if k == pos {
+                    Outcome::Reflected
+                } else {
+                    Outcome::Exit(k)
+                };
+                return RayTrace {
+                    outcome,
+                    length: length - 1,
+                    turns,
+                };
+            }
+            if let Some(p) = path.as_deref_mut() {
+                p.push(self.step_at(x, d));
+            }
+            match ACTIONS[d << 8 | (cell & 0xFF) as usize] {
+                MOVE => {
+                    x = (x as isize + self.step[d]) as usize;
+                    length += 1;
+                }
+                HIT => {
+                    return RayTrace {
+                        outcome: Outcome::Absorbed,
+                        length,
+                        turns,
+                    };
+                }
+                REFLECT => {
+                    return RayTrace {
+                        outcome: Outcome::Reflected,
+                        length,
+                        turns,
+                    };
+                }
+                TURN_LEFT => {
+                    d = (d + 3) & 3;
+                    turns += 1;
+                }
+                _ => {
+                    d = (d + 1) & 3;
+                    turns += 1;
+                }
+            }
+            debug_assert!(
+                (turns as usize) < 4 * self.stride * self.stride,
+                "ray {pos} does not terminate"
+            );
+        }
+    }
+
+    fn step_at(&self, x: usize, d: usize) -> PathStep {
+        PathStep {
+            row: x / self.stride,
+            col: x % self.stride,
+            heading: Heading::ALL[d],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tracer(m: &str, rules: Rules) -> Tracer {
+        let m: Molecule = m.parse().unwrap();
+        let mut t = Tracer::new(m.width(), rules);
+        t.load(&m);
+        t
+    }
+
+    #[test]
+    fn empty_board_goes_straight_through() {
+        for p in 1..=6 {
+            let t = Tracer::new(p, Rules::Standard);
+            for pos in 1..=4 * p {
+                // Left row r ↔ right row r; bottom column c ↔ top column c.
+                let partner = if pos <= p || (2 * p < pos && pos <= 3 * p) {
+                    3 * p + 1 - pos
+                } else {
+                    5 * p + 1 - pos
+                };
+                let r = t.trace(pos);
+                assert_eq!(
+                    r,
+                    RayTrace {
+                        outcome: Outcome::Exit(partner),
+                        length: p as u32,
+                        turns: 0
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hit_on_first_cell_wins_over_edge_reflection() {
+        // Atoms on the first cell and on both diagonals of the entry at position 2.
+        let t = tracer("O---O---O-------", Rules::Standard);
+        assert_eq!(t.trace(2).outcome, Outcome::Absorbed);
+        let t = tracer("O---O---O-------", Rules::EdgeMiss);
+        assert_eq!(t.trace(2).outcome, Outcome::Absorbed);
+    }
+
+    #[test]
+    fn edge_reflection_and_edge_miss() {
+        // Atom at row 1, column 1: the ray from position 2 (row 2) sees it diagonally.
+        let m = "O---------------";
+        let t = tracer(m, Rules::Standard);
+        assert_eq!(
+            t.trace(2),
+            RayTrace {
+                outcome: Outcome::Reflected,
+                length: 0,
+                turns: 0
+            }
+        );
+        let t = tracer(m, Rules::EdgeMiss);
+        assert_eq!(
+            t.trace(2),
+            RayTrace {
+                outcome: Outcome::Miss,
+                length: 0,
+                turns: 0
+            }
+        );
+        // The ray along row 1 hits it before entering; a hit wins.
+        assert_eq!(
+            t.trace(1),
+            RayTrace {
+                outcome: Outcome::Absorbed,
+                length: 0,
+                turns: 0
+            }
+        );
+        // Position 3 (row 3) goes straight through.
+        assert_eq!(t.trace(3).outcome, Outcome::Exit(10));
+    }
+
+    #[test]
+    fn ray_along_an_empty_edge_goes_straight_through() {
+        // Atoms on rows 3 and 4 are never diagonally ahead of a ray on row 1.
+        let t = tracer("--------OO--OO--", Rules::Standard);
+        assert_eq!(
+            t.trace(1),
+            RayTrace {
+                outcome: Outcome::Exit(12),
+                length: 4,
+                turns: 0
+            }
+        );
+        assert_eq!(
+            t.trace(13),
+            RayTrace {
+                outcome: Outcome::Exit(8),
+                length: 4,
+                turns: 0
+            }
+        );
+    }
+
+    #[test]
+    fn deflection_to_the_own_entry_is_a_reflection() {
+        // 3×3, atoms at (1,1) and (1,3): a ray from the bottom of column 2 reaches
+        // (2,2), sees both diagonals and comes back.
+        let t = tracer("O-O------", Rules::Standard);
+        let r = t.trace(5);
+        assert_eq!(
+            r,
+            RayTrace {
+                outcome: Outcome::Reflected,
+                length: 2,
+                turns: 0
+            }
+        );
+    }
+}

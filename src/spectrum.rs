@@ -1,0 +1,431 @@
+//! Spectra: the results of all 4p rays, and the per-molecule ray statistics.
+//!
+//! A spectrum's string form lists the border positions in order: `@` for a hit,
+//! `&` for a reflection, `~` for a miss (edge-miss rules only) and a letter for
+//! each ray that comes out, the same letter at both ends of a path. The
+//! *normalised* string names the exit pairs `a`, `b`, `c`… in order of first
+//! appearance, then `A`…`Z`; a spectrum with more than 52 pairs has no string
+//! form.
+//!
+//! ```
+//! use bbx::{Molecule, Rules, Spectrum};
+//! let m: Molecule = "O-O-------------".parse().unwrap();
+//! let s = Spectrum::of(&m, Rules::Standard);
+//! assert_eq!(s.to_string(), "@&ab@&@cbac@&@&@");
+//! assert_eq!(Spectrum::parse("@&ba@&@cabc@&@&@", "example").unwrap(), s);
+//! ```
+
+use std::fmt;
+
+use crate::board::Molecule;
+use crate::error::ParseError;
+use crate::ray::{Outcome, RayTrace, Rules, Tracer};
+
+/// The label of the `i`-th exit pair (0-based): `a`–`z`, then `A`–`Z`.
+pub fn pair_label(i: usize) -> Option<char> {
+    match i {
+        0..=25 => Some((b'a' + i as u8) as char),
+        26..=51 => Some((b'A' + (i - 26) as u8) as char),
+        _ => None,
+    }
+}
+
+/// The results of every ray of one board, by border position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Spectrum {
+    width: usize,
+    results: Vec<Outcome>,
+}
+
+impl Spectrum {
+    /// The spectrum of `molecule` under `rules`.
+    pub fn of(molecule: &Molecule, rules: Rules) -> Spectrum {
+        Analysis::of(molecule, rules).spectrum
+    }
+
+    /// A spectrum from one outcome per border position (`results[i]` is position
+    /// i+1). Returns `None` unless there are 4p results, every exit lies in range
+    /// and exits come in mutual pairs.
+    pub fn from_outcomes(width: usize, results: Vec<Outcome>) -> Option<Spectrum> {
+        if width == 0 || results.len() != 4 * width {
+            return None;
+        }
+        for (i, r) in results.iter().enumerate() {
+            if let Outcome::Exit(k) = *r {
+                if k == 0
+                    || k > results.len()
+                    || k == i + 1
+                    || results[k - 1] != Outcome::Exit(i + 1)
+                {
+                    return None;
+                }
+            }
+        }
+        Some(Spectrum { width, results })
+    }
+
+    pub(crate) fn from_outcomes_unchecked(width: usize, results: Vec<Outcome>) -> Spectrum {
+        Spectrum { width, results }
+    }
+
+    /// Width of the box.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The outcome at border position `pos` (1-based).
+    pub fn get(&self, pos: usize) -> Outcome {
+        self.results[pos - 1]
+    }
+
+    /// All outcomes, position 1 first.
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.results
+    }
+
+    /// Number of exit pairs.
+    pub fn pairs(&self) -> usize {
+        self.results
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| matches!(*r, Outcome::Exit(k) if k > i + 1))
+            .count()
+    }
+
+    /// One mark per position: `@`, `&`, `~` or the normalised letter of the
+    /// pair; `None` when there are more than 52 pairs.
+    pub fn marks(&self) -> Option<Vec<char>> {
+        let mut label = vec!['\0'; self.results.len()];
+        let mut next = 0;
+        for (i, r) in self.results.iter().enumerate() {
+            label[i] = match *r {
+                Outcome::Absorbed => '@',
+                Outcome::Reflected => '&',
+                Outcome::Miss => '~',
+                Outcome::Exit(k) => {
+                    if k < i + 1 {
+                        label[k - 1]
+                    } else {
+                        let c = pair_label(next)?;
+                        next += 1;
+                        c
+                    }
+                }
+            };
+        }
+        Some(label)
+    }
+
+    /// The normalised string, or `None` when there are more than 52 pairs.
+    pub fn normalized(&self) -> Option<String> {
+        self.marks().map(|m| m.into_iter().collect())
+    }
+
+    /// Parses a spectrum string. Its length must be 4p; letters may be any
+    /// labels (they need not be normalised) but each must appear exactly twice.
+    pub fn parse(text: &str, origin: &str) -> Result<Spectrum, ParseError> {
+        let chars: Vec<char> = text.trim().chars().collect();
+        let n = chars.len();
+        if n == 0 || n % 4 != 0 {
+            return Err(ParseError::new(
+                origin,
+                1,
+                0,
+                format!(
+                    "a spectrum has 4p characters (one per border position), but this one has {n}"
+                ),
+            ));
+        }
+        let mut first: [Option<usize>; 128] = [None; 128];
+        let mut results = vec![Outcome::Miss; n];
+        for (i, &c) in chars.iter().enumerate() {
+            results[i] = match c {
+                '@' => Outcome::Absorbed,
+                '&' => Outcome::Reflected,
+                '~' => Outcome::Miss,
+                c if c.is_ascii_alphabetic() => match first[c as usize] {
+                    None => {
+                        first[c as usize] = Some(i);
+                        Outcome::Miss // fixed below when the partner appears
+                    }
+                    Some(j) => {
+                        if let Outcome::Exit(_) = results[j] {
+                            return Err(ParseError::new(
+                                origin,
+                                1,
+                                i + 1,
+                                format!(
+                                    "letter '{c}' appears a third time (each exit pair has exactly two ends)"
+                                ),
+                            ));
+                        }
+                        results[j] = Outcome::Exit(i + 1);
+                        Outcome::Exit(j + 1)
+                    }
+                },
+                _ => {
+                    return Err(ParseError::new(
+                        origin,
+                        1,
+                        i + 1,
+                        format!(
+                            "unexpected character {c:?} in a spectrum (expected '@', '&', '~' or a letter)"
+                        ),
+                    ));
+                }
+            };
+        }
+        for (c, f) in first.iter().enumerate() {
+            if let Some(j) = *f {
+                if !matches!(results[j], Outcome::Exit(_)) {
+                    return Err(ParseError::new(
+                        origin,
+                        1,
+                        j + 1,
+                        format!(
+                            "letter '{}' appears only once (each exit pair has exactly two ends)",
+                            c as u8 as char
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(Spectrum {
+            width: n / 4,
+            results,
+        })
+    }
+}
+
+impl fmt::Display for Spectrum {
+    /// The normalised string; past 52 pairs, the list of results separated by
+    /// spaces, each exit written as its partner's position.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(s) = self.normalized() {
+            return f.write_str(&s);
+        }
+        for (i, r) in self.results.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            match r {
+                Outcome::Absorbed => f.write_str("@")?,
+                Outcome::Reflected => f.write_str("&")?,
+                Outcome::Miss => f.write_str("~")?,
+                Outcome::Exit(k) => write!(f, "{k}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The 17 per-molecule ray statistics of the seed's catalogue.
+///
+/// Absorbed and reflected rays are counted per position; exit pairs are counted
+/// (and measured) once. Maxima over no ray are 0.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+pub struct Stats {
+    /// Rays absorbed.
+    pub absorbed_number: u32,
+    /// Longest absorbed path, in cells.
+    pub absorbed_max_length: u32,
+    /// Most turns on an absorbed path.
+    pub absorbed_max_turns: u32,
+    /// Cells entered by all absorbed rays.
+    pub absorbed_tot_length: u32,
+    /// Turns of all absorbed rays.
+    pub absorbed_tot_turns: u32,
+    /// Rays reflected.
+    pub reflected_number: u32,
+    /// Rays reflected at the entry (length 0).
+    pub reflected_edge: u32,
+    /// Rays reflected inside the box.
+    pub reflected_deep: u32,
+    /// Longest reflected path (cells entered before reversing).
+    pub reflected_max_length: u32,
+    /// Most turns before reversing.
+    pub reflected_max_turns: u32,
+    /// Cells entered by all reflected rays before reversing.
+    pub reflected_tot_length: u32,
+    /// Turns of all reflected rays before reversing.
+    pub reflected_tot_turns: u32,
+    /// Exit pairs.
+    pub out_number: u32,
+    /// Longest exit path.
+    pub out_max_length: u32,
+    /// Most turns on an exit path.
+    pub out_max_turns: u32,
+    /// Cells entered by all exit paths (each pair once).
+    pub out_tot_length: u32,
+    /// Turns of all exit paths (each pair once).
+    pub out_tot_turns: u32,
+}
+
+impl Stats {
+    /// The statistics of a full set of traced rays (`rays[i]` is position i+1).
+    pub fn from_rays(rays: &[RayTrace]) -> Stats {
+        let mut s = Stats::default();
+        for (i, r) in rays.iter().enumerate() {
+            let (l, t) = (r.length, r.turns);
+            match r.outcome {
+                Outcome::Absorbed => {
+                    s.absorbed_number += 1;
+                    s.absorbed_max_length = s.absorbed_max_length.max(l);
+                    s.absorbed_max_turns = s.absorbed_max_turns.max(t);
+                    s.absorbed_tot_length += l;
+                    s.absorbed_tot_turns += t;
+                }
+                Outcome::Reflected => {
+                    s.reflected_number += 1;
+                    if l == 0 {
+                        s.reflected_edge += 1;
+                    } else {
+                        s.reflected_deep += 1;
+                    }
+                    s.reflected_max_length = s.reflected_max_length.max(l);
+                    s.reflected_max_turns = s.reflected_max_turns.max(t);
+                    s.reflected_tot_length += l;
+                    s.reflected_tot_turns += t;
+                }
+                Outcome::Exit(k) if k > i + 1 => {
+                    s.out_number += 1;
+                    s.out_max_length = s.out_max_length.max(l);
+                    s.out_max_turns = s.out_max_turns.max(t);
+                    s.out_tot_length += l;
+                    s.out_tot_turns += t;
+                }
+                Outcome::Exit(_) | Outcome::Miss => {}
+            }
+        }
+        s
+    }
+
+    /// The statistics as (seed column name, value) pairs, in the seed's order.
+    pub fn named(&self) -> [(&'static str, u32); 17] {
+        [
+            ("absorbed_number", self.absorbed_number),
+            ("absorbed_max_length", self.absorbed_max_length),
+            ("absorbed_max_turns", self.absorbed_max_turns),
+            ("absorbed_tot_length", self.absorbed_tot_length),
+            ("absorbed_tot_turns", self.absorbed_tot_turns),
+            ("reflected_number", self.reflected_number),
+            ("reflected_edge", self.reflected_edge),
+            ("reflected_deep", self.reflected_deep),
+            ("reflected_max_length", self.reflected_max_length),
+            ("reflected_max_turns", self.reflected_max_turns),
+            ("reflected_tot_length", self.reflected_tot_length),
+            ("reflected_tot_turns", self.reflected_tot_turns),
+            ("out_number", self.out_number),
+            ("out_max_length", self.out_max_length),
+            ("out_max_turns", self.out_max_turns),
+            ("out_tot_length", self.out_tot_length),
+            ("out_tot_turns", self.out_tot_turns),
+        ]
+    }
+}
+
+/// Everything the rules say about one molecule: each ray, the spectrum, the
+/// statistics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The traced ray of each position (`rays[i]` is position i+1).
+    pub rays: Vec<RayTrace>,
+    /// The spectrum.
+    pub spectrum: Spectrum,
+    /// The 17 statistics.
+    pub stats: Stats,
+}
+
+impl Analysis {
+    /// Traces every ray of `molecule` under `rules`.
+    pub fn of(molecule: &Molecule, rules: Rules) -> Analysis {
+        let mut t = Tracer::new(molecule.width(), rules);
+        t.load(molecule);
+        Analysis::from_tracer(&t)
+    }
+
+    /// Traces every ray of the molecule loaded in `tracer`.
+    pub fn from_tracer(tracer: &Tracer) -> Analysis {
+        let mut rays = Vec::new();
+        tracer.trace_all(&mut rays);
+        let spectrum = Spectrum {
+            width: tracer.width(),
+            results: rays.iter().map(|r| r.outcome).collect(),
+        };
+        let stats = Stats::from_rays(&rays);
+        Analysis {
+            rays,
+            spectrum,
+            stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_a2_b4_record() {
+        let m: Molecule = "O-O-------------".parse().unwrap();
+        let a = Analysis::of(&m, Rules::Standard);
+        assert_eq!(a.spectrum.to_string(), "@&ab@&@cbac@&@&@");
+        let expected = Stats {
+            absorbed_number: 6,
+            absorbed_max_length: 3,
+            absorbed_max_turns: 0,
+            absorbed_tot_length: 7,
+            absorbed_tot_turns: 0,
+            reflected_number: 4,
+            reflected_edge: 3,
+            reflected_deep: 1,
+            reflected_max_length: 3,
+            reflected_max_turns: 0,
+            reflected_tot_length: 3,
+            reflected_tot_turns: 0,
+            out_number: 3,
+            out_max_length: 4,
+            out_max_turns: 1,
+            out_tot_length: 11,
+            out_tot_turns: 1,
+        };
+        assert_eq!(a.stats, expected);
+    }
+
+    #[test]
+    fn parse_errors_name_the_column() {
+        let e = Spectrum::parse("@&ab@&@cbac@&@&", "s").unwrap_err();
+        assert!(e.message.contains("4p characters"), "{e}");
+        let e = Spectrum::parse("@&ab@&@cbac@&@&a", "s").unwrap_err();
+        assert_eq!(e.column, 16);
+        assert!(e.message.contains("third time"), "{e}");
+        let e = Spectrum::parse("@&ab@&@cbac@&@&d", "s").unwrap_err();
+        assert!(e.message.contains("only once"), "{e}");
+        let e = Spectrum::parse("@&ab@&@cbac@&@&!", "s").unwrap_err();
+        assert_eq!(e.column, 16);
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(pair_label(0), Some('a'));
+        assert_eq!(pair_label(25), Some('z'));
+        assert_eq!(pair_label(26), Some('A'));
+        assert_eq!(pair_label(51), Some('Z'));
+        assert_eq!(pair_label(52), None);
+    }
+
+    #[test]
+    fn more_than_52_pairs_has_no_string_form() {
+        // An empty 27×27 box has 54 pairs.
+        let m = Molecule::new(27, []).unwrap();
+        let s = Spectrum::of(&m, Rules::Standard);
+        assert_eq!(s.pairs(), 54);
+        assert!(s.normalized().is_none());
+        assert!(s.to_string().starts_with("81 80 "));
+        let m = Molecule::new(26, []).unwrap();
+        let s = Spectrum::of(&m, Rules::Standard).to_string();
+        assert!(s.starts_with("abc") && s.ends_with("CBA"), "{s}");
+    }
+}
