@@ -39,7 +39,9 @@ pub mod board;
 pub mod config;
 pub mod enumeration;
 pub mod error;
+pub mod puzzle;
 pub mod ray;
+pub mod render;
 pub mod spectrum;
 pub mod symmetry;
 

@@ -1,0 +1,504 @@
+//! Drawing boards, spectra, ray paths and statistics as text.
+//!
+//! The board layout is the seed's: border marks around the cells, one
+//! character every two columns (see [`crate::puzzle`] for the reverse).
+//!
+//! ```
+//! use bbx::{render, Molecule, Rules, Spectrum};
+//! let m: Molecule = "O-O-------------".parse().unwrap();
+//! let s = Spectrum::of(&m, Rules::Standard);
+//! let marks = render::spectrum_marks(&s, render::Notation::Seed).unwrap();
+//! assert_eq!(
+//!     render::board(&m, &marks),
+//!     "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n"
+//! );
+//! ```
+
+use std::fmt::Write as _;
+
+use crate::board::{Heading, Molecule, port};
+use crate::enumeration::{canonical, rank};
+use crate::ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
+use crate::spectrum::{Analysis, Spectrum, Stats};
+
+/// How exit pairs and results are written on the border.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// The seed's: `@` hit, `&` reflection, letters for exit pairs.
+    #[default]
+    Seed,
+    /// Emacs `blackbox.el`'s: `H` hit, `R` reflection, digits 1–9 for exit
+    /// pairs (so at most 9 pairs).
+    Emacs,
+}
+
+/// The border marks of a spectrum in the given notation (`~` for a miss);
+/// `None` when the notation cannot write it (more than 52 pairs, or more than 9
+/// in Emacs notation).
+pub fn spectrum_marks(s: &Spectrum, notation: Notation) -> Option<Vec<char>> {
+    let marks = s.marks()?;
+    match notation {
+        Notation::Seed => Some(marks),
+        Notation::Emacs => {
+            if s.pairs() > 9 {
+                return None;
+            }
+            Some(
+                marks
+                    .into_iter()
+                    .map(|c| match c {
+                        '@' => 'H',
+                        '&' => 'R',
+                        'a'..='i' => (b'1' + (c as u8 - b'a')) as char,
+                        other => other,
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Draws a board: `cell(i)` gives the character of linear cell i, `marks[i]`
+/// the mark of position i+1 (a space for none). Trailing blanks are trimmed.
+pub fn grid(width: usize, cell: impl Fn(usize) -> char, marks: &[char]) -> String {
+    let p = width;
+    let mark = |pos: usize| marks.get(pos - 1).copied().unwrap_or(' ');
+    let mut out = String::new();
+    let mut push = |line: String| {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    };
+    let mut top = String::from("  ");
+    for k in 0..p {
+        let _ = write!(top, " {}", mark(4 * p - k));
+    }
+    push(top);
+    for r in 1..=p {
+        let mut line = format!(" {}", mark(r));
+        for c in 1..=p {
+            let _ = write!(line, " {}", cell(p * (r - 1) + c - 1));
+        }
+        let _ = write!(line, " {}", mark(3 * p + 1 - r));
+        push(line);
+    }
+    let mut bottom = String::from("  ");
+    for k in 0..p {
+        let _ = write!(bottom, " {}", mark(p + 1 + k));
+    }
+    push(bottom);
+    out
+}
+
+/// Draws a molecule (`O` atoms, `-` empty) with the given border marks.
+pub fn board(m: &Molecule, marks: &[char]) -> String {
+    let cells = m.cells();
+    grid(m.width(), |i| if cells[i] { 'O' } else { '-' }, marks)
+}
+
+/// The seed's closing line: `There are N balls in the box`.
+pub fn balls_line(n: usize) -> String {
+    if n == 1 {
+        "There is 1 ball in the box".to_string()
+    } else {
+        format!("There are {n} balls in the box")
+    }
+}
+
+/// Where a border position is, in words: `left, row 3`.
+pub fn position_name(width: usize, pos: usize) -> String {
+    let q = port(width, pos);
+    let what = match q.heading {
+        Heading::East | Heading::West => "row",
+        Heading::North | Heading::South => "column",
+    };
+    format!("{}, {what} {}", q.side.name(), q.line)
+}
+
+/// Draws one ray's path over the board with `+`, as in the seed's 23-cell
+/// example; the border shows the ray in Emacs notation (`1` at both ends of an
+/// exit, `H` for a hit, `R` for a reflection, `~` for a miss).
+pub fn path_board(m: &Molecule, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
+    let p = m.width();
+    let cells = m.cells();
+    let mut on_path = vec![false; p * p];
+    for s in path {
+        on_path[p * (s.row - 1) + s.col - 1] = true;
+    }
+    let mut marks = vec![' '; 4 * p];
+    marks[pos - 1] = match trace.outcome {
+        Outcome::Absorbed => 'H',
+        Outcome::Reflected => 'R',
+        Outcome::Miss => '~',
+        Outcome::Exit(k) => {
+            marks[k - 1] = '1';
+            '1'
+        }
+    };
+    grid(
+        p,
+        |i| {
+            if cells[i] {
+                'O'
+            } else if on_path[i] {
+                '+'
+            } else {
+                '-'
+            }
+        },
+        &marks,
+    )
+}
+
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Describes one ray in words: where it enters, every turn, how it ends.
+pub fn describe_ray(width: usize, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
+    let q = port(width, pos);
+    let mut out = format!(
+        "ray {pos} ({}) enters heading {}",
+        position_name(width, pos),
+        q.heading
+    );
+    let size = format!(
+        "{} and {}",
+        plural(trace.length, "cell"),
+        plural(trace.turns, "turn")
+    );
+    let end = match trace.outcome {
+        Outcome::Absorbed if trace.length == 0 => {
+            "is absorbed at once: an atom sits on the first cell".to_string()
+        }
+        Outcome::Absorbed => format!("is absorbed after {size}"),
+        Outcome::Reflected if trace.length == 0 => {
+            "is reflected at once: an atom sits diagonally beside the entry (edge reflection)"
+                .to_string()
+        }
+        Outcome::Reflected => format!("is reflected after {size}, and retraces its path back out"),
+        Outcome::Miss => {
+            "misses the board: an atom sits diagonally beside the entry (edge-miss rules)"
+                .to_string()
+        }
+        Outcome::Exit(k) => format!(
+            "comes out at {k} ({}) after {size}",
+            position_name(width, k)
+        ),
+    };
+    let _ = write!(out, " and {end}.");
+    if !path.is_empty() {
+        let first = path[0];
+        let _ = write!(out, "\npath: enters ({},{})", first.row, first.col);
+        for w in path.windows(2) {
+            if (w[0].row, w[0].col) == (w[1].row, w[1].col) {
+                let _ = write!(
+                    out,
+                    ", turns {} at ({},{})",
+                    w[1].heading, w[1].row, w[1].col
+                );
+            }
+        }
+        if let Some(last) = path.last() {
+            let verb = match trace.outcome {
+                Outcome::Absorbed => "hits the atom ahead of",
+                Outcome::Reflected => "reverses at",
+                _ => "leaves from",
+            };
+            let _ = write!(out, ", {verb} ({},{})", last.row, last.col);
+        }
+        out.push('.');
+    }
+    out
+}
+
+/// The statistics table of one molecule, like the seed's display programme:
+/// number, lengths and turns for absorbed, reflected (edge, deep) and exit rays.
+pub fn stats_table(s: &Stats) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<12}{:>7}{:>12}{:>11}{:>12}{:>11}",
+        "rays", "number", "max length", "max turns", "tot length", "tot turns"
+    );
+    let row = |out: &mut String, name: &str, v: [u32; 5]| {
+        let _ = writeln!(
+            out,
+            "{name:<12}{:>7}{:>12}{:>11}{:>12}{:>11}",
+            v[0], v[1], v[2], v[3], v[4]
+        );
+    };
+    row(
+        &mut out,
+        "absorbed",
+        [
+            s.absorbed_number,
+            s.absorbed_max_length,
+            s.absorbed_max_turns,
+            s.absorbed_tot_length,
+            s.absorbed_tot_turns,
+        ],
+    );
+    row(
+        &mut out,
+        "reflected",
+        [
+            s.reflected_number,
+            s.reflected_max_length,
+            s.reflected_max_turns,
+            s.reflected_tot_length,
+            s.reflected_tot_turns,
+        ],
+    );
+    let _ = writeln!(out, "{:<12}{:>7}", "  edge", s.reflected_edge);
+    let _ = writeln!(out, "{:<12}{:>7}", "  deep", s.reflected_deep);
+    row(
+        &mut out,
+        "out (pairs)",
+        [
+            s.out_number,
+            s.out_max_length,
+            s.out_max_turns,
+            s.out_tot_length,
+            s.out_tot_turns,
+        ],
+    );
+    out
+}
+
+/// Everything `bbx trace` reports about one molecule, ready to print as text
+/// or to serialise as JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TraceReport {
+    /// The configuration, `An_Bp`.
+    pub config: String,
+    /// The rules used.
+    pub rules: Rules,
+    /// The linear form.
+    pub molecule: String,
+    /// The normalised spectrum (`null` past 52 exit pairs).
+    pub spectrum: Option<String>,
+    /// The molecule's number (`null` when the configuration is not numbered).
+    pub number: Option<u64>,
+    /// The smallest number in its enantiomer group.
+    pub canonical_number: Option<u64>,
+    /// The transform mapping the canonical molecule onto this one.
+    pub transform: Option<String>,
+    /// One entry per border position.
+    pub rays: Vec<RayReport>,
+    /// The 17 statistics.
+    pub stats: Stats,
+    #[serde(skip)]
+    analysis: Analysis,
+    #[serde(skip)]
+    molecule_value: Molecule,
+}
+
+/// One ray of a [`TraceReport`].
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RayReport {
+    /// Border position, 1..=4p.
+    pub position: usize,
+    /// `absorbed`, `reflected`, `exit` or `miss`.
+    pub result: &'static str,
+    /// The mark on the border in the seed's notation (`null` past 52 pairs).
+    pub mark: Option<char>,
+    /// Where the ray comes out, for `exit`.
+    pub exit: Option<usize>,
+    /// Cells entered.
+    pub length: u32,
+    /// 90° turns.
+    pub turns: u32,
+    /// The path, when requested: `[row, column, heading]` per state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<(usize, usize, Heading)>>,
+}
+
+impl serde::Serialize for Heading {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl TraceReport {
+    /// Traces `m` under `rules`, recording the paths of the positions in `paths`.
+    pub fn new(m: &Molecule, rules: Rules, paths: &[usize]) -> TraceReport {
+        let analysis = Analysis::of(m, rules);
+        let marks = analysis.spectrum.marks();
+        let canonical = canonical(m);
+        let mut tracer = Tracer::new(m.width(), rules);
+        tracer.load(m);
+        let rays = analysis
+            .rays
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let pos = i + 1;
+                let (result, exit) = match r.outcome {
+                    Outcome::Absorbed => ("absorbed", None),
+                    Outcome::Reflected => ("reflected", None),
+                    Outcome::Exit(k) => ("exit", Some(k)),
+                    Outcome::Miss => ("miss", None),
+                };
+                let path = paths.contains(&pos).then(|| {
+                    tracer
+                        .trace_path(pos)
+                        .1
+                        .into_iter()
+                        .map(|s| (s.row, s.col, s.heading))
+                        .collect()
+                });
+                RayReport {
+                    position: pos,
+                    result,
+                    mark: marks.as_ref().map(|m| m[i]),
+                    exit,
+                    length: r.length,
+                    turns: r.turns,
+                    path,
+                }
+            })
+            .collect();
+        TraceReport {
+            config: m.config().to_string(),
+            rules,
+            molecule: m.to_string(),
+            spectrum: analysis.spectrum.normalized(),
+            number: rank(m),
+            canonical_number: canonical.map(|c| c.0),
+            transform: canonical.map(|c| c.1.name().to_string()),
+            rays,
+            stats: analysis.stats,
+            analysis,
+            molecule_value: m.clone(),
+        }
+    }
+
+    /// The header: molecule, configuration and numbers, spectrum.
+    pub fn header(&self) -> String {
+        let mut out = format!("molecule  {}\nconfig    {}", self.molecule, self.config);
+        match (self.number, self.canonical_number, &self.transform) {
+            (Some(n), Some(c), Some(t)) => {
+                let _ = write!(out, ", number {n}, canonical number {c}, transform {t}");
+            }
+            _ => out.push_str(" (too many molecules to number)"),
+        }
+        if self.rules != Rules::Standard {
+            let _ = write!(out, ", {} rules", self.rules);
+        }
+        let _ = write!(out, "\nspectrum  {}\n", self.analysis.spectrum);
+        out
+    }
+
+    /// The full text: header, board with its spectrum, statistics table.
+    pub fn text(&self, notation: Notation) -> String {
+        let m = &self.molecule_value;
+        let mut out = self.header();
+        out.push('\n');
+        match spectrum_marks(&self.analysis.spectrum, notation) {
+            Some(marks) => out.push_str(&board(m, &marks)),
+            None => {
+                out.push_str(&board(m, &[]));
+                out.push_str(
+                    if notation == Notation::Emacs && self.analysis.spectrum.pairs() <= 52 {
+                        "(more than 9 exit pairs: the Emacs notation cannot show them)\n"
+                    } else {
+                        "(more than 52 exit pairs: no letters for the border)\n"
+                    },
+                );
+            }
+        }
+        let _ = writeln!(out, "\n{}\n", balls_line(m.atoms().len()));
+        out.push_str(&stats_table(&self.stats));
+        out
+    }
+
+    /// The text for one ray: its path drawn over the board and described.
+    pub fn ray_text(&self, pos: usize) -> String {
+        let m = &self.molecule_value;
+        let mut tracer = Tracer::new(m.width(), self.rules);
+        tracer.load(m);
+        let (trace, path) = tracer.trace_path(pos);
+        let mut out = path_board(m, pos, &trace, &path);
+        let _ = writeln!(out, "\n{}\n", balls_line(m.atoms().len()));
+        out.push_str(&describe_ray(m.width(), pos, &trace, &path));
+        out.push('\n');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_23_cell_path() {
+        let m: Molecule = "-------O\
+                           --------\
+                           O-------\
+                           --------\
+                           -------O\
+                           --------\
+                           O-------\
+                           --------"
+            .parse()
+            .unwrap();
+        let mut t = Tracer::new(8, Rules::Standard);
+        t.load(&m);
+        let (trace, path) = t.trace_path(31);
+        assert_eq!(
+            trace,
+            RayTrace {
+                outcome: Outcome::Exit(15),
+                length: 23,
+                turns: 6
+            }
+        );
+        let expected = "     1
+   - + - - - - - O
+   - + + + + + + -
+   O - - - - - + -
+   - + + + + + + -
+   - + - - - - - O
+   - + + + + + + -
+   O - - - - - + -
+   - - - - - - + -
+               1
+";
+        assert_eq!(path_board(&m, 31, &trace, &path), expected);
+        let d = describe_ray(8, 31, &trace, &path);
+        assert!(d.starts_with("ray 31 (top, column 2) enters heading south and comes out at 15 (bottom, column 7) after 23 cells and 6 turns."), "{d}");
+        assert!(d.contains("turns east at (2,2)"), "{d}");
+    }
+
+    #[test]
+    fn emacs_notation() {
+        let m: Molecule = "O-O-------------".parse().unwrap();
+        let s = Spectrum::of(&m, Rules::Standard);
+        let marks: String = spectrum_marks(&s, Notation::Emacs)
+            .unwrap()
+            .into_iter()
+            .collect();
+        assert_eq!(marks, "HR12HRH3213HRHRH");
+        let empty = Spectrum::of(&Molecule::new(5, []).unwrap(), Rules::Standard);
+        assert!(spectrum_marks(&empty, Notation::Emacs).is_none());
+    }
+
+    #[test]
+    fn stats_table_layout() {
+        let m: Molecule = "O-O-------------".parse().unwrap();
+        let a = crate::spectrum::Analysis::of(&m, Rules::Standard);
+        let t = stats_table(&a.stats);
+        assert!(
+            t.contains("absorbed          6           3          0           7          0"),
+            "{t}"
+        );
+        assert!(
+            t.contains("out (pairs)       3           4          1          11          1"),
+            "{t}"
+        );
+    }
+}
