@@ -236,13 +236,13 @@ impl Molecule {
         }
         let mut atoms: Vec<usize> = atoms.into_iter().collect();
         atoms.sort_unstable();
-        if let Some(&last) = atoms.last() {
-            if last >= width * width {
-                return Err(Error::Invalid(format!(
-                    "cell index {last} is outside the {width}×{width} box (0..{})",
-                    width * width
-                )));
-            }
+        if let Some(&last) = atoms.last()
+            && last >= width * width
+        {
+            return Err(Error::Invalid(format!(
+                "cell index {last} is outside the {width}×{width} box (0..{})",
+                width * width
+            )));
         }
         if let Some(w) = atoms.windows(2).find(|w| w[0] == w[1]) {
             return Err(Error::Invalid(format!(

@@ -337,18 +337,18 @@ impl Picture {
             .filter(|(_, c)| c.ch == 'O')
             .map(|(i, _)| i)
             .collect();
-        if let Some((n, line)) = self.balls {
-            if n != atoms.len() {
-                return Err(ParseError::new(
-                    &self.origin,
-                    line,
-                    0,
-                    format!(
-                        "the text says {n} balls but the box holds {} atoms",
-                        atoms.len()
-                    ),
-                ));
-            }
+        if let Some((n, line)) = self.balls
+            && n != atoms.len()
+        {
+            return Err(ParseError::new(
+                &self.origin,
+                line,
+                0,
+                format!(
+                    "the text says {n} balls but the box holds {} atoms",
+                    atoms.len()
+                ),
+            ));
         }
         Ok(Molecule::from_sorted_unchecked(self.width, atoms))
     }
@@ -357,6 +357,14 @@ impl Picture {
 /// Reads a molecule from text: the linear form on one line, or a picture.
 pub fn parse_molecule(text: &str, origin: &str) -> Result<Molecule, ParseError> {
     let t = text.trim();
+    if t.is_empty() {
+        return Err(ParseError::new(
+            origin,
+            0,
+            0,
+            "no molecule found (expected the linear form, e.g. O-O-------------, or a picture of the box)",
+        ));
+    }
     if !t.contains('\n') && !t.contains(' ') {
         return Molecule::parse_linear(t, origin);
     }

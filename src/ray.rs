@@ -183,6 +183,10 @@ pub struct Tracer {
     step: [isize; 4],
     /// Padded indices of the atoms currently loaded.
     loaded: Vec<usize>,
+    /// Linear cell index → padded index.
+    padded: Vec<u32>,
+    /// Padded-index offsets of the eight neighbours, in `NEIGHBOURS` order.
+    neighbour_offsets: [isize; 8],
 }
 
 impl Tracer {
@@ -218,6 +222,10 @@ impl Tracer {
             entry,
             step: [-s, 1, s, -1],
             loaded: Vec::new(),
+            padded: (0..p * p)
+                .map(|a| ((a / p + 1) * stride + a % p + 1) as u32)
+                .collect(),
+            neighbour_offsets: NEIGHBOURS.map(|(dr, dc)| dr * s + dc),
         }
     }
 
@@ -247,22 +255,19 @@ impl Tracer {
     /// Places atoms given by linear cell indices (each below p²), replacing the
     /// previous ones.
     pub fn load_cells(&mut self, atoms: &[usize]) {
-        let stride = self.stride;
-        for i in 0..self.loaded.len() {
-            let x = self.loaded[i];
-            for (dr, dc) in NEIGHBOURS {
-                let n = (x as isize + dr * stride as isize + dc) as usize;
-                self.grid[n] &= OUTSIDE;
+        let offsets = self.neighbour_offsets;
+        for &x in &self.loaded {
+            for off in offsets {
+                self.grid[x.wrapping_add_signed(off)] &= OUTSIDE;
             }
         }
         self.loaded.clear();
         for &a in atoms {
-            let x = (a / self.width + 1) * stride + a % self.width + 1;
+            let x = self.padded[a] as usize;
             self.loaded.push(x);
-            for (k, (dr, dc)) in NEIGHBOURS.iter().enumerate() {
-                // The neighbour at (dr, dc) sees this atom in the opposite direction.
-                let n = (x as isize + dr * stride as isize + dc) as usize;
-                self.grid[n] |= 1 << ((k + 4) % 8);
+            for (k, off) in offsets.into_iter().enumerate() {
+                // The neighbour in direction k sees this atom in the opposite direction.
+                self.grid[x.wrapping_add_signed(off)] |= 1 << ((k + 4) % 8);
             }
         }
     }
@@ -294,6 +299,7 @@ impl Tracer {
         };
         out.clear();
         out.resize(n, UNSET);
+        let out = &mut out[..n];
         for pos in 1..=n {
             if out[pos - 1].length != u32::MAX {
                 continue;
@@ -313,40 +319,43 @@ impl Tracer {
     fn run(&self, pos: usize, mut path: Option<&mut Vec<PathStep>>) -> RayTrace {
         let (start, mut d) = self.entry[pos - 1];
         let grid = &self.grid[..];
-        let m = (grid[start] & 0xFF) as usize;
-        match ACTIONS[d << 8 | m] {
+        let edge = |outcome| RayTrace {
+            outcome,
+            length: 0,
+            turns: 0,
+        };
+        match ACTIONS[d << 8 | (grid[start] & 0xFF) as usize] {
             MOVE => {}
-            HIT => {
-                return RayTrace {
-                    outcome: Outcome::Absorbed,
-                    length: 0,
-                    turns: 0,
-                };
-            }
-            REFLECT => {
-                return RayTrace {
-                    outcome: Outcome::Reflected,
-                    length: 0,
-                    turns: 0,
-                };
-            }
+            HIT => return edge(Outcome::Absorbed),
+            REFLECT => return edge(Outcome::Reflected),
             _ => {
-                let outcome = match self.rules {
+                return edge(match self.rules {
                     Rules::Standard => Outcome::Reflected,
                     Rules::EdgeMiss => Outcome::Miss,
-                };
-                return RayTrace {
-                    outcome,
-                    length: 0,
-                    turns: 0,
-                };
+                });
             }
         }
-        let mut x = (start as isize + self.step[d]) as usize;
+        let mut step = self.step[d];
+        let mut x = start.wrapping_add_signed(step);
         let mut length = 1u32;
         let mut turns = 0u32;
         loop {
-            let cell = grid[x];
+            debug_assert!(x < grid.len());
+            // SAFETY: the ray starts on a cell inside the box and moves one step at
+            // a time; it stops on the first cell of the outside ring, so `x` never
+            // leaves the padded grid.
+            let cell = unsafe { *grid.get_unchecked(x) };
+            if let Some(p) = path.as_deref_mut()
+                && cell & OUTSIDE == 0
+            {
+                p.push(self.step_at(x, d));
+            }
+            if cell == 0 {
+                // No atom among the eight neighbours: straight on.
+                x = x.wrapping_add_signed(step);
+                length += 1;
+                continue;
+            }
             if cell & OUTSIDE != 0 {
                 let k = self.exit[x] as usize;
                 let outcome = if k == pos {
@@ -360,12 +369,9 @@ impl Tracer {
                     turns,
                 };
             }
-            if let Some(p) = path.as_deref_mut() {
-                p.push(self.step_at(x, d));
-            }
-            match ACTIONS[d << 8 | (cell & 0xFF) as usize] {
+            match ACTIONS[d << 8 | cell as usize] {
                 MOVE => {
-                    x = (x as isize + self.step[d]) as usize;
+                    x = x.wrapping_add_signed(step);
                     length += 1;
                 }
                 HIT => {
@@ -384,10 +390,12 @@ impl Tracer {
                 }
                 TURN_LEFT => {
                     d = (d + 3) & 3;
+                    step = self.step[d];
                     turns += 1;
                 }
                 _ => {
                     d = (d + 1) & 3;
+                    step = self.step[d];
                     turns += 1;
                 }
             }

@@ -51,14 +51,13 @@ impl Spectrum {
             return None;
         }
         for (i, r) in results.iter().enumerate() {
-            if let Outcome::Exit(k) = *r {
-                if k == 0
+            if let Outcome::Exit(k) = *r
+                && (k == 0
                     || k > results.len()
                     || k == i + 1
-                    || results[k - 1] != Outcome::Exit(i + 1)
-                {
-                    return None;
-                }
+                    || results[k - 1] != Outcome::Exit(i + 1))
+            {
+                return None;
             }
         }
         Some(Spectrum { width, results })
@@ -126,7 +125,7 @@ impl Spectrum {
     pub fn parse(text: &str, origin: &str) -> Result<Spectrum, ParseError> {
         let chars: Vec<char> = text.trim().chars().collect();
         let n = chars.len();
-        if n == 0 || n % 4 != 0 {
+        if n == 0 || !n.is_multiple_of(4) {
             return Err(ParseError::new(
                 origin,
                 1,
@@ -176,18 +175,18 @@ impl Spectrum {
             };
         }
         for (c, f) in first.iter().enumerate() {
-            if let Some(j) = *f {
-                if !matches!(results[j], Outcome::Exit(_)) {
-                    return Err(ParseError::new(
-                        origin,
-                        1,
-                        j + 1,
-                        format!(
-                            "letter '{}' appears only once (each exit pair has exactly two ends)",
-                            c as u8 as char
-                        ),
-                    ));
-                }
+            if let Some(j) = *f
+                && !matches!(results[j], Outcome::Exit(_))
+            {
+                return Err(ParseError::new(
+                    origin,
+                    1,
+                    j + 1,
+                    format!(
+                        "letter '{}' appears only once (each exit pair has exactly two ends)",
+                        c as u8 as char
+                    ),
+                ));
             }
         }
         Ok(Spectrum {
