@@ -19,11 +19,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Trace every ray of one molecule: spectrum, numbers, board and statistics.
-    ///
-    /// Examples:
-    ///   bbx trace O-O-------------
-    ///   bbx trace --config A4_B6 868
-    ///   bbx trace board.txt --ray 31
+    #[command(
+        after_help = "Examples:\n  bbx trace O-O-------------\n  bbx trace --config A4_B6 868\n  bbx trace puzzles/seed-23-cell-path.txt --ray 31\n  bbx trace O-O------------- --json"
+    )]
     Trace(TraceArgs),
 }
 
