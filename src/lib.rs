@@ -49,5 +49,5 @@ pub use board::{Heading, Molecule};
 pub use config::Config;
 pub use error::{Error, ParseError, Result};
 pub use ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
-pub use spectrum::{Analysis, Spectrum, Stats};
+pub use spectrum::{Analysis, Observation, Spectrum, Stats};
 pub use symmetry::Transform;

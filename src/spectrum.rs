@@ -218,6 +218,178 @@ impl fmt::Display for Spectrum {
     }
 }
 
+/// An observed game: the result of each ray that was shot (`None` for a ray
+/// not shot). A full observation is a spectrum.
+///
+/// Its string form is the spectrum's with `?` for rays not shot; exit pairs are
+/// normalised over the rays that were shot.
+///
+/// ```
+/// use bbx::{Observation, Outcome};
+/// let o = Observation::parse("@&ab@&@?bac@&@&?", "example").unwrap();
+/// assert_eq!(o.get(8), None);
+/// assert_eq!(o.get(3), Some(Outcome::Exit(10)));
+/// assert_eq!(o.shot_count(), 14);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Observation {
+    width: usize,
+    results: Vec<Option<Outcome>>,
+}
+
+impl Observation {
+    /// Nothing shot yet on a `width`-wide box.
+    pub fn empty(width: usize) -> Observation {
+        Observation {
+            width,
+            results: vec![None; 4 * width],
+        }
+    }
+
+    /// Every ray of a spectrum.
+    pub fn full(s: &Spectrum) -> Observation {
+        Observation {
+            width: s.width,
+            results: s.results.iter().map(|&r| Some(r)).collect(),
+        }
+    }
+
+    /// Width of the box.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The result at border position `pos` (1-based), if that ray was shot.
+    pub fn get(&self, pos: usize) -> Option<Outcome> {
+        self.results[pos - 1]
+    }
+
+    /// All results, position 1 first.
+    pub fn results(&self) -> &[Option<Outcome>] {
+        &self.results
+    }
+
+    /// Records the result of the ray shot from `pos`; an exit also records its
+    /// partner. Returns the previous result at `pos`.
+    ///
+    /// # Panics
+    /// When `pos` or an exit position is out of range.
+    pub fn record(&mut self, pos: usize, outcome: Outcome) -> Option<Outcome> {
+        let old = self.results[pos - 1].replace(outcome);
+        if let Outcome::Exit(k) = outcome {
+            self.results[k - 1] = Some(Outcome::Exit(pos));
+        }
+        old
+    }
+
+    /// Forgets the ray shot from `pos` (and the other end of its exit pair).
+    pub fn forget(&mut self, pos: usize) {
+        if let Some(Outcome::Exit(k)) = self.results[pos - 1].take() {
+            self.results[k - 1] = None;
+        }
+    }
+
+    /// Number of positions whose result is known.
+    pub fn shot_count(&self) -> usize {
+        self.results.iter().filter(|r| r.is_some()).count()
+    }
+
+    /// Whether every ray's result is known.
+    pub fn is_complete(&self) -> bool {
+        self.results.iter().all(|r| r.is_some())
+    }
+
+    /// The observed rays, one per exit pair (the lower position), in position
+    /// order.
+    pub fn rays(&self) -> Vec<(usize, Outcome)> {
+        self.results
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match *r {
+                Some(Outcome::Exit(k)) if k < i + 1 => None,
+                Some(o) => Some((i + 1, o)),
+                None => None,
+            })
+            .collect()
+    }
+
+    /// The first position where `s` disagrees with what was observed.
+    pub fn first_difference(&self, s: &Spectrum) -> Option<usize> {
+        (1..=self.results.len()).find(|&p| matches!(self.results[p - 1], Some(o) if o != s.get(p)))
+    }
+
+    /// Whether spectrum `s` agrees with every observed ray.
+    pub fn matches(&self, s: &Spectrum) -> bool {
+        s.width == self.width && self.first_difference(s).is_none()
+    }
+
+    /// The marks: `@`, `&`, `~`, letters for exit pairs (normalised), `?` for rays
+    /// not shot; `None` past 52 pairs.
+    pub fn marks(&self) -> Option<Vec<char>> {
+        let mut label = vec!['?'; self.results.len()];
+        let mut next = 0;
+        for (i, r) in self.results.iter().enumerate() {
+            label[i] = match *r {
+                None => '?',
+                Some(Outcome::Absorbed) => '@',
+                Some(Outcome::Reflected) => '&',
+                Some(Outcome::Miss) => '~',
+                Some(Outcome::Exit(k)) if k < i + 1 => label[k - 1],
+                Some(Outcome::Exit(_)) => {
+                    let c = pair_label(next)?;
+                    next += 1;
+                    c
+                }
+            };
+        }
+        Some(label)
+    }
+
+    /// Parses the string form (a spectrum with `?` for rays not shot).
+    pub fn parse(text: &str, origin: &str) -> Result<Observation, ParseError> {
+        let t = text.trim();
+        let unknown: Vec<usize> = t
+            .chars()
+            .enumerate()
+            .filter(|&(_, c)| c == '?')
+            .map(|(i, _)| i)
+            .collect();
+        // Parse as a spectrum with '?' read as misses, then blank them.
+        let s = Spectrum::parse(&t.replace('?', "~"), origin)?;
+        let mut results: Vec<Option<Outcome>> = s.results.into_iter().map(Some).collect();
+        for i in unknown {
+            results[i] = None;
+        }
+        Ok(Observation {
+            width: s.width,
+            results,
+        })
+    }
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.marks() {
+            Some(m) => f.write_str(&m.into_iter().collect::<String>()),
+            None => {
+                for (i, r) in self.results.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    match r {
+                        None => f.write_str("?")?,
+                        Some(Outcome::Absorbed) => f.write_str("@")?,
+                        Some(Outcome::Reflected) => f.write_str("&")?,
+                        Some(Outcome::Miss) => f.write_str("~")?,
+                        Some(Outcome::Exit(k)) => write!(f, "{k}")?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// The 17 per-molecule ray statistics of the seed's catalogue.
 ///
 /// Absorbed and reflected rays are counted per position; exit pairs are counted
@@ -426,5 +598,22 @@ mod tests {
         let m = Molecule::new(26, []).unwrap();
         let s = Spectrum::of(&m, Rules::Standard).to_string();
         assert!(s.starts_with("abc") && s.ends_with("CBA"), "{s}");
+    }
+
+    #[test]
+    fn observations() {
+        let m: Molecule = "O-O-------------".parse().unwrap();
+        let s = Spectrum::of(&m, Rules::Standard);
+        let mut o = Observation::full(&s);
+        assert!(o.is_complete() && o.matches(&s));
+        assert_eq!(o.rays().len(), 13);
+        o.forget(3);
+        assert_eq!((o.get(3), o.get(10)), (None, None));
+        assert_eq!(o.to_string(), "@&?a@&@ba?b@&@&@");
+        assert_eq!(Observation::parse(&o.to_string(), "o").unwrap(), o);
+        o.record(3, Outcome::Exit(9));
+        assert_eq!(o.first_difference(&s), Some(3));
+        let e = Observation::parse("@&?a@&@ba?b@&@&", "o").unwrap_err();
+        assert!(e.message.contains("4p characters"));
     }
 }
