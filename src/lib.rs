@@ -20,6 +20,7 @@
 //! | [`symmetry`] | the eight symmetries of the square |
 //! | [`enumeration`] | molecule numbers, canonical molecules, enumeration |
 //! | [`puzzle`] | reading boards and games drawn in the seed's display |
+//! | [`sat`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`render`] | drawing boards, spectra, paths and tables |
 //!
 //! ```
@@ -42,6 +43,7 @@ pub mod error;
 pub mod puzzle;
 pub mod ray;
 pub mod render;
+pub mod sat;
 pub mod spectrum;
 pub mod symmetry;
 
