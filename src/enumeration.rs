@@ -12,7 +12,8 @@
 //! use bbx::{enumeration, Config, Molecule, Transform};
 //! let m: Molecule = "--O---------O-O---------O-----------".parse().unwrap();
 //! assert_eq!(enumeration::rank(&m), Some(15993));
-//! assert_eq!(enumeration::canonical(&m), Some((7361, Transform::Id)));
+//! // Its group's canonical molecule is number 7361, which rot90 maps onto it.
+//! assert_eq!(enumeration::canonical(&m), Some((7361, Transform::Rot90)));
 //! let c: Config = "A4_B6".parse().unwrap();
 //! assert_eq!(enumeration::unrank(c, 15993).unwrap(), m);
 //! ```

@@ -19,7 +19,8 @@ use std::fmt::Write as _;
 use crate::board::{Heading, Molecule, port};
 use crate::enumeration::{canonical, rank};
 use crate::ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
-use crate::spectrum::{Analysis, Spectrum, Stats};
+use crate::sat::{Certainty, Solution};
+use crate::spectrum::{Analysis, Observation, Spectrum, Stats};
 
 /// How exit pairs and results are written on the border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -426,6 +427,346 @@ impl TraceReport {
         let _ = writeln!(out, "\n{}\n", balls_line(m.atoms().len()));
         out.push_str(&describe_ray(m.width(), pos, &trace, &path));
         out.push('\n');
+        out
+    }
+}
+
+/// Words for an outcome: `absorbed`, `reflected`, `exit 12`, `miss`.
+pub fn outcome_words(o: Outcome) -> String {
+    match o {
+        Outcome::Absorbed => "absorbed".into(),
+        Outcome::Reflected => "reflected".into(),
+        Outcome::Miss => "miss".into(),
+        Outcome::Exit(k) => format!("out at {k}"),
+    }
+}
+
+/// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
+/// in every one, `?` undecided; the border shows the observation.
+pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
+    let marks: Vec<char> = observed
+        .marks()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| if c == '?' { ' ' } else { c })
+        .collect();
+    grid(
+        observed.width(),
+        |i| match certainty[i] {
+            Certainty::Atom => 'O',
+            Certainty::Empty => '-',
+            Certainty::Undecided => '?',
+        },
+        &marks,
+    )
+}
+
+/// One outcome class of a split, for JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ClassReport {
+    /// `absorbed`, `reflected`, `exit` or `miss`.
+    pub result: &'static str,
+    /// The exit position, for `exit`.
+    pub exit: Option<usize>,
+    /// How many of the molecules give this outcome.
+    pub count: usize,
+}
+
+/// An unshot ray that tells molecules apart, for JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SplitReport {
+    /// Border position.
+    pub position: usize,
+    /// Its possible outcomes.
+    pub classes: Vec<ClassReport>,
+    /// Molecules expected to remain after shooting it.
+    pub expected_remaining: f64,
+}
+
+/// Whether the player's guess fits, for JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GuessReport {
+    /// The guess, linear form.
+    pub molecule: String,
+    /// Whether it has the right atom count and reproduces every observed ray.
+    pub fits: bool,
+    /// A ray on which it differs: position, observed and guessed results.
+    pub differs_at: Option<(usize, String, String)>,
+    /// Whether it is among the molecules found.
+    pub among_solutions: bool,
+}
+
+fn result_name(o: Outcome) -> (&'static str, Option<usize>) {
+    match o {
+        Outcome::Absorbed => ("absorbed", None),
+        Outcome::Reflected => ("reflected", None),
+        Outcome::Exit(k) => ("exit", Some(k)),
+        Outcome::Miss => ("miss", None),
+    }
+}
+
+/// Everything `bbx solve` reports, ready to print as text or JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SolveReport {
+    /// The puzzle file.
+    pub origin: String,
+    /// The rules used.
+    pub rules: Rules,
+    /// Smallest atom count searched.
+    pub atoms_min: usize,
+    /// Largest atom count searched.
+    pub atoms_max: usize,
+    /// The observation (spectrum string with `?` for rays not shot).
+    pub observation: String,
+    /// Rays shot (positions with a known result).
+    pub shot: usize,
+    /// Molecules found.
+    pub count: usize,
+    /// False when `--max` or the timeout stopped the search.
+    pub complete: bool,
+    /// True when the timeout stopped it.
+    pub timed_out: bool,
+    /// The molecules, linear form.
+    pub solutions: Vec<String>,
+    /// Their numbers, where the configuration is numbered.
+    pub numbers: Vec<Option<u64>>,
+    /// Their full spectra.
+    pub spectra: Vec<String>,
+    /// Linear indices of the cells that hold an atom in every molecule.
+    pub certain_atoms: Vec<usize>,
+    /// Linear indices of the cells empty in every molecule.
+    pub certain_empty: Vec<usize>,
+    /// When nothing fits: the positions of a smallest set of contradicting rays.
+    pub conflict: Option<Vec<usize>>,
+    /// Unshot rays that tell the molecules apart, best first.
+    pub splits: Vec<SplitReport>,
+    /// The player's guess, if the puzzle has one.
+    pub guess: Option<GuessReport>,
+    #[serde(skip)]
+    solution: Solution,
+}
+
+impl SolveReport {
+    /// Builds the report of `solution` for the puzzle from `origin`, with the
+    /// player's `guess` if any.
+    pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
+        let rules = solution.rules;
+        let splits = solution
+            .splits()
+            .into_iter()
+            .map(|s| SplitReport {
+                position: s.position,
+                classes: s
+                    .classes
+                    .iter()
+                    .map(|&(o, count)| {
+                        let (result, exit) = result_name(o);
+                        ClassReport {
+                            result,
+                            exit,
+                            count,
+                        }
+                    })
+                    .collect(),
+                expected_remaining: s.expected_remaining,
+            })
+            .collect();
+        let guess = guess.map(|g| {
+            let s = Spectrum::of(g, rules);
+            let differs = solution.observation.first_difference(&s);
+            let count_ok = solution.atoms.contains(&g.atoms().len());
+            GuessReport {
+                molecule: g.to_string(),
+                fits: differs.is_none() && count_ok,
+                differs_at: differs.map(|p| {
+                    let observed = solution
+                        .observation
+                        .get(p)
+                        .map(outcome_words)
+                        .unwrap_or_default();
+                    (p, observed, outcome_words(s.get(p)))
+                }),
+                among_solutions: solution.molecules.contains(g),
+            }
+        });
+        SolveReport {
+            origin: origin.to_string(),
+            rules,
+            atoms_min: *solution.atoms.start(),
+            atoms_max: *solution.atoms.end(),
+            observation: solution.observation.to_string(),
+            shot: solution.observation.shot_count(),
+            count: solution.molecules.len(),
+            complete: solution.complete,
+            timed_out: solution.timed_out,
+            solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
+            numbers: solution.molecules.iter().map(rank).collect(),
+            spectra: solution
+                .molecules
+                .iter()
+                .map(|m| Spectrum::of(m, rules).to_string())
+                .collect(),
+            certain_atoms: solution.certain_atoms(),
+            certain_empty: solution.certain_empty(),
+            conflict: solution.conflict.clone(),
+            splits,
+            guess,
+            solution,
+        }
+    }
+
+    /// The one-line verdict: how many molecules fit.
+    pub fn verdict(&self) -> String {
+        let n = self.count;
+        let word = if n == 1 {
+            "molecule fits"
+        } else {
+            "molecules fit"
+        };
+        if self.complete {
+            match n {
+                0 => "No molecule fits these observations.".to_string(),
+                _ => format!("{n} {word}."),
+            }
+        } else if self.timed_out {
+            format!(
+                "At least {n} {word} (the time limit stopped the search before it was complete)."
+            )
+        } else {
+            format!("At least {n} {word} (the search stopped at --max {n}).")
+        }
+    }
+
+    /// The full text: verdict, each molecule (up to `show`), certainty map,
+    /// splitting rays, the guess, or the conflict.
+    pub fn text(&self, show: usize) -> String {
+        let sol = &self.solution;
+        let p = sol.observation.width();
+        let mut out = String::new();
+        let atoms = if self.atoms_min == self.atoms_max {
+            format!("{} atoms", self.atoms_min)
+        } else {
+            format!("{} to {} atoms", self.atoms_min, self.atoms_max)
+        };
+        let _ = writeln!(
+            out,
+            "puzzle    {} ({p}×{p}, {} of {} rays shot)",
+            self.origin,
+            self.shot,
+            4 * p
+        );
+        let _ = writeln!(out, "searched  {atoms}, {} rules", self.rules);
+        let _ = writeln!(out, "observed  {}", self.observation);
+        let _ = writeln!(out, "\n{}", self.verdict());
+        if let Some(conflict) = &self.conflict {
+            let list: Vec<String> = conflict
+                .iter()
+                .map(|&q| {
+                    let what = sol
+                        .observation
+                        .get(q)
+                        .map(outcome_words)
+                        .unwrap_or_default();
+                    format!("  ray {q} ({}): {what}", position_name(p, q))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "\nThese observed rays cannot hold together (each one is needed for the contradiction):\n{}",
+                list.join("\n")
+            );
+            let mut marks = vec![' '; 4 * p];
+            let obs_marks = sol.observation.marks().unwrap_or_default();
+            for &q in conflict {
+                marks[q - 1] = obs_marks.get(q - 1).copied().unwrap_or('?');
+            }
+            let _ = write!(out, "\n{}", grid(p, |_| '-', &marks));
+        }
+        for (i, m) in sol.molecules.iter().enumerate().take(show) {
+            let number = match self.numbers[i] {
+                Some(n) => format!(", number {n}"),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "\nmolecule {} of {}{number}: {m}", i + 1, self.count);
+            let s = Spectrum::of(m, self.rules);
+            match spectrum_marks(&s, Notation::Seed) {
+                Some(marks) => out.push_str(&board(m, &marks)),
+                None => out.push_str(&board(m, &[])),
+            }
+        }
+        if self.count > show {
+            let _ = writeln!(
+                out,
+                "\n… and {} more (--show N prints more boards, --json lists them all).",
+                self.count - show
+            );
+        }
+        if let Some(c) = &sol.certainty
+            && !sol.molecules.is_empty()
+        {
+            let atoms = c.iter().filter(|x| **x == Certainty::Atom).count();
+            let undecided = c.iter().filter(|x| **x == Certainty::Undecided).count();
+            let _ = writeln!(
+                out,
+                "\ncertain: {atoms} atoms, {} empty cells, {undecided} undecided (O atom in every molecule, - empty in every one, ? undecided)",
+                c.len() - atoms - undecided
+            );
+            out.push_str(&certainty_board(&sol.observation, c));
+        }
+        if !self.splits.is_empty() {
+            let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
+            for s in self.splits.iter().take(10) {
+                let classes: Vec<String> = s
+                    .classes
+                    .iter()
+                    .map(|c| match c.exit {
+                        Some(k) => format!("out at {k} ×{}", c.count),
+                        None => format!("{} ×{}", c.result, c.count),
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  ray {} ({}): {}; {:.2} expected to remain",
+                    s.position,
+                    position_name(p, s.position),
+                    classes.join(", "),
+                    s.expected_remaining
+                );
+            }
+            if self.splits.len() > 10 {
+                let _ = writeln!(out, "  … {} more rays split them", self.splits.len() - 10);
+            }
+        } else if self.count > 1 && sol.observation.is_complete() {
+            let _ = writeln!(
+                out,
+                "\nEvery ray has been shot: no further ray can tell these molecules apart."
+            );
+        } else if self.count > 1 && self.complete {
+            let _ = writeln!(
+                out,
+                "\nNo ray left to shoot tells these molecules apart: they share every result."
+            );
+        }
+        if let Some(g) = &self.guess {
+            let _ = write!(out, "\nyour guess {}: ", g.molecule);
+            match &g.differs_at {
+                None if g.fits => out.push_str("fits every observed ray.\n"),
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "reproduces every observed ray but has {} atoms, not {atoms}.",
+                        g.molecule.chars().filter(|&c| c == 'O').count()
+                    );
+                }
+                Some((q, observed, guessed)) => {
+                    let _ = writeln!(
+                        out,
+                        "does not fit: ray {q} ({}) was observed {observed}, the guess gives {guessed}.",
+                        position_name(p, *q)
+                    );
+                }
+            }
+        }
         out
     }
 }

@@ -226,7 +226,7 @@ impl fmt::Display for Spectrum {
 ///
 /// ```
 /// use bbx::{Observation, Outcome};
-/// let o = Observation::parse("@&ab@&@?bac@&@&?", "example").unwrap();
+/// let o = Observation::parse("@&ab@&@?ba?@&@&@", "example").unwrap();
 /// assert_eq!(o.get(8), None);
 /// assert_eq!(o.get(3), Some(Outcome::Exit(10)));
 /// assert_eq!(o.shot_count(), 14);

@@ -35,7 +35,9 @@ fn partial(m: &Molecule, rules: Rules, keep: &[bool]) -> Observation {
 
 fn brute(o: &Observation, rules: Rules, atoms: usize) -> BTreeSet<Molecule> {
     let config = Config::new(atoms, o.width()).expect("fits");
-    Molecules::new(config).filter(|m| o.matches(&Spectrum::of(m, rules))).collect()
+    Molecules::new(config)
+        .filter(|m| o.matches(&Spectrum::of(m, rules)))
+        .collect()
 }
 
 proptest! {
@@ -108,8 +110,8 @@ proptest! {
                     sub
                 };
                 prop_assert!(brute(&keep(None), rules, n).is_empty());
-                for j in 0..rays.len() {
-                    prop_assert!(!brute(&keep(Some(j)), rules, n).is_empty(), "ray {:?} is not needed", rays[j]);
+                for (j, ray) in rays.iter().enumerate() {
+                    prop_assert!(!brute(&keep(Some(j)), rules, n).is_empty(), "ray {:?} is not needed", ray);
                 }
             }
         }

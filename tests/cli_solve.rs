@@ -1,0 +1,318 @@
+//! `bbx solve` on every file in `puzzles/`, run as a real binary, with the
+//! answers checked against brute force where the configuration is small.
+
+use assert_cmd::Command;
+use bbx::enumeration::Molecules;
+use bbx::puzzle::load_puzzle;
+use bbx::{Config, Molecule, Rules, Spectrum};
+use serde_json::Value;
+
+fn path(name: &str) -> String {
+    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn solve_json(name: &str, extra: &[&str]) -> (Value, i32) {
+    let mut cmd = Command::cargo_bin("bbx").expect("binary");
+    cmd.arg("solve").arg(path(name)).arg("--json").args(extra);
+    let out = cmd.output().expect("runs");
+    let code = out.status.code().expect("exit code");
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (v, code)
+}
+
+fn solutions(v: &Value) -> Vec<String> {
+    let mut s: Vec<String> = v["solutions"]
+        .as_array()
+        .expect("solutions")
+        .iter()
+        .map(|x| x.as_str().expect("string").to_string())
+        .collect();
+    s.sort();
+    s
+}
+
+/// Every molecule of the puzzle's configuration that reproduces its observed rays.
+fn brute_force(name: &str, rules: Rules) -> Vec<String> {
+    let p = load_puzzle(&path(name), None).expect("parses");
+    let config = Config::new(p.atoms.expect("atom count"), p.width()).expect("config");
+    let mut v: Vec<String> = Molecules::new(config)
+        .filter(|m| p.observation.matches(&Spectrum::of(m, rules)))
+        .map(|m| m.to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Solves `name`, checks the count, that every molecule reproduces the
+/// observation, and (when `brute` is set) that brute force finds the same set.
+fn check(name: &str, count: usize, rules: Rules, brute: bool) -> Vec<String> {
+    let (v, code) = solve_json(name, &[]);
+    assert_eq!(code, if count == 0 { 1 } else { 0 }, "{name}");
+    assert_eq!(v["count"], count, "{name}");
+    assert_eq!(v["complete"], true, "{name}");
+    let found = solutions(&v);
+    let p = load_puzzle(&path(name), None).expect("parses");
+    for m in &found {
+        let m: Molecule = m.parse().expect("molecule");
+        assert!(
+            p.observation.matches(&Spectrum::of(&m, rules)),
+            "{name}: {m} does not reproduce the rays"
+        );
+    }
+    if brute {
+        assert_eq!(
+            found,
+            brute_force(name, rules),
+            "{name}: SAT and brute force disagree"
+        );
+    }
+    found
+}
+
+#[test]
+fn seed_pure_thought_game_has_three_answers() {
+    let found = check("seed-pure-thought-a4-b8.txt", 3, Rules::Standard, true);
+    assert!(
+        found.contains(
+            &"-------------------------------O-------------O-O-----------O----".to_string()
+        )
+    );
+}
+
+#[test]
+fn seed_emacs_games_have_one_answer_each() {
+    for (i, expected) in [
+        "----------------O--O--------------------------O---------O-------",
+        "O----------------------------------O--------------------O--O----",
+        "------O-----------------O-----------------------O-----O---------",
+        "---------O-----O---------O-----------------------------O--------",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let name = format!("seed-emacs-game-{}.txt", i + 1);
+        assert_eq!(
+            check(&name, 1, Rules::Standard, true),
+            [expected.to_string()]
+        );
+        // The player's guess is recorded and judged.
+        let (v, _) = solve_json(&name, &[]);
+        assert!(v["guess"].is_object(), "{name}");
+    }
+}
+
+#[test]
+fn a4_b6_shared_spectrum() {
+    let found = check(
+        "a4-b6-molecules-868-and-15993.txt",
+        2,
+        Rules::Standard,
+        true,
+    );
+    assert_eq!(
+        found,
+        [
+            "--O---------O-O---------O-----------",
+            "O-O-----------O---------O-----------"
+        ]
+    );
+    let (v, _) = solve_json("a4-b6-molecules-868-and-15993.txt", &[]);
+    let mut numbers: Vec<u64> = v["numbers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [868, 15993]);
+    // What the two share is certain; the two cells where they differ are not.
+    assert_eq!(v["certain_atoms"].as_array().unwrap().len(), 3);
+    assert_eq!(v["certain_empty"].as_array().unwrap().len(), 36 - 5);
+}
+
+#[test]
+fn seed001_sample_has_one_answer() {
+    let found = check("seed001-sample.txt", 1, Rules::EdgeMiss, true);
+    assert_eq!(found, ["-----O------OO-O--O------"]);
+}
+
+#[test]
+fn seed_a2_b4_record() {
+    assert_eq!(
+        check("seed-a2-b4-molecule-2.txt", 1, Rules::Standard, true),
+        ["O-O-------------"]
+    );
+    assert_eq!(
+        check(
+            "seed-a2-b4-molecule-2-spectrum.txt",
+            1,
+            Rules::Standard,
+            true
+        ),
+        ["O-O-------------"]
+    );
+}
+
+#[test]
+fn partial_games() {
+    // One ray of the seed's 23-cell drawing, with its four atoms.
+    check("seed-23-cell-path.txt", 1862, Rules::Standard, true);
+    let found = check("generated-a4-b8-partial.txt", 9, Rules::Standard, true);
+    assert!(
+        found.contains(
+            &"--------O--O-----------O--------------------------------O-------".to_string()
+        )
+    );
+    let (v, _) = solve_json("generated-a4-b8-partial.txt", &[]);
+    let splits = v["splits"].as_array().unwrap();
+    assert!(!splits.is_empty());
+    // The best ray is listed first and its classes add up to the count.
+    let total: u64 = splits[0]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 9);
+    check("generated-a8-b15-partial.txt", 1, Rules::Standard, false);
+}
+
+#[test]
+fn generated_full_games() {
+    check("generated-a5-b10-full.txt", 1, Rules::Standard, false);
+    check("generated-a10-b20-full.txt", 1, Rules::Standard, false);
+    for i in 1..=20 {
+        let name = format!("a12-b20-set/game-{i:02}.txt");
+        let (v, code) = solve_json(&name, &[]);
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(v["complete"], true, "{name}");
+        // The hidden molecule, named in the file's comment, is among the answers.
+        let text = std::fs::read_to_string(path(&name)).unwrap();
+        let hidden = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# hidden molecule: "))
+            .unwrap();
+        assert!(solutions(&v).contains(&hidden.to_string()), "{name}");
+    }
+}
+
+#[test]
+fn contradictory_game() {
+    let (v, code) = solve_json("contradictory-a2-b4.txt", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(v["count"], 0);
+    assert_eq!(v["conflict"], serde_json::json!([1, 2, 12]));
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .args(["solve", &path("contradictory-a2-b4.txt")])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("No molecule fits"), "{text}");
+    assert!(text.contains("ray 2 (left, row 2): absorbed"), "{text}");
+}
+
+#[test]
+fn max_count_and_ranges() {
+    let (v, _) = solve_json("seed-23-cell-path.txt", &["--max", "10"]);
+    assert_eq!(v["count"], 10);
+    assert_eq!(v["complete"], false);
+    // Certainty is still exact: computed by the solver, not from the ten found.
+    let (full, _) = solve_json("seed-23-cell-path.txt", &[]);
+    assert_eq!(v["certain_empty"], full["certain_empty"]);
+    assert_eq!(v["certain_atoms"], full["certain_atoms"]);
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .args([
+            "solve",
+            &path("seed-23-cell-path.txt"),
+            "--max",
+            "10",
+            "--count",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "at least 10\n");
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .args([
+            "solve",
+            &path("seed-a2-b4-molecule-2-spectrum.txt"),
+            "--atoms",
+            "1..3",
+            "--count",
+        ])
+        .output()
+        .unwrap();
+    // Two atoms give molecule 2 only; check that other counts were searched too.
+    let n: usize = String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(n >= 1);
+}
+
+#[test]
+fn solve_from_standard_input_and_timeout() {
+    Command::cargo_bin("bbx")
+        .unwrap()
+        .args(["solve", "-", "--count"])
+        .write_stdin("A4_B6 @&@&@&@a@bcda@b@&@dc&@&@\n")
+        .assert()
+        .success()
+        .stdout("2\n");
+    let (v, code) = solve_json("seed-23-cell-path.txt", &["--timeout", "0"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["timed_out"], true);
+    assert_eq!(v["complete"], false);
+}
+
+fn rejects(args: &[&str], stdin: &str, needle: &str) {
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected {needle:?} in {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_puzzles() {
+    rejects(&["solve", "-"], "A4_B6 @&@&\n", "standard input");
+    rejects(
+        &["solve", "-"],
+        " a - - - - a\n @ - - - -\n   - - - -\n   - - - -\n",
+        "--atoms",
+    );
+    rejects(
+        &["solve", "-", "--atoms", "x"],
+        "A2_B4 ????????????????\n",
+        "expected a number of atoms",
+    );
+    rejects(
+        &["solve", "-", "--atoms", "17"],
+        "A2_B4 ????????????????\n",
+        "do not fit",
+    );
+    rejects(&["solve", "no-such-puzzle.txt"], "", "no-such-puzzle.txt");
+    rejects(
+        &["solve", "-"],
+        " a - - - - a\n b - - - -\n   - - - -\n   - - - -\n\nThere are 2 balls in the box\n",
+        "standard input:2:2",
+    );
+    rejects(
+        &["solve", "-"],
+        "   O - -\n   - - -\n\nThere are 2 balls in the box\n",
+        "square",
+    );
+    rejects(&["solve", "-"], "5 26\n1\n", "standard input");
+}
