@@ -539,30 +539,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seed_a2_b4_record() {
+    fn seed_a2_b4_spectrum() {
+        // The whole record, statistics included, is checked in tests/facts.rs.
         let m: Molecule = "O-O-------------".parse().unwrap();
         let a = Analysis::of(&m, Rules::Standard);
         assert_eq!(a.spectrum.to_string(), "@&ab@&@cbac@&@&@");
-        let expected = Stats {
-            absorbed_number: 6,
-            absorbed_max_length: 3,
-            absorbed_max_turns: 0,
-            absorbed_tot_length: 7,
-            absorbed_tot_turns: 0,
-            reflected_number: 4,
-            reflected_edge: 3,
-            reflected_deep: 1,
-            reflected_max_length: 3,
-            reflected_max_turns: 0,
-            reflected_tot_length: 3,
-            reflected_tot_turns: 0,
-            out_number: 3,
-            out_max_length: 4,
-            out_max_turns: 1,
-            out_tot_length: 11,
-            out_tot_turns: 1,
-        };
-        assert_eq!(a.stats, expected);
+        assert_eq!((a.stats.absorbed_number, a.stats.out_number), (6, 3));
     }
 
     #[test]
