@@ -91,20 +91,16 @@ pub fn unrank(config: Config, number: u64) -> Result<Molecule, Error> {
 /// that maps the canonical molecule onto it; `None` when the configuration is
 /// not numbered.
 pub fn canonical(m: &Molecule) -> Option<(u64, Transform)> {
-    let (number, canonical) = Transform::ALL
-        .iter()
-        .map(|t| {
-            let image = t.molecule(m);
-            rank(&image).map(|r| (r, image))
-        })
-        .collect::<Option<Vec<_>>>()?
-        .into_iter()
-        .min_by_key(|(r, _)| *r)?;
-    let t = Transform::ALL
-        .into_iter()
-        .find(|t| t.molecule(&canonical) == *m)
-        .expect("some symmetry maps the canonical image back");
-    Some((number, t))
+    // ranks[i]: the number of the image of m under Transform::ALL[i].
+    let mut ranks = [0u64; 8];
+    for (i, t) in Transform::ALL.iter().enumerate() {
+        ranks[i] = rank(&t.molecule(m))?;
+    }
+    let min = *ranks.iter().min()?;
+    // g maps the canonical molecule onto m iff g⁻¹ maps m onto the canonical one.
+    let index = |t: Transform| Transform::ALL.iter().position(|&u| u == t).unwrap_or(0);
+    let t = Transform::ALL.into_iter().find(|g| ranks[index(g.inverse())] == min)?;
+    Some((min, t))
 }
 
 /// Iterates over every molecule of a configuration in number order.

@@ -392,18 +392,27 @@ impl Tracer {
                     d = (d + 3) & 3;
                     step = self.step[d];
                     turns += 1;
+                    self.check_turns(pos, turns);
                 }
                 _ => {
                     d = (d + 1) & 3;
                     step = self.step[d];
                     turns += 1;
+                    self.check_turns(pos, turns);
                 }
             }
-            debug_assert!(
-                (turns as usize) < 4 * self.stride * self.stride,
-                "ray {pos} does not terminate"
-            );
         }
+    }
+
+    /// A ray cannot turn more often than there are states: past that it would be
+    /// going round in circles, which the rules (being reversible) never allow
+    /// from the border. Only turns are counted: a straight run always ends.
+    #[inline(always)]
+    fn check_turns(&self, pos: usize, turns: u32) {
+        assert!(
+            (turns as usize) <= 4 * self.stride * self.stride,
+            "bug: the ray from position {pos} does not terminate"
+        );
     }
 
     fn step_at(&self, x: usize, d: usize) -> PathStep {
