@@ -99,7 +99,9 @@ pub fn canonical(m: &Molecule) -> Option<(u64, Transform)> {
     let min = *ranks.iter().min()?;
     // g maps the canonical molecule onto m iff g⁻¹ maps m onto the canonical one.
     let index = |t: Transform| Transform::ALL.iter().position(|&u| u == t).unwrap_or(0);
-    let t = Transform::ALL.into_iter().find(|g| ranks[index(g.inverse())] == min)?;
+    let t = Transform::ALL
+        .into_iter()
+        .find(|g| ranks[index(g.inverse())] == min)?;
     Some((min, t))
 }
 

@@ -19,6 +19,7 @@
 //! | [`spectrum`] | spectra and the 17 per-molecule statistics |
 //! | [`symmetry`] | the eight symmetries of the square |
 //! | [`enumeration`] | molecule numbers, canonical molecules, enumeration |
+//! | [`catalogue`] | the SQLite catalogue of a configuration |
 //! | [`puzzle`] | reading boards and games drawn in the seed's display |
 //! | [`sat`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`render`] | drawing boards, spectra, paths and tables |
@@ -37,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod catalogue;
 pub mod config;
 pub mod enumeration;
 pub mod error;

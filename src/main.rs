@@ -1,14 +1,15 @@
 //! The `bbx` command: parses arguments, calls the library, prints.
 
-use std::io::Write;
-use std::process::ExitCode;
-
+use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
 use bbx::puzzle::{Format, load_molecule, load_puzzle};
-use bbx::render::{Notation, SolveReport, TraceReport};
+use bbx::render::{Notation, SolveReport, StatsReport, TraceReport};
 use bbx::sat::{self, Limits};
 use bbx::{Config, Rules};
 use clap::{Parser, Subcommand};
@@ -33,6 +34,80 @@ enum Command {
         after_help = "Puzzle formats (detected, or --format):\n  display  the seed's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  'P K', then one ray per line in that seed's clockwise numbering (edge-miss rules)\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input.\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100"
     )]
     Solve(SolveArgs),
+    /// Enumerate every molecule of a configuration into the SQLite catalogue.
+    #[command(
+        after_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same command to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh"
+    )]
+    Explore(ExploreArgs),
+    /// Display catalogued molecules as the seed's display programme does.
+    #[command(
+        after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
+    )]
+    Show(ShowArgs),
+    /// The ambiguity table, unique spectra, largest groups and ray records of a configuration.
+    #[command(
+        after_help = "Reads a complete catalogue from --db; without one, computes in memory and says so.\n\nExamples:\n  bbx stats A4_B6\n  bbx stats A4_B8 --json"
+    )]
+    Stats(StatsArgs),
+}
+
+#[derive(clap::Args)]
+struct ExploreArgs {
+    /// The configuration, e.g. A4_B8.
+    config: Config,
+    /// The catalogue file (created if absent).
+    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    db: String,
+    /// Delete what is stored for this configuration and explore it again.
+    #[arg(long)]
+    fresh: bool,
+    /// Explore a configuration above the size limit.
+    #[arg(long)]
+    force: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Molecules per transaction.
+    #[arg(long, hide = true, default_value_t = 0)]
+    chunk: u64,
+}
+
+#[derive(clap::Args)]
+struct ShowArgs {
+    /// The configuration, e.g. A4_B8.
+    config: Config,
+    /// Molecule numbers.
+    numbers: Vec<u64>,
+    /// First number of a range.
+    #[arg(long, value_name = "N")]
+    from: Option<u64>,
+    /// Last number of a range.
+    #[arg(long, value_name = "N")]
+    to: Option<u64>,
+    /// Every molecule with this spectrum.
+    #[arg(long, value_name = "SPECTRUM")]
+    spectrum: Option<String>,
+    /// The spectral group of molecule N, side by side.
+    #[arg(long, value_name = "N")]
+    group: Option<u64>,
+    /// The catalogue file.
+    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    db: String,
+    /// Print JSON rows instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct StatsArgs {
+    /// The configuration, e.g. A4_B8.
+    config: Config,
+    /// The catalogue file.
+    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    db: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -110,6 +185,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Trace(args) => trace(args).map(|t| (t, ExitCode::SUCCESS)),
         Command::Solve(args) => solve(args),
+        Command::Explore(args) => explore(args),
+        Command::Show(args) => show(args).map(|t| (t, ExitCode::SUCCESS)),
+        Command::Stats(args) => stats(args).map(|t| (t, ExitCode::SUCCESS)),
     };
     match result {
         Ok((text, code)) => {
@@ -259,4 +337,191 @@ fn solve(args: SolveArgs) -> bbx::Result<(String, ExitCode)> {
         report.text(args.show)
     };
     Ok((text, code))
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
+    let mut s =
+        serde_json::to_string_pretty(value).map_err(|e| bbx::Error::Invalid(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn explore(args: ExploreArgs) -> bbx::Result<(String, ExitCode)> {
+    let mut cat = Catalogue::open(&args.db)?;
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: stop at once (the last commit is safe).
+            std::process::exit(130);
+        }
+    });
+    let options = ExploreOptions {
+        fresh: args.fresh,
+        force: args.force,
+        chunk: args.chunk,
+        stop: Some(&STOP),
+    };
+    let bar = if args.quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let b = indicatif::ProgressBar::new(0);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:40}] {human_pos}/{human_len} molecules, {per_sec}, {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        b.set_message(args.config.to_string());
+        b
+    };
+    let start = Instant::now();
+    let done = cat.explore(args.config, &options, |p| match p {
+        Progress::Molecules(stored, total) => {
+            bar.set_length(total);
+            bar.set_position(stored);
+        }
+        Progress::Spectra => bar.set_message(format!("{}: spectra", args.config)),
+    });
+    bar.finish_and_clear();
+    let done = done?;
+    let secs = start.elapsed().as_secs_f64();
+    if done.already_complete {
+        return Ok((
+            format!(
+                "{} is already complete in {}: {} molecules, {} ambiguous spectra (--fresh rebuilds it)\n",
+                args.config, args.db, done.nb_mol, done.ambiguous_spectra
+            ),
+            ExitCode::SUCCESS,
+        ));
+    }
+    if !done.complete {
+        eprintln!(
+            "interrupted: molecules 1 to {} of {} are stored in {}; run the same command to resume",
+            done.stored, done.nb_mol, args.db
+        );
+        return Ok((String::new(), ExitCode::from(130)));
+    }
+    let resumed = if done.resumed_from > 0 {
+        format!(" (resumed after molecule {})", done.resumed_from)
+    } else {
+        String::new()
+    };
+    Ok((
+        format!(
+            "{}: {} molecules stored in {}{resumed}, {} ambiguous spectra, in {secs:.2} s\n",
+            args.config, done.nb_mol, args.db, done.ambiguous_spectra
+        ),
+        ExitCode::SUCCESS,
+    ))
+}
+
+fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>> {
+    let Some(cat) = Catalogue::open_existing(db)? else {
+        return Ok(None);
+    };
+    match cat.status(config)? {
+        Some(s) if s.complete => Ok(Some(cat)),
+        _ => Ok(None),
+    }
+}
+
+fn show(args: ShowArgs) -> bbx::Result<String> {
+    let config = args.config;
+    let cat = open_complete(&args.db, config)?.ok_or_else(|| {
+        bbx::Error::Invalid(format!(
+            "{}: no complete catalogue of {config}: run `bbx explore {config} --db {}` first",
+            args.db, args.db
+        ))
+    })?;
+    let total = config.molecule_count().unwrap_or(0);
+    let check = |n: u64| {
+        if n == 0 || n > total {
+            Err(bbx::Error::Invalid(format!(
+                "molecule number {n} is out of range: {config} has molecules 1 to {total}"
+            )))
+        } else {
+            Ok(n)
+        }
+    };
+    let mut rows = Vec::new();
+    for &n in &args.numbers {
+        rows.extend(cat.molecule(config, check(n)?)?);
+    }
+    if args.from.is_some() || args.to.is_some() {
+        let from = check(args.from.unwrap_or(1))?;
+        let to = check(args.to.unwrap_or(total))?;
+        if to.saturating_sub(from) > 10_000 {
+            return Err(bbx::Error::Invalid(format!(
+                "--from {from} --to {to} is more than 10000 molecules: ask for fewer"
+            )));
+        }
+        rows.extend(cat.molecules(config, from, to)?);
+    }
+    if let Some(s) = &args.spectrum {
+        let parsed = bbx::Spectrum::parse(s, "--spectrum")?;
+        if parsed.width() != config.width {
+            return Err(bbx::Error::Invalid(format!(
+                "--spectrum has {} positions but {config} has {}",
+                4 * parsed.width(),
+                4 * config.width
+            )));
+        }
+        let found = cat.with_spectrum(config, &parsed.to_string())?;
+        if found.is_empty() {
+            return Err(bbx::Error::Invalid(format!(
+                "no molecule of {config} has spectrum {parsed}"
+            )));
+        }
+        rows.extend(found);
+    }
+    let mut group = None;
+    if let Some(n) = args.group {
+        let row = cat
+            .molecule(config, check(n)?)?
+            .ok_or_else(|| bbx::Error::Invalid(format!("molecule {n} is not stored")))?;
+        group = Some(cat.with_spectrum(config, &row.spectrum)?);
+    }
+    if rows.is_empty() && group.is_none() {
+        return Err(bbx::Error::Invalid(
+            "say which molecules: numbers, --from/--to, --spectrum or --group".into(),
+        ));
+    }
+    if args.json {
+        let mut all = rows;
+        all.extend(group.unwrap_or_default());
+        return json(&all);
+    }
+    let mut out = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&bbx::render::molecule_row(config, r));
+    }
+    if let Some(g) = group {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&bbx::render::spectral_group(config, &g, 4));
+    }
+    Ok(out)
+}
+
+fn stats(args: StatsArgs) -> bbx::Result<String> {
+    let config = args.config;
+    let report = match open_complete(&args.db, config)? {
+        Some(cat) => StatsReport::from_catalogue(&cat, config, false)?,
+        None => {
+            let mut cat = Catalogue::open_in_memory()?;
+            cat.explore(config, &ExploreOptions::default(), |_| {})?;
+            StatsReport::from_catalogue(&cat, config, true)?
+        }
+    };
+    if args.json {
+        json(&report)
+    } else {
+        Ok(report.text())
+    }
 }

@@ -1,0 +1,399 @@
+//! `bbx explore`, `bbx show` and `bbx stats`, run as a real binary on
+//! catalogues in temporary files.
+
+use std::path::PathBuf;
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use rusqlite::Connection;
+use serde_json::Value;
+
+fn bbx() -> Command {
+    Command::cargo_bin("bbx").expect("binary")
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bbx-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn explore(db: &PathBuf, config: &str) {
+    bbx()
+        .args(["explore", config, "--db"])
+        .arg(db)
+        .assert()
+        .success();
+}
+
+fn json(args: &[&str], db: &PathBuf) -> Value {
+    let out = bbx()
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .arg("--json")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+#[test]
+fn a2_b4_molecule_2_is_the_seed_record() {
+    let dir = temp_dir("a2b4");
+    let db = dir.join("bbx.sqlite");
+    explore(&db, "A2_B4");
+    let v = json(&["show", "A2_B4", "2"], &db);
+    let row = &v[0];
+    assert_eq!(row["molecule"], "O-O-------------");
+    assert_eq!(row["spectrum"], "@&ab@&@cbac@&@&@");
+    assert_eq!(row["canonical_number"], 2);
+    assert_eq!(row["transform"], "id");
+    let expected = serde_json::json!({
+        "absorbed_number": 6, "absorbed_max_length": 3, "absorbed_max_turns": 0,
+        "absorbed_tot_length": 7, "absorbed_tot_turns": 0,
+        "reflected_number": 4, "reflected_edge": 3, "reflected_deep": 1,
+        "reflected_max_length": 3, "reflected_max_turns": 0,
+        "reflected_tot_length": 3, "reflected_tot_turns": 0,
+        "out_number": 3, "out_max_length": 4, "out_max_turns": 1,
+        "out_tot_length": 11, "out_tot_turns": 1
+    });
+    assert_eq!(row["stats"], expected);
+    let conn = Connection::open(&db).unwrap();
+    let (rows, distinct): (i64, i64) = conn
+        .query_row(
+            "SELECT count(*), count(DISTINCT number) FROM molecules WHERE config = 'A2_B4'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((rows, distinct), (120, 120));
+    // The seed's rot180 image of molecule 2.
+    let v = json(&["show", "A2_B4", "119"], &db);
+    assert_eq!(v[0]["canonical_number"], 2);
+    assert_eq!(v[0]["transform"], "rot180");
+    assert_eq!(v[0]["spectrum"], "abc@&@&@@&ba@&@c");
+    // Already complete: nothing is done.
+    bbx()
+        .args(["explore", "A2_B4", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("already complete"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a4_b6_catalogue_matches_the_seed() {
+    let dir = temp_dir("a4b6");
+    let db = dir.join("bbx.sqlite");
+    explore(&db, "a4_b6");
+    let v = json(&["show", "A4_B6", "868", "15993"], &db);
+    assert_eq!(v[0]["molecule"], "O-O-----------O---------O-----------");
+    assert_eq!(v[0]["canonical_number"], 868);
+    assert_eq!(v[1]["molecule"], "--O---------O-O---------O-----------");
+    assert_eq!(v[1]["canonical_number"], 7361);
+    assert_eq!(v[1]["transform"], "rot90");
+    assert_eq!(v[0]["spectrum"], "@&@&@&@a@bcda@b@&@dc&@&@");
+    assert_eq!(v[1]["spectrum"], v[0]["spectrum"]);
+    let conn = Connection::open(&db).unwrap();
+    let spectrum = |s: &str| -> (i64, String, i64) {
+        conn.query_row(
+            "SELECT nb_mol, transform, canonical_number FROM spectrums WHERE config = 'A4_B6' AND spectrum = ?1",
+            [s],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        spectrum("@&@&@&@a@bcda@b@&@dc&@&@"),
+        (2, "id".to_string(), 868)
+    );
+    assert_eq!(
+        spectrum("a@b@&@cd&@&@@&@&@&@a@bdc"),
+        (2, "rot180".to_string(), 868)
+    );
+    let stats = json(&["stats", "A4_B6"], &db);
+    assert_eq!(stats["computed_in_memory"], false);
+    let table: Vec<(u64, u64, u64, u64)> = stats["ambiguity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["nb_mol"].as_u64().unwrap(),
+                r["spectra_up_to_symmetry"].as_u64().unwrap(),
+                r["spectra"].as_u64().unwrap(),
+                r["molecules"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        table,
+        [
+            (2, 89, 696, 1392),
+            (3, 6, 36, 108),
+            (4, 4, 24, 96),
+            (5, 1, 8, 40)
+        ]
+    );
+    // The spectral group of molecule 868, side by side.
+    bbx()
+        .args(["show", "A4_B6", "--group", "868", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "is shared by 2 molecules: 868, 15993",
+        ));
+    bbx()
+        .args([
+            "show",
+            "A4_B6",
+            "--spectrum",
+            "@&@&@&@a@bcda@b@&@dc&@&@",
+            "--db",
+        ])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "A4_B6 number 15993, canonical number 7361, transform rot90",
+        ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn stats_without_a_catalogue_computes_in_memory() {
+    let dir = temp_dir("memory");
+    let db = dir.join("absent.sqlite");
+    let v = json(&["stats", "A4_B5"], &db);
+    assert_eq!(v["computed_in_memory"], true);
+    assert_eq!(v["molecules"], 12650);
+    assert!(!db.exists(), "stats must not create a catalogue");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// All rows of a catalogue, timestamps aside, as text lines.
+fn dump(db: &PathBuf) -> Vec<String> {
+    let conn = Connection::open(db).unwrap();
+    let mut out = Vec::new();
+    for (table, order) in [
+        ("molecules", "config, number"),
+        ("spectrums", "config, spectrum"),
+        ("configurations", "config"),
+    ] {
+        let cols: Vec<String> = conn
+            .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+            .unwrap()
+            .query_map([], |r| r.get::<_, String>(0))
+            .unwrap()
+            .map(|c| c.unwrap())
+            .filter(|c| !c.ends_with("_at"))
+            .collect();
+        let sql = format!(
+            "SELECT {} FROM {table} ORDER BY {order}",
+            cols.join(" || '|' || ")
+        );
+        let mut stmt = conn.prepare(&sql).unwrap();
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).unwrap();
+        out.extend(rows.map(|r| format!("{table}: {}", r.unwrap())));
+    }
+    out
+}
+
+#[test]
+fn a_killed_exploration_resumes_and_loses_nothing() {
+    let dir = temp_dir("kill");
+    let reference = dir.join("reference.sqlite");
+    bbx()
+        .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
+        .arg(&reference)
+        .assert()
+        .success();
+    let expected = dump(&reference);
+
+    let db = dir.join("killed.sqlite");
+    let bin = assert_cmd::cargo::cargo_bin("bbx");
+    let mut stored = Vec::new();
+    for delay in [150u64, 300, 450, 600, 900] {
+        let mut child = StdCommand::new(&bin)
+            .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
+            .arg(&db)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = child.kill(); // SIGKILL: no chance to clean up
+        let _ = child.wait();
+        let conn = Connection::open(&db).unwrap();
+        let n: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM molecules WHERE config = 'A4_B7'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap_or(0);
+        let max: Option<i64> = conn
+            .query_row(
+                "SELECT max(number) FROM molecules WHERE config = 'A4_B7'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap_or(None);
+        // What is stored is always a prefix of whole chunks.
+        assert_eq!(Some(n), max.or(Some(0)));
+        stored.push(n);
+    }
+    assert!(stored.windows(2).all(|w| w[0] <= w[1]), "{stored:?}");
+    assert!(
+        stored.iter().any(|&n| n > 0 && n < 211_876),
+        "no kill left a partial catalogue: {stored:?}"
+    );
+    bbx()
+        .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    assert_eq!(dump(&db), expected);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ctrl_c_finishes_the_chunk_and_exits_130() {
+    let dir = temp_dir("sigint");
+    let db = dir.join("bbx.sqlite");
+    let bin = assert_cmd::cargo::cargo_bin("bbx");
+    let child = StdCommand::new(&bin)
+        .args(["explore", "A4_B8", "--chunk", "20000", "--db"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    let status = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(0) {
+        return; // finished before the signal arrived: nothing to check
+    }
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("run the same command to resume"), "{err}");
+    bbx()
+        .args(["explore", "A4_B8", "--chunk", "20000", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("resumed after molecule"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_catalogue_can_be_read_while_it_is_written() {
+    let dir = temp_dir("concurrent");
+    let db = dir.join("bbx.sqlite");
+    let bin = assert_cmd::cargo::cargo_bin("bbx");
+    let mut child = StdCommand::new(&bin)
+        .args(["explore", "A4_B8", "--chunk", "10000", "--db"])
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut seen = Vec::new();
+    while start.elapsed() < Duration::from_secs(20) {
+        if let Ok(conn) = Connection::open(&db)
+            && let Ok(n) =
+                conn.query_row("SELECT count(*) FROM molecules", [], |r| r.get::<_, i64>(0))
+        {
+            seen.push(n);
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    assert!(
+        !seen.is_empty(),
+        "plain SQL could not read the catalogue while it was written"
+    );
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn rejects(args: &[&str], needle: &str) {
+    let out = bbx().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected {needle:?} in {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_catalogue_input() {
+    let dir = temp_dir("bad");
+    let text = dir.join("notes.txt");
+    std::fs::write(
+        &text,
+        "these are my notes, not a database; they are long enough to fill a page header",
+    )
+    .unwrap();
+    let t = text.to_str().unwrap();
+    rejects(&["explore", "A4B8"], "expected An_Bp");
+    rejects(&["explore", "A2_B4", "--db", t], "not a bbx catalogue");
+    let other = dir.join("other.sqlite");
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE people (name TEXT);")
+        .unwrap();
+    rejects(
+        &["stats", "A2_B4", "--db", other.to_str().unwrap()],
+        "not a bbx catalogue",
+    );
+    let old = dir.join("old.sqlite");
+    Connection::open(&old)
+        .unwrap()
+        .execute_batch("PRAGMA application_id = 1650620465; PRAGMA user_version = 0;")
+        .unwrap();
+    rejects(
+        &["explore", "A2_B4", "--db", old.to_str().unwrap()],
+        "schema version 0",
+    );
+    let nowhere = dir.join("no/such/dir/bbx.sqlite");
+    rejects(
+        &["explore", "A2_B4", "--db", nowhere.to_str().unwrap()],
+        "cannot open the catalogue",
+    );
+    let db = dir.join("bbx.sqlite");
+    explore(&db, "A2_B4");
+    let d = db.to_str().unwrap();
+    rejects(&["show", "A2_B4", "121", "--db", d], "1 to 120");
+    rejects(&["show", "A2_B4", "0", "--db", d], "1 to 120");
+    rejects(&["show", "A3_B4", "1", "--db", d], "bbx explore A3_B4");
+    rejects(
+        &["show", "A2_B4", "--spectrum", "@&@", "--db", d],
+        "4p characters",
+    );
+    rejects(&["show", "A2_B4", "--db", d], "say which molecules");
+    rejects(&["explore", "A10_B10"], "--force");
+    std::fs::remove_dir_all(&dir).ok();
+}
