@@ -37,7 +37,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::board::Molecule;
 use crate::config::Config;
-use crate::enumeration::{canonical, next_combination, unrank};
+use crate::enumeration::{Numbering, canonical, next_combination, unrank};
 use crate::error::Error;
 use crate::ray::{Rules, Tracer};
 use crate::spectrum::{Analysis, Stats};
@@ -92,9 +92,19 @@ impl MoleculeRow {
     /// Computes the row of molecule `m`, numbered `number`, with `tracer` (of the
     /// molecule's width, standard rules).
     pub fn compute(tracer: &mut Tracer, m: &Molecule, number: u64) -> MoleculeRow {
+        let (canonical_number, transform) = canonical(m).unwrap_or((number, Transform::Id));
+        MoleculeRow::with_canonical(tracer, m, number, canonical_number, transform)
+    }
+
+    fn with_canonical(
+        tracer: &mut Tracer,
+        m: &Molecule,
+        number: u64,
+        canonical_number: u64,
+        transform: Transform,
+    ) -> MoleculeRow {
         tracer.load(m);
         let a = Analysis::from_tracer(tracer);
-        let (canonical_number, transform) = canonical(m).unwrap_or((number, Transform::Id));
         MoleculeRow {
             number,
             canonical_number,
@@ -247,7 +257,7 @@ impl Catalogue {
                 .map_err(&e)?;
         }
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 100000;
              PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;",
         )
         .map_err(&e)?;
@@ -813,6 +823,7 @@ fn compute_rows(config: Config, first: u64, last: u64) -> Vec<MoleculeRow> {
         .flat_map_iter(|&start| {
             let end = (start + per_task - 1).min(last);
             let mut tracer = Tracer::new(config.width, Rules::Standard);
+            let numbering = Numbering::new(config).expect("a numbered configuration");
             let mut atoms = unrank(config, start)
                 .map(|m| m.atoms().to_vec())
                 .unwrap_or_default();
@@ -821,7 +832,8 @@ fn compute_rows(config: Config, first: u64, last: u64) -> Vec<MoleculeRow> {
             for number in start..=end {
                 let m =
                     Molecule::new(config.width, atoms.iter().copied()).expect("valid combination");
-                out.push(MoleculeRow::compute(&mut tracer, &m, number));
+                let (c, t) = numbering.canonical(&m);
+                out.push(MoleculeRow::with_canonical(&mut tracer, &m, number, c, t));
                 next_combination(&mut atoms, cells);
             }
             out

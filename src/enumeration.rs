@@ -105,6 +105,71 @@ pub fn canonical(m: &Molecule) -> Option<(u64, Transform)> {
     Some((min, t))
 }
 
+/// Molecule numbers of one configuration, with the binomials precomputed: for
+/// numbering many molecules (the catalogue numbers millions).
+#[derive(Debug, Clone)]
+pub struct Numbering {
+    cells: usize,
+    atoms: usize,
+    /// `table[n * (atoms + 1) + k]` = C(n, k) for n ≤ cells, k ≤ atoms + 1.
+    table: Vec<u64>,
+}
+
+impl Numbering {
+    /// The numbering of `config`, or `None` when it has too many molecules to
+    /// number in a `u64`.
+    pub fn new(config: Config) -> Option<Numbering> {
+        config.molecule_count()?;
+        let (cells, atoms) = (config.cells(), config.atoms);
+        let w = atoms + 2;
+        let mut table = vec![0u64; (cells + 1) * w];
+        for n in 0..=cells {
+            for k in 0..w {
+                table[n * w + k] = binomial(n as u64, k as u64)?;
+            }
+        }
+        Some(Numbering {
+            cells,
+            atoms,
+            table,
+        })
+    }
+
+    fn c(&self, n: usize, k: usize) -> u64 {
+        self.table[n * (self.atoms + 2) + k]
+    }
+
+    /// The number of the molecule with these sorted atom cells.
+    pub fn rank(&self, atoms: &[usize]) -> u64 {
+        let n = atoms.len();
+        let mut sub = 0;
+        for (i, &a) in atoms.iter().enumerate() {
+            sub += self.c(self.cells - 1 - a, n - i);
+        }
+        self.c(self.cells, n) - sub
+    }
+
+    /// Canonical number and transform, as [`canonical`] computes them.
+    pub fn canonical(&self, m: &Molecule) -> (u64, Transform) {
+        let w = m.width();
+        let mut ranks = [0u64; 8];
+        let mut image: Vec<usize> = Vec::with_capacity(m.atoms().len());
+        for (i, t) in Transform::ALL.iter().enumerate() {
+            image.clear();
+            image.extend(m.atoms().iter().map(|&a| t.cell(w, a)));
+            image.sort_unstable();
+            ranks[i] = self.rank(&image);
+        }
+        let min = ranks.iter().copied().min().unwrap_or(0);
+        let index = |t: Transform| Transform::ALL.iter().position(|&u| u == t).unwrap_or(0);
+        let t = Transform::ALL
+            .into_iter()
+            .find(|g| ranks[index(g.inverse())] == min)
+            .unwrap_or(Transform::Id);
+        (min, t)
+    }
+}
+
 /// Iterates over every molecule of a configuration in number order.
 ///
 /// ```
@@ -210,6 +275,18 @@ mod tests {
                 count += 1;
             }
             assert_eq!(Some(count), c.molecule_count());
+        }
+    }
+
+    #[test]
+    fn numbering_agrees() {
+        for cfg in ["A2_B4", "A3_B5", "A4_B4"] {
+            let c: Config = cfg.parse().unwrap();
+            let n = Numbering::new(c).unwrap();
+            for m in Molecules::new(c) {
+                assert_eq!(Some(n.rank(m.atoms())), rank(&m));
+                assert_eq!(Some(n.canonical(&m)), canonical(&m));
+            }
         }
     }
 
