@@ -256,9 +256,13 @@ impl Catalogue {
             conn.execute_batch("PRAGMA page_size = 16384;")
                 .map_err(&e)?;
         }
+        // A rollback journal writes appended rows once (a write-ahead log writes
+        // them twice: measured 3.5 s against 3.2 s for A4_B8); readers still read
+        // between commits, waiting out a commit with the busy timeout. The
+        // sorter may use threads to build the indexes.
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 100000;
-             PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;",
+            "PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
+             PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA threads = 4; PRAGMA mmap_size = 1073741824;",
         )
         .map_err(&e)?;
         if app == 0 {
@@ -411,7 +415,7 @@ impl Catalogue {
         let chunk = if options.chunk > 0 {
             options.chunk
         } else {
-            100_000
+            50_000
         };
         // Compute chunks on other threads while this one writes.
         let (tx, rx) = mpsc::sync_channel::<Vec<MoleculeRow>>(2);
