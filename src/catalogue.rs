@@ -261,7 +261,7 @@ impl Catalogue {
         // between commits, waiting out a commit with the busy timeout. The
         // sorter may use threads to build the indexes.
         conn.execute_batch(
-            "PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
+            "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
              PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA threads = 4; PRAGMA mmap_size = 1073741824;",
         )
         .map_err(&e)?;
