@@ -22,6 +22,7 @@
 //! | [`catalogue`] | the SQLite catalogue of a configuration |
 //! | [`puzzle`] | reading boards and games drawn in the seed's display |
 //! | [`sat`] | the rules as SAT clauses: every molecule that fits an observation |
+//! | [`verify`] | enumeration and SAT checking each other |
 //! | [`render`] | drawing boards, spectra, paths and tables |
 //!
 //! ```
@@ -48,6 +49,7 @@ pub mod render;
 pub mod sat;
 pub mod spectrum;
 pub mod symmetry;
+pub mod verify;
 
 pub use board::{Heading, Molecule};
 pub use config::Config;
