@@ -377,6 +377,25 @@ fn solve(args: SolveArgs) -> bbx::Result<(String, ExitCode)> {
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// A progress bar on standard error counting `unit`, hidden with `--quiet` or
+/// when standard error is not a terminal.
+fn progress_bar(quiet: bool, unit: &str, message: String) -> indicatif::ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    let template = format!(
+        "{{msg}} [{{bar:40}}] {{human_pos}}/{{human_len}} {unit}, {{per_sec}}, {{eta}} left"
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message(message);
+    bar
+}
+
 fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
     let mut s =
         serde_json::to_string_pretty(value).map_err(|e| bbx::Error::Invalid(e.to_string()))?;
@@ -398,20 +417,7 @@ fn explore(args: ExploreArgs) -> bbx::Result<(String, ExitCode)> {
         chunk: args.chunk,
         stop: Some(&STOP),
     };
-    let bar = if args.quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let b = indicatif::ProgressBar::new(0);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg} [{bar:40}] {human_pos}/{human_len} molecules, {per_sec}, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        b.set_message(args.config.to_string());
-        b
-    };
+    let bar = progress_bar(args.quiet, "molecules", args.config.to_string());
     let start = Instant::now();
     let done = cat.explore(args.config, &options, |p| match p {
         Progress::Molecules(stored, total) => {
@@ -595,20 +601,7 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
             "enumeration in memory".to_string(),
         ),
     };
-    let bar = if args.quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let b = indicatif::ProgressBar::new(0);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg} [{bar:40}] {human_pos}/{human_len} spectra, {per_sec}, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        b.set_message(format!("verify {config}"));
-        b
-    };
+    let bar = progress_bar(args.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
