@@ -10,7 +10,7 @@
 //! use bbx::verify::{verify, VerifyOptions};
 //! let v = verify("A2_B4".parse().unwrap(), &VerifyOptions::default(), |_, _| {}).unwrap();
 //! assert!(v.agrees());
-//! assert_eq!(v.checked, 107);
+//! assert_eq!(v.checked, 120); // every A2_B4 spectrum is unique
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
