@@ -23,6 +23,7 @@
 //! | [`puzzle`] | reading boards and games drawn in the seed's display |
 //! | [`sat`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`verify`] | enumeration and SAT checking each other |
+//! | [`generate`] | puzzles with exactly one answer |
 //! | [`render`] | drawing boards, spectra, paths and tables |
 //!
 //! ```
@@ -43,6 +44,7 @@ pub mod catalogue;
 pub mod config;
 pub mod enumeration;
 pub mod error;
+pub mod generate;
 pub mod puzzle;
 pub mod ray;
 pub mod render;

@@ -54,6 +54,67 @@ enum Command {
         after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5"
     )]
     Verify(VerifyArgs),
+    /// Rank the rays not yet shot by how well they tell the remaining molecules apart.
+    #[command(
+        after_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json"
+    )]
+    Suggest(SuggestArgs),
+    /// Make a random puzzle: with one answer (--unique), and as few rays as possible (--minimal).
+    #[command(
+        after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json"
+    )]
+    Generate(GenerateArgs),
+}
+
+#[derive(clap::Args)]
+struct SuggestArgs {
+    /// The puzzle file, or `-` for standard input.
+    file: String,
+    /// Force the puzzle format instead of detecting it.
+    #[arg(long, value_name = "display|linear|seed001")]
+    format: Option<Format>,
+    /// Number of atoms, or a range such as 3..5 (default: the count the file gives).
+    #[arg(long, value_name = "N|A..B", value_parser = parse_atoms)]
+    atoms: Option<RangeInclusive<usize>>,
+    /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
+    #[arg(long, value_name = "standard|edge-miss")]
+    rules: Option<Rules>,
+    /// Base the ranking on at most this many molecules.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max: usize,
+    /// Show this many rays.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    top: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// The configuration, e.g. A5_B10.
+    config: Config,
+    /// Keep drawing until the full spectrum has exactly one answer.
+    #[arg(long)]
+    unique: bool,
+    /// Then remove rays while the answer stays unique (implies --unique).
+    #[arg(long)]
+    minimal: bool,
+    /// Random seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the puzzle to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    /// Ray rules.
+    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    rules: Rules,
+    /// Give up after this many draws.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    max_draws: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -224,6 +285,8 @@ fn main() -> ExitCode {
         Command::Show(args) => show(args).map(|t| (t, ExitCode::SUCCESS)),
         Command::Stats(args) => stats(args).map(|t| (t, ExitCode::SUCCESS)),
         Command::Verify(args) => verify(args),
+        Command::Suggest(args) => suggest(args),
+        Command::Generate(args) => generate(args).map(|t| (t, ExitCode::SUCCESS)),
     };
     match result {
         Ok((text, code)) => {
@@ -702,4 +765,194 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
         ));
     }
     Ok((out, code))
+}
+
+fn suggest(args: SuggestArgs) -> bbx::Result<(String, ExitCode)> {
+    let puzzle = load_puzzle(&args.file, args.format)?;
+    let atoms = match (args.atoms, puzzle.atoms) {
+        (Some(r), _) => r,
+        (None, Some(n)) => n..=n,
+        (None, None) => {
+            return Err(bbx::Error::Invalid(format!(
+                "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N",
+                puzzle.origin
+            )));
+        }
+    };
+    let rules = args.rules.or(puzzle.rules).unwrap_or_default();
+    let limits = Limits {
+        max: Some(args.max),
+        deadline: None,
+    };
+    let solution = sat::solve(&puzzle.observation, rules, atoms, &limits, |_| {})?;
+    if solution.complete && solution.molecules.is_empty() {
+        let report = SolveReport::new(&puzzle.origin, solution, None);
+        return Ok((
+            if args.json {
+                json(&report)?
+            } else {
+                report.text(0)
+            },
+            ExitCode::from(1),
+        ));
+    }
+    let report = SolveReport::new(&puzzle.origin, solution, None);
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Suggestion<'a> {
+            count: usize,
+            complete: bool,
+            decided: bool,
+            rays: &'a [bbx::render::SplitReport],
+        }
+        let s = Suggestion {
+            count: report.count,
+            complete: report.complete,
+            decided: report.count == 1,
+            rays: &report.splits[..report.splits.len().min(args.top)],
+        };
+        return Ok((json(&s)?, ExitCode::SUCCESS));
+    }
+    let p = puzzle.width();
+    let mut out = format!(
+        "puzzle    {} ({p}×{p}, {} of {} rays shot)\nobserved  {}\n\n",
+        puzzle.origin,
+        report.shot,
+        4 * p,
+        report.observation
+    );
+    if report.complete {
+        out.push_str(&format!("{}\n", report.verdict()));
+    } else {
+        out.push_str(&format!(
+            "More than {} molecules fit: the ranking is based on the first {} found (--max raises it).\n",
+            report.count, report.count
+        ));
+    }
+    if report.count == 1 {
+        out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
+    } else if report.splits.is_empty() {
+        out.push_str(
+            "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",
+        );
+    } else {
+        out.push_str("\nrays to shoot next, best first:\n");
+        out.push_str("   ray  position          outcomes  expected left  bits\n");
+        for s in report.splits.iter().take(args.top) {
+            out.push_str(&format!(
+                "{:>6}  {:<18}{:>8}{:>15.2}{:>6.2}\n",
+                s.position,
+                bbx::render::position_name(p, s.position),
+                s.classes.len(),
+                s.expected_remaining,
+                s.entropy
+            ));
+        }
+        if let Some(best) = report.splits.first() {
+            let classes: Vec<String> = best
+                .classes
+                .iter()
+                .map(|c| match c.exit {
+                    Some(k) => format!("out at {k}: {}", c.count),
+                    None => format!("{}: {}", c.result, c.count),
+                })
+                .collect();
+            out.push_str(&format!(
+                "\nray {} would split them as {}.\n",
+                best.position,
+                classes.join(", ")
+            ));
+        }
+    }
+    Ok((out, ExitCode::SUCCESS))
+}
+
+fn generate(args: GenerateArgs) -> bbx::Result<String> {
+    use bbx::generate::{Rng, minimize, random_molecule, unique};
+    let config = args.config;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let mut rng = Rng::new(seed);
+    let start = Instant::now();
+    let (molecule, full, draws) = if args.unique || args.minimal {
+        let g = unique(config, args.rules, &mut rng, args.max_draws)?;
+        (g.molecule, g.observation, g.draws)
+    } else {
+        let m = random_molecule(config, &mut rng);
+        let o = bbx::Observation::full(&bbx::Spectrum::of(&m, args.rules));
+        (m, o, 1)
+    };
+    let observation = if args.minimal {
+        minimize(&full, args.rules, config.atoms, &mut rng)?
+    } else {
+        full
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let marks: Vec<char> = observation
+        .marks()
+        .ok_or_else(|| {
+            bbx::Error::Invalid("more than 52 exit pairs: this puzzle has no display".into())
+        })?
+        .into_iter()
+        .map(|c| if c == '?' { ' ' } else { c })
+        .collect();
+    let picture = format!(
+        "{}\n{}\n",
+        bbx::render::grid(config.width, |_| '-', &marks),
+        bbx::render::balls_line(config.atoms)
+    );
+    if let Some(path) = &args.out {
+        std::fs::write(path, &picture).map_err(|source| bbx::Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Generated {
+            config: String,
+            seed: u64,
+            molecule: String,
+            draws: usize,
+            unique: bool,
+            rays_shot: usize,
+            observation: String,
+            puzzle: String,
+        }
+        return json(&Generated {
+            config: config.to_string(),
+            seed,
+            molecule: molecule.to_string(),
+            draws,
+            unique: args.unique || args.minimal,
+            rays_shot: observation.shot_count(),
+            observation: observation.to_string(),
+            puzzle: picture,
+        });
+    }
+    let summary = format!(
+        "{config}, seed {seed}: {} of {} rays shown{}; {} draw{} in {secs:.2} s\nanswer: {molecule}\n",
+        observation.shot_count(),
+        4 * config.width,
+        if args.minimal {
+            ", each one needed for the unique answer"
+        } else if args.unique {
+            ", one answer"
+        } else {
+            ""
+        },
+        draws,
+        if draws == 1 { "" } else { "s" }
+    );
+    match &args.out {
+        Some(path) => Ok(format!("wrote {path}\n{summary}")),
+        None => {
+            eprint!("{summary}");
+            Ok(picture)
+        }
+    }
 }

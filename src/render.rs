@@ -484,6 +484,8 @@ pub struct SplitReport {
     pub classes: Vec<ClassReport>,
     /// Molecules expected to remain after shooting it.
     pub expected_remaining: f64,
+    /// Information it gives, in bits.
+    pub entropy: f64,
 }
 
 /// Whether the player's guess fits, for JSON.
@@ -572,6 +574,7 @@ impl SolveReport {
                     })
                     .collect(),
                 expected_remaining: s.expected_remaining,
+                entropy: s.entropy,
             })
             .collect();
         let guess = guess.map(|g| {

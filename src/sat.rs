@@ -733,6 +733,8 @@ pub struct Split {
     pub classes: Vec<(Outcome, usize)>,
     /// Expected number of molecules left after shooting it: Σ size² / total.
     pub expected_remaining: f64,
+    /// What the ray tells, in bits: −Σ p log₂ p over its outcomes.
+    pub entropy: f64,
 }
 
 /// The answer to an observed game.
@@ -889,10 +891,18 @@ impl Solution {
                 }
                 classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
                 let expected = classes.iter().map(|c| (c.1 * c.1) as f64).sum::<f64>() / n as f64;
+                let entropy = classes
+                    .iter()
+                    .map(|c| {
+                        let q = c.1 as f64 / n as f64;
+                        -q * q.log2()
+                    })
+                    .sum();
                 Some(Split {
                     position: pos,
                     classes,
                     expected_remaining: expected,
+                    entropy,
                 })
             })
             .collect();

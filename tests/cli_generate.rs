@@ -1,0 +1,136 @@
+//! `bbx generate` and `bbx suggest`, run as a real binary.
+
+use assert_cmd::Command;
+use bbx::enumeration::Molecules;
+use bbx::generate::is_unique;
+use bbx::puzzle::parse_puzzle;
+use bbx::{Config, Molecule, Outcome, Rules, Spectrum};
+use serde_json::Value;
+
+fn run_json(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("bbx")
+        .expect("binary")
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+#[test]
+fn minimal_puzzles_solve_to_their_molecule_and_need_every_ray() {
+    for config in ["A4_B8", "A5_B10"] {
+        for seed in 1..=12 {
+            let seed = seed.to_string();
+            let g = run_json(&["generate", config, "--minimal", "--seed", &seed]);
+            let molecule = g["molecule"].as_str().unwrap();
+            let puzzle = g["puzzle"].as_str().unwrap();
+            // The printed puzzle is read back by `bbx solve`.
+            let out = Command::cargo_bin("bbx")
+                .unwrap()
+                .args(["solve", "-", "--json"])
+                .write_stdin(puzzle)
+                .output()
+                .unwrap();
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["count"], 1, "{config} seed {seed}");
+            assert_eq!(v["solutions"][0], molecule, "{config} seed {seed}");
+            // Removing any single ray makes the answer ambiguous.
+            let p = parse_puzzle(puzzle, "generated", None).unwrap();
+            let atoms = p.atoms.unwrap();
+            for (pos, _) in p.observation.rays() {
+                let mut fewer = p.observation.clone();
+                fewer.forget(pos);
+                assert!(
+                    !is_unique(&fewer, Rules::Standard, atoms).unwrap(),
+                    "{config} seed {seed}: ray {pos}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_puzzle() {
+    let a = run_json(&["generate", "A4_B8", "--unique", "--seed", "5"]);
+    let b = run_json(&["generate", "A4_B8", "--unique", "--seed", "5"]);
+    assert_eq!(a["molecule"], b["molecule"]);
+    assert_eq!(a["unique"], true);
+    assert_eq!(a["rays_shot"], 32);
+}
+
+/// Expected molecules left after shooting `pos`, by brute force.
+fn expected_left(fit: &[Molecule], pos: usize) -> f64 {
+    let mut classes: Vec<(Outcome, usize)> = Vec::new();
+    for m in fit {
+        let o = Spectrum::of(m, Rules::Standard).get(pos);
+        match classes.iter_mut().find(|(x, _)| *x == o) {
+            Some(c) => c.1 += 1,
+            None => classes.push((o, 1)),
+        }
+    }
+    classes.iter().map(|c| (c.1 * c.1) as f64).sum::<f64>() / fit.len() as f64
+}
+
+#[test]
+fn suggest_ranks_rays_as_brute_force_counts_them() {
+    for name in ["generated-a4-b8-partial.txt", "seed-23-cell-path.txt"] {
+        let path = format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"));
+        let v = run_json(&["suggest", &path, "--top", "40"]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let p = parse_puzzle(&text, name, None).unwrap();
+        let config = Config::new(p.atoms.unwrap(), p.width()).unwrap();
+        let fit: Vec<Molecule> = Molecules::new(config)
+            .filter(|m| p.observation.matches(&Spectrum::of(m, Rules::Standard)))
+            .collect();
+        assert_eq!(v["count"], fit.len(), "{name}");
+        let rays = v["rays"].as_array().unwrap();
+        assert!(!rays.is_empty());
+        let mut last = 0.0;
+        for r in rays {
+            let pos = r["position"].as_u64().unwrap() as usize;
+            let e = r["expected_remaining"].as_f64().unwrap();
+            assert!(
+                (e - expected_left(&fit, pos)).abs() < 1e-9,
+                "{name}: ray {pos}"
+            );
+            assert!(e >= last, "best first");
+            last = e;
+        }
+    }
+}
+
+#[test]
+fn suggest_says_when_nothing_can_tell_molecules_apart() {
+    // The seed's pure-thought game: every ray shot, three molecules left.
+    let path = format!(
+        "{}/puzzles/seed-pure-thought-a4-b8.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .args(["suggest", &path])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("No ray left to shoot can tell them apart"),
+        "{text}"
+    );
+    let path = format!(
+        "{}/puzzles/seed-emacs-game-1.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .args(["suggest", &path])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("The molecule is known"), "{text}");
+}
