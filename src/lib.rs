@@ -24,6 +24,7 @@
 //! | [`sat`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`verify`] | enumeration and SAT checking each other |
 //! | [`generate`] | puzzles with exactly one answer |
+//! | [`plan`] | the best shooting strategy, as a decision tree |
 //! | [`render`] | drawing boards, spectra, paths and tables |
 //!
 //! ```
@@ -45,6 +46,7 @@ pub mod config;
 pub mod enumeration;
 pub mod error;
 pub mod generate;
+pub mod plan;
 pub mod puzzle;
 pub mod ray;
 pub mod render;

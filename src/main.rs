@@ -85,6 +85,13 @@ struct SuggestArgs {
     /// Show this many rays.
     #[arg(long, value_name = "K", default_value_t = 10)]
     top: usize,
+    /// Also compute the strategy that needs the fewest rays on average, as a
+    /// decision tree (for at most --plan-max molecules).
+    #[arg(long)]
+    plan: bool,
+    /// Largest set of molecules --plan works on.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    plan_max: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -796,6 +803,23 @@ fn suggest(args: SuggestArgs) -> bbx::Result<(String, ExitCode)> {
             ExitCode::from(1),
         ));
     }
+    let plan = if args.plan && solution.complete && solution.molecules.len() <= args.plan_max {
+        Some(bbx::plan::plan(
+            &solution.molecules,
+            &puzzle.observation,
+            rules,
+        ))
+    } else {
+        None
+    };
+    if args.plan && plan.is_none() && !args.json {
+        eprintln!(
+            "note: --plan works on complete sets of at most {} molecules (--plan-max); this game has {}{}",
+            args.plan_max,
+            if solution.complete { "" } else { "more than " },
+            solution.molecules.len()
+        );
+    }
     let report = SolveReport::new(&puzzle.origin, solution, None);
     if args.json {
         #[derive(serde::Serialize)]
@@ -804,12 +828,14 @@ fn suggest(args: SuggestArgs) -> bbx::Result<(String, ExitCode)> {
             complete: bool,
             decided: bool,
             rays: &'a [bbx::render::SplitReport],
+            plan: Option<&'a bbx::plan::Plan>,
         }
         let s = Suggestion {
             count: report.count,
             complete: report.complete,
             decided: report.count == 1,
             rays: &report.splits[..report.splits.len().min(args.top)],
+            plan: plan.as_ref(),
         };
         return Ok((json(&s)?, ExitCode::SUCCESS));
     }
@@ -863,6 +889,13 @@ fn suggest(args: SuggestArgs) -> bbx::Result<(String, ExitCode)> {
                 classes.join(", ")
             ));
         }
+    }
+    if let Some(p) = &plan {
+        out.push_str(&format!(
+            "\nbest strategy: {:.2} more rays on average until the molecule is known\n",
+            p.expected_rays
+        ));
+        bbx::plan::tree_text(&p.tree, 2, &mut out);
     }
     Ok((out, ExitCode::SUCCESS))
 }

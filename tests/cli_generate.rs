@@ -134,3 +134,73 @@ fn suggest_says_when_nothing_can_tell_molecules_apart() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("The molecule is known"), "{text}");
 }
+
+/// E(S) by plain recursion: no memo, every splitting ray tried.
+fn exhaustive(set: &[Molecule], unshot: &[usize]) -> f64 {
+    if set.len() <= 1 {
+        return 0.0;
+    }
+    let spectra: Vec<Spectrum> = set
+        .iter()
+        .map(|m| Spectrum::of(m, Rules::Standard))
+        .collect();
+    let mut best = f64::INFINITY;
+    for &pos in unshot {
+        let mut classes: Vec<(Outcome, Vec<Molecule>)> = Vec::new();
+        for (m, s) in set.iter().zip(&spectra) {
+            match classes.iter_mut().find(|(o, _)| *o == s.get(pos)) {
+                Some(c) => c.1.push(m.clone()),
+                None => classes.push((s.get(pos), vec![m.clone()])),
+            }
+        }
+        if classes.len() < 2 {
+            continue;
+        }
+        let e = 1.0
+            + classes
+                .iter()
+                .map(|(_, c)| c.len() as f64 / set.len() as f64 * exhaustive(c, unshot))
+                .sum::<f64>();
+        best = best.min(e);
+    }
+    if best.is_infinite() { 0.0 } else { best }
+}
+
+#[test]
+fn plan_expected_depth_equals_an_exhaustive_computation() {
+    let config: Config = "A3_B5".parse().unwrap();
+    let mut checked = 0;
+    for hidden in Molecules::new(config).step_by(97).take(40) {
+        let s = Spectrum::of(&hidden, Rules::Standard);
+        let mut o = bbx::Observation::empty(5);
+        for pos in [1, 2, 3, 11, 12] {
+            o.record(pos, s.get(pos));
+        }
+        let fit: Vec<Molecule> = Molecules::new(config)
+            .filter(|m| o.matches(&Spectrum::of(m, Rules::Standard)))
+            .collect();
+        if !(3..=9).contains(&fit.len()) {
+            continue;
+        }
+        let unshot: Vec<usize> = (1..=20).filter(|&p| o.get(p).is_none()).collect();
+        let expected = exhaustive(&fit, &unshot);
+        let out = Command::cargo_bin("bbx")
+            .unwrap()
+            .args(["suggest", "-", "--plan", "--json"])
+            .write_stdin(format!("A3_B5 {o}\n"))
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["count"], fit.len());
+        let got = v["plan"]["expected_rays"].as_f64().unwrap();
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "{o}: plan {got}, exhaustive {expected}"
+        );
+        checked += 1;
+        if checked == 4 {
+            break;
+        }
+    }
+    assert!(checked >= 2, "too few small partial games found");
+}
