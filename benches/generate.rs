@@ -1,0 +1,31 @@
+//! Puzzle generation: `generate --minimal` on A5_B10, one benchmark per seed.
+//!
+//! `cargo bench --bench generate`
+
+use std::hint::black_box;
+
+use bbx::generate::{Rng, minimize, unique};
+use bbx::{Config, Rules};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn minimal(c: &mut Criterion) {
+    let config: Config = "A5_B10".parse().expect("valid");
+    let mut group = c.benchmark_group("generate/minimal/A5_B10");
+    group.sample_size(10);
+    for seed in 1..=20u64 {
+        group.bench_function(format!("seed-{seed:02}"), |b| {
+            b.iter(|| {
+                let mut rng = Rng::new(seed);
+                let g = unique(config, Rules::Standard, &mut rng, 10_000).expect("unique");
+                black_box(
+                    minimize(&g.observation, Rules::Standard, config.atoms, &mut rng)
+                        .expect("minimal"),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, minimal);
+criterion_main!(benches);
