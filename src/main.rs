@@ -68,17 +68,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct SuggestArgs {
-    /// The puzzle file, or `-` for standard input.
-    file: String,
-    /// Force the puzzle format instead of detecting it.
-    #[arg(long, value_name = "display|linear|seed001")]
-    format: Option<Format>,
-    /// Number of atoms, or a range such as 3..5 (default: the count the file gives).
-    #[arg(long, value_name = "N|A..B", value_parser = parse_atoms)]
-    atoms: Option<RangeInclusive<usize>>,
-    /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
-    #[arg(long, value_name = "standard|edge-miss")]
-    rules: Option<Rules>,
+    #[command(flatten)]
+    input: PuzzleInput,
     /// Base the ranking on at most this many molecules.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max: usize,
@@ -213,8 +204,9 @@ struct StatsArgs {
     json: bool,
 }
 
+/// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
-struct SolveArgs {
+struct PuzzleInput {
     /// The puzzle file, or `-` for standard input.
     file: String,
     /// Force the puzzle format instead of detecting it.
@@ -226,6 +218,40 @@ struct SolveArgs {
     /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
     #[arg(long, value_name = "standard|edge-miss")]
     rules: Option<Rules>,
+}
+
+impl PuzzleInput {
+    /// Reads the puzzle and settles its atom counts and rules.
+    fn load(&self) -> bbx::Result<(bbx::puzzle::Puzzle, RangeInclusive<usize>, Rules)> {
+        let puzzle = load_puzzle(&self.file, self.format)?;
+        let atoms = match (self.atoms.clone(), puzzle.atoms) {
+            (Some(r), _) => r,
+            (None, Some(n)) => n..=n,
+            (None, None) => {
+                return Err(bbx::Error::Invalid(format!(
+                    "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N (or a range, --atoms 3..5)",
+                    puzzle.origin
+                )));
+            }
+        };
+        let cells = puzzle.width() * puzzle.width();
+        if *atoms.start() > cells {
+            return Err(bbx::Error::Invalid(format!(
+                "{} atoms do not fit in the {w}×{w} box of {}",
+                atoms.start(),
+                puzzle.origin,
+                w = puzzle.width()
+            )));
+        }
+        let rules = self.rules.or(puzzle.rules).unwrap_or_default();
+        Ok((puzzle, atoms, rules))
+    }
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    input: PuzzleInput,
     /// Stop after this many molecules.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     max: usize,
@@ -357,27 +383,7 @@ fn trace(args: TraceArgs) -> bbx::Result<String> {
 }
 
 fn solve(args: SolveArgs) -> bbx::Result<(String, ExitCode)> {
-    let puzzle = load_puzzle(&args.file, args.format)?;
-    let cells = puzzle.width() * puzzle.width();
-    let atoms = match (args.atoms, puzzle.atoms) {
-        (Some(r), _) => r,
-        (None, Some(n)) => n..=n,
-        (None, None) => {
-            return Err(bbx::Error::Invalid(format!(
-                "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N (or a range, --atoms 3..5)",
-                puzzle.origin
-            )));
-        }
-    };
-    if *atoms.start() > cells {
-        return Err(bbx::Error::Invalid(format!(
-            "{} atoms do not fit in the {w}×{w} box of {}",
-            atoms.start(),
-            puzzle.origin,
-            w = puzzle.width()
-        )));
-    }
-    let rules = args.rules.or(puzzle.rules).unwrap_or_default();
+    let (puzzle, atoms, rules) = args.input.load()?;
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
@@ -775,18 +781,7 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
 }
 
 fn suggest(args: SuggestArgs) -> bbx::Result<(String, ExitCode)> {
-    let puzzle = load_puzzle(&args.file, args.format)?;
-    let atoms = match (args.atoms, puzzle.atoms) {
-        (Some(r), _) => r,
-        (None, Some(n)) => n..=n,
-        (None, None) => {
-            return Err(bbx::Error::Invalid(format!(
-                "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N",
-                puzzle.origin
-            )));
-        }
-    };
-    let rules = args.rules.or(puzzle.rules).unwrap_or_default();
+    let (puzzle, atoms, rules) = args.input.load()?;
     let limits = Limits {
         max: Some(args.max),
         deadline: None,

@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 
 use crate::board::Molecule;
-use crate::ray::{Outcome, Rules, Tracer};
+use crate::ray::{Outcome, Rules, outcome_table};
 use crate::spectrum::Observation;
 
 /// A node of the decision tree.
@@ -54,16 +54,7 @@ pub struct Plan {
 /// The strategy for telling `molecules` apart, given what was `observed`.
 pub fn plan(molecules: &[Molecule], observed: &Observation, rules: Rules) -> Plan {
     let p = observed.width();
-    let mut tracer = Tracer::new(p, rules);
-    let mut rays = Vec::new();
-    let outcomes: Vec<Vec<Outcome>> = molecules
-        .iter()
-        .map(|m| {
-            tracer.load(m);
-            tracer.trace_all(&mut rays);
-            rays.iter().map(|r| r.outcome).collect()
-        })
-        .collect();
+    let outcomes = outcome_table(molecules, rules);
     let unshot: Vec<usize> = (1..=4 * p)
         .filter(|&pos| observed.get(pos).is_none())
         .collect();

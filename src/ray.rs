@@ -424,6 +424,24 @@ impl Tracer {
     }
 }
 
+/// Every ray's outcome for each of `molecules` (all of one width): row i is
+/// molecule i, column j border position j+1.
+pub fn outcome_table(molecules: &[Molecule], rules: Rules) -> Vec<Vec<Outcome>> {
+    let Some(first) = molecules.first() else {
+        return Vec::new();
+    };
+    let mut tracer = Tracer::new(first.width(), rules);
+    let mut rays = Vec::new();
+    molecules
+        .iter()
+        .map(|m| {
+            tracer.load(m);
+            tracer.trace_all(&mut rays);
+            rays.iter().map(|r| r.outcome).collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

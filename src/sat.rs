@@ -54,7 +54,7 @@ use varisat::{ExtendFormula, Lit, Solver, Var};
 
 use crate::board::{Heading, Molecule, port, position_at};
 use crate::error::Error;
-use crate::ray::{Outcome, Rules, Tracer};
+use crate::ray::{Outcome, Rules, Tracer, outcome_table};
 use crate::spectrum::Observation;
 
 /// A literal or a constant, while building clauses.
@@ -865,17 +865,7 @@ impl Solution {
             return Vec::new();
         }
         let p = self.observation.width();
-        let mut tracer = Tracer::new(p, self.rules);
-        let mut rays = Vec::new();
-        let outcomes: Vec<Vec<Outcome>> = self
-            .molecules
-            .iter()
-            .map(|m| {
-                tracer.load(m);
-                tracer.trace_all(&mut rays);
-                rays.iter().map(|r| r.outcome).collect()
-            })
-            .collect();
+        let outcomes = outcome_table(&self.molecules, self.rules);
         let mut splits: Vec<Split> = (1..=4 * p)
             .filter(|&pos| self.observation.get(pos).is_none())
             .filter_map(|pos| {
