@@ -97,6 +97,16 @@ impl ObservedRay {
     }
 }
 
+/// What [`RayModel::family`] found around one model.
+enum Family {
+    /// No atom stands where the rays do not look: block the molecule alone.
+    Single,
+    /// A member disagreed with a ray not yet encoded, which now is: solve again.
+    Retry,
+    /// The cells the rays look at, and every member (all fit).
+    Members(Vec<bool>, Vec<Molecule>),
+}
+
 /// The molecules found by [`RayModel::solve`].
 #[derive(Debug, Clone, Default)]
 pub struct Found {
@@ -141,6 +151,10 @@ pub struct RayModel {
     /// The observation candidates are checked against, with a tracer to check
     /// them (simplified models only).
     check: Option<(Observation, Tracer)>,
+    /// Variable index → the (row, column, heading) of a state variable.
+    state_at: Vec<Option<(isize, isize, Heading)>>,
+    /// Undecided cells looked at by the encoded rays' entries.
+    entry_cells: Vec<usize>,
     /// Scratch: state variable of (cell, heading) for the ray being encoded.
     state: Vec<Option<Lit>>,
     touched: Vec<usize>,
@@ -182,6 +196,8 @@ impl RayModel {
             rays: Vec::new(),
             pending: Vec::new(),
             check: None,
+            state_at: Vec::new(),
+            entry_cells: Vec::new(),
             state: vec![None; width * width * 4],
             touched: Vec::new(),
         }
@@ -375,6 +391,11 @@ impl RayModel {
         let l = self.new_lit();
         self.state[idx] = Some(l);
         self.touched.push(idx);
+        let v = l.var().index();
+        if self.state_at.len() <= v {
+            self.state_at.resize(v + 1, None);
+        }
+        self.state_at[v] = Some((r, c, d));
         queue.push((r, c, d));
         L::Lit(l)
     }
@@ -436,6 +457,11 @@ impl RayModel {
         let a = self.atom(ar, ac);
         let l = self.atom(ar + lr, ac + lc);
         let r = self.atom(ar + rr, ac + rc);
+        for (r0, c0) in [(ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)] {
+            if let Some(cell) = self.undecided_cell(r0, c0) {
+                self.entry_cells.push(cell);
+            }
+        }
         let sel = L::Lit(!selector);
         let mut queue = Vec::new();
         let first = self.follow(pos, outcome, (ar, ac, d), &mut queue);
@@ -537,7 +563,18 @@ impl RayModel {
             .map_err(|e| Error::Invalid(format!("the SAT solver failed: {e}")))
     }
 
-    fn molecule_from_model(&self) -> Molecule {
+    /// The undecided cell at padded (r, c), if it is one.
+    fn undecided_cell(&self, r: isize, c: isize) -> Option<usize> {
+        let p = self.width as isize;
+        if r < 1 || c < 1 || r > p || c > p {
+            return None;
+        }
+        let cell = ((r - 1) * p + (c - 1)) as usize;
+        self.known[cell].is_none().then_some(cell)
+    }
+
+    /// The value of every variable in the solver's model.
+    fn model_values(&self) -> Vec<bool> {
         let model = self.solver.model().unwrap_or_default();
         let mut value = vec![false; self.size.variables + 1];
         for l in model {
@@ -545,6 +582,40 @@ impl RayModel {
                 value[l.var().index()] = l.is_positive();
             }
         }
+        value
+    }
+
+    /// The undecided cells the model's rays look at: the entries' cells, and
+    /// for every state the model puts a ray in, its cell and the three ahead.
+    /// Atoms elsewhere can move without changing any encoded ray.
+    fn inspected(&self, value: &[bool]) -> Vec<bool> {
+        let mut seen = vec![false; self.atoms.len()];
+        for &c in &self.entry_cells {
+            seen[c] = true;
+        }
+        for (v, at) in self.state_at.iter().enumerate() {
+            let Some((x, y, d)) = *at else { continue };
+            if !value.get(v).copied().unwrap_or(false) {
+                continue;
+            }
+            let (dr, dc) = d.delta();
+            let (lr, lc) = d.left().delta();
+            let (rr, rc) = d.right().delta();
+            let (ar, ac) = (x + dr, y + dc);
+            for (r0, c0) in [(x, y), (ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)] {
+                if let Some(cell) = self.undecided_cell(r0, c0) {
+                    seen[cell] = true;
+                }
+            }
+        }
+        seen
+    }
+
+    fn molecule_from_model(&self) -> Molecule {
+        self.molecule_from_values(&self.model_values())
+    }
+
+    fn molecule_from_values(&self, value: &[bool]) -> Molecule {
         let atoms = self
             .atoms
             .iter()
@@ -584,6 +655,7 @@ impl RayModel {
         assumptions.extend(self.count_assumptions(&atoms));
         assumptions.push(act);
         let mut out = Found::default();
+        let mut seen: std::collections::HashSet<Molecule> = std::collections::HashSet::new();
         loop {
             if limit.is_some_and(|n| out.molecules.len() >= n) {
                 break;
@@ -596,20 +668,94 @@ impl RayModel {
                 out.complete = true;
                 break;
             }
-            let m = self.molecule_from_model();
+            let values = self.model_values();
+            let m = self.molecule_from_values(&values);
             if self.encode_disagreeing(&m) {
                 continue;
             }
-            let mut block: Vec<L> = vec![L::Lit(!act)];
-            block.extend(m.atoms().iter().map(|&i| L::Lit(self.atoms[i].negative())));
-            block.push(self.at_least_lit(m.atoms().len() + 1));
-            self.clause(&block);
-            found(&m);
-            out.molecules.push(m);
+            let room = limit.map(|n| n - out.molecules.len());
+            match self.family(&m, &values, room) {
+                Family::Single => {
+                    let mut block: Vec<L> = vec![L::Lit(!act)];
+                    block.extend(m.atoms().iter().map(|&i| L::Lit(self.atoms[i].negative())));
+                    block.push(self.at_least_lit(m.atoms().len() + 1));
+                    self.clause(&block);
+                    if seen.insert(m.clone()) {
+                        found(&m);
+                        out.molecules.push(m);
+                    }
+                }
+                Family::Retry => continue,
+                Family::Members(inspected, members) => {
+                    // Block every molecule that agrees with this one on the cells
+                    // its rays look at and has as many atoms.
+                    let n = m.atoms().len();
+                    let mut block: Vec<L> = vec![L::Lit(!act)];
+                    for (c, &looked) in inspected.iter().enumerate() {
+                        if looked {
+                            let atom = m.atoms().binary_search(&c).is_ok();
+                            block.push(L::Lit(self.atoms[c].lit(!atom)));
+                        }
+                    }
+                    block.push(self.at_least_lit(n + 1));
+                    block.push(!self.at_least_lit(n));
+                    self.clause(&block);
+                    for f in members {
+                        if seen.insert(f.clone()) {
+                            found(&f);
+                            out.molecules.push(f);
+                        }
+                    }
+                }
+            }
         }
         // Retire this enumeration's blocking clauses.
         self.clause(&[L::Lit(!act)]);
         Ok(out)
+    }
+
+    /// The molecules that differ from model `m` only in cells its rays do not
+    /// look at (see [`RayModel::inspected`]): with the same atom count they
+    /// satisfy the same clauses, with the same states, so one clause blocks them
+    /// all and the solver is not asked for each. A partial game that leaves a
+    /// region unseen is then enumerated a region at a time. Rays not yet
+    /// encoded are checked on each member, as on any model; a member that
+    /// disagrees gets its ray encoded and the search goes on (`Retry`).
+    fn family(&mut self, m: &Molecule, values: &[bool], room: Option<usize>) -> Family {
+        let inspected = self.inspected(values);
+        let free: Vec<usize> = (0..self.atoms.len())
+            .filter(|&c| self.known[c].is_none() && !inspected[c])
+            .collect();
+        let fixed: Vec<usize> = m
+            .atoms()
+            .iter()
+            .copied()
+            .filter(|c| free.binary_search(c).is_err())
+            .collect();
+        let k = m.atoms().len() - fixed.len();
+        if k == 0 {
+            return Family::Single;
+        }
+        let size = crate::enumeration::binomial(free.len() as u64, k as u64).unwrap_or(u64::MAX);
+        if size > 200_000 || room.is_some_and(|r| (r as u64) < size) {
+            return Family::Single;
+        }
+        let mut members = Vec::with_capacity(size as usize);
+        let mut pick: Vec<usize> = (0..k).collect();
+        loop {
+            let mut atoms = fixed.clone();
+            atoms.extend(pick.iter().map(|&i| free[i]));
+            atoms.sort_unstable();
+            let candidate = Molecule::from_sorted_unchecked(self.width, atoms);
+            if self.encode_disagreeing(&candidate) {
+                return Family::Retry;
+            }
+            members.push(candidate);
+            if !crate::enumeration::next_combination(&mut pick, free.len()) {
+                break;
+            }
+        }
+        Family::Members(inspected, members)
     }
 
     /// In a simplified model, encodes the pending rays on which candidate `m`
