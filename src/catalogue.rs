@@ -718,6 +718,30 @@ impl Catalogue {
         )
     }
 
+    /// Every stored spectrum with the numbers of its molecules, in spectrum
+    /// order (one scan of the spectrum index).
+    pub fn spectral_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
+        let e = sql_err(&self.path);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT spectrum, number FROM molecules INDEXED BY molecules_spectrum
+                 WHERE config = ?1 ORDER BY spectrum, number",
+            )
+            .map_err(&e)?;
+        let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
+        let mut out: Vec<(String, Vec<u64>)> = Vec::new();
+        while let Some(r) = rows.next().map_err(&e)? {
+            let s: String = r.get(0).map_err(&e)?;
+            let n = r.get::<_, i64>(1).map_err(&e)? as u64;
+            match out.last_mut() {
+                Some((last, v)) if *last == s => v.push(n),
+                _ => out.push((s, vec![n])),
+            }
+        }
+        Ok(out)
+    }
+
     /// The `spectrums` row of a spectrum, if it is ambiguous.
     pub fn spectrum(&self, config: Config, spectrum: &str) -> Result<Option<SpectrumRow>, Error> {
         self.spectra_where(

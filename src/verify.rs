@@ -22,6 +22,7 @@ use crate::catalogue::Catalogue;
 use crate::config::Config;
 use crate::enumeration::{Molecules, unrank};
 use crate::error::Error;
+use crate::generate::Rng;
 use crate::ray::{Outcome, Rules, Tracer};
 use crate::sat::{self, Limits};
 use crate::spectrum::{Observation, Spectrum};
@@ -153,21 +154,6 @@ pub fn spectra(config: Config, rules: Rules) -> Result<Vec<SpectralGroup>, Error
     Ok(out)
 }
 
-/// A small reproducible generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Checks the spectra of `config` chosen by `options`; `progress(done, total)`
 /// is called as spectra are checked.
 pub fn verify(
@@ -185,25 +171,8 @@ pub fn spectra_from_catalogue(
     cat: &Catalogue,
     config: Config,
 ) -> Result<Vec<SpectralGroup>, Error> {
-    let e = |err: rusqlite::Error| Error::Invalid(format!("{}: {err}", cat.path()));
-    let mut stmt = cat
-        .connection()
-        .prepare(
-            "SELECT spectrum, number FROM molecules INDEXED BY molecules_spectrum
-             WHERE config = ?1 ORDER BY spectrum, number",
-        )
-        .map_err(e)?;
-    let mut rows = stmt.query([config.to_string()]).map_err(e)?;
-    let mut out: Vec<(String, Vec<u64>)> = Vec::new();
-    while let Some(r) = rows.next().map_err(e)? {
-        let s: String = r.get(0).map_err(e)?;
-        let n = r.get::<_, i64>(1).map_err(e)? as u64;
-        match out.last_mut() {
-            Some((last, v)) if *last == s => v.push(n),
-            _ => out.push((s, vec![n])),
-        }
-    }
-    out.into_iter()
+    cat.spectral_groups(config)?
+        .into_iter()
         .map(|(s, v)| Ok((Spectrum::parse(&s, cat.path())?.outcomes().to_vec(), v)))
         .collect()
 }
@@ -219,7 +188,7 @@ pub fn verify_spectra(
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups[i].1.len() > 1)
         .collect();
-    let mut rng = Rng(options.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(options.seed);
     if let Some(n) = options.sample
         && n < chosen.len()
     {
@@ -261,7 +230,7 @@ pub fn verify_spectra(
         match (options.partial, &index) {
             (Some(f), Some(index)) => {
                 for pos in 1..=4 * p {
-                    if o.get(pos).is_some() && (rng.next() as f64 / u64::MAX as f64) < f {
+                    if o.get(pos).is_some() && (rng.next_u64() as f64 / u64::MAX as f64) < f {
                         o.forget(pos);
                     }
                 }
