@@ -234,24 +234,28 @@ fn max_count_and_ranges() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "at least 10\n");
-    let out = Command::cargo_bin("bbx")
-        .unwrap()
-        .args([
-            "solve",
-            &path("seed-a2-b4-molecule-2-spectrum.txt"),
-            "--atoms",
-            "1..3",
-            "--count",
-        ])
-        .output()
-        .unwrap();
-    // Two atoms give molecule 2 only; check that other counts were searched too.
-    let n: usize = String::from_utf8(out.stdout)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(n >= 1);
+    // A range of counts finds exactly the molecules of each count in it.
+    let count = |atoms: &str| -> usize {
+        let out = Command::cargo_bin("bbx")
+            .unwrap()
+            .args([
+                "solve",
+                &path("seed-a2-b4-molecule-2-spectrum.txt"),
+                "--atoms",
+                atoms,
+                "--count",
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let each: usize = ["1", "2", "3"].iter().map(|n| count(n)).sum();
+    assert_eq!(count("1..3"), each);
+    assert_eq!(count("2"), 1);
 }
 
 #[test]
