@@ -772,20 +772,49 @@ impl RayModel {
                 self.pending.push((pos, outcome));
             } else {
                 any = true;
-                let t = self.t;
-                self.encode_ray(pos, outcome, t);
-                if let Outcome::Exit(k) = outcome {
-                    self.encode_ray(k, Outcome::Exit(pos), t);
-                }
-                self.rays.push(ObservedRay {
-                    position: pos,
-                    outcome,
-                    selector: t,
-                });
+                self.encode_for_good(pos, outcome);
             }
         }
         self.check = Some((observed, tracer));
         any
+    }
+
+    /// Encodes an observed ray that always holds (selector `true`).
+    fn encode_for_good(&mut self, pos: usize, outcome: Outcome) {
+        let t = self.t;
+        self.encode_ray(pos, outcome, t);
+        if let Outcome::Exit(k) = outcome {
+            self.encode_ray(k, Outcome::Exit(pos), t);
+        }
+        self.rays.push(ObservedRay {
+            position: pos,
+            outcome,
+            selector: t,
+        });
+    }
+
+    /// In a simplified model, encodes every observed ray that is still waiting
+    /// for a candidate to disagree with it, and stops checking candidates with
+    /// the ray engine: from then on the molecules found rest on the clauses
+    /// alone. `bbx verify` does this so that the SAT side does not share the
+    /// ray engine with the enumeration it checks; the answer is the same, and
+    /// so, measured, is the time.
+    ///
+    /// ```
+    /// use bbx::{Molecule, Observation, Rules, Spectrum};
+    /// use bbx::sat::RayModel;
+    ///
+    /// let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+    /// let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
+    /// let mut model = RayModel::simplified(&observed, Rules::Standard, 4);
+    /// model.encode_all_rays();
+    /// assert_eq!(model.solve(4..=4, None, None).unwrap().molecules.len(), 2);
+    /// ```
+    pub fn encode_all_rays(&mut self) {
+        self.check = None;
+        for (pos, outcome) in std::mem::take(&mut self.pending) {
+            self.encode_for_good(pos, outcome);
+        }
     }
 
     /// Whether some molecule with a count in `atoms` fits the rays whose

@@ -1,6 +1,7 @@
 //! The SAT solver against brute force: for random molecules and random subsets
 //! of their rays, the molecules SAT returns are exactly those that brute force
-//! finds, under both rule sets, with the plain and the simplified encodings.
+//! finds, under both rule sets, with the plain and the simplified encodings
+//! (rays encoded lazily or all at once).
 
 use std::collections::BTreeSet;
 
@@ -64,6 +65,15 @@ proptest! {
 
         let mut simplified = RayModel::simplified(&o, rules, n);
         let found = simplified.solve(n..=n, None, None).unwrap();
+        let got: BTreeSet<Molecule> = found.molecules.iter().cloned().collect();
+        prop_assert_eq!(&got, &expected);
+
+        // Every ray encoded up front, no candidate checked by the ray engine
+        // (what `bbx verify` solves with).
+        let mut eager = RayModel::simplified(&o, rules, n);
+        eager.encode_all_rays();
+        let found = eager.solve(n..=n, None, None).unwrap();
+        prop_assert!(found.complete);
         let got: BTreeSet<Molecule> = found.molecules.iter().cloned().collect();
         prop_assert_eq!(&got, &expected);
 
