@@ -131,7 +131,8 @@ struct VerifyArgs {
     /// Check only the spectra shared by two molecules or more.
     #[arg(long)]
     ambiguous: bool,
-    /// Hide this fraction of the rays of each checked spectrum (0 to 1).
+    /// Hide this fraction of the rays of each checked spectrum (0 to 1), chosen at
+    /// random; an exit pair counts as one ray.
     #[arg(long, value_name = "F")]
     partial: Option<f64>,
     /// Ray rules.
@@ -706,8 +707,18 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
             .unwrap_or_default(),
         args.rules
     );
-    out.push_str("molecules per     enumeration          SAT          mismatches\n");
-    out.push_str("spectrum        spectra  molecules   spectra  molecules\n");
+    out.push_str(&format!(
+        "{:>13}{:^20}{:^21}{:>12}\n{:>13}{:>9}{:>11}{:>10}{:>11}\n",
+        "molecules per",
+        "enumeration",
+        "SAT",
+        "mismatches",
+        "spectrum",
+        "spectra",
+        "molecules",
+        "spectra",
+        "molecules"
+    ));
     let (mut a, mut b, mut c, mut d, mut e) = (0, 0, 0, 0, 0);
     // Many sizes (hidden rays): sizes past 9 are gathered by order of magnitude.
     let bucket = |size: usize| -> (usize, String) {
@@ -735,7 +746,7 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
     }
     for (_, label, r) in &shown {
         out.push_str(&format!(
-            "{label:>8}{:>14}{:>11}{:>10}{:>11}{:>13}\n",
+            "{label:>13}{:>9}{:>11}{:>10}{:>11}{:>12}\n",
             r[0], r[1], r[2], r[3], r[4]
         ));
         a += r[0];
@@ -745,8 +756,8 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
         e += r[4];
     }
     out.push_str(&format!(
-        "total   {:>14}{:>11}{:>10}{:>11}{:>13}\n\n",
-        a, b, c, d, e
+        "{:>13}{:>9}{:>11}{:>10}{:>11}{:>12}\n\n",
+        "total", a, b, c, d, e
     ));
     for m in &v.mismatches {
         out.push_str(&format!(

@@ -6,6 +6,11 @@
 //! predicts. Any difference is a bug in one of the two, reported with the
 //! spectrum and the molecules only one side found.
 //!
+//! The two sides share nothing but the board's numbering: the SAT side
+//! encodes every observed ray as clauses ([`RayModel::encode_all_rays`]) and
+//! never asks the ray engine whether a candidate fits, so a wrong rule in
+//! either shows up as a mismatch.
+//!
 //! ```
 //! use bbx::verify::{verify, VerifyOptions};
 //! let v = verify("A2_B4".parse().unwrap(), &VerifyOptions::default(), |_, _| {}).unwrap();
@@ -13,18 +18,18 @@
 //! assert_eq!(v.checked, 120); // every A2_B4 spectrum is unique
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
 use crate::board::Molecule;
 use crate::catalogue::Catalogue;
 use crate::config::Config;
-use crate::enumeration::{Molecules, unrank};
+use crate::enumeration::{Molecules, rank, unrank};
 use crate::error::Error;
 use crate::generate::Rng;
 use crate::ray::{Outcome, Rules, Tracer};
-use crate::sat::{self, Limits};
+use crate::sat::RayModel;
 use crate::spectrum::{Observation, Spectrum};
 
 /// What to check.
@@ -41,7 +46,7 @@ pub struct VerifyOptions {
     pub seed: u64,
     /// Check only the spectra shared by two molecules or more.
     pub ambiguous_only: bool,
-    /// Hide this fraction of the rays of each checked spectrum.
+    /// Hide this fraction of the rays of each checked spectrum (see [`hide`]).
     pub partial: Option<f64>,
 }
 
@@ -218,65 +223,67 @@ pub fn verify_spectra(
         chosen = pick;
     }
     let p = config.width;
-    // Observations to check, with the molecules the enumeration predicts.
-    let index = options.partial.map(|_| RayIndex::new(&groups, 4 * p));
-    let mut work: Vec<(Observation, Vec<u64>)> = Vec::with_capacity(chosen.len());
+    // Observations to check (the random choices made in order, so that a seed
+    // always gives the same ones), with the spectral group they come from.
+    let mut work: Vec<(Observation, usize)> = Vec::with_capacity(chosen.len());
     for &i in &chosen {
-        let (s, numbers) = &groups[i];
-        let spectrum = Spectrum::from_outcomes(p, s.clone()).ok_or_else(|| {
+        let spectrum = Spectrum::from_outcomes(p, groups[i].0.clone()).ok_or_else(|| {
             Error::Invalid("enumeration produced an inconsistent spectrum".into())
         })?;
         let mut o = Observation::full(&spectrum);
-        match (options.partial, &index) {
-            (Some(f), Some(index)) => {
-                for pos in 1..=4 * p {
-                    if o.get(pos).is_some() && (rng.next_u64() as f64 / u64::MAX as f64) < f {
-                        o.forget(pos);
-                    }
-                }
-                work.push((o.clone(), index.matching(&groups, &o)));
-            }
-            _ => work.push((o, numbers.clone())),
+        if let Some(f) = options.partial {
+            hide(&mut o, f, &mut rng);
         }
+        work.push((o, i));
     }
+    let index = options.partial.map(|_| RayIndex::new(&groups, 4 * p));
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = work.len();
+    let name = |n: u64| unrank(config, n).map(|m: Molecule| m.to_string());
     // Per spectrum: molecules expected, molecules found, the disagreement if any.
     type Checked = Result<(usize, usize, Option<Mismatch>), Error>;
     let results: Vec<Checked> = work
         .par_iter()
-        .map(|(o, expected)| {
-            let s = sat::solve(
-                o,
-                options.sat_rules,
-                config.atoms..=config.atoms,
-                &Limits::default(),
-                |_| {},
-            )?;
-            let mut found: Vec<String> = s.molecules.iter().map(|m| m.to_string()).collect();
-            found.sort();
-            let mut want: Vec<String> = expected
+        .map(|(o, i)| {
+            // What the enumeration predicts: the spectrum's group, or with
+            // hidden rays every molecule that agrees on the rays left.
+            let mut want: Vec<u64> = match &index {
+                Some(index) => index.matching(&groups, o),
+                None => groups[*i].1.clone(),
+            };
+            want.sort_unstable();
+            // Every ray as clauses, none checked by the ray engine: the SAT
+            // side shares nothing with the enumeration but the observation.
+            let mut model = RayModel::simplified(o, options.sat_rules, config.atoms);
+            model.encode_all_rays();
+            let s = model.solve(config.atoms..=config.atoms, None, None)?;
+            let mut found: Vec<u64> = s
+                .molecules
                 .iter()
-                .map(|&n| unrank(config, n).map(|m: Molecule| m.to_string()))
+                .map(|m| {
+                    rank(m).ok_or_else(|| Error::Invalid(format!("molecule {m} has no number")))
+                })
                 .collect::<Result<_, _>>()?;
-            want.sort();
+            found.sort_unstable();
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if n.is_multiple_of(64) || n == total {
                 progress(n, total);
             }
-            let mismatch = (found != want).then(|| Mismatch {
-                observation: o.to_string(),
-                only_enumeration: want
-                    .iter()
-                    .filter(|m| found.binary_search(m).is_err())
-                    .cloned()
-                    .collect(),
-                only_sat: found
-                    .iter()
-                    .filter(|m| want.binary_search(m).is_err())
-                    .cloned()
-                    .collect(),
-            });
+            let mismatch = if found == want {
+                None
+            } else {
+                let only = |a: &[u64], b: &[u64]| -> Result<Vec<String>, Error> {
+                    a.iter()
+                        .filter(|m| b.binary_search(m).is_err())
+                        .map(|&m| name(m))
+                        .collect()
+                };
+                Some(Mismatch {
+                    observation: o.to_string(),
+                    only_enumeration: only(&want, &found)?,
+                    only_sat: only(&found, &want)?,
+                })
+            };
             Ok((want.len(), found.len(), mismatch))
         })
         .collect();
@@ -310,22 +317,80 @@ pub fn verify_spectra(
     })
 }
 
+/// Hides `fraction` of the rays of `o` (rounded to the nearest whole ray),
+/// chosen at random. An exit pair is one ray: shooting either end shows both,
+/// so its two positions are hidden together, and the positions hidden are on
+/// average the same fraction of the border.
+pub fn hide(o: &mut Observation, fraction: f64, rng: &mut Rng) {
+    let rays = o.rays();
+    let n = ((fraction.clamp(0.0, 1.0) * rays.len() as f64).round() as usize).min(rays.len());
+    let mut order: Vec<usize> = (0..rays.len()).collect();
+    for k in 0..n {
+        let j = k + rng.below(order.len() - k);
+        order.swap(k, j);
+    }
+    for &i in &order[..n] {
+        o.forget(rays[i].0);
+    }
+}
+
 /// For partial observations: which spectra have a given outcome at a given
 /// position, so that the molecules matching the rays that remain are found
-/// without scanning every spectrum.
+/// without scanning every spectrum. Rare outcomes (exits) keep a list of
+/// spectra; common ones (hits, reflections) a bit set, so that an observation
+/// with no exit left is matched by intersecting a few bit sets.
 struct RayIndex {
-    by_ray: HashMap<(usize, Outcome), Vec<usize>>,
+    /// Outcome codes per position (see [`RayIndex::key`]).
+    codes: usize,
+    /// Position × outcome code → the spectra with that outcome there.
+    keys: Vec<Option<Posting>>,
+}
+
+/// The spectra with one outcome at one position.
+enum Posting {
+    /// Their indices, in order.
+    List(Vec<u32>),
+    /// One bit per spectrum.
+    Bits(Vec<u64>),
 }
 
 impl RayIndex {
     fn new(groups: &[SpectralGroup], positions: usize) -> RayIndex {
-        let mut by_ray: HashMap<(usize, Outcome), Vec<usize>> = HashMap::new();
+        let codes = positions + 3;
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); positions * codes];
         for (i, (s, _)) in groups.iter().enumerate() {
             for (pos, &r) in s.iter().enumerate().take(positions) {
-                by_ray.entry((pos, r)).or_default().push(i);
+                lists[pos * codes + Self::code(r)].push(i as u32);
             }
         }
-        RayIndex { by_ray }
+        let words = groups.len().div_ceil(64);
+        let keys = lists
+            .into_iter()
+            .map(|v| {
+                if v.is_empty() {
+                    None
+                } else if v.len() * 32 < groups.len() {
+                    // A list costs 32 bits a spectrum, a bit set 1 bit for every one.
+                    Some(Posting::List(v))
+                } else {
+                    let mut bits = vec![0u64; words];
+                    for i in v {
+                        bits[i as usize / 64] |= 1 << (i % 64);
+                    }
+                    Some(Posting::Bits(bits))
+                }
+            })
+            .collect();
+        RayIndex { codes, keys }
+    }
+
+    fn code(r: Outcome) -> usize {
+        match r {
+            Outcome::Absorbed => 0,
+            Outcome::Reflected => 1,
+            Outcome::Miss => 2,
+            Outcome::Exit(k) => 2 + k,
+        }
     }
 
     /// The molecules whose full spectrum agrees with every ray of `o`.
@@ -336,23 +401,50 @@ impl RayIndex {
             .enumerate()
             .filter_map(|(i, r)| r.map(|r| (i, r)))
             .collect();
-        let Some(smallest) = known
+        let mut postings = Vec::with_capacity(known.len());
+        for &(i, r) in &known {
+            match self.keys.get(i * self.codes + Self::code(r)) {
+                Some(Some(p)) => postings.push(p),
+                _ => return Vec::new(), // no spectrum has this outcome there
+            }
+        }
+        let rarest = postings
             .iter()
-            .filter_map(|k| self.by_ray.get(k))
-            .min_by_key(|v| v.len())
-            .or(if known.is_empty() { None } else { Some(&EMPTY) })
-        else {
-            return groups.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+            .filter_map(|p| match p {
+                Posting::List(v) => Some(v),
+                Posting::Bits(_) => None,
+            })
+            .min_by_key(|v| v.len());
+        let spectra: Vec<usize> = if let Some(list) = rarest {
+            list.iter()
+                .map(|&g| g as usize)
+                .filter(|&g| known.iter().all(|&(i, r)| groups[g].0[i] == r))
+                .collect()
+        } else if postings.is_empty() {
+            (0..groups.len()).collect()
+        } else {
+            let mut acc: Vec<u64> = vec![u64::MAX; groups.len().div_ceil(64)];
+            for p in &postings {
+                if let Posting::Bits(bits) = p {
+                    acc.iter_mut().zip(bits).for_each(|(a, b)| *a &= b);
+                }
+            }
+            let mut out = Vec::new();
+            for (w, &word) in acc.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    out.push(w * 64 + word.trailing_zeros() as usize);
+                    word &= word - 1;
+                }
+            }
+            out
         };
-        smallest
-            .iter()
-            .filter(|&&g| known.iter().all(|&(i, r)| groups[g].0[i] == r))
-            .flat_map(|&g| groups[g].1.iter().copied())
+        spectra
+            .into_iter()
+            .flat_map(|g| groups[g].1.iter().copied())
             .collect()
     }
 }
-
-static EMPTY: Vec<usize> = Vec::new();
 
 #[cfg(test)]
 mod tests {
@@ -376,6 +468,38 @@ mod tests {
         )
         .unwrap();
         assert!(v.agrees(), "{:?}", v.mismatches);
+    }
+
+    #[test]
+    fn hiding_takes_the_fraction_of_the_rays_and_exit_pairs_whole() {
+        // A4_B6 molecule 868: 20 rays, 4 of them exit pairs.
+        let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        let full = Observation::full(&Spectrum::of(&m, Rules::Standard));
+        let rays = full.rays().len();
+        assert_eq!(rays, 20);
+        let mut rng = Rng::new(3);
+        for (f, left) in [(0.0, 20), (0.5, 10), (0.25, 15), (0.9, 2), (1.0, 0)] {
+            for _ in 0..20 {
+                let mut o = full.clone();
+                hide(&mut o, f, &mut rng);
+                assert_eq!(o.rays().len(), left, "fraction {f}");
+                // What is left is the full spectrum's, exit pairs with both ends.
+                for (pos, r) in o.rays() {
+                    assert_eq!(full.get(pos), Some(r));
+                    if let Outcome::Exit(k) = r {
+                        assert_eq!(o.get(k), Some(Outcome::Exit(pos)));
+                    }
+                }
+            }
+        }
+        // Every ray gets hidden sometimes: the choice is random.
+        let mut hidden = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let mut o = full.clone();
+            hide(&mut o, 0.5, &mut rng);
+            hidden.extend((1..=24).filter(|&p| o.get(p).is_none()));
+        }
+        assert_eq!(hidden.len(), 24);
     }
 
     #[test]
