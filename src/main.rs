@@ -473,6 +473,16 @@ fn progress_bar(quiet: bool, unit: &str, message: String) -> indicatif::Progress
     bar
 }
 
+/// A spinner for work whose length is not known, on a terminal only.
+fn spinner(quiet: bool, message: String) -> indicatif::ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let s = indicatif::ProgressBar::new_spinner().with_message(message);
+    s.enable_steady_tick(std::time::Duration::from_millis(120));
+    s
+}
+
 fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
     let mut s =
         serde_json::to_string_pretty(value).map_err(|e| bbx::Error::Invalid(e.to_string()))?;
@@ -668,15 +678,22 @@ fn verify(args: VerifyArgs) -> bbx::Result<(String, ExitCode)> {
     } else {
         None
     };
-    let (groups, source) = match &catalogue {
-        Some(cat) => (
-            bbx::verify::spectra_from_catalogue(cat, config)?,
-            format!("catalogue {}", args.db),
-        ),
-        None => (
-            bbx::verify::spectra(config, args.rules)?,
-            "enumeration in memory".to_string(),
-        ),
+    let spinner = spinner(
+        args.quiet,
+        match &catalogue {
+            Some(_) => format!("verify {config}: reading the spectra from {}", args.db),
+            None => format!("verify {config}: enumerating the spectra"),
+        },
+    );
+    let groups = match &catalogue {
+        Some(cat) => bbx::verify::spectra_from_catalogue(cat, config),
+        None => bbx::verify::spectra(config, args.rules),
+    };
+    spinner.finish_and_clear();
+    let groups = groups?;
+    let source = match &catalogue {
+        Some(_) => format!("catalogue {}", args.db),
+        None => "enumeration in memory".to_string(),
     };
     let bar = progress_bar(args.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {

@@ -113,50 +113,156 @@ impl Verification {
     }
 }
 
-/// A spectrum (its outcomes by position) and the numbers of the molecules that
-/// produce it.
-pub type SpectralGroup = (Vec<Outcome>, Vec<u64>);
+/// Every distinct spectrum of a configuration with the numbers of the
+/// molecules that produce it, in spectrum order.
+///
+/// Stored compactly (two bytes an outcome, all spectra in one array), so that
+/// A5_B8's 7.6 million molecules fit in well under a gigabyte.
+///
+/// ```
+/// use bbx::verify::spectra;
+/// use bbx::Rules;
+/// let groups = spectra("A4_B6".parse().unwrap(), Rules::Standard).unwrap();
+/// assert_eq!(groups.len(), 58033);
+/// let shared = (0..groups.len()).filter(|&i| groups.molecules(i).len() > 1).count();
+/// assert_eq!(shared, 764);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpectralGroups {
+    width: usize,
+    /// 4p outcome codes per spectrum (see [`code`]).
+    codes: Vec<u16>,
+    /// The molecules' numbers, spectrum after spectrum, each group in order.
+    numbers: Vec<u64>,
+    /// Spectrum i's molecules are `numbers[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+}
+
+/// The two-byte code of an outcome: `@` 0, `&` 1, `~` 2, exit at k 2 + k.
+fn code(r: Outcome) -> u16 {
+    match r {
+        Outcome::Absorbed => 0,
+        Outcome::Reflected => 1,
+        Outcome::Miss => 2,
+        Outcome::Exit(k) => (2 + k) as u16,
+    }
+}
+
+fn outcome(c: u16) -> Outcome {
+    match c {
+        0 => Outcome::Absorbed,
+        1 => Outcome::Reflected,
+        2 => Outcome::Miss,
+        k => Outcome::Exit(k as usize - 2),
+    }
+}
+
+impl SpectralGroups {
+    /// Groups spectra given as (outcome codes, molecule number) records, in
+    /// any order.
+    fn from_records(width: usize, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
+        let n = 4 * width;
+        let key = |i: usize| &codes[i * n..(i + 1) * n];
+        let mut order: Vec<usize> = (0..numbers.len()).collect();
+        order.par_sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
+        let mut out = SpectralGroups {
+            width,
+            codes: Vec::new(),
+            numbers: Vec::with_capacity(numbers.len()),
+            starts: vec![0],
+        };
+        for (j, &i) in order.iter().enumerate() {
+            if j > 0 && key(order[j - 1]) != key(i) {
+                out.starts.push(out.numbers.len());
+            }
+            if j == 0 || key(order[j - 1]) != key(i) {
+                out.codes.extend_from_slice(key(i));
+            }
+            out.numbers.push(numbers[i]);
+        }
+        if !out.numbers.is_empty() {
+            out.starts.push(out.numbers.len());
+        }
+        out.codes.shrink_to_fit();
+        out
+    }
+
+    /// Width of the box.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of distinct spectra.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// True when there is no spectrum at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The numbers of the molecules with spectrum `i`, in order.
+    pub fn molecules(&self, i: usize) -> &[u64] {
+        &self.numbers[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// The outcomes of spectrum `i`, position 1 first.
+    pub fn outcomes(&self, i: usize) -> Vec<Outcome> {
+        self.codes_of(i).iter().map(|&c| outcome(c)).collect()
+    }
+
+    /// Spectrum `i`.
+    pub fn spectrum(&self, i: usize) -> Spectrum {
+        Spectrum::from_outcomes_unchecked(self.width, self.outcomes(i))
+    }
+
+    fn codes_of(&self, i: usize) -> &[u16] {
+        let n = 4 * self.width;
+        &self.codes[i * n..(i + 1) * n]
+    }
+}
 
 /// Every distinct spectrum of a configuration with the numbers of the molecules
 /// that produce it, by forward enumeration (in parallel).
-pub fn spectra(config: Config, rules: Rules) -> Result<Vec<SpectralGroup>, Error> {
+pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
     let total = config.molecule_count().ok_or_else(|| {
         Error::Invalid(format!(
             "configuration {config} has too many molecules to enumerate"
         ))
     })?;
+    if 4 * config.width + 2 > u16::MAX as usize {
+        return Err(Error::Invalid(format!(
+            "configuration {config}: a box over {} cells wide is too wide to verify",
+            (u16::MAX as usize - 2) / 4
+        )));
+    }
     let per_task = 8192u64;
     let starts: Vec<u64> = (1..=total).step_by(per_task as usize).collect();
-    let mut all: Vec<(Vec<Outcome>, u64)> = starts
+    let chunks: Vec<(Vec<u16>, Vec<u64>)> = starts
         .par_iter()
-        .flat_map_iter(|&start| {
+        .map(|&start| {
             let end = (start + per_task - 1).min(total);
+            let count = (end - start + 1) as usize;
             let mut tracer = Tracer::new(config.width, rules);
             let mut rays = Vec::new();
+            let mut codes = Vec::with_capacity(count * 4 * config.width);
             let first = unrank(config, start).expect("in range");
-            Molecules::from(&first)
-                .take((end - start + 1) as usize)
-                .enumerate()
-                .map(|(i, m)| {
-                    tracer.load(&m);
-                    tracer.trace_all(&mut rays);
-                    (
-                        rays.iter().map(|r| r.outcome).collect::<Vec<_>>(),
-                        start + i as u64,
-                    )
-                })
-                .collect::<Vec<_>>()
+            for m in Molecules::from(&first).take(count) {
+                tracer.load(&m);
+                tracer.trace_all(&mut rays);
+                codes.extend(rays.iter().map(|r| code(r.outcome)));
+            }
+            (codes, (start..=end).collect())
         })
         .collect();
-    all.par_sort_unstable();
-    let mut out: Vec<(Vec<Outcome>, Vec<u64>)> = Vec::new();
-    for (s, n) in all {
-        match out.last_mut() {
-            Some((last, v)) if *last == s => v.push(n),
-            _ => out.push((s, vec![n])),
-        }
+    let mut codes = Vec::with_capacity(total as usize * 4 * config.width);
+    let mut numbers = Vec::with_capacity(total as usize);
+    for (c, n) in chunks {
+        codes.extend(c);
+        numbers.extend(n);
     }
-    Ok(out)
+    Ok(SpectralGroups::from_records(config.width, codes, numbers))
 }
 
 /// Checks the spectra of `config` chosen by `options`; `progress(done, total)`
@@ -172,26 +278,36 @@ pub fn verify(
 
 /// The distinct spectra of a complete catalogue (standard rules) with their
 /// molecules' numbers, as [`spectra`] computes them.
-pub fn spectra_from_catalogue(
-    cat: &Catalogue,
-    config: Config,
-) -> Result<Vec<SpectralGroup>, Error> {
-    cat.spectral_groups(config)?
-        .into_iter()
-        .map(|(s, v)| Ok((Spectrum::parse(&s, cat.path())?.outcomes().to_vec(), v)))
-        .collect()
+pub fn spectra_from_catalogue(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
+    let mut codes = Vec::new();
+    let mut numbers = Vec::new();
+    for (s, v) in cat.spectral_groups(config)? {
+        let s = Spectrum::parse(&s, cat.path())?;
+        if s.width() != config.width {
+            return Err(Error::Invalid(format!(
+                "{}: a spectrum of {} rays is stored for {config}",
+                cat.path(),
+                s.outcomes().len()
+            )));
+        }
+        for n in v {
+            codes.extend(s.outcomes().iter().map(|&r| code(r)));
+            numbers.push(n);
+        }
+    }
+    Ok(SpectralGroups::from_records(config.width, codes, numbers))
 }
 
 /// Checks the given spectra (with the numbers of the molecules that produce
 /// them, as [`spectra`] returns them).
 pub fn verify_spectra(
     config: Config,
-    groups: Vec<SpectralGroup>,
+    groups: SpectralGroups,
     options: &VerifyOptions,
     progress: impl Fn(usize, usize) + Sync,
 ) -> Result<Verification, Error> {
     let mut chosen: Vec<usize> = (0..groups.len())
-        .filter(|&i| !options.ambiguous_only || groups[i].1.len() > 1)
+        .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
         .collect();
     let mut rng = Rng::new(options.seed);
     if let Some(n) = options.sample
@@ -200,7 +316,7 @@ pub fn verify_spectra(
         let ambiguous: Vec<usize> = chosen
             .iter()
             .copied()
-            .filter(|&i| groups[i].1.len() > 1)
+            .filter(|&i| groups.molecules(i).len() > 1)
             .collect();
         let mut pick: Vec<usize> = if ambiguous.len() < n {
             ambiguous
@@ -210,7 +326,7 @@ pub fn verify_spectra(
         let mut rest: Vec<usize> = chosen
             .iter()
             .copied()
-            .filter(|i| !pick.contains(i))
+            .filter(|i| pick.binary_search(i).is_err())
             .collect();
         // Partial Fisher–Yates shuffle for the remaining picks.
         let need = n - pick.len();
@@ -227,7 +343,7 @@ pub fn verify_spectra(
     // always gives the same ones), with the spectral group they come from.
     let mut work: Vec<(Observation, usize)> = Vec::with_capacity(chosen.len());
     for &i in &chosen {
-        let spectrum = Spectrum::from_outcomes(p, groups[i].0.clone()).ok_or_else(|| {
+        let spectrum = Spectrum::from_outcomes(p, groups.outcomes(i)).ok_or_else(|| {
             Error::Invalid("enumeration produced an inconsistent spectrum".into())
         })?;
         let mut o = Observation::full(&spectrum);
@@ -236,7 +352,10 @@ pub fn verify_spectra(
         }
         work.push((o, i));
     }
-    let index = options.partial.map(|_| RayIndex::new(&groups, 4 * p));
+    let index = match options.partial {
+        Some(_) => Some(RayIndex::new(&groups)?),
+        None => None,
+    };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = work.len();
     let name = |n: u64| unrank(config, n).map(|m: Molecule| m.to_string());
@@ -249,7 +368,7 @@ pub fn verify_spectra(
             // hidden rays every molecule that agrees on the rays left.
             let mut want: Vec<u64> = match &index {
                 Some(index) => index.matching(&groups, o),
-                None => groups[*i].1.clone(),
+                None => groups.molecules(*i).to_vec(),
             };
             want.sort_unstable();
             // Every ray as clauses, none checked by the ray engine: the SAT
@@ -340,7 +459,7 @@ pub fn hide(o: &mut Observation, fraction: f64, rng: &mut Rng) {
 /// spectra; common ones (hits, reflections) a bit set, so that an observation
 /// with no exit left is matched by intersecting a few bit sets.
 struct RayIndex {
-    /// Outcome codes per position (see [`RayIndex::key`]).
+    /// Outcome codes per position.
     codes: usize,
     /// Position × outcome code → the spectra with that outcome there.
     keys: Vec<Option<Posting>>,
@@ -355,55 +474,59 @@ enum Posting {
 }
 
 impl RayIndex {
-    fn new(groups: &[SpectralGroup], positions: usize) -> RayIndex {
+    fn new(groups: &SpectralGroups) -> Result<RayIndex, Error> {
+        if u32::try_from(groups.len()).is_err() {
+            return Err(Error::Invalid(format!(
+                "{} spectra are too many to index for hidden rays",
+                groups.len()
+            )));
+        }
+        let positions = 4 * groups.width;
         let codes = positions + 3;
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); positions * codes];
-        for (i, (s, _)) in groups.iter().enumerate() {
-            for (pos, &r) in s.iter().enumerate().take(positions) {
-                lists[pos * codes + Self::code(r)].push(i as u32);
+        let key = |pos: usize, c: u16| pos * codes + c as usize;
+        let mut counts = vec![0usize; positions * codes];
+        for g in 0..groups.len() {
+            for (pos, &c) in groups.codes_of(g).iter().enumerate() {
+                counts[key(pos, c)] += 1;
             }
         }
         let words = groups.len().div_ceil(64);
-        let keys = lists
-            .into_iter()
-            .map(|v| {
-                if v.is_empty() {
+        let mut keys: Vec<Option<Posting>> = counts
+            .iter()
+            .map(|&n| {
+                if n == 0 {
                     None
-                } else if v.len() * 32 < groups.len() {
+                } else if n * 32 < groups.len() {
                     // A list costs 32 bits a spectrum, a bit set 1 bit for every one.
-                    Some(Posting::List(v))
+                    Some(Posting::List(Vec::with_capacity(n)))
                 } else {
-                    let mut bits = vec![0u64; words];
-                    for i in v {
-                        bits[i as usize / 64] |= 1 << (i % 64);
-                    }
-                    Some(Posting::Bits(bits))
+                    Some(Posting::Bits(vec![0u64; words]))
                 }
             })
             .collect();
-        RayIndex { codes, keys }
-    }
-
-    fn code(r: Outcome) -> usize {
-        match r {
-            Outcome::Absorbed => 0,
-            Outcome::Reflected => 1,
-            Outcome::Miss => 2,
-            Outcome::Exit(k) => 2 + k,
+        for g in 0..groups.len() {
+            for (pos, &c) in groups.codes_of(g).iter().enumerate() {
+                match &mut keys[key(pos, c)] {
+                    Some(Posting::List(v)) => v.push(g as u32),
+                    Some(Posting::Bits(b)) => b[g / 64] |= 1 << (g % 64),
+                    None => unreachable!("counted above"),
+                }
+            }
         }
+        Ok(RayIndex { codes, keys })
     }
 
     /// The molecules whose full spectrum agrees with every ray of `o`.
-    fn matching(&self, groups: &[SpectralGroup], o: &Observation) -> Vec<u64> {
-        let known: Vec<(usize, Outcome)> = o
+    fn matching(&self, groups: &SpectralGroups, o: &Observation) -> Vec<u64> {
+        let known: Vec<(usize, u16)> = o
             .results()
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| r.map(|r| (i, r)))
+            .filter_map(|(i, r)| r.map(|r| (i, code(r))))
             .collect();
         let mut postings = Vec::with_capacity(known.len());
-        for &(i, r) in &known {
-            match self.keys.get(i * self.codes + Self::code(r)) {
+        for &(i, c) in &known {
+            match self.keys.get(i * self.codes + c as usize) {
                 Some(Some(p)) => postings.push(p),
                 _ => return Vec::new(), // no spectrum has this outcome there
             }
@@ -418,7 +541,10 @@ impl RayIndex {
         let spectra: Vec<usize> = if let Some(list) = rarest {
             list.iter()
                 .map(|&g| g as usize)
-                .filter(|&g| known.iter().all(|&(i, r)| groups[g].0[i] == r))
+                .filter(|&g| {
+                    let s = groups.codes_of(g);
+                    known.iter().all(|&(i, c)| s[i] == c)
+                })
                 .collect()
         } else if postings.is_empty() {
             (0..groups.len()).collect()
@@ -441,7 +567,7 @@ impl RayIndex {
         };
         spectra
             .into_iter()
-            .flat_map(|g| groups[g].1.iter().copied())
+            .flat_map(|g| groups.molecules(g).iter().copied())
             .collect()
     }
 }
@@ -468,6 +594,34 @@ mod tests {
         )
         .unwrap();
         assert!(v.agrees(), "{:?}", v.mismatches);
+    }
+
+    #[test]
+    fn the_catalogue_gives_the_groups_enumeration_gives() {
+        let config: Config = "A4_B5".parse().unwrap();
+        let mut cat = Catalogue::open_in_memory().unwrap();
+        cat.explore(config, &crate::catalogue::ExploreOptions::default(), |_| {})
+            .unwrap();
+        let enumerated = spectra(config, Rules::Standard).unwrap();
+        assert_eq!(spectra_from_catalogue(&cat, config).unwrap(), enumerated);
+        // 12650 molecules; 665 of them share 279 spectra (the README's table).
+        assert_eq!(enumerated.len(), 12650 - 665 + 279);
+        let mut sizes = BTreeMap::new();
+        let mut all = Vec::new();
+        for i in 0..enumerated.len() {
+            let group = enumerated.molecules(i);
+            *sizes.entry(group.len()).or_insert(0) += 1;
+            assert!(group.windows(2).all(|w| w[0] < w[1]));
+            for &n in group {
+                let m = unrank(config, n).unwrap();
+                assert_eq!(Spectrum::of(&m, Rules::Standard), enumerated.spectrum(i));
+            }
+            all.extend_from_slice(group);
+        }
+        sizes.remove(&1);
+        assert_eq!(sizes, BTreeMap::from([(2, 216), (3, 60), (12, 2), (29, 1)]));
+        all.sort_unstable();
+        assert_eq!(all, (1..=12650).collect::<Vec<u64>>());
     }
 
     #[test]

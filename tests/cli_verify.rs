@@ -94,6 +94,31 @@ fn hidden_rays_and_samples() {
 }
 
 #[test]
+fn spectra_from_a_complete_catalogue() {
+    let db = std::env::temp_dir().join(format!("bbx-verify-db-{}.sqlite", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    let bbx = |args: &[&str]| {
+        Command::cargo_bin("bbx")
+            .expect("binary")
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("runs")
+    };
+    assert!(bbx(&["explore", "A4_B5", "--quiet"]).status.success());
+    let out = bbx(&["verify", "A4_B5", "--ambiguous", "--partial", "0.3"]);
+    let _ = std::fs::remove_file(&db);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(catalogue "), "{text}");
+    assert!(
+        text.contains("verdict: enumeration and SAT agree on all 279 checked spectra"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_input() {
     let out = Command::cargo_bin("bbx")
         .unwrap()
