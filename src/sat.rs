@@ -34,6 +34,13 @@
 //! not blocked when a range of counts is asked for) and an activation literal
 //! that retires them after the enumeration.
 //!
+//! **Families.** A clause the model satisfies with a ray state holds whatever
+//! the atoms do; one it satisfies with atom literals alone needs one of them
+//! kept. The cells kept that way are all the model needs: every molecule that
+//! agrees with it there and has as many atoms satisfies every ray clause with
+//! the same states. Such a family (an atom free to sit anywhere in a region no
+//! ray looks at, say) is listed at once and blocked by one clause.
+//!
 //! ```
 //! use bbx::{Molecule, Observation, Rules, Spectrum};
 //! use bbx::sat::RayModel;
@@ -99,11 +106,11 @@ impl ObservedRay {
 
 /// What [`RayModel::family`] found around one model.
 enum Family {
-    /// No atom stands where the rays do not look: block the molecule alone.
+    /// Every atom is needed where it is: block the molecule alone.
     Single,
     /// A member disagreed with a ray not yet encoded, which now is: solve again.
     Retry,
-    /// The cells the rays look at, and every member (all fit).
+    /// The cells the model needs as they are, and every member (all fit).
     Members(Vec<bool>, Vec<Molecule>),
 }
 
@@ -151,10 +158,12 @@ pub struct RayModel {
     /// The observation candidates are checked against, with a tracer to check
     /// them (simplified models only).
     check: Option<(Observation, Tracer)>,
-    /// Variable index → the (row, column, heading) of a state variable.
-    state_at: Vec<Option<(isize, isize, Heading)>>,
-    /// Undecided cells looked at by the encoded rays' entries.
-    entry_cells: Vec<usize>,
+    /// The clauses of the encoded rays, one after another (`ray_ends` closes
+    /// each), for [`RayModel::needed`].
+    ray_lits: Vec<Lit>,
+    ray_ends: Vec<usize>,
+    /// True while a ray is being encoded: its clauses are recorded.
+    recording: bool,
     /// Scratch: state variable of (cell, heading) for the ray being encoded.
     state: Vec<Option<Lit>>,
     touched: Vec<usize>,
@@ -177,6 +186,8 @@ impl RayModel {
     pub fn new(width: usize, rules: Rules, max_atoms: usize) -> RayModel {
         let mut solver = Solver::new();
         let atoms: Vec<Var> = (0..width * width).map(|_| solver.new_var()).collect();
+        // `needed` tells atom literals from the others by this.
+        debug_assert!(atoms.iter().enumerate().all(|(i, v)| v.index() == i));
         let t = solver.new_lit();
         solver.add_clause(&[t]);
         RayModel {
@@ -196,8 +207,9 @@ impl RayModel {
             rays: Vec::new(),
             pending: Vec::new(),
             check: None,
-            state_at: Vec::new(),
-            entry_cells: Vec::new(),
+            ray_lits: Vec::new(),
+            ray_ends: Vec::new(),
+            recording: false,
             state: vec![None; width * width * 4],
             touched: Vec::new(),
         }
@@ -276,6 +288,10 @@ impl RayModel {
         }
         self.size.clauses += 1;
         self.solver.add_clause(&c);
+        if self.recording {
+            self.ray_lits.extend_from_slice(&c);
+            self.ray_ends.push(self.ray_lits.len());
+        }
     }
 
     /// Sequential counter over the undecided cells: `r[i][j]` ⇔ at least j of the
@@ -391,11 +407,6 @@ impl RayModel {
         let l = self.new_lit();
         self.state[idx] = Some(l);
         self.touched.push(idx);
-        let v = l.var().index();
-        if self.state_at.len() <= v {
-            self.state_at.resize(v + 1, None);
-        }
-        self.state_at[v] = Some((r, c, d));
         queue.push((r, c, d));
         L::Lit(l)
     }
@@ -446,6 +457,12 @@ impl RayModel {
     }
 
     fn encode_ray(&mut self, pos: usize, outcome: Outcome, selector: Lit) {
+        self.recording = true;
+        self.encode_ray_clauses(pos, outcome, selector);
+        self.recording = false;
+    }
+
+    fn encode_ray_clauses(&mut self, pos: usize, outcome: Outcome, selector: Lit) {
         let p = self.width;
         let q = port(p, pos);
         let d = q.heading;
@@ -457,11 +474,6 @@ impl RayModel {
         let a = self.atom(ar, ac);
         let l = self.atom(ar + lr, ac + lc);
         let r = self.atom(ar + rr, ac + rc);
-        for (r0, c0) in [(ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)] {
-            if let Some(cell) = self.undecided_cell(r0, c0) {
-                self.entry_cells.push(cell);
-            }
-        }
         let sel = L::Lit(!selector);
         let mut queue = Vec::new();
         let first = self.follow(pos, outcome, (ar, ac, d), &mut queue);
@@ -563,16 +575,6 @@ impl RayModel {
             .map_err(|e| Error::Invalid(format!("the SAT solver failed: {e}")))
     }
 
-    /// The undecided cell at padded (r, c), if it is one.
-    fn undecided_cell(&self, r: isize, c: isize) -> Option<usize> {
-        let p = self.width as isize;
-        if r < 1 || c < 1 || r > p || c > p {
-            return None;
-        }
-        let cell = ((r - 1) * p + (c - 1)) as usize;
-        self.known[cell].is_none().then_some(cell)
-    }
-
     /// The value of every variable in the solver's model.
     fn model_values(&self) -> Vec<bool> {
         let model = self.solver.model().unwrap_or_default();
@@ -585,30 +587,71 @@ impl RayModel {
         value
     }
 
-    /// The undecided cells the model's rays look at: the entries' cells, and
-    /// for every state the model puts a ray in, its cell and the three ahead.
-    /// Atoms elsewhere can move without changing any encoded ray.
-    fn inspected(&self, value: &[bool]) -> Vec<bool> {
-        let mut seen = vec![false; self.atoms.len()];
-        for &c in &self.entry_cells {
-            seen[c] = true;
-        }
-        for (v, at) in self.state_at.iter().enumerate() {
-            let Some((x, y, d)) = *at else { continue };
-            if !value.get(v).copied().unwrap_or(false) {
-                continue;
-            }
-            let (dr, dc) = d.delta();
-            let (lr, lc) = d.left().delta();
-            let (rr, rc) = d.right().delta();
-            let (ar, ac) = (x + dr, y + dc);
-            for (r0, c0) in [(x, y), (ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)] {
-                if let Some(cell) = self.undecided_cell(r0, c0) {
-                    seen[cell] = true;
+    /// The cells a model needs as they are, found from the clauses of the
+    /// encoded rays: a clause that the model satisfies with a ray state (or a
+    /// selector) stays satisfied whatever the atoms do, and one it satisfies
+    /// only with atom literals keeps one of them (the very one, when there is
+    /// just one; else preferably an empty cell, so that atoms stay free).
+    /// Every other cell can change, and as long as the atom count stays the
+    /// same, every clause still holds with the model's states.
+    fn needed(&self, value: &[bool]) -> Vec<bool> {
+        let cells = self.atoms.len();
+        let mut need = vec![false; cells];
+        let holds =
+            |l: Lit| value.get(l.var().index()).copied().unwrap_or(false) == l.is_positive();
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        let mut start = 0;
+        for &end in &self.ray_ends {
+            let c = &self.ray_lits[start..end];
+            let range = (start, end);
+            start = end;
+            let mut atoms_true = 0;
+            let mut last = 0;
+            let mut other = false;
+            for &l in c {
+                if holds(l) {
+                    let v = l.var().index();
+                    if v < cells {
+                        atoms_true += 1;
+                        last = v;
+                    } else {
+                        other = true;
+                        break;
+                    }
                 }
             }
+            if other {
+                continue;
+            }
+            match atoms_true {
+                0 => {}
+                1 => need[last] = true,
+                _ => open.push(range),
+            }
         }
-        seen
+        for (s, e) in open {
+            let c = &self.ray_lits[s..e];
+            let mut first = None;
+            let mut hit = false;
+            for &l in c {
+                let v = l.var().index();
+                if v < cells && holds(l) {
+                    if need[v] {
+                        hit = true;
+                        break;
+                    }
+                    // Rather keep an empty cell than an atom: a free atom
+                    // makes a family.
+                    if first.is_none() || !l.is_positive() {
+                        first = Some(v);
+                    }
+                }
+            }
+            if !hit && let Some(v) = first {
+                need[v] = true;
+            }
+        }
+        need
     }
 
     fn molecule_from_model(&self) -> Molecule {
@@ -686,13 +729,13 @@ impl RayModel {
                     }
                 }
                 Family::Retry => continue,
-                Family::Members(inspected, members) => {
+                Family::Members(needed, members) => {
                     // Block every molecule that agrees with this one on the cells
-                    // its rays look at and has as many atoms.
+                    // it needs and has as many atoms.
                     let n = m.atoms().len();
                     let mut block: Vec<L> = vec![L::Lit(!act)];
-                    for (c, &looked) in inspected.iter().enumerate() {
-                        if looked {
+                    for (c, &kept) in needed.iter().enumerate() {
+                        if kept {
                             let atom = m.atoms().binary_search(&c).is_ok();
                             block.push(L::Lit(self.atoms[c].lit(!atom)));
                         }
@@ -714,17 +757,17 @@ impl RayModel {
         Ok(out)
     }
 
-    /// The molecules that differ from model `m` only in cells its rays do not
-    /// look at (see [`RayModel::inspected`]): with the same atom count they
-    /// satisfy the same clauses, with the same states, so one clause blocks them
-    /// all and the solver is not asked for each. A partial game that leaves a
-    /// region unseen is then enumerated a region at a time. Rays not yet
-    /// encoded are checked on each member, as on any model; a member that
-    /// disagrees gets its ray encoded and the search goes on (`Retry`).
+    /// The molecules that differ from model `m` only in cells it does not need
+    /// (see [`RayModel::needed`]): with the same atom count they satisfy the
+    /// same clauses, with the same states, so one clause blocks them all and
+    /// the solver is not asked for each. A partial game that leaves a region
+    /// unseen is then enumerated a region at a time. Rays not yet encoded are
+    /// checked on each member, as on any model; a member that disagrees gets
+    /// its ray encoded and the search goes on (`Retry`).
     fn family(&mut self, m: &Molecule, values: &[bool], room: Option<usize>) -> Family {
-        let inspected = self.inspected(values);
+        let needed = self.needed(values);
         let free: Vec<usize> = (0..self.atoms.len())
-            .filter(|&c| self.known[c].is_none() && !inspected[c])
+            .filter(|&c| self.known[c].is_none() && !needed[c])
             .collect();
         let fixed: Vec<usize> = m
             .atoms()
@@ -755,7 +798,7 @@ impl RayModel {
                 break;
             }
         }
-        Family::Members(inspected, members)
+        Family::Members(needed, members)
     }
 
     /// In a simplified model, encodes the pending rays on which candidate `m`
@@ -1387,6 +1430,60 @@ mod tests {
             for m in Molecules::new("A2_B4".parse().unwrap()) {
                 let obs = Observation::full(&Spectrum::of(&m, rules));
                 assert_eq!(sat(&obs, rules, 2), brute(&obs, rules, 2), "{m} {rules}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_one_and_two_ray_observation_of_small_boards() {
+        // Few rays leave most of the box unseen, so molecules come by families;
+        // every family must hold exactly molecules that fit.
+        for (config, rules) in [
+            ("A2_B4", Rules::Standard),
+            ("A3_B4", Rules::Standard),
+            ("A2_B4", Rules::EdgeMiss),
+            ("A3_B4", Rules::EdgeMiss),
+            ("A2_B5", Rules::Standard),
+        ] {
+            let config: crate::Config = config.parse().unwrap();
+            let p = config.width;
+            let all: Vec<(Molecule, Spectrum)> = Molecules::new(config)
+                .map(|m| {
+                    let s = Spectrum::of(&m, rules);
+                    (m, s)
+                })
+                .collect();
+            let mut observations = std::collections::BTreeSet::new();
+            for (_, s) in &all {
+                for a in 1..=4 * p {
+                    for b in [a, (a * 7) % (4 * p) + 1] {
+                        let mut o = Observation::empty(p);
+                        o.record(a, s.get(a));
+                        o.record(b, s.get(b));
+                        observations.insert(o.to_string());
+                    }
+                }
+            }
+            for text in observations {
+                let o = Observation::parse(&text, "test").unwrap();
+                let mut want: Vec<Molecule> = all
+                    .iter()
+                    .filter(|(_, s)| o.matches(s))
+                    .map(|(m, _)| m.clone())
+                    .collect();
+                want.sort();
+                for eager in [false, true] {
+                    let mut model = RayModel::simplified(&o, rules, config.atoms);
+                    if eager {
+                        model.encode_all_rays();
+                    }
+                    let mut got = model
+                        .solve(config.atoms..=config.atoms, None, None)
+                        .unwrap()
+                        .molecules;
+                    got.sort();
+                    assert_eq!(got, want, "{config} {rules} {text} eager {eager}");
+                }
             }
         }
     }
