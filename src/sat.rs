@@ -380,6 +380,11 @@ impl RayModel {
     /// When `pos` or an exit position is outside 1..=4p.
     pub fn add_ray(&mut self, pos: usize, outcome: Outcome) -> usize {
         let selector = self.new_lit();
+        self.add_ray_under(pos, outcome, selector)
+    }
+
+    /// Encodes an observed ray (an exit pair from both ends) under `selector`.
+    fn add_ray_under(&mut self, pos: usize, outcome: Outcome, selector: Lit) -> usize {
         self.encode_ray(pos, outcome, selector);
         if let Outcome::Exit(k) = outcome {
             self.encode_ray(k, Outcome::Exit(pos), selector);
@@ -824,16 +829,7 @@ impl RayModel {
 
     /// Encodes an observed ray that always holds (selector `true`).
     fn encode_for_good(&mut self, pos: usize, outcome: Outcome) {
-        let t = self.t;
-        self.encode_ray(pos, outcome, t);
-        if let Outcome::Exit(k) = outcome {
-            self.encode_ray(k, Outcome::Exit(pos), t);
-        }
-        self.rays.push(ObservedRay {
-            position: pos,
-            outcome,
-            selector: t,
-        });
+        self.add_ray_under(pos, outcome, self.t);
     }
 
     /// In a simplified model, encodes every observed ray that is still waiting
