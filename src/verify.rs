@@ -306,6 +306,12 @@ pub fn verify_spectra(
     options: &VerifyOptions,
     progress: impl Fn(usize, usize) + Sync,
 ) -> Result<Verification, Error> {
+    if groups.width() != config.width {
+        return Err(Error::Invalid(format!(
+            "spectra of a {w}×{w} box cannot be checked against {config}",
+            w = groups.width()
+        )));
+    }
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
         .collect();
@@ -654,6 +660,19 @@ mod tests {
             hidden.extend((1..=24).filter(|&p| o.get(p).is_none()));
         }
         assert_eq!(hidden.len(), 24);
+    }
+
+    #[test]
+    fn spectra_of_another_box_are_refused() {
+        let groups = spectra("A2_B4".parse().unwrap(), Rules::Standard).unwrap();
+        let err = verify_spectra(
+            "A2_B5".parse().unwrap(),
+            groups,
+            &VerifyOptions::default(),
+            |_, _| {},
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("4×4"), "{err}");
     }
 
     #[test]
