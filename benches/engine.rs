@@ -4,7 +4,8 @@
 
 use std::hint::black_box;
 
-use bbx::{Analysis, Config, Molecule, Rules, Tracer, enumeration};
+use bbx::rules::enumeration;
+use bbx::{Analysis, Config, Molecule, Rules, Tracer};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// `count` random molecules of `config`, reproducibly (xorshift).

@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use bbx::generate::{Rng, minimize, unique};
+use bbx::assistant::generate::{Rng, minimize, unique};
 use bbx::{Config, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 

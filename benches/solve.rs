@@ -6,8 +6,9 @@
 use std::hint::black_box;
 
 use bbx::puzzle::load_puzzle;
-use bbx::sat::{self, Limits};
-use bbx::{Config, Molecule, Observation, Rules, Spectrum, enumeration};
+use bbx::rules::enumeration;
+use bbx::solver::{self, Limits};
+use bbx::{Config, Molecule, Observation, Rules, Spectrum};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn random_observations(config: Config, count: usize, seed: u64) -> Vec<Observation> {
@@ -25,7 +26,7 @@ fn random_observations(config: Config, count: usize, seed: u64) -> Vec<Observati
 }
 
 fn solve_all(o: &Observation, atoms: usize) -> usize {
-    let s = sat::solve(
+    let s = solver::solve(
         o,
         Rules::Standard,
         atoms..=atoms,

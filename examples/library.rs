@@ -5,8 +5,9 @@
 //! cargo run --release --example library
 //! ```
 
-use bbx::sat::{self, Limits};
-use bbx::{Analysis, Molecule, Observation, Rules, enumeration};
+use bbx::rules::enumeration;
+use bbx::solver::{self, Limits};
+use bbx::{Analysis, Molecule, Observation, Rules};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The seed's A4_B6 molecule 868.
@@ -18,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // All rays observed: the spectrum is shared with molecule 15993.
     let full = Observation::full(&a.spectrum);
-    let s = sat::solve(&full, Rules::Standard, 4..=4, &Limits::default(), |_| {})?;
+    let s = solver::solve(&full, Rules::Standard, 4..=4, &Limits::default(), |_| {})?;
     println!("\nall rays: {} molecules fit", s.molecules.len());
     for found in &s.molecules {
         println!("  {found} (number {:?})", enumeration::rank(found));
@@ -29,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for pos in 1..=12 {
         partial.record(pos, a.spectrum.get(pos));
     }
-    let s = sat::solve(&partial, Rules::Standard, 4..=4, &Limits::default(), |_| {})?;
+    let s = solver::solve(&partial, Rules::Standard, 4..=4, &Limits::default(), |_| {})?;
     println!(
         "\nleft and bottom only ({partial}): {} molecules fit",
         s.molecules.len()

@@ -3,32 +3,31 @@
 //! In Black Box (Eric Solomon) a hider places *atoms* in a p×p box and a seeker
 //! shoots *rays* in from the 4p border positions, learning for each one whether
 //! it was absorbed (`@`), reflected (`&`) or where it came out. bbx answers
-//! three questions from one ray engine:
+//! three questions from one set of rules:
 //!
 //! * which molecules (placements of atoms) fit an observed game,
 //! * which spectra (results of all rays) are shared by several molecules,
 //! * and whether those two answers agree.
 //!
-//! The crate is organised the way the game is:
+//! The crate is built in layers, each folder using only the ones above it in
+//! this table (a test, `tests/layers.rs`, keeps it so):
 //!
-//! | module | concept |
-//! |--------|---------|
-//! | [`config`] | configurations `An_Bp` |
-//! | [`board`] | cells, border positions, molecules |
-//! | [`ray`] | the rules and the [`Tracer`] that applies them |
-//! | [`spectrum`] | spectra and the 17 per-molecule statistics |
-//! | [`symmetry`] | the eight symmetries of the square |
-//! | [`enumeration`] | molecule numbers, canonical molecules, enumeration |
-//! | [`catalogue`] | the SQLite catalogue of a configuration |
-//! | [`puzzle`] | reading boards and games drawn in the seed's display |
-//! | [`sat`] | the rules as SAT clauses: every molecule that fits an observation |
+//! | module | layer |
+//! |--------|-------|
+//! | [`error`] | the errors every layer returns |
+//! | [`rules`] | the rules of the game: configurations, molecules, rays, spectra, symmetries, numbering |
+//! | [`solver`] | the rules as SAT clauses: every molecule that fits an observation |
+//! | [`puzzle`] | reading boards and observed games from files |
+//! | [`catalogue`] | the SQLite catalogue of a whole configuration |
 //! | [`verify`] | enumeration and SAT checking each other |
-//! | [`generate`] | puzzles with exactly one answer |
-//! | [`plan`] | the best shooting strategy, as a decision tree |
-//! | [`render`] | drawing boards, spectra, paths and tables |
+//! | [`assistant`] | the best next ray, the best strategy, puzzles with one answer |
+//! | [`render`] | pictures: boards, paths and tables as text |
+//!
+//! The main types are re-exported here.
 //!
 //! ```
-//! use bbx::{Molecule, Rules, Analysis, enumeration};
+//! use bbx::rules::enumeration;
+//! use bbx::{Analysis, Molecule, Rules};
 //!
 //! let m: Molecule = "O-O-------------".parse()?;
 //! let a = Analysis::of(&m, Rules::Standard);
@@ -40,24 +39,23 @@
 
 #![warn(missing_docs)]
 
-pub mod board;
-pub mod catalogue;
-pub mod config;
-pub mod enumeration;
 pub mod error;
-pub mod generate;
-pub mod plan;
+pub mod rules;
+
 pub mod puzzle;
-pub mod ray;
-pub mod render;
-pub mod sat;
-pub mod spectrum;
-pub mod symmetry;
+pub mod solver;
+
+pub mod catalogue;
+
 pub mod verify;
 
-pub use board::{Heading, Molecule};
-pub use config::Config;
+pub mod assistant;
+
+pub mod render;
+
 pub use error::{Error, ParseError, Result};
-pub use ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
-pub use spectrum::{Analysis, Observation, Spectrum, Stats};
-pub use symmetry::Transform;
+pub use rules::board::{Heading, Molecule};
+pub use rules::config::Config;
+pub use rules::ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
+pub use rules::spectrum::{Analysis, Observation, Spectrum, Stats};
+pub use rules::symmetry::Transform;

@@ -1,9 +1,9 @@
 //! `bbx generate` and `bbx suggest`, run as a real binary.
 
 use assert_cmd::Command;
-use bbx::enumeration::Molecules;
-use bbx::generate::is_unique;
+use bbx::assistant::generate::is_unique;
 use bbx::puzzle::parse_puzzle;
+use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Molecule, Outcome, Rules, Spectrum};
 use serde_json::Value;
 

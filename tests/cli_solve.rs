@@ -2,8 +2,8 @@
 //! answers checked against brute force where the configuration is small.
 
 use assert_cmd::Command;
-use bbx::enumeration::Molecules;
 use bbx::puzzle::load_puzzle;
+use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Molecule, Rules, Spectrum};
 use serde_json::Value;
 

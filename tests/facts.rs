@@ -1,7 +1,8 @@
 //! The facts of SPEC.md "Facts to test against" that concern single molecules,
 //! checked through the library.
 
-use bbx::{Analysis, Config, Molecule, Rules, Spectrum, Stats, Transform, enumeration};
+use bbx::rules::enumeration;
+use bbx::{Analysis, Config, Molecule, Rules, Spectrum, Stats, Transform};
 
 fn molecule(s: &str) -> Molecule {
     s.parse().expect("valid molecule")

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use bbx::enumeration::{self, binomial, canonical, rank, unrank};
+use bbx::rules::enumeration::{self, binomial, canonical, rank, unrank};
 use bbx::{Analysis, Config, Molecule, Outcome, Rules, Spectrum, Tracer, Transform};
 use proptest::prelude::*;
 

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use bbx::enumeration::Molecules;
-use bbx::sat::RayModel;
+use bbx::rules::enumeration::Molecules;
+use bbx::solver::RayModel;
 use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum};
 use proptest::prelude::*;
 

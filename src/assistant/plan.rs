@@ -9,7 +9,7 @@
 //! memoised, so this is exact for sets of a few dozen molecules.
 //!
 //! ```
-//! use bbx::plan::plan;
+//! use bbx::assistant::plan::plan;
 //! use bbx::{Molecule, Observation, Rules};
 //! let a: Molecule = "O--------".parse().unwrap();
 //! let b: Molecule = "--O------".parse().unwrap();
@@ -19,9 +19,9 @@
 
 use std::collections::HashMap;
 
-use crate::board::Molecule;
-use crate::ray::{Outcome, Rules, outcome_table};
-use crate::spectrum::Observation;
+use crate::rules::board::Molecule;
+use crate::rules::ray::{Outcome, Rules, outcome_table};
+use crate::rules::spectrum::Observation;
 
 /// A node of the decision tree.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -137,7 +137,7 @@ impl Search<'_> {
         let branches = self
             .classes(set, pos)
             .into_iter()
-            .map(|(o, c)| (crate::render::outcome_words(o), self.tree(&c, molecules)))
+            .map(|(o, c)| (o.words(), self.tree(&c, molecules)))
             .collect();
         Node::Shoot {
             ray: pos,

@@ -22,15 +22,15 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use crate::board::Molecule;
+use crate::assistant::generate::Rng;
 use crate::catalogue::Catalogue;
-use crate::config::Config;
-use crate::enumeration::{Molecules, rank, unrank};
 use crate::error::Error;
-use crate::generate::Rng;
-use crate::ray::{Outcome, Rules, Tracer};
-use crate::sat::RayModel;
-use crate::spectrum::{Observation, Spectrum};
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::rules::enumeration::{Molecules, rank, unrank};
+use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::spectrum::{Observation, Spectrum};
+use crate::solver::RayModel;
 
 /// What to check.
 #[derive(Debug, Clone)]

@@ -29,7 +29,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Heading, Molecule, port, position_at};
+use crate::rules::board::{Heading, Molecule, port, position_at};
 
 /// Which rule set decides what happens when a ray enters next to an atom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
@@ -84,6 +84,23 @@ pub enum Outcome {
     Exit(usize),
     /// Missed the board at entry (only under [`Rules::EdgeMiss`], `~`).
     Miss,
+}
+
+impl Outcome {
+    /// The outcome in words: `absorbed`, `reflected`, `out at 12`, `miss`.
+    ///
+    /// ```
+    /// use bbx::Outcome;
+    /// assert_eq!(Outcome::Exit(12).words(), "out at 12");
+    /// ```
+    pub fn words(self) -> String {
+        match self {
+            Outcome::Absorbed => "absorbed".into(),
+            Outcome::Reflected => "reflected".into(),
+            Outcome::Miss => "miss".into(),
+            Outcome::Exit(k) => format!("out at {k}"),
+        }
+    }
 }
 
 /// One traced ray: its outcome, the cells it entered and its 90° turns.
@@ -190,7 +207,7 @@ pub struct Tracer {
 }
 
 impl Tracer {
-    /// An empty board of the given width (1..=[`MAX_WIDTH`](crate::config::MAX_WIDTH)).
+    /// An empty board of the given width (1..=[`MAX_WIDTH`](crate::rules::config::MAX_WIDTH)).
     pub fn new(width: usize, rules: Rules) -> Tracer {
         let p = width;
         let stride = p + 2;

@@ -2,7 +2,7 @@
 //! minimal part of it) admits no other molecule.
 //!
 //! ```
-//! use bbx::generate::{Rng, unique, minimize};
+//! use bbx::assistant::generate::{Rng, unique, minimize};
 //! use bbx::Rules;
 //! let config = "A4_B8".parse().unwrap();
 //! let mut rng = Rng::new(7);
@@ -11,12 +11,12 @@
 //! assert!(small.shot_count() <= g.observation.shot_count());
 //! ```
 
-use crate::board::Molecule;
-use crate::config::Config;
 use crate::error::Error;
-use crate::ray::Rules;
-use crate::sat::{self, Limits};
-use crate::spectrum::{Observation, Spectrum};
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::rules::ray::Rules;
+use crate::rules::spectrum::{Observation, Spectrum};
+use crate::solver::{self, Limits};
 
 /// A small reproducible random generator (xorshift64*).
 #[derive(Debug, Clone)]
@@ -76,7 +76,7 @@ pub struct Generated {
 
 /// Whether `observed` admits exactly one molecule of `atoms` atoms.
 pub fn is_unique(observed: &Observation, rules: Rules, atoms: usize) -> Result<bool, Error> {
-    let s = sat::solve(
+    let s = solver::solve(
         observed,
         rules,
         atoms..=atoms,
@@ -145,7 +145,8 @@ mod tests {
             let config: Config = "A4_B6".parse().unwrap();
             let g = unique(config, Rules::Standard, &mut rng, 200).unwrap();
             let small = minimize(&g.observation, Rules::Standard, 4, &mut rng).unwrap();
-            let s = sat::solve(&small, Rules::Standard, 4..=4, &Limits::default(), |_| {}).unwrap();
+            let s =
+                solver::solve(&small, Rules::Standard, 4..=4, &Limits::default(), |_| {}).unwrap();
             assert_eq!(s.molecules, std::slice::from_ref(&g.molecule));
             for (pos, _) in small.rays() {
                 let mut fewer = small.clone();

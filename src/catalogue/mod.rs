@@ -35,13 +35,13 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::board::Molecule;
-use crate::config::Config;
-use crate::enumeration::{Numbering, canonical, next_combination, unrank};
 use crate::error::Error;
-use crate::ray::{Rules, Tracer};
-use crate::spectrum::{Analysis, Stats};
-use crate::symmetry::Transform;
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::rules::enumeration::{Numbering, canonical, next_combination, unrank};
+use crate::rules::ray::{Rules, Tracer};
+use crate::rules::spectrum::{Analysis, Stats};
+use crate::rules::symmetry::Transform;
 
 /// The schema version stored in `PRAGMA user_version` (with the application id
 /// `bbx1` in `PRAGMA application_id`).

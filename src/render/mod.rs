@@ -16,14 +16,14 @@
 
 use std::fmt::Write as _;
 
-use crate::board::{Heading, Molecule, port};
 use crate::catalogue::{AmbiguityRow, Catalogue, MoleculeRow, atoms_apart};
-use crate::config::Config;
-use crate::enumeration::{canonical, rank, unrank};
 use crate::error::Error;
-use crate::ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
-use crate::sat::{Certainty, Solution};
-use crate::spectrum::{Analysis, Observation, Spectrum, Stats};
+use crate::rules::board::{Heading, Molecule, port};
+use crate::rules::config::Config;
+use crate::rules::enumeration::{canonical, rank, unrank};
+use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
+use crate::rules::spectrum::{Analysis, Observation, Spectrum, Stats};
+use crate::solver::{Certainty, Solution};
 
 /// How exit pairs and results are written on the border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -434,16 +434,6 @@ impl TraceReport {
     }
 }
 
-/// Words for an outcome: `absorbed`, `reflected`, `exit 12`, `miss`.
-pub fn outcome_words(o: Outcome) -> String {
-    match o {
-        Outcome::Absorbed => "absorbed".into(),
-        Outcome::Reflected => "reflected".into(),
-        Outcome::Miss => "miss".into(),
-        Outcome::Exit(k) => format!("out at {k}"),
-    }
-}
-
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
 pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
@@ -588,9 +578,9 @@ impl SolveReport {
                     let observed = solution
                         .observation
                         .get(p)
-                        .map(outcome_words)
+                        .map(Outcome::words)
                         .unwrap_or_default();
-                    (p, observed, outcome_words(s.get(p)))
+                    (p, observed, s.get(p).words())
                 }),
                 among_solutions: solution.molecules.contains(g),
             }
@@ -671,7 +661,7 @@ impl SolveReport {
                     let what = sol
                         .observation
                         .get(q)
-                        .map(outcome_words)
+                        .map(Outcome::words)
                         .unwrap_or_default();
                     format!("  ray {q} ({}): {what}", position_name(p, q))
                 })
@@ -1148,7 +1138,7 @@ mod tests {
     #[test]
     fn stats_table_layout() {
         let m: Molecule = "O-O-------------".parse().unwrap();
-        let a = crate::spectrum::Analysis::of(&m, Rules::Standard);
+        let a = crate::rules::spectrum::Analysis::of(&m, Rules::Standard);
         let t = stats_table(&a.stats);
         assert!(
             t.contains("absorbed          6           3          0           7          0"),

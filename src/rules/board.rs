@@ -20,8 +20,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::config::{Config, MAX_WIDTH};
 use crate::error::{Error, ParseError};
+use crate::rules::config::{Config, MAX_WIDTH};
 
 /// One of the four directions a ray can travel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -136,7 +136,7 @@ pub struct Port {
 /// The port of border position `pos` (1..=4p) on a `width`-wide box.
 ///
 /// ```
-/// use bbx::board::{port, Heading, Side};
+/// use bbx::rules::board::{port, Heading, Side};
 /// let p = port(8, 31);
 /// assert_eq!((p.row, p.col, p.heading, p.side), (0, 2, Heading::South, Side::Top));
 /// ```

@@ -43,7 +43,7 @@
 //!
 //! ```
 //! use bbx::{Molecule, Observation, Rules, Spectrum};
-//! use bbx::sat::RayModel;
+//! use bbx::solver::RayModel;
 //!
 //! let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
 //! let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
@@ -59,10 +59,10 @@ use std::time::Instant;
 
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
-use crate::board::{Heading, Molecule, port, position_at};
 use crate::error::Error;
-use crate::ray::{Outcome, Rules, Tracer, outcome_table};
-use crate::spectrum::Observation;
+use crate::rules::board::{Heading, Molecule, port, position_at};
+use crate::rules::ray::{Outcome, Rules, Tracer, outcome_table};
+use crate::rules::spectrum::Observation;
 
 /// A literal or a constant, while building clauses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -784,7 +784,8 @@ impl RayModel {
         if k == 0 {
             return Family::Single;
         }
-        let size = crate::enumeration::binomial(free.len() as u64, k as u64).unwrap_or(u64::MAX);
+        let size =
+            crate::rules::enumeration::binomial(free.len() as u64, k as u64).unwrap_or(u64::MAX);
         if size > 200_000 || room.is_some_and(|r| (r as u64) < size) {
             return Family::Single;
         }
@@ -799,7 +800,7 @@ impl RayModel {
                 return Family::Retry;
             }
             members.push(candidate);
-            if !crate::enumeration::next_combination(&mut pick, free.len()) {
+            if !crate::rules::enumeration::next_combination(&mut pick, free.len()) {
                 break;
             }
         }
@@ -841,7 +842,7 @@ impl RayModel {
     ///
     /// ```
     /// use bbx::{Molecule, Observation, Rules, Spectrum};
-    /// use bbx::sat::RayModel;
+    /// use bbx::solver::RayModel;
     ///
     /// let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
     /// let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
@@ -1383,8 +1384,8 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::enumeration::Molecules;
-    use crate::spectrum::Spectrum;
+    use crate::rules::enumeration::Molecules;
+    use crate::rules::spectrum::Spectrum;
 
     fn brute(obs: &Observation, rules: Rules, atoms: usize) -> Vec<Molecule> {
         let config = crate::Config::new(atoms, obs.width()).unwrap();

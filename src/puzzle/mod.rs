@@ -32,12 +32,12 @@ use std::io::Read as _;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::board::Molecule;
-use crate::config::{Config, MAX_WIDTH};
-use crate::enumeration::unrank;
 use crate::error::{Error, ParseError};
-use crate::ray::{Outcome, Rules};
-use crate::spectrum::Observation;
+use crate::rules::board::Molecule;
+use crate::rules::config::{Config, MAX_WIDTH};
+use crate::rules::enumeration::unrank;
+use crate::rules::ray::{Outcome, Rules};
+use crate::rules::spectrum::Observation;
 
 /// Characters accepted inside the box: `O` atom; `-`, `.` empty or unknown; `+`
 /// a drawn path.
@@ -541,7 +541,7 @@ impl Puzzle {
 /// corner: 1..P along the top from left to right, P+1..2P down the right side,
 /// 2P+1..3P along the bottom from right to left, 3P+1..4P up the left side.
 /// bbx numbers them counter-clockwise from the same corner (see
-/// [`crate::board`]), so both walk the same ring in opposite directions and
+/// [`crate::rules::board`]), so both walk the same ring in opposite directions and
 /// seed 001's `k` is bbx's `4P+1−k` on every side: top column c (`k = c`) is
 /// `4P+1−c`, right row r (`k = P+r`) is `3P+1−r`, bottom column c
 /// (`k = 3P+1−c`) is `P+c`, left row r (`k = 4P+1−r`) is `r`.
@@ -1178,9 +1178,9 @@ mod tests {
 #[cfg(test)]
 mod puzzle_tests {
     use super::*;
-    use crate::board::{Side, port};
-    use crate::enumeration::Molecules;
-    use crate::spectrum::Spectrum;
+    use crate::rules::board::{Side, port};
+    use crate::rules::enumeration::Molecules;
+    use crate::rules::spectrum::Spectrum;
 
     const A2_B4_SEED: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";
     const A2_B4_EMACS: &str = "   H R H R\n H O - O - H\n R - - - - 3\n 1 - - - - 1\n 2 - - - - 2\n   H R H 3\n\nThere are 2 balls in the box\n";

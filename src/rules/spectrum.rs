@@ -17,9 +17,9 @@
 
 use std::fmt;
 
-use crate::board::Molecule;
 use crate::error::ParseError;
-use crate::ray::{Outcome, RayTrace, Rules, Tracer};
+use crate::rules::board::Molecule;
+use crate::rules::ray::{Outcome, RayTrace, Rules, Tracer};
 
 /// The label of the `i`-th exit pair (0-based): `a`–`z`, then `A`–`Z`.
 pub fn pair_label(i: usize) -> Option<char> {

@@ -3,7 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::enumeration::binomial;
 use crate::error::Error;
 
 /// The widest box bbx accepts. Tracing and solving work on any board up to this
@@ -112,6 +111,23 @@ impl FromStr for Config {
         let width: usize = p.parse().map_err(|_| malformed())?;
         Config::checked(atoms, width, s)
     }
+}
+
+/// C(n, k), or `None` when it does not fit in a `u64`.
+pub fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut acc: u128 = 1;
+    for i in 0..k {
+        // acc · (n − i) / (i + 1) stays an integer at every step.
+        acc = acc * u128::from(n - i) / u128::from(i + 1);
+        if acc > u128::from(u64::MAX) {
+            return None;
+        }
+    }
+    Some(acc as u64)
 }
 
 #[cfg(test)]

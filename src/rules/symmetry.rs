@@ -31,9 +31,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Molecule, port, position_at};
-use crate::ray::Outcome;
-use crate::spectrum::Spectrum;
+use crate::rules::board::{Molecule, port, position_at};
+use crate::rules::ray::Outcome;
+use crate::rules::spectrum::Spectrum;
 
 /// One of the eight symmetries of the square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -196,7 +196,7 @@ impl FromStr for Transform {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ray::Rules;
+    use crate::rules::ray::Rules;
 
     #[test]
     fn inverse_and_image() {

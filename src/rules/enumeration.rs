@@ -9,7 +9,8 @@
 //! canonical molecule onto it.
 //!
 //! ```
-//! use bbx::{enumeration, Config, Molecule, Transform};
+//! use bbx::rules::enumeration;
+//! use bbx::{Config, Molecule, Transform};
 //! let m: Molecule = "--O---------O-O---------O-----------".parse().unwrap();
 //! assert_eq!(enumeration::rank(&m), Some(15993));
 //! // Its group's canonical molecule is number 7361, which rot90 maps onto it.
@@ -18,27 +19,11 @@
 //! assert_eq!(enumeration::unrank(c, 15993).unwrap(), m);
 //! ```
 
-use crate::board::Molecule;
-use crate::config::Config;
 use crate::error::Error;
-use crate::symmetry::Transform;
-
-/// C(n, k), or `None` when it does not fit in a `u64`.
-pub fn binomial(n: u64, k: u64) -> Option<u64> {
-    if k > n {
-        return Some(0);
-    }
-    let k = k.min(n - k);
-    let mut acc: u128 = 1;
-    for i in 0..k {
-        // acc · (n − i) / (i + 1) stays an integer at every step.
-        acc = acc * u128::from(n - i) / u128::from(i + 1);
-        if acc > u128::from(u64::MAX) {
-            return None;
-        }
-    }
-    Some(acc as u64)
-}
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+pub use crate::rules::config::binomial;
+use crate::rules::symmetry::Transform;
 
 /// The molecule's number (1-based lexicographic rank), or `None` when its
 /// configuration has too many molecules to number in a `u64`.
@@ -173,7 +158,7 @@ impl Numbering {
 /// Iterates over every molecule of a configuration in number order.
 ///
 /// ```
-/// use bbx::enumeration::Molecules;
+/// use bbx::rules::enumeration::Molecules;
 /// let all: Vec<String> = Molecules::new("A2_B2".parse().unwrap()).map(|m| m.to_string()).collect();
 /// assert_eq!(all, ["OO--", "O-O-", "O--O", "-OO-", "-O-O", "--OO"]);
 /// ```

@@ -1,0 +1,8 @@
+//! The assistant: what to shoot next and puzzles worth playing.
+//!
+//! Built on the solver: [`plan`] finds the shooting strategy with the fewest
+//! rays on average as a decision tree, [`generate`] draws molecules whose
+//! spectrum has exactly one answer and removes rays while it stays so.
+
+pub mod generate;
+pub mod plan;

@@ -1,0 +1,92 @@
+//! `bbx explore`.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bbx::Config;
+use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
+
+use crate::cli::progress_bar;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same command to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh"
+)]
+pub struct Args {
+    /// The configuration, e.g. A4_B8.
+    config: Config,
+    /// The catalogue file (created if absent).
+    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    db: String,
+    /// Delete what is stored for this configuration and explore it again.
+    #[arg(long)]
+    fresh: bool,
+    /// Explore a configuration above the size limit.
+    #[arg(long)]
+    force: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Molecules per transaction.
+    #[arg(long, hide = true, default_value_t = 0)]
+    chunk: u64,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+    let mut cat = Catalogue::open(&args.db)?;
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: stop at once (the last commit is safe).
+            std::process::exit(130);
+        }
+    });
+    let options = ExploreOptions {
+        fresh: args.fresh,
+        force: args.force,
+        chunk: args.chunk,
+        stop: Some(&STOP),
+    };
+    let bar = progress_bar(args.quiet, "molecules", args.config.to_string());
+    let start = Instant::now();
+    let done = cat.explore(args.config, &options, |p| match p {
+        Progress::Molecules(stored, total) => {
+            bar.set_length(total);
+            bar.set_position(stored);
+        }
+        Progress::Spectra => bar.set_message(format!("{}: spectra", args.config)),
+    });
+    bar.finish_and_clear();
+    let done = done?;
+    let secs = start.elapsed().as_secs_f64();
+    if done.already_complete {
+        return Ok((
+            format!(
+                "{} is already complete in {}: {} molecules, {} ambiguous spectra (--fresh rebuilds it)\n",
+                args.config, args.db, done.nb_mol, done.ambiguous_spectra
+            ),
+            ExitCode::SUCCESS,
+        ));
+    }
+    if !done.complete {
+        eprintln!(
+            "interrupted: molecules 1 to {} of {} are stored in {}; run the same command to resume",
+            done.stored, done.nb_mol, args.db
+        );
+        return Ok((String::new(), ExitCode::from(130)));
+    }
+    let resumed = if done.resumed_from > 0 {
+        format!(" (resumed after molecule {})", done.resumed_from)
+    } else {
+        String::new()
+    };
+    Ok((
+        format!(
+            "{}: {} molecules stored in {}{resumed}, {} ambiguous spectra, in {secs:.2} s\n",
+            args.config, done.nb_mol, args.db, done.ambiguous_spectra
+        ),
+        ExitCode::SUCCESS,
+    ))
+}

@@ -1,0 +1,133 @@
+//! `bbx generate`.
+
+use std::process::ExitCode;
+
+use std::time::Instant;
+
+use bbx::{Config, Rules};
+
+use crate::cli::json;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json"
+)]
+pub struct Args {
+    /// The configuration, e.g. A5_B10.
+    config: Config,
+    /// Keep drawing until the full spectrum has exactly one answer.
+    #[arg(long)]
+    unique: bool,
+    /// Then remove rays while the answer stays unique (implies --unique).
+    #[arg(long)]
+    minimal: bool,
+    /// Random seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the puzzle to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    /// Ray rules.
+    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    rules: Rules,
+    /// Give up after this many draws.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    max_draws: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+    inner(args).map(|text| (text, ExitCode::SUCCESS))
+}
+
+fn inner(args: Args) -> bbx::Result<String> {
+    use bbx::assistant::generate::{Rng, minimize, random_molecule, unique};
+    let config = args.config;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let mut rng = Rng::new(seed);
+    let start = Instant::now();
+    let (molecule, full, draws) = if args.unique || args.minimal {
+        let g = unique(config, args.rules, &mut rng, args.max_draws)?;
+        (g.molecule, g.observation, g.draws)
+    } else {
+        let m = random_molecule(config, &mut rng);
+        let o = bbx::Observation::full(&bbx::Spectrum::of(&m, args.rules));
+        (m, o, 1)
+    };
+    let observation = if args.minimal {
+        minimize(&full, args.rules, config.atoms, &mut rng)?
+    } else {
+        full
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let marks: Vec<char> = observation
+        .marks()
+        .ok_or_else(|| {
+            bbx::Error::Invalid("more than 52 exit pairs: this puzzle has no display".into())
+        })?
+        .into_iter()
+        .map(|c| if c == '?' { ' ' } else { c })
+        .collect();
+    let picture = format!(
+        "{}\n{}\n",
+        bbx::render::grid(config.width, |_| '-', &marks),
+        bbx::render::balls_line(config.atoms)
+    );
+    if let Some(path) = &args.out {
+        std::fs::write(path, &picture).map_err(|source| bbx::Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Generated {
+            config: String,
+            seed: u64,
+            molecule: String,
+            draws: usize,
+            unique: bool,
+            rays_shot: usize,
+            observation: String,
+            puzzle: String,
+        }
+        return json(&Generated {
+            config: config.to_string(),
+            seed,
+            molecule: molecule.to_string(),
+            draws,
+            unique: args.unique || args.minimal,
+            rays_shot: observation.shot_count(),
+            observation: observation.to_string(),
+            puzzle: picture,
+        });
+    }
+    let summary = format!(
+        "{config}, seed {seed}: {} of {} rays shown{}; {} draw{} in {secs:.2} s\nanswer: {molecule}\n",
+        observation.shot_count(),
+        4 * config.width,
+        if args.minimal {
+            ", each one needed for the unique answer"
+        } else if args.unique {
+            ", one answer"
+        } else {
+            ""
+        },
+        draws,
+        if draws == 1 { "" } else { "s" }
+    );
+    match &args.out {
+        Some(path) => Ok(format!("wrote {path}\n{summary}")),
+        None => {
+            eprint!("{summary}");
+            Ok(picture)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! One module per subcommand: its arguments (with their `--help` text) and
+//! `run`, which calls the library and returns what to print and the exit code.
+
+pub mod explore;
+pub mod generate;
+pub mod show;
+pub mod solve;
+pub mod stats;
+pub mod suggest;
+pub mod trace;
+pub mod verify;

@@ -1,0 +1,122 @@
+//! `bbx show`.
+
+use std::process::ExitCode;
+
+use bbx::Config;
+
+use crate::cli::{json, open_complete};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
+)]
+pub struct Args {
+    /// The configuration, e.g. A4_B8.
+    config: Config,
+    /// Molecule numbers.
+    numbers: Vec<u64>,
+    /// First number of a range.
+    #[arg(long, value_name = "N")]
+    from: Option<u64>,
+    /// Last number of a range.
+    #[arg(long, value_name = "N")]
+    to: Option<u64>,
+    /// Every molecule with this spectrum.
+    #[arg(long, value_name = "SPECTRUM")]
+    spectrum: Option<String>,
+    /// The spectral group of molecule N, side by side.
+    #[arg(long, value_name = "N")]
+    group: Option<u64>,
+    /// The catalogue file.
+    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    db: String,
+    /// Print JSON rows instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+    inner(args).map(|text| (text, ExitCode::SUCCESS))
+}
+
+fn inner(args: Args) -> bbx::Result<String> {
+    let config = args.config;
+    let cat = open_complete(&args.db, config)?.ok_or_else(|| {
+        bbx::Error::Invalid(format!(
+            "{}: no complete catalogue of {config}: run `bbx explore {config} --db {}` first",
+            args.db, args.db
+        ))
+    })?;
+    let total = config.molecule_count().unwrap_or(0);
+    let check = |n: u64| {
+        if n == 0 || n > total {
+            Err(bbx::Error::Invalid(format!(
+                "molecule number {n} is out of range: {config} has molecules 1 to {total}"
+            )))
+        } else {
+            Ok(n)
+        }
+    };
+    let mut rows = Vec::new();
+    for &n in &args.numbers {
+        rows.extend(cat.molecule(config, check(n)?)?);
+    }
+    if args.from.is_some() || args.to.is_some() {
+        let from = check(args.from.unwrap_or(1))?;
+        let to = check(args.to.unwrap_or(total))?;
+        if to.saturating_sub(from) > 10_000 {
+            return Err(bbx::Error::Invalid(format!(
+                "--from {from} --to {to} is more than 10000 molecules: ask for fewer"
+            )));
+        }
+        rows.extend(cat.molecules(config, from, to)?);
+    }
+    if let Some(s) = &args.spectrum {
+        let parsed = bbx::Spectrum::parse(s, "--spectrum")?;
+        if parsed.width() != config.width {
+            return Err(bbx::Error::Invalid(format!(
+                "--spectrum has {} positions but {config} has {}",
+                4 * parsed.width(),
+                4 * config.width
+            )));
+        }
+        let found = cat.with_spectrum(config, &parsed.to_string())?;
+        if found.is_empty() {
+            return Err(bbx::Error::Invalid(format!(
+                "no molecule of {config} has spectrum {parsed}"
+            )));
+        }
+        rows.extend(found);
+    }
+    let mut group = None;
+    if let Some(n) = args.group {
+        let row = cat
+            .molecule(config, check(n)?)?
+            .ok_or_else(|| bbx::Error::Invalid(format!("molecule {n} is not stored")))?;
+        group = Some(cat.with_spectrum(config, &row.spectrum)?);
+    }
+    if rows.is_empty() && group.is_none() {
+        return Err(bbx::Error::Invalid(
+            "say which molecules: numbers, --from/--to, --spectrum or --group".into(),
+        ));
+    }
+    if args.json {
+        let mut all = rows;
+        all.extend(group.unwrap_or_default());
+        return json(&all);
+    }
+    let mut out = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&bbx::render::molecule_row(config, r));
+    }
+    if let Some(g) = group {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&bbx::render::spectral_group(config, &g, 4));
+    }
+    Ok(out)
+}

@@ -1,0 +1,65 @@
+//! The `bbx` command: parses the arguments and hands them to one of
+//! [`commands`], each of which calls the library and returns the text to print.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+mod commands;
+
+/// Explore and solve the deduction game Black Box.
+#[derive(Parser)]
+#[command(name = "bbx", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Trace every ray of one molecule: spectrum, numbers, board and statistics.
+    Trace(commands::trace::Args),
+    /// Find every molecule that fits an observed game (SAT with blocking clauses).
+    Solve(commands::solve::Args),
+    /// Enumerate every molecule of a configuration into the SQLite catalogue.
+    Explore(commands::explore::Args),
+    /// Display catalogued molecules as the seed's display programme does.
+    Show(commands::show::Args),
+    /// The ambiguity table, unique spectra, largest groups and ray records of a configuration.
+    Stats(commands::stats::Args),
+    /// Check enumeration and SAT against each other, spectrum by spectrum.
+    Verify(commands::verify::Args),
+    /// Rank the rays not yet shot by how well they tell the remaining molecules apart.
+    Suggest(commands::suggest::Args),
+    /// Make a random puzzle: with one answer (--unique), and as few rays as possible (--minimal).
+    Generate(commands::generate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Trace(args) => commands::trace::run(args),
+        Command::Solve(args) => commands::solve::run(args),
+        Command::Explore(args) => commands::explore::run(args),
+        Command::Show(args) => commands::show::run(args),
+        Command::Stats(args) => commands::stats::run(args),
+        Command::Verify(args) => commands::verify::run(args),
+        Command::Suggest(args) => commands::suggest::run(args),
+        Command::Generate(args) => commands::generate::run(args),
+    };
+    match result {
+        Ok((text, code)) => {
+            let written = cli::emit(&text);
+            if written == ExitCode::SUCCESS {
+                code
+            } else {
+                written
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

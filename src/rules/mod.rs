@@ -1,0 +1,21 @@
+//! The rules of the game: boxes, molecules, rays and what they show.
+//!
+//! Everything else in bbx is built on this layer, and this layer imports
+//! nothing from the rest of the crate. Its modules stand in the order they
+//! depend on each other, each using only those above it:
+//!
+//! | module | what it holds |
+//! |--------|---------------|
+//! | [`config`] | configurations `An_Bp` and the binomial counts |
+//! | [`board`] | cells, headings, border positions and molecules |
+//! | [`ray`] | the ray rules and the [`Tracer`](ray::Tracer) that applies them |
+//! | [`spectrum`] | spectra, observations and the 17 per-molecule statistics |
+//! | [`symmetry`] | the eight symmetries of the square |
+//! | [`enumeration`] | molecule numbers, canonical molecules, walking a configuration |
+
+pub mod board;
+pub mod config;
+pub mod enumeration;
+pub mod ray;
+pub mod spectrum;
+pub mod symmetry;
