@@ -18,6 +18,7 @@
 //! | [`rules`] | the rules of the game: configurations, molecules, rays, spectra, symmetries, numbering |
 //! | [`solver`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`puzzle`] | reading boards and observed games from files |
+//! | [`tables`] | the exact tables of a whole configuration, as `bbx stats` prints them |
 //! | [`catalogue`] | the SQLite catalogue of a whole configuration |
 //! | [`verify`] | enumeration and SAT checking each other |
 //! | [`assistant`] | the best next ray, the best strategy, puzzles with one answer |
@@ -46,6 +47,7 @@ pub mod puzzle;
 pub mod solver;
 
 pub mod catalogue;
+pub mod tables;
 
 pub mod verify;
 

@@ -27,10 +27,11 @@
 //! assert_eq!(row.spectrum, "@&ab@&@cbac@&@&@");
 //! ```
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+
+mod report;
 
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -42,6 +43,7 @@ use crate::rules::enumeration::{Numbering, canonical, next_combination, unrank};
 use crate::rules::ray::{Rules, Tracer};
 use crate::rules::spectrum::{Analysis, Stats};
 use crate::rules::symmetry::Transform;
+use crate::tables::AmbiguityRow;
 
 /// The schema version stored in `PRAGMA user_version` (with the application id
 /// `bbx1` in `PRAGMA application_id`).
@@ -829,19 +831,6 @@ impl Catalogue {
     }
 }
 
-/// One line of the ambiguity table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct AmbiguityRow {
-    /// Molecules per spectrum.
-    pub nb_mol: u64,
-    /// Spectra of this size, counting the images of one under the symmetries once.
-    pub spectra_up_to_symmetry: u64,
-    /// Spectra of this size.
-    pub spectra: u64,
-    /// Molecules sharing those spectra.
-    pub molecules: u64,
-}
-
 /// The rows of molecules `first..=last`, computed in parallel.
 fn compute_rows(config: Config, first: u64, last: u64) -> Vec<MoleculeRow> {
     let per_task = 4096u64;
@@ -867,23 +856,6 @@ fn compute_rows(config: Config, first: u64, last: u64) -> Vec<MoleculeRow> {
             out
         })
         .collect()
-}
-
-/// The atom cells in which two molecules differ (cells of `a` not in `b`).
-pub fn atoms_apart(a: &str, b: &str) -> usize {
-    a.bytes()
-        .zip(b.bytes())
-        .filter(|&(x, y)| x == b'O' && y != b'O')
-        .count()
-}
-
-/// Groups rows by spectrum (for in-memory summaries).
-pub fn by_spectrum(rows: &[MoleculeRow]) -> HashMap<&str, Vec<&MoleculeRow>> {
-    let mut m: HashMap<&str, Vec<&MoleculeRow>> = HashMap::new();
-    for r in rows {
-        m.entry(r.spectrum.as_str()).or_default().push(r);
-    }
-    m
 }
 
 #[cfg(test)]

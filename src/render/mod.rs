@@ -16,14 +16,14 @@
 
 use std::fmt::Write as _;
 
-use crate::catalogue::{AmbiguityRow, Catalogue, MoleculeRow, atoms_apart};
-use crate::error::Error;
+use crate::catalogue::MoleculeRow;
 use crate::rules::board::{Heading, Molecule, port};
 use crate::rules::config::Config;
-use crate::rules::enumeration::{canonical, rank, unrank};
+use crate::rules::enumeration::{canonical, rank};
 use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules, Tracer};
 use crate::rules::spectrum::{Analysis, Observation, Spectrum, Stats};
 use crate::solver::{Certainty, Solution};
+use crate::tables::StatsReport;
 
 /// How exit pairs and results are written on the border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -844,238 +844,101 @@ pub fn spectral_group(config: Config, rows: &[MoleculeRow], per_line: usize) -> 
     out
 }
 
-/// The summary `bbx stats` prints for a configuration.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct StatsReport {
-    /// The configuration.
-    pub config: String,
-    /// Molecules in it.
-    pub molecules: u64,
-    /// Whether it was computed in memory (no complete catalogue).
-    pub computed_in_memory: bool,
-    /// The ambiguity table.
-    pub ambiguity: Vec<AmbiguityRow>,
-    /// Molecules whose spectrum no other molecule has.
-    pub unique_molecules: u64,
-    /// The largest spectral groups, one per class under the symmetries.
-    pub largest_groups: Vec<GroupReport>,
-    /// How many spectral groups (up to symmetry) have molecules differing by at
-    /// most 1, 2, 3… atoms: `(atoms, groups)`.
-    pub groups_by_difference: Vec<(usize, u64)>,
-    /// The ray records.
-    pub records: Vec<RecordReport>,
-}
-
-/// One spectral group in a [`StatsReport`].
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct GroupReport {
-    /// The shared spectrum.
-    pub spectrum: String,
-    /// The molecules' numbers.
-    pub numbers: Vec<u64>,
-    /// The most atoms in which two of them differ.
-    pub atoms_apart: usize,
-}
-
-/// One ray record in a [`StatsReport`].
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct RecordReport {
-    /// `absorbed`, `reflected` or `out`.
-    pub kind: &'static str,
-    /// `turns` or `length`.
-    pub measure: &'static str,
-    /// The record value.
-    pub value: u32,
-    /// The lowest-numbered molecule reaching it.
-    pub number: u64,
-    /// A ray of that molecule reaching it.
-    pub ray: usize,
-}
-
-impl StatsReport {
-    /// Reads the summary of `config` from a complete catalogue.
-    pub fn from_catalogue(
-        cat: &Catalogue,
-        config: Config,
-        in_memory: bool,
-    ) -> Result<StatsReport, Error> {
-        let ambiguity = cat.ambiguity(config)?;
-        let molecules = config.molecule_count().unwrap_or(0);
-        let shared: u64 = ambiguity.iter().map(|a| a.molecules).sum();
-        let spectra = cat.spectra(config)?;
-        let mut groups: Vec<GroupReport> = Vec::new();
-        let mut by_difference: std::collections::BTreeMap<usize, u64> = Default::default();
-        for s in spectra.iter().filter(|s| s.transform == "id") {
-            let rows = cat.with_spectrum(config, &s.spectrum)?;
-            let mut apart = 0;
-            for a in &rows {
-                for b in &rows {
-                    apart = apart.max(atoms_apart(&a.molecule, &b.molecule));
-                }
-            }
-            *by_difference.entry(apart).or_default() += 1;
-            groups.push(GroupReport {
-                spectrum: s.spectrum.clone(),
-                numbers: rows.iter().map(|r| r.number).collect(),
-                atoms_apart: apart,
-            });
-        }
-        groups.sort_by(|a, b| {
-            b.numbers
-                .len()
-                .cmp(&a.numbers.len())
-                .then(b.atoms_apart.cmp(&a.atoms_apart))
-        });
-        groups.truncate(10);
-        let mut records = Vec::new();
-        let mut tracer = Tracer::new(config.width, Rules::Standard);
-        let mut rays = Vec::new();
-        for (kind, measure, column) in [
-            ("absorbed", "turns", "absorbed_max_turns"),
-            ("absorbed", "length", "absorbed_max_length"),
-            ("reflected", "turns", "reflected_max_turns"),
-            ("reflected", "length", "reflected_max_length"),
-            ("out", "turns", "out_max_turns"),
-            ("out", "length", "out_max_length"),
-        ] {
-            let Some((number, value)) = cat.record(config, column)? else {
-                continue;
-            };
-            let m = unrank(config, number)?;
-            tracer.load(&m);
-            tracer.trace_all(&mut rays);
-            let ray = rays
-                .iter()
-                .position(|r| {
-                    let k = match r.outcome {
-                        Outcome::Absorbed => "absorbed",
-                        Outcome::Reflected => "reflected",
-                        Outcome::Exit(_) => "out",
-                        Outcome::Miss => "miss",
-                    };
-                    k == kind
-                        && if measure == "turns" {
-                            r.turns == value
-                        } else {
-                            r.length == value
-                        }
-                })
-                .map_or(0, |i| i + 1);
-            records.push(RecordReport {
-                kind,
-                measure,
-                value,
-                number,
-                ray,
-            });
-        }
-        Ok(StatsReport {
-            config: config.to_string(),
-            molecules,
-            computed_in_memory: in_memory,
-            ambiguity,
-            unique_molecules: molecules - shared,
-            largest_groups: groups,
-            groups_by_difference: by_difference.into_iter().collect(),
-            records,
-        })
-    }
-
-    /// The text: the seed's ambiguity table, unique share, largest groups, records.
-    pub fn text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{}: {} molecules{}\n",
-            self.config,
-            self.molecules,
-            if self.computed_in_memory {
-                " (computed in memory: no complete catalogue in the database)"
-            } else {
-                ""
-            }
-        );
-        let _ = writeln!(
-            out,
-            "number of molecules     spectrums       spectrums       molecules"
-        );
-        let _ = writeln!(
-            out,
-            "for each spectrum     w/o  rot / sym  with rot / sym  with rot / sym"
-        );
-        let (mut a, mut b, mut c) = (0, 0, 0);
-        for r in &self.ambiguity {
-            let _ = writeln!(
-                out,
-                "{:>8}{:>22}{:>14}{:>16}",
-                r.nb_mol, r.spectra_up_to_symmetry, r.spectra, r.molecules
-            );
-            a += r.spectra_up_to_symmetry;
-            b += r.spectra;
-            c += r.molecules;
-        }
-        let _ = writeln!(out, "total{:>25}{:>14}{:>16}", a, b, c);
-        let share = if self.molecules > 0 {
-            100.0 * self.unique_molecules as f64 / self.molecules as f64
+/// The text of `bbx stats`: the seed's ambiguity table, unique share,
+/// largest groups, records.
+pub fn stats_text(report: &StatsReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} molecules{}\n",
+        report.config,
+        report.molecules,
+        if report.computed_in_memory {
+            " (computed in memory: no complete catalogue in the database)"
         } else {
-            0.0
-        };
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "number of molecules     spectrums       spectrums       molecules"
+    );
+    let _ = writeln!(
+        out,
+        "for each spectrum     w/o  rot / sym  with rot / sym  with rot / sym"
+    );
+    let (mut a, mut b, mut c) = (0, 0, 0);
+    for r in &report.ambiguity {
         let _ = writeln!(
             out,
-            "\n{} of {} molecules ({share:.2}%) have a spectrum no other molecule has.",
-            self.unique_molecules, self.molecules
+            "{:>8}{:>22}{:>14}{:>16}",
+            r.nb_mol, r.spectra_up_to_symmetry, r.spectra, r.molecules
         );
-        if !self.largest_groups.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nlargest spectral groups (one per class under the symmetries):"
-            );
-            for g in &self.largest_groups {
-                let n: Vec<String> = g.numbers.iter().map(|x| x.to_string()).collect();
-                let _ = writeln!(
-                    out,
-                    "  {} molecules ({}) differ by up to {} atom{}: {}",
-                    g.numbers.len(),
-                    n.join(", "),
-                    g.atoms_apart,
-                    if g.atoms_apart == 1 { "" } else { "s" },
-                    g.spectrum
-                );
-            }
-            let parts: Vec<String> = self
-                .groups_by_difference
-                .iter()
-                .map(|(d, n)| format!("{n} by up to {d}"))
-                .collect();
-            let _ = writeln!(
-                out,
-                "  groups whose molecules differ (up to symmetry): {}",
-                parts.join(", ")
-            );
-        }
-        if !self.records.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nray records (lowest-numbered molecule reaching each):"
-            );
-            for r in &self.records {
-                let _ = writeln!(
-                    out,
-                    "  {:<10}most {:<7}{:>4}   molecule {}, ray {}",
-                    r.kind,
-                    if r.measure == "turns" {
-                        "turns"
-                    } else {
-                        "cells"
-                    },
-                    r.value,
-                    r.number,
-                    r.ray
-                );
-            }
-        }
-        out
+        a += r.spectra_up_to_symmetry;
+        b += r.spectra;
+        c += r.molecules;
     }
+    let _ = writeln!(out, "total{:>25}{:>14}{:>16}", a, b, c);
+    let share = if report.molecules > 0 {
+        100.0 * report.unique_molecules as f64 / report.molecules as f64
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        out,
+        "\n{} of {} molecules ({share:.2}%) have a spectrum no other molecule has.",
+        report.unique_molecules, report.molecules
+    );
+    if !report.largest_groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nlargest spectral groups (one per class under the symmetries):"
+        );
+        for g in &report.largest_groups {
+            let n: Vec<String> = g.numbers.iter().map(|x| x.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "  {} molecules ({}) differ by up to {} atom{}: {}",
+                g.numbers.len(),
+                n.join(", "),
+                g.atoms_apart,
+                if g.atoms_apart == 1 { "" } else { "s" },
+                g.spectrum
+            );
+        }
+        let parts: Vec<String> = report
+            .groups_by_difference
+            .iter()
+            .map(|(d, n)| format!("{n} by up to {d}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  groups whose molecules differ (up to symmetry): {}",
+            parts.join(", ")
+        );
+    }
+    if !report.records.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nray records (lowest-numbered molecule reaching each):"
+        );
+        for r in &report.records {
+            let _ = writeln!(
+                out,
+                "  {:<10}most {:<7}{:>4}   molecule {}, ray {}",
+                r.kind,
+                if r.measure == "turns" {
+                    "turns"
+                } else {
+                    "cells"
+                },
+                r.value,
+                r.number,
+                r.ray
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]

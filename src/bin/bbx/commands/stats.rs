@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions};
-use bbx::render::StatsReport;
 
 use crate::cli::{json, open_complete};
 
@@ -30,16 +29,16 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
     let report = match open_complete(&args.db, config)? {
-        Some(cat) => StatsReport::from_catalogue(&cat, config, false)?,
+        Some(cat) => cat.stats_report(config, false)?,
         None => {
             let mut cat = Catalogue::open_in_memory()?;
             cat.explore(config, &ExploreOptions::default(), |_| {})?;
-            StatsReport::from_catalogue(&cat, config, true)?
+            cat.stats_report(config, true)?
         }
     };
     if args.json {
         json(&report)
     } else {
-        Ok(report.text())
+        Ok(bbx::render::stats_text(&report))
     }
 }

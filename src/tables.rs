@@ -1,0 +1,202 @@
+//! The exact tables of a whole configuration, whoever computed them.
+//!
+//! `bbx stats` prints a [`StatsReport`]: the seed's ambiguity table, the
+//! molecules whose spectrum is theirs alone, the largest spectral groups and
+//! the ray records. The catalogue builds one from its SQLite tables
+//! ([`Catalogue::stats_report`](crate::catalogue::Catalogue::stats_report));
+//! any other way of counting must build the same value, which
+//! [`StatsReport::assemble`] makes easy: it takes the raw counts and groups and
+//! applies the ordering, truncation and totals in one place.
+
+use std::collections::BTreeMap;
+
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::rules::ray::{Outcome, Rules, Tracer};
+
+/// How many spectral groups a report lists.
+pub const LARGEST_GROUPS: usize = 10;
+
+/// The summary `bbx stats` prints for a configuration.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StatsReport {
+    /// The configuration.
+    pub config: String,
+    /// Molecules in it.
+    pub molecules: u64,
+    /// Whether it was computed in memory (no complete catalogue).
+    pub computed_in_memory: bool,
+    /// The ambiguity table.
+    pub ambiguity: Vec<AmbiguityRow>,
+    /// Molecules whose spectrum no other molecule has.
+    pub unique_molecules: u64,
+    /// The largest spectral groups, one per class under the symmetries.
+    pub largest_groups: Vec<GroupReport>,
+    /// How many spectral groups (up to symmetry) have molecules differing by at
+    /// most 1, 2, 3… atoms: `(atoms, groups)`.
+    pub groups_by_difference: Vec<(usize, u64)>,
+    /// The ray records.
+    pub records: Vec<RecordReport>,
+}
+
+/// One line of the ambiguity table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct AmbiguityRow {
+    /// Molecules per spectrum.
+    pub nb_mol: u64,
+    /// Spectra of this size, counting the images of one under the symmetries once.
+    pub spectra_up_to_symmetry: u64,
+    /// Spectra of this size.
+    pub spectra: u64,
+    /// Molecules sharing those spectra.
+    pub molecules: u64,
+}
+
+/// One spectral group in a [`StatsReport`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GroupReport {
+    /// The shared spectrum.
+    pub spectrum: String,
+    /// The molecules' numbers.
+    pub numbers: Vec<u64>,
+    /// The most atoms in which two of them differ.
+    pub atoms_apart: usize,
+}
+
+impl GroupReport {
+    /// The group of `molecules` (in number order, with their `numbers`) sharing
+    /// `spectrum`.
+    pub fn new(spectrum: String, numbers: Vec<u64>, molecules: &[Molecule]) -> GroupReport {
+        let mut apart = 0;
+        for a in molecules {
+            for b in molecules {
+                apart = apart.max(atoms_apart(a, b));
+            }
+        }
+        GroupReport {
+            spectrum,
+            numbers,
+            atoms_apart: apart,
+        }
+    }
+}
+
+/// One ray record in a [`StatsReport`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RecordReport {
+    /// `absorbed`, `reflected` or `out`.
+    pub kind: &'static str,
+    /// `turns` or `length`.
+    pub measure: &'static str,
+    /// The record value.
+    pub value: u32,
+    /// The lowest-numbered molecule reaching it.
+    pub number: u64,
+    /// A ray of that molecule reaching it.
+    pub ray: usize,
+}
+
+/// The six records a report lists, in its order: `(kind, measure, statistics
+/// column)`.
+pub const RECORDS: [(&str, &str, &str); 6] = [
+    ("absorbed", "turns", "absorbed_max_turns"),
+    ("absorbed", "length", "absorbed_max_length"),
+    ("reflected", "turns", "reflected_max_turns"),
+    ("reflected", "length", "reflected_max_length"),
+    ("out", "turns", "out_max_turns"),
+    ("out", "length", "out_max_length"),
+];
+
+impl RecordReport {
+    /// The record `kind`/`measure` = `value` held by molecule `number`, `m`:
+    /// traces it under the standard rules to name the first ray reaching it.
+    pub fn new(
+        kind: &'static str,
+        measure: &'static str,
+        value: u32,
+        number: u64,
+        m: &Molecule,
+    ) -> RecordReport {
+        let mut tracer = Tracer::new(m.width(), Rules::Standard);
+        tracer.load(m);
+        let mut rays = Vec::new();
+        tracer.trace_all(&mut rays);
+        let ray = rays
+            .iter()
+            .position(|r| {
+                let k = match r.outcome {
+                    Outcome::Absorbed => "absorbed",
+                    Outcome::Reflected => "reflected",
+                    Outcome::Exit(_) => "out",
+                    Outcome::Miss => "miss",
+                };
+                k == kind
+                    && if measure == "turns" {
+                        r.turns == value
+                    } else {
+                        r.length == value
+                    }
+            })
+            .map_or(0, |i| i + 1);
+        RecordReport {
+            kind,
+            measure,
+            value,
+            number,
+            ray,
+        }
+    }
+}
+
+impl StatsReport {
+    /// Puts a report together from the raw tables: `ambiguity` by group size,
+    /// `groups` one per class of spectra under the symmetries (in the order
+    /// ties are to keep: largest first, then lowest canonical number, then
+    /// spectrum), and the `records`.
+    pub fn assemble(
+        config: Config,
+        computed_in_memory: bool,
+        ambiguity: Vec<AmbiguityRow>,
+        mut groups: Vec<GroupReport>,
+        records: Vec<RecordReport>,
+    ) -> StatsReport {
+        let molecules = config.molecule_count().unwrap_or(0);
+        let shared: u64 = ambiguity.iter().map(|a| a.molecules).sum();
+        let mut by_difference: BTreeMap<usize, u64> = BTreeMap::new();
+        for g in &groups {
+            *by_difference.entry(g.atoms_apart).or_default() += 1;
+        }
+        groups.sort_by(|a, b| {
+            b.numbers
+                .len()
+                .cmp(&a.numbers.len())
+                .then(b.atoms_apart.cmp(&a.atoms_apart))
+        });
+        groups.truncate(LARGEST_GROUPS);
+        StatsReport {
+            config: config.to_string(),
+            molecules,
+            computed_in_memory,
+            ambiguity,
+            unique_molecules: molecules - shared,
+            largest_groups: groups,
+            groups_by_difference: by_difference.into_iter().collect(),
+            records,
+        }
+    }
+}
+
+/// The atom cells of `a` that are not atoms in `b`.
+///
+/// ```
+/// use bbx::Molecule;
+/// let a: Molecule = "OO--".parse().unwrap();
+/// let b: Molecule = "O-O-".parse().unwrap();
+/// assert_eq!(bbx::tables::atoms_apart(&a, &b), 1);
+/// ```
+pub fn atoms_apart(a: &Molecule, b: &Molecule) -> usize {
+    a.atoms()
+        .iter()
+        .filter(|x| b.atoms().binary_search(x).is_err())
+        .count()
+}
