@@ -1,0 +1,362 @@
+//! Filling the catalogue: every molecule in number order, one transaction a
+//! chunk, then the `spectrums` table.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+use rusqlite::params;
+
+use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS};
+use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
+use crate::error::Error;
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::rules::enumeration::{Numbering, next_combination, unrank};
+use crate::rules::ray::{Rules, Tracer};
+use crate::rules::symmetry::Transform;
+
+/// Options for [`Catalogue::explore`].
+#[derive(Debug, Default)]
+pub struct ExploreOptions {
+    /// Delete what is stored for the configuration and start again.
+    pub fresh: bool,
+    /// Explore even above [`SANE_LIMIT`] molecules.
+    pub force: bool,
+    /// Molecules per transaction (0: a default that commits about every second).
+    pub chunk: u64,
+    /// Set to stop after the chunk in hand (Ctrl-C).
+    pub stop: Option<&'static AtomicBool>,
+}
+
+/// How an exploration ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Explored {
+    /// Molecules in the configuration.
+    pub nb_mol: u64,
+    /// Molecules stored before this run.
+    pub resumed_from: u64,
+    /// Molecules stored now.
+    pub stored: u64,
+    /// Whether the configuration is complete (false when stopped).
+    pub complete: bool,
+    /// Whether it was already complete (nothing was done).
+    pub already_complete: bool,
+    /// Spectra shared by two molecules or more.
+    pub ambiguous_spectra: u64,
+}
+
+/// Progress of an exploration, for a progress bar.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress {
+    /// Molecules stored so far out of the total.
+    Molecules(u64, u64),
+    /// Building the spectrums table and the indexes.
+    Spectra,
+}
+
+impl Catalogue {
+    /// Enumerates every molecule of `config` not stored yet, computes its row
+    /// and stores it, then builds the `spectrums` table. `progress` is called
+    /// after each chunk.
+    pub fn explore(
+        &mut self,
+        config: Config,
+        options: &ExploreOptions,
+        mut progress: impl FnMut(Progress),
+    ) -> Result<Explored, Error> {
+        let e = sql_err(&self.path);
+        let nb_mol = config.molecule_count().ok_or_else(|| {
+            Error::Invalid(format!(
+                "configuration {config} has too many molecules to enumerate"
+            ))
+        })?;
+        if nb_mol > SANE_LIMIT && !options.force {
+            return Err(Error::Invalid(format!(
+                "configuration {config} has {nb_mol} molecules, more than bbx explores without --force ({SANE_LIMIT})"
+            )));
+        }
+        let key = config.to_string();
+        if options.fresh {
+            let tx = self.conn.transaction().map_err(&e)?;
+            for table in ["molecules", "spectrums", "configurations"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
+                    .map_err(&e)?;
+            }
+            tx.commit().map_err(&e)?;
+        }
+        if let Some(s) = self.status(config)? {
+            if s.complete {
+                let ambiguous = self.count_spectra(config)?;
+                return Ok(Explored {
+                    nb_mol,
+                    resumed_from: s.stored,
+                    stored: s.stored,
+                    complete: true,
+                    already_complete: true,
+                    ambiguous_spectra: ambiguous,
+                });
+            }
+        } else {
+            let now = self.now()?;
+            self.conn
+                .execute(
+                    "INSERT INTO configurations (config, nb_atoms, width, nb_mol, complete, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)",
+                    params![key, config.atoms as i64, config.width as i64, nb_mol as i64, now],
+                )
+                .map_err(&e)?;
+        }
+        let resumed_from = self.status(config)?.map_or(0, |s| s.stored);
+        let chunk = if options.chunk > 0 {
+            options.chunk
+        } else {
+            50_000
+        };
+        // Compute chunks on other threads while this one writes.
+        let (tx, rx) = mpsc::sync_channel::<Vec<MoleculeRow>>(2);
+        let stop = options.stop;
+        let producer = std::thread::spawn(move || {
+            let mut first = resumed_from + 1;
+            while first <= nb_mol {
+                if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                    break;
+                }
+                let last = (first + chunk - 1).min(nb_mol);
+                let rows = compute_rows(config, first, last);
+                if tx.send(rows).is_err() {
+                    break;
+                }
+                first = last + 1;
+            }
+        });
+        let mut stored = resumed_from;
+        progress(Progress::Molecules(stored, nb_mol));
+        let result = (|| -> Result<(), Error> {
+            for rows in rx.iter() {
+                self.insert_rows(&key, &rows)?;
+                stored = rows.last().map_or(stored, |r| r.number);
+                progress(Progress::Molecules(stored, nb_mol));
+                if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        drop(rx);
+        let _ = producer.join();
+        result?;
+        if stored < nb_mol {
+            return Ok(Explored {
+                nb_mol,
+                resumed_from,
+                stored,
+                complete: false,
+                already_complete: false,
+                ambiguous_spectra: 0,
+            });
+        }
+        progress(Progress::Spectra);
+        let ambiguous = self.build_spectrums(config)?;
+        Ok(Explored {
+            nb_mol,
+            resumed_from,
+            stored,
+            complete: true,
+            already_complete: false,
+            ambiguous_spectra: ambiguous,
+        })
+    }
+
+    fn insert_rows(&mut self, key: &str, rows: &[MoleculeRow]) -> Result<(), Error> {
+        let e = sql_err(&self.path);
+        let now = self.now()?;
+        let tx = self.conn.transaction().map_err(&e)?;
+        {
+            let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
+            let sql = format!(
+                "INSERT INTO molecules (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
+                STAT_COLUMNS.join(", "),
+                placeholders.join(", ")
+            );
+            let mut stmt = tx.prepare_cached(&sql).map_err(&e)?;
+            for r in rows {
+                let s = r.stats.named();
+                stmt.execute(params![
+                    key,
+                    r.number as i64,
+                    r.canonical_number as i64,
+                    r.molecule,
+                    r.spectrum,
+                    r.transform,
+                    s[0].1,
+                    s[1].1,
+                    s[2].1,
+                    s[3].1,
+                    s[4].1,
+                    s[5].1,
+                    s[6].1,
+                    s[7].1,
+                    s[8].1,
+                    s[9].1,
+                    s[10].1,
+                    s[11].1,
+                    s[12].1,
+                    s[13].1,
+                    s[14].1,
+                    s[15].1,
+                    s[16].1,
+                    now,
+                    now
+                ])
+                .map_err(&e)?;
+            }
+            tx.execute(
+                "UPDATE configurations SET updated_at = ?2 WHERE config = ?1",
+                params![key, now],
+            )
+            .map_err(&e)?;
+        }
+        tx.commit().map_err(&e)
+    }
+
+    /// Builds the indexes and the `spectrums` table, and marks the configuration
+    /// complete; returns the number of ambiguous spectra.
+    fn build_spectrums(&mut self, config: Config) -> Result<u64, Error> {
+        let e = sql_err(&self.path);
+        let key = config.to_string();
+        self.conn
+            .execute_batch(
+                "CREATE INDEX IF NOT EXISTS molecules_spectrum ON molecules (config, spectrum);
+                 CREATE INDEX IF NOT EXISTS molecules_canonical ON molecules (config, canonical_number);
+                 CREATE INDEX IF NOT EXISTS spectrums_nb_mol ON spectrums (config, nb_mol);",
+            )
+            .map_err(&e)?;
+        // Spectra shared by two molecules or more, with their molecules.
+        struct Member {
+            spectrum: usize,
+            canonical: u64,
+            transform: usize,
+            number: u64,
+        }
+        let spectra: Vec<(String, u64)>;
+        let mut members: Vec<Member> = Vec::new();
+        {
+            // A scan of the spectrum index in order: no sorting.
+            let mut stmt = self
+                .conn
+                .prepare(
+                    "SELECT spectrum, count(*) FROM molecules INDEXED BY molecules_spectrum
+                     WHERE config = ?1 GROUP BY spectrum HAVING count(*) > 1",
+                )
+                .map_err(&e)?;
+            let rows = stmt
+                .query_map([&key], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+                })
+                .map_err(&e)?;
+            spectra = rows.collect::<Result<Vec<_>, _>>().map_err(&e)?;
+            let mut stmt = self
+                .conn
+                .prepare(
+                    "SELECT number, canonical_number, transform FROM molecules INDEXED BY molecules_spectrum
+                     WHERE config = ?1 AND spectrum = ?2",
+                )
+                .map_err(&e)?;
+            for (idx, (s, _)) in spectra.iter().enumerate() {
+                let mut rows = stmt.query(params![key, s]).map_err(&e)?;
+                while let Some(r) = rows.next().map_err(&e)? {
+                    let t: String = r.get(2).map_err(&e)?;
+                    let transform = Transform::ALL
+                        .iter()
+                        .position(|x| x.name() == t)
+                        .unwrap_or(0);
+                    members.push(Member {
+                        spectrum: idx,
+                        number: r.get::<_, i64>(0).map_err(&e)? as u64,
+                        canonical: r.get::<_, i64>(1).map_err(&e)? as u64,
+                        transform,
+                    });
+                }
+            }
+        }
+        // Stamp: groups in increasing canonical number; within a group, members in
+        // transform order; the first to reach a spectrum stamps it.
+        members.sort_by_key(|m| (m.canonical, m.transform, m.number));
+        let mut stamp: Vec<Option<(usize, u64)>> = vec![None; spectra.len()];
+        for m in &members {
+            if stamp[m.spectrum].is_none() {
+                stamp[m.spectrum] = Some((m.transform, m.canonical));
+            }
+        }
+        let now = self.now()?;
+        let tx = self.conn.transaction().map_err(&e)?;
+        tx.execute("DELETE FROM spectrums WHERE config = ?1", [&key])
+            .map_err(&e)?;
+        {
+            let mut stmt = tx
+                .prepare(
+                    "INSERT INTO spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+                )
+                .map_err(&e)?;
+            for (i, (s, n)) in spectra.iter().enumerate() {
+                let (t, c) = stamp[i].unwrap_or((0, 0));
+                stmt.execute(params![
+                    key,
+                    s,
+                    *n as i64,
+                    Transform::ALL[t].name(),
+                    c as i64,
+                    now
+                ])
+                .map_err(&e)?;
+            }
+        }
+        tx.execute(
+            "UPDATE configurations SET complete = 1, updated_at = ?2 WHERE config = ?1",
+            params![key, now],
+        )
+        .map_err(&e)?;
+        tx.commit().map_err(&e)?;
+        Ok(spectra.len() as u64)
+    }
+
+    fn count_spectra(&self, config: Config) -> Result<u64, Error> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM spectrums WHERE config = ?1",
+                [config.to_string()],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(sql_err(&self.path))
+    }
+}
+
+/// The rows of molecules `first..=last`, computed in parallel.
+fn compute_rows(config: Config, first: u64, last: u64) -> Vec<MoleculeRow> {
+    let per_task = 4096u64;
+    let starts: Vec<u64> = (first..=last).step_by(per_task as usize).collect();
+    starts
+        .par_iter()
+        .flat_map_iter(|&start| {
+            let end = (start + per_task - 1).min(last);
+            let mut tracer = Tracer::new(config.width, Rules::Standard);
+            let numbering = Numbering::new(config).expect("a numbered configuration");
+            let mut atoms = unrank(config, start)
+                .map(|m| m.atoms().to_vec())
+                .unwrap_or_default();
+            let cells = config.cells();
+            let mut out = Vec::with_capacity((end - start + 1) as usize);
+            for number in start..=end {
+                let m =
+                    Molecule::new(config.width, atoms.iter().copied()).expect("valid combination");
+                let (c, t) = numbering.canonical(&m);
+                out.push(MoleculeRow::with_canonical(&mut tracer, &m, number, c, t));
+                next_combination(&mut atoms, cells);
+            }
+            out
+        })
+        .collect()
+}

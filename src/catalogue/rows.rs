@@ -1,0 +1,87 @@
+//! The rows the catalogue stores: molecules and ambiguous spectra.
+
+use crate::rules::board::Molecule;
+use crate::rules::enumeration::canonical;
+use crate::rules::ray::Tracer;
+use crate::rules::spectrum::{Analysis, Stats};
+use crate::rules::symmetry::Transform;
+
+/// The 17 statistics columns of the `molecules` table, in the seed's order.
+pub(super) const STAT_COLUMNS: [&str; 17] = [
+    "absorbed_number",
+    "absorbed_max_length",
+    "absorbed_max_turns",
+    "absorbed_tot_length",
+    "absorbed_tot_turns",
+    "reflected_number",
+    "reflected_edge",
+    "reflected_deep",
+    "reflected_max_length",
+    "reflected_max_turns",
+    "reflected_tot_length",
+    "reflected_tot_turns",
+    "out_number",
+    "out_max_length",
+    "out_max_turns",
+    "out_tot_length",
+    "out_tot_turns",
+];
+
+/// One row of the `molecules` table.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MoleculeRow {
+    /// The molecule's number (1-based rank).
+    pub number: u64,
+    /// The smallest number in its enantiomer group.
+    pub canonical_number: u64,
+    /// Linear form.
+    pub molecule: String,
+    /// Normalised spectrum.
+    pub spectrum: String,
+    /// The transform mapping the canonical molecule onto this one.
+    pub transform: String,
+    /// The 17 statistics.
+    pub stats: Stats,
+}
+
+impl MoleculeRow {
+    /// Computes the row of molecule `m`, numbered `number`, with `tracer` (of the
+    /// molecule's width, standard rules).
+    pub fn compute(tracer: &mut Tracer, m: &Molecule, number: u64) -> MoleculeRow {
+        let (canonical_number, transform) = canonical(m).unwrap_or((number, Transform::Id));
+        MoleculeRow::with_canonical(tracer, m, number, canonical_number, transform)
+    }
+
+    pub(super) fn with_canonical(
+        tracer: &mut Tracer,
+        m: &Molecule,
+        number: u64,
+        canonical_number: u64,
+        transform: Transform,
+    ) -> MoleculeRow {
+        tracer.load(m);
+        let a = Analysis::from_tracer(tracer);
+        MoleculeRow {
+            number,
+            canonical_number,
+            molecule: m.to_string(),
+            spectrum: a.spectrum.to_string(),
+            transform: transform.name().to_string(),
+            stats: a.stats,
+        }
+    }
+}
+
+/// One row of the `spectrums` table.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SpectrumRow {
+    /// The normalised spectrum.
+    pub spectrum: String,
+    /// How many molecules share it.
+    pub nb_mol: u64,
+    /// The transform stamped on it (see SPEC: from the lowest-numbered canonical
+    /// molecule whose spectrum is ambiguous).
+    pub transform: String,
+    /// The canonical number stamped on it.
+    pub canonical_number: u64,
+}
