@@ -1,8 +1,10 @@
 //! The assistant: what to shoot next and puzzles worth playing.
 //!
-//! Built on the solver: [`plan`] finds the shooting strategy with the fewest
+//! Built on the solver: [`suggest`] ranks the rays not yet shot by how well
+//! they split the molecules that still fit, [`plan`] finds the shooting strategy with the fewest
 //! rays on average as a decision tree, [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
 pub mod generate;
 pub mod plan;
+pub mod suggest;

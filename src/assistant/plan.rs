@@ -146,29 +146,3 @@ impl Search<'_> {
         }
     }
 }
-
-/// The tree as indented text.
-pub fn tree_text(node: &Node, indent: usize, out: &mut String) {
-    let pad = " ".repeat(indent);
-    match node {
-        Node::Known(m) => out.push_str(&format!("{pad}known: {m}\n")),
-        Node::Undecidable(ms) => out.push_str(&format!(
-            "{pad}no ray tells these {} apart: {}\n",
-            ms.len(),
-            ms.join(" ")
-        )),
-        Node::Shoot {
-            ray,
-            expected_rays,
-            branches,
-        } => {
-            out.push_str(&format!(
-                "{pad}shoot ray {ray} ({expected_rays:.2} rays expected from here)\n"
-            ));
-            for (o, child) in branches {
-                out.push_str(&format!("{pad}  if {o}:\n"));
-                tree_text(child, indent + 4, out);
-            }
-        }
-    }
-}

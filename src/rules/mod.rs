@@ -12,10 +12,12 @@
 //! | [`spectrum`] | spectra, observations and the 17 per-molecule statistics |
 //! | [`symmetry`] | the eight symmetries of the square |
 //! | [`enumeration`] | molecule numbers, canonical molecules, walking a configuration |
+//! | [`report`] | what `bbx trace` reports about one molecule |
 
 pub mod board;
 pub mod config;
 pub mod enumeration;
 pub mod ray;
+pub mod report;
 pub mod spectrum;
 pub mod symmetry;

@@ -54,6 +54,8 @@
 //! assert_eq!(found.molecules.len(), 2); // molecules 868 and 15993
 //! ```
 
+pub mod report;
+
 use std::ops::RangeInclusive;
 use std::time::Instant;
 

@@ -4,7 +4,8 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use bbx::render::SolveReport;
+use bbx::render;
+use bbx::solver::report::SolveReport;
 use bbx::solver::{self, Limits};
 
 use crate::cli::PuzzleInput;
@@ -97,7 +98,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         s.push('\n');
         s
     } else {
-        report.text(args.show)
+        render::solve_text(&report, args.show)
     };
     Ok((text, code))
 }

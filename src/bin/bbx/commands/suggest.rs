@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use bbx::render::SolveReport;
-use bbx::solver::{self, Limits};
+use bbx::assistant::suggest::{SuggestOptions, suggest};
+use bbx::render;
 
 use crate::cli::{PuzzleInput, json};
 
@@ -34,115 +34,32 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     let (puzzle, atoms, rules) = args.input.load()?;
-    let limits = Limits {
-        max: Some(args.max),
-        deadline: None,
+    let options = SuggestOptions {
+        max: args.max,
+        top: args.top,
+        plan_max: args.plan.then_some(args.plan_max),
     };
-    let solution = solver::solve(&puzzle.observation, rules, atoms, &limits, |_| {})?;
-    if solution.complete && solution.molecules.is_empty() {
-        let report = SolveReport::new(&puzzle.origin, solution, None);
-        return Ok((
-            if args.json {
-                json(&report)?
-            } else {
-                report.text(0)
-            },
-            ExitCode::from(1),
-        ));
+    let s = suggest(&puzzle.origin, &puzzle.observation, rules, atoms, &options)?;
+    if s.complete && s.count == 0 {
+        let text = if args.json {
+            json(&s.report)?
+        } else {
+            render::solve_text(&s.report, 0)
+        };
+        return Ok((text, ExitCode::from(1)));
     }
-    let plan = if args.plan && solution.complete && solution.molecules.len() <= args.plan_max {
-        Some(bbx::assistant::plan::plan(
-            &solution.molecules,
-            &puzzle.observation,
-            rules,
-        ))
-    } else {
-        None
-    };
-    if args.plan && plan.is_none() && !args.json {
+    if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
             "note: --plan works on complete sets of at most {} molecules (--plan-max); this game has {}{}",
             args.plan_max,
-            if solution.complete { "" } else { "more than " },
-            solution.molecules.len()
+            if s.complete { "" } else { "more than " },
+            s.count
         );
     }
-    let report = SolveReport::new(&puzzle.origin, solution, None);
-    if args.json {
-        #[derive(serde::Serialize)]
-        struct Suggestion<'a> {
-            count: usize,
-            complete: bool,
-            decided: bool,
-            rays: &'a [bbx::render::SplitReport],
-            plan: Option<&'a bbx::assistant::plan::Plan>,
-        }
-        let s = Suggestion {
-            count: report.count,
-            complete: report.complete,
-            decided: report.count == 1,
-            rays: &report.splits[..report.splits.len().min(args.top)],
-            plan: plan.as_ref(),
-        };
-        return Ok((json(&s)?, ExitCode::SUCCESS));
-    }
-    let p = puzzle.width();
-    let mut out = format!(
-        "puzzle    {} ({p}×{p}, {} of {} rays shot)\nobserved  {}\n\n",
-        puzzle.origin,
-        report.shot,
-        4 * p,
-        report.observation
-    );
-    if report.complete {
-        out.push_str(&format!("{}\n", report.verdict()));
+    let text = if args.json {
+        json(&s)?
     } else {
-        out.push_str(&format!(
-            "More than {} molecules fit: the ranking is based on the first {} found (--max raises it).\n",
-            report.count, report.count
-        ));
-    }
-    if report.count == 1 {
-        out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
-    } else if report.splits.is_empty() {
-        out.push_str(
-            "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",
-        );
-    } else {
-        out.push_str("\nrays to shoot next, best first:\n");
-        out.push_str("   ray  position          outcomes  expected left  bits\n");
-        for s in report.splits.iter().take(args.top) {
-            out.push_str(&format!(
-                "{:>6}  {:<18}{:>8}{:>15.2}{:>6.2}\n",
-                s.position,
-                bbx::render::position_name(p, s.position),
-                s.classes.len(),
-                s.expected_remaining,
-                s.entropy
-            ));
-        }
-        if let Some(best) = report.splits.first() {
-            let classes: Vec<String> = best
-                .classes
-                .iter()
-                .map(|c| match c.exit {
-                    Some(k) => format!("out at {k}: {}", c.count),
-                    None => format!("{}: {}", c.result, c.count),
-                })
-                .collect();
-            out.push_str(&format!(
-                "\nray {} would split them as {}.\n",
-                best.position,
-                classes.join(", ")
-            ));
-        }
-    }
-    if let Some(p) = &plan {
-        out.push_str(&format!(
-            "\nbest strategy: {:.2} more rays on average until the molecule is known\n",
-            p.expected_rays
-        ));
-        bbx::assistant::plan::tree_text(&p.tree, 2, &mut out);
-    }
-    Ok((out, ExitCode::SUCCESS))
+        render::suggest_text(&s, args.top)
+    };
+    Ok((text, ExitCode::SUCCESS))
 }

@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use bbx::puzzle::load_molecule;
-use bbx::render::{Notation, TraceReport};
+use bbx::render::{self, Notation};
+use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
 #[derive(clap::Args)]
@@ -59,12 +60,12 @@ fn inner(args: Args) -> bbx::Result<String> {
         Notation::Seed
     };
     if args.rays.is_empty() {
-        return Ok(report.text(notation));
+        return Ok(render::trace_text(&report, notation));
     }
-    let mut out = report.header();
+    let mut out = render::trace_header(&report);
     for &k in &args.rays {
         out.push('\n');
-        out.push_str(&report.ray_text(k));
+        out.push_str(&render::ray_text(&report, k).unwrap_or_default());
     }
     Ok(out)
 }

@@ -1,0 +1,89 @@
+//! Which ray to shoot next: the rays not yet shot ranked by how well they
+//! split the molecules that still fit, and optionally the best strategy.
+
+use std::ops::RangeInclusive;
+
+use crate::assistant::plan::{Plan, plan};
+use crate::error::Error;
+use crate::rules::ray::Rules;
+use crate::rules::spectrum::Observation;
+use crate::solver::report::{SolveReport, SplitReport};
+use crate::solver::{self, Limits};
+
+/// What to look for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SuggestOptions {
+    /// Base the ranking on at most this many molecules.
+    pub max: usize,
+    /// Keep this many rays, best first.
+    pub top: usize,
+    /// Also compute the best strategy, when at most this many molecules fit.
+    pub plan_max: Option<usize>,
+}
+
+/// The rays worth shooting next, ready to print or serialise.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Suggestion {
+    /// Molecules found.
+    pub count: usize,
+    /// False when `max` stopped the search (the ranking then rests on the
+    /// molecules found first).
+    pub complete: bool,
+    /// True when one molecule fits.
+    pub decided: bool,
+    /// The best `top` rays.
+    pub rays: Vec<SplitReport>,
+    /// The best strategy, when asked for and the molecules are few enough.
+    pub plan: Option<Plan>,
+    /// The solve behind it.
+    #[serde(skip)]
+    pub report: SolveReport,
+}
+
+/// Solves the game seen so far (`observed`, read from `origin`) and ranks the
+/// rays not yet shot.
+///
+/// ```
+/// use bbx::assistant::suggest::{suggest, SuggestOptions};
+/// use bbx::{Molecule, Observation, Rules, Spectrum};
+/// let m: Molecule = "O-O-------------".parse().unwrap();
+/// let mut seen = Observation::full(&Spectrum::of(&m, Rules::Standard));
+/// for pos in 3..=16 {
+///     seen.forget(pos);
+/// }
+/// let options = SuggestOptions { max: 1000, top: 3, plan_max: None };
+/// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
+/// assert!(s.complete && s.count > 1 && s.rays.len() == 3);
+/// ```
+pub fn suggest(
+    origin: &str,
+    observed: &Observation,
+    rules: Rules,
+    atoms: RangeInclusive<usize>,
+    options: &SuggestOptions,
+) -> Result<Suggestion, Error> {
+    let limits = Limits {
+        max: Some(options.max),
+        deadline: None,
+    };
+    let solution = solver::solve(observed, rules, atoms, &limits, |_| {})?;
+    let plan = match options.plan_max {
+        Some(n)
+            if solution.complete
+                && !solution.molecules.is_empty()
+                && solution.molecules.len() <= n =>
+        {
+            Some(plan(&solution.molecules, observed, rules))
+        }
+        _ => None,
+    };
+    let report = SolveReport::new(origin, solution, None);
+    Ok(Suggestion {
+        count: report.count,
+        complete: report.complete,
+        decided: report.count == 1,
+        rays: report.splits.iter().take(options.top).cloned().collect(),
+        plan,
+        report,
+    })
+}

@@ -1,0 +1,96 @@
+//! `bbx suggest`: the rays worth shooting next and the best strategy.
+
+use crate::assistant::plan::Node;
+use crate::assistant::suggest::Suggestion;
+use crate::render::board::position_name;
+use crate::render::solve::verdict;
+
+/// The text of a suggestion, listing the `top` best rays.
+pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
+    let report = &suggestion.report;
+    let p = report.solution().observation.width();
+    let mut out = format!(
+        "puzzle    {} ({p}×{p}, {} of {} rays shot)\nobserved  {}\n\n",
+        report.origin,
+        report.shot,
+        4 * p,
+        report.observation
+    );
+    if report.complete {
+        out.push_str(&format!("{}\n", verdict(report)));
+    } else {
+        out.push_str(&format!(
+            "More than {} molecules fit: the ranking is based on the first {} found (--max raises it).\n",
+            report.count, report.count
+        ));
+    }
+    if report.count == 1 {
+        out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
+    } else if report.splits.is_empty() {
+        out.push_str(
+            "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",
+        );
+    } else {
+        out.push_str("\nrays to shoot next, best first:\n");
+        out.push_str("   ray  position          outcomes  expected left  bits\n");
+        for s in report.splits.iter().take(top) {
+            out.push_str(&format!(
+                "{:>6}  {:<18}{:>8}{:>15.2}{:>6.2}\n",
+                s.position,
+                position_name(p, s.position),
+                s.classes.len(),
+                s.expected_remaining,
+                s.entropy
+            ));
+        }
+        if let Some(best) = report.splits.first() {
+            let classes: Vec<String> = best
+                .classes
+                .iter()
+                .map(|c| match c.exit {
+                    Some(k) => format!("out at {k}: {}", c.count),
+                    None => format!("{}: {}", c.result, c.count),
+                })
+                .collect();
+            out.push_str(&format!(
+                "\nray {} would split them as {}.\n",
+                best.position,
+                classes.join(", ")
+            ));
+        }
+    }
+    if let Some(p) = &suggestion.plan {
+        out.push_str(&format!(
+            "\nbest strategy: {:.2} more rays on average until the molecule is known\n",
+            p.expected_rays
+        ));
+        plan_text(&p.tree, 2, &mut out);
+    }
+    out
+}
+
+/// A plan's decision tree as indented text, appended to `out`.
+pub fn plan_text(node: &Node, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match node {
+        Node::Known(m) => out.push_str(&format!("{pad}known: {m}\n")),
+        Node::Undecidable(ms) => out.push_str(&format!(
+            "{pad}no ray tells these {} apart: {}\n",
+            ms.len(),
+            ms.join(" ")
+        )),
+        Node::Shoot {
+            ray,
+            expected_rays,
+            branches,
+        } => {
+            out.push_str(&format!(
+                "{pad}shoot ray {ray} ({expected_rays:.2} rays expected from here)\n"
+            ));
+            for (o, child) in branches {
+                out.push_str(&format!("{pad}  if {o}:\n"));
+                plan_text(child, indent + 4, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! `bbx show` and `bbx stats`: catalogue rows, spectral groups and the tables
+//! of a whole configuration.
+
+use std::fmt::Write as _;
+
+use crate::catalogue::MoleculeRow;
+use crate::render::board::{balls_line, board, side_by_side};
+use crate::render::trace::stats_table;
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::tables::StatsReport;
+
+/// A catalogue row drawn as the seed's display programme does: header, board
+/// with its spectrum, statistics table.
+pub fn molecule_row(config: Config, row: &MoleculeRow) -> String {
+    let mut out = format!(
+        "{config} number {}, canonical number {}, transform {}\nmolecule  {}\nspectrum  {}\n\n",
+        row.number, row.canonical_number, row.transform, row.molecule, row.spectrum
+    );
+    out.push_str(&row_board(row));
+    let _ = writeln!(out, "\n{}\n", balls_line(config.atoms));
+    out.push_str(&stats_table(&row.stats));
+    out
+}
+
+fn row_board(row: &MoleculeRow) -> String {
+    let m = Molecule::parse_linear(&row.molecule, "catalogue")
+        .unwrap_or_else(|_| Molecule::new(1, []).expect("1×1"));
+    let marks: Vec<char> = row.spectrum.chars().collect();
+    board(&m, &marks)
+}
+
+/// A spectral group: the molecules sharing one spectrum, side by side (at most
+/// `per_line` boards per line).
+pub fn spectral_group(config: Config, rows: &[MoleculeRow], per_line: usize) -> String {
+    let mut out = String::new();
+    if let Some(first) = rows.first() {
+        let numbers: Vec<String> = rows.iter().map(|r| r.number.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "{config} spectrum {} is shared by {} molecules: {}\n",
+            first.spectrum,
+            rows.len(),
+            numbers.join(", ")
+        );
+    }
+    for chunk in rows.chunks(per_line.max(1)) {
+        let boards: Vec<String> = chunk.iter().map(row_board).collect();
+        let labels: Vec<String> = chunk
+            .iter()
+            .map(|r| format!("   number {}", r.number))
+            .collect();
+        let mut labelled: Vec<String> = Vec::new();
+        for (b, l) in boards.iter().zip(&labels) {
+            labelled.push(format!("{l}\n{b}"));
+        }
+        out.push_str(&side_by_side(&labelled, 4));
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{}", balls_line(config.atoms));
+    out
+}
+
+/// The text of `bbx stats`: the seed's ambiguity table, unique share,
+/// largest groups, records.
+pub fn stats_text(report: &StatsReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} molecules{}\n",
+        report.config,
+        report.molecules,
+        if report.computed_in_memory {
+            " (computed in memory: no complete catalogue in the database)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "number of molecules     spectrums       spectrums       molecules"
+    );
+    let _ = writeln!(
+        out,
+        "for each spectrum     w/o  rot / sym  with rot / sym  with rot / sym"
+    );
+    let (mut a, mut b, mut c) = (0, 0, 0);
+    for r in &report.ambiguity {
+        let _ = writeln!(
+            out,
+            "{:>8}{:>22}{:>14}{:>16}",
+            r.nb_mol, r.spectra_up_to_symmetry, r.spectra, r.molecules
+        );
+        a += r.spectra_up_to_symmetry;
+        b += r.spectra;
+        c += r.molecules;
+    }
+    let _ = writeln!(out, "total{:>25}{:>14}{:>16}", a, b, c);
+    let share = if report.molecules > 0 {
+        100.0 * report.unique_molecules as f64 / report.molecules as f64
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        out,
+        "\n{} of {} molecules ({share:.2}%) have a spectrum no other molecule has.",
+        report.unique_molecules, report.molecules
+    );
+    if !report.largest_groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nlargest spectral groups (one per class under the symmetries):"
+        );
+        for g in &report.largest_groups {
+            let n: Vec<String> = g.numbers.iter().map(|x| x.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "  {} molecules ({}) differ by up to {} atom{}: {}",
+                g.numbers.len(),
+                n.join(", "),
+                g.atoms_apart,
+                if g.atoms_apart == 1 { "" } else { "s" },
+                g.spectrum
+            );
+        }
+        let parts: Vec<String> = report
+            .groups_by_difference
+            .iter()
+            .map(|(d, n)| format!("{n} by up to {d}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  groups whose molecules differ (up to symmetry): {}",
+            parts.join(", ")
+        );
+    }
+    if !report.records.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nray records (lowest-numbered molecule reaching each):"
+        );
+        for r in &report.records {
+            let _ = writeln!(
+                out,
+                "  {:<10}most {:<7}{:>4}   molecule {}, ray {}",
+                r.kind,
+                if r.measure == "turns" {
+                    "turns"
+                } else {
+                    "cells"
+                },
+                r.value,
+                r.number,
+                r.ray
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,183 @@
+//! `bbx solve`: the molecules that fit, what is certain, the rays that split
+//! them, the guess and the conflict.
+
+use std::fmt::Write as _;
+
+use crate::render::board::{Notation, board, grid, position_name, spectrum_marks};
+use crate::rules::ray::Outcome;
+use crate::rules::spectrum::{Observation, Spectrum};
+use crate::solver::Certainty;
+use crate::solver::report::SolveReport;
+
+/// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
+/// in every one, `?` undecided; the border shows the observation.
+pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
+    let marks: Vec<char> = observed
+        .marks()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| if c == '?' { ' ' } else { c })
+        .collect();
+    grid(
+        observed.width(),
+        |i| match certainty[i] {
+            Certainty::Atom => 'O',
+            Certainty::Empty => '-',
+            Certainty::Undecided => '?',
+        },
+        &marks,
+    )
+}
+
+/// The one-line verdict of a solve: how many molecules fit.
+pub fn verdict(report: &SolveReport) -> String {
+    let n = report.count;
+    let word = if n == 1 {
+        "molecule fits"
+    } else {
+        "molecules fit"
+    };
+    if report.complete {
+        match n {
+            0 => "No molecule fits these observations.".to_string(),
+            _ => format!("{n} {word}."),
+        }
+    } else if report.timed_out {
+        format!("At least {n} {word} (the time limit stopped the search before it was complete).")
+    } else {
+        format!("At least {n} {word} (the search stopped at --max {n}).")
+    }
+}
+
+/// The full text of a solve: verdict, each molecule (up to `show`), certainty
+/// map, splitting rays, the guess, or the conflict.
+pub fn solve_text(report: &SolveReport, show: usize) -> String {
+    let sol = report.solution();
+    let p = sol.observation.width();
+    let mut out = String::new();
+    let atoms = if report.atoms_min == report.atoms_max {
+        format!("{} atoms", report.atoms_min)
+    } else {
+        format!("{} to {} atoms", report.atoms_min, report.atoms_max)
+    };
+    let _ = writeln!(
+        out,
+        "puzzle    {} ({p}×{p}, {} of {} rays shot)",
+        report.origin,
+        report.shot,
+        4 * p
+    );
+    let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
+    let _ = writeln!(out, "observed  {}", report.observation);
+    let _ = writeln!(out, "\n{}", verdict(report));
+    if let Some(conflict) = &report.conflict {
+        let list: Vec<String> = conflict
+            .iter()
+            .map(|&q| {
+                let what = sol
+                    .observation
+                    .get(q)
+                    .map(Outcome::words)
+                    .unwrap_or_default();
+                format!("  ray {q} ({}): {what}", position_name(p, q))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nThese observed rays cannot hold together (each one is needed for the contradiction):\n{}",
+            list.join("\n")
+        );
+        let mut marks = vec![' '; 4 * p];
+        let obs_marks = sol.observation.marks().unwrap_or_default();
+        for &q in conflict {
+            marks[q - 1] = obs_marks.get(q - 1).copied().unwrap_or('?');
+        }
+        let _ = write!(out, "\n{}", grid(p, |_| '-', &marks));
+    }
+    for (i, m) in sol.molecules.iter().enumerate().take(show) {
+        let number = match report.numbers[i] {
+            Some(n) => format!(", number {n}"),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "\nmolecule {} of {}{number}: {m}", i + 1, report.count);
+        let s = Spectrum::of(m, report.rules);
+        match spectrum_marks(&s, Notation::Seed) {
+            Some(marks) => out.push_str(&board(m, &marks)),
+            None => out.push_str(&board(m, &[])),
+        }
+    }
+    if report.count > show {
+        let _ = writeln!(
+            out,
+            "\n… and {} more (--show N prints more boards, --json lists them all).",
+            report.count - show
+        );
+    }
+    if let Some(c) = &sol.certainty
+        && !sol.molecules.is_empty()
+    {
+        let atoms = c.iter().filter(|x| **x == Certainty::Atom).count();
+        let undecided = c.iter().filter(|x| **x == Certainty::Undecided).count();
+        let _ = writeln!(
+            out,
+            "\ncertain: {atoms} atoms, {} empty cells, {undecided} undecided (O atom in every molecule, - empty in every one, ? undecided)",
+            c.len() - atoms - undecided
+        );
+        out.push_str(&certainty_board(&sol.observation, c));
+    }
+    if !report.splits.is_empty() {
+        let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
+        for s in report.splits.iter().take(10) {
+            let classes: Vec<String> = s
+                .classes
+                .iter()
+                .map(|c| match c.exit {
+                    Some(k) => format!("out at {k} ×{}", c.count),
+                    None => format!("{} ×{}", c.result, c.count),
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  ray {} ({}): {}; {:.2} expected to remain",
+                s.position,
+                position_name(p, s.position),
+                classes.join(", "),
+                s.expected_remaining
+            );
+        }
+        if report.splits.len() > 10 {
+            let _ = writeln!(out, "  … {} more rays split them", report.splits.len() - 10);
+        }
+    } else if report.count > 1 && sol.observation.is_complete() {
+        let _ = writeln!(
+            out,
+            "\nEvery ray has been shot: no further ray can tell these molecules apart."
+        );
+    } else if report.count > 1 && report.complete {
+        let _ = writeln!(
+            out,
+            "\nNo ray left to shoot tells these molecules apart: they share every result."
+        );
+    }
+    if let Some(g) = &report.guess {
+        let _ = write!(out, "\nyour guess {}: ", g.molecule);
+        match &g.differs_at {
+            None if g.fits => out.push_str("fits every observed ray.\n"),
+            None => {
+                let _ = writeln!(
+                    out,
+                    "reproduces every observed ray but has {} atoms, not {atoms}.",
+                    g.molecule.chars().filter(|&c| c == 'O').count()
+                );
+            }
+            Some((q, observed, guessed)) => {
+                let _ = writeln!(
+                    out,
+                    "does not fit: ray {q} ({}) was observed {observed}, the guess gives {guessed}.",
+                    position_name(p, *q)
+                );
+            }
+        }
+    }
+    out
+}

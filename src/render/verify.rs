@@ -1,0 +1,107 @@
+//! `bbx verify`: enumeration and SAT side by side, group size by group size.
+
+use crate::verify::{Verification, VerifyOptions};
+
+/// The text of a verification of `v.config`: the spectra and where they came
+/// from (`source`), the table by group size (sizes past 9 gathered by order of
+/// magnitude when there are many), every mismatch and the verdict, with the
+/// time taken in `secs`.
+pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs: f64) -> String {
+    let config = &v.config;
+    let mut out = format!(
+        "{config}: {} distinct spectra ({source}); {} checked{}{}, {} rules\n\n",
+        v.spectra,
+        v.checked,
+        if options.ambiguous_only {
+            ", ambiguous only"
+        } else {
+            ""
+        },
+        options
+            .partial
+            .map(|f| format!(", {:.0}% of rays hidden", f * 100.0))
+            .unwrap_or_default(),
+        options.rules
+    );
+    out.push_str(&format!(
+        "{:>13}{:^20}{:^21}{:>12}\n{:>13}{:>9}{:>11}{:>10}{:>11}\n",
+        "molecules per",
+        "enumeration",
+        "SAT",
+        "mismatches",
+        "spectrum",
+        "spectra",
+        "molecules",
+        "spectra",
+        "molecules"
+    ));
+    let (mut a, mut b, mut c, mut d, mut e) = (0, 0, 0, 0, 0);
+    // Many sizes (hidden rays): sizes past 9 are gathered by order of magnitude.
+    let bucket = |size: usize| -> (usize, String) {
+        if v.rows.len() <= 12 || size < 10 {
+            (size, size.to_string())
+        } else {
+            let lo = 10usize.pow(size.ilog10());
+            (lo, format!("{lo}-{}", lo * 10 - 1))
+        }
+    };
+    let mut shown: Vec<(usize, String, [usize; 5])> = Vec::new();
+    for r in &v.rows {
+        let (key, label) = bucket(r.size);
+        let counts = [
+            r.enumeration_spectra,
+            r.enumeration_molecules,
+            r.sat_spectra,
+            r.sat_molecules,
+            r.mismatches,
+        ];
+        match shown.last_mut() {
+            Some((k, _, acc)) if *k == key => acc.iter_mut().zip(counts).for_each(|(x, y)| *x += y),
+            _ => shown.push((key, label, counts)),
+        }
+    }
+    for (_, label, r) in &shown {
+        out.push_str(&format!(
+            "{label:>13}{:>9}{:>11}{:>10}{:>11}{:>12}\n",
+            r[0], r[1], r[2], r[3], r[4]
+        ));
+        a += r[0];
+        b += r[1];
+        c += r[2];
+        d += r[3];
+        e += r[4];
+    }
+    out.push_str(&format!(
+        "{:>13}{:>9}{:>11}{:>10}{:>11}{:>12}\n\n",
+        "total", a, b, c, d, e
+    ));
+    for m in &v.mismatches {
+        out.push_str(&format!(
+            "mismatch on {}:\n  only by enumeration: {}\n  only by SAT: {}\n",
+            m.observation,
+            if m.only_enumeration.is_empty() {
+                "-".to_string()
+            } else {
+                m.only_enumeration.join(" ")
+            },
+            if m.only_sat.is_empty() {
+                "-".to_string()
+            } else {
+                m.only_sat.join(" ")
+            }
+        ));
+    }
+    if v.agrees() {
+        out.push_str(&format!(
+            "verdict: enumeration and SAT agree on all {} checked spectra ({secs:.1} s)\n",
+            v.checked
+        ));
+    } else {
+        out.push_str(&format!(
+            "verdict: MISMATCH on {} of {} checked spectra ({secs:.1} s)\n",
+            v.mismatches.len(),
+            v.checked
+        ));
+    }
+    out
+}

@@ -1,0 +1,172 @@
+//! What `bbx solve` reports: the molecules found, what is certain, the rays
+//! that would tell them apart and the player's guess, as one value to print or
+//! serialise.
+
+use crate::rules::board::Molecule;
+use crate::rules::enumeration::rank;
+use crate::rules::ray::{Outcome, Rules};
+use crate::rules::spectrum::Spectrum;
+use crate::solver::Solution;
+
+/// One outcome class of a split, for JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ClassReport {
+    /// `absorbed`, `reflected`, `exit` or `miss`.
+    pub result: &'static str,
+    /// The exit position, for `exit`.
+    pub exit: Option<usize>,
+    /// How many of the molecules give this outcome.
+    pub count: usize,
+}
+
+/// An unshot ray that tells molecules apart, for JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SplitReport {
+    /// Border position.
+    pub position: usize,
+    /// Its possible outcomes.
+    pub classes: Vec<ClassReport>,
+    /// Molecules expected to remain after shooting it.
+    pub expected_remaining: f64,
+    /// Information it gives, in bits.
+    pub entropy: f64,
+}
+
+/// Whether the player's guess fits, for JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GuessReport {
+    /// The guess, linear form.
+    pub molecule: String,
+    /// Whether it has the right atom count and reproduces every observed ray.
+    pub fits: bool,
+    /// A ray on which it differs: position, observed and guessed results.
+    pub differs_at: Option<(usize, String, String)>,
+    /// Whether it is among the molecules found.
+    pub among_solutions: bool,
+}
+
+fn result_name(o: Outcome) -> (&'static str, Option<usize>) {
+    match o {
+        Outcome::Absorbed => ("absorbed", None),
+        Outcome::Reflected => ("reflected", None),
+        Outcome::Exit(k) => ("exit", Some(k)),
+        Outcome::Miss => ("miss", None),
+    }
+}
+
+/// Everything `bbx solve` reports, ready to print as text or JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SolveReport {
+    /// The puzzle file.
+    pub origin: String,
+    /// The rules used.
+    pub rules: Rules,
+    /// Smallest atom count searched.
+    pub atoms_min: usize,
+    /// Largest atom count searched.
+    pub atoms_max: usize,
+    /// The observation (spectrum string with `?` for rays not shot).
+    pub observation: String,
+    /// Rays shot (positions with a known result).
+    pub shot: usize,
+    /// Molecules found.
+    pub count: usize,
+    /// False when `--max` or the timeout stopped the search.
+    pub complete: bool,
+    /// True when the timeout stopped it.
+    pub timed_out: bool,
+    /// The molecules, linear form.
+    pub solutions: Vec<String>,
+    /// Their numbers, where the configuration is numbered.
+    pub numbers: Vec<Option<u64>>,
+    /// Their full spectra.
+    pub spectra: Vec<String>,
+    /// Linear indices of the cells that hold an atom in every molecule.
+    pub certain_atoms: Vec<usize>,
+    /// Linear indices of the cells empty in every molecule.
+    pub certain_empty: Vec<usize>,
+    /// When nothing fits: the positions of a smallest set of contradicting rays.
+    pub conflict: Option<Vec<usize>>,
+    /// Unshot rays that tell the molecules apart, best first.
+    pub splits: Vec<SplitReport>,
+    /// The player's guess, if the puzzle has one.
+    pub guess: Option<GuessReport>,
+    #[serde(skip)]
+    solution: Solution,
+}
+
+impl SolveReport {
+    /// Builds the report of `solution` for the puzzle from `origin`, with the
+    /// player's `guess` if any.
+    pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
+        let rules = solution.rules;
+        let splits = solution
+            .splits()
+            .into_iter()
+            .map(|s| SplitReport {
+                position: s.position,
+                classes: s
+                    .classes
+                    .iter()
+                    .map(|&(o, count)| {
+                        let (result, exit) = result_name(o);
+                        ClassReport {
+                            result,
+                            exit,
+                            count,
+                        }
+                    })
+                    .collect(),
+                expected_remaining: s.expected_remaining,
+                entropy: s.entropy,
+            })
+            .collect();
+        let guess = guess.map(|g| {
+            let s = Spectrum::of(g, rules);
+            let differs = solution.observation.first_difference(&s);
+            let count_ok = solution.atoms.contains(&g.atoms().len());
+            GuessReport {
+                molecule: g.to_string(),
+                fits: differs.is_none() && count_ok,
+                differs_at: differs.map(|p| {
+                    let observed = solution
+                        .observation
+                        .get(p)
+                        .map(Outcome::words)
+                        .unwrap_or_default();
+                    (p, observed, s.get(p).words())
+                }),
+                among_solutions: solution.molecules.contains(g),
+            }
+        });
+        SolveReport {
+            origin: origin.to_string(),
+            rules,
+            atoms_min: *solution.atoms.start(),
+            atoms_max: *solution.atoms.end(),
+            observation: solution.observation.to_string(),
+            shot: solution.observation.shot_count(),
+            count: solution.molecules.len(),
+            complete: solution.complete,
+            timed_out: solution.timed_out,
+            solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
+            numbers: solution.molecules.iter().map(rank).collect(),
+            spectra: solution
+                .molecules
+                .iter()
+                .map(|m| Spectrum::of(m, rules).to_string())
+                .collect(),
+            certain_atoms: solution.certain_atoms(),
+            certain_empty: solution.certain_empty(),
+            conflict: solution.conflict.clone(),
+            splits,
+            guess,
+            solution,
+        }
+    }
+
+    /// The solution the report was built from.
+    pub fn solution(&self) -> &Solution {
+        &self.solution
+    }
+}
