@@ -78,8 +78,8 @@ pub use solution::{Certainty, Limits, Solution, Split, solve};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::enumeration::Molecules;
     use crate::rules::board::Molecule;
+    use crate::rules::enumeration::Molecules;
     use crate::rules::ray::{Outcome, Rules};
     use crate::rules::spectrum::{Observation, Spectrum};
 
