@@ -43,7 +43,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
-    use bbx::assistant::generate::{Rng, minimize, random_molecule, unique};
+    use bbx::assistant::generate::{minimize, random_molecule, seeded, unique};
     let config = args.config;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -51,7 +51,7 @@ fn inner(args: Args) -> bbx::Result<String> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let start = Instant::now();
     let (molecule, full, draws) = if args.unique || args.minimal {
         let g = unique(config, args.rules, &mut rng, args.max_draws)?;
