@@ -16,10 +16,16 @@ fn minimal(c: &mut Criterion) {
         group.bench_function(format!("seed-{seed:02}"), |b| {
             b.iter(|| {
                 let mut rng = seeded(seed);
-                let g = unique(config, Rules::Standard, &mut rng, 10_000).expect("unique");
+                let g = unique(config, Rules::Standard, &mut rng, 10_000, None).expect("unique");
                 black_box(
-                    minimize(&g.observation, Rules::Standard, config.atoms, &mut rng)
-                        .expect("minimal"),
+                    minimize(
+                        &g.observation,
+                        Rules::Standard,
+                        config.atoms,
+                        &mut rng,
+                        None,
+                    )
+                    .expect("minimal"),
                 )
             })
         });

@@ -11,16 +11,19 @@
 //! use bbx::Rules;
 //! let config = "A4_B8".parse().unwrap();
 //! let mut rng = seeded(7);
-//! let g = unique(config, Rules::Standard, &mut rng, 1000).unwrap();
-//! let small = minimize(&g.observation, Rules::Standard, 4, &mut rng).unwrap();
-//! assert!(small.shot_count() <= g.observation.shot_count());
+//! let g = unique(config, Rules::Standard, &mut rng, 1000, None).unwrap();
+//! let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, None).unwrap();
+//! assert!(small.minimal);
+//! assert!(small.observation.shot_count() <= g.observation.shot_count());
 //! ```
+
+use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{SliceRandom, index};
 use rand::{Rng, SeedableRng};
 
-use crate::error::Error;
+use crate::error::{Error, quantity};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::ray::Rules;
@@ -53,62 +56,124 @@ pub struct Generated {
 
 /// Whether `observed` admits exactly one molecule of `atoms` atoms.
 pub fn is_unique(observed: &Observation, rules: Rules, atoms: usize) -> Result<bool, Error> {
+    Ok(unique_before(observed, rules, atoms, None)? == Some(true))
+}
+
+/// Whether `observed` admits exactly one molecule of `atoms` atoms; `None`
+/// when the deadline passed before the answer was known.
+fn unique_before(
+    observed: &Observation,
+    rules: Rules,
+    atoms: usize,
+    deadline: Option<Instant>,
+) -> Result<Option<bool>, Error> {
     let s = solver::solve(
         observed,
         rules,
         atoms..=atoms,
         &Limits {
             max: Some(2),
-            deadline: None,
+            deadline,
         },
         |_| {},
     )?;
-    Ok(s.molecules.len() == 1 && s.complete)
+    Ok(if s.timed_out {
+        None
+    } else {
+        Some(s.molecules.len() == 1 && s.complete)
+    })
+}
+
+/// True once `deadline` has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// Draws random molecules until one's full spectrum has exactly one answer
-/// (like seed 003's generator); gives up after `max_draws`.
+/// (like seed 003's generator); gives up after `max_draws`, or at `deadline`.
 pub fn unique(
     config: Config,
     rules: Rules,
     rng: &mut (impl Rng + ?Sized),
     max_draws: usize,
+    deadline: Option<Instant>,
 ) -> Result<Generated, Error> {
     for draws in 1..=max_draws {
         let m = random_molecule(config, rng);
         let o = Observation::full(&Spectrum::of(&m, rules));
-        if is_unique(&o, rules, config.atoms)? {
-            return Ok(Generated {
-                molecule: m,
-                observation: o,
-                draws,
-            });
+        match unique_before(&o, rules, config.atoms, deadline)? {
+            Some(true) => {
+                return Ok(Generated {
+                    molecule: m,
+                    observation: o,
+                    draws,
+                });
+            }
+            Some(false) if !past(deadline) => {}
+            _ => {
+                return Err(Error::Invalid(format!(
+                    "no molecule of {config} with a unique spectrum before the time limit ({} tried): allow more time, or try more atoms or a smaller box",
+                    quantity(draws, "draw", "draws")
+                )));
+            }
         }
     }
     Err(Error::Invalid(format!(
-        "no molecule of {config} with a unique spectrum in {max_draws} draws: try more atoms or a smaller box"
+        "no molecule of {config} with a unique spectrum in {}: try more atoms or a smaller box",
+        quantity(max_draws, "draw", "draws")
     )))
+}
+
+/// What [`minimize`] leaves.
+#[derive(Debug, Clone)]
+pub struct Minimized {
+    /// The rays kept; their answer is still unique.
+    pub observation: Observation,
+    /// True when every ray left is needed; false when the deadline stopped
+    /// the removal before every ray was tried.
+    pub minimal: bool,
 }
 
 /// Removes observed rays one at a time, in random order, while the answer
 /// stays unique, so that every ray left is needed. An exit pair is one ray.
+/// At `deadline` it stops and keeps the rays not yet tried.
 pub fn minimize(
     observed: &Observation,
     rules: Rules,
     atoms: usize,
     rng: &mut (impl Rng + ?Sized),
-) -> Result<Observation, Error> {
+    deadline: Option<Instant>,
+) -> Result<Minimized, Error> {
     let mut o = observed.clone();
     let mut rays: Vec<usize> = o.rays().into_iter().map(|(p, _)| p).collect();
     rays.shuffle(rng);
     for pos in rays {
         let Some(outcome) = o.get(pos) else { continue };
+        if past(deadline) {
+            return Ok(Minimized {
+                observation: o,
+                minimal: false,
+            });
+        }
         o.forget(pos);
-        if !is_unique(&o, rules, atoms)? {
-            o.record(pos, outcome);
+        match unique_before(&o, rules, atoms, deadline)? {
+            Some(true) => {}
+            Some(false) => {
+                o.record(pos, outcome);
+            }
+            None => {
+                o.record(pos, outcome);
+                return Ok(Minimized {
+                    observation: o,
+                    minimal: false,
+                });
+            }
         }
     }
-    Ok(o)
+    Ok(Minimized {
+        observation: o,
+        minimal: true,
+    })
 }
 
 #[cfg(test)]
@@ -116,12 +181,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_deadline_stops_drawing_and_removing() {
+        let config: Config = "A4_B6".parse().unwrap();
+        let past = Some(Instant::now());
+        let e = unique(config, Rules::Standard, &mut seeded(1), 200, past).unwrap_err();
+        assert!(e.to_string().contains("before the time limit"), "{e}");
+        let g = unique(config, Rules::Standard, &mut seeded(1), 200, None).unwrap();
+        let cut = minimize(&g.observation, Rules::Standard, 4, &mut seeded(1), past).unwrap();
+        assert!(!cut.minimal);
+        assert_eq!(cut.observation, g.observation);
+        assert!(is_unique(&cut.observation, Rules::Standard, 4).unwrap());
+    }
+
+    #[test]
     fn minimal_puzzles_need_every_ray() {
         for seed in 1..=4 {
             let mut rng = seeded(seed);
             let config: Config = "A4_B6".parse().unwrap();
-            let g = unique(config, Rules::Standard, &mut rng, 200).unwrap();
-            let small = minimize(&g.observation, Rules::Standard, 4, &mut rng).unwrap();
+            let g = unique(config, Rules::Standard, &mut rng, 200, None).unwrap();
+            let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, None).unwrap();
+            assert!(small.minimal);
+            let small = small.observation;
             let s =
                 solver::solve(&small, Rules::Standard, 4..=4, &Limits::default(), |_| {}).unwrap();
             assert_eq!(s.molecules, std::slice::from_ref(&g.molecule));

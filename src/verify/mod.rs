@@ -108,6 +108,10 @@ pub struct Verification {
     pub spectra: usize,
     /// Spectra checked.
     pub checked: usize,
+    /// The seed of the random choices, when there were any (`sample` or
+    /// `partial`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// One row per group size.
     pub rows: Vec<SizeRow>,
     /// Every disagreement.
@@ -270,6 +274,7 @@ pub fn verify_spectra(
         config: config.to_string(),
         spectra: groups.len(),
         checked: total,
+        seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
         rows: rows.into_values().collect(),
         mismatches,
     })
