@@ -121,7 +121,10 @@ fn trace_takes_the_configuration_first_like_every_command() {
     let err = refused(&["trace", "868", "A4_B6"], "");
     assert!(err.contains("the configuration comes first"), "{err}");
     let err = refused(&["trace"], "");
-    assert!(err.contains("bbx trace CONFIG NUMBER (e.g. A4_B6 868)"), "{err}");
+    assert!(
+        err.contains("bbx trace CONFIG NUMBER (e.g. A4_B6 868)"),
+        "{err}"
+    );
     let err = refused(&["trace", "868"], "");
     assert!(err.contains("give its configuration first"), "{err}");
 }
