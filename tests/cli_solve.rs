@@ -396,7 +396,12 @@ fn too_few_atoms_is_proved_quickly() {
     for game in ["game-01.txt", "game-07.txt"] {
         let out = Command::cargo_bin("bbx")
             .unwrap()
-            .args(["solve", &path(&format!("a12-b20-set/{game}")), "--atoms", "6"])
+            .args([
+                "solve",
+                &path(&format!("a12-b20-set/{game}")),
+                "--atoms",
+                "6",
+            ])
             .timeout(std::time::Duration::from_secs(120))
             .output()
             .unwrap();

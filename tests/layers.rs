@@ -150,7 +150,11 @@ fn every_import_points_down() {
     sources(&root, &root, &mut files);
     assert!(files.len() > 20, "found only {} source files", files.len());
     let bad = violations(&files);
-    assert!(bad.is_empty(), "imports against the layers:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "imports against the layers:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
