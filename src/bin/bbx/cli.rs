@@ -5,12 +5,51 @@
 use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bbx::catalogue::Catalogue;
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
 use bbx::{Config, Observation, Rules};
+
+/// The exit statuses of `bbx`, all in one place (README lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The command did what was asked.
+    Done = 0,
+    /// The answer is no: no molecule fits (`solve`, `suggest`), enumeration and
+    /// SAT disagree (`verify`).
+    No = 1,
+    /// Bad input: an argument or a file that cannot be used as given.
+    BadInput = 2,
+    /// bbx or the machine failed: the database, the solver, a file that
+    /// cannot be written, a broken invariant.
+    Failure = 3,
+    /// A search stopped by its time limit before it found anything.
+    Incomplete = 4,
+    /// Interrupted by Ctrl-C; what was done so far is kept or shown.
+    Interrupted = 130,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(s as u8)
+    }
+}
+
+/// Catches Ctrl-C: the first sets the flag returned (work stops cleanly and
+/// says so), a second one exits at once with status 130.
+pub fn ctrl_c() -> &'static AtomicBool {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("\ninterrupted twice: stopping at once");
+            std::process::exit(Status::Interrupted as i32);
+        }
+    });
+    &STOP
+}
 
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
@@ -231,22 +270,30 @@ pub fn spinner(quiet: bool, message: String) -> indicatif::ProgressBar {
 
 /// `value` as pretty JSON, with a final newline.
 pub fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
-    let mut s =
-        serde_json::to_string_pretty(value).map_err(|e| bbx::Error::Invalid(e.to_string()))?;
+    let mut s = serde_json::to_string_pretty(value)?;
     s.push('\n');
     Ok(s)
 }
 
 /// Prints `text`; a closed pipe (`bbx … | head`) is not an error.
-pub fn emit(text: &str) -> ExitCode {
+pub fn emit(text: &str) -> Result<(), Status> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => {
             eprintln!("error: cannot write the output: {e}");
-            ExitCode::from(2)
+            Err(Status::Failure)
         }
+    }
+}
+
+/// The exit status of an error: bad input, or a failure of bbx or the machine.
+pub fn status_of(error: &bbx::Error) -> Status {
+    if error.is_failure() {
+        Status::Failure
+    } else {
+        Status::BadInput
     }
 }
 

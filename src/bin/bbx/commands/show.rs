@@ -1,10 +1,8 @@
 //! `bbx show`.
 
-use std::process::ExitCode;
-
 use bbx::Config;
 
-use crate::cli::{json, open_complete};
+use crate::cli::{Status, json, open_complete};
 
 #[derive(clap::Args)]
 #[command(
@@ -35,8 +33,8 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
-    inner(args).map(|text| (text, ExitCode::SUCCESS))
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    inner(args).map(|text| (text, Status::Done))
 }
 
 fn inner(args: Args) -> bbx::Result<String> {

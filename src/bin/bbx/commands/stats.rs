@@ -1,11 +1,9 @@
 //! `bbx stats`.
 
-use std::process::ExitCode;
-
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
 
-use crate::cli::{Quiet, json, open_complete, progress_bar, spinner};
+use crate::cli::{Quiet, Status, json, open_complete, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -24,8 +22,8 @@ pub struct Args {
     quiet: Quiet,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
-    inner(args).map(|text| (text, ExitCode::SUCCESS))
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    inner(args).map(|text| (text, Status::Done))
 }
 
 fn inner(args: Args) -> bbx::Result<String> {

@@ -1,15 +1,14 @@
 //! `bbx verify`.
 
-use std::process::ExitCode;
 use std::time::Instant;
 
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, json, open_complete, progress_bar, spinner};
+use crate::cli::{Quiet, Seed, Status, json, open_complete, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
+    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6.
@@ -39,7 +38,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
     if let Some(f) = args.partial
         && !(0.0..=1.0).contains(&f)
@@ -86,11 +85,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     });
     bar.finish_and_clear();
     let v = v?;
-    let code = if v.agrees() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    };
+    let code = if v.agrees() { Status::Done } else { Status::No };
     if args.json {
         return Ok((json(&v)?, code));
     }
