@@ -49,6 +49,8 @@ pub mod solver;
 pub mod catalogue;
 pub mod tables;
 
+pub mod census;
+
 pub mod verify;
 
 pub mod assistant;

@@ -29,11 +29,11 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
     let report = match open_complete(&args.db, config)? {
-        Some(cat) => cat.stats_report(config, false)?,
+        Some(cat) => cat.stats_report(config)?,
         None => {
             let mut cat = Catalogue::open_in_memory()?;
             cat.explore(config, &ExploreOptions::default(), |_| {})?;
-            cat.stats_report(config, true)?
+            cat.stats_report(config)?
         }
     };
     if args.json {
