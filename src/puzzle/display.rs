@@ -1,0 +1,104 @@
+//! Puzzles in the seed's display (or Emacs notation): border marks around the
+//! box, the player's guess inside it.
+
+use crate::error::ParseError;
+use crate::puzzle::marks::{MarkKind, ShotMark, UNKNOWN_MARK, observation_from_marks};
+use crate::puzzle::picture::{Located, Picture};
+use crate::puzzle::{Format, Puzzle, tokens};
+use crate::rules::board::Molecule;
+
+/// The column of N in the `There are N balls in the box` line.
+fn balls_column(text: &str, line: usize) -> usize {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| tokens(l).get(2).map(|&(c, _)| c))
+        .unwrap_or(0)
+}
+
+pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
+    let pic = Picture::parse(text, origin)?;
+    let p = pic.width;
+    let mut located: Vec<(usize, Located)> = pic
+        .marks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| m.map(|m| (i + 1, m)))
+        .collect();
+    located.sort_by_key(|(_, m)| (m.line, m.column));
+
+    // The notation: Emacs if a mark is a digit, or if 'H'/'R' appear with no
+    // lower-case letter and none of '@', '&', '~'.
+    let digit = located.iter().find(|(_, m)| m.ch.is_ascii_digit());
+    let h_or_r = located.iter().find(|(_, m)| matches!(m.ch, 'H' | 'R'));
+    let seed_only = located
+        .iter()
+        .any(|(_, m)| m.ch.is_ascii_lowercase() || matches!(m.ch, '@' | '&' | '~'));
+    let emacs = digit.or(if seed_only { None } else { h_or_r });
+
+    let mut marks = Vec::with_capacity(located.len());
+    for &(pos, m) in &located {
+        let err = |msg: String| ParseError::new(origin, m.line, m.column, msg);
+        let kind = match (emacs, m.ch) {
+            (_, '?') => continue,
+            (Some(_), c) if c.is_ascii_digit() => MarkKind::Label,
+            (Some(_), 'H') => MarkKind::Hit,
+            (Some(_), 'R') => MarkKind::Reflection,
+            (Some((_, w)), c) if c.is_ascii_alphabetic() || matches!(c, '@' | '&' | '~') => {
+                let why = if w.ch.is_ascii_digit() {
+                    format!("the digit '{}' at {}:{}", w.ch, w.line, w.column)
+                } else {
+                    format!(
+                        "the '{}' at {}:{} and no lower-case letter",
+                        w.ch, w.line, w.column
+                    )
+                };
+                return Err(err(format!(
+                    "mark '{c}' belongs to the seed's notation (letters, '@', '&', '~'), but this board is in Emacs notation (digits, 'H', 'R'), as {why} shows: one board cannot mix the two notations"
+                )));
+            }
+            (None, c) if c.is_ascii_alphabetic() => MarkKind::Label,
+            (None, '@') => MarkKind::Hit,
+            (None, '&') => MarkKind::Reflection,
+            (None, '~') => MarkKind::Miss,
+            (_, c) => return Err(err(format!("unknown border mark {c:?} {UNKNOWN_MARK}"))),
+        };
+        marks.push(ShotMark {
+            pos,
+            ch: m.ch,
+            line: m.line,
+            column: m.column,
+            kind,
+        });
+    }
+    let reflection = if emacs.is_some() { 'R' } else { '&' };
+    let observation = observation_from_marks(p, &marks, origin, reflection)?;
+
+    let atoms = match pic.balls {
+        Some((n, line)) if n > p * p => {
+            return Err(ParseError::new(
+                origin,
+                line,
+                balls_column(text, line),
+                format!("{n} balls do not fit in the {p}×{p} box ({} cells)", p * p),
+            ));
+        }
+        Some((n, _)) => Some(n),
+        None => None,
+    };
+    let guess_cells: Vec<usize> = pic
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.ch == 'O')
+        .map(|(i, _)| i)
+        .collect();
+    let guess = (!guess_cells.is_empty()).then(|| Molecule::from_sorted_unchecked(p, guess_cells));
+    Ok(Puzzle {
+        origin: origin.to_string(),
+        format: Format::Display,
+        observation,
+        atoms,
+        guess,
+        rules: None,
+    })
+}

@@ -1,0 +1,102 @@
+//! Puzzles in the linear form: `A4_B8` and the spectrum string, `?` for rays
+//! not shot.
+
+use crate::error::{Error, ParseError};
+use crate::puzzle::marks::{MarkKind, ShotMark, observation_from_marks};
+use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
+use crate::rules::config::Config;
+
+pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
+    let mut content = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !is_comment_or_blank(l));
+    let Some((index, line)) = content.next() else {
+        return Err(ParseError::new(
+            origin,
+            0,
+            0,
+            "no puzzle found (expected a line such as 'A2_B4 @&ab@&@cbac@&@&@', '?' for rays not shot)",
+        ));
+    };
+    let n = index + 1;
+    let err = |column: usize, msg: String| ParseError::new(origin, n, column, msg);
+    let words = tokens(line);
+    let (config_col, config_text) = words[0];
+    let config: Config = config_text.parse().map_err(|e| match e {
+        Error::Config { reason, .. } => err(
+            config_col,
+            format!("invalid configuration '{config_text}': {reason}"),
+        ),
+        other => err(config_col, other.to_string()),
+    })?;
+    let p = config.width;
+    let Some(&(col, spectrum)) = words.get(1) else {
+        return Err(err(
+            0,
+            format!(
+                "expected the spectrum after the configuration: {} characters, one per border position ('?' for a ray not shot)",
+                4 * p
+            ),
+        ));
+    };
+    if let Some(&(extra, _)) = words.get(2) {
+        return Err(err(
+            extra,
+            "unexpected text after the spectrum (comments go on lines of their own, starting with '#')".into(),
+        ));
+    }
+    let chars: Vec<char> = spectrum.chars().collect();
+    if chars.len() != 4 * p {
+        return Err(err(
+            col,
+            format!(
+                "the spectrum of {config} has 4p = {} characters (one per border position, '?' for a ray not shot), but this one has {}",
+                4 * p,
+                chars.len()
+            ),
+        ));
+    }
+    let mut marks = Vec::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let kind = match c {
+            '?' => continue,
+            '@' => MarkKind::Hit,
+            '&' => MarkKind::Reflection,
+            '~' => MarkKind::Miss,
+            c if c.is_ascii_alphabetic() => MarkKind::Label,
+            c => {
+                return Err(err(
+                    col + i,
+                    format!(
+                        "unexpected character {c:?} in the spectrum (expected '@', '&', '~', '?' or a letter)"
+                    ),
+                ));
+            }
+        };
+        marks.push(ShotMark {
+            pos: i + 1,
+            ch: c,
+            line: n,
+            column: col + i,
+            kind,
+        });
+    }
+    let observation = observation_from_marks(p, &marks, origin, '&')?;
+    if let Some((index, _)) = content.next() {
+        return Err(ParseError::new(
+            origin,
+            index + 1,
+            1,
+            "unexpected line after the puzzle (the linear format is one line; comments start with '#')",
+        ));
+    }
+    Ok(Puzzle {
+        origin: origin.to_string(),
+        format: Format::Linear,
+        observation,
+        atoms: Some(config.atoms),
+        guess: None,
+        rules: None,
+    })
+}

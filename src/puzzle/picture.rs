@@ -1,0 +1,469 @@
+//! Pictures of a box in the seed's display: where every mark and cell stands,
+//! and the molecules drawn in them.
+
+use std::io::Read as _;
+use std::path::Path;
+
+use crate::error::{Error, ParseError};
+use crate::rules::board::Molecule;
+use crate::rules::config::{Config, MAX_WIDTH};
+use crate::rules::enumeration::unrank;
+
+/// Characters accepted inside the box: `O` atom; `-`, `.` empty or unknown; `+`
+/// a drawn path.
+pub const CELL_CHARS: &[char] = &['O', '-', '.', '+'];
+
+/// One character of a picture with its place in the text (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Located {
+    /// The character.
+    pub ch: char,
+    /// Line number.
+    pub line: usize,
+    /// Column.
+    pub column: usize,
+}
+
+/// A board read from the seed's display, before interpretation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    /// Where the text came from.
+    pub origin: String,
+    /// Width p of the box.
+    pub width: usize,
+    /// The p² cell characters, row by row.
+    pub cells: Vec<Located>,
+    /// The mark of each border position (`marks[i]` is position i+1); `None`
+    /// where the picture leaves it blank.
+    pub marks: Vec<Option<Located>>,
+    /// The count given by a `There are N balls in the box` line.
+    pub balls: Option<(usize, usize)>,
+}
+
+fn is_cell(c: char) -> bool {
+    CELL_CHARS.contains(&c)
+}
+
+/// Parses `There are N balls in the box` (also `is`, `ball`, `atoms`), returning N.
+fn balls_line(s: &str) -> Option<usize> {
+    let words: Vec<String> = s
+        .trim()
+        .trim_end_matches('.')
+        .split_whitespace()
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    match words.as_slice() {
+        [there, verb, n, what, in_, the, bx]
+            if there == "there"
+                && (verb == "are" || verb == "is")
+                && ["balls", "ball", "atoms", "atom"].contains(&what.as_str())
+                && in_ == "in"
+                && the == "the"
+                && bx == "box" =>
+        {
+            n.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+impl Picture {
+    /// Reads a picture; `origin` names the text in error messages.
+    pub fn parse(text: &str, origin: &str) -> Result<Picture, ParseError> {
+        let err =
+            |line: usize, column: usize, msg: String| ParseError::new(origin, line, column, msg);
+        let mut balls = None;
+        // Non-blank lines other than the balls line: (line number, characters).
+        let mut lines: Vec<(usize, Vec<char>)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim_end();
+            if line.is_empty() {
+                continue;
+            }
+            if line.trim_start().to_ascii_lowercase().starts_with("there ") {
+                match balls_line(line) {
+                    Some(n) if balls.is_none() => {
+                        balls = Some((n, i + 1));
+                        continue;
+                    }
+                    Some(_) => {
+                        return Err(err(
+                            i + 1,
+                            0,
+                            "a second 'There are N balls in the box' line".into(),
+                        ));
+                    }
+                    None => {
+                        return Err(err(
+                            i + 1,
+                            0,
+                            "expected 'There are N balls in the box' with N a number".into(),
+                        ));
+                    }
+                }
+            }
+            if line.contains('\t') {
+                let col = line.chars().position(|c| c == '\t').unwrap_or(0) + 1;
+                return Err(err(
+                    i + 1,
+                    col,
+                    "tab character: draw the board with spaces".into(),
+                ));
+            }
+            lines.push((i + 1, line.chars().collect()));
+        }
+        if lines.is_empty() {
+            return Err(err(
+                0,
+                0,
+                "no board found (expected rows of 'O' and '-' cells)".into(),
+            ));
+        }
+        // A bordered row has a cell at column 4 (index 3) after " m "; a bare row
+        // starts with a cell.
+        let bordered = |l: &[char]| {
+            l.len() >= 4
+                && l[0] == ' '
+                && l[2] == ' '
+                && is_cell(l[3])
+                && (l.len() < 6 || is_cell(l[5]) || l[4] == ' ')
+        };
+        let bare = |l: &[char]| !l.is_empty() && is_cell(l[0]) && (l.len() == 1 || l[1] == ' ');
+        let first_row = lines
+            .iter()
+            .position(|(_, l)| bordered(l) || bare(l))
+            .ok_or_else(|| {
+                err(
+                    lines[0].0,
+                    0,
+                    "no board row found (expected rows like ' a O - - - a' or 'O - - -')".into(),
+                )
+            })?;
+        let offset = if bordered(&lines[first_row].1) { 3 } else { 0 };
+        let is_row = |l: &[char]| if offset == 3 { bordered(l) } else { bare(l) };
+        let mut last_row = first_row;
+        while last_row + 1 < lines.len() && is_row(&lines[last_row + 1].1) {
+            last_row += 1;
+        }
+        let p = last_row - first_row + 1;
+        if p > MAX_WIDTH {
+            return Err(err(
+                lines[first_row].0,
+                0,
+                format!("a box is at most {MAX_WIDTH} cells wide"),
+            ));
+        }
+        let top = if first_row > 0 {
+            Some(first_row - 1)
+        } else {
+            None
+        };
+        let bottom = if last_row + 1 < lines.len() {
+            Some(last_row + 1)
+        } else {
+            None
+        };
+        if first_row > 1 {
+            let (n, _) = &lines[first_row - 2];
+            return Err(err(
+                *n,
+                1,
+                "unexpected line before the board (expected at most one line of border marks)"
+                    .into(),
+            ));
+        }
+        if last_row + 2 < lines.len() {
+            let (n, _) = &lines[last_row + 2];
+            return Err(err(
+                *n,
+                1,
+                format!(
+                    "unexpected line after the board, which has {p} rows (a board is square: is a row missing or extra?)"
+                ),
+            ));
+        }
+        if offset == 0 && (top.is_some() || bottom.is_some()) {
+            let (n, _) = &lines[top.or(bottom).unwrap_or(0)];
+            return Err(err(
+                *n,
+                1,
+                "border marks need the seed's layout: each row starts with ' m ' (a mark or a blank between spaces)".into(),
+            ));
+        }
+        let mut cells = Vec::with_capacity(p * p);
+        let mut marks: Vec<Option<Located>> = vec![None; 4 * p];
+        let at = |l: &[char], col: usize| l.get(col).copied().unwrap_or(' ');
+        let mark = |ch: char, line: usize, col: usize| {
+            (ch != ' ').then_some(Located {
+                ch,
+                line,
+                column: col + 1,
+            })
+        };
+        for (r, (n, l)) in lines[first_row..=last_row].iter().enumerate() {
+            let row = r + 1;
+            let cell_count = (offset..l.len())
+                .step_by(2)
+                .take_while(|&c| is_cell(l[c]))
+                .count();
+            let limit = if offset == 3 {
+                offset + 2 * p + 1
+            } else {
+                offset + 2 * p - 1
+            };
+            for k in 0..p {
+                let col = offset + 2 * k;
+                let ch = at(l, col);
+                if !is_cell(ch) {
+                    return Err(err(
+                        *n,
+                        col + 1,
+                        if ch == ' ' {
+                            format!(
+                                "row {row} has {cell_count} cells but the board has {p} rows: a board is square"
+                            )
+                        } else {
+                            // A mark where the row's last cell should be may
+                            // mean too few cells for the number of rows.
+                            let hint = if offset == 3 && k > 0 && col + 1 >= l.len() {
+                                format!(
+                                    "; if {ch:?} is a border mark, row {row} has {cell_count} cells but the board has {p} rows: a board is square"
+                                )
+                            } else {
+                                String::new()
+                            };
+                            format!(
+                                "unexpected character {ch:?} in the box (expected 'O' for an atom, '-' or '.' for an empty cell){hint}"
+                            )
+                        },
+                    ));
+                }
+                cells.push(Located {
+                    ch,
+                    line: *n,
+                    column: col + 1,
+                });
+                if k + 1 < p && at(l, col + 1) != ' ' {
+                    return Err(err(
+                        *n,
+                        col + 2,
+                        "expected a space between two cells".into(),
+                    ));
+                }
+            }
+            if offset == 3 {
+                marks[row - 1] = mark(l[1], *n, 1);
+                if at(l, 2 * p + 2) != ' ' {
+                    return Err(err(
+                        *n,
+                        2 * p + 3,
+                        "expected a space between the last cell and the border mark".into(),
+                    ));
+                }
+                marks[3 * p + 1 - row - 1] = mark(at(l, 2 * p + 3), *n, 2 * p + 3);
+                if is_cell(at(l, 2 * p + 3)) && at(l, 2 * p + 3) != 'O' {
+                    return Err(err(
+                        *n,
+                        2 * p + 4,
+                        format!(
+                            "row {row} has more than {p} cells but the board has {p} rows: a board is square"
+                        ),
+                    ));
+                }
+            }
+            if l.len() > limit {
+                let extra = if offset == 0 && is_cell(at(l, limit + 1)) {
+                    format!(
+                        "row {row} has more than {p} cells but the board has {p} rows: a board is square"
+                    )
+                } else {
+                    "unexpected text after the end of the row".into()
+                };
+                return Err(err(*n, limit + 1, extra));
+            }
+        }
+        for (which, idx) in [("top", top), ("bottom", bottom)] {
+            let Some(idx) = idx else { continue };
+            let (n, l) = &lines[idx];
+            if l.len() > 3 + 2 * p - 1 || l.iter().take(3).any(|&c| c != ' ') {
+                return Err(err(
+                    *n,
+                    0,
+                    format!(
+                        "the {which} border line must hold {p} marks at the columns of the cells"
+                    ),
+                ));
+            }
+            for k in 0..p {
+                let col = 3 + 2 * k;
+                if k + 1 < p && at(l, col + 1) != ' ' {
+                    return Err(err(
+                        *n,
+                        col + 2,
+                        format!("expected a space between two marks of the {which} border"),
+                    ));
+                }
+                let pos = if which == "top" { 4 * p - k } else { p + 1 + k };
+                marks[pos - 1] = mark(at(l, col), *n, col);
+            }
+        }
+        Ok(Picture {
+            origin: origin.to_string(),
+            width: p,
+            cells,
+            marks,
+            balls,
+        })
+    }
+
+    /// The molecule drawn in the box (`O` atoms; border marks ignored). The
+    /// atom count must agree with a `There are N balls` line if there is one.
+    pub fn molecule(&self) -> Result<Molecule, ParseError> {
+        let atoms: Vec<usize> = self
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.ch == 'O')
+            .map(|(i, _)| i)
+            .collect();
+        if let Some((n, line)) = self.balls
+            && n != atoms.len()
+        {
+            return Err(ParseError::new(
+                &self.origin,
+                line,
+                0,
+                format!(
+                    "the text says {n} balls but the box holds {} atoms",
+                    atoms.len()
+                ),
+            ));
+        }
+        Ok(Molecule::from_sorted_unchecked(self.width, atoms))
+    }
+}
+
+/// Reads a molecule from text: the linear form on one line, or a picture.
+pub fn parse_molecule(text: &str, origin: &str) -> Result<Molecule, ParseError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(ParseError::new(
+            origin,
+            0,
+            0,
+            "no molecule found (expected the linear form, e.g. O-O-------------, or a picture of the box)",
+        ));
+    }
+    if !t.contains('\n') && !t.contains(' ') {
+        return Molecule::parse_linear(t, origin);
+    }
+    Picture::parse(text, origin)?.molecule()
+}
+
+/// Resolves a molecule given on the command line: `-` reads standard input; an
+/// existing file is read (a picture or the linear form); a number is unranked
+/// in `config`; anything else is parsed as the linear form. When `config` is
+/// given, the molecule must belong to it.
+pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Error> {
+    let m = if arg == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|source| Error::Io {
+                path: "standard input".into(),
+                source,
+            })?;
+        parse_molecule(&text, "standard input")?
+    } else if Path::new(arg).is_file() {
+        let text = std::fs::read_to_string(arg).map_err(|source| Error::Io {
+            path: arg.into(),
+            source,
+        })?;
+        parse_molecule(&text, arg)?
+    } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
+        let config = config.ok_or_else(|| {
+            Error::Invalid(format!(
+                "'{arg}' looks like a molecule number: say which configuration with --config (e.g. --config A4_B8)"
+            ))
+        })?;
+        let n: u64 = arg
+            .parse()
+            .map_err(|_| Error::Invalid(format!("molecule number {arg} is too large")))?;
+        return unrank(config, n);
+    } else if arg.contains(['/', '\\']) || arg.ends_with(".txt") {
+        return Err(Error::Io {
+            path: arg.into(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+        });
+    } else if arg.parse::<Config>().is_ok() {
+        return Err(Error::Invalid(format!(
+            "'{arg}' is a configuration, not a molecule: give a molecule (e.g. O-O-------------) or a number with --config {arg}"
+        )));
+    } else {
+        Molecule::parse_linear(arg, "molecule argument")?
+    };
+    if let Some(c) = config {
+        m.check_config(c)?;
+    }
+    Ok(m)
+}
+
+// ---------------------------------------------------------------------------
+// Observed games ("puzzles") in three formats.
+// ---------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";
+
+    #[test]
+    fn reads_the_seed_display() {
+        let p = Picture::parse(SEED, "seed").unwrap();
+        assert_eq!(p.width, 4);
+        assert_eq!(p.balls, Some((2, 8)));
+        let marks: String = p.marks.iter().map(|m| m.map_or(' ', |m| m.ch)).collect();
+        assert_eq!(marks, "@&ab@&@cbac@&@&@");
+        assert_eq!(p.molecule().unwrap().to_string(), "O-O-------------");
+        let m = p.marks[11].unwrap();
+        assert_eq!((m.line, m.column), (2, 12));
+    }
+
+    #[test]
+    fn reads_bare_boards() {
+        let m = parse_molecule("   - O\n   O -\n", "x").unwrap();
+        assert_eq!(m.to_string(), "-OO-");
+        let m = parse_molecule("- O\nO -", "x").unwrap();
+        assert_eq!(m.to_string(), "-OO-");
+        let m = parse_molecule("-OO-", "x").unwrap();
+        assert_eq!(m.to_string(), "-OO-");
+    }
+
+    #[test]
+    fn blank_marks() {
+        let text = "             3\n 1 - - - - - - - - 1\n R - - - - - - - -\n H O - - O - - - -\n   - - - - - - - -\n 3 - - - - - - - -\n   - - - - - - O -\n R - - - - - - - - 2\n H O - - - - - - -\n       4     4   2\n\nThere are 4 balls in the box\n";
+        let p = Picture::parse(text, "emacs").unwrap();
+        assert_eq!(p.width, 8);
+        assert_eq!(p.molecule().unwrap().atoms().len(), 4);
+        assert_eq!(p.marks[26].map(|m| m.ch), Some('3')); // top, column 6 is position 27
+        assert_eq!(p.marks[0].map(|m| m.ch), Some('1'));
+        assert_eq!(p.marks[3], None);
+    }
+
+    #[test]
+    fn errors() {
+        let e = Picture::parse(" a O - x\n", "f").unwrap_err();
+        assert!(e.to_string().starts_with("f:1:"), "{e}");
+        let e = parse_molecule("   O -\n   - -\n   - -\n", "f").unwrap_err();
+        assert!(e.message.contains("square"), "{e}");
+        let e = parse_molecule("   O - -\n   - - -\n", "f").unwrap_err();
+        assert!(e.message.contains("square"), "{e}");
+        let e = parse_molecule("   O X\n   - -\n", "f").unwrap_err();
+        assert!(e.message.contains("'X'"), "{e}");
+        let e = parse_molecule("   O -\n   - -\nThere are 2 balls in the box", "f").unwrap_err();
+        assert!(e.message.contains("2 balls"), "{e}");
+        let e = parse_molecule("hello world", "f").unwrap_err();
+        assert!(e.message.contains("no board row"), "{e}");
+    }
+}
