@@ -192,7 +192,7 @@ impl StatsReport {
         for g in &groups {
             *by_difference.entry(g.atoms_apart).or_default() += 1;
         }
-        groups.sort_by(|a, b| rank_groups(a, b));
+        groups.sort_by(rank_groups);
         groups.truncate(LARGEST_GROUPS);
         StatsReport::assemble_ranked(
             config,

@@ -31,12 +31,14 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension};
 
+mod census;
 mod explore;
 mod query;
 mod report;
 mod rows;
 mod schema;
 
+pub use census::CensusStatus;
 pub use explore::{ExploreOptions, Explored, Progress};
 pub use rows::{MoleculeRow, SpectrumRow};
 

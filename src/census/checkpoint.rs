@@ -57,12 +57,14 @@ pub struct Line {
     pub tally: Tally,
 }
 
-/// A census's work directory.
+/// A census's work directory, locked while a census uses it.
 #[derive(Debug, Clone)]
 pub struct WorkDir {
     path: PathBuf,
     /// Whether it held an earlier run's work.
     pub resumed: bool,
+    /// The lock (released when the last copy is dropped, or the process dies).
+    _lock: std::sync::Arc<File>,
 }
 
 impl WorkDir {
@@ -76,6 +78,22 @@ impl WorkDir {
             ))
         };
         std::fs::create_dir_all(path).map_err(|e| io("create the work directory", e))?;
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path.join("lock"))
+            .map_err(|e| io("create the lock file", e))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(Error::Invalid(format!(
+                    "{}: another census is using this work directory; wait for it to finish, or give another --work-dir",
+                    path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io("lock the work directory", e)),
+        }
         let file = path.join("manifest.json");
         let mut resumed = false;
         match std::fs::read_to_string(&file) {
@@ -86,7 +104,11 @@ impl WorkDir {
                         format!(
                             "a census of {} ({}, {} workers in {} processes, units of {})",
                             m.config,
-                            if m.symmetry { "symmetry-reduced" } else { "--no-symmetry" },
+                            if m.symmetry {
+                                "symmetry-reduced"
+                            } else {
+                                "--no-symmetry"
+                            },
                             m.peers,
                             m.processes,
                             m.unit_size
@@ -111,6 +133,7 @@ impl WorkDir {
         Ok(WorkDir {
             path: path.to_path_buf(),
             resumed,
+            _lock: std::sync::Arc::new(lock),
         })
     }
 
@@ -180,7 +203,10 @@ impl Log {
         let mut text = serde_json::to_string(line).map_err(|e| Error::Invalid(e.to_string()))?;
         text.push('\n');
         self.file.write_all(text.as_bytes()).map_err(|e| {
-            Error::Invalid(format!("{}: cannot write the log: {e}", self.path.display()))
+            Error::Invalid(format!(
+                "{}: cannot write the log: {e}",
+                self.path.display()
+            ))
         })
     }
 
@@ -239,6 +265,7 @@ mod tests {
         }
         // A torn last line (killed while writing) is dropped.
         drop(log);
+        drop(w);
         std::fs::OpenOptions::new()
             .append(true)
             .open(dir.join("worker0.log"))
@@ -247,6 +274,9 @@ mod tests {
             .unwrap();
         let w = WorkDir::open(&dir, &manifest()).unwrap();
         assert!(w.resumed);
+        // Locked while in use.
+        let e = WorkDir::open(&dir, &manifest()).unwrap_err().to_string();
+        assert!(e.contains("another census"), "{e}");
         let lines = w.lines(0);
         assert_eq!(lines.len(), 3);
         assert_eq!(

@@ -64,7 +64,10 @@ impl Cluster {
         let addresses = match hostfile {
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| {
-                    Error::Invalid(format!("{}: cannot read the host file: {e}", path.display()))
+                    Error::Invalid(format!(
+                        "{}: cannot read the host file: {e}",
+                        path.display()
+                    ))
                 })?;
                 parse_hostfile(&text, &path.display().to_string(), processes)?
             }
@@ -146,7 +149,9 @@ mod tests {
 
     #[test]
     fn host_files_and_process_indices() {
-        let e = parse_hostfile("a:1\nb:x\n", "h", 2).unwrap_err().to_string();
+        let e = parse_hostfile("a:1\nb:x\n", "h", 2)
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("h:2: "), "{e}");
         let e = parse_hostfile("a:1\n", "h", 2).unwrap_err().to_string();
         assert!(e.contains("1 address for --processes 2"), "{e}");

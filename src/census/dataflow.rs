@@ -190,8 +190,10 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<Option<Summary>, E
         let (a, b) = plan.range(u);
         b + 1 - a
     };
-    plan.to_cover
-        .fetch_add(my_units.iter().map(|&u| numbers(u)).sum(), Ordering::Relaxed);
+    plan.to_cover.fetch_add(
+        my_units.iter().map(|&u| numbers(u)).sum(),
+        Ordering::Relaxed,
+    );
     plan.covered.fetch_add(
         my_units
             .iter()
@@ -266,10 +268,9 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<Option<Summary>, E
     let mut batch: Vec<Record> = Vec::new();
     let mut finished = true;
     let mut error: Option<Error> = None;
-    let mut done_rounds = 0u64;
-    for round in start..rounds {
+    for (done_rounds, round) in (start..rounds).enumerate() {
         let stopped = plan.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-            || plan.stop_after.is_some_and(|n| done_rounds >= n)
+            || plan.stop_after.is_some_and(|n| done_rounds as u64 >= n)
             || sink.borrow().error.is_some();
         if stopped {
             finished = false;
@@ -289,7 +290,6 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<Option<Summary>, E
         }
         traced.insert(round, tally.clone());
         input.advance_to(round + 1);
-        done_rounds += 1;
         // Keep at most two rounds in flight.
         while probe.less_than(&round) {
             worker.step();

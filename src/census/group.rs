@@ -1,11 +1,12 @@
 //! Grouping one partition: which spectra are shared, by whom.
 //!
-//! Records are sorted by key. A key met once belongs to one orbit, whose
-//! spectrum may still be shared inside it (a molecule whose spectrum has more
-//! symmetries than itself shares it with its own images); the payload says
-//! so. Every other run of equal keys, and those orbits, are *candidates*:
-//! their canonical molecules are traced again and split by their actual
-//! canonical spectra, so a key collision never merges two spectra.
+//! Records are sorted by key. The payloads of a run of equal keys say how
+//! many molecules share each spectrum of its class (orbit sizes times the
+//! spectrum's stabiliser, over 8): even a single orbit can share a spectrum
+//! within itself, when the spectrum has more symmetries than the molecule.
+//! Runs whose spectra may be shared are *candidates*: their canonical
+//! molecules are traced again and split by their actual canonical spectra, so
+//! a key collision never merges two spectra.
 //!
 //! For a class of spectra with canonical form s, fixed by the symmetries H,
 //! the molecules with spectrum exactly s are found from the orbits' canonical
@@ -63,9 +64,15 @@ impl Grouper {
                 j += 1;
             }
             let run = &records[i..j];
-            let shared_within =
-                |p: u64| orbit_size(p) as u32 * spectrum_stabilizer(p) as u32 / 8 >= 2;
-            if run.len() > 1 || shared_within(run[0].1) {
+            // A class of spectra with stabiliser H holds, per spectrum, its
+            // orbits' sizes times |H| / 8 molecules. Summed over a run, that
+            // is at least 2 unless the run is one class of unique spectra (a
+            // collision of two classes sums to 2 at least).
+            let molecules: u64 = run
+                .iter()
+                .map(|&(_, p)| orbit_size(p) as u64 * spectrum_stabilizer(p) as u64)
+                .sum();
+            if molecules >= 16 {
                 self.candidates(run, summary);
             }
             i = j;

@@ -46,6 +46,7 @@ pub mod orbits;
 pub mod record;
 pub mod spectra;
 pub mod spill;
+pub mod store;
 pub mod summary;
 
 use crate::error::Error;
@@ -83,9 +84,7 @@ impl Default for CensusOptions {
     fn default() -> CensusOptions {
         CensusOptions {
             symmetry: true,
-            cluster: Cluster::local(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            ),
+            cluster: Cluster::local(std::thread::available_parallelism().map_or(1, |n| n.get())),
             memory: DEFAULT_MEMORY,
             work_dir: None,
             keep_classes: false,

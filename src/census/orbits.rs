@@ -161,7 +161,9 @@ impl OrbitWalk {
                 if sym.orbit_min[a0] != a0 {
                     return Vec::new();
                 }
-                (a0 + 1..cells).filter(|&x| sym.orbit_min[x] >= a0).collect()
+                (a0 + 1..cells)
+                    .filter(|&x| sym.orbit_min[x] >= a0)
+                    .collect()
             })
             .collect();
         let mut walk = OrbitWalk {

@@ -80,7 +80,10 @@ mod tests {
             for o in [1u8, 2, 4, 8] {
                 for s in [1u8, 2, 4, 8] {
                     let p = pack(n, o, s);
-                    assert_eq!((number(p), orbit_size(p), spectrum_stabilizer(p)), (n, o, s));
+                    assert_eq!(
+                        (number(p), orbit_size(p), spectrum_stabilizer(p)),
+                        (n, o, s)
+                    );
                 }
             }
         }

@@ -43,7 +43,12 @@ pub struct Partitions {
 impl Partitions {
     /// Opens (creating them if needed) worker `worker`'s `parts` files in `dir`,
     /// cut back to `lengths` (empty when starting afresh).
-    pub fn open(dir: &Path, worker: usize, parts: usize, lengths: &[u64]) -> Result<Partitions, Error> {
+    pub fn open(
+        dir: &Path,
+        worker: usize,
+        parts: usize,
+        lengths: &[u64],
+    ) -> Result<Partitions, Error> {
         let mut out = Partitions {
             paths: Vec::new(),
             files: Vec::new(),
@@ -153,7 +158,9 @@ mod tests {
     fn append_cut_back_and_read() {
         let dir = std::env::temp_dir().join(format!("bbx-spill-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let recs: Vec<Record> = (0..1000u64).map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i)).collect();
+        let recs: Vec<Record> = (0..1000u64)
+            .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i))
+            .collect();
         let mut p = Partitions::open(&dir, 0, 3, &[]).unwrap();
         p.append(&recs[..600]).unwrap();
         let at = p.lengths();

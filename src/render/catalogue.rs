@@ -179,7 +179,11 @@ pub fn stats_text(report: &StatsReport) -> String {
             } else {
                 String::new()
             },
-            if resumed { ", resumed from a checkpoint" } else { "" }
+            if resumed {
+                ", resumed from a checkpoint"
+            } else {
+                ""
+            }
         );
     }
     out
