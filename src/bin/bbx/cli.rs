@@ -117,6 +117,18 @@ pub fn emit(text: &str) -> ExitCode {
     }
 }
 
+/// The census of `config` stored in `db` (`bbx stats --store-groups`), if
+/// there is one.
+pub fn open_census(
+    db: &str,
+    config: Config,
+) -> bbx::Result<Option<(Catalogue, bbx::catalogue::CensusStatus)>> {
+    let Some(cat) = Catalogue::open_existing(db)? else {
+        return Ok(None);
+    };
+    Ok(cat.census_status(config)?.map(|s| (cat, s)))
+}
+
 pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>> {
     let Some(cat) = Catalogue::open_existing(db)? else {
         return Ok(None);
