@@ -12,7 +12,14 @@
 //! assert!(parse_hostfile("10.0.0.1\n", "hosts.txt", 1).is_err());
 //! ```
 
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::communication::{Hooks, WorkerGuards};
 
 use crate::error::Error;
 
@@ -88,24 +95,116 @@ impl Cluster {
         self.workers * self.processes
     }
 
-    /// The timely configuration.
-    pub fn timely(&self) -> timely::Config {
-        let communication = if self.processes == 1 {
-            timely::CommunicationConfig::Process(self.workers)
-        } else {
-            timely::CommunicationConfig::Cluster {
-                threads: self.workers,
-                process: self.process,
-                addresses: self.addresses.clone(),
-                report: false,
-                zerocopy: false,
+    /// Starts `func` on every worker of this process, connected to the
+    /// other processes' workers, as `timely::execute` does. The connections
+    /// are made here rather than by timely, quietly (timely reports on
+    /// standard output, which carries the report) and within `patience`.
+    pub fn execute<T, F>(&self, patience: Duration, func: F) -> Result<WorkerGuards<T>, Error>
+    where
+        T: Send + 'static,
+        F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
+    {
+        let fail = |e: String| Error::Invalid(format!("cannot start the census's workers: {e}"));
+        if self.processes == 1 {
+            return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
+        }
+        let sockets = connect(&self.addresses, self.process, patience)?;
+        let hooks = Hooks::default();
+        let local = ProcessBuilder::new_typed_vector(
+            self.workers,
+            hooks.refill.clone(),
+            hooks.spill.clone(),
+        );
+        let (builders, guard) =
+            initialize_networking_from_sockets(local, sockets, self.process, self.workers, hooks)
+                .map_err(|e| fail(e.to_string()))?;
+        timely::execute::execute_from(
+            builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+            Box::new(guard),
+            timely::WorkerConfig::default(),
+            func,
+        )
+        .map_err(fail)
+    }
+}
+
+/// Connects process `me` to every other: it listens on its own address for
+/// the processes after it and reaches each process before it, retrying until
+/// `patience` runs out. Each connection starts with the connecting process's
+/// index.
+fn connect(
+    addresses: &[String],
+    me: usize,
+    patience: Duration,
+) -> Result<Vec<Option<TcpStream>>, Error> {
+    let deadline = Instant::now() + patience;
+    let listener = TcpListener::bind(addresses[me].as_str()).map_err(|e| {
+        Error::Invalid(format!(
+            "process {me} cannot listen on {}: {e} (is the port free, and the host file's line {} this machine's address?)",
+            addresses[me],
+            me + 1
+        ))
+    })?;
+    let mut out: Vec<Option<TcpStream>> = (0..addresses.len()).map(|_| None).collect();
+    for (j, address) in addresses.iter().enumerate().take(me) {
+        let mut stream = loop {
+            match TcpStream::connect(address.as_str()) {
+                Ok(s) => break s,
+                Err(e) if Instant::now() > deadline => {
+                    return Err(Error::Invalid(format!(
+                        "process {me} cannot reach process {j} at {address}: {e} (started it with the same host file?)"
+                    )));
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
             }
         };
-        timely::Config {
-            communication,
-            worker: timely::WorkerConfig::default(),
+        let sent = stream
+            .set_nodelay(true)
+            .and_then(|_| stream.write_all(&(me as u64).to_le_bytes()));
+        sent.map_err(|e| {
+            Error::Invalid(format!("process {me} lost process {j} at {address}: {e}"))
+        })?;
+        out[j] = Some(stream);
+    }
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    while out[me + 1..].iter().any(Option::is_none) {
+        match listener.accept() {
+            Ok((mut stream, _)) => {
+                let mut index = [0u8; 8];
+                stream
+                    .set_nonblocking(false)
+                    .and_then(|_| stream.set_nodelay(true))
+                    .and_then(|_| stream.read_exact(&mut index))
+                    .map_err(|e| {
+                        Error::Invalid(format!("process {me}: a connection failed: {e}"))
+                    })?;
+                let j = u64::from_le_bytes(index) as usize;
+                if j <= me || j >= addresses.len() || out[j].is_some() {
+                    return Err(Error::Invalid(format!(
+                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports?"
+                    )));
+                }
+                out[j] = Some(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() > deadline {
+                    let missing: Vec<String> = (me + 1..addresses.len())
+                        .filter(|&j| out[j].is_none())
+                        .map(|j| j.to_string())
+                        .collect();
+                    return Err(Error::Invalid(format!(
+                        "process {me}: process {} never connected (started with the same host file?)",
+                        missing.join(", ")
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => return Err(Error::Invalid(format!("process {me}: {e}"))),
         }
     }
+    Ok(out)
 }
 
 /// The first `processes` addresses of a host file: one `HOST:PORT` a line

@@ -55,6 +55,9 @@ use crate::tables::{ReportSource, StatsReport};
 
 pub use cluster::Cluster;
 
+/// How long a process waits for the others to come up.
+pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
+
 /// The default memory limit: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
 
@@ -202,12 +205,11 @@ pub fn run(
     let guards = {
         let plan = plan.clone();
         let finished = finished.clone();
-        timely::execute(cluster.timely(), move |worker| {
+        cluster.execute(CONNECT_PATIENCE, move |worker| {
             let out = dataflow::run_worker(worker, &plan);
             finished.fetch_add(1, Ordering::SeqCst);
             out
-        })
-        .map_err(|e| Error::Invalid(format!("cannot start the census's workers: {e}")))?
+        })?
     };
     while finished.load(Ordering::SeqCst) < cluster.workers {
         progress(
