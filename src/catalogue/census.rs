@@ -106,16 +106,20 @@ impl Catalogue {
         Ok(())
     }
 
-    /// Stores the census of `config`: its report (JSON), its ambiguous
-    /// spectra and their molecules, replacing an earlier census of it. Checks
-    /// [`check_census_target`](Self::check_census_target) first.
-    pub fn store_census(
+    /// Stores the census of `config`: its report (JSON) and, class by class,
+    /// its ambiguous spectra and their molecules, replacing an earlier census
+    /// of it in one transaction. Checks
+    /// [`check_census_target`](Self::check_census_target) first. Returns the
+    /// numbers of spectra and molecules stored.
+    pub fn store_census<I>(
         &mut self,
         config: Config,
         report_json: &str,
-        spectra: &[SpectrumRow],
-        molecules: &[MoleculeRow],
-    ) -> Result<(), Error> {
+        classes: I,
+    ) -> Result<(u64, u64), Error>
+    where
+        I: IntoIterator<Item = Result<(Vec<SpectrumRow>, Vec<MoleculeRow>), Error>>,
+    {
         self.check_census_target(config)?;
         let e = sql_err(&self.path);
         let stats: String = STAT_COLUMNS
@@ -162,6 +166,7 @@ impl Catalogue {
         let now = self.now()?;
         let key = config.to_string();
         let tx = self.conn.transaction().map_err(&e)?;
+        let (mut spectrum_count, mut molecule_count) = (0u64, 0u64);
         for table in [
             "census_molecules",
             "census_spectrums",
@@ -177,55 +182,60 @@ impl Catalogue {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
                 )
                 .map_err(&e)?;
-            for s in spectra {
-                stmt.execute(params![
-                    key,
-                    s.spectrum,
-                    s.nb_mol as i64,
-                    s.transform,
-                    s.canonical_number as i64,
-                    now
-                ])
-                .map_err(&e)?;
-            }
             let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
-            let mut stmt = tx
+            let mut rows = tx
                 .prepare(&format!(
                     "INSERT INTO census_molecules (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
                     STAT_COLUMNS.join(", "),
                     placeholders.join(", ")
                 ))
                 .map_err(&e)?;
-            for r in molecules {
-                let s = r.stats.named();
-                stmt.execute(params![
-                    key,
-                    r.number as i64,
-                    r.canonical_number as i64,
-                    r.molecule,
-                    r.spectrum,
-                    r.transform,
-                    s[0].1,
-                    s[1].1,
-                    s[2].1,
-                    s[3].1,
-                    s[4].1,
-                    s[5].1,
-                    s[6].1,
-                    s[7].1,
-                    s[8].1,
-                    s[9].1,
-                    s[10].1,
-                    s[11].1,
-                    s[12].1,
-                    s[13].1,
-                    s[14].1,
-                    s[15].1,
-                    s[16].1,
-                    now,
-                    now
-                ])
-                .map_err(&e)?;
+            for class in classes {
+                let (spectra, molecules) = class?;
+                spectrum_count += spectra.len() as u64;
+                molecule_count += molecules.len() as u64;
+                for s in &spectra {
+                    stmt.execute(params![
+                        key,
+                        s.spectrum,
+                        s.nb_mol as i64,
+                        s.transform,
+                        s.canonical_number as i64,
+                        now
+                    ])
+                    .map_err(&e)?;
+                }
+                for r in &molecules {
+                    let s = r.stats.named();
+                    rows.execute(params![
+                        key,
+                        r.number as i64,
+                        r.canonical_number as i64,
+                        r.molecule,
+                        r.spectrum,
+                        r.transform,
+                        s[0].1,
+                        s[1].1,
+                        s[2].1,
+                        s[3].1,
+                        s[4].1,
+                        s[5].1,
+                        s[6].1,
+                        s[7].1,
+                        s[8].1,
+                        s[9].1,
+                        s[10].1,
+                        s[11].1,
+                        s[12].1,
+                        s[13].1,
+                        s[14].1,
+                        s[15].1,
+                        s[16].1,
+                        now,
+                        now
+                    ])
+                    .map_err(&e)?;
+                }
             }
             tx.execute(
                 "INSERT INTO census_configurations (config, nb_atoms, width, nb_mol, ambiguous_spectra, ambiguous_molecules, report, created_at, updated_at)
@@ -235,15 +245,16 @@ impl Catalogue {
                     config.atoms as i64,
                     config.width as i64,
                     config.molecule_count().unwrap_or(0) as i64,
-                    spectra.len() as i64,
-                    molecules.len() as i64,
+                    spectrum_count as i64,
+                    molecule_count as i64,
                     report_json,
                     now
                 ],
             )
             .map_err(&e)?;
         }
-        tx.commit().map_err(&e)
+        tx.commit().map_err(&e)?;
+        Ok((spectrum_count, molecule_count))
     }
 
     /// The census of `config` stored in this file, if any.

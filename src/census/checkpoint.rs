@@ -284,13 +284,14 @@ mod tests {
             Some(1)
         );
         assert_eq!(common_round([Some(2), None]), None);
+        drop(w);
         let other = Manifest {
             peers: 3,
             ..manifest()
         };
         let e = WorkDir::open(&dir, &other).unwrap_err().to_string();
         assert!(e.contains("same options"), "{e}");
-        w.remove();
+        WorkDir::open(&dir, &manifest()).unwrap().remove();
         assert!(!dir.exists());
     }
 }

@@ -88,23 +88,20 @@ impl CellSymmetries {
     pub fn canonical_stabilizer(&self, atoms: &[usize]) -> Option<u8> {
         let mut images = [[0u64; 4]; 8];
         for &x in atoms {
-            let b = &self.bits[x];
-            for g in 0..8 {
-                for w in 0..4 {
-                    images[g][w] |= b[g][w];
-                }
+            self.add(&mut images, x);
+        }
+        stabilizer_of(&images)
+    }
+
+    /// Adds cell x's images to a molecule's.
+    #[inline(always)]
+    fn add(&self, images: &mut [Bits; 8], x: usize) {
+        let b = &self.bits[x];
+        for g in 0..8 {
+            for w in 0..4 {
+                images[g][w] |= b[g][w];
             }
         }
-        let me = images[0];
-        let mut stab = 1;
-        for image in &images[1..] {
-            match image.cmp(&me) {
-                std::cmp::Ordering::Greater => return None,
-                std::cmp::Ordering::Equal => stab += 1,
-                std::cmp::Ordering::Less => {}
-            }
-        }
-        Some(stab)
     }
 
     /// The image of a molecule's atoms under `Transform::ALL[g]`, sorted.
@@ -113,6 +110,21 @@ impl CellSymmetries {
         out.extend(atoms.iter().map(|&x| self.image[g][x] as usize));
         out.sort_unstable();
     }
+}
+
+/// [`CellSymmetries::canonical_stabilizer`] from the molecule's eight images.
+#[inline]
+fn stabilizer_of(images: &[Bits; 8]) -> Option<u8> {
+    let me = images[0];
+    let mut stab = 1;
+    for image in &images[1..] {
+        match image.cmp(&me) {
+            std::cmp::Ordering::Greater => return None,
+            std::cmp::Ordering::Equal => stab += 1,
+            std::cmp::Ordering::Less => {}
+        }
+    }
+    Some(stab)
 }
 
 /// One orbit's canonical molecule, as the walk yields it.
@@ -143,6 +155,10 @@ pub struct OrbitWalk {
     /// The last molecule of the range.
     last: Vec<usize>,
     started: bool,
+    /// `prefix[k]`: the images of atoms 0..=k of the current molecule, valid
+    /// for k below `valid`.
+    prefix: Vec<[Bits; 8]>,
+    valid: usize,
 }
 
 impl OrbitWalk {
@@ -176,6 +192,8 @@ impl OrbitWalk {
             idx: Vec::new(),
             last: Vec::new(),
             started: false,
+            prefix: vec![[[0; 4]; 8]; config.atoms],
+            valid: 0,
         };
         if first > last {
             return Ok(walk);
@@ -219,6 +237,7 @@ impl OrbitWalk {
     }
 
     fn set(&mut self, a0: usize, idx: Vec<usize>) -> Vec<usize> {
+        self.valid = 0;
         let mut m = Vec::with_capacity(self.atoms);
         m.push(a0);
         m.extend(idx.iter().map(|&i| self.allowed[a0][i]));
@@ -244,11 +263,12 @@ impl OrbitWalk {
         }
         let a0 = m[0];
         let list = &self.allowed[a0];
-        if next_combination(&mut self.idx, list.len()) {
+        if let Some(first) = next_index_combination(&mut self.idx, list.len()) {
             // Only the changed tail needs rewriting.
-            for (k, &i) in self.idx.iter().enumerate() {
-                m[k + 1] = list[i];
+            for k in first..self.idx.len() {
+                m[k + 1] = list[self.idx[k]];
             }
+            self.valid = self.valid.min(first + 1);
             return;
         }
         let mut next = a0 + 1;
@@ -282,7 +302,19 @@ impl OrbitWalk {
                     orbit_size: 1,
                 });
             }
-            if let Some(stab) = self.sym.canonical_stabilizer(m) {
+            // The images of the molecule, from those of its unchanged prefix.
+            for (k, &atom) in m.iter().enumerate().skip(self.valid) {
+                let mut images = if k == 0 {
+                    [[0; 4]; 8]
+                } else {
+                    self.prefix[k - 1]
+                };
+                self.sym.add(&mut images, atom);
+                self.prefix[k] = images;
+            }
+            self.valid = m.len();
+            let images = self.prefix.last().copied().unwrap_or([[0; 4]; 8]);
+            if let Some(stab) = stabilizer_of(&images) {
                 return self.current.as_deref().map(|atoms| Rep {
                     atoms,
                     orbit_size: 8 / stab,
@@ -290,6 +322,26 @@ impl OrbitWalk {
             }
         }
     }
+}
+
+/// Advances sorted indices `a` (each below `len`) to the next combination in
+/// lexicographic order, returning the first index that changed (`None` after
+/// the last combination).
+#[inline]
+fn next_index_combination(a: &mut [usize], len: usize) -> Option<usize> {
+    let n = a.len();
+    let mut i = n;
+    while i > 0 {
+        i -= 1;
+        if a[i] < len - n + i {
+            a[i] += 1;
+            for j in i + 1..n {
+                a[j] = a[j - 1] + 1;
+            }
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// The smallest choice of `target.len()` indices into `list` (sorted) whose

@@ -28,7 +28,7 @@
 //! assert_eq!(sym.canonical(&r90).codes, canon.codes);
 //! ```
 
-use crate::rules::ray::{Outcome, RayTrace, Rules, Tracer};
+use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
 use crate::rules::symmetry::Transform;
 
@@ -44,17 +44,16 @@ pub type RecordValues = [u32; 6];
 #[derive(Debug, Clone)]
 pub struct Traced {
     tracer: Tracer,
-    rays: Vec<RayTrace>,
     codes: Vec<u8>,
     records: RecordValues,
 }
 
 impl Traced {
-    /// A tracer for `width`-wide boxes under the standard rules.
+    /// A tracer for `width`-wide boxes (at most [`MAX_CODE_WIDTH`]) under the
+    /// standard rules.
     pub fn new(width: usize) -> Traced {
         Traced {
             tracer: Tracer::new(width, Rules::Standard),
-            rays: Vec::with_capacity(4 * width),
             codes: vec![0; 4 * width],
             records: [0; 6],
         }
@@ -64,27 +63,7 @@ impl Traced {
     #[inline]
     pub fn trace(&mut self, atoms: &[usize]) {
         self.tracer.load_cells(atoms);
-        self.tracer.trace_all(&mut self.rays);
-        let mut rec = [0u32; 6];
-        for (code, r) in self.codes.iter_mut().zip(&self.rays) {
-            let kind = match r.outcome {
-                Outcome::Absorbed => {
-                    *code = 0;
-                    0
-                }
-                Outcome::Reflected | Outcome::Miss => {
-                    *code = 1;
-                    2
-                }
-                Outcome::Exit(k) => {
-                    *code = (k + 1) as u8;
-                    4
-                }
-            };
-            rec[kind] = rec[kind].max(r.turns);
-            rec[kind + 1] = rec[kind + 1].max(r.length);
-        }
-        self.records = rec;
+        self.tracer.trace_codes(&mut self.codes, &mut self.records);
     }
 
     /// The codes of the last molecule traced.
@@ -131,10 +110,11 @@ pub struct Canonical {
 /// The symmetries of one box, as tables on border positions.
 #[derive(Debug, Clone)]
 pub struct SpectrumSymmetries {
-    /// `to[g][i]`: where position i (0-based) goes under `Transform::ALL[g]`.
-    to: [Vec<u8>; 8],
-    /// `from[g][j]`: the position that goes to j.
+    /// `from[g][j]`: the position (0-based) that `Transform::ALL[g]` sends to j.
     from: [Vec<u8>; 8],
+    /// `code[g][c]`: the image of code c (a hit and a reflection stay, an exit
+    /// moves with its position).
+    code: [Vec<u8>; 8],
 }
 
 impl SpectrumSymmetries {
@@ -153,18 +133,18 @@ impl SpectrumSymmetries {
             }
             v
         });
-        SpectrumSymmetries { to, from }
+        let code = std::array::from_fn(|g| {
+            let mut v = vec![0u8, 1];
+            v.extend(to[g].iter().map(|&j| j + 2));
+            v
+        });
+        SpectrumSymmetries { from, code }
     }
 
     /// Code `j` of the image of `codes` under symmetry `g`.
     #[inline(always)]
     fn at(&self, g: usize, codes: &[u8], j: usize) -> u8 {
-        let c = codes[self.from[g][j] as usize];
-        if c < 2 {
-            c
-        } else {
-            self.to[g][c as usize - 2] + 2
-        }
+        self.code[g][codes[self.from[g][j] as usize] as usize]
     }
 
     /// The image of a spectrum under symmetry `g` (index into [`Transform::ALL`]).

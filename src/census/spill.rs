@@ -134,12 +134,19 @@ impl Partitions {
         let path = &self.paths[j];
         let file = &mut self.files[j];
         file.seek(SeekFrom::Start(0)).map_err(io(path, "seek"))?;
-        let mut bytes = Vec::with_capacity(self.lengths[j] as usize);
-        file.take(self.lengths[j])
-            .read_to_end(&mut bytes)
-            .map_err(io(path, "read records"))?;
-        debug_assert_eq!(bytes.len() % RECORD_BYTES, 0);
-        Ok(decode(&bytes))
+        // In slices, so that the bytes and the records are not both in memory.
+        let count = self.lengths[j] as usize / RECORD_BYTES;
+        let mut out = Vec::with_capacity(count);
+        let mut bytes = vec![0u8; RECORD_BYTES << 16];
+        let mut left = count * RECORD_BYTES;
+        while left > 0 {
+            let n = left.min(bytes.len());
+            file.read_exact(&mut bytes[..n])
+                .map_err(io(path, "read records"))?;
+            out.extend(decode(&bytes[..n]));
+            left -= n;
+        }
+        Ok(out)
     }
 
     /// Deletes the files.

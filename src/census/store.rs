@@ -29,36 +29,45 @@ pub struct Stored {
     pub molecules: u64,
 }
 
-/// The rows of the classes' spectra and molecules, as the catalogue has them.
-pub fn rows(
+/// The rows of one class of ambiguous spectra, as the catalogue has them.
+struct ClassRows {
     config: Config,
-    classes: &[Vec<u64>],
-) -> Result<(Vec<SpectrumRow>, Vec<MoleculeRow>), Error> {
-    let numbering = Numbering::new(config)
-        .ok_or_else(|| Error::Invalid(format!("configuration {config} is not numbered")))?;
-    let cells = CellSymmetries::new(config.width);
-    let mut tracer = Tracer::new(config.width, Rules::Standard);
-    let mut spectra = Vec::new();
-    let mut molecules = Vec::new();
-    let mut atoms = Vec::new();
-    let mut image = Vec::new();
-    for class in classes {
+    numbering: Numbering,
+    cells: CellSymmetries,
+    tracer: Tracer,
+}
+
+impl ClassRows {
+    fn new(config: Config) -> Result<ClassRows, Error> {
+        Ok(ClassRows {
+            config,
+            numbering: Numbering::new(config)
+                .ok_or_else(|| Error::Invalid(format!("configuration {config} is not numbered")))?,
+            cells: CellSymmetries::new(config.width),
+            tracer: Tracer::new(config.width, Rules::Standard),
+        })
+    }
+
+    /// The rows of the class whose canonical spectrum these molecules share.
+    fn rows(&mut self, class: &[u64]) -> (Vec<SpectrumRow>, Vec<MoleculeRow>) {
+        let mut atoms = Vec::new();
+        let mut image = Vec::new();
         let mut numbers: Vec<u64> = Vec::new();
         for &n in class {
-            numbering.unrank_into(n, &mut atoms);
+            self.numbering.unrank_into(n, &mut atoms);
             for g in 0..8 {
-                cells.apply(g, &atoms, &mut image);
-                numbers.push(numbering.rank(&image));
+                self.cells.apply(g, &atoms, &mut image);
+                numbers.push(self.numbering.rank(&image));
             }
         }
         numbers.sort_unstable();
         numbers.dedup();
         let mut rows: Vec<MoleculeRow> = Vec::with_capacity(numbers.len());
         for &n in &numbers {
-            numbering.unrank_into(n, &mut atoms);
-            let m = Molecule::from_sorted_unchecked(config.width, atoms.clone());
-            let (c, t) = numbering.canonical(&m);
-            rows.push(MoleculeRow::with_canonical(&mut tracer, &m, n, c, t));
+            self.numbering.unrank_into(n, &mut atoms);
+            let m = Molecule::from_sorted_unchecked(self.config.width, atoms.clone());
+            let (c, t) = self.numbering.canonical(&m);
+            rows.push(MoleculeRow::with_canonical(&mut self.tracer, &m, n, c, t));
         }
         // Stamps: by canonical number, then transform, then number; the first
         // molecule to reach a spectrum stamps it.
@@ -79,19 +88,17 @@ pub fn rows(
                 .or_insert((r.transform.as_str(), r.canonical_number));
             *counts.entry(r.spectrum.as_str()).or_default() += 1;
         }
-        for (s, (t, c)) in &stamps {
-            spectra.push(SpectrumRow {
+        let spectra = stamps
+            .iter()
+            .map(|(s, (t, c))| SpectrumRow {
                 spectrum: s.to_string(),
                 nb_mol: counts[s],
                 transform: t.to_string(),
                 canonical_number: *c,
-            });
-        }
-        molecules.extend(rows);
+            })
+            .collect();
+        (spectra, rows)
     }
-    spectra.sort_by(|a, b| a.spectrum.cmp(&b.spectrum));
-    molecules.sort_by_key(|r| r.number);
-    Ok((spectra, molecules))
 }
 
 /// Stores the census of `config` (its report and classes) in catalogue file
@@ -102,12 +109,10 @@ pub fn store(
     report: &StatsReport,
     classes: &[Vec<u64>],
 ) -> Result<Stored, Error> {
-    let (spectra, molecules) = rows(config, classes)?;
     let json = serde_json::to_string(report).map_err(|e| Error::Invalid(e.to_string()))?;
     let mut cat = Catalogue::open(db)?;
-    cat.store_census(config, &json, &spectra, &molecules)?;
-    Ok(Stored {
-        spectra: spectra.len() as u64,
-        molecules: molecules.len() as u64,
-    })
+    let mut rows = ClassRows::new(config)?;
+    let (spectra, molecules) =
+        cat.store_census(config, &json, classes.iter().map(|c| Ok(rows.rows(c))))?;
+    Ok(Stored { spectra, molecules })
 }

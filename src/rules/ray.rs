@@ -332,6 +332,57 @@ impl Tracer {
         }
     }
 
+    /// Traces every border position as a census needs it, exit pairs once:
+    /// `codes[i]` (4p of them) becomes 0 when the ray from position i+1 is
+    /// absorbed, 1 when it is reflected (or misses), and 1 + k when it comes
+    /// out at position k; `records` becomes the most turns and the longest
+    /// path of the absorbed, reflected and exit rays, in that order (0 where
+    /// there is no such ray). Boxes up to 63 wide (the codes are bytes).
+    ///
+    /// ```
+    /// use bbx::{Molecule, Rules, Tracer};
+    /// let m: Molecule = "O-O-------------".parse().unwrap();
+    /// let mut t = Tracer::new(4, Rules::Standard);
+    /// t.load(&m);
+    /// let (mut codes, mut records) = (vec![0u8; 16], [0u32; 6]);
+    /// t.trace_codes(&mut codes, &mut records);
+    /// assert_eq!(&codes[..4], &[0, 1, 11, 10]); // @ & (out at 10) (out at 9)
+    /// assert_eq!(records, [0, 3, 0, 3, 1, 4]);
+    /// ```
+    pub fn trace_codes(&self, codes: &mut [u8], records: &mut [u32; 6]) {
+        let n = 4 * self.width;
+        assert!(
+            n + 1 < u8::MAX as usize,
+            "trace_codes takes boxes up to 63 wide"
+        );
+        let codes = &mut codes[..n];
+        codes.fill(u8::MAX);
+        *records = [0; 6];
+        for pos in 1..=n {
+            if codes[pos - 1] != u8::MAX {
+                continue;
+            }
+            let t = self.run(pos, None);
+            let kind = match t.outcome {
+                Outcome::Absorbed => {
+                    codes[pos - 1] = 0;
+                    0
+                }
+                Outcome::Reflected | Outcome::Miss => {
+                    codes[pos - 1] = 1;
+                    2
+                }
+                Outcome::Exit(k) => {
+                    codes[pos - 1] = (k + 1) as u8;
+                    codes[k - 1] = (pos + 1) as u8;
+                    4
+                }
+            };
+            records[kind] = records[kind].max(t.turns);
+            records[kind + 1] = records[kind + 1].max(t.length);
+        }
+    }
+
     #[inline(always)]
     fn run(&self, pos: usize, mut path: Option<&mut Vec<PathStep>>) -> RayTrace {
         let (start, mut d) = self.entry[pos - 1];
