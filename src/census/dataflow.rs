@@ -155,8 +155,17 @@ impl Sink {
     }
 }
 
-/// Runs one worker; worker 0 returns the summed summary.
-pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<Option<Summary>, Error> {
+/// How a worker ended.
+#[derive(Debug)]
+pub struct WorkerEnd {
+    /// Whether every worker of every process finished its units.
+    pub everyone: bool,
+    /// On worker 0 of a finished census, the summed summary.
+    pub summary: Option<Summary>,
+}
+
+/// Runs one worker.
+pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> {
     let index = worker.index();
     let peers = worker.peers();
     let units = plan.units();
@@ -348,7 +357,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<Option<Summary>, E
     if everyone && out.is_ok() {
         sink.borrow().parts.remove();
     }
-    out
+    out.map(|summary| WorkerEnd { everyone, summary })
 }
 
 /// Step 4: the summaries meet at worker 0.

@@ -206,9 +206,15 @@ pub fn run(
         let plan = plan.clone();
         let finished = finished.clone();
         cluster.execute(CONNECT_PATIENCE, move |worker| {
-            let out = dataflow::run_worker(worker, &plan);
-            finished.fetch_add(1, Ordering::SeqCst);
-            out
+            // Counted even if the worker panics.
+            struct Done(Arc<AtomicUsize>);
+            impl Drop for Done {
+                fn drop(&mut self) {
+                    self.0.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            let _done = Done(finished.clone());
+            dataflow::run_worker(worker, &plan)
         })?
     };
     while finished.load(Ordering::SeqCst) < cluster.workers {
@@ -220,10 +226,15 @@ pub fn run(
     }
     let mut summary = None;
     let mut error = None;
+    let mut everyone = true;
     for r in guards.join() {
         match r {
-            Ok(Ok(Some(s))) => summary = Some(s),
-            Ok(Ok(None)) => {}
+            Ok(Ok(end)) => {
+                everyone &= end.everyone;
+                if end.summary.is_some() {
+                    summary = end.summary;
+                }
+            }
             Ok(Err(e)) => {
                 error.get_or_insert(e);
             }
@@ -240,7 +251,7 @@ pub fn run(
     }
     let seconds = start.elapsed().as_secs_f64();
     let resumed = plan.resumed.load(Ordering::Relaxed);
-    let complete = covered == to_cover && summary.as_ref().is_none_or(|s| s.complete);
+    let complete = everyone && covered == to_cover;
     let mut out = Census {
         report: None,
         classes: Vec::new(),
