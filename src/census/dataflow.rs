@@ -62,10 +62,9 @@ pub struct Plan {
     pub stop: Option<&'static AtomicBool>,
     /// Stop after this many rounds of this run (for tests).
     pub stop_after: Option<u64>,
-    /// Molecule numbers this process has covered (resumed ones included).
-    pub covered: Arc<AtomicU64>,
-    /// Molecule numbers this process has to cover.
-    pub to_cover: Arc<AtomicU64>,
+    /// Molecules this process's workers have accounted for (resumed ones
+    /// included).
+    pub counted: Arc<AtomicU64>,
     /// Whether any worker resumed from a checkpoint.
     pub resumed: AtomicBool,
 }
@@ -191,26 +190,10 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     let start = resume.map_or(0, |r| r + 1);
     let mut log = plan.work_dir.log(index, &keep)?;
     let parts = Partitions::open(plan.work_dir.path(), index, plan.partitions, &lengths)?;
-    let my_units: Vec<u64> = (0..rounds)
-        .map(|r| r * peers as u64 + index as u64)
-        .filter(|&u| u < units)
-        .collect();
-    let numbers = |u: u64| {
-        let (a, b) = plan.range(u);
-        b + 1 - a
-    };
-    plan.to_cover.fetch_add(
-        my_units.iter().map(|&u| numbers(u)).sum(),
-        Ordering::Relaxed,
-    );
-    plan.covered.fetch_add(
-        my_units
-            .iter()
-            .filter(|&&u| u / (peers as u64) < start)
-            .map(|&u| numbers(u))
-            .sum(),
-        Ordering::Relaxed,
-    );
+    // Progress counts molecules accounted for (orbit sizes), which grow with
+    // the work done; molecule numbers would not (the first units hold far
+    // more canonical molecules than the last).
+    plan.counted.fetch_add(tally.molecules, Ordering::Relaxed);
 
     // 2. Trace, exchange, write.
     let sink = Rc::new(RefCell::new(Sink {
@@ -288,6 +271,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
         let u = round * peers as u64 + index as u64;
         if u < units {
             let (first, last) = plan.range(u);
+            let before = tally.molecules;
             if let Err(e) = source.unit(first, last, &mut tally, &mut batch) {
                 error = Some(e);
                 finished = false;
@@ -295,7 +279,8 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
             }
             input.send_batch(&mut batch);
             batch.clear();
-            plan.covered.fetch_add(last + 1 - first, Ordering::Relaxed);
+            plan.counted
+                .fetch_add(tally.molecules - before, Ordering::Relaxed);
         }
         traced.insert(round, tally.clone());
         input.advance_to(round + 1);

@@ -110,10 +110,11 @@ pub struct Census {
     pub complete: bool,
     /// The work directory (removed when complete).
     pub work_dir: PathBuf,
-    /// Molecule numbers this process covered, out of `to_cover`.
-    pub covered: u64,
-    /// Molecule numbers this process had to cover.
-    pub to_cover: u64,
+    /// Molecules this process accounted for, out of about `to_count` (its
+    /// share of the configuration's molecules; exact for one process).
+    pub counted: u64,
+    /// This process's share of the configuration's molecules.
+    pub to_count: u64,
 }
 
 /// The work directory a census of `config` uses by default.
@@ -128,8 +129,9 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
     std::env::temp_dir().join(name)
 }
 
-/// Runs a census of `config`. `progress(covered, total)` is called about ten
-/// times a second with the molecule numbers this process has covered.
+/// Runs a census of `config`. `progress(counted, total)` is called about ten
+/// times a second with the molecules this process has accounted for, out of
+/// its share.
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -196,11 +198,11 @@ pub fn run(
         keep_classes: options.keep_classes,
         stop: options.stop,
         stop_after: options.stop_after,
-        covered: Arc::new(AtomicU64::new(0)),
-        to_cover: Arc::new(AtomicU64::new(0)),
+        counted: Arc::new(AtomicU64::new(0)),
         resumed: AtomicBool::new(false),
     });
     let start = Instant::now();
+    let to_count = total / cluster.processes as u64;
     let finished = Arc::new(AtomicUsize::new(0));
     let guards = {
         let plan = plan.clone();
@@ -218,10 +220,7 @@ pub fn run(
         })?
     };
     while finished.load(Ordering::SeqCst) < cluster.workers {
-        progress(
-            plan.covered.load(Ordering::Relaxed),
-            plan.to_cover.load(Ordering::Relaxed),
-        );
+        progress(plan.counted.load(Ordering::Relaxed), to_count);
         std::thread::sleep(Duration::from_millis(100));
     }
     let mut summary = None;
@@ -243,22 +242,21 @@ pub fn run(
             }
         }
     }
-    let covered = plan.covered.load(Ordering::Relaxed);
-    let to_cover = plan.to_cover.load(Ordering::Relaxed);
-    progress(covered, to_cover);
+    let counted = plan.counted.load(Ordering::Relaxed);
+    progress(counted, to_count);
     if let Some(e) = error {
         return Err(e);
     }
     let seconds = start.elapsed().as_secs_f64();
     let resumed = plan.resumed.load(Ordering::Relaxed);
-    let complete = everyone && covered == to_cover;
+    let complete = everyone;
     let mut out = Census {
         report: None,
         classes: Vec::new(),
         complete,
         work_dir: work_dir.clone(),
-        covered,
-        to_cover,
+        counted,
+        to_count,
     };
     if let Some(s) = summary {
         if let Some(e) = &s.error {

@@ -116,17 +116,17 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         unit_size: args.unit_size,
     };
     let bar = progress_bar(args.quiet, "molecules", format!("census {config}"));
-    let done = census::run(config, &options, |covered, total| {
+    let done = census::run(config, &options, |counted, total| {
         bar.set_length(total);
-        bar.set_position(covered);
+        bar.set_position(counted.min(total));
     });
     bar.finish_and_clear();
     let done = done?;
     if !done.complete {
         eprintln!(
-            "interrupted: {} of {} molecule numbers covered{}; the work is kept in {}: run the same command to resume",
-            done.covered,
-            done.to_cover,
+            "interrupted: {} of {} molecules counted{}; the work is kept in {}: run the same command to resume",
+            done.counted,
+            done.to_count,
             if cluster.processes > 1 {
                 format!(" by process {}", cluster.process)
             } else {
