@@ -219,9 +219,13 @@ pub fn run(
             dataflow::run_worker(worker, &plan)
         })?
     };
+    let mut shown = Instant::now();
     while finished.load(Ordering::SeqCst) < cluster.workers {
-        progress(plan.counted.load(Ordering::Relaxed), to_count);
-        std::thread::sleep(Duration::from_millis(100));
+        if shown.elapsed() >= Duration::from_millis(100) {
+            progress(plan.counted.load(Ordering::Relaxed), to_count);
+            shown = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
     let mut summary = None;
     let mut error = None;

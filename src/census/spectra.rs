@@ -62,7 +62,7 @@ impl Traced {
     /// Traces every ray of the molecule with these atoms (linear cell indices).
     #[inline]
     pub fn trace(&mut self, atoms: &[usize]) {
-        self.tracer.load_cells(atoms);
+        self.tracer.update_cells(atoms);
         self.tracer.trace_codes(&mut self.codes, &mut self.records);
     }
 

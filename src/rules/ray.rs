@@ -289,6 +289,37 @@ impl Tracer {
         }
     }
 
+    /// Places these atoms (distinct cells), replacing the previous ones, as
+    /// [`load_cells`](Self::load_cells) does, but moves only the atoms whose
+    /// place in the list changed: molecules met in number order mostly differ
+    /// in their last atom, which then costs 16 writes instead of 16 per atom.
+    pub fn update_cells(&mut self, atoms: &[usize]) {
+        if self.loaded.len() != atoms.len() {
+            self.load_cells(atoms);
+            return;
+        }
+        let offsets = self.neighbour_offsets;
+        // Every removal before any addition: an atom may change places in the
+        // list without leaving the board.
+        for (i, &a) in atoms.iter().enumerate() {
+            let old = self.loaded[i];
+            if old != self.padded[a] as usize {
+                for (k, off) in offsets.into_iter().enumerate() {
+                    self.grid[old.wrapping_add_signed(off)] &= !(1 << ((k + 4) % 8));
+                }
+            }
+        }
+        for (i, &a) in atoms.iter().enumerate() {
+            let x = self.padded[a] as usize;
+            if self.loaded[i] != x {
+                for (k, off) in offsets.into_iter().enumerate() {
+                    self.grid[x.wrapping_add_signed(off)] |= 1 << ((k + 4) % 8);
+                }
+                self.loaded[i] = x;
+            }
+        }
+    }
+
     /// Traces the ray shot from border position `pos` (1..=4p).
     #[inline]
     pub fn trace(&self, pos: usize) -> RayTrace {
@@ -609,6 +640,23 @@ mod tests {
                 turns: 0
             }
         );
+    }
+
+    #[test]
+    fn updating_atoms_is_loading_them() {
+        // Molecules of A3_B4 in number order, and the same jumbled.
+        let config: crate::rules::config::Config = "A3_B4".parse().unwrap();
+        let all: Vec<Molecule> = crate::rules::enumeration::Molecules::new(config).collect();
+        let mut updated = Tracer::new(4, Rules::Standard);
+        let mut loaded = Tracer::new(4, Rules::Standard);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for i in (0..all.len()).chain((0..all.len()).map(|i| i * 37 % all.len())) {
+            updated.update_cells(all[i].atoms());
+            loaded.load(&all[i]);
+            updated.trace_all(&mut a);
+            loaded.trace_all(&mut b);
+            assert_eq!(a, b, "{}", all[i]);
+        }
     }
 
     #[test]
