@@ -38,6 +38,13 @@ use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
 
+/// How long a worker with nothing to do sleeps before looking again (it wakes
+/// earlier when data arrives).
+const PARK: Duration = Duration::from_millis(1);
+
+/// Rounds a worker may run ahead of the slowest worker's written rounds.
+const IN_FLIGHT: u64 = 4;
+
 /// How often the partition files and logs are made durable.
 const SYNC_EVERY: Duration = Duration::from_secs(30);
 
@@ -121,7 +128,7 @@ impl Agreement {
         let next = *self.input.time() + 1;
         self.input.advance_to(next);
         while self.probe.less_than(self.input.time()) {
-            worker.step();
+            worker.step_or_park(Some(PARK));
         }
         self.got.borrow_mut().drain(..).min().unwrap_or(value)
     }
@@ -284,9 +291,9 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
         }
         traced.insert(round, tally.clone());
         input.advance_to(round + 1);
-        // Keep at most two rounds in flight.
-        while probe.less_than(&round) {
-            worker.step();
+        // Keep at most a few rounds in flight.
+        while probe.less_than(&round.saturating_sub(IN_FLIGHT)) {
+            worker.step_or_park(Some(PARK));
         }
         if let Err(e) = log_lines(&sink, &mut traced, false) {
             error = Some(e);
@@ -296,7 +303,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     }
     drop(input);
     while !probe.done() {
-        worker.step();
+        worker.step_or_park(Some(PARK));
     }
     if let Err(e) = log_lines(&sink, &mut traced, true) {
         error.get_or_insert(e);
@@ -377,7 +384,7 @@ fn gather(
     input.send(summary);
     input.advance_to(1);
     while probe.less_than(&1) {
-        worker.step();
+        worker.step_or_park(Some(PARK));
     }
     if let Some(e) = error {
         return Err(e);
