@@ -46,7 +46,7 @@ pub struct StatsReport {
 pub enum ReportSource {
     /// Read from a complete catalogue.
     Catalogue,
-    /// Counted by a census (`crate::census`), which traced every molecule or
+    /// Counted by a census (the `census` module), which traced every molecule or
     /// one per orbit without storing them.
     Census {
         /// Whether one molecule per orbit was traced (the default) or every one.
