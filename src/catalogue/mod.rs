@@ -39,7 +39,7 @@ mod rows;
 mod schema;
 
 pub use census::CensusStatus;
-pub use explore::{ExploreOptions, Explored, Progress};
+pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use rows::{MoleculeRow, SpectrumRow};
 
 use crate::error::Error;

@@ -644,9 +644,15 @@ mod tests {
 
     #[test]
     fn updating_atoms_is_loading_them() {
-        // Molecules of A3_B4 in number order, and the same jumbled.
-        let config: crate::rules::config::Config = "A3_B4".parse().unwrap();
-        let all: Vec<Molecule> = crate::rules::enumeration::Molecules::new(config).collect();
+        // Molecules of 3 atoms in 4×4 in number order, and the same jumbled.
+        let mut all = Vec::new();
+        for a in 0..16 {
+            for b in a + 1..16 {
+                for c in b + 1..16 {
+                    all.push(Molecule::new(4, [a, b, c]).unwrap());
+                }
+            }
+        }
         let mut updated = Tracer::new(4, Rules::Standard);
         let mut loaded = Tracer::new(4, Rules::Standard);
         let (mut a, mut b) = (Vec::new(), Vec::new());

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod cli;
 mod commands;
@@ -34,6 +34,10 @@ enum Command {
     Suggest(commands::suggest::Args),
     /// Make a random puzzle: with one answer (--unique), and as few rays as possible (--minimal).
     Generate(commands::generate::Args),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions(commands::completions::Args),
+    /// Print the manual page, or write one page per command into a directory.
+    Man(commands::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => commands::verify::run(args),
         Command::Suggest(args) => commands::suggest::run(args),
         Command::Generate(args) => commands::generate::run(args),
+        Command::Completions(args) => commands::completions::run(args, Cli::command()),
+        Command::Man(args) => commands::man::run(args, Cli::command()),
     };
     match result {
         Ok((text, code)) => {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use bbx::Config;
 use bbx::census::{self, CensusOptions, Cluster};
 
-use crate::cli::{json, open_complete, parse_size, progress_bar};
+use crate::cli::{Quiet, json, open_complete, parse_size, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -65,9 +65,8 @@ pub struct Args {
     /// directory in the system's temporary directory, removed when done).
     #[arg(long, value_name = "DIR")]
     work_dir: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: Quiet,
     /// Stop after N rounds of work, as Ctrl-C would (for tests).
     #[arg(long, hide = true, value_name = "N")]
     stop_after: Option<u64>,
@@ -91,10 +90,13 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         && !args.store_groups
         && let Some(cat) = open_complete(&args.db, config)?
     {
-        return Ok((
-            output(&cat.stats_report(config)?, args.json)?,
-            ExitCode::SUCCESS,
-        ));
+        let spinner = spinner(
+            args.quiet.quiet,
+            format!("stats {config}: groups and ray records"),
+        );
+        let report = cat.stats_report(config);
+        spinner.finish_and_clear();
+        return Ok((output(&report?, args.json)?, ExitCode::SUCCESS));
     }
     if args.store_groups {
         bbx::catalogue::Catalogue::open(&args.db)?.check_census_target(config)?;
@@ -115,7 +117,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         stop_after: args.stop_after,
         unit_size: args.unit_size,
     };
-    let bar = progress_bar(args.quiet, "molecules", format!("census {config}"));
+    let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
     let done = census::run(config, &options, |counted, total| {
         bar.set_length(total);
         bar.set_position(counted.min(total));
