@@ -45,6 +45,10 @@ fn untimed(text: &str) -> String {
     text.lines()
         .map(|l| match l.strip_prefix("verdict:") {
             Some(v) => v.rsplit_once(" (").map_or(v, |(a, _)| a).to_string(),
+            // A census's last line: what it traced and where, then time and memory.
+            None if l.starts_with("census: ") => {
+                l.split(", ").take(2).collect::<Vec<_>>().join(", ")
+            }
             None => l.to_string(),
         })
         .collect::<Vec<_>>()

@@ -121,7 +121,7 @@ fn a4_b6_catalogue_matches_the_seed() {
         (2, "rot180".to_string(), 868)
     );
     let stats = json(&["stats", "A4_B6"], &db);
-    assert_eq!(stats["computed_in_memory"], false);
+    assert_eq!(stats["source"]["kind"], "catalogue");
     let table: Vec<(u64, u64, u64, u64)> = stats["ambiguity"]
         .as_array()
         .unwrap()
@@ -171,11 +171,11 @@ fn a4_b6_catalogue_matches_the_seed() {
 }
 
 #[test]
-fn stats_without_a_catalogue_computes_in_memory() {
+fn stats_without_a_catalogue_counts_with_a_census() {
     let dir = temp_dir("memory");
     let db = dir.join("absent.sqlite");
     let v = json(&["stats", "A4_B5"], &db);
-    assert_eq!(v["computed_in_memory"], true);
+    assert_eq!(v["source"]["kind"], "census");
     assert_eq!(v["molecules"], 12650);
     assert!(!db.exists(), "stats must not create a catalogue");
     std::fs::remove_dir_all(&dir).ok();

@@ -31,6 +31,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension};
 
+mod census;
 mod explore;
 mod lock;
 mod query;
@@ -38,6 +39,7 @@ mod report;
 mod rows;
 mod schema;
 
+pub use census::CensusStatus;
 pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
 pub use rows::{MoleculeRow, SpectrumRow};

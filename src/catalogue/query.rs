@@ -13,7 +13,7 @@ use crate::rules::symmetry::Transform;
 use crate::tables::AmbiguityRow;
 
 impl Catalogue {
-    fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MoleculeRow> {
+    pub(super) fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MoleculeRow> {
         let mut v = [0u32; 17];
         for (i, x) in v.iter_mut().enumerate() {
             *x = r.get(6 + i)?;

@@ -297,6 +297,18 @@ pub fn status_of(error: &bbx::Error) -> Status {
     }
 }
 
+/// The census of `config` stored in `db` (`bbx stats --store-groups`), if
+/// there is one.
+pub fn open_census(
+    db: &str,
+    config: Config,
+) -> bbx::Result<Option<(Catalogue, bbx::catalogue::CensusStatus)>> {
+    let Some(cat) = Catalogue::open_existing(db)? else {
+        return Ok(None);
+    };
+    Ok(cat.census_status(config)?.map(|s| (cat, s)))
+}
+
 /// The catalogue in `db` when it holds `config` complete; `None` otherwise
 /// (and no file is created).
 pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>> {
@@ -307,6 +319,34 @@ pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>>
         Some(s) if s.complete => Ok(Some(cat)),
         _ => Ok(None),
     }
+}
+
+/// Parses a size in bytes: `2G`, `500M`, `64K`, `1.5GB`, `512MiB` or a plain
+/// number of bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let bad = || format!("expected a size such as 2G, 500M or 1048576, not '{s}'");
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "kib" => 1024.0,
+        "m" | "mb" => 1e6,
+        "mib" => 1048576.0,
+        "g" | "gb" => 1e9,
+        "gib" => 1073741824.0,
+        "t" | "tb" => 1e12,
+        _ => return Err(bad()),
+    };
+    let bytes = value * scale;
+    if bytes.is_nan() || bytes < 1e6 {
+        return Err(format!("'{s}' is too little memory: give at least 1M"));
+    }
+    Ok(bytes as u64)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, json, open_complete, progress_bar, spinner};
+use crate::cli::{Quiet, Seed, Status, json, open_census, open_complete, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -61,22 +61,41 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         None
     };
+    // Without a complete catalogue, the ambiguous spectra of a stored census.
+    let census = match (&catalogue, args.ambiguous && args.rules == Rules::Standard) {
+        (None, true) => open_census(&args.db, config)?,
+        _ => None,
+    };
+    if catalogue.is_none() && census.is_none() {
+        let total = config.molecule_count().unwrap_or(u64::MAX);
+        if total > bbx::catalogue::SANE_LIMIT {
+            return Err(bbx::Error::Invalid(format!(
+                "{config} has {total} molecules, too many to enumerate in memory: store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
+            )));
+        }
+    }
     let spinner = spinner(
         args.quiet.quiet,
-        match &catalogue {
-            Some(_) => format!("verify {config}: reading the spectra from {}", args.db),
-            None => format!("verify {config}: enumerating the spectra"),
+        match (&catalogue, &census) {
+            (Some(_), _) => format!("verify {config}: reading the spectra from {}", args.db),
+            (None, Some(_)) => format!(
+                "verify {config}: reading the census's ambiguous spectra from {}",
+                args.db
+            ),
+            (None, None) => format!("verify {config}: enumerating the spectra"),
         },
     );
-    let groups = match &catalogue {
-        Some(cat) => bbx::verify::spectra_from_catalogue(cat, config),
-        None => bbx::verify::spectra(config, args.rules),
+    let groups = match (&catalogue, &census) {
+        (Some(cat), _) => bbx::verify::spectra_from_catalogue(cat, config),
+        (None, Some((cat, _))) => bbx::verify::spectra_from_census(cat, config),
+        (None, None) => bbx::verify::spectra(config, args.rules),
     };
     spinner.finish_and_clear();
     let groups = groups?;
-    let source = match &catalogue {
-        Some(_) => format!("catalogue {}", args.db),
-        None => "enumeration in memory".to_string(),
+    let source = match (&catalogue, &census) {
+        (Some(_), _) => format!("catalogue {}", args.db),
+        (None, Some(_)) => format!("census {}: ambiguous spectra only", args.db),
+        (None, None) => "enumeration in memory".to_string(),
     };
     let bar = progress_bar(args.quiet.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
@@ -84,7 +103,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let v = v?;
+    let mut v = v?;
+    if let Some((_, status)) = &census {
+        // Every spectrum not stored is a molecule's own.
+        v.spectra =
+            (status.nb_mol - status.ambiguous_molecules + status.ambiguous_spectra) as usize;
+    }
     let code = if v.agrees() { Status::Done } else { Status::No };
     if args.json {
         return Ok((json(&v)?, code));
