@@ -23,6 +23,7 @@
 //! | [`verify`] | enumeration and SAT checking each other |
 //! | [`assistant`] | the best next ray, the best strategy, puzzles with one answer |
 //! | [`render`] | pictures: boards, paths and tables as text |
+//! | [`play`] | the game in the terminal: referee, coach, save files, screen |
 //!
 //! The main types are re-exported here.
 //!
@@ -54,6 +55,8 @@ pub mod verify;
 pub mod assistant;
 
 pub mod render;
+
+pub mod play;
 
 pub use error::{Error, ParseError, Result};
 pub use rules::board::{Heading, Molecule};

@@ -140,12 +140,12 @@ impl Game {
             }
         }
         for (i, r) in known.results().iter().enumerate() {
-            if let Some(o) = *r {
-                if self.observation.get(i + 1).is_none() {
-                    self.free[i] = free;
-                }
-                self.observation.record(i + 1, o);
+            if r.is_some() && self.observation.get(i + 1).is_none() {
+                self.free[i] = free;
             }
+        }
+        for (q, o) in known.rays() {
+            self.observation.record(q, o);
         }
         Ok(())
     }
@@ -193,7 +193,9 @@ impl Game {
 
     /// The free positions, for the save file.
     pub fn free_positions(&self) -> Vec<usize> {
-        (1..=4 * self.width()).filter(|&q| self.is_free(q)).collect()
+        (1..=4 * self.width())
+            .filter(|&q| self.is_free(q))
+            .collect()
     }
 
     /// The lower end of each exit pair, in the order they were seen.
@@ -223,10 +225,7 @@ impl Game {
                 Some(Outcome::Absorbed) => '@',
                 Some(Outcome::Reflected) => '&',
                 Some(Outcome::Miss) => '~',
-                Some(Outcome::Exit(_)) => self
-                    .pair_index(q)
-                    .and_then(pair_label)
-                    .unwrap_or('+'),
+                Some(Outcome::Exit(_)) => self.pair_index(q).and_then(pair_label).unwrap_or('+'),
             })
             .collect()
     }
