@@ -3,6 +3,7 @@
 
 pub mod explore;
 pub mod generate;
+pub mod play;
 pub mod show;
 pub mod solve;
 pub mod stats;
