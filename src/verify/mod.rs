@@ -22,13 +22,18 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+mod groups;
+mod index;
+
+pub use groups::{SpectralGroups, spectra, spectra_from_catalogue};
+use index::RayIndex;
+
 use crate::assistant::generate::Rng;
-use crate::catalogue::Catalogue;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
-use crate::rules::enumeration::{Molecules, rank, unrank};
-use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::enumeration::{rank, unrank};
+use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::solver::RayModel;
 
@@ -113,158 +118,6 @@ impl Verification {
     }
 }
 
-/// Every distinct spectrum of a configuration with the numbers of the
-/// molecules that produce it, in spectrum order.
-///
-/// Stored compactly (two bytes an outcome, all spectra in one array), so that
-/// A5_B8's 7.6 million molecules fit in well under a gigabyte.
-///
-/// ```
-/// use bbx::verify::spectra;
-/// use bbx::Rules;
-/// let groups = spectra("A4_B6".parse().unwrap(), Rules::Standard).unwrap();
-/// assert_eq!(groups.len(), 58033);
-/// let shared = (0..groups.len()).filter(|&i| groups.molecules(i).len() > 1).count();
-/// assert_eq!(shared, 764);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpectralGroups {
-    width: usize,
-    /// 4p outcome codes per spectrum (see [`code`]).
-    codes: Vec<u16>,
-    /// The molecules' numbers, spectrum after spectrum, each group in order.
-    numbers: Vec<u64>,
-    /// Spectrum i's molecules are `numbers[starts[i]..starts[i + 1]]`.
-    starts: Vec<usize>,
-}
-
-/// The two-byte code of an outcome: `@` 0, `&` 1, `~` 2, exit at k 2 + k.
-fn code(r: Outcome) -> u16 {
-    match r {
-        Outcome::Absorbed => 0,
-        Outcome::Reflected => 1,
-        Outcome::Miss => 2,
-        Outcome::Exit(k) => (2 + k) as u16,
-    }
-}
-
-fn outcome(c: u16) -> Outcome {
-    match c {
-        0 => Outcome::Absorbed,
-        1 => Outcome::Reflected,
-        2 => Outcome::Miss,
-        k => Outcome::Exit(k as usize - 2),
-    }
-}
-
-impl SpectralGroups {
-    /// Groups spectra given as (outcome codes, molecule number) records, in
-    /// any order.
-    fn from_records(width: usize, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
-        let n = 4 * width;
-        let key = |i: usize| &codes[i * n..(i + 1) * n];
-        let mut order: Vec<usize> = (0..numbers.len()).collect();
-        order.par_sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
-        let mut out = SpectralGroups {
-            width,
-            codes: Vec::new(),
-            numbers: Vec::with_capacity(numbers.len()),
-            starts: vec![0],
-        };
-        for (j, &i) in order.iter().enumerate() {
-            if j > 0 && key(order[j - 1]) != key(i) {
-                out.starts.push(out.numbers.len());
-            }
-            if j == 0 || key(order[j - 1]) != key(i) {
-                out.codes.extend_from_slice(key(i));
-            }
-            out.numbers.push(numbers[i]);
-        }
-        if !out.numbers.is_empty() {
-            out.starts.push(out.numbers.len());
-        }
-        out.codes.shrink_to_fit();
-        out
-    }
-
-    /// Width of the box.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of distinct spectra.
-    pub fn len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    /// True when there is no spectrum at all.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The numbers of the molecules with spectrum `i`, in order.
-    pub fn molecules(&self, i: usize) -> &[u64] {
-        &self.numbers[self.starts[i]..self.starts[i + 1]]
-    }
-
-    /// The outcomes of spectrum `i`, position 1 first.
-    pub fn outcomes(&self, i: usize) -> Vec<Outcome> {
-        self.codes_of(i).iter().map(|&c| outcome(c)).collect()
-    }
-
-    /// Spectrum `i`.
-    pub fn spectrum(&self, i: usize) -> Spectrum {
-        Spectrum::from_outcomes_unchecked(self.width, self.outcomes(i))
-    }
-
-    fn codes_of(&self, i: usize) -> &[u16] {
-        let n = 4 * self.width;
-        &self.codes[i * n..(i + 1) * n]
-    }
-}
-
-/// Every distinct spectrum of a configuration with the numbers of the molecules
-/// that produce it, by forward enumeration (in parallel).
-pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
-    let total = config.molecule_count().ok_or_else(|| {
-        Error::Invalid(format!(
-            "configuration {config} has too many molecules to enumerate"
-        ))
-    })?;
-    if 4 * config.width + 2 > u16::MAX as usize {
-        return Err(Error::Invalid(format!(
-            "configuration {config}: a box over {} cells wide is too wide to verify",
-            (u16::MAX as usize - 2) / 4
-        )));
-    }
-    let per_task = 8192u64;
-    let starts: Vec<u64> = (1..=total).step_by(per_task as usize).collect();
-    let chunks: Vec<(Vec<u16>, Vec<u64>)> = starts
-        .par_iter()
-        .map(|&start| {
-            let end = (start + per_task - 1).min(total);
-            let count = (end - start + 1) as usize;
-            let mut tracer = Tracer::new(config.width, rules);
-            let mut rays = Vec::new();
-            let mut codes = Vec::with_capacity(count * 4 * config.width);
-            let first = unrank(config, start).expect("in range");
-            for m in Molecules::from(&first).take(count) {
-                tracer.load(&m);
-                tracer.trace_all(&mut rays);
-                codes.extend(rays.iter().map(|r| code(r.outcome)));
-            }
-            (codes, (start..=end).collect())
-        })
-        .collect();
-    let mut codes = Vec::with_capacity(total as usize * 4 * config.width);
-    let mut numbers = Vec::with_capacity(total as usize);
-    for (c, n) in chunks {
-        codes.extend(c);
-        numbers.extend(n);
-    }
-    Ok(SpectralGroups::from_records(config.width, codes, numbers))
-}
-
 /// Checks the spectra of `config` chosen by `options`; `progress(done, total)`
 /// is called as spectra are checked.
 pub fn verify(
@@ -274,28 +127,6 @@ pub fn verify(
 ) -> Result<Verification, Error> {
     let groups = spectra(config, options.rules)?;
     verify_spectra(config, groups, options, progress)
-}
-
-/// The distinct spectra of a complete catalogue (standard rules) with their
-/// molecules' numbers, as [`spectra`] computes them.
-pub fn spectra_from_catalogue(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
-    let mut codes = Vec::new();
-    let mut numbers = Vec::new();
-    for (s, v) in cat.spectral_groups(config)? {
-        let s = Spectrum::parse(&s, cat.path())?;
-        if s.width() != config.width {
-            return Err(Error::Invalid(format!(
-                "{}: a spectrum of {} rays is stored for {config}",
-                cat.path(),
-                s.outcomes().len()
-            )));
-        }
-        for n in v {
-            codes.extend(s.outcomes().iter().map(|&r| code(r)));
-            numbers.push(n);
-        }
-    }
-    Ok(SpectralGroups::from_records(config.width, codes, numbers))
 }
 
 /// Checks the given spectra (with the numbers of the molecules that produce
@@ -459,128 +290,11 @@ pub fn hide(o: &mut Observation, fraction: f64, rng: &mut Rng) {
     }
 }
 
-/// For partial observations: which spectra have a given outcome at a given
-/// position, so that the molecules matching the rays that remain are found
-/// without scanning every spectrum. Rare outcomes (exits) keep a list of
-/// spectra; common ones (hits, reflections) a bit set, so that an observation
-/// with no exit left is matched by intersecting a few bit sets.
-struct RayIndex {
-    /// Outcome codes per position.
-    codes: usize,
-    /// Position × outcome code → the spectra with that outcome there.
-    keys: Vec<Option<Posting>>,
-}
-
-/// The spectra with one outcome at one position.
-enum Posting {
-    /// Their indices, in order.
-    List(Vec<u32>),
-    /// One bit per spectrum.
-    Bits(Vec<u64>),
-}
-
-impl RayIndex {
-    fn new(groups: &SpectralGroups) -> Result<RayIndex, Error> {
-        if u32::try_from(groups.len()).is_err() {
-            return Err(Error::Invalid(format!(
-                "{} spectra are too many to index for hidden rays",
-                groups.len()
-            )));
-        }
-        let positions = 4 * groups.width;
-        let codes = positions + 3;
-        let key = |pos: usize, c: u16| pos * codes + c as usize;
-        let mut counts = vec![0usize; positions * codes];
-        for g in 0..groups.len() {
-            for (pos, &c) in groups.codes_of(g).iter().enumerate() {
-                counts[key(pos, c)] += 1;
-            }
-        }
-        let words = groups.len().div_ceil(64);
-        let mut keys: Vec<Option<Posting>> = counts
-            .iter()
-            .map(|&n| {
-                if n == 0 {
-                    None
-                } else if n * 32 < groups.len() {
-                    // A list costs 32 bits a spectrum, a bit set 1 bit for every one.
-                    Some(Posting::List(Vec::with_capacity(n)))
-                } else {
-                    Some(Posting::Bits(vec![0u64; words]))
-                }
-            })
-            .collect();
-        for g in 0..groups.len() {
-            for (pos, &c) in groups.codes_of(g).iter().enumerate() {
-                match &mut keys[key(pos, c)] {
-                    Some(Posting::List(v)) => v.push(g as u32),
-                    Some(Posting::Bits(b)) => b[g / 64] |= 1 << (g % 64),
-                    None => unreachable!("counted above"),
-                }
-            }
-        }
-        Ok(RayIndex { codes, keys })
-    }
-
-    /// The molecules whose full spectrum agrees with every ray of `o`.
-    fn matching(&self, groups: &SpectralGroups, o: &Observation) -> Vec<u64> {
-        let known: Vec<(usize, u16)> = o
-            .results()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.map(|r| (i, code(r))))
-            .collect();
-        let mut postings = Vec::with_capacity(known.len());
-        for &(i, c) in &known {
-            match self.keys.get(i * self.codes + c as usize) {
-                Some(Some(p)) => postings.push(p),
-                _ => return Vec::new(), // no spectrum has this outcome there
-            }
-        }
-        let rarest = postings
-            .iter()
-            .filter_map(|p| match p {
-                Posting::List(v) => Some(v),
-                Posting::Bits(_) => None,
-            })
-            .min_by_key(|v| v.len());
-        let spectra: Vec<usize> = if let Some(list) = rarest {
-            list.iter()
-                .map(|&g| g as usize)
-                .filter(|&g| {
-                    let s = groups.codes_of(g);
-                    known.iter().all(|&(i, c)| s[i] == c)
-                })
-                .collect()
-        } else if postings.is_empty() {
-            (0..groups.len()).collect()
-        } else {
-            let mut acc: Vec<u64> = vec![u64::MAX; groups.len().div_ceil(64)];
-            for p in &postings {
-                if let Posting::Bits(bits) = p {
-                    acc.iter_mut().zip(bits).for_each(|(a, b)| *a &= b);
-                }
-            }
-            let mut out = Vec::new();
-            for (w, &word) in acc.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    out.push(w * 64 + word.trailing_zeros() as usize);
-                    word &= word - 1;
-                }
-            }
-            out
-        };
-        spectra
-            .into_iter()
-            .flat_map(|g| groups.molecules(g).iter().copied())
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Catalogue;
+    use crate::rules::ray::Outcome;
 
     #[test]
     fn a3_b4_agrees_fully_and_partially() {

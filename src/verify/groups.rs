@@ -1,0 +1,185 @@
+//! The spectra of a configuration grouped by spectrum, each with the numbers
+//! of its molecules: by forward enumeration or read from a catalogue.
+
+use rayon::prelude::*;
+
+use crate::catalogue::Catalogue;
+use crate::error::Error;
+use crate::rules::config::Config;
+use crate::rules::enumeration::{Molecules, unrank};
+use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::spectrum::Spectrum;
+
+/// Every distinct spectrum of a configuration with the numbers of the
+/// molecules that produce it, in spectrum order.
+///
+/// Stored compactly (two bytes an outcome, all spectra in one array), so that
+/// A5_B8's 7.6 million molecules fit in well under a gigabyte.
+///
+/// ```
+/// use bbx::verify::spectra;
+/// use bbx::Rules;
+/// let groups = spectra("A4_B6".parse().unwrap(), Rules::Standard).unwrap();
+/// assert_eq!(groups.len(), 58033);
+/// let shared = (0..groups.len()).filter(|&i| groups.molecules(i).len() > 1).count();
+/// assert_eq!(shared, 764);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpectralGroups {
+    width: usize,
+    /// 4p outcome codes per spectrum (see [`code`]).
+    codes: Vec<u16>,
+    /// The molecules' numbers, spectrum after spectrum, each group in order.
+    numbers: Vec<u64>,
+    /// Spectrum i's molecules are `numbers[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+}
+
+/// The two-byte code of an outcome: `@` 0, `&` 1, `~` 2, exit at k 2 + k.
+pub(super) fn code(r: Outcome) -> u16 {
+    match r {
+        Outcome::Absorbed => 0,
+        Outcome::Reflected => 1,
+        Outcome::Miss => 2,
+        Outcome::Exit(k) => (2 + k) as u16,
+    }
+}
+
+pub(super) fn outcome(c: u16) -> Outcome {
+    match c {
+        0 => Outcome::Absorbed,
+        1 => Outcome::Reflected,
+        2 => Outcome::Miss,
+        k => Outcome::Exit(k as usize - 2),
+    }
+}
+
+impl SpectralGroups {
+    /// Groups spectra given as (outcome codes, molecule number) records, in
+    /// any order.
+    fn from_records(width: usize, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
+        let n = 4 * width;
+        let key = |i: usize| &codes[i * n..(i + 1) * n];
+        let mut order: Vec<usize> = (0..numbers.len()).collect();
+        order.par_sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
+        let mut out = SpectralGroups {
+            width,
+            codes: Vec::new(),
+            numbers: Vec::with_capacity(numbers.len()),
+            starts: vec![0],
+        };
+        for (j, &i) in order.iter().enumerate() {
+            if j > 0 && key(order[j - 1]) != key(i) {
+                out.starts.push(out.numbers.len());
+            }
+            if j == 0 || key(order[j - 1]) != key(i) {
+                out.codes.extend_from_slice(key(i));
+            }
+            out.numbers.push(numbers[i]);
+        }
+        if !out.numbers.is_empty() {
+            out.starts.push(out.numbers.len());
+        }
+        out.codes.shrink_to_fit();
+        out
+    }
+
+    /// Width of the box.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of distinct spectra.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// True when there is no spectrum at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The numbers of the molecules with spectrum `i`, in order.
+    pub fn molecules(&self, i: usize) -> &[u64] {
+        &self.numbers[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// The outcomes of spectrum `i`, position 1 first.
+    pub fn outcomes(&self, i: usize) -> Vec<Outcome> {
+        self.codes_of(i).iter().map(|&c| outcome(c)).collect()
+    }
+
+    /// Spectrum `i`.
+    pub fn spectrum(&self, i: usize) -> Spectrum {
+        Spectrum::from_outcomes_unchecked(self.width, self.outcomes(i))
+    }
+
+    pub(super) fn codes_of(&self, i: usize) -> &[u16] {
+        let n = 4 * self.width;
+        &self.codes[i * n..(i + 1) * n]
+    }
+}
+
+/// Every distinct spectrum of a configuration with the numbers of the molecules
+/// that produce it, by forward enumeration (in parallel).
+pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
+    let total = config.molecule_count().ok_or_else(|| {
+        Error::Invalid(format!(
+            "configuration {config} has too many molecules to enumerate"
+        ))
+    })?;
+    if 4 * config.width + 2 > u16::MAX as usize {
+        return Err(Error::Invalid(format!(
+            "configuration {config}: a box over {} cells wide is too wide to verify",
+            (u16::MAX as usize - 2) / 4
+        )));
+    }
+    let per_task = 8192u64;
+    let starts: Vec<u64> = (1..=total).step_by(per_task as usize).collect();
+    let chunks: Vec<(Vec<u16>, Vec<u64>)> = starts
+        .par_iter()
+        .map(|&start| {
+            let end = (start + per_task - 1).min(total);
+            let count = (end - start + 1) as usize;
+            let mut tracer = Tracer::new(config.width, rules);
+            let mut rays = Vec::new();
+            let mut codes = Vec::with_capacity(count * 4 * config.width);
+            let first = unrank(config, start).expect("in range");
+            for m in Molecules::from(&first).take(count) {
+                tracer.load(&m);
+                tracer.trace_all(&mut rays);
+                codes.extend(rays.iter().map(|r| code(r.outcome)));
+            }
+            (codes, (start..=end).collect())
+        })
+        .collect();
+    let mut codes = Vec::with_capacity(total as usize * 4 * config.width);
+    let mut numbers = Vec::with_capacity(total as usize);
+    for (c, n) in chunks {
+        codes.extend(c);
+        numbers.extend(n);
+    }
+    Ok(SpectralGroups::from_records(config.width, codes, numbers))
+}
+
+/// The distinct spectra of a complete catalogue (standard rules) with their
+/// molecules' numbers, as [`spectra`] computes them.
+pub fn spectra_from_catalogue(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
+    let mut codes = Vec::new();
+    let mut numbers = Vec::new();
+    for (s, v) in cat.spectral_groups(config)? {
+        let s = Spectrum::parse(&s, cat.path())?;
+        if s.width() != config.width {
+            return Err(Error::Invalid(format!(
+                "{}: a spectrum of {} rays is stored for {config}",
+                cat.path(),
+                s.outcomes().len()
+            )));
+        }
+        for n in v {
+            codes.extend(s.outcomes().iter().map(|&r| code(r)));
+            numbers.push(n);
+        }
+    }
+    Ok(SpectralGroups::from_records(config.width, codes, numbers))
+}
