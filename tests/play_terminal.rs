@@ -180,7 +180,7 @@ fn ctrl_c_and_panics_leave_the_terminal_intact() {
     t.line(&format!(
         "{bbx} play --seed 1; echo \"first=$?\"; stty -g > after1; echo ONE\"\"DONE"
     ));
-    t.wait_for("seed 1");
+    t.wait_for("bbx play · A4_B8, standard rules, seed 1 ");
     t.keys(&["C-c"]);
     let s = t.wait_for("ONEDONE");
     assert!(s.contains("first=0"), "{s}");

@@ -144,7 +144,10 @@ impl App {
         let mut app = App {
             setup,
             cursor: Cursor::start(p),
-            notation: options.notation,
+            notation: match (options.notation, started.notation) {
+                (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
+                _ => Notation::Seed,
+            },
             coach: Coach::new(options.coach),
             panels: Panels::default(),
             mode: Mode::Board,

@@ -23,6 +23,7 @@ use crate::play::game::Game;
 use crate::play::referee::Judge;
 use crate::play::save::read_resume;
 use crate::puzzle::{Picture, parse_puzzle};
+use crate::render::Notation;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::ray::{Outcome, Rules};
@@ -108,6 +109,8 @@ pub struct Started {
     pub game: Game,
     /// Where it came from.
     pub source: Source,
+    /// The notation of the file it came from, when it is a display.
+    pub notation: Option<Notation>,
 }
 
 impl Started {
@@ -126,6 +129,7 @@ impl Started {
                 seed,
                 answers,
             } => {
+                let path = file_name(path);
                 let among = match answers {
                     Some(1) => "its only answer".to_string(),
                     Some(n) => format!("one of {n} answers (seed {seed})"),
@@ -133,7 +137,9 @@ impl Started {
                 };
                 format!("{path}: {config}, {rules}, {among}")
             }
-            Source::Saved { path } => format!("{path}: saved {config} game, {rules}"),
+            Source::Saved { path } => {
+                format!("{}: saved {config} game, {rules}", file_name(path))
+            }
         }
     }
 
@@ -156,6 +162,14 @@ impl Started {
             }
         }
     }
+}
+
+/// The last part of a path, for titles.
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
 }
 
 /// A seed from the clock, for games started without `--seed`.
@@ -183,6 +197,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             Ok(Started {
                 game: Game::new(hidden, rules, setup.judge),
                 source: Source::Random { seed, unique: *u },
+                notation: None,
             })
         }
         Start::File(path) => {
@@ -250,6 +265,7 @@ fn from_text(
         return Ok(Started {
             game,
             source: Source::Saved { path: path.into() },
+            notation: picture_notation(text, path),
         });
     }
     let rules = setup.rules.or(puzzle.rules).unwrap_or_default();
@@ -279,6 +295,7 @@ fn from_text(
             seed,
             answers,
         },
+        notation: picture_notation(text, path),
     })
 }
 
@@ -309,6 +326,23 @@ fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
         .collect();
     lows.sort_unstable();
     lows.into_iter().map(|(_, q)| q).collect()
+}
+
+/// The notation a display is written in: Emacs when a mark is a digit, or
+/// `H`/`R` appear with none of the seed's marks; `None` for other formats.
+fn picture_notation(text: &str, path: &str) -> Option<Notation> {
+    let pic = Picture::parse(text, path).ok()?;
+    let marks: Vec<char> = pic.marks.iter().flatten().map(|m| m.ch).collect();
+    let digit = marks.iter().any(char::is_ascii_digit);
+    let seed = marks
+        .iter()
+        .any(|&c| c.is_ascii_lowercase() || matches!(c, '@' | '&' | '~'));
+    let h_or_r = marks.iter().any(|&c| matches!(c, 'H' | 'R'));
+    Some(if digit || (h_or_r && !seed) {
+        Notation::Emacs
+    } else {
+        Notation::Seed
+    })
 }
 
 /// Draws the hidden molecule among the answers of a puzzle, uniformly: first

@@ -131,14 +131,28 @@ pub(crate) fn draw(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
     } else {
         play_lines(app)
     };
-    f.render_widget(
-        Paragraph::new(lines).block(
-            Block::bordered()
-                .title(title)
-                .padding(Padding::horizontal(1)),
-        ),
-        board_area,
-    );
+    let mut frame = Block::bordered()
+        .title(title)
+        .padding(Padding::horizontal(1));
+    if panel_area.is_none() {
+        // No room for the panel: the score and atoms under the board.
+        let g = app.game();
+        let status = match g.verdict() {
+            Some(v) => format!(
+                " {} · score {} ",
+                if v.won { "won" } else { "lost" },
+                v.score
+            ),
+            None => format!(
+                " score {} · atoms {}/{} ",
+                g.ray_score(),
+                g.placed(),
+                g.atoms()
+            ),
+        };
+        frame = frame.title_bottom(status);
+    }
+    f.render_widget(Paragraph::new(lines).block(frame), board_area);
     if let Some(g) = guess_area {
         f.render_widget(
             Paragraph::new(guess_lines(app)).block(
@@ -149,12 +163,24 @@ pub(crate) fn draw(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
             g,
         );
     }
-    if let Some(panel) = panel_area {
+    if let Some(mut panel) = panel_area {
         let text = if over {
             verdict_text(app)
         } else {
             game_text(app)
         };
+        // As tall as its text needs once wrapped, and at least the board's height.
+        let inner = usize::from(panel.width.saturating_sub(4)).max(1);
+        let needed: usize = text
+            .lines
+            .iter()
+            .map(|l| l.width().div_ceil(inner).max(1))
+            .sum();
+        let height = u16::try_from(needed)
+            .unwrap_or(u16::MAX)
+            .saturating_add(2)
+            .max(bh);
+        panel.height = panel.height.min(height);
         f.render_widget(
             Paragraph::new(text)
                 .wrap(Wrap { trim: false })
@@ -229,7 +255,13 @@ fn draw_header(app: &App, f: &mut Frame, area: Rect) {
     let title = format!(" bbx play · {}", app.started().title());
     let help = "? help ";
     let room = usize::from(area.width).saturating_sub(help.len() + 1);
-    let mut t: String = title.chars().take(room).collect();
+    let mut t: String = if title.chars().count() > room {
+        let mut cut: String = title.chars().take(room.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    } else {
+        title
+    };
     let pad = usize::from(area.width).saturating_sub(t.chars().count() + help.len());
     t.push_str(&" ".repeat(pad));
     f.render_widget(
@@ -496,10 +528,11 @@ fn guess_lines(app: &App) -> Vec<Line<'static>> {
         },
         |q| {
             let style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
+            let emacs = marks_in(g, app.notation()).1 == Notation::Emacs;
             match outcome {
                 Some((a, o)) if a == q => match o {
-                    Outcome::Absorbed => ('@', style),
-                    Outcome::Reflected => ('&', style),
+                    Outcome::Absorbed => (if emacs { 'H' } else { '@' }, style),
+                    Outcome::Reflected => (if emacs { 'R' } else { '&' }, style),
                     Outcome::Miss => ('~', style),
                     Outcome::Exit(_) => ('+', style),
                 },
