@@ -437,6 +437,9 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
         "the guess is drawn beside: {shown}"
     );
 
+    // The coach's keys now point to the list of molecules.
+    keys(&mut app, "c");
+    assert!(app.message().unwrap().0.starts_with("The game is over"));
     // After the game: every molecule the rays allowed, the hidden one first.
     keys(&mut app, "a");
     assert!(app.wait_for_coach(COACH_WAIT));

@@ -356,6 +356,18 @@ impl App {
 
     fn run(&mut self, c: Command) {
         let p = self.game().width();
+        if self.game().is_over()
+            && matches!(
+                c,
+                Command::ToggleCount | Command::ToggleCertain | Command::ToggleBest
+            )
+        {
+            self.say(
+                "The game is over: a lists every molecule the rays allowed.",
+                Tone::Info,
+            );
+            return;
+        }
         match c {
             Command::Move(d) => self.move_cursor(d),
             Command::Activate => self.activate(),
