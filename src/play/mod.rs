@@ -41,6 +41,8 @@ use crate::error::Error;
 /// Starts the game `setup` describes and plays it on the terminal until the
 /// player quits; returns one line on how it ended.
 pub fn play(setup: setup::Setup, options: app::Options) -> Result<String, Error> {
+    // The game first, so that a bad file or option is reported even without
+    // a terminal; then the terminal.
     let started = setup::start(&setup)?;
     let mut game = app::App::new(setup, started, options);
     terminal::run(&mut game)?;

@@ -219,6 +219,9 @@ fn decode(token: &str) -> Result<Resume, String> {
             .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| e.to_string()))
             .collect()
     };
+    if !token.is_ascii() {
+        return Err("not hexadecimal".into());
+    }
     if token.len() < 8 {
         return Err("too short".into());
     }
@@ -262,7 +265,8 @@ fn decode(token: &str) -> Result<Resume, String> {
     let p = usize::from(u16::from_le_bytes([body[4], body[5]]));
     let n = u32::from_le_bytes([body[6], body[7], body[8], body[9]]) as usize;
     let free_len = (4 * p).div_ceil(8);
-    if body.len() != 10 + 4 * n + free_len {
+    let expected = n.checked_mul(4).and_then(|a| a.checked_add(10 + free_len));
+    if expected != Some(body.len()) {
         return Err("wrong length".into());
     }
     let atoms = (0..n).map(|i| {
@@ -335,6 +339,17 @@ mod tests {
             "{e}"
         );
         assert_eq!(read_resume("   @ &\n", "t").unwrap(), None);
+        for token in [
+            "",
+            "zz",
+            "ééééééééé",
+            "00000000",
+            "0000000000",
+            &"f".repeat(300),
+        ] {
+            let text = format!("# {RESUME_TAG} {token}\n");
+            assert!(read_resume(&text, "t").is_err(), "{token}");
+        }
     }
 
     #[test]

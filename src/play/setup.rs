@@ -190,7 +190,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
         Start::Random { config, unique: u } => {
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
-                unique(*config, rules, &mut rng, 100_000)?.molecule
+                unique_within(*config, rules, &mut rng, Duration::from_secs(30))?
             } else {
                 random_molecule(*config, &mut rng)
             };
@@ -206,6 +206,28 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
                 source,
             })?;
             from_text(&text, path, setup, seed, &mut rng)
+        }
+    }
+}
+
+/// Draws molecules until one's full spectrum identifies it, for at most
+/// `limit` (the same draws, in the same order, as one call to [`unique`]).
+fn unique_within(
+    config: Config,
+    rules: Rules,
+    rng: &mut Rng,
+    limit: Duration,
+) -> Result<Molecule, Error> {
+    let end = Instant::now() + limit;
+    loop {
+        if let Ok(g) = unique(config, rules, rng, 1) {
+            return Ok(g.molecule);
+        }
+        if Instant::now() > end {
+            return Err(Error::Invalid(format!(
+                "no molecule of {config} with a spectrum of its own turned up in {} s: leave out --unique, or try fewer atoms or a smaller box",
+                limit.as_secs()
+            )));
         }
     }
 }

@@ -71,16 +71,23 @@ fn tty(e: io::Error) -> Error {
     }
 }
 
+/// Fails unless standard input and output are both a terminal.
+pub fn ensure_terminal() -> Result<(), Error> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(
+            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected".into(),
+        ))
+    }
+}
+
 /// Plays `app` on the terminal until the player quits.
 ///
 /// Fails without touching the terminal when standard input or output is not
 /// a terminal.
 pub fn run(app: &mut App) -> Result<(), Error> {
-    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-        return Err(Error::Invalid(
-            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected".into(),
-        ));
-    }
+    ensure_terminal()?;
     install_panic_hook();
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [
