@@ -28,7 +28,7 @@ use ratatui::Frame;
 
 use crate::play::coach::{Coach, CoachLimits};
 use crate::play::game::{Game, GuessError, Shot};
-use crate::play::input::{Command, Cursor, Direction, Target, command};
+use crate::play::input::{Command, Cursor, Target, command};
 use crate::play::save::save_text;
 use crate::play::setup::{Setup, Source, Started, start};
 use crate::play::ui;
@@ -355,7 +355,6 @@ impl App {
     }
 
     fn run(&mut self, c: Command) {
-        let p = self.game().width();
         if self.game().is_over()
             && matches!(
                 c,
@@ -369,7 +368,7 @@ impl App {
             return;
         }
         match c {
-            Command::Move(d) => self.move_cursor(d),
+            Command::Move(d) => self.cursor.step(d),
             Command::Activate => self.activate(),
             Command::Submit => self.submit(),
             Command::ToggleCount => {
@@ -423,11 +422,6 @@ impl App {
             }
             Command::Interrupt => self.quit = true,
         }
-        debug_assert_eq!(self.game().width(), p);
-    }
-
-    fn move_cursor(&mut self, d: Direction) {
-        self.cursor.step(d);
     }
 
     fn activate(&mut self) {
