@@ -24,12 +24,12 @@ pub struct SuggestOptions {
 /// The rays worth shooting next, ready to print or serialise.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Suggestion {
-    /// Molecules found.
-    pub count: usize,
+    /// Molecules that fit: exact when `complete`, else how many were found.
+    pub count: u128,
     /// False when `max` stopped the search (the ranking then rests on the
     /// molecules found first).
     pub complete: bool,
-    /// True when one molecule fits.
+    /// True when exactly one molecule fits (and the search was complete).
     pub decided: bool,
     /// The best `top` rays.
     pub rays: Vec<SplitReport>,
@@ -81,7 +81,7 @@ pub fn suggest(
     Ok(Suggestion {
         count: report.count,
         complete: report.complete,
-        decided: report.count == 1,
+        decided: report.complete && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         plan,
         report,

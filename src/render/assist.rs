@@ -21,11 +21,17 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
     } else {
         out.push_str(&format!(
             "More than {} molecules fit: the ranking is based on the first {} found (--max raises it).\n",
-            report.count, report.count
+            report.count, report.listed
         ));
     }
-    if report.count == 1 {
+    if report.complete && report.count == 1 {
         out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
+    } else if report.listed < 2 {
+        out.push_str("The ranking needs at least two of the molecules that fit: raise --max.\n");
+    } else if report.splits.is_empty() && !report.complete {
+        out.push_str(
+            "No ray left to shoot tells the molecules found apart; others may differ (--max raises it).\n",
+        );
     } else if report.splits.is_empty() {
         out.push_str(
             "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",

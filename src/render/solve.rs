@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::render::board::{Notation, board, grid, position_name, spectrum_marks};
-use crate::rules::ray::Outcome;
+use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::solver::Certainty;
 use crate::solver::report::SolveReport;
@@ -45,7 +45,10 @@ pub fn verdict(report: &SolveReport) -> String {
     } else if report.timed_out {
         format!("At least {n} {word} (the time limit stopped the search before it was complete).")
     } else {
-        format!("At least {n} {word} (the search stopped at --max {n}).")
+        format!(
+            "At least {n} {word} (the search stopped at --max {}).",
+            report.listed
+        )
     }
 }
 
@@ -70,6 +73,31 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
     let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
     let _ = writeln!(out, "observed  {}", report.observation);
     let _ = writeln!(out, "\n{}", verdict(report));
+    if report.complete && report.count == 0 {
+        match report.fewest_atoms {
+            Some(fewest) if fewest > report.atoms_max => {
+                let _ = writeln!(
+                    out,
+                    "The rays need at least {fewest} atoms, more than the {} searched: check the count (`There are N balls in the box`, or --atoms).",
+                    report.atoms_max
+                );
+            }
+            Some(fewest) if report.conflict.is_none() => {
+                let _ = writeln!(
+                    out,
+                    "The rays fit together (with as few as {fewest} atoms), but not with {atoms}: check the count (`There are N balls in the box`, or --atoms)."
+                );
+            }
+            _ => {}
+        }
+        let misses = (1..=4 * p).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
+        if misses && report.rules == Rules::Standard {
+            let _ = writeln!(
+                out,
+                "The game marks rays that missed the board (~), which the standard rules never give: try --rules edge-miss."
+            );
+        }
+    }
     if let Some(conflict) = &report.conflict {
         let list: Vec<String> = conflict
             .iter()
@@ -106,11 +134,11 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
             None => out.push_str(&board(m, &[])),
         }
     }
-    if report.count > show {
+    if report.count > show as u128 {
         let _ = writeln!(
             out,
             "\n… and {} more (--show N prints more boards, --json lists them all).",
-            report.count - show
+            report.count - show as u128
         );
     }
     if let Some(c) = &sol.certainty

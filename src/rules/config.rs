@@ -113,6 +113,35 @@ impl FromStr for Config {
     }
 }
 
+/// C(n, k) in 128 bits, or `None` when it does not fit.
+///
+/// ```
+/// assert_eq!(bbx::rules::config::binomial_wide(90_000, 4), Some(2_733_567_753_712_477_500));
+/// ```
+pub fn binomial_wide(n: u64, k: u64) -> Option<u128> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut acc: u128 = 1;
+    for i in 0..k {
+        // acc · (n − i) / (i + 1) is an integer at every step. With g the gcd
+        // of acc and i + 1, (i + 1)/g divides n − i, so no step overflows
+        // unless its result does.
+        let (num, den) = (u128::from(n - i), u128::from(i + 1));
+        let g = gcd(acc, den);
+        acc = (acc / g).checked_mul(num / (den / g))?;
+    }
+    Some(acc)
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 /// C(n, k), or `None` when it does not fit in a `u64`.
 pub fn binomial(n: u64, k: u64) -> Option<u64> {
     if k > n {

@@ -6,53 +6,78 @@ use std::ops::RangeInclusive;
 use varisat::Lit;
 
 use crate::error::Error;
-use crate::solver::model::{ObservedRay, RayModel};
+use crate::solver::model::RayModel;
 
 impl RayModel {
     /// When no molecule fits, a smallest set of observed rays that cannot hold
-    /// together (indices into [`rays`](Self::rays)): every ray in it is needed.
-    /// `None` when some molecule fits.
+    /// together with an atom count in `atoms` (indices into
+    /// [`rays`](Self::rays)): every ray in it is needed. `None` when some
+    /// molecule fits.
     pub fn conflict(&mut self, atoms: RangeInclusive<usize>) -> Result<Option<Vec<usize>>, Error> {
-        let count = self.count_assumptions(&atoms);
-        let index_of = |rays: &[ObservedRay], l: Lit| rays.iter().position(|r| r.selector == l);
-        let mut all: Vec<Lit> = self.rays.iter().map(|r| r.selector).collect();
-        all.extend(&count);
-        if self.run(&all)? {
+        let all: Vec<usize> = (0..self.rays.len()).collect();
+        let Some(core) = self.misfit(&all, &atoms)? else {
             return Ok(None);
-        }
-        let core = |s: &Self| -> Vec<usize> {
-            let mut v: Vec<usize> = s
-                .solver
-                .failed_core()
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(|&l| index_of(&s.rays, l))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
         };
-        let mut current = core(self);
+        let mut current = if core.len() < all.len() && self.misfit(&core, &atoms)?.is_some() {
+            core
+        } else {
+            all
+        };
         // Deletion-based shrinking: drop each ray that is not needed.
         let mut i = 0;
         while i < current.len() {
             let mut trial: Vec<usize> = current.clone();
             trial.remove(i);
-            let mut lits: Vec<Lit> = trial.iter().map(|&k| self.rays[k].selector).collect();
-            lits.extend(&count);
-            if self.run(&lits)? {
-                i += 1;
-            } else {
-                let smaller = core(self);
-                current = if smaller.len() < trial.len() {
-                    smaller
-                } else {
-                    trial
-                };
-                // The kept prefix is still needed; restart the scan within it.
-                i = i.min(current.len());
+            match self.misfit(&trial, &atoms)? {
+                None => i += 1,
+                Some(core) => {
+                    // A core the solver names is checked before it is taken.
+                    current = if core.len() < trial.len() && self.misfit(&core, &atoms)?.is_some() {
+                        core
+                    } else {
+                        trial
+                    };
+                    // The kept prefix is still needed; restart the scan within it.
+                    i = i.min(current.len());
+                }
             }
         }
         Ok(Some(current))
+    }
+
+    /// `None` when some molecule with a count in `atoms` fits the rays
+    /// `subset` (indices into [`rays`](Self::rays)); else rays of `subset`
+    /// that already fail (all of them, or the ones the solver's cores name).
+    ///
+    /// Too few atoms for the rays is shown by their fewest atoms (see
+    /// [`fewest_atoms`](Self::fewest_atoms)), quickly; the atom counter is
+    /// asked only whether the range can be reached from below.
+    fn misfit(
+        &mut self,
+        subset: &[usize],
+        atoms: &RangeInclusive<usize>,
+    ) -> Result<Option<Vec<usize>>, Error> {
+        let mut assumptions: Vec<Lit> = subset.iter().map(|&k| self.rays[k].selector).collect();
+        assumptions.extend(self.count_assumptions(atoms));
+        if self.run(&assumptions)? {
+            Ok(None)
+        } else {
+            Ok(Some(self.failed_rays(subset)))
+        }
+    }
+
+    /// The rays of `subset` whose selectors are in the solver's failed core
+    /// (all of `subset` when the core names none of them).
+    fn failed_rays(&self, subset: &[usize]) -> Vec<usize> {
+        let failed: Vec<Lit> = self.solver.failed_core().unwrap_or(&[]).to_vec();
+        let mut v: Vec<usize> = subset
+            .iter()
+            .copied()
+            .filter(|&k| failed.contains(&self.rays[k].selector))
+            .collect();
+        if v.is_empty() {
+            v = subset.to_vec();
+        }
+        v
     }
 }

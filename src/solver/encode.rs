@@ -230,6 +230,12 @@ impl RayModel {
         self.add_ray_under(pos, outcome, self.t);
     }
 
+    /// Whether observed rays still wait to be encoded (candidates are then
+    /// checked with the ray engine).
+    pub(super) fn has_pending(&self) -> bool {
+        self.check.is_some() && !self.pending.is_empty()
+    }
+
     /// In a simplified model, encodes every observed ray that is still waiting
     /// for a candidate to disagree with it, and stops checking candidates with
     /// the ray engine: from then on the molecules found rest on the clauses

@@ -62,6 +62,7 @@
 //! assert_eq!(found.molecules.len(), 2); // molecules 868 and 15993
 //! ```
 
+mod bounds;
 mod conflict;
 mod encode;
 mod infer;
@@ -70,9 +71,10 @@ pub mod report;
 mod search;
 mod solution;
 
+pub use bounds::Fewest;
 pub use infer::infer;
 pub use model::{EncodingSize, ObservedRay, RayModel};
-pub use search::Found;
+pub use search::{Family, Found};
 pub use solution::{Certainty, Limits, Solution, Split, solve};
 
 #[cfg(test)]

@@ -69,8 +69,13 @@ pub struct SolveReport {
     pub observation: String,
     /// Rays shot (positions with a known result).
     pub shot: usize,
-    /// Molecules found.
-    pub count: usize,
+    /// Molecules that fit: exact when `complete`, else how many were found.
+    pub count: u128,
+    /// Molecules listed in `solutions` (at most `--max`).
+    pub listed: usize,
+    /// The fewest atoms the rays allow, when an atom count below it was asked
+    /// for.
+    pub fewest_atoms: Option<usize>,
     /// False when `--max` or the timeout stopped the search.
     pub complete: bool,
     /// True when the timeout stopped it.
@@ -146,7 +151,9 @@ impl SolveReport {
             atoms_max: *solution.atoms.end(),
             observation: solution.observation.to_string(),
             shot: solution.observation.shot_count(),
-            count: solution.molecules.len(),
+            count: solution.count,
+            listed: solution.molecules.len(),
+            fewest_atoms: solution.fewest_atoms,
             complete: solution.complete,
             timed_out: solution.timed_out,
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),

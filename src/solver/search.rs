@@ -8,33 +8,106 @@ use varisat::Lit;
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
-use crate::rules::enumeration::{binomial, next_combination};
+use crate::rules::config::binomial_wide;
+use crate::rules::enumeration::next_combination;
 use crate::solver::model::{L, RayModel};
 
 /// The molecules found by [`RayModel::solve`].
 #[derive(Debug, Clone, Default)]
 pub struct Found {
-    /// The molecules, in the order found.
+    /// The molecules listed, in the order found: every one, or the first
+    /// `limit` when a limit was given.
     pub molecules: Vec<Molecule>,
+    /// Every molecule found, as families (disjoint: no molecule is in two).
+    pub families: Vec<Family>,
+    /// How many molecules the families hold (saturating at `u128::MAX`).
+    pub count: u128,
     /// True when the search proved there are no others.
     pub complete: bool,
     /// True when it stopped at the deadline.
     pub timed_out: bool,
 }
 
-/// What [`RayModel::family`] found around one model.
-enum Family {
-    /// Every atom is needed where it is: block the molecule alone.
-    Single,
+/// Molecules found together: the atoms of `base`, on cells a model needs as
+/// they are, plus `extra` atoms anywhere among the `free` cells. With the
+/// same atom count, every such molecule satisfies the clauses the model
+/// satisfies, with the same ray states, so one solver call finds them all.
+///
+/// ```
+/// use bbx::solver::Family;
+/// use bbx::Molecule;
+/// let f = Family { base: Molecule::new(4, [0]).unwrap(), free: vec![5, 6, 7], extra: 2 };
+/// assert_eq!(f.size(), 3);
+/// let members: Vec<String> = f.members().map(|m| m.to_string()).collect();
+/// assert_eq!(members[0], "O----OO---------");
+/// assert!(f.contains(&"O----O-O--------".parse().unwrap()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Family {
+    /// The atoms every member has.
+    pub base: Molecule,
+    /// The cells where the other atoms may stand (sorted).
+    pub free: Vec<usize>,
+    /// How many atoms stand among `free`.
+    pub extra: usize,
+}
+
+impl Family {
+    /// How many molecules the family holds (saturating at `u128::MAX`).
+    pub fn size(&self) -> u128 {
+        binomial_wide(self.free.len() as u64, self.extra as u64).unwrap_or(u128::MAX)
+    }
+
+    /// Every member, in lexicographic order of the free cells chosen.
+    pub fn members(&self) -> impl Iterator<Item = Molecule> + '_ {
+        let k = self.extra;
+        let mut pick: Option<Vec<usize>> = (k <= self.free.len()).then(|| (0..k).collect());
+        std::iter::from_fn(move || {
+            let p = pick.as_mut()?;
+            let mut atoms = self.base.atoms().to_vec();
+            atoms.extend(p.iter().map(|&i| self.free[i]));
+            atoms.sort_unstable();
+            let m = Molecule::from_sorted_unchecked(self.base.width(), atoms);
+            if !next_combination(p, self.free.len()) {
+                pick = None;
+            }
+            Some(m)
+        })
+    }
+
+    /// Whether `m` is a member.
+    pub fn contains(&self, m: &Molecule) -> bool {
+        if m.width() != self.base.width() || m.atoms().len() != self.base.atoms().len() + self.extra
+        {
+            return false;
+        }
+        let mut extra = 0;
+        for a in m.atoms() {
+            if self.free.binary_search(a).is_ok() {
+                extra += 1;
+            } else if self.base.atoms().binary_search(a).is_err() {
+                return false;
+            }
+        }
+        extra == self.extra
+    }
+}
+
+/// What [`RayModel::family`] made of one model.
+enum Next {
     /// A member disagreed with a ray not yet encoded, which now is: solve again.
     Retry,
-    /// The cells the model needs as they are, and every member (all fit).
-    Members(Vec<bool>, Vec<Molecule>),
+    /// The model's family, and the cells it needs as they are.
+    Found(Family, Vec<bool>),
 }
 
 impl RayModel {
     pub(super) fn count_assumptions(&mut self, atoms: &RangeInclusive<usize>) -> Vec<Lit> {
         let mut v = Vec::new();
+        if *atoms.start() == 0 && *atoms.end() >= self.atoms.len() {
+            // Any count: no counter needed.
+            return v;
+        }
         for l in [
             self.at_least_lit(*atoms.start()),
             !self.at_least_lit(atoms.end() + 1),
@@ -134,7 +207,7 @@ impl RayModel {
         need
     }
 
-    fn molecule_from_model(&self) -> Molecule {
+    pub(super) fn molecule_from_model(&self) -> Molecule {
         self.molecule_from_values(&self.model_values())
     }
 
@@ -164,7 +237,15 @@ impl RayModel {
     }
 
     /// Like [`solve`](Self::solve), for the rays whose selectors are given, and
-    /// calling `found` on each molecule as soon as it is found.
+    /// calling `found` on each molecule listed as soon as it is found.
+    ///
+    /// Molecules come by families (see [`Family`]): a region no ray looks at
+    /// is counted, not enumerated, so that a nearly empty observation of a
+    /// large box is answered at once. The families are disjoint: each one is
+    /// blocked by one clause, and the next model keeps clear of every
+    /// blocking clause with the cells it needs. With a `limit`, at most that
+    /// many molecules are listed, and the search stops once the families
+    /// found hold that many (the count is then a lower bound).
     pub fn solve_with(
         &mut self,
         selectors: &[Lit],
@@ -178,11 +259,7 @@ impl RayModel {
         assumptions.extend(self.count_assumptions(&atoms));
         assumptions.push(act);
         let mut out = Found::default();
-        let mut seen: std::collections::HashSet<Molecule> = std::collections::HashSet::new();
         loop {
-            if limit.is_some_and(|n| out.molecules.len() >= n) {
-                break;
-            }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 out.timed_out = true;
                 break;
@@ -196,89 +273,90 @@ impl RayModel {
             if self.encode_disagreeing(&m) {
                 continue;
             }
-            let room = limit.map(|n| n - out.molecules.len());
-            match self.family(&m, &values, room) {
-                Family::Single => {
-                    let mut block: Vec<L> = vec![L::Lit(!act)];
-                    block.extend(m.atoms().iter().map(|&i| L::Lit(self.atoms[i].negative())));
-                    block.push(self.at_least_lit(m.atoms().len() + 1));
-                    self.clause(&block);
-                    if seen.insert(m.clone()) {
-                        found(&m);
-                        out.molecules.push(m);
-                    }
-                }
-                Family::Retry => continue,
-                Family::Members(needed, members) => {
-                    // Block every molecule that agrees with this one on the cells
-                    // it needs and has as many atoms.
-                    let n = m.atoms().len();
-                    let mut block: Vec<L> = vec![L::Lit(!act)];
-                    for (c, &kept) in needed.iter().enumerate() {
-                        if kept {
-                            let atom = m.atoms().binary_search(&c).is_ok();
-                            block.push(L::Lit(self.atoms[c].lit(!atom)));
-                        }
-                    }
-                    block.push(self.at_least_lit(n + 1));
-                    block.push(!self.at_least_lit(n));
-                    self.clause(&block);
-                    for f in members {
-                        if seen.insert(f.clone()) {
-                            found(&f);
-                            out.molecules.push(f);
-                        }
-                    }
-                }
+            if limit.is_some_and(|n| out.count >= n as u128) {
+                // Another molecule fits, and enough are found.
+                break;
             }
+            let (family, needed) = match self.family(&m, &values) {
+                Next::Retry => continue,
+                Next::Found(f, needed) => (f, needed),
+            };
+            self.block(&m, &family, &needed, act);
+            let room = limit.map_or(usize::MAX, |n| n.saturating_sub(out.molecules.len()));
+            for member in family.members().take(room) {
+                found(&member);
+                out.molecules.push(member);
+            }
+            out.count = out.count.saturating_add(family.size());
+            out.families.push(family);
         }
         // Retire this enumeration's blocking clauses.
         self.clause(&[L::Lit(!act)]);
         Ok(out)
     }
 
-    /// The molecules that differ from model `m` only in cells it does not need
-    /// (see [`RayModel::needed`]): with the same atom count they satisfy the
-    /// same clauses, with the same states, so one clause blocks them all and
-    /// the solver is not asked for each. A partial game that leaves a region
-    /// unseen is then enumerated a region at a time. Rays not yet encoded are
-    /// checked on each member, as on any model; a member that disagrees gets
-    /// its ray encoded and the search goes on (`Retry`).
-    fn family(&mut self, m: &Molecule, values: &[bool], room: Option<usize>) -> Family {
+    /// Adds the clause (under `act`) that blocks the family of model `m`; it
+    /// is recorded with the ray clauses, so that later models keep clear of it
+    /// with the cells they need.
+    fn block(&mut self, m: &Molecule, family: &Family, needed: &[bool], act: Lit) {
+        let n = m.atoms().len();
+        let mut block: Vec<L> = vec![L::Lit(!act)];
+        if family.extra == 0 {
+            // Every atom is needed where it is: block the molecule alone.
+            block.extend(m.atoms().iter().map(|&i| L::Lit(self.atoms[i].negative())));
+            block.push(self.at_least_lit(n + 1));
+        } else {
+            // Every molecule that agrees with this one on the cells it needs
+            // and has as many atoms.
+            for (c, &kept) in needed.iter().enumerate() {
+                if kept {
+                    let atom = m.atoms().binary_search(&c).is_ok();
+                    block.push(L::Lit(self.atoms[c].lit(!atom)));
+                }
+            }
+            block.push(self.at_least_lit(n + 1));
+            block.push(!self.at_least_lit(n));
+        }
+        let recording = std::mem::replace(&mut self.recording, true);
+        self.clause(&block);
+        self.recording = recording;
+    }
+
+    /// The family of model `m` (see [`Family`]): the molecules that differ
+    /// from it only in cells it does not need (see [`RayModel::needed`]). Rays
+    /// not yet encoded are checked on each member, as on any model; a member
+    /// that disagrees gets its ray encoded and the search goes on (`Retry`).
+    /// A family too large to check member by member has every pending ray
+    /// encoded first, after which the clauses vouch for all its members.
+    fn family(&mut self, m: &Molecule, values: &[bool]) -> Next {
         let needed = self.needed(values);
         let free: Vec<usize> = (0..self.atoms.len())
             .filter(|&c| self.known[c].is_none() && !needed[c])
             .collect();
-        let fixed: Vec<usize> = m
+        let base: Vec<usize> = m
             .atoms()
             .iter()
             .copied()
             .filter(|c| free.binary_search(c).is_err())
             .collect();
-        let k = m.atoms().len() - fixed.len();
-        if k == 0 {
-            return Family::Single;
-        }
-        let size = binomial(free.len() as u64, k as u64).unwrap_or(u64::MAX);
-        if size > 200_000 || room.is_some_and(|r| (r as u64) < size) {
-            return Family::Single;
-        }
-        let mut members = Vec::with_capacity(size as usize);
-        let mut pick: Vec<usize> = (0..k).collect();
-        loop {
-            let mut atoms = fixed.clone();
-            atoms.extend(pick.iter().map(|&i| free[i]));
-            atoms.sort_unstable();
-            let candidate = Molecule::from_sorted_unchecked(self.width, atoms);
-            if self.encode_disagreeing(&candidate) {
-                return Family::Retry;
+        let extra = m.atoms().len() - base.len();
+        let family = Family {
+            base: Molecule::from_sorted_unchecked(self.width, base),
+            free: if extra == 0 { Vec::new() } else { free },
+            extra,
+        };
+        if extra > 0 && self.has_pending() {
+            if family.size() > 200_000 {
+                self.encode_all_rays();
+                return Next::Retry;
             }
-            members.push(candidate);
-            if !next_combination(&mut pick, free.len()) {
-                break;
+            for candidate in family.members() {
+                if self.encode_disagreeing(&candidate) {
+                    return Next::Retry;
+                }
             }
         }
-        Family::Members(needed, members)
+        Next::Found(family, needed)
     }
 
     /// Whether some molecule with a count in `atoms` fits the rays whose

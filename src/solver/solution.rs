@@ -2,8 +2,11 @@
 //! the rays that would tell the molecules apart, and the contradiction when
 //! nothing fits.
 
+use std::collections::HashSet;
 use std::ops::RangeInclusive;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use varisat::Lit;
 
@@ -11,7 +14,9 @@ use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Observation;
+use crate::solver::bounds::Fewest;
 use crate::solver::model::RayModel;
+use crate::solver::search::Family;
 
 /// What is certain about one cell across every molecule that fits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -47,8 +52,18 @@ pub struct Solution {
     pub rules: Rules,
     /// The atom counts searched.
     pub atoms: RangeInclusive<usize>,
-    /// The molecules found.
+    /// The molecules listed, in number order: all of them, or the first
+    /// [`Limits::max`] found.
     pub molecules: Vec<Molecule>,
+    /// How many molecules fit: exact when `complete`, else a lower bound.
+    /// Regions no ray looks at are counted, not enumerated, so this can far
+    /// exceed the molecules listed (saturating at `u128::MAX`).
+    pub count: u128,
+    /// Every molecule found, by families (see [`Family`]).
+    pub families: Vec<Family>,
+    /// The fewest atoms of any molecule that fits the rays, when the search
+    /// needed to know it (an atom count below it was asked for).
+    pub fewest_atoms: Option<usize>,
     /// True when there are no other molecules.
     pub complete: bool,
     /// True when the search stopped at its deadline.
@@ -56,15 +71,45 @@ pub struct Solution {
     /// Per cell, what holds in every molecule that fits; `None` when the search
     /// timed out before that could be known.
     pub certainty: Option<Vec<Certainty>>,
-    /// When nothing fits: the smallest set of observed rays (as border
-    /// positions, both ends of an exit) that cannot hold together.
+    /// When nothing fits because the rays contradict each other whatever the
+    /// atom count: a smallest set of them (as border positions, both ends of
+    /// an exit) that cannot hold together.
     pub conflict: Option<Vec<usize>>,
 }
+
+impl Solution {
+    /// A search stopped by its deadline before it could report anything but
+    /// the `molecules` found so far.
+    pub fn interrupted(
+        observation: Observation,
+        rules: Rules,
+        atoms: RangeInclusive<usize>,
+        molecules: Vec<Molecule>,
+    ) -> Solution {
+        Solution {
+            count: molecules.len() as u128,
+            families: Vec::new(),
+            observation,
+            rules,
+            atoms,
+            molecules,
+            fewest_atoms: None,
+            complete: false,
+            timed_out: true,
+            certainty: None,
+            conflict: None,
+        }
+    }
+}
+
+/// Probing cells one by one for the certainty map stops being worth it past
+/// this many solver calls.
+const MAX_PROBES: usize = 4096;
 
 /// Limits for [`solve`].
 #[derive(Debug, Clone, Default)]
 pub struct Limits {
-    /// Stop after this many molecules.
+    /// Stop once this many molecules are found (and list no more).
     pub max: Option<usize>,
     /// Stop at this instant (checked between solver calls).
     pub deadline: Option<Instant>,
@@ -73,6 +118,13 @@ pub struct Limits {
 /// Every molecule with an atom count in `atoms` that fits `observed` under
 /// `rules`, what is certain about each cell, and, when nothing fits, which rays
 /// contradict each other. `found` is called with each molecule as it is found.
+///
+/// The search runs on a thread of its own. When its answer is slow to come,
+/// the atom count may be one the rays cannot meet, which the atom counter is
+/// slow to prove: meanwhile the fewest atoms the rays allow are worked out
+/// (see [`RayModel::fewest_atoms`]), and if they are more than asked for, the
+/// answer comes at once, leaving the search to finish its solver call on its
+/// own thread.
 pub fn solve(
     observed: &Observation,
     rules: Rules,
@@ -83,58 +135,225 @@ pub fn solve(
     let cells = observed.width() * observed.width();
     let hi = (*atoms.end()).min(cells);
     let atoms = *atoms.start()..=hi;
+    let (tx, rx) = mpsc::channel();
+    let mut current = Search::start(0, observed, rules, atoms.clone(), limits, tx.clone())?;
+    let mut listed: Vec<Molecule> = Vec::new();
+    let mut forwarded: HashSet<Molecule> = HashSet::new();
+    let mut fewest = None;
+    let mut checked = false;
+    loop {
+        let wait = if checked {
+            match limits.deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()) + GRACE,
+                None => Duration::from_secs(3600),
+            }
+        } else {
+            FIRST_ANSWER
+        };
+        match rx.recv_timeout(wait) {
+            Ok((id, _)) if id != current.id => {}
+            Ok((_, Event::Found(m))) => {
+                if forwarded.insert(m.clone()) {
+                    found(&m);
+                    listed.push(m);
+                }
+            }
+            Ok((_, Event::Done(result))) => {
+                let mut solution = result?;
+                // A search started again above the fewest atoms answers the
+                // question as asked.
+                solution.atoms = atoms.clone();
+                solution.fewest_atoms = solution.fewest_atoms.or(fewest);
+                if solution.complete && solution.count == 0 {
+                    explain(&mut solution)?;
+                }
+                return Ok(solution);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if !checked => {
+                // The search is slow. An atom count below what the rays need
+                // is slow for it to rule out, and quick to show otherwise.
+                checked = true;
+                let mut probe = RayModel::simplified(observed, rules, hi);
+                let stop = || {
+                    current.finished.load(Ordering::SeqCst)
+                        || limits.deadline.is_some_and(|d| Instant::now() >= d)
+                };
+                match probe.fewest_atoms(&[], hi, &stop)? {
+                    Fewest::MoreThan(..) => {
+                        let mut solution = Solution::interrupted(
+                            observed.clone(),
+                            rules,
+                            atoms.clone(),
+                            Vec::new(),
+                        );
+                        solution.complete = true;
+                        solution.timed_out = false;
+                        explain(&mut solution)?;
+                        return Ok(solution);
+                    }
+                    Fewest::Atoms(n) => {
+                        fewest = Some(n);
+                        if n > *atoms.start() && !current.finished.load(Ordering::SeqCst) {
+                            // Counts below n need not be searched: start again
+                            // without them, leaving the first search behind.
+                            current = Search::start(
+                                current.id + 1,
+                                observed,
+                                rules,
+                                n..=hi,
+                                limits,
+                                tx.clone(),
+                            )?;
+                        }
+                    }
+                    Fewest::Unknown => {}
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                    // The search is stuck in one solver call past the deadline.
+                    let mut solution =
+                        Solution::interrupted(observed.clone(), rules, atoms.clone(), listed);
+                    solution.molecules.sort_unstable();
+                    solution.fewest_atoms = fewest;
+                    return Ok(solution);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Invalid(
+                    "the solver's thread stopped without an answer".into(),
+                ));
+            }
+        }
+    }
+}
+
+/// What a search thread reports.
+enum Event {
+    Found(Molecule),
+    Done(Result<Solution, Error>),
+}
+
+/// A search running on a thread of its own.
+struct Search {
+    id: usize,
+    finished: Arc<AtomicBool>,
+}
+
+impl Search {
+    fn start(
+        id: usize,
+        observed: &Observation,
+        rules: Rules,
+        atoms: RangeInclusive<usize>,
+        limits: &Limits,
+        tx: mpsc::Sender<(usize, Event)>,
+    ) -> Result<Search, Error> {
+        let finished = Arc::new(AtomicBool::new(false));
+        let (observed, limits) = (observed.clone(), limits.clone());
+        let done = Arc::clone(&finished);
+        std::thread::Builder::new()
+            .name("bbx-solve".into())
+            .spawn(move || {
+                let found_tx = tx.clone();
+                let r = search(&observed, rules, atoms, &limits, |m| {
+                    let _ = found_tx.send((id, Event::Found(m.clone())));
+                });
+                done.store(true, Ordering::SeqCst);
+                let _ = tx.send((id, Event::Done(r)));
+            })
+            .map_err(|e| Error::Invalid(format!("cannot start the solver's thread: {e}")))?;
+        Ok(Search { id, finished })
+    }
+}
+
+/// How long a search may take before the fewest atoms are worked out beside it.
+const FIRST_ANSWER: Duration = Duration::from_millis(50);
+
+/// How long past its deadline a search stuck in one solver call is waited for.
+const GRACE: Duration = Duration::from_millis(200);
+
+/// When nothing fits: the fewest atoms the rays allow (when they are few
+/// enough to be worth saying) and, unless too few atoms is the whole story, a
+/// smallest set of rays that contradict each other whatever the atom count.
+fn explain(solution: &mut Solution) -> Result<(), Error> {
+    let observed = &solution.observation;
+    let cells = observed.width() * observed.width();
+    let hi = *solution.atoms.end();
+    if solution.fewest_atoms.is_none_or(|f| f <= hi) {
+        let mut probe = RayModel::simplified(observed, solution.rules, cells);
+        if let Fewest::Atoms(n) = probe.fewest_atoms(&[], cells.min(hi + 16), &|| false)? {
+            solution.fewest_atoms = Some(n);
+        }
+    }
+    if solution.fewest_atoms.is_some_and(|f| f > hi) {
+        // The rays fit together; the atom count is what is wrong.
+        return Ok(());
+    }
+    let mut plain = RayModel::new(observed.width(), solution.rules, cells);
+    plain.observe(observed);
+    if let Some(core) = plain.conflict(0..=cells)? {
+        let mut positions: Vec<usize> = core
+            .iter()
+            .flat_map(|&i| plain.rays()[i].positions())
+            .collect();
+        positions.sort_unstable();
+        solution.conflict = Some(positions);
+    }
+    Ok(())
+}
+
+/// The search itself: every molecule, by families, and what is certain.
+fn search(
+    observed: &Observation,
+    rules: Rules,
+    atoms: RangeInclusive<usize>,
+    limits: &Limits,
+    mut found: impl FnMut(&Molecule),
+) -> Result<Solution, Error> {
+    let cells = observed.width() * observed.width();
+    let (lo, hi) = (*atoms.start(), *atoms.end());
+    let mut solution = Solution::interrupted(observed.clone(), rules, atoms, Vec::new());
+    solution.timed_out = false;
     let mut model = RayModel::simplified(observed, rules, hi);
     let selectors: Vec<Lit> = model.rays().iter().map(|r| r.selector).collect();
-    let f = model.solve_with(
-        &selectors,
-        atoms.clone(),
-        limits.max,
-        limits.deadline,
-        &mut found,
-    )?;
-    let mut solution = Solution {
-        observation: observed.clone(),
-        rules,
-        atoms: atoms.clone(),
-        molecules: f.molecules,
-        complete: f.complete,
-        timed_out: f.timed_out,
-        certainty: None,
-        conflict: None,
-    };
-    if solution.complete && solution.molecules.is_empty() {
-        let mut plain = RayModel::new(observed.width(), rules, hi);
-        plain.observe(observed);
-        if let Some(core) = plain.conflict(atoms.clone())? {
-            let mut positions: Vec<usize> = core
-                .iter()
-                .flat_map(|&i| plain.rays()[i].positions())
-                .collect();
-            positions.sort_unstable();
-            solution.conflict = Some(positions);
-        }
-        solution.certainty = None;
+    let f = model.solve_with(&selectors, lo..=hi, limits.max, limits.deadline, &mut found)?;
+    solution.molecules = f.molecules;
+    // In number order, whatever order the solver found them in.
+    solution.molecules.sort_unstable();
+    solution.count = f.count;
+    solution.families = f.families;
+    solution.complete = f.complete;
+    solution.timed_out = f.timed_out;
+    if solution.timed_out {
         return Ok(solution);
     }
     let mut seen = vec![[false; 2]; cells];
-    for m in &solution.molecules {
-        let c = m.cells();
-        for (i, s) in seen.iter_mut().enumerate() {
-            s[usize::from(c[i])] = true;
+    for family in &solution.families {
+        for (cell, s) in seen.iter_mut().enumerate() {
+            if family.free.binary_search(&cell).is_ok() {
+                s[1] |= family.extra > 0;
+                s[0] |= family.extra < family.free.len();
+            } else {
+                s[usize::from(family.base.atoms().binary_search(&cell).is_ok())] = true;
+            }
         }
     }
     if !solution.complete {
-        if solution.timed_out {
+        // Found only some molecules: ask the solver about each cell not yet
+        // seen both ways, unless that takes too many calls.
+        let probes: usize = seen
+            .iter()
+            .map(|s| usize::from(!s[0]) + usize::from(!s[1]))
+            .sum();
+        if probes > MAX_PROBES {
             return Ok(solution);
         }
-        // Found only some molecules: ask the solver about each cell not yet
-        // seen both ways.
-        let selectors: Vec<Lit> = model.rays().iter().map(|r| r.selector).collect();
         for (i, s) in seen.iter_mut().enumerate() {
             for v in [false, true] {
                 if !s[usize::from(v)] {
                     let lit = model.atom_var(i).lit(v);
-                    if model.satisfiable(&selectors, &atoms, &[lit])? {
+                    if model.satisfiable(&selectors, &(lo..=hi), &[lit])? {
                         s[usize::from(v)] = true;
                     }
                 }

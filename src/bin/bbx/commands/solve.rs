@@ -66,16 +66,12 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
             Ok(Err(result)) => break result?,
             Err(_) => {
                 // The worker is stuck in one solver call past the deadline.
-                break solver::Solution {
-                    observation: puzzle.observation.clone(),
+                break solver::Solution::interrupted(
+                    puzzle.observation.clone(),
                     rules,
-                    atoms: atoms.clone(),
-                    molecules: std::mem::take(&mut found),
-                    complete: false,
-                    timed_out: true,
-                    certainty: None,
-                    conflict: None,
-                };
+                    atoms.clone(),
+                    std::mem::take(&mut found),
+                );
             }
         }
     };

@@ -1,0 +1,243 @@
+//! The fewest atoms the observed rays allow.
+//!
+//! Asking the solver for a molecule with too few atoms — a puzzle file that
+//! says 11 balls where the rays need 12 — makes it prove that no placement of
+//! the atoms works, which the atom counter turns into a search of minutes.
+//! The fewest atoms are found instead the way core-guided MaxSAT solvers find
+//! an optimum (the OLL algorithm): assume every undecided cell empty; each time
+//! that fails, the solver names a *core* of cells not all of which can be
+//! empty, the bound grows by one, and a counter over the core lets one of them
+//! hold an atom. Every call is on the rays alone under strong assumptions,
+//! which the solver answers quickly, and the bound is exact.
+
+use varisat::Lit;
+
+use crate::error::Error;
+use crate::solver::model::{L, RayModel};
+
+/// What [`RayModel::fewest_atoms`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fewest {
+    /// The fewest atoms of a molecule that fits.
+    Atoms(usize),
+    /// Every molecule that fits has more atoms than the cut-off (or none
+    /// fits): a proof that no molecule with at most that many atoms fits.
+    /// The selectors named by the cores that proved it come with it (a subset
+    /// of the rays that already needs that many atoms).
+    MoreThan(usize, Vec<Lit>),
+    /// Stopped before either was known.
+    Unknown,
+}
+
+/// A core: indices of soft literals, and the selectors the solver named with
+/// them.
+type Core = (Vec<usize>, Vec<Lit>);
+
+/// An assumed literal: a cell's value, or a bound on a core's counter.
+struct Soft {
+    lit: Lit,
+    /// For a bound: the counter and the bound k (at most k of its inputs).
+    bound: Option<(usize, usize)>,
+}
+
+impl RayModel {
+    /// The fewest atoms of a molecule that fits the rays whose selectors are
+    /// given; past `cut_off` atoms it stops with
+    /// [`MoreThan`](Fewest::MoreThan). `stop` is asked between solver calls.
+    ///
+    /// ```
+    /// use bbx::solver::{Fewest, RayModel};
+    /// use bbx::{Molecule, Observation, Rules, Spectrum};
+    /// let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+    /// let seen = Observation::full(&Spectrum::of(&m, Rules::Standard));
+    /// let mut model = RayModel::new(6, Rules::Standard, 36);
+    /// model.observe(&seen);
+    /// let all: Vec<_> = model.rays().iter().map(|r| r.selector).collect();
+    /// // A three-atom molecule gives the same spectrum as this four-atom one.
+    /// assert_eq!(model.fewest_atoms(&all, 36, &|| false).unwrap(), Fewest::Atoms(3));
+    /// assert!(matches!(model.fewest_atoms(&all, 2, &|| false).unwrap(), Fewest::MoreThan(2, _)));
+    /// ```
+    pub fn fewest_atoms(
+        &mut self,
+        selectors: &[Lit],
+        cut_off: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Fewest, Error> {
+        let known_atoms = self.known.iter().filter(|k| **k == Some(true)).count();
+        let mut used: Vec<Lit> = Vec::new();
+        let mut lower = known_atoms;
+        let mut soft: Vec<Soft> = (0..self.atoms.len())
+            .filter(|&c| self.known[c].is_none())
+            .map(|c| Soft {
+                lit: self.atoms[c].negative(),
+                bound: None,
+            })
+            .collect();
+        // counters[t][j]: at least j + 1 of core t's cells break their soft literal.
+        let mut counters: Vec<Vec<Lit>> = Vec::new();
+        loop {
+            if lower > cut_off {
+                used.sort_unstable();
+                used.dedup();
+                return Ok(Fewest::MoreThan(cut_off, used));
+            }
+            if stop() {
+                return Ok(Fewest::Unknown);
+            }
+            let mut assumptions = selectors.to_vec();
+            assumptions.extend(soft.iter().map(|s| s.lit));
+            if self.run(&assumptions)? {
+                let m = self.molecule_from_model();
+                if self.encode_disagreeing(&m) {
+                    continue;
+                }
+                return Ok(Fewest::Atoms(m.atoms().len()));
+            }
+            let Some((core, rays)) = self.core(selectors, &soft)? else {
+                // The rays fail without any assumption: no molecule at all.
+                used = self.failed_selectors(selectors);
+                lower = usize::MAX;
+                continue;
+            };
+            used.extend(rays);
+            lower += 1;
+            let mut relaxed: Vec<Soft> = Vec::new();
+            let mut broken: Vec<Lit> = Vec::new();
+            for &i in &core {
+                broken.push(!soft[i].lit);
+                if let Some((t, k)) = soft[i].bound
+                    && k + 1 < counters[t].len()
+                {
+                    relaxed.push(Soft {
+                        lit: !counters[t][k + 1],
+                        bound: Some((t, k + 1)),
+                    });
+                }
+            }
+            let mut keep = vec![true; soft.len()];
+            for &i in &core {
+                keep[i] = false;
+            }
+            let mut i = 0;
+            soft.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            soft.extend(relaxed);
+            if broken.len() > 1 {
+                let outputs = self.unary_counter(&broken);
+                soft.push(Soft {
+                    lit: !outputs[1],
+                    bound: Some((counters.len(), 1)),
+                });
+                counters.push(outputs);
+            }
+        }
+    }
+
+    /// After a call under `selectors` and every `soft` literal failed: a core,
+    /// the indices of soft literals that cannot all hold, checked and shrunk
+    /// by asking again under the core alone; `None` when the selectors fail
+    /// without any soft literal.
+    ///
+    /// The solver's failed core is checked because it is not always one: after
+    /// clauses are added between calls, varisat 0.2 can name a single
+    /// assumption whose failure took others. An unchecked core would raise the
+    /// bound too far.
+    fn core(
+        &mut self,
+        selectors: &[Lit],
+        soft: &[Soft],
+    ) -> Result<Option<Core>, Error> {
+        let mut all = selectors.to_vec();
+        all.extend(soft.iter().map(|s| s.lit));
+        let mut best: Vec<usize> = (0..soft.len()).collect();
+        let mut best_rays: Vec<Lit> = selectors.to_vec();
+        let mut candidate = self.failed_soft(soft);
+        let mut tries = 0;
+        while tries < 6 {
+            tries += 1;
+            let mut again = selectors.to_vec();
+            again.extend(candidate.iter().map(|&i| soft[i].lit));
+            if self.run(&again)? {
+                // Not a core: ask the whole question again for another.
+                if self.run(&all)? {
+                    // Cannot happen (the question failed a moment ago); keep
+                    // every soft literal, which is always a core.
+                    break;
+                }
+                candidate = self.failed_soft(soft);
+                continue;
+            }
+            // `candidate` is a core, with the rays the solver names.
+            if candidate.len() < best.len() {
+                best = candidate;
+                best_rays = self.failed_selectors(selectors);
+            }
+            let smaller = self.failed_soft(soft);
+            if smaller.len() >= best.len() {
+                break;
+            }
+            candidate = smaller;
+        }
+        if best.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some((best, best_rays)))
+    }
+
+    /// The selectors in the solver's failed core.
+    fn failed_selectors(&self, selectors: &[Lit]) -> Vec<Lit> {
+        let failed = self.solver.failed_core().unwrap_or(&[]);
+        selectors
+            .iter()
+            .copied()
+            .filter(|l| failed.contains(l))
+            .collect()
+    }
+
+    /// The indices in `soft` of the literals in the solver's failed core.
+    fn failed_soft(&self, soft: &[Soft]) -> Vec<usize> {
+        let failed: std::collections::HashSet<Lit> = self
+            .solver
+            .failed_core()
+            .unwrap_or(&[])
+            .iter()
+            .copied()
+            .collect();
+        (0..soft.len())
+            .filter(|&i| failed.contains(&soft[i].lit))
+            .collect()
+    }
+
+    /// A counter over `inputs`: output j is true exactly when at least j + 1
+    /// of them are.
+    fn unary_counter(&mut self, inputs: &[Lit]) -> Vec<Lit> {
+        let n = inputs.len();
+        let mut prev: Vec<L> = (0..=n)
+            .map(|j| if j == 0 { L::True } else { L::False })
+            .collect();
+        for (i, &x) in inputs.iter().enumerate() {
+            let x = L::Lit(x);
+            let mut cur = vec![L::False; n + 1];
+            cur[0] = L::True;
+            for j in 1..=(i + 1) {
+                let r = L::Lit(self.new_lit());
+                // r ⇔ prev[j] ∨ (prev[j−1] ∧ x)
+                self.clause(&[!prev[j], r]);
+                self.clause(&[!prev[j - 1], !x, r]);
+                self.clause(&[!r, prev[j], x]);
+                self.clause(&[!r, prev[j], prev[j - 1]]);
+                cur[j] = r;
+            }
+            prev = cur;
+        }
+        prev[1..]
+            .iter()
+            .map(|l| match l {
+                L::Lit(x) => *x,
+                _ => unreachable!("every count from 1 to n has a variable"),
+            })
+            .collect()
+    }
+}
