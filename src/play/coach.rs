@@ -81,9 +81,15 @@ impl Answer {
         &self.report.solution().molecules
     }
 
+    /// Whether the molecules listed are all that fit (otherwise the list,
+    /// and a ranking of rays built on it, covers only some of them).
+    pub fn all_listed(&self) -> bool {
+        self.report.complete && self.report.count == self.report.listed as u128
+    }
+
     /// The count as a sentence about `what` was observed: `3 molecules fit
-    /// the rays shot`, `at least 10000 molecules fit the rays shot (counting
-    /// stops at 10000)`.
+    /// the rays shot`, `at least 10000 molecules fit the rays shot (the search
+    /// stopped at the coach's limit)`.
     pub fn count_sentence(&self, what: &str) -> String {
         let n = self.report.count;
         let verb = if n == 1 {
@@ -95,11 +101,11 @@ impl Answer {
             format!("{n} {verb} {what}")
         } else if self.report.timed_out {
             format!(
-                "at least {n} {verb} {what} (the count stopped at its time limit, {:.1} s)",
+                "at least {n} {verb} {what} (the search stopped at its time limit, {:.1} s)",
                 self.elapsed.as_secs_f64()
             )
         } else {
-            format!("at least {n} {verb} {what} (counting stops at {n})")
+            format!("at least {n} {verb} {what} (the search stopped at the coach's limit)")
         }
     }
 }
@@ -226,16 +232,12 @@ impl Coach {
         {
             // Stuck in one long solver call: answer with what was found.
             let job = self.job.take().expect("checked above");
-            let solution = Solution {
-                observation: job.observation.clone(),
-                rules: job.rules,
-                atoms: job.atoms..=job.atoms,
-                molecules: job.found,
-                complete: false,
-                timed_out: true,
-                certainty: None,
-                conflict: None,
-            };
+            let solution = Solution::interrupted(
+                job.observation.clone(),
+                job.rules,
+                job.atoms..=job.atoms,
+                job.found,
+            );
             self.finish(job.observation, solution, job.started.elapsed());
             changed = true;
         }
@@ -366,8 +368,12 @@ mod tests {
         coach.ask(&none, Rules::Standard, 4);
         assert!(coach.wait(Duration::from_secs(20)));
         let ans = coach.answer_for(&none).unwrap();
-        assert!(!ans.report.complete);
+        assert!(ans.molecules().len() <= 10);
+        assert!(!ans.all_listed());
         let words = ans.count_sentence("no ray");
-        assert!(words.starts_with("at least "), "{words}");
+        assert!(
+            words.starts_with("at least ") || ans.report.count > 10,
+            "{words}"
+        );
     }
 }

@@ -670,10 +670,10 @@ fn game_text(app: &App) -> Text<'static> {
         }
     }
     if panels.best {
-        let partial = if a.report.complete {
+        let partial = if a.all_listed() {
             String::new()
         } else {
-            format!(" (ranked on the {} found)", a.report.count)
+            format!(" (ranked on {} of them)", a.report.listed)
         };
         match a.best() {
             Some(s) => {
@@ -920,12 +920,12 @@ fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
     }
     if listed < mols.len() {
         text.push(dim(format!(
-            "The first {listed} of the {} molecules found are shown.",
+            "The first {listed} of the {} molecules listed are shown.",
             mols.len()
         )));
-    } else if !a.report.complete {
+    } else if !a.all_listed() {
         text.push(dim(format!(
-            "The list stops at the {} molecules found within the coach's limits (--max, --timeout).",
+            "The list stops at {} molecules, within the coach's limits (--max, --timeout).",
             mols.len()
         )));
     }
