@@ -4,21 +4,19 @@
 
 use std::hint::black_box;
 
+use bbx::assistant::generate::seeded;
+use bbx::rand::RngExt;
 use bbx::rules::enumeration;
 use bbx::{Analysis, Config, Molecule, Rules, Tracer};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// `count` random molecules of `config`, reproducibly (xorshift).
+/// `count` random molecules of `config`, reproducibly (the library's seeded
+/// generator).
 fn random_molecules(config: Config, count: usize) -> Vec<Molecule> {
     let total = config.molecule_count().expect("numbered configuration");
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rng = seeded(0x9E37_79B9_7F4A_7C15);
     (0..count)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            enumeration::unrank(config, x % total + 1).expect("in range")
-        })
+        .map(|_| enumeration::unrank(config, rng.random_range(1..=total)).expect("in range"))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use bbx::assistant::generate::{Rng, minimize, unique};
+use bbx::assistant::generate::{minimize, seeded, unique};
 use bbx::{Config, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -15,11 +15,17 @@ fn minimal(c: &mut Criterion) {
     for seed in 1..=20u64 {
         group.bench_function(format!("seed-{seed:02}"), |b| {
             b.iter(|| {
-                let mut rng = Rng::new(seed);
-                let g = unique(config, Rules::Standard, &mut rng, 10_000).expect("unique");
+                let mut rng = seeded(seed);
+                let g = unique(config, Rules::Standard, &mut rng, 10_000, None).expect("unique");
                 black_box(
-                    minimize(&g.observation, Rules::Standard, config.atoms, &mut rng)
-                        .expect("minimal"),
+                    minimize(
+                        &g.observation,
+                        Rules::Standard,
+                        config.atoms,
+                        &mut rng,
+                        None,
+                    )
+                    .expect("minimal"),
                 )
             })
         });

@@ -5,7 +5,9 @@
 
 use std::hint::black_box;
 
+use bbx::assistant::generate::seeded;
 use bbx::puzzle::load_puzzle;
+use bbx::rand::RngExt;
 use bbx::rules::enumeration;
 use bbx::solver::{self, Limits};
 use bbx::{Config, Molecule, Observation, Rules, Spectrum};
@@ -13,13 +15,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 fn random_observations(config: Config, count: usize, seed: u64) -> Vec<Observation> {
     let total = config.molecule_count().expect("numbered");
-    let mut x = seed;
+    let mut rng = seeded(seed);
     (0..count)
         .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let m: Molecule = enumeration::unrank(config, x % total + 1).expect("in range");
+            let m: Molecule =
+                enumeration::unrank(config, rng.random_range(1..=total)).expect("in range");
             Observation::full(&Spectrum::of(&m, Rules::Standard))
         })
         .collect()

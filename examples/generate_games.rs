@@ -5,35 +5,21 @@
 //! cargo run --release --example generate_games
 //! ```
 //!
-//! Each game hides a random molecule (xorshift, fixed seeds) and shows all or
-//! some of its rays; the linear files name the hidden molecule in a comment.
+//! Each game hides a random molecule (the library's [`random_molecule`], drawn
+//! with [`seeded`]: ChaCha8 with a fixed seed per file, so the files come out
+//! the same on every machine) and shows all or some of its rays; the linear
+//! files name the hidden molecule in a comment.
 
-use std::collections::BTreeSet;
 use std::fs;
 
+use bbx::assistant::generate::{random_molecule, seeded};
+use bbx::rand::RngExt;
 use bbx::render::grid;
-use bbx::{Molecule, Observation, Rules, Spectrum};
+use bbx::{Config, Observation, Rules, Spectrum};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn random_molecule(rng: &mut Rng, width: usize, atoms: usize) -> Molecule {
-    let mut cells = BTreeSet::new();
-    while cells.len() < atoms {
-        cells.insert(rng.below(width * width));
-    }
-    Molecule::new(width, cells).expect("valid molecule")
+/// A configuration written as a literal.
+fn config(s: &str) -> Config {
+    s.parse().expect("valid configuration")
 }
 
 /// The display of an observation: its marks on an empty board.
@@ -53,25 +39,25 @@ fn display(obs: &Observation, atoms: usize) -> String {
 fn main() -> std::io::Result<()> {
     fs::create_dir_all("puzzles/a12-b20-set")?;
     // A full game on 10×10 and 20×20, a partial one on 15×15.
-    let mut rng = Rng(0x5EED_0010);
-    let m = random_molecule(&mut rng, 10, 5);
+    let mut rng = seeded(0x5EED_0010);
+    let m = random_molecule(config("A5_B10"), &mut rng);
     let obs = Observation::full(&Spectrum::of(&m, Rules::Standard));
     fs::write("puzzles/generated-a5-b10-full.txt", display(&obs, 5))?;
     println!("a5-b10 full: {m}");
 
-    let mut rng = Rng(0x5EED_0015);
-    let m = random_molecule(&mut rng, 15, 8);
+    let mut rng = seeded(0x5EED_0015);
+    let m = random_molecule(config("A8_B15"), &mut rng);
     let mut obs = Observation::full(&Spectrum::of(&m, Rules::Standard));
     for pos in 1..=60 {
-        if rng.below(3) == 0 {
+        if rng.random_ratio(1, 3) {
             obs.forget(pos);
         }
     }
     fs::write("puzzles/generated-a8-b15-partial.txt", display(&obs, 8))?;
     println!("a8-b15 partial: {m}");
 
-    let mut rng = Rng(0x5EED_0020);
-    let m = random_molecule(&mut rng, 20, 10);
+    let mut rng = seeded(0x5EED_0020);
+    let m = random_molecule(config("A10_B20"), &mut rng);
     let s = Spectrum::of(&m, Rules::Standard);
     fs::write(
         "puzzles/generated-a10-b20-full.txt",
@@ -82,9 +68,9 @@ fn main() -> std::io::Result<()> {
     println!("a10-b20 full: {m}");
 
     // The A12_B20 benchmark set: 20 full games.
-    let mut rng = Rng(0x5EED_1220);
+    let mut rng = seeded(0x5EED_1220);
     for i in 1..=20 {
-        let m = random_molecule(&mut rng, 20, 12);
+        let m = random_molecule(config("A12_B20"), &mut rng);
         let s = Spectrum::of(&m, Rules::Standard);
         fs::write(
             format!("puzzles/a12-b20-set/game-{i:02}.txt"),
@@ -94,12 +80,12 @@ fn main() -> std::io::Result<()> {
         )?;
     }
     // A partial 8×8 game.
-    let mut rng = Rng(0x5EED_0008);
-    let m = random_molecule(&mut rng, 8, 4);
+    let mut rng = seeded(0x5EED_0008);
+    let m = random_molecule(config("A4_B8"), &mut rng);
     let s = Spectrum::of(&m, Rules::Standard);
     let mut obs = Observation::full(&s);
     for pos in 1..=32 {
-        if rng.below(2) == 0 {
+        if rng.random_ratio(1, 2) {
             obs.forget(pos);
         }
     }

@@ -82,3 +82,23 @@ pub enum Error {
 
 /// Shorthand for results whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A count with its noun, singular for one: `quantity(1, "atom", "atoms")` is
+/// `"1 atom"`, `quantity(3, "atom", "atoms")` is `"3 atoms"`. Every message
+/// that counts something says it this way.
+///
+/// ```
+/// use bbx::error::quantity;
+/// assert_eq!(quantity(1usize, "spectrum", "spectra"), "1 spectrum");
+/// assert_eq!(quantity(0u64, "molecule", "molecules"), "0 molecules");
+/// ```
+pub fn quantity<T>(n: T, singular: &str, plural: &str) -> String
+where
+    T: fmt::Display + PartialEq + From<u8>,
+{
+    if n == T::from(1) {
+        format!("{n} {singular}")
+    } else {
+        format!("{n} {plural}")
+    }
+}

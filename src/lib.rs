@@ -58,6 +58,10 @@ pub mod render;
 
 pub mod play;
 
+/// The `rand` crate the random choices come from (generators and traits), so
+/// that a caller's generator matches the version bbx takes.
+pub use rand;
+
 pub use error::{Error, ParseError, Result};
 pub use rules::board::{Heading, Molecule};
 pub use rules::config::Config;

@@ -283,7 +283,7 @@ fn bad_input_is_reported() {
     rejects(
         &["trace", "-"],
         Some("   O -\n   - -\n\nThere are 3 balls in the box\n"),
-        "says 3 balls but the box holds 1 atoms",
+        "says 3 balls but the box holds 1 atom",
     );
     rejects(
         &["trace", "-"],

@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use bbx::play::app::{App, Mode, Options};
+use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
 use bbx::play::setup::{Setup, Source, Start, start};
 use bbx::render::Notation;
-use bbx::solver::{self, Limits};
+use bbx::solver::{self, Certainty, Limits};
 use bbx::{Molecule, Outcome, Rules, Spectrum};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
@@ -308,18 +309,42 @@ fn shooting_and_marking() {
 #[test]
 fn the_coach_agrees_with_solve_and_suggest() {
     let dir = scratch("coach");
-    let mut app = random_game(11);
+    // A coach that lists every molecule, so that its ranking is the one
+    // `bbx suggest --max 1000000` gives.
+    let setup = Setup {
+        seed: Some(11),
+        ..Setup::default()
+    };
+    let options = Options {
+        coach: CoachLimits {
+            max: 1_000_000,
+            timeout: COACH_WAIT,
+        },
+        ..Options::default()
+    };
+    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
     // Before asking, the coach says nothing about the molecules.
     let before = text(&screen(&mut app, 100, 30));
     assert!(before.contains("off: c counts"));
-    keys(&mut app, "Enter j j Enter Right Right Up Enter");
-    goto_position(&mut app, 12);
-    keys(&mut app, "Enter");
+    keys(&mut app, "Enter j j Enter");
+    for q in [12, 20, 28] {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
     keys(&mut app, "c x b");
     assert!(app.coach_used());
     assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
     let obs = app.game().observation().clone();
     let answer = app.coach().answer_for(&obs).expect("an answer").clone();
+    // An atom on a cell the coach shows certainly empty.
+    let empty_cell = answer
+        .certainty()
+        .expect("certain cells")
+        .iter()
+        .position(|c| *c == Certainty::Empty)
+        .expect("a cell certainly empty");
+    goto_cell(&mut app, empty_cell);
+    keys(&mut app, "Enter");
     let lines = screen(&mut app, 100, 30);
     let shown = text(&lines);
     let n = answer.report.count;
@@ -360,7 +385,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
         .iter()
         .filter(|&&c| app.game().is_guessed(c))
         .count();
-    assert_eq!(misplaced, 1, "the script put an atom on row 2, column 2");
+    assert_eq!(misplaced, 1, "the atom put on cell {empty_cell}");
     assert_eq!(dots + misplaced, empty, "{}", text(&lines));
     assert!(
         panel(&lines).contains("1 of your atoms on a cell certainly empty"),
@@ -537,9 +562,12 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         .count();
     assert_eq!(plus, cells.len() - guessed, "{b:?}");
     // Shooting is over.
-    goto_position(&mut app, 30);
+    let unshot = (1..=4 * p)
+        .find(|&q| app.game().observation().get(q).is_none())
+        .expect("a ray not shot");
+    goto_position(&mut app, unshot);
     keys(&mut app, "Enter");
-    assert_eq!(app.game().observation().get(30), None);
+    assert_eq!(app.game().observation().get(unshot), None);
 }
 
 #[test]
@@ -816,9 +844,10 @@ fn the_command_refuses_bad_input_in_one_line() {
         (vec!["play", "A4_B"], "invalid configuration 'A4_B'"),
         (vec!["play", "nothing-here.txt"], "neither a configuration"),
         (
-            vec!["play", "A4_B8", "--timeout", "0"],
-            "--timeout must be a positive",
+            vec!["play", "A4_B8", "--timeout", "-1"],
+            "expected a number of seconds",
         ),
+        (vec!["play", "A4_B8", "--max", "0"], "--max 0 would stop"),
         (
             vec!["play", "A4_B8", "--atoms", "3"],
             "--atoms is for puzzle files",
@@ -826,7 +855,7 @@ fn the_command_refuses_bad_input_in_one_line() {
         (vec!["play", "A4_B8", "--judge", "lenient"], "unknown judge"),
         (
             vec!["play", "A4_B8", "--seed", "x"],
-            "invalid value 'x' for '--seed <N>'",
+            "invalid value 'x' for '--seed <SEED>'",
         ),
         (
             vec!["play", &puzzle("contradictory-a2-b4.txt")],

@@ -1,66 +1,46 @@
 //! Puzzles with exactly one answer: random molecules whose spectrum (or a
 //! minimal part of it) admits no other molecule.
 //!
+//! Every random choice comes from a generator the caller passes in; `bbx`
+//! uses [`seeded`], a ChaCha8 generator whose output for a given seed is
+//! documented as reproducible across platforms and `rand` releases, so that
+//! `--seed` gives the same puzzle everywhere.
+//!
 //! ```
-//! use bbx::assistant::generate::{Rng, unique, minimize};
+//! use bbx::assistant::generate::{minimize, seeded, unique};
 //! use bbx::Rules;
 //! let config = "A4_B8".parse().unwrap();
-//! let mut rng = Rng::new(7);
-//! let g = unique(config, Rules::Standard, &mut rng, 1000).unwrap();
-//! let small = minimize(&g.observation, Rules::Standard, 4, &mut rng).unwrap();
-//! assert!(small.shot_count() <= g.observation.shot_count());
+//! let mut rng = seeded(7);
+//! let g = unique(config, Rules::Standard, &mut rng, 1000, None).unwrap();
+//! let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, None).unwrap();
+//! assert!(small.minimal);
+//! assert!(small.observation.shot_count() <= g.observation.shot_count());
 //! ```
 
-use crate::error::Error;
+use std::time::Instant;
+
+use rand::rngs::ChaCha8Rng;
+use rand::seq::{SliceRandom, index};
+use rand::{Rng, SeedableRng};
+
+use crate::error::{Error, quantity};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::solver::{self, Limits};
 
-/// A small reproducible random generator (xorshift64*).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed (any value; 0 is replaced).
-    pub fn new(seed: u64) -> Rng {
-        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        r.next_u64();
-        r
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `0..n` (n ≥ 1).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// The slice shuffled in place (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
+/// The random generator `bbx` uses for a seed: ChaCha8 seeded with
+/// [`SeedableRng::seed_from_u64`]. The same seed gives the same numbers on
+/// every platform.
+pub fn seeded(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
 }
 
-/// A random molecule of `config`.
-pub fn random_molecule(config: Config, rng: &mut Rng) -> Molecule {
-    let mut cells: Vec<usize> = (0..config.cells()).collect();
-    // Partial shuffle: the first n cells.
-    for i in 0..config.atoms {
-        let j = i + rng.below(cells.len() - i);
-        cells.swap(i, j);
-    }
-    Molecule::new(config.width, cells[..config.atoms].iter().copied()).expect("distinct cells")
+/// A random molecule of `config`: its atoms on distinct cells drawn uniformly.
+pub fn random_molecule(config: Config, rng: &mut (impl Rng + ?Sized)) -> Molecule {
+    let cells = index::sample(rng, config.cells(), config.atoms);
+    Molecule::new(config.width, cells).expect("distinct cells inside the box")
 }
 
 /// A molecule whose full spectrum has exactly one answer.
@@ -76,62 +56,124 @@ pub struct Generated {
 
 /// Whether `observed` admits exactly one molecule of `atoms` atoms.
 pub fn is_unique(observed: &Observation, rules: Rules, atoms: usize) -> Result<bool, Error> {
+    Ok(unique_before(observed, rules, atoms, None)? == Some(true))
+}
+
+/// Whether `observed` admits exactly one molecule of `atoms` atoms; `None`
+/// when the deadline passed before the answer was known.
+fn unique_before(
+    observed: &Observation,
+    rules: Rules,
+    atoms: usize,
+    deadline: Option<Instant>,
+) -> Result<Option<bool>, Error> {
     let s = solver::solve(
         observed,
         rules,
         atoms..=atoms,
         &Limits {
             max: Some(2),
-            deadline: None,
+            deadline,
         },
         |_| {},
     )?;
-    Ok(s.molecules.len() == 1 && s.complete)
+    Ok(if s.timed_out {
+        None
+    } else {
+        Some(s.molecules.len() == 1 && s.complete)
+    })
+}
+
+/// True once `deadline` has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// Draws random molecules until one's full spectrum has exactly one answer
-/// (like seed 003's generator); gives up after `max_draws`.
+/// (like seed 003's generator); gives up after `max_draws`, or at `deadline`.
 pub fn unique(
     config: Config,
     rules: Rules,
-    rng: &mut Rng,
+    rng: &mut (impl Rng + ?Sized),
     max_draws: usize,
+    deadline: Option<Instant>,
 ) -> Result<Generated, Error> {
     for draws in 1..=max_draws {
         let m = random_molecule(config, rng);
         let o = Observation::full(&Spectrum::of(&m, rules));
-        if is_unique(&o, rules, config.atoms)? {
-            return Ok(Generated {
-                molecule: m,
-                observation: o,
-                draws,
-            });
+        match unique_before(&o, rules, config.atoms, deadline)? {
+            Some(true) => {
+                return Ok(Generated {
+                    molecule: m,
+                    observation: o,
+                    draws,
+                });
+            }
+            Some(false) if !past(deadline) => {}
+            _ => {
+                return Err(Error::Invalid(format!(
+                    "no molecule of {config} with a unique spectrum before the time limit ({} tried): allow more time, or try more atoms or a smaller box",
+                    quantity(draws, "draw", "draws")
+                )));
+            }
         }
     }
     Err(Error::Invalid(format!(
-        "no molecule of {config} with a unique spectrum in {max_draws} draws: try more atoms or a smaller box"
+        "no molecule of {config} with a unique spectrum in {}: try more atoms or a smaller box",
+        quantity(max_draws, "draw", "draws")
     )))
+}
+
+/// What [`minimize`] leaves.
+#[derive(Debug, Clone)]
+pub struct Minimized {
+    /// The rays kept; their answer is still unique.
+    pub observation: Observation,
+    /// True when every ray left is needed; false when the deadline stopped
+    /// the removal before every ray was tried.
+    pub minimal: bool,
 }
 
 /// Removes observed rays one at a time, in random order, while the answer
 /// stays unique, so that every ray left is needed. An exit pair is one ray.
+/// At `deadline` it stops and keeps the rays not yet tried.
 pub fn minimize(
     observed: &Observation,
     rules: Rules,
     atoms: usize,
-    rng: &mut Rng,
-) -> Result<Observation, Error> {
+    rng: &mut (impl Rng + ?Sized),
+    deadline: Option<Instant>,
+) -> Result<Minimized, Error> {
     let mut o = observed.clone();
     let mut rays: Vec<usize> = o.rays().into_iter().map(|(p, _)| p).collect();
-    rng.shuffle(&mut rays);
+    rays.shuffle(rng);
     for pos in rays {
         let Some(outcome) = o.get(pos) else { continue };
+        if past(deadline) {
+            return Ok(Minimized {
+                observation: o,
+                minimal: false,
+            });
+        }
         o.forget(pos);
-        if !is_unique(&o, rules, atoms)? {
-            o.record(pos, outcome);
+        match unique_before(&o, rules, atoms, deadline)? {
+            Some(true) => {}
+            Some(false) => {
+                o.record(pos, outcome);
+            }
+            None => {
+                o.record(pos, outcome);
+                return Ok(Minimized {
+                    observation: o,
+                    minimal: false,
+                });
+            }
         }
     }
-    Ok(o)
+    Ok(Minimized {
+        observation: o,
+        minimal: true,
+    })
 }
 
 #[cfg(test)]
@@ -139,12 +181,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_deadline_stops_drawing_and_removing() {
+        let config: Config = "A4_B6".parse().unwrap();
+        let past = Some(Instant::now());
+        let e = unique(config, Rules::Standard, &mut seeded(1), 200, past).unwrap_err();
+        assert!(e.to_string().contains("before the time limit"), "{e}");
+        let g = unique(config, Rules::Standard, &mut seeded(1), 200, None).unwrap();
+        let cut = minimize(&g.observation, Rules::Standard, 4, &mut seeded(1), past).unwrap();
+        assert!(!cut.minimal);
+        assert_eq!(cut.observation, g.observation);
+        assert!(is_unique(&cut.observation, Rules::Standard, 4).unwrap());
+    }
+
+    #[test]
     fn minimal_puzzles_need_every_ray() {
         for seed in 1..=4 {
-            let mut rng = Rng::new(seed);
+            let mut rng = seeded(seed);
             let config: Config = "A4_B6".parse().unwrap();
-            let g = unique(config, Rules::Standard, &mut rng, 200).unwrap();
-            let small = minimize(&g.observation, Rules::Standard, 4, &mut rng).unwrap();
+            let g = unique(config, Rules::Standard, &mut rng, 200, None).unwrap();
+            let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, None).unwrap();
+            assert!(small.minimal);
+            let small = small.observation;
             let s =
                 solver::solve(&small, Rules::Standard, 4..=4, &Limits::default(), |_| {}).unwrap();
             assert_eq!(s.molecules, std::slice::from_ref(&g.molecule));

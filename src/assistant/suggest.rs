@@ -8,12 +8,13 @@ use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::solver::report::{SolveReport, SplitReport};
-use crate::solver::{self, Limits};
+use crate::solver::{self, Limits, Solution};
 
 /// What to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SuggestOptions {
-    /// Base the ranking on at most this many molecules.
+    /// Stop the search after this many molecules (the ranking then rests on
+    /// them); used by [`suggest`], not by [`rank`].
     pub max: usize,
     /// Keep this many rays, best first.
     pub top: usize,
@@ -67,23 +68,35 @@ pub fn suggest(
         deadline: None,
     };
     let solution = solver::solve(observed, rules, atoms, &limits, |_| {})?;
+    Ok(rank(origin, solution, options))
+}
+
+/// Ranks the rays not yet shot for a game already solved: `solution` (of the
+/// game read from `origin`), complete or not. [`suggest`] solves and ranks;
+/// a caller that solves in its own way (on a worker thread, under a time
+/// limit) ranks with this.
+pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Suggestion {
     let plan = match options.plan_max {
         Some(n)
             if solution.complete
                 && !solution.molecules.is_empty()
                 && solution.molecules.len() <= n =>
         {
-            Some(plan(&solution.molecules, observed, rules))
+            Some(plan(
+                &solution.molecules,
+                &solution.observation,
+                solution.rules,
+            ))
         }
         _ => None,
     };
     let report = SolveReport::new(origin, solution, None);
-    Ok(Suggestion {
+    Suggestion {
         count: report.count,
         complete: report.complete,
         decided: report.complete && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         plan,
         report,
-    })
+    }
 }

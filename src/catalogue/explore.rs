@@ -30,7 +30,7 @@ pub struct ExploreOptions {
 }
 
 /// How an exploration ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Explored {
     /// Molecules in the configuration.
     pub nb_mol: u64,
@@ -56,6 +56,24 @@ pub enum Progress {
 }
 
 impl Catalogue {
+    /// The number of molecules of `config` when [`explore`](Self::explore)
+    /// would take it: an error when it has too many to enumerate, or more
+    /// than [`SANE_LIMIT`] without `force`. Asking before opening a file
+    /// leaves no empty catalogue behind a refusal.
+    pub fn explorable(config: Config, force: bool) -> Result<u64, Error> {
+        let nb_mol = config.molecule_count().ok_or_else(|| {
+            Error::Invalid(format!(
+                "configuration {config} has too many molecules to enumerate"
+            ))
+        })?;
+        if nb_mol > SANE_LIMIT && !force {
+            return Err(Error::Invalid(format!(
+                "configuration {config} has {nb_mol} molecules, more than bbx explores without --force ({SANE_LIMIT})"
+            )));
+        }
+        Ok(nb_mol)
+    }
+
     /// Enumerates every molecule of `config` not stored yet, computes its row
     /// and stores it, then builds the `spectrums` table. `progress` is called
     /// after each chunk.
@@ -66,16 +84,7 @@ impl Catalogue {
         mut progress: impl FnMut(Progress),
     ) -> Result<Explored, Error> {
         let e = sql_err(&self.path);
-        let nb_mol = config.molecule_count().ok_or_else(|| {
-            Error::Invalid(format!(
-                "configuration {config} has too many molecules to enumerate"
-            ))
-        })?;
-        if nb_mol > SANE_LIMIT && !options.force {
-            return Err(Error::Invalid(format!(
-                "configuration {config} has {nb_mol} molecules, more than bbx explores without --force ({SANE_LIMIT})"
-            )));
-        }
+        let nb_mol = Catalogue::explorable(config, options.force)?;
         let key = config.to_string();
         if options.fresh {
             let tx = self.conn.transaction().map_err(&e)?;

@@ -17,7 +17,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::assistant::generate::{Rng, random_molecule, unique};
+use rand::RngExt as _;
+use rand::rngs::ChaCha8Rng;
+
+use crate::assistant::generate::{random_molecule, seeded, unique};
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
@@ -172,6 +175,9 @@ fn file_name(path: &str) -> String {
         .unwrap_or_else(|| path.to_string())
 }
 
+/// How long `--unique` may look for a molecule whose spectrum identifies it.
+const UNIQUE_TIME_LIMIT: Duration = Duration::from_secs(30);
+
 /// A seed from the clock, for games started without `--seed`.
 pub fn fresh_seed() -> u64 {
     let t = SystemTime::now()
@@ -185,12 +191,13 @@ pub fn fresh_seed() -> u64 {
 /// Starts a game as `setup` says.
 pub fn start(setup: &Setup) -> Result<Started, Error> {
     let seed = setup.seed.unwrap_or_else(fresh_seed);
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     match &setup.start {
         Start::Random { config, unique: u } => {
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
-                unique_within(*config, rules, &mut rng, Duration::from_secs(30))?
+                let deadline = Instant::now() + UNIQUE_TIME_LIMIT;
+                unique(*config, rules, &mut rng, usize::MAX, Some(deadline))?.molecule
             } else {
                 random_molecule(*config, &mut rng)
             };
@@ -210,35 +217,13 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
     }
 }
 
-/// Draws molecules until one's full spectrum identifies it, for at most
-/// `limit` (the same draws, in the same order, as one call to [`unique`]).
-fn unique_within(
-    config: Config,
-    rules: Rules,
-    rng: &mut Rng,
-    limit: Duration,
-) -> Result<Molecule, Error> {
-    let end = Instant::now() + limit;
-    loop {
-        if let Ok(g) = unique(config, rules, rng, 1) {
-            return Ok(g.molecule);
-        }
-        if Instant::now() > end {
-            return Err(Error::Invalid(format!(
-                "no molecule of {config} with a spectrum of its own turned up in {} s: leave out --unique, or try fewer atoms or a smaller box",
-                limit.as_secs()
-            )));
-        }
-    }
-}
-
 /// Starts a game from the text of a puzzle or saved game read from `path`.
 fn from_text(
     text: &str,
     path: &str,
     setup: &Setup,
     seed: u64,
-    rng: &mut Rng,
+    rng: &mut ChaCha8Rng,
 ) -> Result<Started, Error> {
     let puzzle = parse_puzzle(text, path, None)?;
     let p = puzzle.width();
@@ -375,7 +360,7 @@ fn choose_answer(
     observed: &Observation,
     rules: Rules,
     atoms: usize,
-    rng: &mut Rng,
+    rng: &mut ChaCha8Rng,
     path: &str,
 ) -> Result<(Molecule, Option<usize>), Error> {
     let p = observed.width();
@@ -423,7 +408,7 @@ fn choose_answer(
         }));
     }
     let n = s.molecules.len();
-    let m = s.molecules[rng.below(n)].clone();
+    let m = s.molecules[rng.random_range(0..n)].clone();
     Ok((m, s.complete.then_some(n)))
 }
 

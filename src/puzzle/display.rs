@@ -1,7 +1,7 @@
 //! Puzzles in the seed's display (or Emacs notation): border marks around the
 //! box, the player's guess inside it.
 
-use crate::error::ParseError;
+use crate::error::{ParseError, quantity};
 use crate::puzzle::marks::{MarkKind, ShotMark, UNKNOWN_MARK, observation_from_marks};
 use crate::puzzle::picture::{Located, Picture};
 use crate::puzzle::{Format, Puzzle, tokens};
@@ -79,7 +79,10 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
                 origin,
                 line,
                 balls_column(text, line),
-                format!("{n} balls do not fit in the {p}×{p} box ({} cells)", p * p),
+                format!(
+                    "{n} balls do not fit in the {p}×{p} box ({})",
+                    quantity(p * p, "cell", "cells")
+                ),
             ));
         }
         Some((n, _)) => Some(n),

@@ -4,7 +4,7 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use crate::error::{Error, ParseError};
+use crate::error::{Error, ParseError, quantity};
 use crate::rules::board::Molecule;
 use crate::rules::config::{Config, MAX_WIDTH};
 use crate::rules::enumeration::unrank;
@@ -221,14 +221,18 @@ impl Picture {
                         col + 1,
                         if ch == ' ' {
                             format!(
-                                "row {row} has {cell_count} cells but the board has {p} rows: a board is square"
+                                "row {row} has {} but the board has {}: a board is square",
+                                quantity(cell_count, "cell", "cells"),
+                                quantity(p, "row", "rows")
                             )
                         } else {
                             // A mark where the row's last cell should be may
                             // mean too few cells for the number of rows.
                             let hint = if offset == 3 && k > 0 && col + 1 >= l.len() {
                                 format!(
-                                    "; if {ch:?} is a border mark, row {row} has {cell_count} cells but the board has {p} rows: a board is square"
+                                    "; if {ch:?} is a border mark, row {row} has {} but the board has {}: a board is square",
+                                    quantity(cell_count, "cell", "cells"),
+                                    quantity(p, "row", "rows")
                                 )
                             } else {
                                 String::new()
@@ -267,7 +271,9 @@ impl Picture {
                         *n,
                         2 * p + 4,
                         format!(
-                            "row {row} has more than {p} cells but the board has {p} rows: a board is square"
+                            "row {row} has more than {} but the board has {}: a board is square",
+                            quantity(p, "cell", "cells"),
+                            quantity(p, "row", "rows")
                         ),
                     ));
                 }
@@ -275,7 +281,9 @@ impl Picture {
             if l.len() > limit {
                 let extra = if offset == 0 && is_cell(at(l, limit + 1)) {
                     format!(
-                        "row {row} has more than {p} cells but the board has {p} rows: a board is square"
+                        "row {row} has more than {} but the board has {}: a board is square",
+                        quantity(p, "cell", "cells"),
+                        quantity(p, "row", "rows")
                     )
                 } else {
                     "unexpected text after the end of the row".into()
@@ -291,7 +299,8 @@ impl Picture {
                     *n,
                     0,
                     format!(
-                        "the {which} border line must hold {p} marks at the columns of the cells"
+                        "the {which} border line must hold {} at the columns of the cells",
+                        quantity(p, "mark", "marks")
                     ),
                 ));
             }
@@ -335,8 +344,9 @@ impl Picture {
                 line,
                 0,
                 format!(
-                    "the text says {n} balls but the box holds {} atoms",
-                    atoms.len()
+                    "the text says {} but the box holds {}",
+                    quantity(n, "ball", "balls"),
+                    quantity(atoms.len(), "atom", "atoms")
                 ),
             ));
         }
@@ -384,7 +394,7 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
     } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
         let config = config.ok_or_else(|| {
             Error::Invalid(format!(
-                "'{arg}' looks like a molecule number: say which configuration with --config (e.g. --config A4_B8)"
+                "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or --config A4_B8)"
             ))
         })?;
         let n: u64 = arg
@@ -398,7 +408,7 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         });
     } else if arg.parse::<Config>().is_ok() {
         return Err(Error::Invalid(format!(
-            "'{arg}' is a configuration, not a molecule: give a molecule (e.g. O-O-------------) or a number with --config {arg}"
+            "'{arg}' is a configuration, not a molecule: give a molecule after it (its number, e.g. {arg} 1, or its linear form)"
         )));
     } else {
         Molecule::parse_linear(arg, "molecule argument")?

@@ -1,7 +1,7 @@
 //! Puzzles in seed 001's format: `P K`, then one ray per line in its own
 //! clockwise numbering, rules [`Rules::EdgeMiss`].
 
-use crate::error::ParseError;
+use crate::error::{ParseError, quantity};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
 use crate::rules::config::MAX_WIDTH;
 use crate::rules::ray::{Outcome, Rules};
@@ -113,8 +113,8 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
             head,
             words[1].0,
             format!(
-                "K = {k} atoms do not fit in the {p}×{p} box ({} cells)",
-                p * p
+                "K = {k} atoms do not fit in the {p}×{p} box ({})",
+                quantity(p * p, "cell", "cells")
             ),
         ));
     }

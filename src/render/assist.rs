@@ -2,6 +2,7 @@
 
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
+use crate::error::quantity;
 use crate::render::board::position_name;
 use crate::render::solve::verdict;
 
@@ -18,16 +19,25 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
     );
     if report.complete {
         out.push_str(&format!("{}\n", verdict(report)));
+    } else if report.timed_out {
+        out.push_str(&format!(
+            "At least {} {}: the time limit stopped the search, and the ranking is based on {} (--timeout raises it).\n",
+            quantity(report.count, "molecule", "molecules"),
+            if report.count == 1 { "fits" } else { "fit" },
+            if report.count == 1 { "that one" } else { "those found" }
+        ));
     } else {
         out.push_str(&format!(
-            "More than {} molecules fit: the ranking is based on the first {} found (--max raises it).\n",
-            report.count, report.listed
+            "More than {} {}: the ranking is based on the first {} found (--max raises it).\n",
+            quantity(report.count, "molecule", "molecules"),
+            if report.count == 1 { "fits" } else { "fit" },
+            report.listed
         ));
     }
     if report.complete && report.count == 1 {
         out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
     } else if report.listed < 2 {
-        out.push_str("The ranking needs at least two of the molecules that fit: raise --max.\n");
+        out.push_str("Too few molecules found to rank the rays: raise --max or --timeout.\n");
     } else if report.splits.is_empty() && !report.complete {
         out.push_str(
             "No ray left to shoot tells the molecules found apart; others may differ (--max raises it).\n",

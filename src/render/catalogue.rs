@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::catalogue::MoleculeRow;
+use crate::error::quantity;
 use crate::render::board::{balls_line, board, side_by_side};
 use crate::render::trace::stats_table;
 use crate::rules::board::Molecule;
@@ -38,9 +39,9 @@ pub fn spectral_group(config: Config, rows: &[MoleculeRow], per_line: usize) -> 
         let numbers: Vec<String> = rows.iter().map(|r| r.number.to_string()).collect();
         let _ = writeln!(
             out,
-            "{config} spectrum {} is shared by {} molecules: {}\n",
+            "{config} spectrum {} is shared by {}: {}\n",
             first.spectrum,
-            rows.len(),
+            quantity(rows.len(), "molecule", "molecules"),
             numbers.join(", ")
         );
     }
@@ -67,9 +68,9 @@ pub fn stats_text(report: &StatsReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} molecules{}\n",
+        "{}: {}{}\n",
         report.config,
-        report.molecules,
+        quantity(report.molecules, "molecule", "molecules"),
         if report.computed_in_memory {
             " (computed in memory: no complete catalogue in the database)"
         } else {
@@ -103,8 +104,14 @@ pub fn stats_text(report: &StatsReport) -> String {
     };
     let _ = writeln!(
         out,
-        "\n{} of {} molecules ({share:.2}%) have a spectrum no other molecule has.",
-        report.unique_molecules, report.molecules
+        "\n{} of {} ({share:.2}%) {} a spectrum no other molecule has.",
+        report.unique_molecules,
+        quantity(report.molecules, "molecule", "molecules"),
+        if report.unique_molecules == 1 {
+            "has"
+        } else {
+            "have"
+        }
     );
     if !report.largest_groups.is_empty() {
         let _ = writeln!(
@@ -115,11 +122,10 @@ pub fn stats_text(report: &StatsReport) -> String {
             let n: Vec<String> = g.numbers.iter().map(|x| x.to_string()).collect();
             let _ = writeln!(
                 out,
-                "  {} molecules ({}) differ by up to {} atom{}: {}",
-                g.numbers.len(),
+                "  {} ({}) differ by up to {}: {}",
+                quantity(g.numbers.len(), "molecule", "molecules"),
                 n.join(", "),
-                g.atoms_apart,
-                if g.atoms_apart == 1 { "" } else { "s" },
+                quantity(g.atoms_apart, "atom", "atoms"),
                 g.spectrum
             );
         }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::error::quantity;
 use crate::render::board::{Notation, board, grid, position_name, spectrum_marks};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -52,14 +53,14 @@ pub fn verdict(report: &SolveReport) -> String {
     }
 }
 
-/// The full text of a solve: verdict, each molecule (up to `show`), certainty
+/// The full text of a solve: verdict, each molecule (up to `boards`), certainty
 /// map, splitting rays, the guess, or the conflict.
-pub fn solve_text(report: &SolveReport, show: usize) -> String {
+pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     let sol = report.solution();
     let p = sol.observation.width();
     let mut out = String::new();
     let atoms = if report.atoms_min == report.atoms_max {
-        format!("{} atoms", report.atoms_min)
+        quantity(report.atoms_min, "atom", "atoms")
     } else {
         format!("{} to {} atoms", report.atoms_min, report.atoms_max)
     };
@@ -122,7 +123,7 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
         }
         let _ = write!(out, "\n{}", grid(p, |_| '-', &marks));
     }
-    for (i, m) in sol.molecules.iter().enumerate().take(show) {
+    for (i, m) in sol.molecules.iter().enumerate().take(boards) {
         let number = match report.numbers[i] {
             Some(n) => format!(", number {n}"),
             None => String::new(),
@@ -134,12 +135,20 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
             None => out.push_str(&board(m, &[])),
         }
     }
-    if report.count > show as u128 {
-        let _ = writeln!(
-            out,
-            "\n… and {} more (--show N prints more boards, --json lists them all).",
-            report.count - show as u128
-        );
+    if report.count > boards as u128 {
+        let more = report.count - boards as u128;
+        if report.listed as u128 == report.count {
+            let _ = writeln!(
+                out,
+                "\n… and {more} more (--boards N prints more boards, --json lists them all)."
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "\n… and {more} more (--boards N prints more boards; --json lists the first {}, --max more).",
+                report.listed
+            );
+        }
     }
     if let Some(c) = &sol.certainty
         && !sol.molecules.is_empty()
@@ -148,8 +157,9 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
         let undecided = c.iter().filter(|x| **x == Certainty::Undecided).count();
         let _ = writeln!(
             out,
-            "\ncertain: {atoms} atoms, {} empty cells, {undecided} undecided (O atom in every molecule, - empty in every one, ? undecided)",
-            c.len() - atoms - undecided
+            "\ncertain: {}, {}, {undecided} undecided (O atom in every molecule, - empty in every one, ? undecided)",
+            quantity(atoms, "atom", "atoms"),
+            quantity(c.len() - atoms - undecided, "empty cell", "empty cells")
         );
         out.push_str(&certainty_board(&sol.observation, c));
     }
@@ -174,7 +184,16 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
             );
         }
         if report.splits.len() > 10 {
-            let _ = writeln!(out, "  … {} more rays split them", report.splits.len() - 10);
+            let more = report.splits.len() - 10;
+            let _ = writeln!(
+                out,
+                "  … {more} more {} them",
+                if more == 1 {
+                    "ray splits"
+                } else {
+                    "rays split"
+                }
+            );
         }
     } else if report.count > 1 && sol.observation.is_complete() {
         let _ = writeln!(
@@ -194,8 +213,12 @@ pub fn solve_text(report: &SolveReport, show: usize) -> String {
             None => {
                 let _ = writeln!(
                     out,
-                    "reproduces every observed ray but has {} atoms, not {atoms}.",
-                    g.molecule.chars().filter(|&c| c == 'O').count()
+                    "reproduces every observed ray but has {}, not {atoms}.",
+                    quantity(
+                        g.molecule.chars().filter(|&c| c == 'O').count(),
+                        "atom",
+                        "atoms"
+                    )
                 );
             }
             Some((q, observed, guessed)) => {

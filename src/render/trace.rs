@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::error::quantity;
 use crate::render::board::{Notation, balls_line, board, grid, position_name, spectrum_marks};
 use crate::rules::board::{Molecule, port};
 use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules};
@@ -43,14 +44,6 @@ pub fn path_board(m: &Molecule, pos: usize, trace: &RayTrace, path: &[PathStep])
     )
 }
 
-fn plural(n: u32, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// Describes one ray in words: where it enters, every turn, how it ends.
 pub fn describe_ray(width: usize, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
     let q = port(width, pos);
@@ -61,8 +54,8 @@ pub fn describe_ray(width: usize, pos: usize, trace: &RayTrace, path: &[PathStep
     );
     let size = format!(
         "{} and {}",
-        plural(trace.length, "cell"),
-        plural(trace.turns, "turn")
+        quantity(trace.length, "cell", "cells"),
+        quantity(trace.turns, "turn", "turns")
     );
     let end = match trace.outcome {
         Outcome::Absorbed if trace.length == 0 => {

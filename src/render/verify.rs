@@ -1,5 +1,6 @@
 //! `bbx verify`: enumeration and SAT side by side, group size by group size.
 
+use crate::error::quantity;
 use crate::verify::{Verification, VerifyOptions};
 
 /// The text of a verification of `v.config`: the spectra and where they came
@@ -9,8 +10,8 @@ use crate::verify::{Verification, VerifyOptions};
 pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs: f64) -> String {
     let config = &v.config;
     let mut out = format!(
-        "{config}: {} distinct spectra ({source}); {} checked{}{}, {} rules\n\n",
-        v.spectra,
+        "{config}: {} ({source}); {} checked{}{}, {} rules{}\n\n",
+        quantity(v.spectra, "distinct spectrum", "distinct spectra"),
         v.checked,
         if options.ambiguous_only {
             ", ambiguous only"
@@ -21,7 +22,8 @@ pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs
             .partial
             .map(|f| format!(", {:.0}% of rays hidden", f * 100.0))
             .unwrap_or_default(),
-        options.rules
+        options.rules,
+        v.seed.map(|s| format!(", seed {s}")).unwrap_or_default()
     );
     out.push_str(&format!(
         "{:>13}{:^20}{:^21}{:>12}\n{:>13}{:>9}{:>11}{:>10}{:>11}\n",
@@ -93,14 +95,17 @@ pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs
     }
     if v.agrees() {
         out.push_str(&format!(
-            "verdict: enumeration and SAT agree on all {} checked spectra ({secs:.1} s)\n",
-            v.checked
+            "verdict: enumeration and SAT agree on {} ({secs:.1} s)\n",
+            match v.checked {
+                1 => "the 1 checked spectrum".to_string(),
+                n => format!("all {n} checked spectra"),
+            }
         ));
     } else {
         out.push_str(&format!(
-            "verdict: MISMATCH on {} of {} checked spectra ({secs:.1} s)\n",
+            "verdict: MISMATCH on {} of {} ({secs:.1} s)\n",
             v.mismatches.len(),
-            v.checked
+            quantity(v.checked, "checked spectrum", "checked spectra")
         ));
     }
     out

@@ -20,7 +20,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, ParseError};
+use crate::error::{Error, ParseError, quantity};
 use crate::rules::config::{Config, MAX_WIDTH};
 
 /// One of the four directions a ray can travel.
@@ -357,8 +357,8 @@ impl Molecule {
         }
         if self.atoms.len() != config.atoms {
             return Err(Error::Invalid(format!(
-                "the molecule has {} atoms but configuration {config} has {}",
-                self.atoms.len(),
+                "the molecule has {} but configuration {config} has {}",
+                quantity(self.atoms.len(), "atom", "atoms"),
                 config.atoms
             )));
         }

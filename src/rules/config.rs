@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
+use crate::error::{Error, quantity};
 
 /// The widest box bbx accepts. Tracing and solving work on any board up to this
 /// width; enumeration needs far smaller boards in practice.
@@ -48,8 +48,8 @@ impl Config {
         }
         if atoms > width * width {
             return Err(err(format!(
-                "{atoms} atoms do not fit in a {width}×{width} box ({} cells)",
-                width * width
+                "{atoms} atoms do not fit in a {width}×{width} box ({})",
+                quantity(width * width, "cell", "cells")
             )));
         }
         Ok(Config { atoms, width })

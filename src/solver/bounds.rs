@@ -144,11 +144,7 @@ impl RayModel {
     /// clauses are added between calls, varisat 0.2 can name a single
     /// assumption whose failure took others. An unchecked core would raise the
     /// bound too far.
-    fn core(
-        &mut self,
-        selectors: &[Lit],
-        soft: &[Soft],
-    ) -> Result<Option<Core>, Error> {
+    fn core(&mut self, selectors: &[Lit], soft: &[Soft]) -> Result<Option<Core>, Error> {
         let mut all = selectors.to_vec();
         all.extend(soft.iter().map(|s| s.lit));
         let mut best: Vec<usize> = (0..soft.len()).collect();

@@ -20,6 +20,9 @@
 
 use std::collections::BTreeMap;
 
+use rand::rngs::ChaCha8Rng;
+use rand::seq::index::sample;
+use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 mod groups;
@@ -28,7 +31,6 @@ mod index;
 pub use groups::{SpectralGroups, spectra, spectra_from_catalogue};
 use index::RayIndex;
 
-use crate::assistant::generate::Rng;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -47,7 +49,8 @@ pub struct VerifyOptions {
     /// Check this many random spectra (every ambiguous one included when there
     /// are fewer ambiguous spectra than that).
     pub sample: Option<usize>,
-    /// Seed of the random choices.
+    /// Seed of the random choices (a ChaCha8 generator seeded with
+    /// [`SeedableRng::seed_from_u64`], reproducible on every platform).
     pub seed: u64,
     /// Check only the spectra shared by two molecules or more.
     pub ambiguous_only: bool,
@@ -105,6 +108,10 @@ pub struct Verification {
     pub spectra: usize,
     /// Spectra checked.
     pub checked: usize,
+    /// The seed of the random choices, when there were any (`sample` or
+    /// `partial`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// One row per group size.
     pub rows: Vec<SizeRow>,
     /// Every disagreement.
@@ -146,7 +153,7 @@ pub fn verify_spectra(
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
         .collect();
-    let mut rng = Rng::new(options.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     if let Some(n) = options.sample
         && n < chosen.len()
     {
@@ -160,18 +167,17 @@ pub fn verify_spectra(
         } else {
             Vec::new()
         };
-        let mut rest: Vec<usize> = chosen
+        let rest: Vec<usize> = chosen
             .iter()
             .copied()
             .filter(|i| pick.binary_search(i).is_err())
             .collect();
-        // Partial Fisher–Yates shuffle for the remaining picks.
-        let need = n - pick.len();
-        for k in 0..need.min(rest.len()) {
-            let j = k + rng.below(rest.len() - k);
-            rest.swap(k, j);
-        }
-        pick.extend(rest.into_iter().take(need));
+        let need = (n - pick.len()).min(rest.len());
+        pick.extend(
+            sample(&mut rng, rest.len(), need)
+                .into_iter()
+                .map(|j| rest[j]),
+        );
         pick.sort_unstable();
         chosen = pick;
     }
@@ -268,6 +274,7 @@ pub fn verify_spectra(
         config: config.to_string(),
         spectra: groups.len(),
         checked: total,
+        seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
         rows: rows.into_values().collect(),
         mismatches,
     })
@@ -277,15 +284,10 @@ pub fn verify_spectra(
 /// chosen at random. An exit pair is one ray: shooting either end shows both,
 /// so its two positions are hidden together, and the positions hidden are on
 /// average the same fraction of the border.
-pub fn hide(o: &mut Observation, fraction: f64, rng: &mut Rng) {
+pub fn hide(o: &mut Observation, fraction: f64, rng: &mut (impl Rng + ?Sized)) {
     let rays = o.rays();
     let n = ((fraction.clamp(0.0, 1.0) * rays.len() as f64).round() as usize).min(rays.len());
-    let mut order: Vec<usize> = (0..rays.len()).collect();
-    for k in 0..n {
-        let j = k + rng.below(order.len() - k);
-        order.swap(k, j);
-    }
-    for &i in &order[..n] {
+    for i in sample(rng, rays.len(), n) {
         o.forget(rays[i].0);
     }
 }
@@ -351,7 +353,7 @@ mod tests {
         let full = Observation::full(&Spectrum::of(&m, Rules::Standard));
         let rays = full.rays().len();
         assert_eq!(rays, 20);
-        let mut rng = Rng::new(3);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
         for (f, left) in [(0.0, 20), (0.5, 10), (0.25, 15), (0.9, 2), (1.0, 0)] {
             for _ in 0..20 {
                 let mut o = full.clone();

@@ -1,12 +1,16 @@
-//! What the commands share: puzzle input, progress bars, JSON, output.
+//! What the commands share: puzzle input, the options every long or random
+//! command takes the same way (`--quiet`, `--timeout`, `--seed`, `--max`),
+//! progress bars, JSON, output.
 
 use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use bbx::catalogue::Catalogue;
 use bbx::puzzle::{Format, load_puzzle};
-use bbx::{Config, Rules};
+use bbx::solver::{self, Limits, Solution};
+use bbx::{Config, Observation, Rules};
 
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
@@ -68,6 +72,119 @@ fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {
     }
 }
 
+/// `-q/--quiet`, the same on every command that can run long.
+#[derive(clap::Args)]
+pub struct Quiet {
+    /// No progress bar or spinner.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--seed`, the same on every command that draws at random.
+#[derive(clap::Args)]
+pub struct Seed {
+    /// Seed of the random choices, to repeat a run (default: taken from the
+    /// clock, and printed).
+    #[arg(long, value_name = "SEED")]
+    seed: Option<u64>,
+}
+
+impl Seed {
+    /// The seed given, or one taken from the clock.
+    pub fn value(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        })
+    }
+}
+
+/// `--max`, the same on every command that lists molecules.
+#[derive(clap::Args)]
+pub struct MaxMolecules {
+    /// Stop the search after N molecules; what follows rests on the molecules
+    /// found, and says so.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_max)]
+    pub max: usize,
+}
+
+/// Parses `--max N`: a whole number of molecules, at least 1.
+pub fn parse_max(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("--max 0 would stop before the first molecule: give at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a number of molecules (a whole number, at least 1), not '{s}'"
+        )),
+    }
+}
+
+/// The longest `--timeout` taken: a week.
+const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
+
+/// Parses `--timeout SECONDS`: a number of seconds from 0 (give up at the
+/// first check) to a week, fractions allowed.
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let bad = || {
+        format!(
+            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, not '{s}'"
+        )
+    };
+    let secs: f64 = s.trim().parse().map_err(|_| bad())?;
+    if !secs.is_finite() || !(0.0..=MAX_TIMEOUT).contains(&secs) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// The instant a `--timeout` ends, counted from now.
+pub fn deadline(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.map(|t| Instant::now() + t)
+}
+
+/// Solves, telling `found(n)` how many molecules have been listed so far
+/// (for a spinner). The deadline holds even inside one long solver call:
+/// [`solver::solve`] answers with what it found 200 ms past it.
+pub fn solve_counting(
+    observation: &Observation,
+    rules: Rules,
+    atoms: RangeInclusive<usize>,
+    limits: Limits,
+    mut found: impl FnMut(usize),
+) -> bbx::Result<Solution> {
+    let mut n = 0;
+    solver::solve(observation, rules, atoms, &limits, |_| {
+        n += 1;
+        found(n);
+    })
+}
+
+/// A rate for people: three significant figures at most, with k or M for
+/// thousands and millions (`845/s`, `12.3k/s`, `2.45M/s`).
+pub fn human_rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "0/s".into();
+    }
+    let (value, suffix) = if per_sec >= 999_500.0 {
+        (per_sec / 1e6, "M")
+    } else if per_sec >= 999.5 {
+        (per_sec / 1e3, "k")
+    } else {
+        (per_sec, "")
+    };
+    // Three significant figures with a suffix; whole numbers below a thousand.
+    let digits = match (suffix, value) {
+        ("", v) if v >= 9.95 => 0,
+        ("", _) => 1,
+        (_, v) if v >= 99.95 => 0,
+        (_, v) if v >= 9.995 => 1,
+        _ => 2,
+    };
+    format!("{value:.digits$}{suffix}/s")
+}
+
 /// A progress bar on standard error counting `unit`, hidden with `--quiet` or
 /// when standard error is not a terminal.
 pub fn progress_bar(quiet: bool, unit: &str, message: String) -> indicatif::ProgressBar {
@@ -75,12 +192,17 @@ pub fn progress_bar(quiet: bool, unit: &str, message: String) -> indicatif::Prog
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(0);
-    let template = format!(
-        "{{msg}} [{{bar:40}}] {{human_pos}}/{{human_len}} {unit}, {{per_sec}}, {{eta}} left"
-    );
+    let template =
+        format!("{{msg}} [{{bar:40}}] {{human_pos}}/{{human_len}} {unit}, {{rate}}, {{eta}} left");
     bar.set_style(
         indicatif::ProgressStyle::with_template(&template)
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&human_rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
     );
     bar.set_message(message);
@@ -97,6 +219,7 @@ pub fn spinner(quiet: bool, message: String) -> indicatif::ProgressBar {
     s
 }
 
+/// `value` as pretty JSON, with a final newline.
 pub fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
     let mut s =
         serde_json::to_string_pretty(value).map_err(|e| bbx::Error::Invalid(e.to_string()))?;
@@ -117,6 +240,8 @@ pub fn emit(text: &str) -> ExitCode {
     }
 }
 
+/// The catalogue in `db` when it holds `config` complete; `None` otherwise
+/// (and no file is created).
 pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>> {
     let Some(cat) = Catalogue::open_existing(db)? else {
         return Ok(None);
@@ -124,5 +249,52 @@ pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>>
     match cat.status(config)? {
         Some(s) if s.complete => Ok(Some(cat)),
         _ => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_rounded_for_people() {
+        for (rate, text) in [
+            (0.0, "0/s"),
+            (f64::NAN, "0/s"),
+            (3.04, "3.0/s"),
+            (9.99, "10/s"),
+            (845.4, "845/s"),
+            (999.4, "999/s"),
+            (999.6, "1.00k/s"),
+            (12_345.6, "12.3k/s"),
+            (242_012.0, "242k/s"),
+            (2_450_123.0, "2.45M/s"),
+            (12_600_000.0, "12.6M/s"),
+        ] {
+            assert_eq!(human_rate(rate), text, "{rate}");
+        }
+    }
+
+    #[test]
+    fn timeouts_from_zero_to_a_week() {
+        assert_eq!(parse_timeout("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_timeout(" 10 "), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_timeout("604800"), Ok(Duration::from_secs(604_800)));
+        for bad in [
+            "-1", "-0.5", "NaN", "inf", "-inf", "604801", "1e300", "", "ten",
+        ] {
+            let e = parse_timeout(bad).unwrap_err();
+            assert!(e.contains("between 0 and 604800"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn max_is_a_positive_count() {
+        assert_eq!(parse_max("1"), Ok(1));
+        assert_eq!(parse_max("100000"), Ok(100_000));
+        assert!(parse_max("0").unwrap_err().contains("at least 1"));
+        assert!(parse_max("-3").is_err());
+        assert!(parse_max("many").is_err());
     }
 }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod cli;
 mod commands;
@@ -36,6 +36,10 @@ enum Command {
     Generate(commands::generate::Args),
     /// Play Black Box in the terminal, with the solver as referee and coach.
     Play(commands::play::Args),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions(commands::completions::Args),
+    /// Print the manual page, or write one page per command into a directory.
+    Man(commands::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +54,8 @@ fn main() -> ExitCode {
         Command::Suggest(args) => commands::suggest::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Completions(args) => commands::completions::run(args, Cli::command()),
+        Command::Man(args) => commands::man::run(args, Cli::command()),
     };
     match result {
         Ok((text, code)) => {

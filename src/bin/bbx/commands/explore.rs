@@ -7,11 +7,13 @@ use std::time::Instant;
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
 
-use crate::cli::progress_bar;
+use bbx::error::quantity;
+
+use crate::cli::{Quiet, json, progress_bar};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same command to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh"
+    after_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same command to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh\n  bbx explore A4_B6 --json"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
@@ -25,9 +27,11 @@ pub struct Args {
     /// Explore a configuration above the size limit.
     #[arg(long)]
     force: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: Quiet,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
     /// Molecules per transaction.
     #[arg(long, hide = true, default_value_t = 0)]
     chunk: u64,
@@ -36,6 +40,8 @@ pub struct Args {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+    // Refuse before the file is created, so that a refusal leaves none behind.
+    Catalogue::explorable(args.config, args.force)?;
     let mut cat = Catalogue::open(&args.db)?;
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
@@ -49,7 +55,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         chunk: args.chunk,
         stop: Some(&STOP),
     };
-    let bar = progress_bar(args.quiet, "molecules", args.config.to_string());
+    let bar = progress_bar(args.quiet.quiet, "molecules", args.config.to_string());
     let start = Instant::now();
     let done = cat.explore(args.config, &options, |p| match p {
         Progress::Molecules(stored, total) => {
@@ -61,21 +67,49 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     bar.finish_and_clear();
     let done = done?;
     let secs = start.elapsed().as_secs_f64();
-    if done.already_complete {
-        return Ok((
-            format!(
-                "{} is already complete in {}: {} molecules, {} ambiguous spectra (--fresh rebuilds it)\n",
-                args.config, args.db, done.nb_mol, done.ambiguous_spectra
-            ),
-            ExitCode::SUCCESS,
-        ));
-    }
-    if !done.complete {
+    let code = if done.complete {
+        ExitCode::SUCCESS
+    } else {
         eprintln!(
             "interrupted: molecules 1 to {} of {} are stored in {}; run the same command to resume",
             done.stored, done.nb_mol, args.db
         );
-        return Ok((String::new(), ExitCode::from(130)));
+        ExitCode::from(130)
+    };
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            config: String,
+            db: &'a str,
+            #[serde(flatten)]
+            explored: bbx::catalogue::Explored,
+            seconds: f64,
+        }
+        let report = Report {
+            config: args.config.to_string(),
+            db: &args.db,
+            explored: done,
+            seconds: (secs * 1000.0).round() / 1000.0,
+        };
+        return Ok((json(&report)?, code));
+    }
+    let molecules = quantity(done.nb_mol, "molecule", "molecules");
+    let ambiguous = quantity(
+        done.ambiguous_spectra,
+        "ambiguous spectrum",
+        "ambiguous spectra",
+    );
+    if done.already_complete {
+        return Ok((
+            format!(
+                "{} is already complete in {}: {molecules}, {ambiguous} (--fresh rebuilds it)\n",
+                args.config, args.db
+            ),
+            code,
+        ));
+    }
+    if !done.complete {
+        return Ok((String::new(), code));
     }
     let resumed = if done.resumed_from > 0 {
         format!(" (resumed after molecule {})", done.resumed_from)
@@ -84,9 +118,9 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     };
     Ok((
         format!(
-            "{}: {} molecules stored in {}{resumed}, {} ambiguous spectra, in {secs:.2} s\n",
-            args.config, done.nb_mol, args.db, done.ambiguous_spectra
+            "{}: {molecules} stored in {}{resumed}, {ambiguous}, in {secs:.2} s\n",
+            args.config, args.db
         ),
-        ExitCode::SUCCESS,
+        code,
     ))
 }

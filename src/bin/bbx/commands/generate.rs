@@ -1,16 +1,17 @@
 //! `bbx generate`.
 
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
-use std::time::Instant;
-
+use bbx::assistant::generate::{minimize, random_molecule, seeded, unique};
+use bbx::error::quantity;
 use bbx::{Config, Rules};
 
-use crate::cli::json;
+use crate::cli::{Quiet, Seed, deadline, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json"
+    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
 )]
 pub struct Args {
     /// The configuration, e.g. A5_B10.
@@ -21,9 +22,8 @@ pub struct Args {
     /// Then remove rays while the answer stays unique (implies --unique).
     #[arg(long)]
     minimal: bool,
-    /// Random seed (default: from the clock).
-    #[arg(long)]
-    seed: Option<u64>,
+    #[command(flatten)]
+    seed: Seed,
     /// Write the puzzle to this file.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
@@ -36,6 +36,12 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Give up after this many seconds: with no puzzle while drawing, or
+    /// with a unique but perhaps not minimal one while removing rays.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
+    timeout: Option<Duration>,
+    #[command(flatten)]
+    quiet: Quiet,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
@@ -43,29 +49,30 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
-    use bbx::assistant::generate::{Rng, minimize, random_molecule, unique};
     let config = args.config;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
-    });
-    let mut rng = Rng::new(seed);
+    let seed = args.seed.value();
+    let mut rng = seeded(seed);
     let start = Instant::now();
+    let deadline = deadline(args.timeout);
+    let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
     let (molecule, full, draws) = if args.unique || args.minimal {
-        let g = unique(config, args.rules, &mut rng, args.max_draws)?;
+        let g = unique(config, args.rules, &mut rng, args.max_draws, deadline);
+        let g = g.inspect_err(|_| spinner.finish_and_clear())?;
         (g.molecule, g.observation, g.draws)
     } else {
         let m = random_molecule(config, &mut rng);
         let o = bbx::Observation::full(&bbx::Spectrum::of(&m, args.rules));
         (m, o, 1)
     };
-    let observation = if args.minimal {
-        minimize(&full, args.rules, config.atoms, &mut rng)?
+    let (observation, minimal) = if args.minimal {
+        spinner.set_message(format!("generate {config}: removing rays"));
+        let small = minimize(&full, args.rules, config.atoms, &mut rng, deadline);
+        let small = small.inspect_err(|_| spinner.finish_and_clear())?;
+        (small.observation, Some(small.minimal))
     } else {
-        full
+        (full, None)
     };
+    spinner.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let marks: Vec<char> = observation
         .marks()
@@ -94,6 +101,8 @@ fn inner(args: Args) -> bbx::Result<String> {
             molecule: String,
             draws: usize,
             unique: bool,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            minimal: Option<bool>,
             rays_shot: usize,
             observation: String,
             puzzle: String,
@@ -104,24 +113,24 @@ fn inner(args: Args) -> bbx::Result<String> {
             molecule: molecule.to_string(),
             draws,
             unique: args.unique || args.minimal,
+            minimal,
             rays_shot: observation.shot_count(),
             observation: observation.to_string(),
             puzzle: picture,
         });
     }
     let summary = format!(
-        "{config}, seed {seed}: {} of {} rays shown{}; {} draw{} in {secs:.2} s\nanswer: {molecule}\n",
+        "{config}, seed {seed}: {} of {} rays shown{}; {} in {secs:.2} s\nanswer: {molecule}\n",
         observation.shot_count(),
         4 * config.width,
-        if args.minimal {
-            ", each one needed for the unique answer"
-        } else if args.unique {
-            ", one answer"
-        } else {
-            ""
+        match minimal {
+            Some(true) => ", each one needed for the unique answer",
+            Some(false) =>
+                ", one answer (the time limit stopped the removal of rays: some may not be needed)",
+            None if args.unique => ", one answer",
+            None => "",
         },
-        draws,
-        if draws == 1 { "" } else { "s" }
+        quantity(draws, "draw", "draws")
     );
     match &args.out {
         Some(path) => Ok(format!("wrote {path}\n{summary}")),

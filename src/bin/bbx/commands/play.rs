@@ -10,6 +10,8 @@ use bbx::play::setup::{Setup, Start};
 use bbx::render::Notation;
 use bbx::{Config, Rules};
 
+use crate::cli::{Seed, parse_max, parse_timeout};
+
 #[derive(clap::Args)]
 #[command(
     after_help = "Keys: arrows or h j k l move, Enter or space shoots the ray at the cursor or puts/removes an atom, g submits the guess, c x b the coach (count, certain cells, best ray), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)"
@@ -19,9 +21,8 @@ pub struct Args {
     /// puzzle file (any format bbx solve reads) or saved game to play.
     #[arg(value_name = "CONFIG|FILE")]
     game: Option<String>,
-    /// Random seed: the same seed hides the same molecule (default: from the clock).
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
+    #[command(flatten)]
+    seed: Seed,
     /// Hide only molecules whose full spectrum identifies them.
     #[arg(long)]
     unique: bool,
@@ -38,11 +39,13 @@ pub struct Args {
     /// result as the hidden molecule) or rays-shot (it fits the rays shot).
     #[arg(long, value_name = "all-rays|rays-shot", default_value = "all-rays")]
     judge: Judge,
-    /// The coach gives up after this many seconds per question, saying its count is partial.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    timeout: f64,
-    /// The coach stops counting after this many molecules.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// The coach gives up on a question after this many seconds, saying its
+    /// answer is partial.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_timeout, allow_negative_numbers = true)]
+    timeout: Duration,
+    /// The coach lists at most N molecules per question (its count may go
+    /// beyond them); rays are then ranked on those, and it says so.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max)]
     max: usize,
     /// The file s offers to save to.
     #[arg(long, value_name = "FILE")]
@@ -84,20 +87,9 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
             "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it".into(),
         ));
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(bbx::Error::Invalid(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        )));
-    }
-    if args.max == 0 {
-        return Err(bbx::Error::Invalid(
-            "--max must be at least 1 molecule".into(),
-        ));
-    }
     let setup = Setup {
         start,
-        seed: args.seed,
+        seed: Some(args.seed.value()),
         rules: args.rules,
         atoms: args.atoms,
         judge: args.judge,
@@ -110,7 +102,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         },
         coach: CoachLimits {
             max: args.max,
-            timeout: Duration::from_secs_f64(args.timeout.min(86_400.0)),
+            timeout: args.timeout,
         },
         save_path: args.save,
     };

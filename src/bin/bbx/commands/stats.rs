@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 use bbx::Config;
-use bbx::catalogue::{Catalogue, ExploreOptions};
+use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
 
-use crate::cli::{json, open_complete};
+use crate::cli::{Quiet, json, open_complete, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -20,6 +20,8 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    quiet: Quiet,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
@@ -28,14 +30,28 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
 
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
-    let report = match open_complete(&args.db, config)? {
-        Some(cat) => cat.stats_report(config, false)?,
+    let quiet = args.quiet.quiet;
+    let (cat, in_memory) = match open_complete(&args.db, config)? {
+        Some(cat) => (cat, false),
         None => {
             let mut cat = Catalogue::open_in_memory()?;
-            cat.explore(config, &ExploreOptions::default(), |_| {})?;
-            cat.stats_report(config, true)?
+            let bar = progress_bar(quiet, "molecules", format!("{config} in memory"));
+            let done = cat.explore(config, &ExploreOptions::default(), |p| match p {
+                Progress::Molecules(stored, total) => {
+                    bar.set_length(total);
+                    bar.set_position(stored);
+                }
+                Progress::Spectra => bar.set_message(format!("{config} in memory: spectra")),
+            });
+            bar.finish_and_clear();
+            done?;
+            (cat, true)
         }
     };
+    let spinner = spinner(quiet, format!("stats {config}: groups and ray records"));
+    let report = cat.stats_report(config, in_memory);
+    spinner.finish_and_clear();
+    let report = report?;
     if args.json {
         json(&report)
     } else {

@@ -1,22 +1,26 @@
 //! `bbx suggest`.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
-use bbx::assistant::suggest::{SuggestOptions, suggest};
+use bbx::assistant::suggest::{SuggestOptions, rank};
+use bbx::error::quantity;
 use bbx::render;
+use bbx::solver::Limits;
 
-use crate::cli::{PuzzleInput, json};
+use crate::cli::{
+    MaxMolecules, PuzzleInput, Quiet, deadline, json, parse_timeout, solve_counting, spinner,
+};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json"
+    after_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json\n  bbx suggest big-game.txt --timeout 5"
 )]
 pub struct Args {
     #[command(flatten)]
     input: PuzzleInput,
-    /// Base the ranking on at most this many molecules.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    max: usize,
+    #[command(flatten)]
+    max: MaxMolecules,
     /// Show this many rays.
     #[arg(long, value_name = "K", default_value_t = 10)]
     top: usize,
@@ -30,16 +34,39 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Stop searching after this many seconds and rank the rays on the
+    /// molecules found by then.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
+    timeout: Option<Duration>,
+    #[command(flatten)]
+    quiet: Quiet,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let options = SuggestOptions {
-        max: args.max,
+        max: args.max.max,
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
     };
-    let s = suggest(&puzzle.origin, &puzzle.observation, rules, atoms, &options)?;
+    let limits = Limits {
+        max: Some(options.max),
+        deadline: deadline(args.timeout),
+    };
+    let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
+    let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
+        spinner.set_message(format!(
+            "suggest {}: {} found",
+            puzzle.origin,
+            quantity(n, "molecule", "molecules")
+        ))
+    });
+    if args.plan {
+        spinner.set_message(format!("suggest {}: planning", puzzle.origin));
+    }
+    let s = solution.map(|solution| rank(&puzzle.origin, solution, &options));
+    spinner.finish_and_clear();
+    let s = s?;
     if s.complete && s.count == 0 {
         let text = if args.json {
             json(&s.report)?
@@ -50,9 +77,9 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     }
     if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
-            "note: --plan works on complete sets of at most {} molecules (--plan-max); this game has {}{}",
-            args.plan_max,
-            if s.complete { "" } else { "more than " },
+            "note: --plan works on complete sets of at most {} (--plan-max); this game has {}{}",
+            quantity(args.plan_max, "molecule", "molecules"),
+            if s.complete { "" } else { "at least " },
             s.count
         );
     }

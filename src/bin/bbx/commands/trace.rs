@@ -9,14 +9,20 @@ use bbx::{Config, Rules};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx trace O-O-------------\n  bbx trace --config A4_B6 868\n  bbx trace puzzles/seed-23-cell-path.txt --ray 31\n  bbx trace O-O------------- --json"
+    override_usage = "bbx trace [OPTIONS] [CONFIG] <MOLECULE>",
+    after_help = "A linear form may start with '-' (an empty first cell): it is read as the molecule,\nnot as an option; '-' alone is standard input.\n\nExamples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868\n  bbx trace -O-O------------ --json\n  bbx trace puzzles/seed-23-cell-path.txt --ray 31"
 )]
 pub struct Args {
+    /// The configuration (e.g. A4_B6): needed before a molecule number, and
+    /// otherwise checked against the molecule.
+    #[arg(value_name = "CONFIG", allow_hyphen_values = true)]
+    first: Option<String>,
     /// The molecule: its linear form (`O` atom, `-` or `.` empty, row by row), a
     /// file holding that or a picture in the seed's display, `-` for standard
-    /// input, or a molecule number together with --config.
-    molecule: String,
-    /// Check that the molecule belongs to this configuration (e.g. A4_B8).
+    /// input, or a molecule number after the configuration.
+    #[arg(value_name = "MOLECULE", allow_hyphen_values = true)]
+    second: Option<String>,
+    /// The configuration, as an option (the same as CONFIG).
     #[arg(long, value_name = "An_Bp")]
     config: Option<Config>,
     /// Ray rules.
@@ -34,12 +40,56 @@ pub struct Args {
     json: bool,
 }
 
+impl Args {
+    /// The molecule argument and the configuration, from `[CONFIG] MOLECULE`
+    /// and `--config`. The positionals take values that start with '-', so
+    /// a mistyped option lands here and is refused as one.
+    fn molecule_and_config(&self) -> bbx::Result<(&str, Option<Config>)> {
+        for word in self.first.iter().chain(&self.second) {
+            let molecule_like = word.chars().all(|c| matches!(c, 'O' | 'o' | '-' | '.'));
+            if word.len() > 1
+                && word.starts_with('-')
+                && !molecule_like
+                && !std::path::Path::new(word).exists()
+            {
+                return Err(bbx::Error::Invalid(format!(
+                    "unexpected argument '{word}': `bbx trace --help` lists the options"
+                )));
+            }
+        }
+        let (molecule, config) = match (&self.first, &self.second) {
+            (Some(config), Some(molecule)) => {
+                let config: Config = config.parse().map_err(|e| match e {
+                    bbx::Error::Config { input, reason } => bbx::Error::Invalid(format!(
+                        "invalid configuration '{input}' before the molecule: {reason} (the configuration comes first: bbx trace A4_B6 868)"
+                    )),
+                    other => other,
+                })?;
+                (molecule.as_str(), Some(config))
+            }
+            (Some(molecule), None) | (None, Some(molecule)) => (molecule.as_str(), None),
+            (None, None) => {
+                return Err(bbx::Error::Invalid(
+                    "no molecule given: bbx trace MOLECULE (e.g. O-O-------------), or bbx trace CONFIG NUMBER (e.g. A4_B6 868)".into(),
+                ));
+            }
+        };
+        match (config, self.config) {
+            (Some(a), Some(b)) if a != b => Err(bbx::Error::Invalid(format!(
+                "two configurations, {a} and --config {b}: give one"
+            ))),
+            (a, b) => Ok((molecule, a.or(b))),
+        }
+    }
+}
+
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     inner(args).map(|text| (text, ExitCode::SUCCESS))
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
-    let m = load_molecule(&args.molecule, args.config)?;
+    let (molecule, config) = args.molecule_and_config()?;
+    let m = load_molecule(molecule, config)?;
     let positions = 4 * m.width();
     if let Some(&k) = args.rays.iter().find(|&&k| k == 0 || k > positions) {
         return Err(bbx::Error::Invalid(format!(

@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use bbx::{Config, Rules};
 
-use crate::cli::{json, open_complete, progress_bar, spinner};
+use crate::cli::{Quiet, Seed, json, open_complete, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5"
+    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6.
@@ -20,9 +20,8 @@ pub struct Args {
     /// Check N random spectra (every ambiguous one included when there are fewer than N).
     #[arg(long, value_name = "N")]
     sample: Option<usize>,
-    /// Seed for --sample and --partial.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    seed: Seed,
     /// Check only the spectra shared by two molecules or more.
     #[arg(long)]
     ambiguous: bool,
@@ -33,9 +32,8 @@ pub struct Args {
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: Quiet,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -54,7 +52,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         rules: args.rules,
         sat_rules: args.rules,
         sample: args.sample,
-        seed: args.seed,
+        seed: args.seed.value(),
         ambiguous_only: args.ambiguous,
         partial: args.partial,
     };
@@ -65,7 +63,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         None
     };
     let spinner = spinner(
-        args.quiet,
+        args.quiet.quiet,
         match &catalogue {
             Some(_) => format!("verify {config}: reading the spectra from {}", args.db),
             None => format!("verify {config}: enumerating the spectra"),
@@ -81,7 +79,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         Some(_) => format!("catalogue {}", args.db),
         None => "enumeration in memory".to_string(),
     };
-    let bar = progress_bar(args.quiet, "spectra", format!("verify {config}"));
+    let bar = progress_bar(args.quiet.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);

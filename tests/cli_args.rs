@@ -1,0 +1,482 @@
+//! The arguments a user types, the same way on every command: molecules that
+//! start with '-', the configuration first, `--quiet`, `--timeout`, `--seed`,
+//! `--max`, `--json`, `--boards`, counts of one in the singular, and a refused
+//! exploration that leaves no file. Run as a real binary.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn bbx() -> Command {
+    Command::cargo_bin("bbx").expect("binary built")
+}
+
+fn puzzle(name: &str) -> String {
+    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bbx-args-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Standard output of a command that must succeed.
+fn stdout(args: &[&str]) -> String {
+    let out = bbx().args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
+}
+
+/// Standard error of a command that must fail with exit code 2 and a one-line
+/// `error:` message, never a panic.
+fn refused(args: &[&str], stdin: &str) -> String {
+    let out = bbx().args(args).write_stdin(stdin).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).expect("UTF-8");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+/// `text` without the time a verification took (the end of its verdict line).
+fn untimed(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.strip_prefix("verdict:") {
+            Some(v) => v.rsplit_once(" (").map_or(v, |(a, _)| a).to_string(),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The molecule A2_B4 number 17, whose linear form starts with '-'.
+const HYPHEN_FIRST: &str = "-O-O------------";
+
+#[test]
+fn a_molecule_starting_with_a_hyphen_is_a_molecule_not_an_option() {
+    for args in [
+        vec!["trace", HYPHEN_FIRST],
+        vec!["trace", HYPHEN_FIRST, "--emacs"],
+        vec!["trace", "--emacs", HYPHEN_FIRST],
+        vec!["trace", "A2_B4", HYPHEN_FIRST],
+        vec!["trace", "--", HYPHEN_FIRST],
+    ] {
+        let text = stdout(&args);
+        assert!(
+            text.starts_with(&format!(
+                "molecule  {HYPHEN_FIRST}\nconfig    A2_B4, number 17,"
+            )),
+            "{args:?}: {text}"
+        );
+    }
+    // Options around it still work.
+    let v: Value = serde_json::from_str(&stdout(&["trace", HYPHEN_FIRST, "--json"])).unwrap();
+    assert_eq!(v["molecule"], HYPHEN_FIRST);
+    assert_eq!(v["number"], 17);
+    let text = stdout(&["trace", HYPHEN_FIRST, "--ray", "1"]);
+    assert!(text.contains("ray 1 (left, row 1)"), "{text}");
+    // '-' alone is still standard input.
+    let out = bbx()
+        .args(["trace", "-"])
+        .write_stdin(format!("{HYPHEN_FIRST}\n"))
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with(&format!("molecule  {HYPHEN_FIRST}\n")),
+        "{text}"
+    );
+    // And a mistyped option is refused as an option, on one line.
+    for bad in ["--bogus", "-q"] {
+        let err = refused(&["trace", HYPHEN_FIRST, bad], "");
+        assert_eq!(
+            err,
+            format!("error: unexpected argument '{bad}': `bbx trace --help` lists the options\n")
+        );
+        refused(&["trace", bad, HYPHEN_FIRST], "");
+    }
+    // Help and version are still flags.
+    assert!(stdout(&["trace", "-h"]).contains("Usage: bbx trace [OPTIONS] [CONFIG] <MOLECULE>"));
+    assert_eq!(
+        stdout(&["trace", "-V"]),
+        format!("bbx-trace {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn trace_takes_the_configuration_first_like_every_command() {
+    let first = stdout(&["trace", "A4_B6", "868"]);
+    assert_eq!(first, stdout(&["trace", "--config", "A4_B6", "868"]));
+    assert!(first.contains("config    A4_B6, number 868, canonical number 868, transform id"));
+    // A configuration before a linear form checks it.
+    let err = refused(&["trace", "A3_B4", "O-O-------------"], "");
+    assert_eq!(
+        err,
+        "error: the molecule has 2 atoms but configuration A3_B4 has 3\n"
+    );
+    // Two different configurations, the wrong order, nothing at all.
+    refused(&["trace", "A4_B6", "868", "--config", "A4_B7"], "");
+    let err = refused(&["trace", "868", "A4_B6"], "");
+    assert!(err.contains("the configuration comes first"), "{err}");
+    let err = refused(&["trace"], "");
+    assert!(
+        err.contains("bbx trace CONFIG NUMBER (e.g. A4_B6 868)"),
+        "{err}"
+    );
+    let err = refused(&["trace", "868"], "");
+    assert!(err.contains("give its configuration first"), "{err}");
+}
+
+#[test]
+fn every_long_command_takes_quiet_and_prints_the_same() {
+    let dir = temp_dir("quiet");
+    let db = dir.join("q.sqlite");
+    let db = db.to_str().unwrap();
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["solve", &partial, "--count"],
+        vec!["suggest", &partial, "--top", "3"],
+        vec!["stats", "A3_B4", "--db", db],
+        vec!["verify", "A3_B4", "--db", db],
+        vec!["generate", "A4_B8", "--minimal", "--seed", "3", "--json"],
+    ];
+    for args in cases {
+        let plain = bbx().args(&args).output().unwrap();
+        for q in ["-q", "--quiet"] {
+            let quiet = bbx().args(&args).arg(q).output().unwrap();
+            assert_eq!(quiet.status.code(), Some(0), "{args:?} {q}");
+            assert_eq!(
+                untimed(&String::from_utf8_lossy(&quiet.stdout)),
+                untimed(&String::from_utf8_lossy(&plain.stdout)),
+                "{args:?} {q}"
+            );
+            assert!(quiet.stderr.is_empty(), "{args:?} {q}");
+        }
+    }
+    // explore: the time differs from run to run, the rest not.
+    let text = stdout(&["explore", "A2_B4", "--db", db, "-q"]);
+    assert!(text.starts_with("A2_B4: 120 molecules stored in"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn timeouts_are_parsed_alike_and_refused_clearly() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    for cmd in [
+        vec!["solve", partial.as_str()],
+        vec!["suggest", partial.as_str()],
+        vec!["generate", "A4_B8", "--unique", "--seed", "1"],
+    ] {
+        for bad in ["-1", "nan", "inf", "1e12", "soon", ""] {
+            let mut args = cmd.clone();
+            args.extend(["--timeout", bad]);
+            let err = refused(&args, "");
+            assert!(
+                err.contains("expected a number of seconds between 0 and 604800"),
+                "{args:?}: {err}"
+            );
+            assert_eq!(err.trim_end().lines().count(), 3, "{args:?}: {err}");
+        }
+        let mut args = cmd.clone();
+        args.extend(["--timeout", "60"]);
+        bbx().args(&args).assert().success();
+    }
+}
+
+#[test]
+fn a_timeout_keeps_what_was_found() {
+    // No time at all: solve and suggest report an incomplete search.
+    let path = puzzle("seed-23-cell-path.txt");
+    let v: Value =
+        serde_json::from_str(&stdout(&["suggest", &path, "--timeout", "0", "--json"])).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["decided"], false);
+    let text = stdout(&["suggest", &path, "--timeout", "0"]);
+    assert!(
+        text.contains("the time limit stopped the search") || text.contains("Too few molecules"),
+        "{text}"
+    );
+    // generate gives up while drawing, with a message that says why.
+    let err = refused(
+        &[
+            "generate",
+            "A4_B8",
+            "--unique",
+            "--seed",
+            "1",
+            "--timeout",
+            "0",
+        ],
+        "",
+    );
+    assert!(err.contains("before the time limit"), "{err}");
+}
+
+#[test]
+fn a_seed_from_the_clock_is_printed_and_repeats_the_run() {
+    // generate: the summary names the seed; giving it back gives the puzzle.
+    let out = bbx().args(["generate", "A4_B8"]).output().unwrap();
+    assert!(out.status.success());
+    let summary = String::from_utf8(out.stderr).unwrap();
+    let seed = summary
+        .split("seed ")
+        .nth(1)
+        .and_then(|s| s.split(':').next())
+        .unwrap_or_else(|| panic!("no seed in {summary}"))
+        .to_string();
+    let again = bbx()
+        .args(["generate", "A4_B8", "--seed", &seed])
+        .output()
+        .unwrap();
+    assert_eq!(again.stdout, out.stdout);
+    // verify: the header names the seed when spectra are drawn at random...
+    let first = stdout(&["verify", "A3_B5", "--sample", "40", "--partial", "0.5"]);
+    let header = first.lines().next().unwrap();
+    let seed = header.rsplit("seed ").next().unwrap().to_string();
+    assert!(seed.parse::<u64>().is_ok(), "{header}");
+    let again = stdout(&[
+        "verify",
+        "A3_B5",
+        "--sample",
+        "40",
+        "--partial",
+        "0.5",
+        "--seed",
+        &seed,
+    ]);
+    assert_eq!(untimed(&again), untimed(&first));
+    let v: Value = serde_json::from_str(&stdout(&[
+        "verify", "A3_B5", "--sample", "40", "--seed", "9", "--json",
+    ]))
+    .unwrap();
+    assert_eq!(v["seed"], 9);
+    // ...and not when nothing is random.
+    let all = stdout(&["verify", "A2_B4"]);
+    assert!(!all.contains("seed"), "{all}");
+    let v: Value = serde_json::from_str(&stdout(&["verify", "A2_B4", "--json"])).unwrap();
+    assert!(v.get("seed").is_none());
+}
+
+#[test]
+fn max_means_the_same_for_solve_and_suggest() {
+    // The same default, the same words.
+    for cmd in ["solve", "suggest"] {
+        let help = stdout(&[cmd, "--help"]);
+        assert!(
+            help.contains(
+                "Stop the search after N molecules; what follows rests on the molecules found, and says so [default: 100000]"
+            ),
+            "{cmd}: {help}"
+        );
+        let err = refused(
+            &[cmd, &puzzle("generated-a4-b8-partial.txt"), "--max", "0"],
+            "",
+        );
+        assert!(err.contains("give at least 1"), "{err}");
+    }
+    let path = puzzle("generated-a4-b8-partial.txt");
+    let solve: Value =
+        serde_json::from_str(&stdout(&["solve", &path, "--max", "5", "--json"])).unwrap();
+    let suggest: Value =
+        serde_json::from_str(&stdout(&["suggest", &path, "--max", "5", "--json"])).unwrap();
+    for v in [&solve, &suggest] {
+        assert_eq!(
+            (v["count"].as_u64(), v["complete"].as_bool()),
+            (Some(5), Some(false))
+        );
+    }
+    assert!(stdout(&["solve", &path, "--max", "5"]).contains("At least 5 molecules fit"));
+    assert!(stdout(&["suggest", &path, "--max", "5"]).contains("More than 5 molecules fit"));
+    // One molecule found out of many is not "known".
+    let text = stdout(&["suggest", &path, "--max", "1"]);
+    assert!(!text.contains("The molecule is known"), "{text}");
+    assert!(text.contains("More than 1 molecule fits"), "{text}");
+}
+
+#[test]
+fn solve_boards_is_the_new_name_of_show() {
+    let path = puzzle("seed-pure-thought-a4-b8.txt");
+    let text = stdout(&["solve", &path, "--boards", "1"]);
+    assert_eq!(text.matches("\nmolecule ").count(), 1, "{text}");
+    assert!(text.contains("… and 2 more (--boards N prints more boards"));
+    assert_eq!(stdout(&["solve", &path, "--show", "1"]), text);
+    let help = stdout(&["solve", "--help"]);
+    assert!(help.contains("--boards <N>"));
+    assert!(!help.contains("--show"), "{help}");
+}
+
+#[test]
+fn explore_prints_json_too() {
+    let dir = temp_dir("explore-json");
+    let db = dir.join("e.sqlite");
+    let db = db.to_str().unwrap();
+    let v: Value =
+        serde_json::from_str(&stdout(&["explore", "A2_B4", "--db", db, "--json"])).unwrap();
+    assert_eq!(v["config"], "A2_B4");
+    assert_eq!(v["db"], db);
+    assert_eq!(v["nb_mol"], 120);
+    assert_eq!(v["stored"], 120);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["already_complete"], false);
+    assert_eq!(v["ambiguous_spectra"], 0);
+    assert!(v["seconds"].as_f64().is_some());
+    let v: Value =
+        serde_json::from_str(&stdout(&["explore", "A2_B4", "--db", db, "--json"])).unwrap();
+    assert_eq!(v["already_complete"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_refused_exploration_leaves_no_file() {
+    let dir = temp_dir("refused");
+    for config in ["A6_B20", "A40_B40"] {
+        let db = dir.join(format!("{config}.sqlite"));
+        let out = bbx()
+            .args(["explore", config, "--db"])
+            .arg(&db)
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(err.starts_with("error: configuration "), "{err}");
+        assert!(!db.exists(), "{config}: {} was created", db.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Fails on "1 molecules", "1 atoms" and the like anywhere in `text`.
+fn assert_no_plural_after_one(text: &str) {
+    let words = text.split(|c: char| !c.is_alphanumeric() && c != '-');
+    let words: Vec<&str> = words.filter(|w| !w.is_empty()).collect();
+    for pair in words.windows(2) {
+        if pair[0] == "1" {
+            assert!(
+                ![
+                    "molecules",
+                    "atoms",
+                    "cells",
+                    "rows",
+                    "draws",
+                    "spectra",
+                    "balls",
+                    "turns",
+                    "rays",
+                    "marks",
+                    "times"
+                ]
+                .contains(&pair[1]),
+                "'1 {}' in:\n{text}",
+                pair[1]
+            );
+        }
+    }
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = temp_dir("singular");
+    let db = dir.join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let mut texts = Vec::new();
+    // One atom, one molecule, one empty cell.
+    let one_atom = "A1_B4 @&ab@cdebac@ed&@\n";
+    let out = bbx()
+        .args(["solve", "-"])
+        .write_stdin(one_atom)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("searched  1 atom, standard rules"), "{text}");
+    assert!(text.contains("\n1 molecule fits.\n"), "{text}");
+    assert!(text.contains("certain: 1 atom, 15 empty cells"), "{text}");
+    texts.push(text);
+    let out = bbx()
+        .args(["solve", "-"])
+        .write_stdin("A3_B2 @@@&&@@@\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("certain: 3 atoms, 1 empty cell,"), "{text}");
+    texts.push(text);
+    // A catalogue of one molecule, and a spectrum shared by one.
+    let text = stdout(&["explore", "A1_B1", "--db", db, "-q"]);
+    assert!(
+        text.starts_with(&format!(
+            "A1_B1: 1 molecule stored in {db}, 0 ambiguous spectra"
+        )),
+        "{text}"
+    );
+    texts.push(text);
+    let text = stdout(&["explore", "A2_B3", "--db", db, "-q"]);
+    assert!(text.contains("1 ambiguous spectrum,"), "{text}");
+    texts.push(text);
+    let text = stdout(&["explore", "A1_B1", "--db", db]);
+    assert!(text.contains(": 1 molecule, 0 ambiguous spectra"), "{text}");
+    texts.push(text);
+    let text = stdout(&["stats", "A1_B1", "--db", db]);
+    assert!(text.starts_with("A1_B1: 1 molecule\n"), "{text}");
+    assert!(
+        text.contains("1 of 1 molecule (100.00%) has a spectrum"),
+        "{text}"
+    );
+    texts.push(text);
+    let text = stdout(&["show", "A2_B3", "--group", "1", "--db", db]);
+    assert!(text.contains("is shared by 1 molecule: 1\n"), "{text}");
+    texts.push(text);
+    let text = stdout(&["verify", "A1_B1", "-q"]);
+    assert!(text.contains("A1_B1: 1 distinct spectrum"), "{text}");
+    assert!(text.contains("agree on the 1 checked spectrum"), "{text}");
+    texts.push(text);
+    // Errors count in the singular too.
+    let err = refused(&["trace", "A2_B2", "O---"], "");
+    assert_eq!(
+        err,
+        "error: the molecule has 1 atom but configuration A2_B2 has 2\n"
+    );
+    texts.push(err);
+    let err = refused(&["trace", "A2_B1", "O"], "");
+    assert!(err.contains("(1 cell)"), "{err}");
+    texts.push(err);
+    let err = refused(
+        &[
+            "generate",
+            "A8_B4",
+            "--unique",
+            "--seed",
+            "1",
+            "--max-draws",
+            "1",
+        ],
+        "",
+    );
+    assert!(err.contains("in 1 draw:"), "{err}");
+    texts.push(err);
+    let err = refused(&["trace", "-"], "   @ @\n @ O O\n @ O\n   @ &\n");
+    assert!(
+        err.contains("row 2 has 1 cell but the board has 2 rows"),
+        "{err}"
+    );
+    texts.push(err);
+    let err = refused(&["trace", "-"], "  @\n @ O @\n   @\n");
+    assert!(err.contains("must hold 1 mark at"), "{err}");
+    texts.push(err);
+    let picture = "   @ @\n @ O O @\n @ - - @\n   @ @\nThere is 1 ball in the box\n";
+    let err = refused(&["trace", "-"], picture);
+    assert!(
+        err.contains("the text says 1 ball but the box holds 2 atoms"),
+        "{err}"
+    );
+    texts.push(err);
+    let err = refused(
+        &["solve", "-"],
+        "   @ @\n @ - - @\n @ - - @\n   @ @\nThere is 1 ball in the box\nThere are 2 balls in the box\n",
+    );
+    texts.push(err);
+    let text = stdout(&["trace", "O-O-------------", "--ray", "7"]);
+    texts.push(text);
+    for t in &texts {
+        assert_no_plural_after_one(t);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,115 @@
+//! `bbx completions` and `bbx man`, run as a real binary: what a user installs
+//! next to the binary.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn bbx() -> Command {
+    Command::cargo_bin("bbx").expect("binary built")
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bbx-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = bbx().args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
+}
+
+/// Every command a user can type, as the completions and pages must know them.
+const COMMANDS: [&str; 11] = [
+    "trace",
+    "solve",
+    "explore",
+    "show",
+    "stats",
+    "verify",
+    "suggest",
+    "generate",
+    "play",
+    "completions",
+    "man",
+];
+
+#[test]
+fn completion_scripts_for_bash_zsh_and_fish_know_every_command() {
+    let bash = stdout(&["completions", "bash"]);
+    assert!(bash.contains("_bbx()"), "{bash}");
+    assert!(bash.contains("complete -F _bbx"), "{bash}");
+    let zsh = stdout(&["completions", "zsh"]);
+    assert!(zsh.starts_with("#compdef bbx"), "{zsh}");
+    let fish = stdout(&["completions", "fish"]);
+    assert!(fish.contains("complete -c bbx"), "{fish}");
+    for script in [&bash, &zsh, &fish] {
+        for c in COMMANDS {
+            assert!(script.contains(c), "{c} missing");
+        }
+        // Options of the subcommands too, not only their names.
+        assert!(script.contains("plan-max"));
+        assert!(script.contains("timeout"));
+    }
+}
+
+#[test]
+fn an_unknown_shell_is_refused_with_the_choices() {
+    bbx()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("possible values: bash"));
+}
+
+#[test]
+fn the_manual_page_goes_to_standard_output() {
+    let page = stdout(&["man"]);
+    assert!(page.contains(".TH bbx 1"), "{page}");
+    for c in COMMANDS {
+        assert!(
+            page.contains(&format!("bbx\\-{c}(1)")),
+            "{c} missing:\n{page}"
+        );
+    }
+}
+
+#[test]
+fn man_out_writes_one_page_per_command_for_manpath() {
+    let dir = temp_dir("man");
+    let out = stdout(&["man", "--out", dir.to_str().expect("UTF-8 path")]);
+    assert!(out.starts_with("wrote 12 manual pages in "), "{out}");
+    let page = std::fs::read_to_string(dir.join("man1/bbx.1")).expect("bbx.1");
+    assert!(page.contains(".TH bbx 1"));
+    for c in COMMANDS {
+        let path = dir.join(format!("man1/bbx-{c}.1"));
+        let page = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{c}: {e}"));
+        assert!(page.contains(&format!(".TH bbx-{c} 1")), "{c}");
+    }
+    // The options with their help text, and the examples after them.
+    let solve = std::fs::read_to_string(dir.join("man1/bbx-solve.1")).unwrap();
+    assert!(solve.contains("timeout"), "{solve}");
+    assert!(solve.contains("Exit status"), "{solve}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn man_out_into_a_file_is_a_clear_error() {
+    let dir = temp_dir("man-file");
+    let file = dir.join("not-a-directory");
+    std::fs::write(&file, "x").unwrap();
+    bbx()
+        .args(["man", "--out"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::starts_with("error: ")
+                .and(predicate::str::contains(file.to_str().unwrap())),
+        );
+    let _ = std::fs::remove_dir_all(&dir);
+}
