@@ -395,5 +395,13 @@ fn bad_catalogue_input() {
     );
     rejects(&["show", "A2_B4", "--db", d], "say which molecules");
     rejects(&["explore", "A10_B10"], "--force");
+    // Few molecules, but each row a megabyte: refused before any work, and
+    // no file is left behind.
+    let huge = dir.join("huge.sqlite");
+    rejects(
+        &["explore", "A1_B1000", "--db", huge.to_str().unwrap()],
+        "GB",
+    );
+    assert!(!huge.exists());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -371,3 +371,80 @@ fn bad_puzzles() {
     );
     rejects(&["solve", "-"], "5 26\n1\n", "standard input");
 }
+
+/// Runs `bbx solve` on a puzzle given as text, within a time bound.
+fn solve_text(puzzle: &str, extra: &[&str]) -> (String, i32) {
+    let out = Command::cargo_bin("bbx")
+        .unwrap()
+        .arg("solve")
+        .arg("-")
+        .args(extra)
+        .write_stdin(puzzle)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn too_few_atoms_is_proved_quickly() {
+    // The counter alone took minutes to prove this; the fewest atoms the rays
+    // allow show it at once, and the report says how many are needed.
+    for game in ["game-01.txt", "game-07.txt"] {
+        let out = Command::cargo_bin("bbx")
+            .unwrap()
+            .args([
+                "solve",
+                &path(&format!("a12-b20-set/{game}")),
+                "--atoms",
+                "6",
+            ])
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{game}: {text}");
+        assert!(text.contains("No molecule fits"), "{game}: {text}");
+        assert!(text.contains("The rays need at least"), "{game}: {text}");
+    }
+    // A range that starts too low finds exactly the molecules of the counts
+    // the rays allow.
+    let (v, code) = solve_json("a12-b20-set/game-01.txt", &["--atoms", "6..12"]);
+    let (exact, _) = solve_json("a12-b20-set/game-01.txt", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(solutions(&v), solutions(&exact));
+    assert_eq!(v["atoms_min"], 6);
+}
+
+#[test]
+fn regions_no_ray_looks_at_are_counted() {
+    // No ray shot: every placement fits, counted without listing them.
+    let cases = [
+        ("A4_B8", 32, "635376"),
+        ("A3_B20", 80, "10586800"),
+        ("A2_B300", 1200, "4049955000"),
+    ];
+    for (config, rays, count) in cases {
+        let puzzle = format!("{config} {}\n", "?".repeat(rays));
+        let (text, code) = solve_text(&puzzle, &["--count"]);
+        assert_eq!((text.trim(), code), (count, 0), "{config}");
+    }
+    // One hit shown on an A2_B6 board: brute force agrees with the count.
+    let puzzle = format!("A2_B6 @{}\n", "?".repeat(23));
+    let (text, _) = solve_text(&puzzle, &["--count"]);
+    let observed = bbx::Observation::parse(&format!("@{}", "?".repeat(23)), "test").unwrap();
+    let brute = Molecules::new(Config::new(2, 6).unwrap())
+        .filter(|m| observed.matches(&Spectrum::of(m, Rules::Standard)))
+        .count();
+    assert_eq!(text.trim(), brute.to_string());
+}
+
+#[test]
+fn a_miss_under_standard_rules_suggests_edge_miss() {
+    let (text, code) = solve_text("A2_B4 ~???????????????\n", &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("--rules edge-miss"), "{text}");
+}

@@ -55,10 +55,20 @@ pub enum Progress {
     Spectra,
 }
 
+/// Catalogues larger than this many bytes are refused unless forced.
+pub const SANE_BYTES: u64 = 20_000_000_000;
+
+/// About how many bytes a row of `config` takes, on disk or in hand: the
+/// molecule and the spectrum as text, the statistics, the index entry.
+fn row_bytes(config: Config) -> u64 {
+    (config.cells() + 2 * config.positions() + 150) as u64
+}
+
 impl Catalogue {
     /// The number of molecules of `config` when [`explore`](Self::explore)
-    /// would take it: an error when it has too many to enumerate, or more
-    /// than [`SANE_LIMIT`] without `force`. Asking before opening a file
+    /// would take it: an error when it has too many to enumerate, or, without
+    /// `force`, more than [`SANE_LIMIT`] or a catalogue of more than
+    /// [`SANE_BYTES`]. Asking before opening a file
     /// leaves no empty catalogue behind a refusal.
     pub fn explorable(config: Config, force: bool) -> Result<u64, Error> {
         let nb_mol = config.molecule_count().ok_or_else(|| {
@@ -69,6 +79,15 @@ impl Catalogue {
         if nb_mol > SANE_LIMIT && !force {
             return Err(Error::Invalid(format!(
                 "configuration {config} has {nb_mol} molecules, more than bbx explores without --force ({SANE_LIMIT})"
+            )));
+        }
+        let bytes = nb_mol.saturating_mul(row_bytes(config));
+        if bytes > SANE_BYTES && !force {
+            return Err(Error::Invalid(format!(
+                "configuration {config} would make a catalogue of about {} GB (each of its {nb_mol} rows holds a {}-character molecule), more than bbx writes without --force ({} GB); `bbx stats {config}` counts it without a catalogue",
+                bytes / 1_000_000_000,
+                config.cells(),
+                SANE_BYTES / 1_000_000_000
             )));
         }
         Ok(nb_mol)
@@ -120,7 +139,8 @@ impl Catalogue {
         let chunk = if options.chunk > 0 {
             options.chunk
         } else {
-            50_000
+            // About a second of work, and at most 64 MB of rows in hand.
+            (64_000_000 / row_bytes(config)).clamp(1, 50_000)
         };
         // Compute chunks on other threads while this one writes.
         let (tx, rx) = mpsc::sync_channel::<Vec<MoleculeRow>>(2);

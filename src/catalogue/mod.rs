@@ -37,7 +37,7 @@ mod report;
 mod rows;
 mod schema;
 
-pub use explore::{ExploreOptions, Explored, Progress};
+pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use rows::{MoleculeRow, SpectrumRow};
 
 use crate::error::Error;

@@ -105,9 +105,19 @@ impl Seed {
 #[derive(clap::Args)]
 pub struct MaxMolecules {
     /// Stop the search after N molecules; what follows rests on the molecules
-    /// found, and says so.
-    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_max)]
-    pub max: usize,
+    /// found, and says so [default: 100000, fewer on boards of more than 1000
+    /// cells, so that at most 100 million cells are listed]. Regions no ray
+    /// looks at are counted, not listed, so the count can go past N.
+    #[arg(long, value_name = "N", value_parser = parse_max)]
+    pub max: Option<usize>,
+}
+
+impl MaxMolecules {
+    /// The limit for a box of `cells` cells: `--max`, or the default.
+    pub fn limit(&self, cells: usize) -> usize {
+        self.max
+            .unwrap_or_else(|| 100_000.min(100_000_000 / cells.max(1)).max(1000))
+    }
 }
 
 /// Parses `--max N`: a whole number of molecules, at least 1.

@@ -40,7 +40,7 @@ pub struct Args {
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let limits = Limits {
-        max: Some(args.max.max),
+        max: Some(args.max.limit(puzzle.width() * puzzle.width())),
         deadline: deadline(args.timeout),
     };
     let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));

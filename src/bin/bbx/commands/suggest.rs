@@ -45,7 +45,7 @@ pub struct Args {
 pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let options = SuggestOptions {
-        max: args.max.max,
+        max: args.max.limit(puzzle.width() * puzzle.width()),
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
     };
