@@ -266,7 +266,7 @@ fn max_means_the_same_for_solve_and_suggest() {
         let help = stdout(&[cmd, "--help"]);
         assert!(
             help.contains(
-                "Stop the search after N molecules; what follows rests on the molecules found, and says so [default: 100000]"
+                "Stop the search after N molecules; what follows rests on the molecules found, and says so [default: 100000"
             ),
             "{cmd}: {help}"
         );
