@@ -120,22 +120,38 @@ pub fn run(app: &mut App) -> Result<(), Error> {
         if app.should_quit() || stop.load(Ordering::Relaxed) {
             break;
         }
+        // A terminal that went away (its window closed without a hang-up
+        // signal reaching us) answers no more questions: stop, rather than
+        // poll a dead line forever.
+        if terminal::size().is_err() {
+            return Err(Error::Invalid(
+                "the terminal went away: the game is over (s saves a game to resume it)".into(),
+            ));
+        }
         let wait = if app.busy() {
             Duration::from_millis(100)
         } else {
             Duration::from_millis(250)
         };
-        // Take every event waiting before drawing again.
+        // Take the events waiting before drawing again. A terminal that went
+        // away (its window closed) reads as an endless stream of nothing:
+        // stop then, rather than spin.
         let mut timeout = wait;
+        let mut idle = 0u32;
         while event::poll(timeout).map_err(tty)? {
             match event::read().map_err(tty)? {
                 Event::Key(k) => app.handle_key(k),
                 Event::Mouse(m) => app.handle_mouse(m),
                 Event::Resize(..) => term.autoresize().map_err(tty)?,
-                _ => {}
+                _ => idle += 1,
             }
-            if app.should_quit() {
+            if app.should_quit() || stop.load(Ordering::Relaxed) {
                 break;
+            }
+            if idle > 10_000 {
+                return Err(Error::Invalid(
+                    "the terminal went away: the game is over (save with s next time)".into(),
+                ));
             }
             timeout = Duration::ZERO;
         }
