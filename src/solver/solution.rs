@@ -132,12 +132,12 @@ impl Limits {
 /// `rules`, what is certain about each cell, and, when nothing fits, which rays
 /// contradict each other. `found` is called with each molecule as it is found.
 ///
-/// The search runs on a thread of its own. When its answer is slow to come,
-/// the atom count may be one the rays cannot meet, which the atom counter is
-/// slow to prove: meanwhile the fewest atoms the rays allow are worked out
-/// (see [`RayModel::fewest_atoms`]), and if they are more than asked for, the
-/// answer comes at once, leaving the search to finish its solver call on its
-/// own thread.
+/// On boxes larger than 10×10 the search runs on a thread of its own. When
+/// its answer is slow to come, the atom count may be one the rays cannot
+/// meet, which the atom counter is slow to prove: meanwhile the fewest atoms
+/// the rays allow are worked out (see [`RayModel::fewest_atoms`]), and if they
+/// are more than asked for, the answer comes at once, leaving the search to
+/// finish its solver call on its own thread.
 pub fn solve(
     observed: &Observation,
     rules: Rules,
@@ -148,6 +148,15 @@ pub fn solve(
     let cells = observed.width() * observed.width();
     let hi = (*atoms.end()).min(cells);
     let atoms = *atoms.start()..=hi;
+    if cells <= DIRECT_CELLS {
+        // Small boxes: the counter is quick whatever the count, and a thread
+        // would cost more than the search.
+        let mut solution = search(observed, rules, atoms, limits, found)?;
+        if solution.complete && solution.count == 0 {
+            explain(&mut solution)?;
+        }
+        return Ok(solution);
+    }
     let (tx, rx) = mpsc::channel();
     let mut current = Search::start(0, observed, rules, atoms.clone(), limits, tx.clone())?;
     let mut listed: Vec<Molecule> = Vec::new();
@@ -289,6 +298,10 @@ impl Search {
         Ok(Search { id, finished })
     }
 }
+
+/// Boxes of at most this many cells (10×10) are searched on the caller's
+/// thread, without the race against the fewest atoms.
+const DIRECT_CELLS: usize = 100;
 
 /// How long a search may take before the fewest atoms are worked out beside it.
 const FIRST_ANSWER: Duration = Duration::from_millis(50);
