@@ -74,11 +74,31 @@ fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> Error + use<> {
     move |e| Error::Invalid(format!("{path}: {e}"))
 }
 
+/// A catalogue is a file: a directory given instead is refused by name
+/// (SQLite would only say that it cannot open it).
+fn refuse_directory(path: &Path) -> Result<(), Error> {
+    if !path.is_dir() {
+        return Ok(());
+    }
+    let p = path.display().to_string();
+    Err(Error::Io {
+        source: std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            format!(
+                "is a directory, not a catalogue file (give a file name, e.g. {})",
+                path.join("bbx.sqlite").display()
+            ),
+        ),
+        path: p,
+    })
+}
+
 impl Catalogue {
     /// Opens (or creates) the catalogue in file `path`. Refuses a file that is
     /// not an SQLite database, an SQLite database that is not bbx's, or a bbx
     /// catalogue of another schema version.
     pub fn open(path: impl AsRef<Path>) -> Result<Catalogue, Error> {
+        refuse_directory(path.as_ref())?;
         let p = path.as_ref().display().to_string();
         let conn = Connection::open(path.as_ref()).map_err(|e| {
             Error::Invalid(format!(
@@ -96,6 +116,7 @@ impl Catalogue {
 
     /// Opens an existing catalogue read-only; `None` when the file does not exist.
     pub fn open_existing(path: impl AsRef<Path>) -> Result<Option<Catalogue>, Error> {
+        refuse_directory(path.as_ref())?;
         if !path.as_ref().exists() {
             return Ok(None);
         }
