@@ -76,8 +76,94 @@ pub enum Error {
         /// The file concerned.
         path: String,
         /// What the operating system said.
+        #[source]
         source: std::io::Error,
     },
+    /// The SQLite database of a catalogue failed.
+    #[error("{path}: {}", database_message(source))]
+    Database {
+        /// The catalogue file.
+        path: String,
+        /// What SQLite said.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The SAT solver failed (not: found no answer).
+    #[error("the SAT solver failed: {0}")]
+    Solver(#[source] varisat::solver::SolverError),
+    /// A value could not be written as JSON.
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A catalogue file whose content bbx cannot have written: a damaged page,
+    /// a row that is not a molecule.
+    #[error(
+        "{path}: the catalogue is damaged ({detail}); build it again in a new file (`bbx explore … --db NEW`), or remove this one"
+    )]
+    Damaged {
+        /// The catalogue file.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Something bbx relies on did not hold: a bug, or damaged data it made
+    /// itself (a catalogue row that is not a molecule, say).
+    #[error("{0} (this is a bug or damaged data: please report it)")]
+    Internal(String),
+}
+
+impl Error {
+    /// Whether this is a failure of bbx or of the machine rather than bad
+    /// input: the database, the solver, writing JSON, a file that cannot be
+    /// written for want of space or rights, a broken invariant. The command
+    /// line tells them apart by its exit status (3 against 2).
+    pub fn is_failure(&self) -> bool {
+        use std::io::ErrorKind;
+        match self {
+            Error::Parse(_) | Error::Config { .. } | Error::Invalid(_) => false,
+            Error::Io { source, .. } => !matches!(
+                source.kind(),
+                ErrorKind::NotFound
+                    | ErrorKind::PermissionDenied
+                    | ErrorKind::IsADirectory
+                    | ErrorKind::NotADirectory
+                    | ErrorKind::AlreadyExists
+                    | ErrorKind::InvalidData
+                    | ErrorKind::InvalidInput
+                    | ErrorKind::UnexpectedEof
+            ),
+            Error::Database { .. }
+            | Error::Damaged { .. }
+            | Error::Solver(_)
+            | Error::Json(_)
+            | Error::Internal(_) => true,
+        }
+    }
+}
+
+/// What SQLite said, and what to do about it when that is clear.
+fn database_message(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode;
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => format!(
+            "{e}: another program holds the catalogue (another bbx writing it, or a reader inside a long transaction); when it is done, run the same command again: an exploration resumes where it stopped"
+        ),
+        Some(ErrorCode::DatabaseCorrupt) => format!(
+            "{e}: the catalogue is damaged; build it again in a new file (`bbx explore … --db NEW`), or remove this one"
+        ),
+        Some(ErrorCode::NotADatabase) => {
+            format!("{e}: not a bbx catalogue; give another file with --db, or remove this one")
+        }
+        Some(ErrorCode::ReadOnly) => format!(
+            "{e}: the catalogue cannot be written; SQLite also needs to create its journal (FILE-journal) beside it, so the directory must be writable too"
+        ),
+        Some(ErrorCode::CannotOpen) => format!(
+            "{e}: cannot open or create the catalogue here: the directory must exist and be writable"
+        ),
+        Some(ErrorCode::DiskFull) => format!(
+            "{e}: the disk is full; what was committed is kept: free some space and run the same command again"
+        ),
+        _ => e.to_string(),
+    }
 }
 
 /// Shorthand for results whose error is [`Error`].

@@ -20,6 +20,7 @@
 //! | [`puzzle`] | reading boards and observed games from files |
 //! | [`tables`] | the exact tables of a whole configuration, as `bbx stats` prints them |
 //! | [`catalogue`] | the SQLite catalogue of a whole configuration |
+//! | [`census`] | the same tables without a catalogue, one molecule per orbit, on timely dataflow |
 //! | [`verify`] | enumeration and SAT checking each other |
 //! | [`assistant`] | the best next ray, the best strategy, puzzles with one answer |
 //! | [`render`] | pictures: boards, paths and tables as text |
@@ -48,6 +49,8 @@ pub mod solver;
 
 pub mod catalogue;
 pub mod tables;
+
+pub mod census;
 
 pub mod verify;
 

@@ -24,8 +24,8 @@ pub struct StatsReport {
     pub config: String,
     /// Molecules in it.
     pub molecules: u64,
-    /// Whether it was computed in memory (no complete catalogue).
-    pub computed_in_memory: bool,
+    /// Where the counts come from.
+    pub source: ReportSource,
     /// The ambiguity table.
     pub ambiguity: Vec<AmbiguityRow>,
     /// Molecules whose spectrum no other molecule has.
@@ -37,6 +37,34 @@ pub struct StatsReport {
     pub groups_by_difference: Vec<(usize, u64)>,
     /// The ray records.
     pub records: Vec<RecordReport>,
+}
+
+/// Where a [`StatsReport`]'s counts come from. Two reports of one
+/// configuration differ at most here.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ReportSource {
+    /// Read from a complete catalogue.
+    Catalogue,
+    /// Counted by a census (the `census` module), which traced every molecule or
+    /// one per orbit without storing them.
+    Census {
+        /// Whether one molecule per orbit was traced (the default) or every one.
+        symmetry: bool,
+        /// Molecules traced (one per orbit with symmetry).
+        molecules_traced: u64,
+        /// Wall-clock seconds.
+        seconds: f64,
+        /// The largest resident memory of a process, in bytes (0 where the
+        /// system does not say).
+        peak_memory_bytes: u64,
+        /// Worker threads in all.
+        workers: usize,
+        /// Processes.
+        processes: usize,
+        /// Whether it resumed an interrupted census.
+        resumed: bool,
+    },
 }
 
 /// One line of the ambiguity table.
@@ -155,35 +183,63 @@ impl StatsReport {
     /// spectrum), and the `records`.
     pub fn assemble(
         config: Config,
-        computed_in_memory: bool,
+        source: ReportSource,
         ambiguity: Vec<AmbiguityRow>,
         mut groups: Vec<GroupReport>,
         records: Vec<RecordReport>,
     ) -> StatsReport {
-        let molecules = config.molecule_count().unwrap_or(0);
-        let shared: u64 = ambiguity.iter().map(|a| a.molecules).sum();
         let mut by_difference: BTreeMap<usize, u64> = BTreeMap::new();
         for g in &groups {
             *by_difference.entry(g.atoms_apart).or_default() += 1;
         }
-        groups.sort_by(|a, b| {
-            b.numbers
-                .len()
-                .cmp(&a.numbers.len())
-                .then(b.atoms_apart.cmp(&a.atoms_apart))
-        });
+        groups.sort_by(rank_groups);
         groups.truncate(LARGEST_GROUPS);
+        StatsReport::assemble_ranked(
+            config,
+            source,
+            ambiguity,
+            groups,
+            by_difference.into_iter().collect(),
+            records,
+        )
+    }
+
+    /// Puts a report together from counts made elsewhere: `largest` already
+    /// ranked by [`rank_groups`] (ties by lowest canonical number) and cut to
+    /// [`LARGEST_GROUPS`], and `groups_by_difference` counted over every class
+    /// of ambiguous spectra. [`assemble`](Self::assemble) is this with the
+    /// ranking and counting done for it.
+    pub fn assemble_ranked(
+        config: Config,
+        source: ReportSource,
+        ambiguity: Vec<AmbiguityRow>,
+        largest: Vec<GroupReport>,
+        groups_by_difference: Vec<(usize, u64)>,
+        records: Vec<RecordReport>,
+    ) -> StatsReport {
+        let molecules = config.molecule_count().unwrap_or(0);
+        let shared: u64 = ambiguity.iter().map(|a| a.molecules).sum();
         StatsReport {
             config: config.to_string(),
             molecules,
-            computed_in_memory,
+            source,
             ambiguity,
             unique_molecules: molecules - shared,
-            largest_groups: groups,
-            groups_by_difference: by_difference.into_iter().collect(),
+            largest_groups: largest,
+            groups_by_difference,
             records,
         }
     }
+}
+
+/// The order of the largest groups: more molecules first, then molecules
+/// further apart. It is a stable order: groups it ties keep their order
+/// (lowest canonical number first).
+pub fn rank_groups(a: &GroupReport, b: &GroupReport) -> std::cmp::Ordering {
+    b.numbers
+        .len()
+        .cmp(&a.numbers.len())
+        .then(b.atoms_apart.cmp(&a.atoms_apart))
 }
 
 /// The atom cells of `a` that are not atoms in `b`.

@@ -112,7 +112,7 @@ fn a4_b6_catalogue_matches_the_seed() {
         (2, "rot180".to_string(), 868)
     );
     let stats = json(&["stats", "A4_B6"], &db);
-    assert_eq!(stats["computed_in_memory"], false);
+    assert_eq!(stats["source"]["kind"], "catalogue");
     let table: Vec<(u64, u64, u64, u64)> = stats["ambiguity"]
         .as_array()
         .unwrap()
@@ -162,11 +162,11 @@ fn a4_b6_catalogue_matches_the_seed() {
 }
 
 #[test]
-fn stats_without_a_catalogue_computes_in_memory() {
+fn stats_without_a_catalogue_counts_with_a_census() {
     let dir = temp_dir("memory");
     let db = dir.join("absent.sqlite");
     let v = json(&["stats", "A4_B5"], &db);
-    assert_eq!(v["computed_in_memory"], true);
+    assert_eq!(v["source"]["kind"], "census");
     assert_eq!(v["molecules"], 12650);
     assert!(!db.exists(), "stats must not create a catalogue");
     std::fs::remove_dir_all(&dir).ok();
@@ -200,6 +200,68 @@ fn dump(db: &PathBuf) -> Vec<String> {
     out
 }
 
+/// Molecules stored for `config` in `db`: how many, and the largest number.
+fn stored(db: &PathBuf, config: &str) -> (i64, i64) {
+    let Ok(conn) = Connection::open(db) else {
+        return (0, 0);
+    };
+    conn.query_row(
+        "SELECT count(*), coalesce(max(number), 0) FROM molecules WHERE config = ?1",
+        [config],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap_or((0, 0))
+}
+
+/// Waits until `db` holds more than `above` molecules of `config`, or the
+/// child ends; bounded in time.
+fn wait_for_rows(db: &PathBuf, config: &str, above: i64, child: &mut std::process::Child) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if stored(db, config).0 > above || child.try_wait().unwrap().is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no molecule was stored within 60 s");
+}
+
+#[test]
+fn interrupted_explorations_resume_to_the_same_rows() {
+    // Deterministic interruptions (the hidden --stop-after stops as Ctrl-C
+    // would): after one chunk, after two more, then with every molecule
+    // stored but before the table of shared spectra.
+    let dir = temp_dir("stop");
+    let reference = dir.join("reference.sqlite");
+    explore(&reference, "A4_B7");
+    let expected = dump(&reference);
+    let db = dir.join("stopped.sqlite");
+    let run = |extra: &[&str]| {
+        bbx()
+            .args(["explore", "A4_B7", "--chunk", "50000", "--db"])
+            .arg(&db)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--stop-after", "1"]);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("molecules 1 to 50000 of 211876"));
+    assert_eq!(stored(&db, "A4_B7"), (50_000, 50_000));
+    let out = run(&["--stop-after", "2"]);
+    assert_eq!(out.status.code(), Some(130));
+    assert_eq!(stored(&db, "A4_B7"), (150_000, 150_000));
+    let out = run(&["--stop-after", "2"]);
+    assert_eq!(out.status.code(), Some(130));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("every molecule is stored"), "{err}");
+    let out = run(&[]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("resumed after molecule 211876"));
+    assert_eq!(dump(&db), expected);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn a_killed_exploration_resumes_and_loses_nothing() {
     let dir = temp_dir("kill");
@@ -213,8 +275,10 @@ fn a_killed_exploration_resumes_and_loses_nothing() {
 
     let db = dir.join("killed.sqlite");
     let bin = assert_cmd::cargo::cargo_bin("bbx");
-    let mut stored = Vec::new();
-    for delay in [150u64, 300, 450, 600, 900] {
+    let mut counts = Vec::new();
+    // SIGKILL, with no chance to clean up, each time a little further in.
+    for _ in 0..4 {
+        let before = stored(&db, "A4_B7").0;
         let mut child = StdCommand::new(&bin)
             .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
             .arg(&db)
@@ -222,32 +286,19 @@ fn a_killed_exploration_resumes_and_loses_nothing() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(delay));
-        let _ = child.kill(); // SIGKILL: no chance to clean up
+        wait_for_rows(&db, "A4_B7", before, &mut child);
+        let _ = child.kill();
         let _ = child.wait();
-        let conn = Connection::open(&db).unwrap();
-        let n: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM molecules WHERE config = 'A4_B7'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap_or(0);
-        let max: Option<i64> = conn
-            .query_row(
-                "SELECT max(number) FROM molecules WHERE config = 'A4_B7'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap_or(None);
+        let (n, max) = stored(&db, "A4_B7");
         // What is stored is always a prefix of whole chunks.
-        assert_eq!(Some(n), max.or(Some(0)));
-        stored.push(n);
+        assert_eq!(n, max);
+        assert_eq!(n % 5000, 0, "{n}");
+        counts.push(n);
     }
-    assert!(stored.windows(2).all(|w| w[0] <= w[1]), "{stored:?}");
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
     assert!(
-        stored.iter().any(|&n| n > 0 && n < 211_876),
-        "no kill left a partial catalogue: {stored:?}"
+        counts.iter().any(|&n| n > 0 && n < 211_876),
+        "no kill left a partial catalogue: {counts:?}"
     );
     bbx()
         .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
@@ -260,17 +311,19 @@ fn a_killed_exploration_resumes_and_loses_nothing() {
 
 #[test]
 fn ctrl_c_finishes_the_chunk_and_exits_130() {
+    // A5_B8 takes close to a minute: the signal, sent once the first chunk is
+    // in, always finds it at work.
     let dir = temp_dir("sigint");
     let db = dir.join("bbx.sqlite");
     let bin = assert_cmd::cargo::cargo_bin("bbx");
-    let child = StdCommand::new(&bin)
-        .args(["explore", "A4_B8", "--chunk", "20000", "--db"])
+    let mut child = StdCommand::new(&bin)
+        .args(["explore", "A5_B8", "--chunk", "2000", "--db"])
         .arg(&db)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    wait_for_rows(&db, "A5_B8", 0, &mut child);
     let status = StdCommand::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -278,17 +331,24 @@ fn ctrl_c_finishes_the_chunk_and_exits_130() {
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(0) {
-        return; // finished before the signal arrived: nothing to check
-    }
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("run the same command to resume"), "{err}");
-    bbx()
-        .args(["explore", "A4_B8", "--chunk", "20000", "--db"])
-        .arg(&db)
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("resumed after molecule"));
+    // What is stored is whole chunks, each row what the library computes.
+    let (n, max) = stored(&db, "A5_B8");
+    assert!(n > 0 && n == max && n % 2000 == 0, "{n} {max}");
+    let config: bbx::Config = "A5_B8".parse().unwrap();
+    let cat = bbx::catalogue::Catalogue::open_existing(&db)
+        .unwrap()
+        .unwrap();
+    let mut tracer = bbx::Tracer::new(8, bbx::Rules::Standard);
+    for number in (1..=n as u64).step_by(97) {
+        let m = bbx::rules::enumeration::unrank(config, number).unwrap();
+        let row = cat.molecule(config, number).unwrap().unwrap();
+        assert_eq!(
+            row,
+            bbx::catalogue::MoleculeRow::compute(&mut tracer, &m, number)
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -298,7 +358,7 @@ fn the_catalogue_can_be_read_while_it_is_written() {
     let db = dir.join("bbx.sqlite");
     let bin = assert_cmd::cargo::cargo_bin("bbx");
     let mut child = StdCommand::new(&bin)
-        .args(["explore", "A4_B8", "--chunk", "10000", "--db"])
+        .args(["explore", "A4_B8", "--chunk", "5000", "--db"])
         .arg(&db)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -306,8 +366,9 @@ fn the_catalogue_can_be_read_while_it_is_written() {
         .unwrap();
     let start = Instant::now();
     let mut seen = Vec::new();
-    while start.elapsed() < Duration::from_secs(20) {
+    while start.elapsed() < Duration::from_secs(60) {
         if let Ok(conn) = Connection::open(&db)
+            && conn.busy_timeout(Duration::from_secs(5)).is_ok()
             && let Ok(n) =
                 conn.query_row("SELECT count(*) FROM molecules", [], |r| r.get::<_, i64>(0))
         {
@@ -316,13 +377,14 @@ fn the_catalogue_can_be_read_while_it_is_written() {
         if child.try_wait().unwrap().is_some() {
             break;
         }
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(10));
     }
     let status = child.wait().unwrap();
     assert!(status.success());
+    // Some read saw the catalogue half written, and reads only ever grew.
     assert!(
-        !seen.is_empty(),
-        "plain SQL could not read the catalogue while it was written"
+        seen.iter().any(|&n| n > 0 && n < 635_376),
+        "no read saw a partial catalogue: {seen:?}"
     );
     assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
     std::fs::remove_dir_all(&dir).ok();
@@ -396,5 +458,151 @@ fn bad_catalogue_input() {
         "GB",
     );
     assert!(!huge.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn reading_commands_never_write_what_they_are_given() {
+    let dir = temp_dir("read-only");
+    let empty = dir.join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    let text = dir.join("notes.sqlite");
+    std::fs::write(&text, "notes, not a database, long enough to fill a header").unwrap();
+    let other = dir.join("other.sqlite");
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE people (name TEXT);")
+        .unwrap();
+    let partial = dir.join("partial.sqlite");
+    let out = bbx()
+        .args([
+            "explore",
+            "A3_B4",
+            "--chunk",
+            "100",
+            "--stop-after",
+            "2",
+            "--db",
+        ])
+        .arg(&partial)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    for file in [&empty, &text, &other, &partial] {
+        let before = std::fs::read(file).unwrap();
+        let f = file.to_str().unwrap();
+        for args in [
+            vec!["stats", "A3_B4", "--db", f],
+            vec!["show", "A3_B4", "1", "--db", f],
+            vec!["verify", "A3_B4", "-q", "--db", f],
+        ] {
+            let out = bbx().args(&args).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            if file != &partial {
+                // Not a catalogue: said so, with exit status 2.
+                assert_eq!(out.status.code(), Some(2), "{args:?}");
+                assert!(err.contains("not a bbx catalogue"), "{args:?}: {err}");
+            }
+            assert_eq!(std::fs::read(file).unwrap(), before, "{args:?} changed {f}");
+            assert!(!PathBuf::from(format!("{f}-journal")).exists());
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn writing_is_refused_where_it_would_lose_data() {
+    let dir = temp_dir("data-loss");
+    // Names that keep nothing, and a directory.
+    rejects(&["explore", "A2_B4", "--db", ""], None, "keeps nothing");
+    rejects(
+        &["explore", "A2_B4", "--db", ":memory:"],
+        None,
+        "keeps nothing",
+    );
+    rejects(
+        &["explore", "A2_B4", "--db", dir.to_str().unwrap()],
+        None,
+        "is a directory",
+    );
+    // generate --out never replaces a catalogue.
+    let db = dir.join("A4_B8.sqlite");
+    explore(&db, "A2_B4");
+    let before = std::fs::read(&db).unwrap();
+    rejects(
+        &[
+            "generate",
+            "A4_B8",
+            "--seed",
+            "1",
+            "--out",
+            db.to_str().unwrap(),
+        ],
+        None,
+        "not a puzzle",
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn another_writer_and_a_busy_reader_are_named() {
+    let dir = temp_dir("company");
+    let db = dir.join("bbx.sqlite");
+    // Another bbx exploring the file holds its writer's lock.
+    let lock = bbx::catalogue::WriterLock::take(&db).unwrap();
+    rejects(
+        &["explore", "A2_B4", "--db", db.to_str().unwrap()],
+        None,
+        "another bbx is writing",
+    );
+    drop(lock);
+    explore(&db, "A2_B4");
+    // A reader inside a transaction that holds the file: the writer waits
+    // (60 s by default, 0.2 s here) and then says who is in the way.
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch("BEGIN IMMEDIATE;").unwrap();
+    let out = bbx()
+        .args(["explore", "A3_B4", "--busy-ms", "200", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("another program holds the catalogue"), "{err}");
+    assert!(err.contains("run the same command again"), "{err}");
+    conn.execute_batch("ROLLBACK;").unwrap();
+    drop(conn);
+    bbx()
+        .args(["explore", "A3_B4", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_damaged_catalogue_is_called_damaged() {
+    let dir = temp_dir("damaged");
+    let db = dir.join("bbx.sqlite");
+    explore(&db, "A4_B6");
+    // Zero one page in the middle of the file.
+    let mut bytes = std::fs::read(&db).unwrap();
+    let page = 16384;
+    let at = (bytes.len() / page / 2) * page;
+    bytes[at..at + page].fill(0);
+    std::fs::write(&db, &bytes).unwrap();
+    let d = db.to_str().unwrap();
+    for args in [
+        vec!["explore", "A4_B6", "--db", d],
+        vec!["explore", "A4_B6", "--fresh", "--db", d],
+    ] {
+        let out = bbx().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains("damaged"), "{args:?}: {err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("already complete"));
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

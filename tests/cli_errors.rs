@@ -227,11 +227,7 @@ fn directories_are_called_directories() {
     ] {
         let mut args = args.clone();
         args.extend(["--db", d]);
-        let err = rejects(
-            &args,
-            None,
-            &format!("{d}: is a directory, not a catalogue file"),
-        );
+        let err = rejects(&args, None, &format!("{d}: is a directory"));
         assert!(!err.contains("writable"), "{err}");
         one_line(&err);
     }

@@ -312,10 +312,20 @@ fn solve_from_standard_input_and_timeout() {
         .assert()
         .success()
         .stdout("2\n");
+    // No time at all: nothing found, which is not "no molecule fits" (1) nor
+    // an answer (0), but a search stopped before it found anything (4).
     let (v, code) = solve_json("seed-23-cell-path.txt", &["--timeout", "0"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 4);
     assert_eq!(v["timed_out"], true);
     assert_eq!(v["complete"], false);
+    assert_eq!(v["count"], 0);
+    let out = bbx()
+        .args(["solve", &path("seed-23-cell-path.txt"), "--timeout", "0"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("At least 0"), "{text}");
+    assert!(text.contains("No molecule found yet"), "{text}");
 }
 
 #[test]

@@ -74,6 +74,7 @@ fn unique_before(
         &Limits {
             max: Some(2),
             deadline,
+            stop: None,
         },
         |_| {},
     )?;

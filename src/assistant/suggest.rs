@@ -65,7 +65,7 @@ pub fn suggest(
 ) -> Result<Suggestion, Error> {
     let limits = Limits {
         max: Some(options.max),
-        deadline: None,
+        ..Limits::default()
     };
     let solution = solver::solve(observed, rules, atoms, &limits, |_| {})?;
     Ok(rank(origin, solution, options))

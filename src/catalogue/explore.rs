@@ -1,12 +1,14 @@
 //! Filling the catalogue: every molecule in number order, one transaction a
 //! chunk, then the `spectrums` table.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use rayon::prelude::*;
 use rusqlite::params;
 
+use crate::catalogue::lock::WriterLock;
 use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
 use crate::error::Error;
@@ -27,6 +29,9 @@ pub struct ExploreOptions {
     pub chunk: u64,
     /// Set to stop after the chunk in hand (Ctrl-C).
     pub stop: Option<&'static AtomicBool>,
+    /// Stop after this many chunks, as a Ctrl-C would (for tests): with every
+    /// molecule stored by then, before the `spectrums` table is built.
+    pub stop_after: Option<u64>,
 }
 
 /// How an exploration ended.
@@ -104,6 +109,11 @@ impl Catalogue {
     ) -> Result<Explored, Error> {
         let e = sql_err(&self.path);
         let nb_mol = Catalogue::explorable(config, options.force)?;
+        let _lock = if self.path == "memory" {
+            None
+        } else {
+            Some(WriterLock::take(std::path::Path::new(&self.path))?)
+        };
         let key = config.to_string();
         if options.fresh {
             let tx = self.conn.transaction().map_err(&e)?;
@@ -115,6 +125,27 @@ impl Catalogue {
         }
         if let Some(s) = self.status(config)? {
             if s.complete {
+                // A damaged file can still say complete: check every page,
+                // and count what is there.
+                let check: String = self
+                    .conn
+                    .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+                    .map_err(&e)?;
+                if check != "ok" {
+                    return Err(Error::Damaged {
+                        path: self.path.clone(),
+                        detail: check.split_whitespace().collect::<Vec<_>>().join(" "),
+                    });
+                }
+                let rows = self.count_molecules(config)?;
+                if rows != nb_mol {
+                    return Err(Error::Damaged {
+                        path: self.path.clone(),
+                        detail: format!(
+                            "it says {config} is complete but holds {rows} of its {nb_mol} molecules"
+                        ),
+                    });
+                }
                 let ambiguous = self.count_spectra(config)?;
                 return Ok(Explored {
                     nb_mol,
@@ -161,12 +192,21 @@ impl Catalogue {
         });
         let mut stored = resumed_from;
         progress(Progress::Molecules(stored, nb_mol));
+        let mut chunks = 0u64;
+        let stopped = |chunks: u64| {
+            stop.is_some_and(|s| s.load(Ordering::SeqCst))
+                || options.stop_after.is_some_and(|n| chunks >= n)
+        };
         let result = (|| -> Result<(), Error> {
+            if stopped(chunks) {
+                return Ok(());
+            }
             for rows in rx.iter() {
                 self.insert_rows(&key, &rows)?;
                 stored = rows.last().map_or(stored, |r| r.number);
+                chunks += 1;
                 progress(Progress::Molecules(stored, nb_mol));
-                if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                if stopped(chunks) {
                     break;
                 }
             }
@@ -175,7 +215,7 @@ impl Catalogue {
         drop(rx);
         let _ = producer.join();
         result?;
-        if stored < nb_mol {
+        if stored < nb_mol || stopped(chunks) {
             return Ok(Explored {
                 nb_mol,
                 resumed_from,
@@ -186,7 +226,44 @@ impl Catalogue {
             });
         }
         progress(Progress::Spectra);
-        let ambiguous = self.build_spectrums(config)?;
+        // Ctrl-C here interrupts SQLite itself: the spectrums table is built in
+        // one transaction, which then rolls back, and the next run builds it.
+        let finished = Arc::new(AtomicBool::new(false));
+        let watcher = stop.map(|stop| {
+            let interrupt = self.conn.get_interrupt_handle();
+            let finished = Arc::clone(&finished);
+            std::thread::spawn(move || {
+                while !finished.load(Ordering::SeqCst) {
+                    if stop.load(Ordering::SeqCst) {
+                        interrupt.interrupt();
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            })
+        });
+        let built = self.build_spectrums(config);
+        finished.store(true, Ordering::SeqCst);
+        if let Some(w) = watcher {
+            let _ = w.join();
+        }
+        let ambiguous = match built {
+            Err(Error::Database { ref source, .. })
+                if source.sqlite_error_code()
+                    == Some(rusqlite::ErrorCode::OperationInterrupted)
+                    || stop.is_some_and(|s| s.load(Ordering::SeqCst)) =>
+            {
+                return Ok(Explored {
+                    nb_mol,
+                    resumed_from,
+                    stored,
+                    complete: false,
+                    already_complete: false,
+                    ambiguous_spectra: 0,
+                });
+            }
+            other => other?,
+        };
         Ok(Explored {
             nb_mol,
             resumed_from,
@@ -299,7 +376,12 @@ impl Catalogue {
                     let transform = Transform::ALL
                         .iter()
                         .position(|x| x.name() == t)
-                        .unwrap_or(0);
+                        .ok_or_else(|| Error::Damaged {
+                            path: self.path.clone(),
+                            detail: format!(
+                                "a molecule of {key} has transform '{t}', which is none of the eight"
+                            ),
+                        })?;
                     members.push(Member {
                         spectrum: idx,
                         number: r.get::<_, i64>(0).map_err(&e)? as u64,
@@ -349,6 +431,17 @@ impl Catalogue {
         .map_err(&e)?;
         tx.commit().map_err(&e)?;
         Ok(spectra.len() as u64)
+    }
+
+    fn count_molecules(&self, config: Config) -> Result<u64, Error> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM molecules WHERE config = ?1",
+                [config.to_string()],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(sql_err(&self.path))
     }
 
     fn count_spectra(&self, config: Config) -> Result<u64, Error> {

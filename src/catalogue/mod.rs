@@ -31,14 +31,19 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension};
 
+mod census;
 mod explore;
+mod lock;
 mod query;
 mod report;
 mod rows;
 mod schema;
 
+pub use census::CensusStatus;
 pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
+pub use lock::WriterLock;
 pub use rows::{MoleculeRow, SpectrumRow};
+pub use schema::BUSY_TIMEOUT_MS;
 
 use crate::error::Error;
 use crate::rules::config::Config;
@@ -71,56 +76,86 @@ pub struct Catalogue {
 
 fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> Error + use<> {
     let path = path.to_string();
-    move |e| Error::Invalid(format!("{path}: {e}"))
+    move |source| Error::Database {
+        path: path.clone(),
+        source,
+    }
 }
 
-/// A catalogue is a file: a directory given instead is refused by name
-/// (SQLite would only say that it cannot open it).
-fn refuse_directory(path: &Path) -> Result<(), Error> {
-    if !path.is_dir() {
-        return Ok(());
+/// Refuses names that keep nothing and directories, with what to do instead.
+fn check_path(path: &Path) -> Result<(), Error> {
+    let name = path.as_os_str();
+    if name.is_empty() || name == ":memory:" {
+        return Err(Error::Invalid(format!(
+            "--db {:?} keeps nothing: give the catalogue a file name, such as bbx.sqlite",
+            name.to_string_lossy()
+        )));
     }
-    let p = path.display().to_string();
-    Err(Error::Io {
-        source: std::io::Error::new(
-            std::io::ErrorKind::IsADirectory,
-            format!(
-                "is a directory, not a catalogue file (give a file name, e.g. {})",
-                path.join("bbx.sqlite").display()
-            ),
-        ),
-        path: p,
-    })
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+        && !parent.is_dir()
+    {
+        return Err(Error::Invalid(format!(
+            "{}: cannot open the catalogue: directory {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{}: is a directory: give --db a file in it, such as {}",
+            path.display(),
+            path.join("bbx.sqlite").display()
+        )));
+    }
+    Ok(())
 }
 
 impl Catalogue {
-    /// Opens (or creates) the catalogue in file `path`. Refuses a file that is
-    /// not an SQLite database, an SQLite database that is not bbx's, or a bbx
-    /// catalogue of another schema version.
+    /// Opens (or creates) the catalogue in file `path` to write it. Refuses a
+    /// name that keeps nothing (empty, `:memory:`), a directory, a file that
+    /// is not an SQLite database, an SQLite database that is not bbx's, or a
+    /// bbx catalogue of another schema version.
     pub fn open(path: impl AsRef<Path>) -> Result<Catalogue, Error> {
-        refuse_directory(path.as_ref())?;
+        Catalogue::open_waiting(path, schema::BUSY_TIMEOUT_MS)
+    }
+
+    /// [`open`](Self::open), waiting at most `busy_ms` milliseconds for
+    /// other programs to let go of the file before a write gives up.
+    pub fn open_waiting(path: impl AsRef<Path>, busy_ms: u32) -> Result<Catalogue, Error> {
         let p = path.as_ref().display().to_string();
-        let conn = Connection::open(path.as_ref()).map_err(|e| {
-            Error::Invalid(format!(
-                "{p}: cannot open the catalogue: {e} (is the directory writable?)"
-            ))
+        check_path(path.as_ref())?;
+        let conn = Connection::open(path.as_ref()).map_err(|source| Error::Database {
+            path: p.clone(),
+            source,
         })?;
-        Catalogue::init(conn, p)
+        Catalogue::init(conn, p, busy_ms)
     }
 
     /// A catalogue held in memory (for computing without a file).
     pub fn open_in_memory() -> Result<Catalogue, Error> {
         let conn = Connection::open_in_memory().map_err(sql_err("memory"))?;
-        Catalogue::init(conn, "memory".into())
+        Catalogue::init(conn, "memory".into(), schema::BUSY_TIMEOUT_MS)
     }
 
-    /// Opens an existing catalogue read-only; `None` when the file does not exist.
+    /// Opens an existing catalogue read-only; `None` when the file does not
+    /// exist. Nothing is ever written: a file that is not a catalogue (empty,
+    /// another database, text) is refused as it is.
     pub fn open_existing(path: impl AsRef<Path>) -> Result<Option<Catalogue>, Error> {
-        refuse_directory(path.as_ref())?;
+        let p = path.as_ref().display().to_string();
+        check_path(path.as_ref())?;
         if !path.as_ref().exists() {
             return Ok(None);
         }
-        Catalogue::open(path).map(Some)
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path.as_ref(), flags).map_err(|source| {
+            Error::Database {
+                path: p.clone(),
+                source,
+            }
+        })?;
+        Catalogue::init_read_only(conn, p).map(Some)
     }
 
     /// The file this catalogue lives in.

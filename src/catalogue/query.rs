@@ -6,12 +6,14 @@ use rusqlite::OptionalExtension;
 use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS, SpectrumRow};
 use crate::catalogue::{Catalogue, sql_err};
 use crate::error::Error;
+use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::spectrum::Stats;
+use crate::rules::symmetry::Transform;
 use crate::tables::AmbiguityRow;
 
 impl Catalogue {
-    fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MoleculeRow> {
+    pub(super) fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MoleculeRow> {
         let mut v = [0u32; 17];
         for (i, x) in v.iter_mut().enumerate() {
             *x = r.get(6 + i)?;
@@ -63,7 +65,34 @@ impl Catalogue {
         );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(&e)?;
         let rows = stmt.query_map(args, Catalogue::row).map_err(&e)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(&e)
+        let rows = rows.collect::<Result<Vec<_>, _>>().map_err(&e)?;
+        for r in &rows {
+            self.check_row(r)?;
+        }
+        Ok(rows)
+    }
+
+    /// Refuses a row that bbx cannot have written: a molecule that is not a
+    /// square of `O` and `-`, a spectrum of the wrong length, an unknown
+    /// transform. Such a row means a damaged file, never an empty board.
+    pub(super) fn check_row(&self, r: &MoleculeRow) -> Result<(), Error> {
+        let damaged = |what: &str| {
+            Err(Error::Damaged {
+                path: self.path.clone(),
+                detail: format!("the row of molecule {} {what}", r.number),
+            })
+        };
+        let m = match Molecule::parse_linear(&r.molecule, &self.path) {
+            Ok(m) => m,
+            Err(_) => return damaged("holds no board"),
+        };
+        if r.spectrum.chars().count() != 4 * m.width() {
+            return damaged("has a spectrum that does not fit its board");
+        }
+        if !Transform::ALL.iter().any(|t| t.name() == r.transform) {
+            return damaged("names no transform of the square");
+        }
+        Ok(())
     }
 
     /// The row of molecule `number`, if stored.

@@ -5,12 +5,12 @@ use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
-use crate::tables::{GroupReport, RECORDS, RecordReport, StatsReport};
+use crate::tables::{GroupReport, RECORDS, RecordReport, ReportSource, StatsReport};
 
 impl Catalogue {
     /// The summary of `config`, read from this catalogue, which must hold it
-    /// complete; `in_memory` says the catalogue was built just for this report.
-    pub fn stats_report(&self, config: Config, in_memory: bool) -> Result<StatsReport, Error> {
+    /// complete.
+    pub fn stats_report(&self, config: Config) -> Result<StatsReport, Error> {
         let ambiguity = self.ambiguity(config)?;
         let mut groups = Vec::new();
         for s in self.spectra(config)?.iter().filter(|s| s.transform == "id") {
@@ -31,7 +31,11 @@ impl Catalogue {
             records.push(RecordReport::new(kind, measure, value, number, &m));
         }
         Ok(StatsReport::assemble(
-            config, in_memory, ambiguity, groups, records,
+            config,
+            ReportSource::Catalogue,
+            ambiguity,
+            groups,
+            records,
         ))
     }
 }

@@ -52,7 +52,9 @@ impl MoleculeRow {
         MoleculeRow::with_canonical(tracer, m, number, canonical_number, transform)
     }
 
-    pub(super) fn with_canonical(
+    /// Computes the row of molecule `m`, numbered `number`, whose canonical
+    /// number and transform are known already.
+    pub fn with_canonical(
         tracer: &mut Tracer,
         m: &Molecule,
         number: u64,

@@ -7,9 +7,16 @@ use crate::catalogue::rows::STAT_COLUMNS;
 use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION, sql_err};
 use crate::error::Error;
 
+/// How long a writer waits for readers to let go of the file: a reader
+/// inside a long transaction holds up a commit until it is done.
+pub const BUSY_TIMEOUT_MS: u32 = 60_000;
+
 impl Catalogue {
-    pub(super) fn init(conn: Connection, path: String) -> Result<Catalogue, Error> {
-        let e = sql_err(&path);
+    /// Reads what the file is without writing anything (its application id),
+    /// and refuses files that are not bbx catalogues of this schema version.
+    /// `empty_ok`: a database with nothing in it yet (a new file) is accepted.
+    fn kind(conn: &Connection, path: &str, empty_ok: bool) -> Result<i32, Error> {
+        let e = sql_err(path);
         let not_bbx = |detail: &str| {
             Error::Invalid(format!(
                 "{path}: not a bbx catalogue ({detail}); give another file with --db, or remove this one"
@@ -17,7 +24,13 @@ impl Catalogue {
         };
         let app: i32 = conn
             .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(|err| not_bbx(&err.to_string()))?;
+            .map_err(|err| match err.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::DatabaseCorrupt) => Error::Database {
+                    path: path.to_string(),
+                    source: err,
+                },
+                _ => not_bbx(&err.to_string()),
+            })?;
         let version: i32 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(&e)?;
@@ -39,6 +52,25 @@ impl Catalogue {
                 "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it with `bbx explore … --db` on a new file"
             )));
         }
+        if app == 0 && !empty_ok {
+            return Err(not_bbx("an empty database"));
+        }
+        Ok(app)
+    }
+
+    /// Opens a catalogue for reading only: nothing in the file is created,
+    /// migrated or changed, whatever it holds.
+    pub(super) fn init_read_only(conn: Connection, path: String) -> Result<Catalogue, Error> {
+        Catalogue::kind(&conn, &path, false)?;
+        conn.busy_timeout(std::time::Duration::from_millis(u64::from(BUSY_TIMEOUT_MS)))
+            .map_err(sql_err(&path))?;
+        Ok(Catalogue { conn, path })
+    }
+
+    /// Opens a catalogue for writing, creating its tables in a new file.
+    pub(super) fn init(conn: Connection, path: String, busy_ms: u32) -> Result<Catalogue, Error> {
+        let e = sql_err(&path);
+        let app = Catalogue::kind(&conn, &path, true)?;
         if app == 0 {
             // Larger pages suit long tables of short rows; only possible while empty.
             conn.execute_batch("PRAGMA page_size = 16384;")
@@ -49,10 +81,12 @@ impl Catalogue {
         // between commits, waiting out a commit with the busy timeout. The
         // sorter may use threads to build the indexes.
         conn.execute_batch(
-            "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
+            "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;
              PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA threads = 4; PRAGMA mmap_size = 1073741824;",
         )
         .map_err(&e)?;
+        conn.busy_timeout(std::time::Duration::from_millis(u64::from(busy_ms)))
+            .map_err(&e)?;
         if app == 0 {
             let stats: String = STAT_COLUMNS
                 .iter()

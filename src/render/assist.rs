@@ -19,12 +19,21 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
     );
     if report.complete {
         out.push_str(&format!("{}\n", verdict(report)));
-    } else if report.timed_out {
+    } else if report.timed_out || report.interrupted {
         out.push_str(&format!(
-            "At least {} {}: the time limit stopped the search, and the ranking is based on {} (--timeout raises it).\n",
+            "At least {} {}: the {} stopped the search, and the ranking is based on {}.\n",
             quantity(report.count, "molecule", "molecules"),
             if report.count == 1 { "fits" } else { "fit" },
-            if report.count == 1 { "that one" } else { "those found" }
+            if report.interrupted {
+                "interruption"
+            } else {
+                "time limit (--timeout raises it)"
+            },
+            if report.count == 1 {
+                "that one"
+            } else {
+                "those found"
+            }
         ));
     } else {
         out.push_str(&format!(

@@ -9,7 +9,7 @@ use crate::render::board::{balls_line, board, side_by_side};
 use crate::render::trace::stats_table;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
-use crate::tables::StatsReport;
+use crate::tables::{ReportSource, StatsReport};
 
 /// A catalogue row drawn as the seed's display programme does: header, board
 /// with its spectrum, statistics table.
@@ -71,10 +71,9 @@ pub fn stats_text(report: &StatsReport) -> String {
         "{}: {}{}\n",
         report.config,
         quantity(report.molecules, "molecule", "molecules"),
-        if report.computed_in_memory {
-            " (computed in memory: no complete catalogue in the database)"
-        } else {
-            ""
+        match report.source {
+            ReportSource::Catalogue => "",
+            ReportSource::Census { .. } => " (census: counted without a catalogue)",
         }
     );
     let _ = writeln!(
@@ -160,6 +159,38 @@ pub fn stats_text(report: &StatsReport) -> String {
                 r.ray
             );
         }
+    }
+    if let ReportSource::Census {
+        symmetry,
+        molecules_traced,
+        seconds,
+        peak_memory_bytes,
+        workers,
+        processes,
+        resumed,
+    } = report.source
+    {
+        let _ = writeln!(
+            out,
+            "\ncensus: {molecules_traced} molecules traced ({}), {workers} worker{} in {processes} process{}, {seconds:.2} s{}{}",
+            if symmetry {
+                "one per orbit under the symmetries"
+            } else {
+                "every one"
+            },
+            if workers == 1 { "" } else { "s" },
+            if processes == 1 { "" } else { "es" },
+            if peak_memory_bytes > 0 {
+                format!(", peak memory {} MB", peak_memory_bytes.div_ceil(1 << 20))
+            } else {
+                String::new()
+            },
+            if resumed {
+                ", resumed from a checkpoint"
+            } else {
+                ""
+            }
+        );
     }
     out
 }

@@ -43,8 +43,19 @@ pub fn verdict(report: &SolveReport) -> String {
             0 => "No molecule fits these observations.".to_string(),
             _ => format!("{n} {word}."),
         }
+    } else if (report.timed_out || report.interrupted) && n == 0 {
+        format!(
+            "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits.",
+            if report.interrupted {
+                "interruption"
+            } else {
+                "time limit"
+            }
+        )
     } else if report.timed_out {
         format!("At least {n} {word} (the time limit stopped the search before it was complete).")
+    } else if report.interrupted {
+        format!("At least {n} {word} (interrupted before the search was complete).")
     } else {
         format!(
             "At least {n} {word} (the search stopped at --max {}).",

@@ -134,6 +134,26 @@ impl Numbering {
         self.c(self.cells, n) - sub
     }
 
+    /// The sorted atom cells of molecule `number` (1-based, at most the
+    /// configuration's count), as [`unrank`] gives them, into `out`.
+    pub fn unrank_into(&self, number: u64, out: &mut Vec<usize>) {
+        out.clear();
+        let mut rest = number.saturating_sub(1);
+        let mut left = self.atoms;
+        let mut cell = 0;
+        while left > 0 && cell < self.cells {
+            // Molecules whose next atom is at `cell`: C(cells − cell − 1, left − 1).
+            let with = self.c(self.cells - cell - 1, left - 1);
+            if rest < with {
+                out.push(cell);
+                left -= 1;
+            } else {
+                rest -= with;
+            }
+            cell += 1;
+        }
+    }
+
     /// Canonical number and transform, as [`canonical`] computes them.
     pub fn canonical(&self, m: &Molecule) -> (u64, Transform) {
         let w = m.width();
@@ -268,8 +288,11 @@ mod tests {
         for cfg in ["A2_B4", "A3_B5", "A4_B4"] {
             let c: Config = cfg.parse().unwrap();
             let n = Numbering::new(c).unwrap();
+            let mut atoms = Vec::new();
             for m in Molecules::new(c) {
                 assert_eq!(Some(n.rank(m.atoms())), rank(&m));
+                n.unrank_into(n.rank(m.atoms()), &mut atoms);
+                assert_eq!(atoms, m.atoms());
                 assert_eq!(Some(n.canonical(&m)), canonical(&m));
             }
         }

@@ -86,6 +86,8 @@ pub struct RayModel {
     pub(super) ray_ends: Vec<usize>,
     /// True while a ray is being encoded: its clauses are recorded.
     pub(super) recording: bool,
+    /// When set, searches stop between solver calls (Ctrl-C).
+    pub(super) stop: Option<&'static std::sync::atomic::AtomicBool>,
     /// Scratch: state variable of (cell, heading) for the ray being encoded.
     pub(super) state: Vec<Option<Lit>>,
     pub(super) touched: Vec<usize>,
@@ -134,7 +136,14 @@ impl RayModel {
             recording: false,
             state: vec![None; width * width * 4],
             touched: Vec::new(),
+            stop: None,
         }
+    }
+
+    /// Makes every later search stop between two solver calls once `stop` is
+    /// set, answering with what it found ([`Found::interrupted`](crate::solver::Found::interrupted)).
+    pub fn stop_when(&mut self, stop: Option<&'static std::sync::atomic::AtomicBool>) {
+        self.stop = stop;
     }
 
     /// A model of one observation, simplified for speed: before encoding, the

@@ -80,6 +80,8 @@ pub struct SolveReport {
     pub complete: bool,
     /// True when the timeout stopped it.
     pub timed_out: bool,
+    /// True when it was interrupted (Ctrl-C).
+    pub interrupted: bool,
     /// The molecules, linear form.
     pub solutions: Vec<String>,
     /// Their numbers, where the configuration is numbered.
@@ -156,6 +158,7 @@ impl SolveReport {
             fewest_atoms: solution.fewest_atoms,
             complete: solution.complete,
             timed_out: solution.timed_out,
+            interrupted: solution.interrupted,
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
             numbers: solution.molecules.iter().map(rank).collect(),
             spectra: solution

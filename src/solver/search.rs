@@ -26,6 +26,8 @@ pub struct Found {
     pub complete: bool,
     /// True when it stopped at the deadline.
     pub timed_out: bool,
+    /// True when it was asked to stop (see [`RayModel::stop_when`]).
+    pub interrupted: bool,
 }
 
 /// Molecules found together: the atoms of `base`, on cells a model needs as
@@ -123,9 +125,7 @@ impl RayModel {
 
     pub(super) fn run(&mut self, assumptions: &[Lit]) -> Result<bool, Error> {
         self.solver.assume(assumptions);
-        self.solver
-            .solve()
-            .map_err(|e| Error::Invalid(format!("the SAT solver failed: {e}")))
+        self.solver.solve().map_err(Error::Solver)
     }
 
     /// The value of every variable in the solver's model.
@@ -262,6 +262,13 @@ impl RayModel {
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 out.timed_out = true;
+                break;
+            }
+            if self
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+            {
+                out.interrupted = true;
                 break;
             }
             if !self.run(&assumptions)? {

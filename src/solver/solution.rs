@@ -68,6 +68,8 @@ pub struct Solution {
     pub complete: bool,
     /// True when the search stopped at its deadline.
     pub timed_out: bool,
+    /// True when the caller stopped the search ([`Limits::stop`], Ctrl-C).
+    pub interrupted: bool,
     /// Per cell, what holds in every molecule that fits; `None` when the search
     /// timed out before that could be known.
     pub certainty: Option<Vec<Certainty>>,
@@ -96,6 +98,7 @@ impl Solution {
             fewest_atoms: None,
             complete: false,
             timed_out: true,
+            interrupted: false,
             certainty: None,
             conflict: None,
         }
@@ -113,6 +116,16 @@ pub struct Limits {
     pub max: Option<usize>,
     /// Stop at this instant (checked between solver calls).
     pub deadline: Option<Instant>,
+    /// Stop when this is set (Ctrl-C), answering with what was found.
+    pub stop: Option<&'static AtomicBool>,
+}
+
+impl Limits {
+    /// Whether the search should stop now: past the deadline, or asked to.
+    fn over(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(|s| s.load(Ordering::SeqCst))
+    }
 }
 
 /// Every molecule with an atom count in `atoms` that fits `observed` under
@@ -142,7 +155,7 @@ pub fn solve(
     let mut fewest = None;
     let mut checked = false;
     loop {
-        let wait = if checked {
+        let mut wait = if checked {
             match limits.deadline {
                 Some(d) => d.saturating_duration_since(Instant::now()) + GRACE,
                 None => Duration::from_secs(3600),
@@ -150,6 +163,19 @@ pub fn solve(
         } else {
             FIRST_ANSWER
         };
+        if limits.stop.is_some() {
+            wait = wait.min(POLL);
+        }
+        if limits.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+            // Asked to stop: answer with what was found, at once.
+            let mut solution =
+                Solution::interrupted(observed.clone(), rules, atoms.clone(), listed);
+            solution.molecules.sort_unstable();
+            solution.timed_out = false;
+            solution.interrupted = true;
+            solution.fewest_atoms = fewest;
+            return Ok(solution);
+        }
         match rx.recv_timeout(wait) {
             Ok((id, _)) if id != current.id => {}
             Ok((_, Event::Found(m))) => {
@@ -174,10 +200,7 @@ pub fn solve(
                 // is slow for it to rule out, and quick to show otherwise.
                 checked = true;
                 let mut probe = RayModel::simplified(observed, rules, hi);
-                let stop = || {
-                    current.finished.load(Ordering::SeqCst)
-                        || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                };
+                let stop = || current.finished.load(Ordering::SeqCst) || limits.over();
                 match probe.fewest_atoms(&[], hi, &stop)? {
                     Fewest::MoreThan(..) => {
                         let mut solution = Solution::interrupted(
@@ -270,6 +293,9 @@ impl Search {
 /// How long a search may take before the fewest atoms are worked out beside it.
 const FIRST_ANSWER: Duration = Duration::from_millis(50);
 
+/// How often a search that can be stopped is looked at.
+const POLL: Duration = Duration::from_millis(100);
+
 /// How long past its deadline a search stuck in one solver call is waited for.
 const GRACE: Duration = Duration::from_millis(200);
 
@@ -316,6 +342,7 @@ fn search(
     let mut solution = Solution::interrupted(observed.clone(), rules, atoms, Vec::new());
     solution.timed_out = false;
     let mut model = RayModel::simplified(observed, rules, hi);
+    model.stop_when(limits.stop);
     let selectors: Vec<Lit> = model.rays().iter().map(|r| r.selector).collect();
     let f = model.solve_with(&selectors, lo..=hi, limits.max, limits.deadline, &mut found)?;
     solution.molecules = f.molecules;
@@ -325,7 +352,8 @@ fn search(
     solution.families = f.families;
     solution.complete = f.complete;
     solution.timed_out = f.timed_out;
-    if solution.timed_out {
+    solution.interrupted = f.interrupted;
+    if solution.timed_out || solution.interrupted {
         return Ok(solution);
     }
     let mut seen = vec![[false; 2]; cells];
@@ -357,8 +385,9 @@ fn search(
                         s[usize::from(v)] = true;
                     }
                 }
-                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                    solution.timed_out = true;
+                if limits.over() {
+                    solution.timed_out = limits.deadline.is_some_and(|d| Instant::now() >= d);
+                    solution.interrupted = !solution.timed_out;
                     return Ok(solution);
                 }
             }

@@ -165,9 +165,24 @@ pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
 /// The distinct spectra of a complete catalogue (standard rules) with their
 /// molecules' numbers, as [`spectra`] computes them.
 pub fn spectra_from_catalogue(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
+    from_groups(cat, config, cat.spectral_groups(config)?)
+}
+
+/// The ambiguous spectra of a census stored in `cat` (`bbx stats
+/// --store-groups`) with their molecules' numbers: the spectra [`spectra`]
+/// finds shared by two molecules or more, and only those.
+pub fn spectra_from_census(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
+    from_groups(cat, config, cat.census_groups(config)?)
+}
+
+fn from_groups(
+    cat: &Catalogue,
+    config: Config,
+    groups: Vec<(String, Vec<u64>)>,
+) -> Result<SpectralGroups, Error> {
     let mut codes = Vec::new();
     let mut numbers = Vec::new();
-    for (s, v) in cat.spectral_groups(config)? {
+    for (s, v) in groups {
         let s = Spectrum::parse(&s, cat.path())?;
         if s.width() != config.width {
             return Err(Error::Invalid(format!(

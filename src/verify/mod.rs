@@ -28,7 +28,7 @@ use rayon::prelude::*;
 mod groups;
 mod index;
 
-pub use groups::{SpectralGroups, spectra, spectra_from_catalogue};
+pub use groups::{SpectralGroups, spectra, spectra_from_catalogue, spectra_from_census};
 use index::RayIndex;
 
 use crate::error::Error;

@@ -5,12 +5,51 @@
 use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bbx::catalogue::Catalogue;
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
 use bbx::{Config, Observation, Rules};
+
+/// The exit statuses of `bbx`, all in one place (README lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The command did what was asked.
+    Done = 0,
+    /// The answer is no: no molecule fits (`solve`, `suggest`), enumeration and
+    /// SAT disagree (`verify`).
+    No = 1,
+    /// Bad input: an argument or a file that cannot be used as given.
+    BadInput = 2,
+    /// bbx or the machine failed: the database, the solver, a file that
+    /// cannot be written, a broken invariant.
+    Failure = 3,
+    /// A search stopped by its time limit before it found anything.
+    Incomplete = 4,
+    /// Interrupted by Ctrl-C; what was done so far is kept or shown.
+    Interrupted = 130,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(s as u8)
+    }
+}
+
+/// Catches Ctrl-C: the first sets the flag returned (work stops cleanly and
+/// says so), a second one exits at once with status 130.
+pub fn ctrl_c() -> &'static AtomicBool {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("\ninterrupted twice: stopping at once");
+            std::process::exit(Status::Interrupted as i32);
+        }
+    });
+    &STOP
+}
 
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
@@ -241,23 +280,43 @@ pub fn spinner(quiet: bool, message: String) -> indicatif::ProgressBar {
 
 /// `value` as pretty JSON, with a final newline.
 pub fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
-    let mut s =
-        serde_json::to_string_pretty(value).map_err(|e| bbx::Error::Invalid(e.to_string()))?;
+    let mut s = serde_json::to_string_pretty(value)?;
     s.push('\n');
     Ok(s)
 }
 
 /// Prints `text`; a closed pipe (`bbx … | head`) is not an error.
-pub fn emit(text: &str) -> ExitCode {
+pub fn emit(text: &str) -> Result<(), Status> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => {
             eprintln!("error: cannot write the output: {e}");
-            ExitCode::from(2)
+            Err(Status::Failure)
         }
     }
+}
+
+/// The exit status of an error: bad input, or a failure of bbx or the machine.
+pub fn status_of(error: &bbx::Error) -> Status {
+    if error.is_failure() {
+        Status::Failure
+    } else {
+        Status::BadInput
+    }
+}
+
+/// The census of `config` stored in `db` (`bbx stats --store-groups`), if
+/// there is one.
+pub fn open_census(
+    db: &str,
+    config: Config,
+) -> bbx::Result<Option<(Catalogue, bbx::catalogue::CensusStatus)>> {
+    let Some(cat) = Catalogue::open_existing(db)? else {
+        return Ok(None);
+    };
+    Ok(cat.census_status(config)?.map(|s| (cat, s)))
 }
 
 /// The catalogue in `db` when it holds `config` complete; `None` otherwise
@@ -270,6 +329,34 @@ pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>>
         Some(s) if s.complete => Ok(Some(cat)),
         _ => Ok(None),
     }
+}
+
+/// Parses a size in bytes: `2G`, `500M`, `64K`, `1.5GB`, `512MiB` or a plain
+/// number of bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let bad = || format!("expected a size such as 2G, 500M or 1048576, not '{s}'");
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "kib" => 1024.0,
+        "m" | "mb" => 1e6,
+        "mib" => 1048576.0,
+        "g" | "gb" => 1e9,
+        "gib" => 1073741824.0,
+        "t" | "tb" => 1e12,
+        _ => return Err(bad()),
+    };
+    let bytes = value * scale;
+    if bytes.is_nan() || bytes < 1e6 {
+        return Err(format!("'{s}' is too little memory: give at least 1M"));
+    }
+    Ok(bytes as u64)
 }
 
 #[cfg(test)]

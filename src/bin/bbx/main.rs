@@ -54,18 +54,12 @@ fn main() -> ExitCode {
         Command::Completions(args) => commands::completions::run(args, Cli::command()),
         Command::Man(args) => commands::man::run(args, Cli::command()),
     };
-    match result {
-        Ok((text, code)) => {
-            let written = cli::emit(&text);
-            if written == ExitCode::SUCCESS {
-                code
-            } else {
-                written
-            }
-        }
+    let status = match result {
+        Ok((text, status)) => cli::emit(&text).map_or_else(|failed| failed, |()| status),
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            cli::status_of(&e)
         }
-    }
+    };
+    status.into()
 }

@@ -1,8 +1,8 @@
 //! `bbx completions`.
 
-use std::process::ExitCode;
-
 use clap_complete::Shell;
+
+use crate::cli::Status;
 
 #[derive(clap::Args)]
 #[command(
@@ -16,10 +16,10 @@ pub struct Args {
 
 /// The completion script of `command` (the whole `bbx` command line) for the
 /// chosen shell.
-pub fn run(args: Args, mut command: clap::Command) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args, mut command: clap::Command) -> bbx::Result<(String, Status)> {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "bbx", &mut script);
     let text = String::from_utf8(script)
         .map_err(|e| bbx::Error::Invalid(format!("the completion script is not UTF-8: {e}")))?;
-    Ok((text, ExitCode::SUCCESS))
+    Ok((text, Status::Done))
 }

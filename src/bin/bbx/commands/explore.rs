@@ -1,7 +1,5 @@
 //! `bbx explore`.
 
-use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bbx::Config;
@@ -9,7 +7,7 @@ use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
 
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, json, progress_bar};
+use crate::cli::{Quiet, Status, ctrl_c, json, progress_bar};
 
 #[derive(clap::Args)]
 #[command(
@@ -35,25 +33,27 @@ pub struct Args {
     /// Molecules per transaction.
     #[arg(long, hide = true, default_value_t = 0)]
     chunk: u64,
+    /// Stop after N transactions, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u64>,
+    /// How long to wait for other programs to let go of the file, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
-static STOP: AtomicBool = AtomicBool::new(false);
-
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     // Refuse before the file is created, so that a refusal leaves none behind.
     Catalogue::explorable(args.config, args.force)?;
-    let mut cat = Catalogue::open(&args.db)?;
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: stop at once (the last commit is safe).
-            std::process::exit(130);
-        }
-    });
+    let mut cat = Catalogue::open_waiting(&args.db, args.busy_ms)?;
+    // A second Ctrl-C stops at once: the last commit is safe.
+    let stop = ctrl_c();
     let options = ExploreOptions {
         fresh: args.fresh,
         force: args.force,
         chunk: args.chunk,
-        stop: Some(&STOP),
+        stop: Some(stop),
+        stop_after: args.stop_after,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", args.config.to_string());
     let start = Instant::now();
@@ -68,13 +68,20 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     let done = done?;
     let secs = start.elapsed().as_secs_f64();
     let code = if done.complete {
-        ExitCode::SUCCESS
+        Status::Done
     } else {
-        eprintln!(
-            "interrupted: molecules 1 to {} of {} are stored in {}; run the same command to resume",
-            done.stored, done.nb_mol, args.db
-        );
-        ExitCode::from(130)
+        if done.stored == done.nb_mol {
+            eprintln!(
+                "interrupted: every molecule is stored in {}, but not yet the table of shared spectra; run the same command to finish",
+                args.db
+            );
+        } else {
+            eprintln!(
+                "interrupted: molecules 1 to {} of {} are stored in {}; run the same command to resume",
+                done.stored, done.nb_mol, args.db
+            );
+        }
+        Status::Interrupted
     };
     if args.json {
         #[derive(serde::Serialize)]

@@ -1,13 +1,12 @@
 //! `bbx generate`.
 
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bbx::assistant::generate::{minimize, random_molecule, seeded, unique};
 use bbx::error::quantity;
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, deadline, json, parse_timeout, spinner};
+use crate::cli::{Quiet, Seed, Status, deadline, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -44,8 +43,8 @@ pub struct Args {
     quiet: Quiet,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
-    inner(args).map(|text| (text, ExitCode::SUCCESS))
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    inner(args).map(|text| (text, Status::Done))
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
@@ -54,6 +53,10 @@ fn inner(args: Args) -> bbx::Result<String> {
     let mut rng = seeded(seed);
     let start = Instant::now();
     let deadline = deadline(args.timeout);
+    if let Some(path) = &args.out {
+        // Checked before the work: a puzzle never replaces what is not one.
+        check_out(path)?;
+    }
     let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
     let (molecule, full, draws) = if args.unique || args.minimal {
         let g = unique(config, args.rules, &mut rng, args.max_draws, deadline);
@@ -139,4 +142,36 @@ fn inner(args: Args) -> bbx::Result<String> {
             Ok(picture)
         }
     }
+}
+
+/// Refuses to write the puzzle over a directory or over a file that is not
+/// text (a catalogue, say); an earlier puzzle may be replaced.
+fn check_out(path: &str) -> bbx::Result<()> {
+    let p = std::path::Path::new(path);
+    if p.is_dir() {
+        return Err(bbx::Error::Invalid(format!(
+            "--out {path}: is a directory: give a file name, such as {}",
+            p.join("puzzle.txt").display()
+        )));
+    }
+    if let Ok(mut f) = std::fs::File::open(p) {
+        use std::io::Read as _;
+        let mut head = [0u8; 512];
+        let n = f.read(&mut head).unwrap_or(0);
+        let head = &head[..n];
+        if head.starts_with(b"SQLite format 3\0")
+            || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
+            || head.contains(&0)
+        {
+            return Err(bbx::Error::Invalid(format!(
+                "--out {path}: the file exists and is not a puzzle ({}): give another file name",
+                if head.starts_with(b"SQLite format 3\0") {
+                    "it is an SQLite database, perhaps a catalogue"
+                } else {
+                    "it is not text"
+                }
+            )));
+        }
+    }
+    Ok(())
 }

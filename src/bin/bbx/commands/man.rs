@@ -1,7 +1,8 @@
 //! `bbx man`.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
+
+use crate::cli::Status;
 
 use clap_mangen::Man;
 
@@ -18,7 +19,7 @@ pub struct Args {
 
 /// The manual page of `command` (the whole `bbx` command line), or all of
 /// them written into a directory.
-pub fn run(args: Args, command: clap::Command) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args, command: clap::Command) -> bbx::Result<(String, Status)> {
     let mut command = command.disable_help_subcommand(true);
     command.build();
     let Some(dir) = args.out else {
@@ -28,7 +29,7 @@ pub fn run(args: Args, command: clap::Command) -> bbx::Result<(String, ExitCode)
             .map_err(|source| io_error("standard output", source))?;
         let text = String::from_utf8(page)
             .map_err(|e| bbx::Error::Invalid(format!("the manual page is not UTF-8: {e}")))?;
-        return Ok((text, ExitCode::SUCCESS));
+        return Ok((text, Status::Done));
     };
     let section = dir.join("man1");
     std::fs::create_dir_all(&section)
@@ -58,7 +59,7 @@ pub fn run(args: Args, command: clap::Command) -> bbx::Result<(String, ExitCode)
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
-        ExitCode::SUCCESS,
+        Status::Done,
     ))
 }
 

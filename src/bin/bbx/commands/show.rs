@@ -1,10 +1,10 @@
 //! `bbx show`.
 
-use std::process::ExitCode;
+use bbx::catalogue::{Catalogue, MoleculeRow};
+use bbx::rules::enumeration::unrank;
+use bbx::{Config, Rules, Tracer};
 
-use bbx::Config;
-
-use crate::cli::{json, open_complete};
+use crate::cli::{Status, json, open_census, open_complete};
 
 #[derive(clap::Args)]
 #[command(
@@ -27,7 +27,8 @@ pub struct Args {
     /// The spectral group of molecule N, side by side.
     #[arg(long, value_name = "N")]
     group: Option<u64>,
-    /// The catalogue file.
+    /// The catalogue file (a complete catalogue, or a census stored by `bbx stats
+    /// --store-groups`).
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print JSON rows instead of text.
@@ -35,18 +36,66 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
-    inner(args).map(|text| (text, ExitCode::SUCCESS))
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    inner(args).map(|text| (text, Status::Done))
+}
+
+/// Where the rows come from: a complete catalogue, or a stored census (its
+/// ambiguous groups; any other molecule is traced on the spot, and a spectrum
+/// not stored is one molecule's own).
+enum Rows {
+    Catalogue(Catalogue),
+    Census(Catalogue),
+}
+
+impl Rows {
+    fn molecule(&self, config: Config, n: u64) -> bbx::Result<Option<MoleculeRow>> {
+        match self {
+            Rows::Catalogue(cat) => cat.molecule(config, n),
+            Rows::Census(_) => {
+                let m = unrank(config, n)?;
+                let mut tracer = Tracer::new(config.width, Rules::Standard);
+                Ok(Some(MoleculeRow::compute(&mut tracer, &m, n)))
+            }
+        }
+    }
+
+    fn molecules(&self, config: Config, from: u64, to: u64) -> bbx::Result<Vec<MoleculeRow>> {
+        match self {
+            Rows::Catalogue(cat) => cat.molecules(config, from, to),
+            Rows::Census(_) => (from..=to)
+                .filter_map(|n| self.molecule(config, n).transpose())
+                .collect(),
+        }
+    }
+
+    fn with_spectrum(&self, config: Config, spectrum: &str) -> bbx::Result<Vec<MoleculeRow>> {
+        match self {
+            Rows::Catalogue(cat) => cat.with_spectrum(config, spectrum),
+            Rows::Census(cat) => cat.census_with_spectrum(config, spectrum),
+        }
+    }
+
+    fn group(&self, config: Config, row: MoleculeRow) -> bbx::Result<Vec<MoleculeRow>> {
+        let found = self.with_spectrum(config, &row.spectrum)?;
+        Ok(if found.is_empty() { vec![row] } else { found })
+    }
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
-    let cat = open_complete(&args.db, config)?.ok_or_else(|| {
-        bbx::Error::Invalid(format!(
-            "{}: no complete catalogue of {config}: run `bbx explore {config} --db {}` first",
-            args.db, args.db
-        ))
-    })?;
+    let cat = match open_complete(&args.db, config)? {
+        Some(cat) => Rows::Catalogue(cat),
+        None => match open_census(&args.db, config)? {
+            Some((cat, _)) => Rows::Census(cat),
+            None => {
+                return Err(bbx::Error::Invalid(format!(
+                    "{db}: no complete catalogue or census of {config}: run `bbx explore {config} --db {db}` (every molecule) or `bbx stats {config} --store-groups --db {db}` (the ambiguous groups) first",
+                    db = args.db
+                )));
+            }
+        },
+    };
     let total = config.molecule_count().unwrap_or(0);
     let check = |n: u64| {
         if n == 0 || n > total {
@@ -87,9 +136,13 @@ fn inner(args: Args) -> bbx::Result<String> {
         }
         let found = cat.with_spectrum(config, &parsed.to_string())?;
         if found.is_empty() {
-            return Err(bbx::Error::Invalid(format!(
-                "no molecule of {config} has spectrum {parsed}"
-            )));
+            return Err(bbx::Error::Invalid(match cat {
+                Rows::Catalogue(_) => format!("no molecule of {config} has spectrum {parsed}"),
+                Rows::Census(_) => format!(
+                    "spectrum {parsed} is not shared by two molecules of {config} (the census in {} stores only those): `bbx solve` finds the molecules of any spectrum",
+                    args.db
+                ),
+            }));
         }
         rows.extend(found);
     }
@@ -98,7 +151,7 @@ fn inner(args: Args) -> bbx::Result<String> {
         let row = cat
             .molecule(config, check(n)?)?
             .ok_or_else(|| bbx::Error::Invalid(format!("molecule {n} is not stored")))?;
-        group = Some(cat.with_spectrum(config, &row.spectrum)?);
+        group = Some(cat.group(config, row)?);
     }
     if rows.is_empty() && group.is_none() {
         return Err(bbx::Error::Invalid(

@@ -1,6 +1,5 @@
 //! `bbx solve`.
 
-use std::process::ExitCode;
 use std::time::Duration;
 
 use bbx::error::quantity;
@@ -9,12 +8,13 @@ use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, deadline, json, parse_timeout, solve_counting, spinner,
+    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
+    solve_counting, spinner,
 };
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Puzzle formats (detected, or --format):\n  display  the seed's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  'P K', then one ray per line in that seed's clockwise numbering (edge-miss rules)\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input.\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
+    after_help = "Puzzle formats (detected, or --format):\n  display  the seed's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  'P K', then one ray per line in that seed's clockwise numbering (edge-miss rules)\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout, 130 interrupted (what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -37,11 +37,12 @@ pub struct Args {
     quiet: Quiet,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let limits = Limits {
         max: Some(args.max.limit(puzzle.width() * puzzle.width())),
         deadline: deadline(args.timeout),
+        stop: Some(ctrl_c()),
     };
     let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -53,10 +54,15 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     });
     spinner.finish_and_clear();
     let solution = solution?;
-    let code = if solution.complete && solution.molecules.is_empty() {
-        ExitCode::from(1)
+    let code = if solution.interrupted {
+        Status::Interrupted
+    } else if solution.complete && solution.count == 0 {
+        Status::No
+    } else if solution.count == 0 {
+        // Stopped by the time limit before anything was found or ruled out.
+        Status::Incomplete
     } else {
-        ExitCode::SUCCESS
+        Status::Done
     };
     let report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
     let text = if args.count {

@@ -1,60 +1,156 @@
 //! `bbx stats`.
 
-use std::process::ExitCode;
+use std::path::PathBuf;
 
 use bbx::Config;
-use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
+use bbx::census::{self, CensusOptions, Cluster};
 
-use crate::cli::{Quiet, json, open_complete, progress_bar, spinner};
+use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner};
 
 #[derive(clap::Args)]
-#[command(
-    after_help = "Reads a complete catalogue from --db; without one, computes in memory and says so.\n\nExamples:\n  bbx stats A4_B6\n  bbx stats A4_B8 --json"
-)]
+#[command(after_help = "\
+Reads a complete catalogue from --db; without one, counts with a census: one \
+molecule traced per orbit under the symmetries, 16 bytes kept per orbit in \
+partition files under --work-dir, grouped one partition at a time within \
+--memory. Interrupted (Ctrl-C) or killed, the same command resumes it.
+
+Several machines: run the same command on each, with --processes N, \
+--process I (0 to N-1) and --hostfile FILE (one HOST:PORT line per process); \
+process 0 prints the report.
+
+Examples:
+  bbx stats A4_B6
+  bbx stats A6_B8 --json
+  bbx stats A6_B10 --store-groups --db a6-b10.sqlite
+  bbx stats A6_B8 --processes 2 --process 0 --hostfile hosts.txt")]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// The catalogue file.
+    /// The catalogue file: read when it holds the configuration complete; written
+    /// only with --store-groups.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Count with a census even when --db holds a complete catalogue.
+    #[arg(long)]
+    census: bool,
+    /// Store the census's ambiguous spectra and their molecules in --db (marked as
+    /// a census, not a catalogue), for `bbx show --group` and `bbx verify --ambiguous`.
+    #[arg(long)]
+    store_groups: bool,
+    /// Trace every molecule instead of one per orbit (to cross-check).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Worker threads per process (default: all cores).
+    #[arg(long, short = 'w', value_name = "N")]
+    workers: Option<usize>,
+    /// Processes taking part (one per machine, say).
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
+    processes: usize,
+    /// This process, 0 to N-1; process 0 prints the report.
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
+    process: usize,
+    /// The processes' addresses, one HOST:PORT a line in process order (default:
+    /// localhost:2101, localhost:2102, …).
+    #[arg(long, value_name = "FILE")]
+    hostfile: Option<PathBuf>,
+    /// Memory limit for grouping, such as 2G or 500M.
+    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
+    memory: u64,
+    /// Where the census keeps its partition files and checkpoints (default: a
+    /// directory in the system's temporary directory, removed when done).
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
     #[command(flatten)]
     quiet: Quiet,
+    /// Stop after N rounds of work, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u64>,
+    /// Molecule numbers per unit of work (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    unit_size: Option<u64>,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
-    inner(args).map(|text| (text, ExitCode::SUCCESS))
-}
-
-fn inner(args: Args) -> bbx::Result<String> {
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
-    let quiet = args.quiet.quiet;
-    let (cat, in_memory) = match open_complete(&args.db, config)? {
-        Some(cat) => (cat, false),
-        None => {
-            let mut cat = Catalogue::open_in_memory()?;
-            let bar = progress_bar(quiet, "molecules", format!("{config} in memory"));
-            let done = cat.explore(config, &ExploreOptions::default(), |p| match p {
-                Progress::Molecules(stored, total) => {
-                    bar.set_length(total);
-                    bar.set_position(stored);
-                }
-                Progress::Spectra => bar.set_message(format!("{config} in memory: spectra")),
-            });
-            bar.finish_and_clear();
-            done?;
-            (cat, true)
-        }
+    let cluster = Cluster::new(
+        args.workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        args.processes,
+        args.process,
+        args.hostfile.as_deref(),
+    )?;
+    if !args.census
+        && !args.store_groups
+        && let Some(cat) = open_complete(&args.db, config)?
+    {
+        let spinner = spinner(
+            args.quiet.quiet,
+            format!("stats {config}: groups and ray records"),
+        );
+        let report = cat.stats_report(config);
+        spinner.finish_and_clear();
+        return Ok((output(&report?, args.json)?, Status::Done));
+    }
+    if args.store_groups {
+        bbx::catalogue::Catalogue::open(&args.db)?.check_census_target(config)?;
+    }
+    // A second Ctrl-C stops at once: the last checkpoint is safe.
+    let stop = ctrl_c();
+    let options = CensusOptions {
+        symmetry: !args.no_symmetry,
+        cluster: cluster.clone(),
+        memory: args.memory,
+        work_dir: args.work_dir.clone(),
+        keep_classes: args.store_groups,
+        stop: Some(stop),
+        stop_after: args.stop_after,
+        unit_size: args.unit_size,
     };
-    let spinner = spinner(quiet, format!("stats {config}: groups and ray records"));
-    let report = cat.stats_report(config, in_memory);
-    spinner.finish_and_clear();
-    let report = report?;
-    if args.json {
-        json(&report)
+    let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
+    let done = census::run(config, &options, |counted, total| {
+        bar.set_length(total);
+        bar.set_position(counted.min(total));
+    });
+    bar.finish_and_clear();
+    let done = done?;
+    if !done.complete {
+        eprintln!(
+            "interrupted: {} of {} molecules counted{}; the work is kept in {}: run the same command to resume",
+            done.counted,
+            done.to_count,
+            if cluster.processes > 1 {
+                format!(" by process {}", cluster.process)
+            } else {
+                String::new()
+            },
+            done.work_dir.display()
+        );
+        return Ok((String::new(), Status::Interrupted));
+    }
+    let Some(report) = done.report else {
+        eprintln!(
+            "process {} of {}: its share of the {config} census is done; process 0 prints the report",
+            cluster.process, cluster.processes
+        );
+        return Ok((String::new(), Status::Done));
+    };
+    if args.store_groups {
+        let stored = census::store::store(&args.db, config, &report, &done.classes)?;
+        eprintln!(
+            "stored {} ambiguous spectra and their {} molecules in {} (marked as a census of {config})",
+            stored.spectra, stored.molecules, args.db
+        );
+    }
+    Ok((output(&report, args.json)?, Status::Done))
+}
+
+fn output(report: &bbx::tables::StatsReport, as_json: bool) -> bbx::Result<String> {
+    if as_json {
+        json(report)
     } else {
-        Ok(bbx::render::stats_text(&report))
+        Ok(bbx::render::stats_text(report))
     }
 }

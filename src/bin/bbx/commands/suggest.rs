@@ -1,6 +1,5 @@
 //! `bbx suggest`.
 
-use std::process::ExitCode;
 use std::time::Duration;
 
 use bbx::assistant::suggest::{SuggestOptions, rank};
@@ -9,7 +8,8 @@ use bbx::render;
 use bbx::solver::Limits;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, deadline, json, parse_timeout, solve_counting, spinner,
+    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
+    solve_counting, spinner,
 };
 
 #[derive(clap::Args)]
@@ -42,7 +42,7 @@ pub struct Args {
     quiet: Quiet,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
@@ -52,6 +52,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     let limits = Limits {
         max: Some(options.max),
         deadline: deadline(args.timeout),
+        stop: Some(ctrl_c()),
     };
     let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -73,7 +74,7 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         } else {
             render::solve_text(&s.report, 0)
         };
-        return Ok((text, ExitCode::from(1)));
+        return Ok((text, Status::No));
     }
     if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
@@ -88,5 +89,12 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     } else {
         render::suggest_text(&s, args.top)
     };
-    Ok((text, ExitCode::SUCCESS))
+    let status = if s.report.interrupted {
+        Status::Interrupted
+    } else if s.report.timed_out && s.count == 0 {
+        Status::Incomplete
+    } else {
+        Status::Done
+    };
+    Ok((text, status))
 }

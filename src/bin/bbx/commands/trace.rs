@@ -1,11 +1,11 @@
 //! `bbx trace`.
 
-use std::process::ExitCode;
-
 use bbx::puzzle::load_molecule;
 use bbx::render::{self, Notation};
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
+
+use crate::cli::Status;
 
 #[derive(clap::Args)]
 #[command(
@@ -83,8 +83,8 @@ impl Args {
     }
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
-    inner(args).map(|text| (text, ExitCode::SUCCESS))
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    inner(args).map(|text| (text, Status::Done))
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
@@ -99,8 +99,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     }
     let report = TraceReport::new(&m, args.rules, &args.rays);
     if args.json {
-        let mut s = serde_json::to_string_pretty(&report)
-            .map_err(|e| bbx::Error::Invalid(e.to_string()))?;
+        let mut s = serde_json::to_string_pretty(&report)?;
         s.push('\n');
         return Ok(s);
     }

@@ -1,15 +1,14 @@
 //! `bbx verify`.
 
-use std::process::ExitCode;
 use std::time::Instant;
 
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, json, open_complete, progress_bar, spinner};
+use crate::cli::{Quiet, Seed, Status, json, open_census, open_complete, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
+    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6.
@@ -39,7 +38,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
     if let Some(f) = args.partial
         && !(0.0..=1.0).contains(&f)
@@ -62,22 +61,41 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
     } else {
         None
     };
+    // Without a complete catalogue, the ambiguous spectra of a stored census.
+    let census = match (&catalogue, args.ambiguous && args.rules == Rules::Standard) {
+        (None, true) => open_census(&args.db, config)?,
+        _ => None,
+    };
+    if catalogue.is_none() && census.is_none() {
+        let total = config.molecule_count().unwrap_or(u64::MAX);
+        if total > bbx::catalogue::SANE_LIMIT {
+            return Err(bbx::Error::Invalid(format!(
+                "{config} has {total} molecules, too many to enumerate in memory: store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
+            )));
+        }
+    }
     let spinner = spinner(
         args.quiet.quiet,
-        match &catalogue {
-            Some(_) => format!("verify {config}: reading the spectra from {}", args.db),
-            None => format!("verify {config}: enumerating the spectra"),
+        match (&catalogue, &census) {
+            (Some(_), _) => format!("verify {config}: reading the spectra from {}", args.db),
+            (None, Some(_)) => format!(
+                "verify {config}: reading the census's ambiguous spectra from {}",
+                args.db
+            ),
+            (None, None) => format!("verify {config}: enumerating the spectra"),
         },
     );
-    let groups = match &catalogue {
-        Some(cat) => bbx::verify::spectra_from_catalogue(cat, config),
-        None => bbx::verify::spectra(config, args.rules),
+    let groups = match (&catalogue, &census) {
+        (Some(cat), _) => bbx::verify::spectra_from_catalogue(cat, config),
+        (None, Some((cat, _))) => bbx::verify::spectra_from_census(cat, config),
+        (None, None) => bbx::verify::spectra(config, args.rules),
     };
     spinner.finish_and_clear();
     let groups = groups?;
-    let source = match &catalogue {
-        Some(_) => format!("catalogue {}", args.db),
-        None => "enumeration in memory".to_string(),
+    let source = match (&catalogue, &census) {
+        (Some(_), _) => format!("catalogue {}", args.db),
+        (None, Some(_)) => format!("census {}: ambiguous spectra only", args.db),
+        (None, None) => "enumeration in memory".to_string(),
     };
     let bar = progress_bar(args.quiet.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
@@ -85,12 +103,13 @@ pub fn run(args: Args) -> bbx::Result<(String, ExitCode)> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let v = v?;
-    let code = if v.agrees() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    };
+    let mut v = v?;
+    if let Some((_, status)) = &census {
+        // Every spectrum not stored is a molecule's own.
+        v.spectra =
+            (status.nb_mol - status.ambiguous_molecules + status.ambiguous_spectra) as usize;
+    }
+    let code = if v.agrees() { Status::Done } else { Status::No };
     if args.json {
         return Ok((json(&v)?, code));
     }

@@ -1,0 +1,346 @@
+//! Census groups: the ambiguous spectra of a configuration too large to
+//! catalogue, and their molecules, stored beside the catalogue's tables.
+//!
+//! A census (`bbx stats --store-groups`) keeps only the spectra that several
+//! molecules share. They go to tables of their own, so that nothing reading
+//! the `molecules` table can take them for a catalogue, complete or partial:
+//!
+//! * `census_configurations`: one row per configuration counted (`config`,
+//!   `nb_atoms`, `width`, `nb_mol`, `ambiguous_spectra`,
+//!   `ambiguous_molecules`, `report` — the census's report as JSON —,
+//!   timestamps);
+//! * `census_molecules`: the `molecules` columns, for the molecules of
+//!   ambiguous spectra only;
+//! * `census_spectrums`: the `spectrums` columns, one row per ambiguous
+//!   spectrum.
+//!
+//! A file takes a census only when it holds nothing else: no catalogue
+//! (complete or not) and no other configuration's census, so storing never
+//! modifies anyone's data but an earlier census of the same configuration.
+
+use rusqlite::{OptionalExtension, params};
+
+use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS, SpectrumRow};
+use crate::catalogue::{Catalogue, sql_err};
+use crate::error::Error;
+use crate::rules::config::Config;
+
+/// What a catalogue file holds of a census.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CensusStatus {
+    /// Molecules in the configuration.
+    pub nb_mol: u64,
+    /// Ambiguous spectra stored.
+    pub ambiguous_spectra: u64,
+    /// Their molecules.
+    pub ambiguous_molecules: u64,
+    /// The census's report, as JSON.
+    pub report: String,
+}
+
+impl Catalogue {
+    fn has_table(&self, name: &str) -> Result<bool, Error> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [name],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .map_err(sql_err(&self.path))
+    }
+
+    /// Refuses, with the reason, when this file must not take a census of
+    /// `config`: it holds a catalogue (of any configuration, complete or not)
+    /// or another configuration's census.
+    pub fn check_census_target(&self, config: Config) -> Result<(), Error> {
+        let e = sql_err(&self.path);
+        let mut explored: Vec<(String, bool)> = Vec::new();
+        {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT config, complete FROM configurations ORDER BY config")
+                .map_err(&e)?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))
+                .map_err(&e)?;
+            for r in rows {
+                explored.push(r.map_err(&e)?);
+            }
+        }
+        if let Some((c, complete)) = explored.first() {
+            return Err(Error::Invalid(if *c == config.to_string() && *complete {
+                format!(
+                    "{}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} --db {}` reads it; store a census in another file",
+                    self.path, self.path
+                )
+            } else {
+                format!(
+                    "{}: holds {} of {c}; a census is stored only in a file of its own: give another --db",
+                    self.path,
+                    if *complete {
+                        "the catalogue"
+                    } else {
+                        "an unfinished exploration"
+                    }
+                )
+            }));
+        }
+        if self.has_table("census_configurations")? {
+            let other: Option<String> = self
+                .conn
+                .query_row(
+                    "SELECT config FROM census_configurations WHERE config <> ?1 LIMIT 1",
+                    [config.to_string()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(&e)?;
+            if let Some(other) = other {
+                return Err(Error::Invalid(format!(
+                    "{}: holds the census of {other}; a census is stored only in a file of its own: give another --db",
+                    self.path
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the census of `config`: its report (JSON) and, class by class,
+    /// its ambiguous spectra and their molecules, replacing an earlier census
+    /// of it in one transaction. Checks
+    /// [`check_census_target`](Self::check_census_target) first. Returns the
+    /// numbers of spectra and molecules stored.
+    pub fn store_census<I>(
+        &mut self,
+        config: Config,
+        report_json: &str,
+        classes: I,
+    ) -> Result<(u64, u64), Error>
+    where
+        I: IntoIterator<Item = Result<(Vec<SpectrumRow>, Vec<MoleculeRow>), Error>>,
+    {
+        self.check_census_target(config)?;
+        let e = sql_err(&self.path);
+        let stats: String = STAT_COLUMNS
+            .iter()
+            .map(|c| format!("  {c} INTEGER NOT NULL,\n"))
+            .collect();
+        self.conn
+            .execute_batch(&format!(
+                "CREATE TABLE IF NOT EXISTS census_configurations (
+                   config TEXT PRIMARY KEY,
+                   nb_atoms INTEGER NOT NULL,
+                   width INTEGER NOT NULL,
+                   nb_mol INTEGER NOT NULL,
+                   ambiguous_spectra INTEGER NOT NULL,
+                   ambiguous_molecules INTEGER NOT NULL,
+                   report TEXT NOT NULL,
+                   created_at TEXT NOT NULL,
+                   updated_at TEXT NOT NULL
+                 );
+                 CREATE TABLE IF NOT EXISTS census_molecules (
+                   config TEXT NOT NULL,
+                   number INTEGER NOT NULL,
+                   canonical_number INTEGER NOT NULL,
+                   molecule TEXT NOT NULL,
+                   spectrum TEXT NOT NULL,
+                   transform TEXT NOT NULL,
+                 {stats}  created_at TEXT NOT NULL,
+                   updated_at TEXT NOT NULL,
+                   PRIMARY KEY (config, number)
+                 ) WITHOUT ROWID;
+                 CREATE INDEX IF NOT EXISTS census_molecules_spectrum ON census_molecules (config, spectrum);
+                 CREATE TABLE IF NOT EXISTS census_spectrums (
+                   config TEXT NOT NULL,
+                   spectrum TEXT NOT NULL,
+                   nb_mol INTEGER NOT NULL,
+                   transform TEXT NOT NULL,
+                   canonical_number INTEGER NOT NULL,
+                   created_at TEXT NOT NULL,
+                   updated_at TEXT NOT NULL,
+                   PRIMARY KEY (config, spectrum)
+                 ) WITHOUT ROWID;"
+            ))
+            .map_err(&e)?;
+        let now = self.now()?;
+        let key = config.to_string();
+        let tx = self.conn.transaction().map_err(&e)?;
+        let (mut spectrum_count, mut molecule_count) = (0u64, 0u64);
+        for table in [
+            "census_molecules",
+            "census_spectrums",
+            "census_configurations",
+        ] {
+            tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
+                .map_err(&e)?;
+        }
+        {
+            let mut stmt = tx
+                .prepare(
+                    "INSERT INTO census_spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+                )
+                .map_err(&e)?;
+            let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
+            let mut rows = tx
+                .prepare(&format!(
+                    "INSERT INTO census_molecules (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
+                    STAT_COLUMNS.join(", "),
+                    placeholders.join(", ")
+                ))
+                .map_err(&e)?;
+            for class in classes {
+                let (spectra, molecules) = class?;
+                spectrum_count += spectra.len() as u64;
+                molecule_count += molecules.len() as u64;
+                for s in &spectra {
+                    stmt.execute(params![
+                        key,
+                        s.spectrum,
+                        s.nb_mol as i64,
+                        s.transform,
+                        s.canonical_number as i64,
+                        now
+                    ])
+                    .map_err(&e)?;
+                }
+                for r in &molecules {
+                    let s = r.stats.named();
+                    rows.execute(params![
+                        key,
+                        r.number as i64,
+                        r.canonical_number as i64,
+                        r.molecule,
+                        r.spectrum,
+                        r.transform,
+                        s[0].1,
+                        s[1].1,
+                        s[2].1,
+                        s[3].1,
+                        s[4].1,
+                        s[5].1,
+                        s[6].1,
+                        s[7].1,
+                        s[8].1,
+                        s[9].1,
+                        s[10].1,
+                        s[11].1,
+                        s[12].1,
+                        s[13].1,
+                        s[14].1,
+                        s[15].1,
+                        s[16].1,
+                        now,
+                        now
+                    ])
+                    .map_err(&e)?;
+                }
+            }
+            tx.execute(
+                "INSERT INTO census_configurations (config, nb_atoms, width, nb_mol, ambiguous_spectra, ambiguous_molecules, report, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+                params![
+                    key,
+                    config.atoms as i64,
+                    config.width as i64,
+                    config.molecule_count().unwrap_or(0) as i64,
+                    spectrum_count as i64,
+                    molecule_count as i64,
+                    report_json,
+                    now
+                ],
+            )
+            .map_err(&e)?;
+        }
+        tx.commit().map_err(&e)?;
+        Ok((spectrum_count, molecule_count))
+    }
+
+    /// The census of `config` stored in this file, if any.
+    pub fn census_status(&self, config: Config) -> Result<Option<CensusStatus>, Error> {
+        if !self.has_table("census_configurations")? {
+            return Ok(None);
+        }
+        self.conn
+            .query_row(
+                "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
+                [config.to_string()],
+                |r| {
+                    Ok(CensusStatus {
+                        nb_mol: r.get::<_, i64>(0)? as u64,
+                        ambiguous_spectra: r.get::<_, i64>(1)? as u64,
+                        ambiguous_molecules: r.get::<_, i64>(2)? as u64,
+                        report: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(sql_err(&self.path))
+    }
+
+    fn census_select(
+        &self,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<MoleculeRow>, Error> {
+        let e = sql_err(&self.path);
+        let sql = format!(
+            "SELECT config, number, canonical_number, molecule, spectrum, transform, {} FROM census_molecules WHERE {filter}",
+            STAT_COLUMNS.join(", ")
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(&e)?;
+        let rows = stmt.query_map(args, Catalogue::row).map_err(&e)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(&e)
+    }
+
+    /// The stored census row of molecule `number` (only molecules of
+    /// ambiguous spectra are stored).
+    pub fn census_molecule(
+        &self,
+        config: Config,
+        number: u64,
+    ) -> Result<Option<MoleculeRow>, Error> {
+        let key = config.to_string();
+        Ok(self
+            .census_select("config = ?1 AND number = ?2", &[&key, &(number as i64)])?
+            .pop())
+    }
+
+    /// The stored census molecules with this (normalised) spectrum, by number.
+    pub fn census_with_spectrum(
+        &self,
+        config: Config,
+        spectrum: &str,
+    ) -> Result<Vec<MoleculeRow>, Error> {
+        let key = config.to_string();
+        self.census_select(
+            "config = ?1 AND spectrum = ?2 ORDER BY number",
+            &[&key, &spectrum],
+        )
+    }
+
+    /// Every stored ambiguous spectrum with its molecules' numbers, in spectrum
+    /// order.
+    pub fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
+        let e = sql_err(&self.path);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT spectrum, number FROM census_molecules INDEXED BY census_molecules_spectrum
+                 WHERE config = ?1 ORDER BY spectrum, number",
+            )
+            .map_err(&e)?;
+        let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
+        let mut out: Vec<(String, Vec<u64>)> = Vec::new();
+        while let Some(r) = rows.next().map_err(&e)? {
+            let s: String = r.get(0).map_err(&e)?;
+            let n = r.get::<_, i64>(1).map_err(&e)? as u64;
+            match out.last_mut() {
+                Some((last, v)) if *last == s => v.push(n),
+                _ => out.push((s, vec![n])),
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,266 @@
+//! Where the workers run: threads of one process, or processes on several
+//! machines, in timely dataflow's terms.
+//!
+//! Every process runs the same command with `--processes N --process I` and
+//! the same host file: one `HOST:PORT` line per process, in process order,
+//! where process I listens and the others reach it.
+//!
+//! ```
+//! use bbx::census::cluster::parse_hostfile;
+//! let hosts = parse_hostfile("# the census machines\n10.0.0.1:2101\n10.0.0.2:2101\n", "hosts.txt", 2).unwrap();
+//! assert_eq!(hosts, ["10.0.0.1:2101", "10.0.0.2:2101"]);
+//! assert!(parse_hostfile("10.0.0.1\n", "hosts.txt", 1).is_err());
+//! ```
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::communication::{Hooks, WorkerGuards};
+
+use crate::error::Error;
+
+/// Where a census runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// Worker threads in this process.
+    pub workers: usize,
+    /// Processes in all.
+    pub processes: usize,
+    /// This process (0-based): process 0 prints the report.
+    pub process: usize,
+    /// Each process's `HOST:PORT` (empty for one process).
+    pub addresses: Vec<String>,
+}
+
+impl Cluster {
+    /// One process with `workers` threads.
+    pub fn local(workers: usize) -> Cluster {
+        Cluster {
+            workers: workers.max(1),
+            processes: 1,
+            process: 0,
+            addresses: Vec::new(),
+        }
+    }
+
+    /// Process `process` of `processes`, with `workers` threads each, at the
+    /// addresses of `hostfile` (by default, timely's: `localhost:2101`,
+    /// `localhost:2102`, …).
+    pub fn new(
+        workers: usize,
+        processes: usize,
+        process: usize,
+        hostfile: Option<&Path>,
+    ) -> Result<Cluster, Error> {
+        if processes == 0 {
+            return Err(Error::Invalid("--processes must be at least 1".into()));
+        }
+        if process >= processes {
+            return Err(Error::Invalid(format!(
+                "--process {process} is out of range: with --processes {processes} the processes are numbered 0 to {}",
+                processes - 1
+            )));
+        }
+        if processes == 1 {
+            return Ok(Cluster::local(workers));
+        }
+        let addresses = match hostfile {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    Error::Invalid(format!(
+                        "{}: cannot read the host file: {e}",
+                        path.display()
+                    ))
+                })?;
+                parse_hostfile(&text, &path.display().to_string(), processes)?
+            }
+            None => (0..processes)
+                .map(|i| format!("localhost:{}", 2101 + i))
+                .collect(),
+        };
+        Ok(Cluster {
+            workers: workers.max(1),
+            processes,
+            process,
+            addresses,
+        })
+    }
+
+    /// Worker threads in all processes.
+    pub fn peers(&self) -> usize {
+        self.workers * self.processes
+    }
+
+    /// Starts `func` on every worker of this process, connected to the
+    /// other processes' workers, as `timely::execute` does. The connections
+    /// are made here rather than by timely, quietly (timely reports on
+    /// standard output, which carries the report) and within `patience`.
+    pub fn execute<T, F>(&self, patience: Duration, func: F) -> Result<WorkerGuards<T>, Error>
+    where
+        T: Send + 'static,
+        F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
+    {
+        let fail = |e: String| Error::Invalid(format!("cannot start the census's workers: {e}"));
+        if self.processes == 1 {
+            return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
+        }
+        let sockets = connect(&self.addresses, self.process, patience)?;
+        let hooks = Hooks::default();
+        let local = ProcessBuilder::new_typed_vector(
+            self.workers,
+            hooks.refill.clone(),
+            hooks.spill.clone(),
+        );
+        let (builders, guard) =
+            initialize_networking_from_sockets(local, sockets, self.process, self.workers, hooks)
+                .map_err(|e| fail(e.to_string()))?;
+        timely::execute::execute_from(
+            builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+            Box::new(guard),
+            timely::WorkerConfig::default(),
+            func,
+        )
+        .map_err(fail)
+    }
+}
+
+/// Connects process `me` to every other: it listens on its own address for
+/// the processes after it and reaches each process before it, retrying until
+/// `patience` runs out. Each connection starts with the connecting process's
+/// index.
+fn connect(
+    addresses: &[String],
+    me: usize,
+    patience: Duration,
+) -> Result<Vec<Option<TcpStream>>, Error> {
+    let deadline = Instant::now() + patience;
+    let listener = TcpListener::bind(addresses[me].as_str()).map_err(|e| {
+        Error::Invalid(format!(
+            "process {me} cannot listen on {}: {e} (is the port free, and the host file's line {} this machine's address?)",
+            addresses[me],
+            me + 1
+        ))
+    })?;
+    let mut out: Vec<Option<TcpStream>> = (0..addresses.len()).map(|_| None).collect();
+    for (j, address) in addresses.iter().enumerate().take(me) {
+        let mut stream = loop {
+            match TcpStream::connect(address.as_str()) {
+                Ok(s) => break s,
+                Err(e) if Instant::now() > deadline => {
+                    return Err(Error::Invalid(format!(
+                        "process {me} cannot reach process {j} at {address}: {e} (started it with the same host file?)"
+                    )));
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        };
+        let sent = stream
+            .set_nodelay(true)
+            .and_then(|_| stream.write_all(&(me as u64).to_le_bytes()));
+        sent.map_err(|e| {
+            Error::Invalid(format!("process {me} lost process {j} at {address}: {e}"))
+        })?;
+        out[j] = Some(stream);
+    }
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    while out[me + 1..].iter().any(Option::is_none) {
+        match listener.accept() {
+            Ok((mut stream, _)) => {
+                let mut index = [0u8; 8];
+                stream
+                    .set_nonblocking(false)
+                    .and_then(|_| stream.set_nodelay(true))
+                    .and_then(|_| stream.read_exact(&mut index))
+                    .map_err(|e| {
+                        Error::Invalid(format!("process {me}: a connection failed: {e}"))
+                    })?;
+                let j = u64::from_le_bytes(index) as usize;
+                if j <= me || j >= addresses.len() || out[j].is_some() {
+                    return Err(Error::Invalid(format!(
+                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports?"
+                    )));
+                }
+                out[j] = Some(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() > deadline {
+                    let missing: Vec<String> = (me + 1..addresses.len())
+                        .filter(|&j| out[j].is_none())
+                        .map(|j| j.to_string())
+                        .collect();
+                    return Err(Error::Invalid(format!(
+                        "process {me}: process {} never connected (started with the same host file?)",
+                        missing.join(", ")
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => return Err(Error::Invalid(format!("process {me}: {e}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// The first `processes` addresses of a host file: one `HOST:PORT` a line
+/// (blank lines and `#` comments are skipped).
+pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<String>, Error> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |why: &str| {
+            Error::Invalid(format!(
+                "{origin}:{}: {why}: expected HOST:PORT, for example 10.0.0.2:2101, not '{line}'",
+                i + 1
+            ))
+        };
+        let (host, port) = line.rsplit_once(':').ok_or_else(|| bad("no port"))?;
+        if host.is_empty() || host.contains(char::is_whitespace) {
+            return Err(bad("no host"));
+        }
+        match port.parse::<u16>() {
+            Ok(p) if p > 0 => {}
+            _ => return Err(bad("the port must be a number from 1 to 65535")),
+        }
+        out.push(line.to_string());
+        if out.len() == processes {
+            return Ok(out);
+        }
+    }
+    Err(Error::Invalid(format!(
+        "{origin}: {} address{} for --processes {processes}: give one HOST:PORT line per process",
+        out.len(),
+        if out.len() == 1 { "" } else { "es" }
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_files_and_process_indices() {
+        let e = parse_hostfile("a:1\nb:x\n", "h", 2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("h:2: "), "{e}");
+        let e = parse_hostfile("a:1\n", "h", 2).unwrap_err().to_string();
+        assert!(e.contains("1 address for --processes 2"), "{e}");
+        assert_eq!(
+            parse_hostfile("[::1]:5000\nb:2\nc:3\n", "h", 2).unwrap(),
+            ["[::1]:5000", "b:2"]
+        );
+        let e = Cluster::new(1, 2, 2, None).unwrap_err().to_string();
+        assert!(e.contains("0 to 1"), "{e}");
+        let c = Cluster::new(3, 2, 1, None).unwrap();
+        assert_eq!((c.peers(), c.addresses.len()), (6, 2));
+    }
+}

@@ -1,0 +1,294 @@
+//! The census: a configuration's exact tables without a catalogue.
+//!
+//! The catalogue stores every molecule, which stops being possible around a
+//! hundred million molecules. The census counts the same things — the
+//! ambiguity table, the unique share, the largest spectral groups, the ray
+//! records: a [`StatsReport`] equal to the catalogue's — while keeping only
+//! 16 bytes per orbit of molecules, on disk, split so that any part fits in
+//! memory.
+//!
+//! How, step by step (one module each):
+//!
+//! 1. [`orbits`]: walk the canonical molecules, one per orbit under the eight
+//!    symmetries of the square, with their orbit sizes;
+//! 2. [`spectra`]: trace each one, write its spectrum as codes and reduce it
+//!    to the canonical form of its class under the same symmetries;
+//! 3. [`record`]: pack the orbit into 16 bytes, keyed by a hash of that form;
+//! 4. [`dataflow`]: timely dataflow sends each record to the worker owning
+//!    its key, which appends it to one of its partition files ([`spill`]) and
+//!    logs each finished round ([`checkpoint`]);
+//! 5. [`group`]: each partition is sorted by key; shared keys are traced again
+//!    and split by their actual spectra, and each class of ambiguous spectra
+//!    is counted, members and all;
+//! 6. [`summary`]: workers' counts add up at worker 0 into the report.
+//!
+//! Threads and processes ([`cluster`]) change only how many workers there
+//! are: the report is the same.
+//!
+//! ```no_run
+//! use bbx::census::{run, CensusOptions};
+//! let census = run("A5_B8".parse()?, &CensusOptions::default(), |_, _| {})?;
+//! let report = census.report.expect("process 0 has the report");
+//! println!("{}", bbx::render::stats_text(&report));
+//! # Ok::<(), bbx::Error>(())
+//! ```
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+pub mod checkpoint;
+pub mod cluster;
+pub mod dataflow;
+pub mod group;
+pub mod orbits;
+pub mod record;
+pub mod spectra;
+pub mod spill;
+pub mod store;
+pub mod summary;
+
+use crate::error::Error;
+use crate::rules::config::Config;
+use crate::tables::{ReportSource, StatsReport};
+
+pub use cluster::Cluster;
+
+/// How long a process waits for the others to come up.
+pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
+
+/// The default memory limit: 2 GB.
+pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
+
+/// How a census runs.
+#[derive(Debug, Clone)]
+pub struct CensusOptions {
+    /// Trace one molecule per orbit (true, the default) or every molecule.
+    pub symmetry: bool,
+    /// Threads and processes.
+    pub cluster: Cluster,
+    /// Memory limit in bytes, for the grouping of partitions.
+    pub memory: u64,
+    /// Where partition files and checkpoints go (default: a directory named
+    /// after the configuration in the system's temporary directory).
+    pub work_dir: Option<PathBuf>,
+    /// Keep each class of ambiguous spectra's molecules (to store them).
+    pub keep_classes: bool,
+    /// Set to stop after the units in hand (Ctrl-C).
+    pub stop: Option<&'static AtomicBool>,
+    /// Stop after this many rounds (for tests of resumption).
+    pub stop_after: Option<u64>,
+    /// Molecule numbers per unit of work (default: about 128 units per worker).
+    pub unit_size: Option<u64>,
+}
+
+impl Default for CensusOptions {
+    fn default() -> CensusOptions {
+        CensusOptions {
+            symmetry: true,
+            cluster: Cluster::local(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            memory: DEFAULT_MEMORY,
+            work_dir: None,
+            keep_classes: false,
+            stop: None,
+            stop_after: None,
+            unit_size: None,
+        }
+    }
+}
+
+/// How a census ended.
+#[derive(Debug, Clone)]
+pub struct Census {
+    /// The report (on process 0 of a finished census).
+    pub report: Option<StatsReport>,
+    /// With [`CensusOptions::keep_classes`]: per class of ambiguous spectra,
+    /// the numbers of the molecules sharing its canonical spectrum.
+    pub classes: Vec<Vec<u64>>,
+    /// False when it was stopped before the end: run it again to resume.
+    pub complete: bool,
+    /// The work directory (removed when complete).
+    pub work_dir: PathBuf,
+    /// Molecules this process accounted for, out of about `to_count` (its
+    /// share of the configuration's molecules; exact for one process).
+    pub counted: u64,
+    /// This process's share of the configuration's molecules.
+    pub to_count: u64,
+}
+
+/// The work directory a census of `config` uses by default.
+pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> PathBuf {
+    let mut name = format!("bbx-census-{config}");
+    if !symmetry {
+        name.push_str("-no-symmetry");
+    }
+    if cluster.processes > 1 {
+        name.push_str(&format!("-process{}", cluster.process));
+    }
+    std::env::temp_dir().join(name)
+}
+
+/// Runs a census of `config`. `progress(counted, total)` is called about ten
+/// times a second with the molecules this process has accounted for, out of
+/// its share.
+pub fn run(
+    config: Config,
+    options: &CensusOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Census, Error> {
+    let total = config.molecule_count().ok_or_else(|| {
+        Error::Invalid(format!(
+            "configuration {config} has too many molecules to number, and so to count"
+        ))
+    })?;
+    if total > record::MAX_NUMBER {
+        return Err(Error::Invalid(format!(
+            "configuration {config} has {total} molecules, more than the census numbers ({})",
+            record::MAX_NUMBER
+        )));
+    }
+    if config.width > orbits::MAX_CENSUS_WIDTH {
+        return Err(Error::Invalid(format!(
+            "configuration {config}: the census handles boxes up to {w}×{w}",
+            w = orbits::MAX_CENSUS_WIDTH
+        )));
+    }
+    let cluster = options.cluster.clone();
+    let peers = cluster.peers() as u64;
+    let unit_size = options
+        .unit_size
+        .unwrap_or_else(|| (total / (peers * 128)).clamp(1 << 12, 1 << 24))
+        .max(1);
+    // Records a worker keeps, and partitions so that a process's workers can
+    // group one each at once within half the memory limit.
+    let records = if options.symmetry {
+        total / 8 + total / 64 + 1024
+    } else {
+        total
+    };
+    let bytes = records / peers * record::RECORD_BYTES as u64 * 2;
+    let partitions = (bytes * cluster.workers as u64)
+        .div_ceil(options.memory.max(1 << 20) / 2)
+        .max(1) as usize;
+    let work_dir = options
+        .work_dir
+        .clone()
+        .unwrap_or_else(|| default_work_dir(config, options.symmetry, &cluster));
+    let dir = checkpoint::WorkDir::open(
+        &work_dir,
+        &checkpoint::Manifest {
+            format: checkpoint::FORMAT,
+            config: config.to_string(),
+            symmetry: options.symmetry,
+            unit_size,
+            peers: cluster.peers(),
+            processes: cluster.processes,
+            process: cluster.process,
+            partitions,
+        },
+    )?;
+    let plan = Arc::new(dataflow::Plan {
+        config,
+        symmetry: options.symmetry,
+        total,
+        unit_size,
+        partitions,
+        work_dir: dir.clone(),
+        keep_classes: options.keep_classes,
+        stop: options.stop,
+        stop_after: options.stop_after,
+        counted: Arc::new(AtomicU64::new(0)),
+        resumed: AtomicBool::new(false),
+    });
+    let start = Instant::now();
+    let to_count = total / cluster.processes as u64;
+    let finished = Arc::new(AtomicUsize::new(0));
+    let guards = {
+        let plan = plan.clone();
+        let finished = finished.clone();
+        cluster.execute(CONNECT_PATIENCE, move |worker| {
+            // Counted even if the worker panics.
+            struct Done(Arc<AtomicUsize>);
+            impl Drop for Done {
+                fn drop(&mut self) {
+                    self.0.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            let _done = Done(finished.clone());
+            dataflow::run_worker(worker, &plan)
+        })?
+    };
+    let mut shown = Instant::now();
+    while finished.load(Ordering::SeqCst) < cluster.workers {
+        if shown.elapsed() >= Duration::from_millis(100) {
+            progress(plan.counted.load(Ordering::Relaxed), to_count);
+            shown = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mut summary = None;
+    let mut error = None;
+    let mut everyone = true;
+    for r in guards.join() {
+        match r {
+            Ok(Ok(end)) => {
+                everyone &= end.everyone;
+                if end.summary.is_some() {
+                    summary = end.summary;
+                }
+            }
+            Ok(Err(e)) => {
+                error.get_or_insert(e);
+            }
+            Err(panic) => {
+                error.get_or_insert(Error::Invalid(format!("a census worker failed: {panic}")));
+            }
+        }
+    }
+    let counted = plan.counted.load(Ordering::Relaxed);
+    progress(counted, to_count);
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let resumed = plan.resumed.load(Ordering::Relaxed);
+    let complete = everyone;
+    let mut out = Census {
+        report: None,
+        classes: Vec::new(),
+        complete,
+        work_dir: work_dir.clone(),
+        counted,
+        to_count,
+    };
+    if let Some(s) = summary {
+        if let Some(e) = &s.error {
+            return Err(Error::Invalid(e.clone()));
+        }
+        if s.complete {
+            let source = ReportSource::Census {
+                symmetry: options.symmetry,
+                molecules_traced: s.tally.traced,
+                seconds,
+                peak_memory_bytes: s.peak_memory,
+                workers: cluster.peers(),
+                processes: cluster.processes,
+                resumed,
+            };
+            if s.tally.molecules != total {
+                return Err(Error::Invalid(format!(
+                    "bug: the census of {config} counted {} molecules, not {total}",
+                    s.tally.molecules
+                )));
+            }
+            out.report = Some(s.report(config, source)?);
+            out.classes = s.classes;
+        }
+        out.complete = s.complete;
+    }
+    if out.complete {
+        dir.remove();
+    }
+    Ok(out)
+}

@@ -1,0 +1,277 @@
+//! Spectra as the census handles them: one byte a border position, and one
+//! canonical form per class under the symmetries.
+//!
+//! A spectrum is written as 4p codes: `0` for a hit, `1` for a reflection and
+//! `2 + k` for a ray that comes out at border position k+1 (0-based k). Those
+//! codes name partners directly, so two spectra are equal exactly when their
+//! codes are, without renormalising letters.
+//!
+//! A symmetry g moves the ray entering at position i to position g(i) and its
+//! exit k to g(k). The *canonical* form of a spectrum is the smallest of its
+//! eight images (bytewise); spectra of one class share it, and the number of
+//! symmetries reaching it is the size of the spectrum's stabiliser. Most
+//! images differ from the best one so far in their first byte or two, so
+//! [`SpectrumSymmetries::canonical`] compares lazily and builds an image only
+//! when it wins.
+//!
+//! ```
+//! use bbx::census::spectra::{SpectrumSymmetries, Traced};
+//! use bbx::Molecule;
+//! let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+//! let mut traced = Traced::new(6);
+//! traced.trace(m.atoms());
+//! assert_eq!(traced.spectrum().to_string(), "@&@&@&@a@bcda@b@&@dc&@&@");
+//! let sym = SpectrumSymmetries::new(6);
+//! let canon = sym.canonical(traced.codes());
+//! // The class of molecule 15993's spectrum (rot90 of this one's) has the same form.
+//! let r90 = sym.image(2, traced.codes());
+//! assert_eq!(sym.canonical(&r90).codes, canon.codes);
+//! ```
+
+use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::spectrum::Spectrum;
+use crate::rules::symmetry::Transform;
+
+/// The widest box whose spectra fit in one byte a position.
+pub const MAX_CODE_WIDTH: usize = 63;
+
+/// The six record values of one molecule, in the order of
+/// [`RECORDS`](crate::tables::RECORDS): most turns and longest path of its
+/// absorbed, reflected and exit rays (0 when it has none of that kind).
+pub type RecordValues = [u32; 6];
+
+/// A tracer that keeps a molecule's spectrum as codes and its record values.
+#[derive(Debug, Clone)]
+pub struct Traced {
+    tracer: Tracer,
+    codes: Vec<u8>,
+    records: RecordValues,
+}
+
+impl Traced {
+    /// A tracer for `width`-wide boxes (at most [`MAX_CODE_WIDTH`]) under the
+    /// standard rules.
+    pub fn new(width: usize) -> Traced {
+        Traced {
+            tracer: Tracer::new(width, Rules::Standard),
+            codes: vec![0; 4 * width],
+            records: [0; 6],
+        }
+    }
+
+    /// Traces every ray of the molecule with these atoms (linear cell indices).
+    #[inline]
+    pub fn trace(&mut self, atoms: &[usize]) {
+        self.tracer.update_cells(atoms);
+        self.tracer.trace_codes(&mut self.codes, &mut self.records);
+    }
+
+    /// The codes of the last molecule traced.
+    pub fn codes(&self) -> &[u8] {
+        &self.codes
+    }
+
+    /// The record values of the last molecule traced.
+    pub fn records(&self) -> RecordValues {
+        self.records
+    }
+
+    /// The last spectrum traced, as a [`Spectrum`].
+    pub fn spectrum(&self) -> Spectrum {
+        spectrum_of(self.tracer.width(), &self.codes)
+    }
+}
+
+/// The spectrum these codes stand for.
+pub fn spectrum_of(width: usize, codes: &[u8]) -> Spectrum {
+    let outcomes = codes
+        .iter()
+        .map(|&c| match c {
+            0 => Outcome::Absorbed,
+            1 => Outcome::Reflected,
+            k => Outcome::Exit(k as usize - 1),
+        })
+        .collect();
+    Spectrum::from_outcomes(width, outcomes).expect("codes of a traced spectrum")
+}
+
+/// The canonical form of a spectrum: its smallest image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical {
+    /// The codes of the smallest image.
+    pub codes: Vec<u8>,
+    /// The first symmetry (index into [`Transform::ALL`]) that takes the
+    /// spectrum to it.
+    pub transform: usize,
+    /// How many symmetries fix it (1, 2, 4 or 8).
+    pub stabilizer: u8,
+}
+
+/// The symmetries of one box, as tables on border positions.
+#[derive(Debug, Clone)]
+pub struct SpectrumSymmetries {
+    /// `from[g][j]`: the position (0-based) that `Transform::ALL[g]` sends to j.
+    from: [Vec<u8>; 8],
+    /// `code[g][c]`: the image of code c (a hit and a reflection stay, an exit
+    /// moves with its position).
+    code: [Vec<u8>; 8],
+}
+
+impl SpectrumSymmetries {
+    /// The tables of a `width`-wide box (at most [`MAX_CODE_WIDTH`]).
+    pub fn new(width: usize) -> SpectrumSymmetries {
+        let n = 4 * width;
+        let to: [Vec<u8>; 8] = std::array::from_fn(|g| {
+            (0..n)
+                .map(|i| (Transform::ALL[g].position(width, i + 1) - 1) as u8)
+                .collect()
+        });
+        let from = std::array::from_fn(|g| {
+            let mut v = vec![0u8; n];
+            for (i, &j) in to[g].iter().enumerate() {
+                v[j as usize] = i as u8;
+            }
+            v
+        });
+        let code = std::array::from_fn(|g| {
+            let mut v = vec![0u8, 1];
+            v.extend(to[g].iter().map(|&j| j + 2));
+            v
+        });
+        SpectrumSymmetries { from, code }
+    }
+
+    /// Code `j` of the image of `codes` under symmetry `g`.
+    #[inline(always)]
+    fn at(&self, g: usize, codes: &[u8], j: usize) -> u8 {
+        self.code[g][codes[self.from[g][j] as usize] as usize]
+    }
+
+    /// The image of a spectrum under symmetry `g` (index into [`Transform::ALL`]).
+    pub fn image(&self, g: usize, codes: &[u8]) -> Vec<u8> {
+        (0..codes.len()).map(|j| self.at(g, codes, j)).collect()
+    }
+
+    /// The canonical form of a spectrum.
+    pub fn canonical(&self, codes: &[u8]) -> Canonical {
+        let mut out = Canonical {
+            codes: Vec::with_capacity(codes.len()),
+            transform: 0,
+            stabilizer: 1,
+        };
+        self.canonical_into(codes, &mut out);
+        out
+    }
+
+    /// [`canonical`](Self::canonical), reusing `out`'s buffer.
+    #[inline]
+    pub fn canonical_into(&self, codes: &[u8], out: &mut Canonical) {
+        let n = codes.len();
+        let mut best = 0usize;
+        let mut stab = 1u8;
+        for g in 1..8 {
+            let mut order = std::cmp::Ordering::Equal;
+            for j in 0..n {
+                let a = self.at(g, codes, j);
+                let b = self.at(best, codes, j);
+                if a != b {
+                    order = a.cmp(&b);
+                    break;
+                }
+            }
+            match order {
+                std::cmp::Ordering::Less => {
+                    best = g;
+                    stab = 1;
+                }
+                std::cmp::Ordering::Equal => stab += 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        out.codes.clear();
+        out.codes.extend((0..n).map(|j| self.at(best, codes, j)));
+        out.transform = best;
+        out.stabilizer = stab;
+    }
+
+    /// The symmetries that fix a spectrum, as indices into [`Transform::ALL`].
+    pub fn stabilizer(&self, codes: &[u8]) -> Vec<usize> {
+        (0..8)
+            .filter(|&g| (0..codes.len()).all(|j| self.at(g, codes, j) == codes[j]))
+            .collect()
+    }
+}
+
+/// The 64-bit key of a canonical spectrum: where its records are sent and
+/// sorted. Equal spectra have equal keys; the census checks spectra, not
+/// keys, before it counts a group, so a collision costs time, not accuracy.
+#[inline]
+pub fn key(canonical: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(canonical)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::Molecule;
+    use crate::rules::enumeration::Molecules;
+
+    #[test]
+    fn codes_and_records_agree_with_the_analysis() {
+        let config = "A3_B4".parse().unwrap();
+        let mut t = Traced::new(4);
+        for m in Molecules::new(config) {
+            t.trace(m.atoms());
+            let a = crate::Analysis::of(&m, Rules::Standard);
+            assert_eq!(t.spectrum(), a.spectrum);
+            let s = a.stats;
+            assert_eq!(
+                t.records(),
+                [
+                    s.absorbed_max_turns,
+                    s.absorbed_max_length,
+                    s.reflected_max_turns,
+                    s.reflected_max_length,
+                    s.out_max_turns,
+                    s.out_max_length
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn images_follow_the_transforms() {
+        let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        let mut t = Traced::new(6);
+        t.trace(m.atoms());
+        let sym = SpectrumSymmetries::new(6);
+        for (g, tr) in Transform::ALL.iter().enumerate() {
+            let image = sym.image(g, t.codes());
+            assert_eq!(spectrum_of(6, &image), tr.spectrum(&t.spectrum()), "{tr}");
+        }
+    }
+
+    #[test]
+    fn canonical_forms_are_shared_by_a_class_and_count_its_stabilizer() {
+        for p in [3usize, 4, 5] {
+            let config = crate::Config::new(2, p).unwrap();
+            let sym = SpectrumSymmetries::new(p);
+            let mut t = Traced::new(p);
+            for m in Molecules::new(config) {
+                t.trace(m.atoms());
+                let c = sym.canonical(t.codes());
+                assert_eq!(c.codes, sym.image(c.transform, t.codes()));
+                let images: Vec<Vec<u8>> = (0..8).map(|g| sym.image(g, t.codes())).collect();
+                assert_eq!(&c.codes, images.iter().min().unwrap());
+                assert_eq!(
+                    c.stabilizer as usize,
+                    images.iter().filter(|x| **x == c.codes).count()
+                );
+                assert_eq!(sym.stabilizer(&c.codes).len(), c.stabilizer as usize);
+                for image in &images {
+                    assert_eq!(sym.canonical(image).codes, c.codes);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! `bbx stats` as a census, run as a real binary: the catalogue's text and
+//! JSON, two processes over loopback, killed and interrupted runs, stored
+//! groups read by `show` and `verify`, and bad input.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as StdCommand, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+mod common;
+
+use common::{bbx, temp_dir};
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("bbx")
+}
+
+fn run(args: &[&str]) -> Output {
+    bbx().args(args).output().expect("runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("utf-8")
+}
+
+/// A report's JSON without its source (how it was counted).
+fn counts(json: &str) -> Value {
+    let mut v: Value = serde_json::from_str(json).expect("json");
+    v.as_object_mut().expect("object").remove("source");
+    v
+}
+
+/// Waits for a child, killing it after `limit`.
+fn wait(mut child: Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("no answer within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn text_and_json_are_the_catalogues() {
+    let dir = temp_dir("same");
+    for config in ["A3_B5", "A4_B6", "A5_B5"] {
+        let db = dir.join(format!("{config}.sqlite"));
+        let db = db.to_str().unwrap();
+        stdout(&run(&["explore", config, "--db", db, "-q"]));
+        let work = dir.join(format!("work-{config}"));
+        let work = work.to_str().unwrap();
+        let census = |json: bool| {
+            let mut args = vec!["stats", config, "--census", "--db", db, "--work-dir", work];
+            if json {
+                args.push("--json");
+            }
+            let out = run(&args);
+            assert!(out.stderr.is_empty(), "nothing on stderr when piped");
+            stdout(&out)
+        };
+        let catalogue_text = stdout(&run(&["stats", config, "--db", db]));
+        let census_text = census(false);
+        // The same text but for the header's note and the census's own line.
+        let (head, rest) = catalogue_text.split_once('\n').unwrap();
+        let expected_start = format!("{head} (census: counted without a catalogue)\n{rest}");
+        assert!(
+            census_text.starts_with(&expected_start),
+            "{config}:\n{census_text}\nwas expected to start with\n{expected_start}"
+        );
+        let tail = &census_text[expected_start.len()..];
+        assert!(
+            tail.starts_with("\ncensus: ") && tail.lines().count() == 2,
+            "{tail}"
+        );
+        let catalogue_json = stdout(&run(&["stats", config, "--db", db, "--json"]));
+        let census_json = census(true);
+        assert_eq!(counts(&census_json), counts(&catalogue_json), "{config}");
+        let source: Value = serde_json::from_str(&census_json).unwrap();
+        assert_eq!(source["source"]["kind"], "census");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+#[test]
+fn two_processes_over_loopback_give_the_report_of_one() {
+    let dir = temp_dir("cluster");
+    let config = "A5_B7";
+    let one = stdout(&run(&[
+        "stats",
+        config,
+        "--json",
+        "--workers",
+        "2",
+        "--work-dir",
+        dir.join("one").to_str().unwrap(),
+    ]));
+    let hosts = dir.join("hosts.txt");
+    std::fs::write(
+        &hosts,
+        format!(
+            "# two processes on this machine\n127.0.0.1:{}\n127.0.0.1:{}\n",
+            free_port(),
+            free_port()
+        ),
+    )
+    .unwrap();
+    let children: Vec<Child> = (0..2)
+        .map(|i| {
+            StdCommand::new(bin())
+                .args([
+                    "stats",
+                    config,
+                    "--json",
+                    "--workers",
+                    "1",
+                    "--processes",
+                    "2",
+                ])
+                .args(["--process", &i.to_string(), "--hostfile"])
+                .arg(&hosts)
+                .arg("--work-dir")
+                .arg(dir.join(format!("process{i}")))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|c| wait(c, Duration::from_secs(120)))
+        .collect();
+    let zero = stdout(&outs[0]);
+    assert!(stdout(&outs[1]).is_empty(), "process 1 prints no report");
+    assert!(String::from_utf8_lossy(&outs[1].stderr).contains("process 0 prints the report"));
+    assert_eq!(counts(&zero), counts(&one));
+    let v: Value = serde_json::from_str(&zero).unwrap();
+    assert_eq!(v["source"]["processes"], 2);
+    assert_eq!(v["source"]["workers"], 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_stopped_census_resumes_to_the_same_report() {
+    let dir = temp_dir("stop");
+    let work = dir.join("work");
+    let work = work.to_str().unwrap();
+    let reference = stdout(&run(&["stats", "A5_B7", "--json", "--work-dir", work]));
+    let args = [
+        "stats",
+        "A5_B7",
+        "--json",
+        "--unit-size",
+        "20000",
+        "--work-dir",
+        work,
+    ];
+    // Stopped twice after a few rounds (as Ctrl-C would), then to the end.
+    for _ in 0..2 {
+        let mut stopped = args.to_vec();
+        stopped.extend(["--stop-after", "20"]);
+        let out = run(&stopped);
+        assert_eq!(out.status.code(), Some(130));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("run the same command to resume"), "{err}");
+        assert!(Path::new(work).join("manifest.json").exists());
+    }
+    let resumed = stdout(&run(&args));
+    assert_eq!(counts(&resumed), counts(&reference));
+    let v: Value = serde_json::from_str(&resumed).unwrap();
+    assert_eq!(v["source"]["resumed"], true);
+    assert!(
+        !Path::new(work).exists(),
+        "a finished census removes its work"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_killed_census_resumes_to_the_same_report() {
+    let dir = temp_dir("kill");
+    let work = dir.join("work");
+    let args = |w: &Path| {
+        vec![
+            "stats".to_string(),
+            "A5_B8".into(),
+            "--json".into(),
+            "--workers".into(),
+            "1".into(),
+            "--unit-size".into(),
+            "20000".into(),
+            "--work-dir".into(),
+            w.to_str().unwrap().into(),
+        ]
+    };
+    let reference = stdout(&bbx().args(args(&dir.join("reference"))).output().unwrap());
+    let mut seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64
+        | 1;
+    let mut delays = Vec::new();
+    for _ in 0..4 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let delay = 50 + seed % 900;
+        delays.push(delay);
+        let mut child = StdCommand::new(bin())
+            .args(args(&work))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = child.kill(); // SIGKILL: no chance to clean up
+        let _ = child.wait();
+    }
+    let out = bbx().args(args(&work)).output().unwrap();
+    assert_eq!(
+        counts(&stdout(&out)),
+        counts(&reference),
+        "killed after {delays:?} ms"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
+    let dir = temp_dir("sigint");
+    let work = dir.join("work");
+    let child = StdCommand::new(bin())
+        .args(["stats", "A6_B8", "--workers", "1", "--unit-size", "100000"])
+        .arg("--work-dir")
+        .arg(&work)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let status = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = wait(child, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("run the same command to resume"), "{err}");
+    assert!(err.contains(work.to_str().unwrap()), "{err}");
+    assert!(work.join("manifest.json").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn stored_groups_serve_show_and_verify() {
+    let dir = temp_dir("store");
+    let catalogue = dir.join("catalogue.sqlite");
+    let catalogue = catalogue.to_str().unwrap();
+    let groups = dir.join("groups.sqlite");
+    let groups = groups.to_str().unwrap();
+    let work = dir.join("work");
+    let work = work.to_str().unwrap();
+    stdout(&run(&["explore", "A4_B6", "--db", catalogue, "-q"]));
+    let out = run(&[
+        "stats",
+        "A4_B6",
+        "--store-groups",
+        "--db",
+        groups,
+        "--work-dir",
+        work,
+    ]);
+    stdout(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stored 764 ambiguous spectra"));
+    for args in [
+        vec!["show", "A4_B6", "--group", "868"],
+        vec!["show", "A4_B6", "--group", "1"],
+        vec!["show", "A4_B6", "3", "15993"],
+        vec!["show", "A4_B6", "--spectrum", "@&@&@&@a@bcda@b@&@dc&@&@"],
+    ] {
+        let mut a = args.clone();
+        a.extend(["--db", groups]);
+        let mut b = args.clone();
+        b.extend(["--db", catalogue]);
+        assert_eq!(stdout(&run(&a)), stdout(&run(&b)), "{args:?}");
+    }
+    let v = stdout(&run(&[
+        "verify",
+        "A4_B6",
+        "--ambiguous",
+        "--db",
+        groups,
+        "-q",
+    ]));
+    assert!(v.contains("58033 distinct spectra (census"), "{v}");
+    assert!(v.contains("agree on all 764 checked spectra"), "{v}");
+    // Storing again replaces the census; a catalogue or another
+    // configuration's census is never written to.
+    stdout(&run(&[
+        "stats",
+        "A4_B6",
+        "--store-groups",
+        "--db",
+        groups,
+        "--work-dir",
+        work,
+    ]));
+    let before = std::fs::read(catalogue).unwrap();
+    for (args, message) in [
+        (
+            vec!["stats", "A4_B6", "--store-groups", "--db", catalogue],
+            "holds the complete catalogue of A4_B6",
+        ),
+        (
+            vec!["stats", "A4_B5", "--store-groups", "--db", catalogue],
+            "holds the catalogue of A4_B6",
+        ),
+        (
+            vec!["stats", "A4_B5", "--store-groups", "--db", groups],
+            "holds the census of A4_B6",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message) && err.lines().count() == 1, "{err}");
+    }
+    assert_eq!(std::fs::read(catalogue).unwrap(), before);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    let dir = temp_dir("bad");
+    let hosts = dir.join("hosts.txt");
+    std::fs::write(&hosts, "127.0.0.1:2101\nnot an address\n").unwrap();
+    let hosts = hosts.to_str().unwrap();
+    let work = dir.join("work");
+    let work = work.to_str().unwrap();
+    // A census stopped with one set of options, then asked to resume with another.
+    let out = run(&["stats", "A4_B7", "--stop-after", "1", "--work-dir", work]);
+    assert_eq!(out.status.code(), Some(130));
+    for (args, message) in [
+        (vec!["stats", "A4B8"], "expected An_Bp"),
+        (
+            vec!["stats", "A4_B6", "--processes", "2", "--process", "2"],
+            "out of range",
+        ),
+        (
+            vec![
+                "stats",
+                "A4_B6",
+                "--processes",
+                "2",
+                "--process",
+                "0",
+                "--hostfile",
+                hosts,
+            ],
+            "expected HOST:PORT",
+        ),
+        (
+            vec!["stats", "A4_B6", "--memory", "lots"],
+            "expected a size",
+        ),
+        (
+            vec!["stats", "A4_B7", "--no-symmetry", "--work-dir", work],
+            "run the census with the same options",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
