@@ -1,6 +1,7 @@
-//! Fuzzing on stable Rust: every parser gets arbitrary text, arbitrary bytes
-//! and mutated copies of the files in `puzzles/`, and must answer with a value
-//! or a clean error, never a panic. A sample of the mutated files also goes
+//! Fuzzing on stable Rust: every parser gets arbitrary text, arbitrary bytes,
+//! puzzles written by bbx's own drawing code (which must read back exactly)
+//! and mutated copies of those and of the files in `puzzles/`, and must
+//! answer with a value or a clean error, never a panic. A sample of the mutated files also goes
 //! through the real binary, which must exit with a status (0 to 4), never
 //! 101 (a panic), and print one `error:` line when it refuses the input.
 //!
@@ -400,7 +401,7 @@ fn puzzle_files_with_each_line_removed() {
 }
 
 /// Mutated files through the real binary, from a file and from standard
-/// input: `solve` and `trace` end with a status, not a panic.
+/// input: `solve`, `trace` and `suggest` end with a status, not a panic.
 #[test]
 fn mutated_files_through_the_binary() {
     use proptest::strategy::ValueTree;
@@ -432,6 +433,7 @@ fn mutated_files_through_the_binary() {
                 "1",
             ],
             vec!["trace", p],
+            vec!["suggest", p, "--max", "5", "--timeout", "0.5", "--top", "2"],
             vec!["solve", "-", "--max", "5", "--timeout", "0.5", "--count"],
         ] {
             let out = bbx()
