@@ -24,6 +24,7 @@
 //! | [`verify`] | enumeration and SAT checking each other |
 //! | [`assistant`] | the best next ray, the best strategy, puzzles with one answer |
 //! | [`render`] | pictures: boards, paths and tables as text |
+//! | [`play`] | the game in the terminal: referee, coach, save files, screen |
 //!
 //! The main types are re-exported here.
 //!
@@ -57,6 +58,8 @@ pub mod verify;
 pub mod assistant;
 
 pub mod render;
+
+pub mod play;
 
 /// The `rand` crate the random choices come from (generators and traits), so
 /// that a caller's generator matches the version bbx takes.

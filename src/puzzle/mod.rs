@@ -62,7 +62,7 @@ pub use seed001::{position_to_seed001, seed001_to_position};
 ///   miss) or Emacs `blackbox.el`'s (digits for exit pairs, `H` hit, `R`
 ///   reflection); a blank or `?` mark is a ray not shot, interior `O`s are the
 ///   player's guess, and a `There are N balls in the box` line may give the
-///   atom count.
+///   atom count; lines starting with `#` are comments.
 /// * [`Format::Linear`]: one line `A4_B8 <spectrum>`, the spectrum string with
 ///   `?` for rays not shot; blank lines and lines starting with `#` around it.
 /// * [`Format::Seed001`]: seed 001's input — `P K`, then one ray per line in

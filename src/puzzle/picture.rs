@@ -109,11 +109,12 @@ impl Picture {
         let err =
             |line: usize, column: usize, msg: String| ParseError::new(origin, line, column, msg);
         let mut balls = None;
-        // Non-blank lines other than the balls line: (line number, characters).
+        // Lines other than blank lines, comments (starting with `#`) and the
+        // balls line: (line number, characters).
         let mut lines: Vec<(usize, Vec<char>)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim_end();
-            if line.is_empty() {
+            if line.is_empty() || line.trim_start().starts_with('#') {
                 continue;
             }
             if line.trim_start().to_ascii_lowercase().starts_with("there ") {

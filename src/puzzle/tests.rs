@@ -308,6 +308,16 @@ fn seed001_tolerates_comments_and_repeated_pairs() {
 }
 
 #[test]
+fn display_skips_comment_lines() {
+    let text = format!("# a saved game\n  # indented too\n{A2_B4_SEED}# and at the end\n");
+    let p = parse_puzzle(&text, "t", None).unwrap();
+    assert_eq!((p.format, p.atoms), (Format::Display, Some(2)));
+    assert_eq!(p.observation.to_string(), "@&ab@&@cbac@&@&@");
+    let bad = err(&format!("# c\n{}", A2_B4_SEED.replacen('&', "%", 1)), None);
+    assert_eq!(at(&bad), (2, 6), "{bad}");
+}
+
+#[test]
 fn linear_puzzles() {
     let p = load_puzzle(&file("seed-a2-b4-molecule-2-spectrum.txt"), None).unwrap();
     assert_eq!((p.format, p.width(), p.atoms), (Format::Linear, 4, Some(2)));

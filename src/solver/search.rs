@@ -77,6 +77,45 @@ impl Family {
         })
     }
 
+    /// The member of rank `index` in the order of [`members`](Self::members)
+    /// (0-based), without listing those before it; `None` past the end.
+    ///
+    /// ```
+    /// use bbx::solver::Family;
+    /// use bbx::Molecule;
+    /// let f = Family { base: Molecule::new(4, [0]).unwrap(), free: vec![5, 6, 7, 9], extra: 2 };
+    /// let all: Vec<Molecule> = f.members().collect();
+    /// for (i, m) in all.iter().enumerate() {
+    ///     assert_eq!(f.member(i as u128).as_ref(), Some(m));
+    /// }
+    /// assert_eq!(f.member(all.len() as u128), None);
+    /// ```
+    pub fn member(&self, mut index: u128) -> Option<Molecule> {
+        if index >= self.size() {
+            return None;
+        }
+        let n = self.free.len();
+        let mut atoms = self.base.atoms().to_vec();
+        let mut next = 0;
+        for left in (1..=self.extra).rev() {
+            // The first free cell still to choose, skipping the blocks of
+            // combinations that start earlier.
+            loop {
+                let block =
+                    binomial_wide((n - next - 1) as u64, (left - 1) as u64).unwrap_or(u128::MAX);
+                if index < block {
+                    break;
+                }
+                index -= block;
+                next += 1;
+            }
+            atoms.push(self.free[next]);
+            next += 1;
+        }
+        atoms.sort_unstable();
+        Some(Molecule::from_sorted_unchecked(self.base.width(), atoms))
+    }
+
     /// Whether `m` is a member.
     pub fn contains(&self, m: &Molecule) -> bool {
         if m.width() != self.base.width() || m.atoms().len() != self.base.atoms().len() + self.extra

@@ -453,6 +453,20 @@ impl Solution {
         splits
     }
 
+    /// The molecule of rank `index` (0-based) among all those found, family
+    /// after family, counted ones included; `None` past [`count`](Self::count).
+    /// A uniform random answer is `nth` of a uniform random index.
+    pub fn nth(&self, mut index: u128) -> Option<Molecule> {
+        for f in &self.families {
+            let size = f.size();
+            if index < size {
+                return f.member(index);
+            }
+            index -= size;
+        }
+        None
+    }
+
     /// Cells that hold an atom in every molecule (linear indices).
     pub fn certain_atoms(&self) -> Vec<usize> {
         self.cells_where(Certainty::Atom)

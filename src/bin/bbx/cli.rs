@@ -170,7 +170,7 @@ impl MaxMolecules {
 }
 
 /// Parses `--max N`: a whole number of molecules, at least 1.
-fn parse_max(s: &str) -> Result<usize, String> {
+pub fn parse_max(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(0) => Err("--max 0 would stop before the first molecule: give at least 1".into()),
         Ok(n) => Ok(n),

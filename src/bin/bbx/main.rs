@@ -34,6 +34,8 @@ enum Command {
     Suggest(commands::suggest::Args),
     /// Make a random puzzle: with one answer (--unique), and as few rays as possible (--minimal).
     Generate(commands::generate::Args),
+    /// Play Black Box in the terminal, with the solver as referee and coach.
+    Play(commands::play::Args),
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
     Completions(commands::completions::Args),
     /// Print the manual page, or write one page per command into a directory.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => commands::verify::run(args),
         Command::Suggest(args) => commands::suggest::run(args),
         Command::Generate(args) => commands::generate::run(args),
+        Command::Play(args) => commands::play::run(args),
         Command::Completions(args) => commands::completions::run(args, Cli::command()),
         Command::Man(args) => commands::man::run(args, Cli::command()),
     };

@@ -5,6 +5,7 @@ pub mod completions;
 pub mod explore;
 pub mod generate;
 pub mod man;
+pub mod play;
 pub mod show;
 pub mod solve;
 pub mod stats;

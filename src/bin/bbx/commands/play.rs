@@ -1,0 +1,117 @@
+//! `bbx play`.
+
+use std::time::Duration;
+
+use bbx::play::app::Options;
+use bbx::play::coach::CoachLimits;
+use bbx::play::referee::Judge;
+use bbx::play::setup::{Setup, Start};
+use bbx::render::Notation;
+use bbx::{Config, Rules};
+
+use crate::cli::{Seed, Status, parse_max, parse_timeout};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Keys: arrows or h j k l move, Enter or space shoots the ray at the cursor or puts/removes an atom, g submits the guess, c x b the coach (count, certain cells, best ray), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)"
+)]
+pub struct Args {
+    /// A configuration (An_Bp, default A4_B8) for a random molecule, or a
+    /// puzzle file (any format bbx solve reads) or saved game to play.
+    #[arg(value_name = "CONFIG|FILE")]
+    game: Option<String>,
+    #[command(flatten)]
+    seed: Seed,
+    /// Hide only molecules whose full spectrum identifies them.
+    #[arg(long)]
+    unique: bool,
+    /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
+    #[arg(long, value_name = "standard|edge-miss")]
+    rules: Option<Rules>,
+    /// Number of atoms, for a puzzle file that does not say.
+    #[arg(long, value_name = "N")]
+    atoms: Option<usize>,
+    /// Write the border in Emacs notation (H, R, digits) instead of @, & and letters.
+    #[arg(long)]
+    emacs: bool,
+    /// How a guess wins: all-rays (Tatham's rule: every ray gives the same
+    /// result as the hidden molecule) or rays-shot (it fits the rays shot).
+    #[arg(long, value_name = "all-rays|rays-shot", default_value = "all-rays")]
+    judge: Judge,
+    /// The coach gives up on a question after this many seconds, saying its
+    /// answer is partial.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_timeout, allow_negative_numbers = true)]
+    timeout: Duration,
+    /// The coach lists at most N molecules per question (its count may go
+    /// beyond them); rays are then ranked on those, and it says so.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max)]
+    max: usize,
+    /// The file s offers to save to.
+    #[arg(long, value_name = "FILE")]
+    save: Option<String>,
+}
+
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    let start = match args.game.as_deref() {
+        None => Start::Random {
+            config: Config { atoms: 4, width: 8 },
+            unique: args.unique,
+        },
+        Some(s) => match s.parse::<Config>() {
+            Ok(config) => Start::Random {
+                config,
+                unique: args.unique,
+            },
+            Err(e) => {
+                if std::path::Path::new(s).is_file() {
+                    if args.unique {
+                        return Err(bbx::Error::Invalid(
+                            "--unique chooses random molecules: it does not apply to a puzzle file"
+                                .into(),
+                        ));
+                    }
+                    Start::File(s.to_string())
+                } else if looks_like_config(s) {
+                    return Err(e);
+                } else {
+                    return Err(bbx::Error::Invalid(format!(
+                        "'{s}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
+                    )));
+                }
+            }
+        },
+    };
+    if matches!(start, Start::Random { .. }) && args.atoms.is_some() {
+        return Err(bbx::Error::Invalid(
+            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it".into(),
+        ));
+    }
+    let setup = Setup {
+        start,
+        seed: Some(args.seed.value()),
+        rules: args.rules,
+        atoms: args.atoms,
+        judge: args.judge,
+    };
+    let options = Options {
+        notation: if args.emacs {
+            Notation::Emacs
+        } else {
+            Notation::Seed
+        },
+        coach: CoachLimits {
+            max: args.max,
+            timeout: args.timeout,
+        },
+        save_path: args.save,
+    };
+    let summary = bbx::play::play(setup, options)?;
+    Ok((format!("{summary}\n"), Status::Done))
+}
+
+/// Whether `s` was meant as a configuration (`A…_B…`), so that its parse
+/// error is the better message.
+fn looks_like_config(s: &str) -> bool {
+    let t = s.to_ascii_lowercase();
+    t.starts_with('a') && t.contains("_b")
+}

@@ -1,0 +1,650 @@
+//! The game on screen: what the player sees and what each key does.
+//!
+//! [`App`] holds a [`Game`], the cursor, the coach and whichever window is
+//! open (help, the quit question, the save prompt, the list of molecules). It
+//! takes keys and mouse clicks as crossterm events and draws itself on any
+//! ratatui backend, so tests drive it on a `TestBackend` exactly as the
+//! terminal loop in [`crate::play::terminal`] does on a real terminal.
+//!
+//! ```
+//! use bbx::play::app::{App, Options};
+//! use bbx::play::setup::{Setup, Start, start};
+//! use ratatui::{Terminal, backend::TestBackend};
+//! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+//!
+//! let setup = Setup { seed: Some(1), ..Setup::default() };
+//! let mut app = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)); // shoot ray 1
+//! assert_eq!(app.game().observation().shot_count() >= 1, true);
+//! let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+//! terminal.draw(|f| app.draw(f)).unwrap();
+//! ```
+
+use std::path::Path;
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Frame;
+
+use crate::play::coach::{Coach, CoachLimits};
+use crate::play::game::{Game, GuessError, Shot};
+use crate::play::input::{Command, Cursor, Target, command};
+use crate::play::save::save_text;
+use crate::play::setup::{Setup, Source, Started, start};
+use crate::play::ui;
+use crate::render::{Notation, position_name};
+use crate::rules::ray::Outcome;
+
+/// Display and coach settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Options {
+    /// How the border marks are written.
+    pub notation: Notation,
+    /// Bounds on each question to the coach.
+    pub coach: CoachLimits,
+    /// Where `s` offers to save (default: see [`Started::default_save_path`]).
+    pub save_path: Option<String>,
+}
+
+/// Which window has the keyboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// The board.
+    Board,
+    /// The help screen.
+    Help,
+    /// "Quit this unfinished game?"
+    ConfirmQuit,
+    /// Typing the file to save to.
+    SavePrompt {
+        /// The file name typed so far.
+        input: String,
+    },
+    /// "Replace this file?"
+    ConfirmOverwrite {
+        /// The file.
+        path: String,
+    },
+    /// Every molecule the rays allowed (after the game).
+    Molecules {
+        /// Lines scrolled.
+        scroll: u16,
+    },
+}
+
+/// How a message should look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Plain information.
+    Info,
+    /// Good news.
+    Good,
+    /// A problem or bad news.
+    Bad,
+}
+
+/// Which parts of the coach are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Panels {
+    /// The number of molecules that fit.
+    pub count: bool,
+    /// The cells certain to be atoms or empty.
+    pub certain: bool,
+    /// The best next ray.
+    pub best: bool,
+}
+
+impl Panels {
+    fn any(self) -> bool {
+        self.count || self.certain || self.best
+    }
+}
+
+/// The game on screen.
+#[derive(Debug)]
+pub struct App {
+    setup: Setup,
+    started: Started,
+    options: Options,
+    cursor: Cursor,
+    notation: Notation,
+    coach: Coach,
+    panels: Panels,
+    mode: Mode,
+    message: Option<(String, Tone)>,
+    save_path: String,
+    saved_to: Option<String>,
+    unsaved: bool,
+    coach_used: bool,
+    quit: bool,
+    /// Where the board's text starts on screen (column, row), from the last
+    /// drawing: mouse clicks are mapped through it.
+    board_origin: Option<(u16, u16)>,
+}
+
+impl App {
+    /// The screen for a game `started` from `setup` (kept to start new games).
+    pub fn new(setup: Setup, started: Started, options: Options) -> App {
+        let p = started.game.width();
+        let save_path = options
+            .save_path
+            .clone()
+            .unwrap_or_else(|| started.default_save_path());
+        let saved_to = match &started.source {
+            Source::Saved { path } => Some(path.clone()),
+            _ => None,
+        };
+        let message = Some((
+            format!(
+                "{} atoms are hidden. Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.",
+                started.game.atoms()
+            ),
+            Tone::Info,
+        ));
+        let mut app = App {
+            setup,
+            cursor: Cursor::start(p),
+            notation: match (options.notation, started.notation) {
+                (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
+                _ => Notation::Seed,
+            },
+            coach: Coach::new(options.coach),
+            panels: Panels::default(),
+            mode: Mode::Board,
+            message,
+            save_path,
+            saved_to,
+            unsaved: false,
+            coach_used: false,
+            quit: false,
+            board_origin: None,
+            options,
+            started,
+        };
+        if app.started.game.is_over() {
+            app.after_verdict();
+        }
+        app
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.started.game
+    }
+
+    /// Where the game came from.
+    pub fn started(&self) -> &Started {
+        &self.started
+    }
+
+    /// The cursor.
+    pub fn cursor(&self) -> Cursor {
+        self.cursor
+    }
+
+    /// The notation the border is written in.
+    pub fn notation(&self) -> Notation {
+        self.notation
+    }
+
+    /// The coach.
+    pub fn coach(&self) -> &Coach {
+        &self.coach
+    }
+
+    /// Which coach panels are on.
+    pub fn panels(&self) -> Panels {
+        self.panels
+    }
+
+    /// The window that has the keyboard.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The last message and its tone.
+    pub fn message(&self) -> Option<(&str, Tone)> {
+        self.message.as_ref().map(|(m, t)| (m.as_str(), *t))
+    }
+
+    /// Whether the player has asked the coach anything this game.
+    pub fn coach_used(&self) -> bool {
+        self.coach_used
+    }
+
+    /// Whether the player has quit.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether the coach is working (the screen then refreshes its progress).
+    pub fn busy(&self) -> bool {
+        !self.coach.is_idle()
+    }
+
+    /// Where the last save went.
+    pub fn saved_to(&self) -> Option<&str> {
+        self.saved_to.as_deref()
+    }
+
+    fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.message = Some((text.into(), tone));
+    }
+
+    /// Takes in the coach's progress; returns whether the screen changed.
+    pub fn tick(&mut self) -> bool {
+        let changed = self.coach.poll();
+        self.ask_coach();
+        changed
+    }
+
+    /// Waits (at most `timeout`) until the coach has answered; for tests and
+    /// scripts. Returns whether it has.
+    pub fn wait_for_coach(&mut self, timeout: Duration) -> bool {
+        self.ask_coach();
+        self.coach.wait(timeout)
+    }
+
+    fn ask_coach(&mut self) {
+        let wanted = self.panels.any() || matches!(self.mode, Mode::Molecules { .. });
+        if wanted {
+            let g = &self.started.game;
+            self.coach.ask(g.observation(), g.rules(), g.atoms());
+        }
+    }
+
+    /// Draws the screen.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        self.board_origin = ui::draw(self, frame);
+    }
+
+    /// Handles one key press (releases and repeats of other kinds are ignored).
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if command(&key) == Some(Command::Interrupt) {
+            self.quit = true;
+            return;
+        }
+        match self.mode.clone() {
+            Mode::Board => {
+                if let Some(c) = command(&key) {
+                    self.run(c);
+                }
+            }
+            Mode::Help => self.mode = Mode::Board,
+            Mode::ConfirmQuit => match key.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => self.quit = true,
+                KeyCode::Char('s') => self.open_save_prompt(),
+                _ => {
+                    self.mode = Mode::Board;
+                    self.say("Back to the game.", Tone::Info);
+                }
+            },
+            Mode::SavePrompt { mut input } => match key.code {
+                KeyCode::Enter => self.save_requested(input),
+                KeyCode::Esc => {
+                    self.mode = Mode::Board;
+                    self.say("Not saved.", Tone::Info);
+                }
+                KeyCode::Backspace => {
+                    input.pop();
+                    self.mode = Mode::SavePrompt { input };
+                }
+                KeyCode::Char(c) if !c.is_control() => {
+                    input.push(c);
+                    self.mode = Mode::SavePrompt { input };
+                }
+                _ => {}
+            },
+            Mode::ConfirmOverwrite { path } => match key.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => self.save_to(path),
+                _ => self.mode = Mode::SavePrompt { input: path },
+            },
+            Mode::Molecules { scroll } => {
+                let scroll = match key.code {
+                    KeyCode::Up | KeyCode::Char('k') => scroll.saturating_sub(1),
+                    KeyCode::Down | KeyCode::Char('j') => scroll.saturating_add(1),
+                    KeyCode::PageUp => scroll.saturating_sub(10),
+                    KeyCode::PageDown | KeyCode::Char(' ') => scroll.saturating_add(10),
+                    KeyCode::Home => 0,
+                    _ => {
+                        self.mode = Mode::Board;
+                        return;
+                    }
+                };
+                self.mode = Mode::Molecules { scroll };
+            }
+        }
+        self.ask_coach();
+    }
+
+    /// Handles a mouse event: a left click on the board moves the cursor there
+    /// and shoots or places an atom; the wheel scrolls the list of molecules.
+    pub fn handle_mouse(&mut self, event: MouseEvent) {
+        match (&self.mode, event.kind) {
+            (Mode::Board, MouseEventKind::Down(MouseButton::Left)) => {
+                let Some((x0, y0)) = self.board_origin else {
+                    return;
+                };
+                if event.column < x0 || event.row < y0 {
+                    return;
+                }
+                let col = usize::from((event.column - x0) / 2);
+                let row = usize::from(event.row - y0);
+                if let Some(c) = Cursor::at(self.game().width(), row, col) {
+                    self.cursor = c;
+                    self.run(Command::Activate);
+                }
+            }
+            (Mode::Help, MouseEventKind::Down(_)) => self.mode = Mode::Board,
+            (Mode::Molecules { scroll }, MouseEventKind::ScrollDown) => {
+                self.mode = Mode::Molecules {
+                    scroll: scroll.saturating_add(3),
+                }
+            }
+            (Mode::Molecules { scroll }, MouseEventKind::ScrollUp) => {
+                self.mode = Mode::Molecules {
+                    scroll: scroll.saturating_sub(3),
+                }
+            }
+            _ => {}
+        }
+        self.ask_coach();
+    }
+
+    fn run(&mut self, c: Command) {
+        if self.game().is_over()
+            && matches!(
+                c,
+                Command::ToggleCount | Command::ToggleCertain | Command::ToggleBest
+            )
+        {
+            self.say(
+                "The game is over: a lists every molecule the rays allowed.",
+                Tone::Info,
+            );
+            return;
+        }
+        match c {
+            Command::Move(d) => self.cursor.step(d),
+            Command::Activate => self.activate(),
+            Command::Submit => self.submit(),
+            Command::ToggleCount => {
+                self.panels.count = !self.panels.count;
+                self.coach_toggled(self.panels.count, "count of molecules that fit");
+            }
+            Command::ToggleCertain => {
+                self.panels.certain = !self.panels.certain;
+                self.coach_toggled(self.panels.certain, "certain cells");
+            }
+            Command::ToggleBest => {
+                self.panels.best = !self.panels.best;
+                self.coach_toggled(self.panels.best, "best next ray");
+            }
+            Command::ShowMolecules => {
+                if self.game().is_over() {
+                    self.mode = Mode::Molecules { scroll: 0 };
+                } else {
+                    self.say(
+                        "Every molecule the rays allow is shown after the game (it would give the game away); c counts them.",
+                        Tone::Info,
+                    );
+                }
+            }
+            Command::Save => self.open_save_prompt(),
+            Command::SwitchNotation => {
+                self.notation = match self.notation {
+                    Notation::Seed => Notation::Emacs,
+                    Notation::Emacs => Notation::Seed,
+                };
+                let (_, used) = crate::play::save::marks_in(self.game(), self.notation);
+                let text = match (self.notation, used) {
+                    (Notation::Emacs, Notation::Emacs) => {
+                        "Emacs notation: H hit, R reflection, digits for exit pairs."
+                    }
+                    (Notation::Emacs, _) => {
+                        "Emacs notation has digits for 9 exit pairs only: this game has more, so letters stay."
+                    }
+                    _ => "The seed's notation: @ hit, & reflection, letters for exit pairs.",
+                };
+                self.say(text, Tone::Info);
+            }
+            Command::NewGame => self.new_game(),
+            Command::Help => self.mode = Mode::Help,
+            Command::Quit => {
+                if self.game().is_over() {
+                    self.quit = true;
+                } else {
+                    self.mode = Mode::ConfirmQuit;
+                }
+            }
+            Command::Interrupt => self.quit = true,
+        }
+    }
+
+    fn activate(&mut self) {
+        let p = self.game().width();
+        match self.cursor.target() {
+            Some(Target::Border(q)) => {
+                if self.game().is_over() {
+                    return; // the reveal draws the ray's path at the cursor
+                }
+                let shot = self.started.game.shoot(q);
+                let name = position_name(p, q);
+                match shot {
+                    Shot::New(o) => {
+                        self.unsaved = true;
+                        let cost = if matches!(o, Outcome::Exit(_)) { 2 } else { 1 };
+                        self.say(
+                            format!(
+                                "Ray {q} ({name}): {} (+{cost}, score {}).",
+                                outcome_words(p, o),
+                                self.game().ray_score()
+                            ),
+                            Tone::Info,
+                        );
+                    }
+                    Shot::Again(o) => self.say(
+                        format!(
+                            "Ray {q} ({name}) is known already: {}.",
+                            outcome_words(p, o)
+                        ),
+                        Tone::Info,
+                    ),
+                    Shot::GameOver => {}
+                }
+            }
+            Some(Target::Cell(i)) => {
+                if self.game().is_over() {
+                    self.say(
+                        "The game is over: n starts a new one, a lists every molecule the rays allowed.",
+                        Tone::Info,
+                    );
+                    return;
+                }
+                let on = self.started.game.toggle(i);
+                self.unsaved = true;
+                let (placed, n) = (self.game().placed(), self.game().atoms());
+                let where_ = format!("row {}, column {}", i / p + 1, i % p + 1);
+                let text = if on {
+                    if placed == n {
+                        format!(
+                            "Atom at {where_}: all {n} placed. g asks the referee for the verdict."
+                        )
+                    } else {
+                        format!("Atom at {where_} ({placed} of {n}).")
+                    }
+                } else {
+                    format!("Atom removed from {where_} ({placed} of {n}).")
+                };
+                self.say(text, Tone::Info);
+            }
+            None => {}
+        }
+    }
+
+    fn submit(&mut self) {
+        match self.started.game.submit() {
+            Ok(_) => {
+                self.unsaved = true;
+                self.after_verdict();
+            }
+            Err(GuessError::AlreadyJudged) => self.say(
+                "The guess has been judged: n starts a new game, q quits.",
+                Tone::Info,
+            ),
+            Err(e) => self.say(format!("Not yet: {e}."), Tone::Bad),
+        }
+    }
+
+    /// Shows the verdict: the message, and the cursor on the ray that tells a
+    /// wrong guess apart.
+    fn after_verdict(&mut self) {
+        let Some(v) = self.game().verdict().cloned() else {
+            return;
+        };
+        let p = self.game().width();
+        if let Some(e) = v.evidence {
+            self.cursor = Cursor::at_position(p, e.position);
+        }
+        let text = if v.won {
+            format!(
+                "You win with a score of {}. The hidden molecule is shown; move along the border to see any ray's path.",
+                v.score
+            )
+        } else {
+            format!(
+                "Not this time: score {}. The cursor is on the ray that tells your molecule apart.",
+                v.score
+            )
+        };
+        self.say(text, if v.won { Tone::Good } else { Tone::Bad });
+    }
+
+    fn coach_toggled(&mut self, on: bool, what: &str) {
+        if on {
+            self.coach_used = true;
+            self.say(format!("Coach: {what} on."), Tone::Info);
+        } else {
+            self.say(format!("Coach: {what} off."), Tone::Info);
+        }
+    }
+
+    fn open_save_prompt(&mut self) {
+        self.mode = Mode::SavePrompt {
+            input: self.save_path.clone(),
+        };
+    }
+
+    fn save_requested(&mut self, input: String) {
+        let path = input.trim().to_string();
+        if path.is_empty() {
+            self.say("Type a file name, or Esc not to save.", Tone::Bad);
+            return;
+        }
+        let own = self.saved_to.as_deref() == Some(path.as_str());
+        if Path::new(&path).exists() && !own {
+            self.mode = Mode::ConfirmOverwrite { path };
+        } else {
+            self.save_to(path);
+        }
+    }
+
+    fn save_to(&mut self, path: String) {
+        self.mode = Mode::Board;
+        let text = match save_text(self.game(), self.notation) {
+            Ok(t) => t,
+            Err(e) => {
+                self.say(format!("Cannot save: {e}."), Tone::Bad);
+                return;
+            }
+        };
+        match std::fs::write(&path, text) {
+            Ok(()) => {
+                self.unsaved = false;
+                self.save_path = path.clone();
+                self.say(
+                    format!(
+                        "Saved to {path}: 'bbx solve {path}' lists what fits, 'bbx play {path}' resumes."
+                    ),
+                    Tone::Good,
+                );
+                self.saved_to = Some(path);
+            }
+            Err(e) => self.say(
+                format!("Cannot save to {path}: {e}. s tries again with another name."),
+                Tone::Bad,
+            ),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if !self.game().is_over() {
+            self.say(
+                "Finish this game first (g submits your guess), or q to quit.",
+                Tone::Info,
+            );
+            return;
+        }
+        if matches!(self.started.source, Source::Saved { .. }) {
+            self.say(
+                "This was a saved game: 'bbx play A4_B8' (or any configuration) starts a new one.",
+                Tone::Info,
+            );
+            return;
+        }
+        let setup = Setup {
+            seed: None,
+            ..self.setup.clone()
+        };
+        match start(&setup) {
+            Ok(s) => {
+                let p = s.game.width();
+                self.save_path = self
+                    .options
+                    .save_path
+                    .clone()
+                    .unwrap_or_else(|| s.default_save_path());
+                self.started = s;
+                self.cursor = Cursor::start(p);
+                self.coach = Coach::new(self.options.coach);
+                self.panels = Panels::default();
+                self.saved_to = None;
+                self.unsaved = false;
+                self.coach_used = false;
+                self.say(format!("A new game: {}.", self.started.title()), Tone::Info);
+            }
+            Err(e) => self.say(format!("Cannot start a new game: {e}"), Tone::Bad),
+        }
+    }
+
+    /// One line on how the game ended, printed after the terminal is restored.
+    pub fn summary(&self) -> String {
+        let title = self.started.title();
+        match self.game().verdict() {
+            Some(v) => format!(
+                "{title}: {} with a score of {}{}.",
+                if v.won { "won" } else { "lost" },
+                v.score,
+                if self.coach_used { " (coached)" } else { "" }
+            ),
+            None => match (&self.saved_to, self.unsaved) {
+                (Some(path), false) => {
+                    format!("{title}: unfinished, saved to {path} ('bbx play {path}' resumes it).")
+                }
+                _ => format!("{title}: unfinished, not saved."),
+            },
+        }
+    }
+}
+
+/// An outcome in words with the exit's place: `out at 12 (bottom, column 4)`.
+pub fn outcome_words(width: usize, o: Outcome) -> String {
+    match o {
+        Outcome::Exit(k) => format!("out at {k} ({})", position_name(width, k)),
+        Outcome::Miss => "missed the board".into(),
+        other => other.words(),
+    }
+}

@@ -1,0 +1,210 @@
+//! The referee: is the guess right, what does it score, and which ray shows a
+//! wrong guess wrong.
+//!
+//! Simon Tatham's Puzzles judge a guess by its rays, not its atoms: "the game
+//! will check that your solution produces the same results as the computer's,
+//! rather than that your solution is identical". A guess whose every ray
+//! gives what the hidden molecule gives wins even where its atoms differ,
+//! since no ray could tell the two apart ([`Judge::AllRays`], the default).
+//! [`Judge::RaysShot`] is more lenient: a guess that fits every ray the player
+//! shot wins.
+//!
+//! The score is the original game's (and Emacs `blackbox.el`'s): one point per
+//! marked border position — 1 for a hit, a reflection or a miss, 2 for an exit
+//! pair — and 5 more for each atom of a losing guess that is not where an atom
+//! is hidden. Lower is better.
+//!
+//! ```
+//! use bbx::play::referee::{judge, Judge};
+//! use bbx::{Molecule, Observation, Rules};
+//! let hidden: Molecule = "O-O-------------".parse().unwrap();
+//! let guess: Molecule = "O----O----------".parse().unwrap();
+//! let seen = Observation::empty(4);
+//! let v = judge(&hidden, &guess, &seen, Rules::Standard, Judge::AllRays, 0);
+//! assert!(!v.won && v.wrong == 1 && v.score == 5);
+//! let e = v.evidence.unwrap();
+//! assert!(!e.shot); // no ray was shot: the referee names one that tells them apart
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::rules::board::Molecule;
+use crate::rules::ray::{Outcome, Rules};
+use crate::rules::spectrum::{Observation, Spectrum};
+
+/// Points for each atom of a losing guess placed where no atom is hidden.
+pub const WRONG_ATOM_PENALTY: usize = 5;
+
+/// How a guess is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Judge {
+    /// As Tatham's Puzzles: the guess wins when every ray, shot or not, gives
+    /// what the hidden molecule gives.
+    #[default]
+    AllRays,
+    /// The guess wins when it fits every ray shot.
+    RaysShot,
+}
+
+impl Judge {
+    /// `all-rays` or `rays-shot`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Judge::AllRays => "all-rays",
+            Judge::RaysShot => "rays-shot",
+        }
+    }
+}
+
+impl fmt::Display for Judge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Judge {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Judge, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "all-rays" | "all" | "tatham" => Ok(Judge::AllRays),
+            "rays-shot" | "shot" => Ok(Judge::RaysShot),
+            _ => Err(format!(
+                "unknown judge '{s}' (expected 'all-rays' or 'rays-shot')"
+            )),
+        }
+    }
+}
+
+/// A ray on which the guess and the hidden molecule disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evidence {
+    /// Border position.
+    pub position: usize,
+    /// Whether the player shot it (then the guess contradicts what was seen);
+    /// otherwise it is a ray the player did not shoot that would have told.
+    pub shot: bool,
+    /// What the hidden molecule gives.
+    pub hidden: Outcome,
+    /// What the guess gives.
+    pub guess: Outcome,
+}
+
+/// The referee's decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The guess judged.
+    pub guess: Molecule,
+    /// Whether it wins.
+    pub won: bool,
+    /// Whether it is the hidden molecule itself.
+    pub exact: bool,
+    /// Atoms of the guess where none is hidden.
+    pub wrong: usize,
+    /// Hidden atoms the guess left out.
+    pub missed: usize,
+    /// A ray that tells the guess from the hidden molecule: one the player shot
+    /// if the guess contradicts it, else (when the guess loses, or wins only
+    /// under [`Judge::RaysShot`]) one not shot.
+    pub evidence: Option<Evidence>,
+    /// The rays' points.
+    pub ray_score: usize,
+    /// Points for wrong atoms (0 when the guess wins).
+    pub penalty: usize,
+    /// The total: ray points plus penalty.
+    pub score: usize,
+}
+
+/// Judges `guess` against `hidden` given the rays `observed`; `ray_score` is
+/// what the rays cost.
+pub fn judge(
+    hidden: &Molecule,
+    guess: &Molecule,
+    observed: &Observation,
+    rules: Rules,
+    how: Judge,
+    ray_score: usize,
+) -> Verdict {
+    let hs = Spectrum::of(hidden, rules);
+    let gs = Spectrum::of(guess, rules);
+    let against_shot = observed.first_difference(&gs).map(|q| Evidence {
+        position: q,
+        shot: true,
+        hidden: hs.get(q),
+        guess: gs.get(q),
+    });
+    let against_unshot = (1..=4 * hidden.width())
+        .find(|&q| observed.get(q).is_none() && hs.get(q) != gs.get(q))
+        .map(|q| Evidence {
+            position: q,
+            shot: false,
+            hidden: hs.get(q),
+            guess: gs.get(q),
+        });
+    let count_ok = guess.atoms().len() == hidden.atoms().len();
+    let won = count_ok
+        && match how {
+            Judge::AllRays => hs == gs,
+            Judge::RaysShot => against_shot.is_none(),
+        };
+    let h = hidden.cells();
+    let g = guess.cells();
+    let wrong = (0..g.len()).filter(|&i| g[i] && !h[i]).count();
+    let missed = (0..h.len()).filter(|&i| h[i] && !g[i]).count();
+    let penalty = if won { 0 } else { WRONG_ATOM_PENALTY * wrong };
+    Verdict {
+        guess: guess.clone(),
+        won,
+        exact: guess == hidden,
+        wrong,
+        missed,
+        evidence: against_shot.or(against_unshot),
+        ray_score,
+        penalty,
+        score: ray_score + penalty,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equivalent_molecules_win_under_tatham() {
+        // A4_B6 molecules 868 and 15993 share their spectrum.
+        let a: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        let b: Molecule = "--O---------O-O---------O-----------".parse().unwrap();
+        let all = Observation::full(&Spectrum::of(&a, Rules::Standard));
+        let v = judge(&a, &b, &all, Rules::Standard, Judge::AllRays, 30);
+        assert!(v.won && !v.exact && v.wrong == 1 && v.penalty == 0 && v.score == 30);
+        assert_eq!(v.evidence, None);
+        // With no ray shot they still cannot be told apart.
+        let none = Observation::empty(6);
+        assert!(judge(&a, &b, &none, Rules::Standard, Judge::AllRays, 0).won);
+    }
+
+    #[test]
+    fn a_guess_that_fits_the_rays_shot_loses_if_another_ray_tells() {
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let guess: Molecule = "O--O------------".parse().unwrap();
+        let mut seen = Observation::empty(4);
+        seen.record(1, Outcome::Absorbed);
+        let all = judge(&hidden, &guess, &seen, Rules::Standard, Judge::AllRays, 1);
+        assert!(!all.won && all.score == 6);
+        let e = all.evidence.unwrap();
+        assert!(!e.shot && e.hidden != e.guess);
+        let lenient = judge(&hidden, &guess, &seen, Rules::Standard, Judge::RaysShot, 1);
+        assert!(lenient.won && lenient.score == 1);
+    }
+
+    #[test]
+    fn a_contradicted_guess_names_the_ray_shot() {
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let guess: Molecule = "-O-O------------".parse().unwrap();
+        let seen = Observation::full(&Spectrum::of(&hidden, Rules::Standard));
+        let v = judge(&hidden, &guess, &seen, Rules::Standard, Judge::RaysShot, 16);
+        let e = v.evidence.unwrap();
+        assert!(!v.won && e.shot && v.wrong == 2 && v.missed == 2 && v.score == 26);
+        assert_eq!(seen.get(e.position), Some(e.hidden));
+    }
+}

@@ -1,0 +1,362 @@
+//! Saved games: a puzzle file that `bbx solve` reads and `bbx play` resumes.
+//!
+//! A saved game is the seed's display of the rays shot so far (exit pairs
+//! lettered in the order they were shot) with the player's atoms as `O`s and a
+//! `There are N balls in the box` line, so `bbx solve FILE` lists the
+//! molecules that fit and checks the guess. Above the board, comment lines
+//! (starting with `#`, which the puzzle reader skips) say what the file is
+//! and carry one `# bbx-resume:` line: what `bbx play` needs to go on with the
+//! same hidden molecule — the molecule, the rules, the rays given free by a
+//! puzzle, whether the guess was judged — scrambled so that the molecule
+//! does not show at a glance, with a checksum. The scrambling hides; it does
+//! not protect (anyone with this source can undo it), which is all a game
+//! between friends needs.
+//!
+//! ```
+//! use bbx::play::game::Game;
+//! use bbx::play::referee::Judge;
+//! use bbx::play::save::{read_resume, save_text};
+//! use bbx::render::Notation;
+//! use bbx::{Molecule, Rules};
+//!
+//! let hidden: Molecule = "O-O-------------".parse().unwrap();
+//! let mut game = Game::new(hidden.clone(), Rules::Standard, Judge::AllRays);
+//! game.shoot(8);
+//! let text = save_text(&game, Notation::Seed).unwrap();
+//! assert!(!text.contains(&hidden.to_string()));
+//! let puzzle = bbx::puzzle::parse_puzzle(&text, "saved", None).unwrap();
+//! assert_eq!(puzzle.observation, *game.observation());
+//! let resume = read_resume(&text, "saved").unwrap().unwrap();
+//! assert_eq!(resume.hidden, hidden);
+//! ```
+
+use std::fmt::Write as _;
+
+use crate::error::Error;
+use crate::play::game::Game;
+use crate::play::referee::Judge;
+use crate::render::{Notation, balls_line, grid};
+use crate::rules::board::Molecule;
+use crate::rules::ray::Rules;
+
+/// The comment that carries the scrambled game.
+pub const RESUME_TAG: &str = "bbx-resume:";
+
+const VERSION: u8 = 1;
+const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
+
+/// What a saved game's resume line holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    /// The hidden molecule.
+    pub hidden: Molecule,
+    /// The rules of the game.
+    pub rules: Rules,
+    /// How the guess is judged.
+    pub judge: Judge,
+    /// Border positions given free by the puzzle the game started from.
+    pub free: Vec<usize>,
+    /// Whether the guess had been judged when the game was saved.
+    pub over: bool,
+}
+
+/// The border marks of `game` in `notation`, and the notation actually used:
+/// Emacs notation has digits for 9 exit pairs only, so past that the seed's
+/// letters are used.
+pub fn marks_in(game: &Game, notation: Notation) -> (Vec<char>, Notation) {
+    let marks = game.marks();
+    if notation == Notation::Seed || game.pair_order().len() > 9 {
+        return (marks, Notation::Seed);
+    }
+    let emacs = marks
+        .into_iter()
+        .map(|c| match c {
+            '@' => 'H',
+            '&' => 'R',
+            'a'..='i' => (b'1' + (c as u8 - b'a')) as char,
+            other => other,
+        })
+        .collect();
+    (emacs, Notation::Emacs)
+}
+
+/// The saved game as text: comments, the board in the seed's display and the
+/// balls line. Fails when the rays cannot be written in the display (more
+/// than 52 exit pairs).
+pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
+    if game.pair_order().len() > 52 {
+        return Err(Error::Invalid(
+            "more than 52 exit pairs cannot be written in the seed's display, so this game cannot be saved".into(),
+        ));
+    }
+    let p = game.width();
+    let (marks, _) = marks_in(game, notation);
+    let board = grid(p, |i| if game.is_guessed(i) { 'O' } else { '-' }, &marks);
+    let mut out = String::new();
+    let state = match game.verdict() {
+        Some(v) if v.won => format!("won, score {}", v.score),
+        Some(v) => format!("lost, score {}", v.score),
+        None => format!(
+            "{} rays shot, score so far {}, {} of {} atoms placed",
+            game.rays_shot(),
+            game.ray_score(),
+            game.placed(),
+            game.atoms()
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "# bbx play: a saved game of A{}_B{p} under the {} rules: {state}.",
+        game.atoms(),
+        game.rules()
+    );
+    let rules_flag = match game.rules() {
+        Rules::Standard => "",
+        Rules::EdgeMiss => " --rules edge-miss",
+    };
+    let _ = writeln!(
+        out,
+        "# 'bbx solve FILE{rules_flag}' lists the molecules that fit these rays; 'bbx play FILE' resumes the game."
+    );
+    let _ = writeln!(
+        out,
+        "# The next line is the hidden molecule, scrambled (bbx solve does not read it):"
+    );
+    let _ = writeln!(
+        out,
+        "# {RESUME_TAG} {}",
+        encode(game, &board).map_err(Error::Invalid)?
+    );
+    out.push('\n');
+    out.push_str(&board);
+    let _ = writeln!(out, "\n{}", balls_line(game.atoms()));
+    Ok(out)
+}
+
+/// Finds and unscrambles the resume line of a saved game; `Ok(None)` when the
+/// text has none (a plain puzzle). `origin` names the text in errors.
+pub fn read_resume(text: &str, origin: &str) -> Result<Option<Resume>, Error> {
+    let found = text.lines().enumerate().find_map(|(i, l)| {
+        let t = l.trim_start();
+        let rest = t.strip_prefix('#')?.trim_start();
+        rest.strip_prefix(RESUME_TAG).map(|r| (i + 1, r.trim()))
+    });
+    let Some((line, token)) = found else {
+        return Ok(None);
+    };
+    decode(token).map(Some).map_err(|why| {
+        Error::Invalid(format!(
+            "{origin}:{line}: the {RESUME_TAG} line is damaged ({why}); remove it to play the file as a puzzle with a new hidden molecule"
+        ))
+    })
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The keystream that scrambles a payload (splitmix64 from the key and nonce).
+fn keystream(nonce: u32, len: usize) -> Vec<u8> {
+    let mut state = KEY ^ (u64::from(nonce) << 17);
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        out.extend_from_slice(&z.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+fn encode(game: &Game, board: &str) -> Result<String, String> {
+    let p = game.width();
+    let width = u16::try_from(p).map_err(|_| "box too wide to save".to_string())?;
+    let mut payload = vec![
+        VERSION,
+        match game.rules() {
+            Rules::Standard => 0,
+            Rules::EdgeMiss => 1,
+        },
+        match game.judge() {
+            Judge::AllRays => 0,
+            Judge::RaysShot => 1,
+        },
+        u8::from(game.is_over()),
+    ];
+    payload.extend_from_slice(&width.to_le_bytes());
+    let atoms = game.hidden().atoms();
+    payload.extend_from_slice(&(atoms.len() as u32).to_le_bytes());
+    for &a in atoms {
+        payload.extend_from_slice(&(a as u32).to_le_bytes());
+    }
+    let mut free = vec![0u8; (4 * p).div_ceil(8)];
+    for q in game.free_positions() {
+        free[(q - 1) / 8] |= 1 << ((q - 1) % 8);
+    }
+    payload.extend_from_slice(&free);
+    let sum = fnv(&payload);
+    payload.extend_from_slice(&sum.to_le_bytes()[..4]);
+    let nonce = fnv(board.as_bytes()) as u32;
+    let mut out = format!("{nonce:08x}");
+    for (b, k) in payload.iter().zip(keystream(nonce, payload.len())) {
+        let _ = write!(out, "{:02x}", b ^ k);
+    }
+    Ok(out)
+}
+
+fn decode(token: &str) -> Result<Resume, String> {
+    let hex = |s: &str| -> Result<Vec<u8>, String> {
+        if !s.len().is_multiple_of(2) || !s.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return Err("not hexadecimal".into());
+        }
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| e.to_string()))
+            .collect()
+    };
+    if !token.is_ascii() {
+        return Err("not hexadecimal".into());
+    }
+    if token.len() < 8 {
+        return Err("too short".into());
+    }
+    let nonce_bytes = hex(&token[..8])?;
+    let nonce = u32::from_be_bytes([
+        nonce_bytes[0],
+        nonce_bytes[1],
+        nonce_bytes[2],
+        nonce_bytes[3],
+    ]);
+    let scrambled = hex(&token[8..])?;
+    let payload: Vec<u8> = scrambled
+        .iter()
+        .zip(keystream(nonce, scrambled.len()))
+        .map(|(b, k)| b ^ k)
+        .collect();
+    if payload.len() < 4 + 2 + 4 + 4 {
+        return Err("too short".into());
+    }
+    let (body, sum) = payload.split_at(payload.len() - 4);
+    if fnv(body).to_le_bytes()[..4] != *sum {
+        return Err("its checksum does not match".into());
+    }
+    if body[0] != VERSION {
+        return Err(format!(
+            "version {} (this bbx reads version {VERSION})",
+            body[0]
+        ));
+    }
+    let rules = match body[1] {
+        0 => Rules::Standard,
+        1 => Rules::EdgeMiss,
+        x => return Err(format!("unknown rules {x}")),
+    };
+    let judge = match body[2] {
+        0 => Judge::AllRays,
+        1 => Judge::RaysShot,
+        x => return Err(format!("unknown judge {x}")),
+    };
+    let over = body[3] != 0;
+    let p = usize::from(u16::from_le_bytes([body[4], body[5]]));
+    let n = u32::from_le_bytes([body[6], body[7], body[8], body[9]]) as usize;
+    let free_len = (4 * p).div_ceil(8);
+    let expected = n.checked_mul(4).and_then(|a| a.checked_add(10 + free_len));
+    if expected != Some(body.len()) {
+        return Err("wrong length".into());
+    }
+    let atoms = (0..n).map(|i| {
+        let b = &body[10 + 4 * i..14 + 4 * i];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+    });
+    let hidden = Molecule::new(p, atoms).map_err(|e| e.to_string())?;
+    let bits = &body[10 + 4 * n..];
+    let free = (1..=4 * p)
+        .filter(|&q| bits[(q - 1) / 8] & (1 << ((q - 1) % 8)) != 0)
+        .collect();
+    Ok(Resume {
+        hidden,
+        rules,
+        judge,
+        free,
+        over,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::spectrum::Observation;
+
+    fn sample() -> Game {
+        let hidden: Molecule = "-------------------------------O-------------O-O-----------O----"
+            .parse()
+            .unwrap();
+        let mut g = Game::new(hidden, Rules::EdgeMiss, Judge::RaysShot);
+        let mut given = Observation::empty(8);
+        given.record(1, g.spectrum().get(1));
+        g.record_known(&given, &[], true).unwrap();
+        for q in [5, 12, 20, 31] {
+            g.shoot(q);
+        }
+        g.toggle(10);
+        g
+    }
+
+    #[test]
+    fn round_trip() {
+        let g = sample();
+        let text = save_text(&g, Notation::Seed).unwrap();
+        let r = read_resume(&text, "t").unwrap().unwrap();
+        assert_eq!(r.hidden, *g.hidden());
+        assert_eq!(
+            (r.rules, r.judge, r.over),
+            (Rules::EdgeMiss, Judge::RaysShot, false)
+        );
+        assert!(r.free.contains(&1));
+        assert_eq!(r.free, g.free_positions());
+        assert!(text.contains("--rules edge-miss"), "{text}");
+        let puzzle = crate::puzzle::parse_puzzle(&text, "t", None).unwrap();
+        assert_eq!(puzzle.observation, *g.observation());
+        assert_eq!(puzzle.atoms, Some(4));
+        assert_eq!(puzzle.guess.unwrap().atoms(), &[10]);
+    }
+
+    #[test]
+    fn damage_is_reported() {
+        let text = save_text(&sample(), Notation::Emacs).unwrap();
+        let line = text.lines().find(|l| l.contains(RESUME_TAG)).unwrap();
+        let last = line.chars().last().unwrap();
+        let flipped = if last == '0' { '1' } else { '0' };
+        let damaged = text.replace(line, &format!("{}{flipped}", &line[..line.len() - 1]));
+        let e = read_resume(&damaged, "saved.txt").unwrap_err().to_string();
+        assert!(
+            e.starts_with("saved.txt:4: the bbx-resume: line is damaged"),
+            "{e}"
+        );
+        assert_eq!(read_resume("   @ &\n", "t").unwrap(), None);
+        for token in [
+            "",
+            "zz",
+            "ééééééééé",
+            "00000000",
+            "0000000000",
+            &"f".repeat(300),
+        ] {
+            let text = format!("# {RESUME_TAG} {token}\n");
+            assert!(read_resume(&text, "t").is_err(), "{token}");
+        }
+    }
+
+    #[test]
+    fn emacs_notation_uses_digits() {
+        let g = sample();
+        let (marks, used) = marks_in(&g, Notation::Emacs);
+        assert_eq!(used, Notation::Emacs);
+        assert!(marks.iter().all(|c| !c.is_ascii_lowercase()));
+    }
+}

@@ -1,0 +1,494 @@
+//! Starting a game: a random molecule of a configuration, one of the answers
+//! of a puzzle file, or a saved game resumed.
+//!
+//! ```
+//! use bbx::play::setup::{Setup, Start, start};
+//! let setup = Setup {
+//!     start: Start::Random { config: "A4_B8".parse().unwrap(), unique: false },
+//!     seed: Some(42),
+//!     ..Setup::default()
+//! };
+//! let a = start(&setup).unwrap();
+//! let b = start(&setup).unwrap();
+//! assert_eq!(a.game.hidden(), b.game.hidden()); // the seed replays the game
+//! assert_eq!(a.game.observation().shot_count(), 0);
+//! ```
+
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rand::RngExt as _;
+use rand::rngs::ChaCha8Rng;
+
+use crate::assistant::generate::{random_molecule, seeded, unique};
+use crate::error::Error;
+use crate::play::game::Game;
+use crate::play::referee::Judge;
+use crate::play::save::read_resume;
+use crate::puzzle::{Picture, parse_puzzle};
+use crate::render::Notation;
+use crate::rules::board::Molecule;
+use crate::rules::config::Config;
+use crate::rules::ray::{Outcome, Rules};
+use crate::rules::spectrum::{Observation, Spectrum};
+use crate::solver::{self, Limits};
+
+/// Where the game comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// A random molecule of a configuration; with `unique`, one whose full
+    /// spectrum identifies it.
+    Random {
+        /// The configuration.
+        config: Config,
+        /// Only molecules that no other molecule shares a spectrum with.
+        unique: bool,
+    },
+    /// A puzzle file (any format `bbx solve` reads) or a saved game.
+    File(String),
+}
+
+/// How to start a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// Where the game comes from.
+    pub start: Start,
+    /// The seed of the random choices (a fresh one when `None`).
+    pub seed: Option<u64>,
+    /// The rules (default: what the file implies, else standard).
+    pub rules: Option<Rules>,
+    /// The number of atoms, for a puzzle file that does not say.
+    pub atoms: Option<usize>,
+    /// How guesses are judged.
+    pub judge: Judge,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            start: Start::Random {
+                config: Config { atoms: 4, width: 8 },
+                unique: false,
+            },
+            seed: None,
+            rules: None,
+            atoms: None,
+            judge: Judge::AllRays,
+        }
+    }
+}
+
+/// Where a game in play came from, for the title bar and the save file name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A random molecule.
+    Random {
+        /// The seed that draws it again.
+        seed: u64,
+        /// Whether it was drawn among molecules with a unique spectrum.
+        unique: bool,
+    },
+    /// One of the answers of a puzzle file.
+    Puzzle {
+        /// The file.
+        path: String,
+        /// The seed of the choice among the answers.
+        seed: u64,
+        /// How many answers it was chosen from (`None` when there were too
+        /// many to count).
+        answers: Option<usize>,
+    },
+    /// A saved game.
+    Saved {
+        /// The file.
+        path: String,
+    },
+}
+
+/// A game ready to play.
+#[derive(Debug, Clone)]
+pub struct Started {
+    /// The game.
+    pub game: Game,
+    /// Where it came from.
+    pub source: Source,
+    /// The notation of the file it came from, when it is a display.
+    pub notation: Option<Notation>,
+}
+
+impl Started {
+    /// A one-line description: `A4_B8, standard rules, seed 42`.
+    pub fn title(&self) -> String {
+        let g = &self.game;
+        let config = format!("A{}_B{}", g.atoms(), g.width());
+        let rules = format!("{} rules", g.rules());
+        match &self.source {
+            Source::Random { seed, unique } => format!(
+                "{config}{}, {rules}, seed {seed}",
+                if *unique { " (unique)" } else { "" }
+            ),
+            Source::Puzzle {
+                path,
+                seed,
+                answers,
+            } => {
+                let path = file_name(path);
+                let among = match answers {
+                    Some(1) => "its only answer".to_string(),
+                    Some(n) => format!("one of {n} answers (seed {seed})"),
+                    None => format!("one of many answers (seed {seed})"),
+                };
+                format!("{path}: {config}, {rules}, {among}")
+            }
+            Source::Saved { path } => {
+                format!("{}: saved {config} game, {rules}", file_name(path))
+            }
+        }
+    }
+
+    /// Where `s` saves unless the player says otherwise: the saved game's own
+    /// file, or a new name in the current directory.
+    pub fn default_save_path(&self) -> String {
+        match &self.source {
+            Source::Saved { path } => path.clone(),
+            Source::Random { seed, .. } => format!(
+                "bbx-A{}_B{}-seed-{seed}.txt",
+                self.game.atoms(),
+                self.game.width()
+            ),
+            Source::Puzzle { path, .. } => {
+                let stem = Path::new(path)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "puzzle".into());
+                format!("{stem}-game.txt")
+            }
+        }
+    }
+}
+
+/// The last part of a path, for titles.
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
+}
+
+/// How long `--unique` may look for a molecule whose spectrum identifies it.
+const UNIQUE_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// A seed from the clock, for games started without `--seed`.
+pub fn fresh_seed() -> u64 {
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // Small enough to type back; mixed so that consecutive games differ.
+    (t ^ (u64::from(std::process::id()) << 20)).wrapping_mul(0x9E37_79B9_7F4A_7C15) % 1_000_000_000
+}
+
+/// Starts a game as `setup` says.
+pub fn start(setup: &Setup) -> Result<Started, Error> {
+    let seed = setup.seed.unwrap_or_else(fresh_seed);
+    let mut rng = seeded(seed);
+    match &setup.start {
+        Start::Random { config, unique: u } => {
+            let rules = setup.rules.unwrap_or_default();
+            let hidden = if *u {
+                let deadline = Instant::now() + UNIQUE_TIME_LIMIT;
+                unique(*config, rules, &mut rng, usize::MAX, Some(deadline))?.molecule
+            } else {
+                random_molecule(*config, &mut rng)
+            };
+            Ok(Started {
+                game: Game::new(hidden, rules, setup.judge),
+                source: Source::Random { seed, unique: *u },
+                notation: None,
+            })
+        }
+        Start::File(path) => {
+            let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            from_text(&text, path, setup, seed, &mut rng)
+        }
+    }
+}
+
+/// Starts a game from the text of a puzzle or saved game read from `path`.
+fn from_text(
+    text: &str,
+    path: &str,
+    setup: &Setup,
+    seed: u64,
+    rng: &mut ChaCha8Rng,
+) -> Result<Started, Error> {
+    let puzzle = parse_puzzle(text, path, None)?;
+    let p = puzzle.width();
+    let order = label_order(text, path, &puzzle.observation);
+    if let Some(resume) = read_resume(text, path)? {
+        if resume.hidden.width() != p {
+            return Err(Error::Invalid(format!(
+                "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle",
+                w = resume.hidden.width()
+            )));
+        }
+        if let Some(r) = setup.rules
+            && r != resume.rules
+        {
+            return Err(Error::Invalid(format!(
+                "{path}: the saved game was played under the {} rules; leave out --rules to resume it",
+                resume.rules
+            )));
+        }
+        let mut game = Game::new(resume.hidden.clone(), resume.rules, resume.judge);
+        let mut given = Observation::empty(p);
+        let mut paid = Observation::empty(p);
+        for (q, o) in puzzle.observation.rays() {
+            let target = if resume.free.contains(&q) {
+                &mut given
+            } else {
+                &mut paid
+            };
+            target.record(q, o);
+        }
+        let edited = |e: Error| {
+            Error::Invalid(format!(
+                "{path}: {e}: the board no longer matches the saved game (was it edited?); remove the bbx-resume line to play it as a puzzle"
+            ))
+        };
+        game.record_known(&given, &order, true).map_err(edited)?;
+        game.record_known(&paid, &order, false).map_err(edited)?;
+        if let Some(g) = &puzzle.guess {
+            game.set_guess(g);
+        }
+        if resume.over {
+            // The verdict is recomputed from the guess; a guess edited to the
+            // wrong count leaves the game open.
+            let _ = game.submit();
+        }
+        return Ok(Started {
+            game,
+            source: Source::Saved { path: path.into() },
+            notation: picture_notation(text, path),
+        });
+    }
+    let rules = setup.rules.or(puzzle.rules).unwrap_or_default();
+    let atoms = match setup.atoms.or(puzzle.atoms) {
+        Some(n) => n,
+        None => {
+            return Err(Error::Invalid(format!(
+                "{path}: the puzzle does not say how many atoms are hidden: add a line 'There are N balls in the box' or give --atoms N"
+            )));
+        }
+    };
+    if atoms > p * p {
+        return Err(Error::Invalid(format!(
+            "{atoms} atoms do not fit in the {p}×{p} box of {path}"
+        )));
+    }
+    let (hidden, answers) = choose_answer(&puzzle.observation, rules, atoms, rng, path)?;
+    let mut game = Game::new(hidden, rules, setup.judge);
+    game.record_known(&puzzle.observation, &order, true)?;
+    if let Some(g) = &puzzle.guess {
+        game.set_guess(g);
+    }
+    Ok(Started {
+        game,
+        source: Source::Puzzle {
+            path: path.into(),
+            seed,
+            answers,
+        },
+        notation: picture_notation(text, path),
+    })
+}
+
+/// The lower end of each exit pair in the order of its label in the picture
+/// (`a`, `b`, … or `1`, `2`, …), so that a resumed game or a puzzle keeps its
+/// letters; empty when the text is not a display.
+fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
+    let Ok(pic) = Picture::parse(text, path) else {
+        return Vec::new();
+    };
+    let rank = |c: char| match c {
+        '1'..='9' => Some(c as usize - '1' as usize),
+        'a'..='z' => Some(c as usize - 'a' as usize),
+        'A'..='Z' => Some(26 + c as usize - 'A' as usize),
+        _ => None,
+    };
+    let mut lows: Vec<(usize, usize)> = pic
+        .marks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let q = i + 1;
+            match (m, observed.get(q)) {
+                (Some(m), Some(Outcome::Exit(k))) if k > q => rank(m.ch).map(|r| (r, q)),
+                _ => None,
+            }
+        })
+        .collect();
+    lows.sort_unstable();
+    lows.into_iter().map(|(_, q)| q).collect()
+}
+
+/// The notation a display is written in: Emacs when a mark is a digit, or
+/// `H`/`R` appear with none of the seed's marks; `None` for other formats.
+fn picture_notation(text: &str, path: &str) -> Option<Notation> {
+    let pic = Picture::parse(text, path).ok()?;
+    let marks: Vec<char> = pic.marks.iter().flatten().map(|m| m.ch).collect();
+    let digit = marks.iter().any(char::is_ascii_digit);
+    let seed = marks
+        .iter()
+        .any(|&c| c.is_ascii_lowercase() || matches!(c, '@' | '&' | '~'));
+    let h_or_r = marks.iter().any(|&c| matches!(c, 'H' | 'R'));
+    Some(if digit || (h_or_r && !seed) {
+        Notation::Emacs
+    } else {
+        Notation::Seed
+    })
+}
+
+/// Draws the hidden molecule among the answers of a puzzle, uniformly: first
+/// by drawing random molecules until one fits (quick when the puzzle says
+/// little), else by listing the answers with the solver. Returns the molecule
+/// and how many answers there were, when known.
+fn choose_answer(
+    observed: &Observation,
+    rules: Rules,
+    atoms: usize,
+    rng: &mut ChaCha8Rng,
+    path: &str,
+) -> Result<(Molecule, Option<usize>), Error> {
+    let p = observed.width();
+    let config = Config::new(atoms, p)?;
+    let budget = Instant::now() + Duration::from_millis(300);
+    for i in 0.. {
+        if i % 256 == 0 && Instant::now() > budget {
+            break;
+        }
+        let m = random_molecule(config, rng);
+        if observed.matches(&Spectrum::of(&m, rules)) {
+            // Count the answers only when there are few (for the title).
+            let s = solver::solve(
+                observed,
+                rules,
+                atoms..=atoms,
+                &Limits {
+                    max: Some(1000),
+                    deadline: Some(Instant::now() + Duration::from_secs(2)),
+                    stop: None,
+                },
+                |_| {},
+            )?;
+            return Ok((m, s.complete.then(|| count(&s))));
+        }
+    }
+    let s = solver::solve(
+        observed,
+        rules,
+        atoms..=atoms,
+        &Limits {
+            max: Some(100_000),
+            deadline: Some(Instant::now() + Duration::from_secs(20)),
+            stop: None,
+        },
+        |_| {},
+    )?;
+    if s.molecules.is_empty() {
+        return Err(Error::Invalid(if s.complete {
+            format!(
+                "{path}: no molecule of {atoms} atoms fits these rays under the {rules} rules ('bbx solve {path}' shows which rays contradict each other)"
+            )
+        } else {
+            format!(
+                "{path}: the solver found no answer in 20 seconds; try a puzzle with more rays shot"
+            )
+        }));
+    }
+    // Uniform over every answer found, counted families included.
+    let m = s
+        .nth(rng.random_range(0..s.count))
+        .ok_or_else(|| Error::Internal("an answer past the solver's count".into()))?;
+    Ok((m, s.complete.then(|| count(&s))))
+}
+
+/// The number of answers, as a count for the title.
+fn count(s: &solver::Solution) -> usize {
+    usize::try_from(s.count).unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pure_thought() -> String {
+        format!(
+            "{}/puzzles/seed-pure-thought-a4-b8.txt",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    }
+
+    #[test]
+    fn a_puzzle_hides_one_of_its_answers() {
+        let mut hidden = Vec::new();
+        for seed in 0..12 {
+            let s = start(&Setup {
+                start: Start::File(pure_thought()),
+                seed: Some(seed),
+                ..Setup::default()
+            })
+            .unwrap();
+            assert_eq!(s.game.observation().shot_count(), 32);
+            assert_eq!(s.game.ray_score(), 0, "a puzzle's rays are free");
+            assert!(matches!(
+                s.source,
+                Source::Puzzle {
+                    answers: Some(3),
+                    ..
+                }
+            ));
+            hidden.push(s.game.hidden().clone());
+        }
+        hidden.sort();
+        hidden.dedup();
+        assert!(hidden.len() >= 2, "the seed chooses among the answers");
+    }
+
+    #[test]
+    fn a_puzzle_keeps_its_letters() {
+        let s = start(&Setup {
+            start: Start::File(pure_thought()),
+            seed: Some(1),
+            ..Setup::default()
+        })
+        .unwrap();
+        // The file is in Emacs notation: its top line is "   6 7 5 H 4 H 3 H".
+        let (marks, _) = crate::play::save::marks_in(&s.game, crate::render::Notation::Emacs);
+        let top: String = marks[24..32].iter().rev().collect();
+        assert_eq!(top, "675H4H3H");
+    }
+
+    #[test]
+    fn files_without_a_count_need_atoms() {
+        let dir = std::env::temp_dir().join(format!("bbx-setup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("nocount.txt");
+        std::fs::write(&f, "   @ &\n @ - - -\n   - - -\n   - - -\n").unwrap();
+        let path = f.to_string_lossy().into_owned();
+        let mut setup = Setup {
+            start: Start::File(path),
+            seed: Some(3),
+            ..Setup::default()
+        };
+        let e = start(&setup).unwrap_err().to_string();
+        assert!(e.contains("--atoms N"), "{e}");
+        setup.atoms = Some(2);
+        let s = start(&setup).unwrap();
+        assert_eq!(s.game.atoms(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

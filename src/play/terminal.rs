@@ -1,0 +1,161 @@
+//! The real terminal: raw mode, the alternate screen and mouse reports while
+//! the game runs, and the terminal given back as it was afterwards — on a
+//! normal quit, on an error, on a panic (a panic hook restores it before the
+//! message is printed) and on SIGINT, SIGTERM or SIGHUP (the loop notices
+//! within a quarter of a second). In raw mode Ctrl-C arrives as a key, which
+//! quits at once.
+
+use std::io::{self, IsTerminal};
+use std::sync::Arc;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use crate::error::Error;
+use crate::play::app::App;
+
+/// Environment variable that makes the game panic after its first frame, so
+/// that a test can check the terminal is restored on a panic.
+pub const PANIC_TEST_VARIABLE: &str = "BBX_PLAY_TEST_PANIC";
+
+/// Whether the game holds the terminal (raw mode, alternate screen).
+static HELD: AtomicBool = AtomicBool::new(false);
+
+/// Gives the terminal back: raw mode off, mouse reports off, main screen,
+/// cursor shown. Does nothing when the game does not hold the terminal, so
+/// that a second call (the panic hook, then the unwinding) does not move the
+/// cursor back to where the game started.
+pub fn restore() {
+    if !HELD.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+}
+
+/// Restores the terminal when dropped, whatever the way out.
+struct Restorer;
+
+impl Drop for Restorer {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+fn tty(e: io::Error) -> Error {
+    Error::Io {
+        path: "the terminal".into(),
+        source: e,
+    }
+}
+
+/// Fails unless standard input and output are both a terminal.
+pub fn ensure_terminal() -> Result<(), Error> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(
+            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected".into(),
+        ))
+    }
+}
+
+/// Plays `app` on the terminal until the player quits.
+///
+/// Fails without touching the terminal when standard input or output is not
+/// a terminal.
+pub fn run(app: &mut App) -> Result<(), Error> {
+    ensure_terminal()?;
+    install_panic_hook();
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        // Without the flag a signal still ends the game, only less tidily.
+        let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
+    }
+    let panic_test = std::env::var_os(PANIC_TEST_VARIABLE).is_some();
+
+    terminal::enable_raw_mode().map_err(tty)?;
+    HELD.store(true, Ordering::SeqCst);
+    let _restorer = Restorer;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        cursor::Hide
+    )
+    .map_err(tty)?;
+    let mut term = Terminal::new(CrosstermBackend::new(io::stdout())).map_err(tty)?;
+    term.clear().map_err(tty)?;
+    loop {
+        term.draw(|f| app.draw(f)).map_err(tty)?;
+        if panic_test {
+            panic!("{PANIC_TEST_VARIABLE} is set: panicking to test that the terminal is restored");
+        }
+        if app.should_quit() || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        // A terminal that went away (its window closed without a hang-up
+        // signal reaching us) answers no more questions: stop, rather than
+        // poll a dead line forever.
+        if terminal::size().is_err() {
+            return Err(Error::Invalid(
+                "the terminal went away: the game is over (s saves a game to resume it)".into(),
+            ));
+        }
+        let wait = if app.busy() {
+            Duration::from_millis(100)
+        } else {
+            Duration::from_millis(250)
+        };
+        // Take the events waiting before drawing again. A terminal that went
+        // away (its window closed) reads as an endless stream of nothing:
+        // stop then, rather than spin.
+        let mut timeout = wait;
+        let mut idle = 0u32;
+        while event::poll(timeout).map_err(tty)? {
+            match event::read().map_err(tty)? {
+                Event::Key(k) => app.handle_key(k),
+                Event::Mouse(m) => app.handle_mouse(m),
+                Event::Resize(..) => term.autoresize().map_err(tty)?,
+                _ => idle += 1,
+            }
+            if app.should_quit() || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if idle > 10_000 {
+                return Err(Error::Invalid(
+                    "the terminal went away: the game is over (save with s next time)".into(),
+                ));
+            }
+            timeout = Duration::ZERO;
+        }
+        app.tick();
+    }
+    Ok(())
+}

@@ -1,0 +1,940 @@
+//! Drawing the game with ratatui: the board in the seed's display, the side
+//! panel (score, cursor, coach, verdict), the message and key lines, and the
+//! windows over them (help, questions, the list of molecules).
+//!
+//! The board is laid out exactly as `bbx trace` prints it: one character every
+//! two columns, border marks around the cells. Where the terminal is too small
+//! for the board, a message says how large it must be.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
+
+use crate::play::app::{App, Mode, Tone, outcome_words};
+use crate::play::input::{KEYS, Target};
+use crate::play::referee::{Judge, WRONG_ATOM_PENALTY};
+use crate::play::save::marks_in;
+use crate::render::{Notation, grid, position_name, side_by_side};
+use crate::rules::board::{Molecule, position_at};
+use crate::rules::ray::{Outcome, Tracer};
+use crate::rules::spectrum::pair_label;
+use crate::solver::Certainty;
+
+/// Width of the side panel.
+const PANEL_WIDTH: u16 = 48;
+/// Widest the side panel gets.
+const PANEL_MAX_WIDTH: u16 = 64;
+/// Height of the side panel (at least the board's).
+const PANEL_HEIGHT: u16 = 20;
+/// Height the side panel needs below the board when stacked.
+const PANEL_MIN_HEIGHT: u16 = 12;
+/// Most molecules the list after the game draws.
+const MOLECULES_LISTED: usize = 500;
+
+/// The size of the board's frame: its text (2p+4 by p+2) with a border and a
+/// column of padding on each side.
+fn board_frame(p: usize) -> (u16, u16) {
+    let w = (2 * p + 4 + 4).min(u16::MAX as usize) as u16;
+    let h = (p + 2 + 2).min(u16::MAX as usize) as u16;
+    (w, h)
+}
+
+/// The smallest terminal that shows the board of a `p`-wide box (with the
+/// title, message and key lines).
+pub fn minimum_size(p: usize) -> (u16, u16) {
+    let (w, h) = board_frame(p);
+    (w, h.saturating_add(3))
+}
+
+fn style_of(tone: Tone) -> Style {
+    match tone {
+        Tone::Info => Style::new(),
+        Tone::Good => Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        Tone::Bad => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+    }
+}
+
+const PAIR_COLOURS: [Color; 6] = [
+    Color::Cyan,
+    Color::Magenta,
+    Color::Yellow,
+    Color::Green,
+    Color::LightBlue,
+    Color::LightRed,
+];
+
+/// Draws the screen; returns where the board's text starts (for the mouse).
+pub(crate) fn draw(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
+    let area = f.area();
+    let p = app.game().width();
+    let (bw, bh) = board_frame(p);
+    let (min_w, min_h) = minimum_size(p);
+    if area.width < min_w || area.height < min_h {
+        too_small(f, area, p, min_w, min_h);
+        return None;
+    }
+    let long = app
+        .message()
+        .is_some_and(|(m, _)| m.chars().count() + 1 > usize::from(area.width));
+    let message_height = if long && area.height > min_h { 2 } else { 1 };
+    let [header, main, message, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(message_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    draw_header(app, f, header);
+    draw_message(app, f, message);
+    draw_keys(app, f, keys);
+
+    if let Mode::Molecules { scroll } = app.mode() {
+        draw_molecules(app, f, main, *scroll);
+        return None;
+    }
+
+    let over = app.game().is_over();
+    let second = over && app.game().verdict().is_some_and(|v| !v.exact);
+    let wide = main.width >= bw + PANEL_WIDTH && main.height >= bh;
+    let (board_area, guess_area, panel_area) = if wide {
+        let show_guess = second && main.width >= 2 * bw + PANEL_WIDTH;
+        let board = Rect::new(main.x, main.y, bw, bh);
+        let guess = show_guess.then(|| Rect::new(main.x + bw, main.y, bw, bh));
+        let used = if show_guess { 2 * bw } else { bw };
+        let width = (main.width - used).min(PANEL_MAX_WIDTH);
+        let height = main.height.min(bh.max(PANEL_HEIGHT));
+        let panel = Rect::new(main.x + used, main.y, width, height);
+        (board, guess, Some(panel))
+    } else if main.height >= bh + PANEL_MIN_HEIGHT {
+        let board = Rect::new(main.x, main.y, bw, bh);
+        let height = (main.height - bh).min(PANEL_HEIGHT);
+        let width = main.width.min(PANEL_MAX_WIDTH);
+        let panel = Rect::new(main.x, main.y + bh, width, height);
+        (board, None, Some(panel))
+    } else {
+        (
+            Rect::new(main.x, main.y, bw, bh.min(main.height)),
+            None,
+            None,
+        )
+    };
+
+    let title = if over {
+        " the hidden molecule "
+    } else {
+        " the box "
+    };
+    let lines = if over {
+        reveal_lines(app)
+    } else {
+        play_lines(app)
+    };
+    let mut frame = Block::bordered()
+        .title(title)
+        .padding(Padding::horizontal(1));
+    if panel_area.is_none() {
+        // No room for the panel: the score and atoms under the board.
+        let g = app.game();
+        let status = match g.verdict() {
+            Some(v) => format!(
+                " {} · score {} ",
+                if v.won { "won" } else { "lost" },
+                v.score
+            ),
+            None => format!(
+                " score {} · atoms {}/{} ",
+                g.ray_score(),
+                g.placed(),
+                g.atoms()
+            ),
+        };
+        frame = frame.title_bottom(status);
+    }
+    f.render_widget(Paragraph::new(lines).block(frame), board_area);
+    if let Some(g) = guess_area {
+        f.render_widget(
+            Paragraph::new(guess_lines(app)).block(
+                Block::bordered()
+                    .title(" your molecule ")
+                    .padding(Padding::horizontal(1)),
+            ),
+            g,
+        );
+    }
+    if let Some(mut panel) = panel_area {
+        let text = if over {
+            verdict_text(app)
+        } else {
+            game_text(app)
+        };
+        // As tall as its text needs once wrapped, and at least the board's height.
+        let inner = usize::from(panel.width.saturating_sub(4)).max(1);
+        let needed: usize = text
+            .lines
+            .iter()
+            .map(|l| l.width().div_ceil(inner).max(1))
+            .sum();
+        let height = u16::try_from(needed)
+            .unwrap_or(u16::MAX)
+            .saturating_add(2)
+            .max(bh);
+        panel.height = panel.height.min(height);
+        f.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: false })
+                .block(Block::bordered().padding(Padding::horizontal(1))),
+            panel,
+        );
+    }
+
+    match app.mode() {
+        Mode::Help => draw_help(app, f, area),
+        Mode::ConfirmQuit => {
+            let saved = match app.saved_to() {
+                Some(p) => format!("(last saved to {p})"),
+                None => "(not saved)".to_string(),
+            };
+            popup(
+                f,
+                area,
+                " quit? ",
+                vec![
+                    Line::from("The game is not finished. Quit?"),
+                    Line::from(saved),
+                    Line::from(""),
+                    Line::from("y quits · s saves first · any other key goes back"),
+                ],
+            );
+        }
+        Mode::SavePrompt { input } => popup(
+            f,
+            area,
+            " save the game ",
+            vec![
+                Line::from("Save to (type a file name):"),
+                Line::from(vec![
+                    Span::styled(input.clone(), Style::new().add_modifier(Modifier::BOLD)),
+                    Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
+                ]),
+                Line::from(""),
+                Line::from("Enter saves · Esc cancels"),
+                Line::from("bbx solve reads the file; bbx play resumes it."),
+            ],
+        ),
+        Mode::ConfirmOverwrite { path } => popup(
+            f,
+            area,
+            " replace? ",
+            vec![
+                Line::from(format!("{path} exists. Replace it?")),
+                Line::from(""),
+                Line::from("y replaces · any other key goes back"),
+            ],
+        ),
+        Mode::Board | Mode::Molecules { .. } => {}
+    }
+    Some((board_area.x + 2, board_area.y + 1))
+}
+
+fn too_small(f: &mut Frame, area: Rect, p: usize, w: u16, h: u16) {
+    let text = format!(
+        "The {p}×{p} board needs a terminal of at least {w}×{h}; this one is {}×{}. Enlarge it, or press q to quit.",
+        area.width, area.height
+    );
+    f.render_widget(
+        Paragraph::new(text)
+            .style(Style::new().add_modifier(Modifier::BOLD))
+            .wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
+fn draw_header(app: &App, f: &mut Frame, area: Rect) {
+    let title = format!(" bbx play · {}", app.started().title());
+    let help = "? help ";
+    let room = usize::from(area.width).saturating_sub(help.len() + 1);
+    let mut t: String = if title.chars().count() > room {
+        let mut cut: String = title.chars().take(room.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    } else {
+        title
+    };
+    let pad = usize::from(area.width).saturating_sub(t.chars().count() + help.len());
+    t.push_str(&" ".repeat(pad));
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(t, Style::new().add_modifier(Modifier::BOLD)),
+            Span::styled(help, Style::new().fg(Color::DarkGray)),
+        ])),
+        area,
+    );
+}
+
+fn draw_message(app: &App, f: &mut Frame, area: Rect) {
+    if let Some((m, tone)) = app.message() {
+        f.render_widget(
+            Paragraph::new(Span::styled(format!(" {m}"), style_of(tone)))
+                .wrap(Wrap { trim: false }),
+            area,
+        );
+    }
+}
+
+fn draw_keys(app: &App, f: &mut Frame, area: Rect) {
+    let keys = match app.mode() {
+        Mode::Board if app.game().is_over() => {
+            " ←↓↑→ see a ray's path · a every molecule · n new game · s save · ? help · q quit"
+        }
+        Mode::Board => {
+            " ←↓↑→ move · Enter shoot/mark · g guess · c x b coach · s save · ? help · q quit"
+        }
+        Mode::Help => " any key closes the help",
+        Mode::ConfirmQuit => " y quit · s save · any other key: back",
+        Mode::SavePrompt { .. } => " Enter save · Esc cancel",
+        Mode::ConfirmOverwrite { .. } => " y replace · any other key: back",
+        Mode::Molecules { .. } => " ↑↓ PgUp PgDn scroll · any other key: back to the board",
+    };
+    f.render_widget(
+        Paragraph::new(Span::styled(keys, Style::new().fg(Color::DarkGray))),
+        area,
+    );
+}
+
+/// The board's lines: `cell(i)` and `mark(pos)` give each character and its
+/// style; the cursor's character is drawn reversed.
+fn board_lines(
+    p: usize,
+    cell: impl Fn(usize) -> (char, Style),
+    mark: impl Fn(usize) -> (char, Style),
+    cursor: (usize, usize),
+) -> Vec<Line<'static>> {
+    (0..p + 2)
+        .map(|r| {
+            let mut spans = Vec::with_capacity(2 * (p + 2));
+            for c in 0..p + 2 {
+                let (ch, mut style) = if (1..=p).contains(&r) && (1..=p).contains(&c) {
+                    cell(p * (r - 1) + c - 1)
+                } else if let Some(q) = position_at(p, r, c) {
+                    mark(q)
+                } else {
+                    (' ', Style::new())
+                };
+                if (r, c) == cursor {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(ch.to_string(), style));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// The style of a border mark: hits, reflections, misses and each exit pair
+/// in its own colour; the pair under the cursor underlined at both ends.
+fn mark_style(app: &App, q: usize) -> Style {
+    let g = app.game();
+    let base = match g.observation().get(q) {
+        Some(Outcome::Absorbed) => Style::new().fg(Color::Red),
+        Some(Outcome::Reflected) => Style::new().fg(Color::LightBlue),
+        Some(Outcome::Miss) => Style::new().fg(Color::DarkGray),
+        Some(Outcome::Exit(_)) => {
+            let i = g.pair_index(q).unwrap_or(0);
+            Style::new().fg(PAIR_COLOURS[i % PAIR_COLOURS.len()])
+        }
+        None => Style::new(),
+    }
+    .add_modifier(Modifier::BOLD);
+    if let Some(Target::Border(c)) = app.cursor().target()
+        && let Some(Outcome::Exit(k)) = g.observation().get(c)
+        && k == q
+    {
+        return base.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
+    }
+    base
+}
+
+fn play_lines(app: &App) -> Vec<Line<'static>> {
+    let g = app.game();
+    let p = g.width();
+    let (marks, _) = marks_in(g, app.notation());
+    let answer = app.coach().answer_for(g.observation());
+    let certainty = app
+        .panels()
+        .certain
+        .then(|| answer.and_then(|a| a.certainty()))
+        .flatten();
+    let best = app
+        .panels()
+        .best
+        .then(|| answer.and_then(|a| a.best()).map(|s| s.position))
+        .flatten();
+    board_lines(
+        p,
+        |i| {
+            let c = certainty.map(|c| c[i]);
+            if g.is_guessed(i) {
+                let colour = if c == Some(Certainty::Empty) {
+                    Color::Red
+                } else {
+                    Color::Cyan
+                };
+                ('O', Style::new().fg(colour).add_modifier(Modifier::BOLD))
+            } else {
+                match c {
+                    Some(Certainty::Atom) => (
+                        '*',
+                        Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+                    ),
+                    Some(Certainty::Empty) => ('.', Style::new().fg(Color::DarkGray)),
+                    _ => ('-', Style::new()),
+                }
+            }
+        },
+        |q| {
+            if g.observation().get(q).is_some() {
+                (marks[q - 1], mark_style(app, q))
+            } else if best == Some(q) {
+                (
+                    '*',
+                    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                )
+            } else {
+                (' ', Style::new())
+            }
+        },
+        app.cursor().row_col(),
+    )
+}
+
+/// The cells a ray from `pos` crosses in molecule `m`.
+fn path_cells(m: &Molecule, rules: crate::rules::ray::Rules, pos: usize) -> Vec<bool> {
+    let p = m.width();
+    let mut t = Tracer::new(p, rules);
+    t.load(m);
+    let (_, path) = t.trace_path(pos);
+    let mut cells = vec![false; p * p];
+    for s in path {
+        cells[p * (s.row - 1) + s.col - 1] = true;
+    }
+    cells
+}
+
+/// The ray the reveal draws: the one at the cursor.
+fn selected_ray(app: &App) -> Option<usize> {
+    match app.cursor().target() {
+        Some(Target::Border(q)) => Some(q),
+        _ => None,
+    }
+}
+
+/// The mark of a ray the player did not shoot but the referee shows (the ray
+/// that tells a wrong guess apart).
+fn evidence_mark(app: &App) -> Option<(usize, Option<usize>, char)> {
+    let g = app.game();
+    let e = g.verdict()?.evidence?;
+    if e.shot {
+        return None;
+    }
+    let (_, used) = marks_in(g, app.notation());
+    let next = g.pair_order().len();
+    let (ch, other) = match e.hidden {
+        Outcome::Absorbed => (if used == Notation::Emacs { 'H' } else { '@' }, None),
+        Outcome::Reflected => (if used == Notation::Emacs { 'R' } else { '&' }, None),
+        Outcome::Miss => ('~', None),
+        Outcome::Exit(k) => {
+            let c = if used == Notation::Emacs && next < 9 {
+                (b'1' + next as u8) as char
+            } else {
+                pair_label(next).unwrap_or('+')
+            };
+            (c, Some(k))
+        }
+    };
+    Some((e.position, other, ch))
+}
+
+fn reveal_lines(app: &App) -> Vec<Line<'static>> {
+    let g = app.game();
+    let p = g.width();
+    let (marks, _) = marks_in(g, app.notation());
+    let hidden = g.hidden().cells();
+    let path = selected_ray(app).map(|q| path_cells(g.hidden(), g.rules(), q));
+    let extra = evidence_mark(app);
+    board_lines(
+        p,
+        |i| {
+            let bold = |c: Color| Style::new().fg(c).add_modifier(Modifier::BOLD);
+            match (hidden[i], g.is_guessed(i)) {
+                (true, true) => ('O', bold(Color::Green)),
+                (false, true) => ('x', bold(Color::Red)),
+                (true, false) => ('*', bold(Color::Yellow)),
+                (false, false) if path.as_ref().is_some_and(|c| c[i]) => {
+                    ('+', Style::new().fg(Color::Magenta))
+                }
+                _ => ('-', Style::new()),
+            }
+        },
+        |q| {
+            if g.observation().get(q).is_some() {
+                return (marks[q - 1], mark_style(app, q));
+            }
+            match extra {
+                Some((a, b, ch)) if a == q || b == Some(q) => (
+                    ch,
+                    Style::new()
+                        .fg(Color::Magenta)
+                        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                ),
+                _ => (' ', Style::new()),
+            }
+        },
+        app.cursor().row_col(),
+    )
+}
+
+/// The player's molecule with the path the selected ray would take in it.
+fn guess_lines(app: &App) -> Vec<Line<'static>> {
+    let g = app.game();
+    let p = g.width();
+    let Some(v) = g.verdict() else {
+        return Vec::new();
+    };
+    let guess = v.guess.clone();
+    let cells = guess.cells();
+    let ray = selected_ray(app);
+    let path = ray.map(|q| path_cells(&guess, g.rules(), q));
+    let outcome = ray.map(|q| {
+        let mut t = Tracer::new(p, g.rules());
+        t.load(&guess);
+        (q, t.trace(q).outcome)
+    });
+    board_lines(
+        p,
+        |i| {
+            if cells[i] {
+                (
+                    'O',
+                    Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+                )
+            } else if path.as_ref().is_some_and(|c| c[i]) {
+                ('+', Style::new().fg(Color::Magenta))
+            } else {
+                ('-', Style::new())
+            }
+        },
+        |q| {
+            let style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
+            let emacs = marks_in(g, app.notation()).1 == Notation::Emacs;
+            match outcome {
+                Some((a, o)) if a == q => match o {
+                    Outcome::Absorbed => (if emacs { 'H' } else { '@' }, style),
+                    Outcome::Reflected => (if emacs { 'R' } else { '&' }, style),
+                    Outcome::Miss => ('~', style),
+                    Outcome::Exit(_) => ('+', style),
+                },
+                Some((_, Outcome::Exit(k))) if k == q => ('+', style),
+                _ => (' ', Style::new()),
+            }
+        },
+        app.cursor().row_col(),
+    )
+}
+
+fn heading(s: &str) -> Line<'static> {
+    Line::from(Span::styled(
+        s.to_string(),
+        Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+    ))
+}
+
+fn dim(s: String) -> Line<'static> {
+    Line::from(Span::styled(s, Style::new().fg(Color::DarkGray)))
+}
+
+/// What the cursor is on, in words (two lines).
+fn cursor_lines(app: &App) -> Vec<Line<'static>> {
+    let g = app.game();
+    let p = g.width();
+    match app.cursor().target() {
+        Some(Target::Border(q)) => {
+            let what = match g.observation().get(q) {
+                None if g.is_over() => "not shot".to_string(),
+                None => "not shot yet: Enter shoots it".to_string(),
+                Some(o) => {
+                    let free = if g.is_free(q) {
+                        " (given by the puzzle)"
+                    } else {
+                        ""
+                    };
+                    format!("{}{free}", outcome_words(p, o))
+                }
+            };
+            vec![
+                Line::from(format!("cursor  ray {q} ({})", position_name(p, q))),
+                Line::from(format!("        {what}")),
+            ]
+        }
+        Some(Target::Cell(i)) => {
+            let what = if g.is_guessed(i) {
+                "your atom: Enter removes it"
+            } else if g.is_over() {
+                "empty in your guess"
+            } else {
+                "Enter puts an atom here"
+            };
+            vec![
+                Line::from(format!("cursor  row {}, column {}", i / p + 1, i % p + 1)),
+                Line::from(format!("        {what}")),
+            ]
+        }
+        None => Vec::new(),
+    }
+}
+
+fn game_text(app: &App) -> Text<'static> {
+    let g = app.game();
+    let p = g.width();
+    let mut lines = vec![heading("game")];
+    let given = g.free_positions().len();
+    lines.push(Line::from(format!(
+        "rays shot  {:<4} score {}",
+        g.rays_shot(),
+        g.ray_score()
+    )));
+    if given > 0 {
+        lines.push(dim(format!(
+            "           {given} border marks given by the puzzle, free"
+        )));
+    }
+    lines.push(Line::from(format!(
+        "atoms      {} of {} placed",
+        g.placed(),
+        g.atoms()
+    )));
+    lines.push(Line::from(""));
+    lines.extend(cursor_lines(app));
+    lines.push(Line::from(""));
+    lines.push(heading("coach"));
+    let panels = app.panels();
+    if !panels.count && !panels.certain && !panels.best {
+        lines.push(dim(
+            "off: c counts the molecules that fit, x shows certain cells, b the best ray"
+                .to_string(),
+        ));
+        return Text::from(lines);
+    }
+    let answer = app.coach().answer_for(g.observation());
+    let Some(a) = answer else {
+        if let Some(why) = app.coach().failure() {
+            lines.push(Line::from(Span::styled(
+                format!("the coach failed: {why}"),
+                style_of(Tone::Bad),
+            )));
+        } else {
+            let (found, t) = app.coach().progress().unwrap_or_default();
+            lines.push(dim(format!(
+                "thinking… {found} molecules so far ({:.1} s)",
+                t.as_secs_f64()
+            )));
+        }
+        return Text::from(lines);
+    };
+    if panels.count {
+        lines.push(Line::from(a.count_sentence("the rays shot")));
+    }
+    if panels.certain {
+        match a.certainty() {
+            Some(c) => {
+                let atoms = c.iter().filter(|x| **x == Certainty::Atom).count();
+                let empty = c.iter().filter(|x| **x == Certainty::Empty).count();
+                lines.push(Line::from(format!(
+                    "certain: {atoms} atoms (*), {empty} empty cells (.)"
+                )));
+                let wrong = (0..p * p)
+                    .filter(|&i| g.is_guessed(i) && c[i] == Certainty::Empty)
+                    .count();
+                if wrong > 0 {
+                    lines.push(Line::from(Span::styled(
+                        format!("{wrong} of your atoms on a cell certainly empty (red)"),
+                        style_of(Tone::Bad),
+                    )));
+                }
+            }
+            None => lines.push(dim(
+                "certain cells: not known, the search stopped at its time limit".to_string(),
+            )),
+        }
+    }
+    if panels.best {
+        let partial = if a.all_listed() {
+            String::new()
+        } else {
+            format!(" (ranked on {} of them)", a.report.listed)
+        };
+        match a.best() {
+            Some(s) => {
+                lines.push(Line::from(format!(
+                    "best ray {} ({}): {:.2} molecules expected left{partial}",
+                    s.position,
+                    position_name(p, s.position),
+                    s.expected_remaining
+                )));
+                for s in a.report.splits.iter().skip(1).take(2) {
+                    lines.push(dim(format!(
+                        "  then ray {} ({:.2})",
+                        s.position, s.expected_remaining
+                    )));
+                }
+            }
+            None if a.report.count == 1 => lines.push(Line::from(
+                "best ray: none needed, one molecule fits".to_string(),
+            )),
+            None => lines.push(Line::from(
+                "best ray: none, no ray left tells the molecules apart".to_string(),
+            )),
+        }
+    }
+    Text::from(lines)
+}
+
+fn verdict_text(app: &App) -> Text<'static> {
+    let g = app.game();
+    let p = g.width();
+    let Some(v) = g.verdict() else {
+        return Text::default();
+    };
+    let mut lines = Vec::new();
+    if v.won {
+        lines.push(Line::from(Span::styled(
+            "YOU WIN",
+            style_of(Tone::Good).add_modifier(Modifier::UNDERLINED),
+        )));
+    } else {
+        lines.push(Line::from(Span::styled(
+            "NOT THIS TIME",
+            style_of(Tone::Bad).add_modifier(Modifier::UNDERLINED),
+        )));
+    }
+    let penalty = if v.penalty > 0 {
+        format!(
+            " + {} for {} misplaced atom{} (×{WRONG_ATOM_PENALTY})",
+            v.penalty,
+            v.wrong,
+            if v.wrong == 1 { "" } else { "s" }
+        )
+    } else {
+        String::new()
+    };
+    lines.push(Line::from(format!(
+        "score {}: {} for rays{penalty}",
+        v.score, v.ray_score
+    )));
+    lines.push(Line::from(""));
+    let differ = format!("{} atom{}", v.wrong, if v.wrong == 1 { "" } else { "s" });
+    let explanation = if v.exact {
+        "Your molecule is the hidden one.".to_string()
+    } else if v.won && g.judge() == Judge::AllRays {
+        format!(
+            "Your molecule differs from the hidden one by {differ}, but every ray gives the same result in both: no ray can tell them apart, so it wins."
+        )
+    } else if v.won {
+        let would = match v.evidence {
+            Some(e) => format!(
+                " (ray {}, not shot, would have told them apart)",
+                e.position
+            ),
+            None => String::new(),
+        };
+        format!(
+            "Your molecule differs from the hidden one by {differ}, but fits every ray you shot, so it wins{would}."
+        )
+    } else {
+        match v.evidence {
+            Some(e) if e.shot => format!(
+                "Ray {} ({}) was {}, but in your molecule it would be {}.",
+                e.position,
+                position_name(p, e.position),
+                outcome_words(p, e.hidden),
+                outcome_words(p, e.guess)
+            ),
+            Some(e) => format!(
+                "Your molecule fits every ray you shot, but ray {} ({}), not shot, tells it apart: {} for the hidden molecule, {} for yours (shown underlined).",
+                e.position,
+                position_name(p, e.position),
+                outcome_words(p, e.hidden),
+                outcome_words(p, e.guess)
+            ),
+            None => "Your molecule is not the hidden one.".to_string(),
+        }
+    };
+    lines.push(Line::from(explanation));
+    lines.push(Line::from(""));
+    lines.push(dim(
+        "O your atom, right · x your atom, wrong · * a hidden atom you missed · + the path of the ray at the cursor".to_string(),
+    ));
+    lines.push(Line::from(""));
+    lines.extend(cursor_lines(app));
+    if app.coach_used() {
+        lines.push(Line::from(""));
+        lines.push(dim("(the coach helped in this game)".to_string()));
+    }
+    Text::from(lines)
+}
+
+fn draw_help(app: &App, f: &mut Frame, area: Rect) {
+    let g = app.game();
+    let mut lines = vec![
+        Line::from(format!(
+            "{} atoms are hidden in the {p}×{p} box. Shoot rays in from the border and watch them:",
+            g.atoms(),
+            p = g.width()
+        )),
+        Line::from(
+            "@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of a ray that comes out.",
+        ),
+        Line::from("Place atoms where you think they are, then press g for the verdict."),
+        Line::from(""),
+    ];
+    for (k, what) in KEYS {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{k:>16}  "),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(*what),
+        ]));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(format!(
+        "Score (lower is better): 1 per hit or reflection, 2 per exit pair, {WRONG_ATOM_PENALTY} per misplaced atom."
+    )));
+    lines.push(Line::from(match g.judge() {
+        Judge::AllRays => {
+            "A guess wins when every ray gives the same result as for the hidden molecule (Tatham's rule)."
+        }
+        Judge::RaysShot => "A guess wins when it fits every ray you shot.",
+    }));
+    popup(f, area, " help ", lines);
+}
+
+/// A centred window over the screen.
+fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
+    let inner_w = lines.iter().map(|l| l.width()).max().unwrap_or(10) as u16;
+    let w = (inner_w + 4).min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let r = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::bordered()
+                .title(title.to_string())
+                .padding(Padding::horizontal(1)),
+        ),
+        r,
+    );
+}
+
+fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
+    let g = app.game();
+    let p = g.width();
+    let block = Block::bordered()
+        .title(" every molecule the rays allowed ")
+        .padding(Padding::horizontal(1));
+    let Some(a) = app.coach().answer_for(g.observation()) else {
+        let (found, t) = app.coach().progress().unwrap_or_default();
+        let text = match app.coach().failure() {
+            Some(why) => format!("The coach failed: {why}"),
+            None => format!(
+                "Listing the molecules… {found} so far ({:.1} s)",
+                t.as_secs_f64()
+            ),
+        };
+        f.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    };
+    let (marks, _) = marks_in(g, app.notation());
+    let guess = g.verdict().map(|v| v.guess.clone());
+    // The hidden molecule first, then the guess, then the others as found.
+    let mut mols: Vec<&Molecule> = Vec::with_capacity(a.molecules().len());
+    let first = |m: &Molecule| m == g.hidden() || guess.as_ref() == Some(m);
+    mols.extend(a.molecules().iter().filter(|m| *m == g.hidden()));
+    mols.extend(
+        a.molecules()
+            .iter()
+            .filter(|m| guess.as_ref() == Some(*m) && *m != g.hidden()),
+    );
+    mols.extend(a.molecules().iter().filter(|m| !first(m)));
+    let listed = mols.len().min(MOLECULES_LISTED);
+    let board_w = 2 * p + 4;
+    let per_row = (usize::from(area.width.saturating_sub(4)) / (board_w + 3)).max(1);
+    let rays = g.observation().rays().len();
+    let mut text = vec![
+        Line::from(format!(
+            "{}; each of them gives the same results on those rays.",
+            a.count_sentence(&format!(
+                "the {rays} ray{} shot",
+                if rays == 1 { "" } else { "s" }
+            ))
+        )),
+        Line::from(""),
+    ];
+    for chunk in mols[..listed].chunks(per_row).enumerate() {
+        let (row, chunk) = chunk;
+        let boards: Vec<String> = chunk
+            .iter()
+            .enumerate()
+            .map(|(j, m)| {
+                let n = row * per_row + j + 1;
+                let mut tags = Vec::new();
+                if *m == g.hidden() {
+                    tags.push("hidden");
+                }
+                if guess.as_ref() == Some(*m) {
+                    tags.push("yours");
+                }
+                let title = if tags.is_empty() {
+                    format!("{n}")
+                } else {
+                    format!("{n}: {}", tags.join(", "))
+                };
+                let cells = m.cells();
+                format!(
+                    "  {title}\n{}",
+                    grid(p, |i| if cells[i] { 'O' } else { '-' }, &marks)
+                )
+            })
+            .collect();
+        for l in side_by_side(&boards, 3).lines() {
+            text.push(Line::from(l.to_string()));
+        }
+        text.push(Line::from(""));
+    }
+    if listed < mols.len() {
+        text.push(dim(format!(
+            "The first {listed} of the {} molecules listed are shown.",
+            mols.len()
+        )));
+    } else if !a.all_listed() {
+        text.push(dim(format!(
+            "The list stops at {} molecules, within the coach's limits (--max, --timeout).",
+            mols.len()
+        )));
+    }
+    let max_scroll = (text.len() as u16).saturating_sub(1);
+    f.render_widget(
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(max_scroll), 0))
+            .block(block),
+        area,
+    );
+}

@@ -1,0 +1,863 @@
+//! `bbx play` driven through ratatui's `TestBackend` with scripted keys:
+//! shooting, marking, the coach (checked against `bbx solve` and `bbx suggest`
+//! on the same rays), the referee (a winning guess that is not the hidden
+//! molecule, losing guesses and the ray that shows them wrong), saving and
+//! resuming, quitting, and the command's errors.
+
+use std::time::Duration;
+
+use bbx::play::app::{App, Mode, Options};
+use bbx::play::coach::CoachLimits;
+use bbx::play::referee::Judge;
+use bbx::play::setup::{Setup, Source, Start, start};
+use bbx::render::Notation;
+use bbx::solver::{self, Certainty, Limits};
+use bbx::{Molecule, Outcome, Rules, Spectrum};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::Value;
+
+mod common;
+
+use common::{puzzle, temp_dir as scratch};
+
+const COACH_WAIT: Duration = Duration::from_secs(30);
+
+fn app_for(setup: Setup) -> App {
+    let started = start(&setup).expect("the game starts");
+    App::new(setup, started, Options::default())
+}
+
+fn random_game(seed: u64) -> App {
+    app_for(Setup {
+        seed: Some(seed),
+        ..Setup::default()
+    })
+}
+
+/// Presses keys: whitespace-separated tokens, each a key name (`Enter`,
+/// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `CtrlC`) or a
+/// run of characters pressed one by one.
+fn keys(app: &mut App, script: &str) {
+    for token in script.split_whitespace() {
+        let named = match token {
+            "Enter" => Some(KeyCode::Enter),
+            "Space" => Some(KeyCode::Char(' ')),
+            "Esc" => Some(KeyCode::Esc),
+            "Backspace" => Some(KeyCode::Backspace),
+            "Up" => Some(KeyCode::Up),
+            "Down" => Some(KeyCode::Down),
+            "Left" => Some(KeyCode::Left),
+            "Right" => Some(KeyCode::Right),
+            _ => None,
+        };
+        match (named, token) {
+            (Some(code), _) => app.handle_key(KeyEvent::new(code, KeyModifiers::NONE)),
+            (None, "CtrlC") => {
+                app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
+            }
+            (None, chars) => {
+                for c in chars.chars() {
+                    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+                }
+            }
+        }
+    }
+}
+
+/// Types text into a prompt, replacing what it holds.
+fn type_text(app: &mut App, text: &str) {
+    for _ in 0..200 {
+        keys(app, "Backspace");
+    }
+    for c in text.chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+}
+
+/// Draws the app on a `w`×`h` test terminal and returns its lines.
+fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| app.draw(f)).expect("draws");
+    let buf = t.backend().buffer();
+    (0..h)
+        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
+        .collect()
+}
+
+fn text(lines: &[String]) -> String {
+    lines.join("\n")
+}
+
+/// The words of the screen as one line, for phrases that wrap.
+fn words(lines: &[String]) -> String {
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The text of the side panel (the rightmost frame) as one line of words.
+fn panel(lines: &[String]) -> String {
+    let top = lines.iter().position(|l| l.contains('┌')).expect("a frame");
+    let row: Vec<char> = lines[top].chars().collect();
+    let left = row.iter().rposition(|&c| c == '┌').unwrap();
+    let right = row.iter().rposition(|&c| c == '┐').unwrap();
+    let mut parts = Vec::new();
+    for l in &lines[top + 1..] {
+        let chars: Vec<char> = l.chars().collect();
+        if chars.get(left) == Some(&'└') {
+            break;
+        }
+        let inner: String = chars[left + 1..right.min(chars.len())].iter().collect();
+        parts.push(inner);
+    }
+    words(&parts)
+}
+
+/// The board as drawn: the lines of the box's frame, from its top marks to
+/// its bottom marks, with the frame's borders and padding cut off.
+fn board(lines: &[String], p: usize) -> Vec<String> {
+    let top = lines
+        .iter()
+        .position(|l| l.contains("┌ the box") || l.contains("┌ the hidden molecule"))
+        .expect("the board's frame");
+    lines[top + 1..top + 3 + p]
+        .iter()
+        .map(|l| l.chars().skip(2).take(2 * p + 4).collect())
+        .collect()
+}
+
+/// Moves the cursor to padded row `r`, column `c` with the arrow keys, going
+/// through the box (the corners are not on the cursor's way).
+fn goto(app: &mut App, r: usize, c: usize) {
+    let p = app.game().width();
+    let (mut row, mut col) = app.cursor().row_col();
+    let mut press = |k: &str| keys(app, k);
+    // Into the box first.
+    if col == 0 {
+        press("Right");
+        col = 1;
+    } else if col == p + 1 {
+        press("Left");
+        col = p;
+    } else if row == 0 {
+        press("Down");
+        row = 1;
+    } else if row == p + 1 {
+        press("Up");
+        row = p;
+    }
+    let (ir, ic) = (r.clamp(1, p), c.clamp(1, p));
+    while row < ir {
+        press("Down");
+        row += 1;
+    }
+    while row > ir {
+        press("Up");
+        row -= 1;
+    }
+    while col < ic {
+        press("Right");
+        col += 1;
+    }
+    while col > ic {
+        press("Left");
+        col -= 1;
+    }
+    // Out to the border if the target is there.
+    if r == 0 {
+        press("Up");
+    } else if r == p + 1 {
+        press("Down");
+    } else if c == 0 {
+        press("Left");
+    } else if c == p + 1 {
+        press("Right");
+    }
+    assert_eq!(
+        app.cursor().row_col(),
+        (r, c),
+        "the cursor reached ({r},{c})"
+    );
+}
+
+fn goto_position(app: &mut App, pos: usize) {
+    let p = app.game().width();
+    let q = bbx::rules::board::port(p, pos);
+    goto(app, q.row, q.col);
+}
+
+fn goto_cell(app: &mut App, cell: usize) {
+    let p = app.game().width();
+    goto(app, cell / p + 1, cell % p + 1);
+}
+
+/// Places the guess `m` (removing any other atoms) with the keyboard.
+fn place(app: &mut App, m: &Molecule) {
+    let p = app.game().width();
+    for (i, want) in m.cells().into_iter().enumerate().take(p * p) {
+        if app.game().is_guessed(i) != want {
+            goto_cell(app, i);
+            keys(app, "Space");
+        }
+    }
+}
+
+/// Runs the binary: its standard output, standard error and exit status.
+fn bbx(args: &[&str]) -> (String, String, i32) {
+    let out = common::bbx()
+        .args(args)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn save(app: &mut App, path: &str) {
+    keys(app, "s");
+    assert!(matches!(app.mode(), Mode::SavePrompt { .. }));
+    type_text(app, path);
+    keys(app, "Enter");
+    assert_eq!(app.mode(), &Mode::Board, "{:?}", app.message());
+    assert_eq!(app.saved_to(), Some(path), "{:?}", app.message());
+}
+
+#[test]
+fn shooting_and_marking() {
+    let mut app = random_game(7);
+    let p = 8;
+    let hidden = app.game().spectrum().clone();
+    let first = screen(&mut app, 100, 30);
+    assert!(text(&first).contains("cursor  ray 1 (left, row 1)"));
+    assert!(text(&first).contains("4 atoms are hidden"));
+
+    // Ray 1, then rays 2 and 3 down the left side.
+    keys(&mut app, "Enter j Enter Down Space");
+    for q in 1..=3 {
+        assert_eq!(app.game().observation().get(q), Some(hidden.get(q)));
+    }
+    let lines = screen(&mut app, 100, 30);
+    let b = board(&lines, p);
+    let marks = app.game().marks();
+    for r in 1..=3 {
+        let left = b[r].chars().nth(1).unwrap();
+        assert_eq!(left, marks[r - 1], "row {r}: {}", b[r]);
+    }
+    let expected: usize = (1..=3)
+        .map(|q| match hidden.get(q) {
+            Outcome::Exit(_) => 2,
+            _ => 1,
+        })
+        .sum::<usize>()
+        - (1..=3)
+            .filter(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k <= 3))
+            .count();
+    assert_eq!(app.game().ray_score(), expected);
+    assert!(text(&lines).contains(&format!("score {expected}")));
+
+    // Shooting a ray again costs nothing.
+    keys(&mut app, "Enter");
+    assert_eq!(app.game().ray_score(), expected);
+    assert!(app.message().unwrap().0.contains("known already"));
+
+    // An atom in the box, put and taken back.
+    keys(&mut app, "l Enter");
+    assert!(app.game().is_guessed(2 * p));
+    let b = board(&screen(&mut app, 100, 30), p);
+    assert_eq!(b[3].chars().nth(3), Some('O'), "{}", b[3]);
+    keys(&mut app, "Enter");
+    assert_eq!(app.game().placed(), 0);
+
+    // The cursor does not step onto a corner.
+    goto(&mut app, 1, 0);
+    keys(&mut app, "Up Up");
+    assert_eq!(app.cursor().row_col(), (1, 0));
+
+    // A mouse click on a cell puts an atom there; one on the border shoots.
+    let lines = screen(&mut app, 100, 30);
+    let top = lines.iter().position(|l| l.contains("┌ the box")).unwrap() as u16;
+    let (x0, y0) = (2u16, top + 1);
+    let click = |column, row| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.handle_mouse(click(x0 + 2 * 5 + 1, y0 + 4)); // row 4, column 5
+    assert!(app.game().is_guessed(3 * p + 4));
+    app.handle_mouse(click(x0 + 2 * 3 + 1, y0)); // top, column 3: position 30
+    assert_eq!(app.game().observation().get(30), Some(hidden.get(30)));
+}
+
+#[test]
+fn the_coach_agrees_with_solve_and_suggest() {
+    let dir = scratch("coach");
+    // A coach that lists every molecule, so that its ranking is the one
+    // `bbx suggest --max 1000000` gives.
+    let setup = Setup {
+        seed: Some(11),
+        ..Setup::default()
+    };
+    let options = Options {
+        coach: CoachLimits {
+            max: 1_000_000,
+            timeout: COACH_WAIT,
+        },
+        ..Options::default()
+    };
+    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    // Before asking, the coach says nothing about the molecules.
+    let before = text(&screen(&mut app, 100, 30));
+    assert!(before.contains("off: c counts"));
+    keys(&mut app, "Enter j j Enter");
+    for q in [12, 20, 28] {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    keys(&mut app, "c x b");
+    assert!(app.coach_used());
+    assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
+    let obs = app.game().observation().clone();
+    let answer = app.coach().answer_for(&obs).expect("an answer").clone();
+    // An atom on a cell the coach shows certainly empty.
+    let empty_cell = answer
+        .certainty()
+        .expect("certain cells")
+        .iter()
+        .position(|c| *c == Certainty::Empty)
+        .expect("a cell certainly empty");
+    goto_cell(&mut app, empty_cell);
+    keys(&mut app, "Enter");
+    let lines = screen(&mut app, 100, 30);
+    let shown = text(&lines);
+    let n = answer.report.count;
+    assert!(answer.report.complete);
+    assert!(
+        shown.contains(&format!("{n} molecules fit the rays shot")),
+        "{shown}"
+    );
+
+    let file = dir.join("coached.txt");
+    let file = file.to_str().unwrap();
+    save(&mut app, file);
+    let (out, err, code) = bbx(&["solve", file, "--json", "--max", "1000000"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["count"].as_u64(), Some(n as u64));
+    let atoms = v["certain_atoms"].as_array().unwrap().len();
+    let empty = v["certain_empty"].as_array().unwrap().len();
+    assert!(
+        shown.contains(&format!(
+            "certain: {atoms} atoms (*), {empty} empty cells (.)"
+        )),
+        "{shown}"
+    );
+    // The certain cells are drawn: '.' for each empty one not guessed; the
+    // atom placed on one of them is pointed out.
+    let dots: usize = board(&lines, 8)[1..9]
+        .iter()
+        .map(|l| l.chars().skip(3).filter(|&c| c == '.').count())
+        .sum();
+    let certain_empty: Vec<usize> = v["certain_empty"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect();
+    let misplaced = certain_empty
+        .iter()
+        .filter(|&&c| app.game().is_guessed(c))
+        .count();
+    assert_eq!(misplaced, 1, "the atom put on cell {empty_cell}");
+    assert_eq!(dots + misplaced, empty, "{}", text(&lines));
+    assert!(
+        panel(&lines).contains("1 of your atoms on a cell certainly empty"),
+        "{}",
+        panel(&lines)
+    );
+
+    let (out, err, code) = bbx(&["suggest", file, "--json", "--max", "1000000"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let best = v["rays"][0]["position"].as_u64().unwrap() as usize;
+    assert_eq!(answer.best().map(|s| s.position), Some(best));
+    assert!(shown.contains(&format!("best ray {best} (")), "{shown}");
+    // ... and marked with '*' on the border.
+    let q = bbx::rules::board::port(8, best);
+    let b = board(&lines, 8);
+    assert_eq!(b[q.row].chars().nth(1 + 2 * q.col), Some('*'), "{b:?}");
+
+    // Off again: the panel goes quiet and nothing is drawn on the board.
+    keys(&mut app, "c x b");
+    let shown = text(&screen(&mut app, 100, 30));
+    assert!(shown.contains("off: c counts"), "{shown}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The three answers of the seed's pure-thought game.
+fn pure_thought_answers() -> Vec<Molecule> {
+    let p = bbx::puzzle::load_puzzle(&puzzle("seed-pure-thought-a4-b8.txt"), None).unwrap();
+    let s = solver::solve(
+        &p.observation,
+        Rules::Standard,
+        4..=4,
+        &Limits::default(),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(s.molecules.len(), 3);
+    s.molecules
+}
+
+#[test]
+fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
+    let answers = pure_thought_answers();
+    let setup = Setup {
+        start: Start::File(puzzle("seed-pure-thought-a4-b8.txt")),
+        seed: Some(5),
+        ..Setup::default()
+    };
+    let mut app = app_for(setup);
+    assert!(matches!(
+        app.started().source,
+        Source::Puzzle {
+            answers: Some(3),
+            ..
+        }
+    ));
+    let hidden = app.game().hidden().clone();
+    assert!(answers.contains(&hidden));
+    let other = answers.iter().find(|m| **m != hidden).unwrap().clone();
+    // Every ray was given by the puzzle: nothing to pay.
+    assert_eq!(app.game().ray_score(), 0);
+    place(&mut app, &other);
+    keys(&mut app, "g");
+    let v = app.game().verdict().expect("judged").clone();
+    assert!(v.won && !v.exact && v.score == 0 && v.penalty == 0, "{v:?}");
+    assert!(v.wrong >= 1);
+    let lines = screen(&mut app, 120, 34);
+    let shown = text(&lines);
+    let said = panel(&lines);
+    assert!(said.contains("YOU WIN"), "{said}");
+    assert!(said.contains("no ray can tell them apart"), "{said}");
+    assert!(
+        shown.contains("your molecule"),
+        "the guess is drawn beside: {shown}"
+    );
+
+    // The coach's keys now point to the list of molecules.
+    keys(&mut app, "c");
+    assert!(app.message().unwrap().0.starts_with("The game is over"));
+    // After the game: every molecule the rays allowed, the hidden one first.
+    keys(&mut app, "a");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let listed = text(&screen(&mut app, 120, 40));
+    let rays = app.game().observation().rays().len();
+    assert!(
+        listed.contains(&format!("3 molecules fit the {rays} rays shot")),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("1: hidden") && listed.contains("2: yours"),
+        "{listed}"
+    );
+    keys(&mut app, "Esc");
+    assert_eq!(app.mode(), &Mode::Board);
+    // The game is over: q quits without asking.
+    keys(&mut app, "q");
+    assert!(app.should_quit());
+    assert!(
+        app.summary().contains("won with a score of 0"),
+        "{}",
+        app.summary()
+    );
+}
+
+#[test]
+fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
+    let mut app = random_game(3);
+    let p = 8;
+    let hidden = app.game().hidden().clone();
+    // Shoot every ray along the left side and the bottom.
+    for q in 1..=2 * p {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    // A guess that some shot ray contradicts: the hidden atoms moved.
+    let guess = (0..p * p)
+        .filter(|c| !hidden.cells()[*c])
+        .map(|c| {
+            Molecule::new(
+                p,
+                [c, hidden.atoms()[1], hidden.atoms()[2], hidden.atoms()[3]],
+            )
+        })
+        .filter_map(Result::ok)
+        .find(|g| {
+            app.game()
+                .observation()
+                .first_difference(&Spectrum::of(g, Rules::Standard))
+                .is_some()
+        })
+        .expect("a contradicted guess");
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    let v = app.game().verdict().unwrap().clone();
+    let e = v.evidence.expect("the telling ray");
+    assert!(!v.won && e.shot);
+    assert_eq!(v.score, app.game().ray_score() + 5 * v.wrong);
+    assert_eq!(app.game().observation().get(e.position), Some(e.hidden));
+    assert_eq!(
+        Spectrum::of(&guess, Rules::Standard).get(e.position),
+        e.guess
+    );
+    assert_ne!(e.hidden, e.guess);
+    // The cursor is put on that ray, and the panel explains it.
+    let q = bbx::rules::board::port(p, e.position);
+    assert_eq!(app.cursor().row_col(), (q.row, q.col));
+    let shown = panel(&screen(&mut app, 130, 34));
+    assert!(shown.contains("NOT THIS TIME"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "Ray {} ({}) was {}",
+            e.position,
+            bbx::render::position_name(p, e.position),
+            bbx::play::app::outcome_words(p, e.hidden)
+        )) && shown.contains("but in your molecule it would be"),
+        "{shown}"
+    );
+    assert!(shown.contains(&format!("score {}", v.score)), "{shown}");
+    // The path of the ray at the cursor is drawn in the hidden molecule.
+    let b = board(&screen(&mut app, 130, 34), p);
+    let plus: usize = b[1..=p]
+        .iter()
+        .map(|l| l.chars().skip(3).take(2 * p).filter(|&c| c == '+').count())
+        .sum();
+    let mut t = bbx::Tracer::new(p, Rules::Standard);
+    t.load(&hidden);
+    let (_, path) = t.trace_path(e.position);
+    let mut cells: Vec<(usize, usize)> = path.iter().map(|s| (s.row, s.col)).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let guessed = cells
+        .iter()
+        .filter(|(r, c)| app.game().is_guessed(p * (r - 1) + c - 1))
+        .count();
+    assert_eq!(plus, cells.len() - guessed, "{b:?}");
+    // Shooting is over.
+    let unshot = (1..=4 * p)
+        .find(|&q| app.game().observation().get(q).is_none())
+        .expect("a ray not shot");
+    goto_position(&mut app, unshot);
+    keys(&mut app, "Enter");
+    assert_eq!(app.game().observation().get(unshot), None);
+}
+
+#[test]
+fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
+    let mut app = random_game(21);
+    let hidden = app.game().hidden().clone();
+    let p = 8;
+    // No ray shot: any other molecule fits the rays shot, but a ray tells.
+    let moved: Vec<usize> = hidden
+        .atoms()
+        .iter()
+        .map(|&a| {
+            if a == hidden.atoms()[0] {
+                (a + 1..p * p).find(|c| !hidden.cells()[*c]).unwrap()
+            } else {
+                a
+            }
+        })
+        .collect();
+    let guess = Molecule::new(p, moved).unwrap();
+    assert_ne!(
+        Spectrum::of(&guess, Rules::Standard),
+        Spectrum::of(&hidden, Rules::Standard)
+    );
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    let v = app.game().verdict().unwrap().clone();
+    let e = v.evidence.unwrap();
+    assert!(!v.won && !e.shot && v.score == 5);
+    let shown = panel(&screen(&mut app, 130, 34));
+    assert!(shown.contains("not shot, tells it apart"), "{shown}");
+    // The telling ray is drawn on the border although it was not shot.
+    let b = board(&screen(&mut app, 130, 34), p);
+    let q = bbx::rules::board::port(p, e.position);
+    assert_ne!(b[q.row].chars().nth(1 + 2 * q.col), Some(' '), "{b:?}");
+
+    // Under the lenient judge the same guess wins.
+    let mut lenient = app_for(Setup {
+        seed: Some(21),
+        judge: Judge::RaysShot,
+        ..Setup::default()
+    });
+    place(&mut lenient, &guess);
+    keys(&mut lenient, "g");
+    assert!(lenient.game().verdict().unwrap().won);
+}
+
+#[test]
+fn a_guess_needs_as_many_atoms_as_hidden() {
+    let mut app = random_game(4);
+    keys(&mut app, "l Enter g");
+    assert!(app.game().verdict().is_none());
+    let (m, _) = app.message().unwrap();
+    assert!(m.contains("place exactly 4 atoms"), "{m}");
+}
+
+#[test]
+fn save_then_resume() {
+    let dir = scratch("save");
+    let mut app = random_game(99);
+    let hidden = app.game().hidden().clone();
+    for q in [1, 5, 9, 14, 20, 27] {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    goto_cell(&mut app, 10);
+    keys(&mut app, "Enter");
+    goto_cell(&mut app, 45);
+    keys(&mut app, "Enter");
+    let file = dir.join("game.txt");
+    let file = file.to_str().unwrap();
+    save(&mut app, file);
+    let saved = std::fs::read_to_string(file).unwrap();
+    assert!(
+        !saved.contains(&hidden.to_string()),
+        "the molecule is not shown"
+    );
+    assert!(saved.contains("# bbx-resume: "));
+
+    // bbx solve reads the file and ignores the hidden molecule: the same
+    // answer as without the resume line.
+    let stripped = dir.join("stripped.txt");
+    std::fs::write(
+        &stripped,
+        saved
+            .lines()
+            .filter(|l| !l.contains("bbx-resume"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .unwrap();
+    let (with, err, code) = bbx(&["solve", file, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let (without, _, _) = bbx(&["solve", stripped.to_str().unwrap(), "--json"]);
+    let (with, without): (Value, Value) = (
+        serde_json::from_str(&with).unwrap(),
+        serde_json::from_str(&without).unwrap(),
+    );
+    assert_eq!(with["solutions"], without["solutions"]);
+    assert_eq!(with["guess"]["molecule"], without["guess"]["molecule"]);
+    assert!(
+        with["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s.as_str() == Some(&hidden.to_string()))
+    );
+
+    // Resumed: the same hidden molecule, rays (with their letters), atoms and score.
+    let resumed = app_for(Setup {
+        start: Start::File(file.to_string()),
+        ..Setup::default()
+    });
+    assert_eq!(resumed.game().hidden(), &hidden);
+    assert_eq!(resumed.game().observation(), app.game().observation());
+    assert_eq!(resumed.game().marks(), app.game().marks());
+    assert_eq!(resumed.game().ray_score(), app.game().ray_score());
+    assert_eq!(resumed.game().guess(), app.game().guess());
+    assert!(matches!(resumed.started().source, Source::Saved { .. }));
+    let mut resumed = resumed;
+    let shown = text(&screen(&mut resumed, 100, 30));
+    assert!(shown.contains("saved A4_B8 game"), "{shown}");
+
+    // Finish both the same way: the same verdict. Saving again goes to the same
+    // file without asking.
+    let finish = |a: &mut App| {
+        place(a, &hidden);
+        keys(a, "g");
+        a.game().verdict().unwrap().clone()
+    };
+    let v1 = finish(&mut app);
+    let v2 = finish(&mut resumed);
+    assert_eq!(v1, v2);
+    assert!(v1.won && v1.exact);
+    keys(&mut resumed, "s Enter");
+    assert_eq!(resumed.mode(), &Mode::Board);
+    let finished = start(&Setup {
+        start: Start::File(file.to_string()),
+        ..Setup::default()
+    })
+    .unwrap();
+    assert_eq!(
+        finished.game.verdict(),
+        Some(&v1),
+        "a finished game resumes finished"
+    );
+
+    // A board edited after saving is refused with advice.
+    let edited = saved.replacen(" - ", " O ", 1);
+    let bad = dir.join("edited.txt");
+    std::fs::write(&bad, edited.replace("\n @", "\n &")).unwrap();
+    if let Err(e) = start(&Setup {
+        start: Start::File(bad.to_string_lossy().into_owned()),
+        ..Setup::default()
+    }) {
+        let e = e.to_string();
+        assert!(
+            e.contains("remove the bbx-resume line") || e.contains("expected"),
+            "{e}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn saving_asks_before_replacing_a_file_and_reports_failures() {
+    let dir = scratch("replace");
+    let mut app = random_game(5);
+    keys(&mut app, "Enter");
+    let file = dir.join("exists.txt");
+    std::fs::write(&file, "keep me").unwrap();
+    keys(&mut app, "s");
+    type_text(&mut app, file.to_str().unwrap());
+    keys(&mut app, "Enter");
+    assert!(matches!(app.mode(), Mode::ConfirmOverwrite { .. }));
+    keys(&mut app, "n Esc");
+    assert_eq!(app.mode(), &Mode::Board);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+    keys(&mut app, "s");
+    type_text(&mut app, dir.join("no/such/dir.txt").to_str().unwrap());
+    keys(&mut app, "Enter");
+    let (m, _) = app.message().unwrap();
+    assert!(m.starts_with("Cannot save to"), "{m}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn quitting_asks_while_the_game_is_unfinished() {
+    let mut app = random_game(8);
+    keys(&mut app, "q");
+    assert_eq!(app.mode(), &Mode::ConfirmQuit);
+    let shown = text(&screen(&mut app, 100, 30));
+    assert!(shown.contains("The game is not finished. Quit?"), "{shown}");
+    keys(&mut app, "n");
+    assert!(!app.should_quit());
+    assert_eq!(app.mode(), &Mode::Board);
+    keys(&mut app, "q y");
+    assert!(app.should_quit());
+    assert!(app.summary().ends_with("unfinished, not saved."));
+    let mut app = random_game(8);
+    keys(&mut app, "CtrlC");
+    assert!(app.should_quit(), "Ctrl-C quits at once");
+}
+
+#[test]
+fn help_notation_and_small_terminals() {
+    let mut app = random_game(12);
+    keys(&mut app, "?");
+    let shown = text(&screen(&mut app, 110, 34));
+    assert!(
+        shown.contains("Tatham's rule") && shown.contains("5 per misplaced atom"),
+        "{shown}"
+    );
+    keys(&mut app, "x");
+    assert_eq!(app.mode(), &Mode::Board, "any key closes the help");
+    assert!(
+        !app.panels().certain,
+        "the key that closed the help did nothing else"
+    );
+
+    // Emacs notation: H for a hit, R for a reflection, digits for exit pairs.
+    for q in 1..=8 {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    keys(&mut app, "e");
+    assert_eq!(app.notation(), Notation::Emacs);
+    let b = board(&screen(&mut app, 100, 30), 8);
+    let left: String = b[1..9].iter().map(|l| l.chars().nth(1).unwrap()).collect();
+    assert!(left.chars().all(|c| "HR123456789".contains(c)), "{left}");
+
+    // Too small for the board: a message that says how large it must be.
+    let small = words(&screen(&mut app, 20, 10));
+    assert!(
+        small.contains("needs a terminal of at least 24×15"),
+        "{small}"
+    );
+    // Large enough for the board but not the panel: the board alone.
+    let narrow = screen(&mut app, 30, 16);
+    assert_eq!(board(&narrow, 8).len(), 10);
+}
+
+#[test]
+fn a_puzzle_that_does_not_give_the_count() {
+    let dir = scratch("count");
+    let f = dir.join("bare.txt");
+    std::fs::write(
+        &f,
+        "   @ & @ &\n @ - - - - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n",
+    )
+    .unwrap();
+    let path = f.to_str().unwrap();
+    let (_, err, code) = bbx(&["play", path]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--atoms N") && err.lines().count() == 1,
+        "{err}"
+    );
+    let mut app = app_for(Setup {
+        start: Start::File(path.to_string()),
+        atoms: Some(2),
+        seed: Some(1),
+        ..Setup::default()
+    });
+    assert_eq!(app.game().hidden().to_string(), "O-O-------------");
+    keys(&mut app, "l Enter Right Right Enter g");
+    assert!(app.game().verdict().unwrap().won);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_command_refuses_bad_input_in_one_line() {
+    for (args, says) in [
+        (vec!["play", "A4_B"], "invalid configuration 'A4_B'"),
+        (vec!["play", "nothing-here.txt"], "neither a configuration"),
+        (
+            vec!["play", "A4_B8", "--timeout", "-1"],
+            "expected a number of seconds",
+        ),
+        (vec!["play", "A4_B8", "--max", "0"], "--max 0 would stop"),
+        (
+            vec!["play", "A4_B8", "--atoms", "3"],
+            "--atoms is for puzzle files",
+        ),
+        (vec!["play", "A4_B8", "--judge", "lenient"], "unknown judge"),
+        (
+            vec!["play", "A4_B8", "--seed", "x"],
+            "invalid value 'x' for '--seed <SEED>'",
+        ),
+        (
+            vec!["play", &puzzle("contradictory-a2-b4.txt")],
+            "no molecule of 2 atoms fits",
+        ),
+        // Not a terminal: refused before the terminal is touched.
+        (vec!["play", "A4_B8"], "bbx play needs a terminal"),
+    ] {
+        let (out, err, code) = bbx(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+}

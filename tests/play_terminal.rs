@@ -1,0 +1,201 @@
+//! The real `bbx play` on a real terminal: a tmux pseudo-terminal (on a
+//! private tmux server, so no user session is touched). Start-up, one shot and
+//! quitting work, and the terminal is left as it was — line settings, main
+//! screen, cursor, mouse — after a quit, after Ctrl-C and after a panic.
+//!
+//! Without tmux the test prints why and passes (`.ci/run` installs tmux where
+//! it can).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+struct Tmux {
+    socket: String,
+    session: String,
+    dir: PathBuf,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn start(name: &str) -> Option<Tmux> {
+        let ok = Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("bbx-play-tty-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let t = Tmux {
+            socket: format!("bbx-test-{}-{name}", std::process::id()),
+            session: "play".into(),
+            dir,
+        };
+        let dir = t.dir.to_string_lossy().into_owned();
+        t.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            &t.session,
+            "-x",
+            "100",
+            "-y",
+            "30",
+            "-c",
+            &dir,
+            "env",
+            "PS1=$ ",
+            "TERM=xterm-256color",
+            "sh",
+        ]);
+        Some(t)
+    }
+
+    /// Types a command line into the shell.
+    fn line(&self, text: &str) {
+        self.run(&["send-keys", "-t", &self.session, "-l", text]);
+        self.run(&["send-keys", "-t", &self.session, "Enter"]);
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.session];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", &self.session])
+    }
+
+    /// Waits until the screen shows `text`; panics with the screen after `WAIT`.
+    fn wait_for(&self, text: &str) -> String {
+        let end = Instant::now() + WAIT;
+        loop {
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(
+                Instant::now() < end,
+                "waited {WAIT:?} for {text:?}; the screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// tmux's view of the pane: alternate screen, cursor shown, mouse reports.
+    fn pane_flags(&self) -> String {
+        self.run(&[
+            "display-message",
+            "-p",
+            "-t",
+            &self.session,
+            "#{alternate_on} #{cursor_flag} #{mouse_any_flag}",
+        ])
+        .trim()
+        .to_string()
+    }
+
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn bin() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_bbx"))
+}
+
+#[test]
+fn start_shoot_and_quit_on_a_real_terminal() {
+    let Some(t) = Tmux::start("quit") else {
+        eprintln!(
+            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in (apt-get install tmux)"
+        );
+        return;
+    };
+    let bbx = bin().display();
+    t.line("stty -g > before");
+    t.line(&format!(
+        "{bbx} play A4_B8 --seed 42; echo \"exit=$?\"; stty -g > after; echo ALL\"\"DONE"
+    ));
+    let s = t.wait_for("bbx play · A4_B8, standard rules, seed 42");
+    assert!(s.contains("cursor  ray 1 (left, row 1)"), "{s}");
+    assert_eq!(
+        t.pane_flags(),
+        "1 0 1",
+        "alternate screen, cursor hidden, mouse on"
+    );
+
+    t.keys(&["Enter"]);
+    let s = t.wait_for("rays shot  1");
+    assert!(s.contains("Ray 1 (left, row 1):"), "{s}");
+
+    t.keys(&["q"]);
+    t.wait_for("The game is not finished. Quit?");
+    t.keys(&["y"]);
+    let s = t.wait_for("ALLDONE");
+    assert!(s.contains("exit=0"), "{s}");
+    assert!(
+        s.contains("A4_B8, standard rules, seed 42: unfinished, not saved."),
+        "the summary is printed on the restored terminal: {s}"
+    );
+    assert_eq!(t.file("before"), t.file("after"), "line settings restored");
+    assert_eq!(
+        t.pane_flags(),
+        "0 1 0",
+        "main screen, cursor shown, mouse off"
+    );
+}
+
+#[test]
+fn ctrl_c_and_panics_leave_the_terminal_intact() {
+    let Some(t) = Tmux::start("panic") else {
+        eprintln!(
+            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in"
+        );
+        return;
+    };
+    let bbx = bin().display();
+    t.line("stty -g > before");
+    t.line(&format!(
+        "{bbx} play --seed 1; echo \"first=$?\"; stty -g > after1; echo ONE\"\"DONE"
+    ));
+    t.wait_for("bbx play · A4_B8, standard rules, seed 1 ");
+    t.keys(&["C-c"]);
+    let s = t.wait_for("ONEDONE");
+    assert!(s.contains("first=0"), "{s}");
+    assert_eq!(t.file("before"), t.file("after1"));
+
+    t.line(&format!(
+        "BBX_PLAY_TEST_PANIC=1 {bbx} play --seed 1; echo \"second=$?\"; stty -g > after2; echo ALL\"\"DONE"
+    ));
+    let s = t.wait_for("ALLDONE");
+    assert!(s.contains("second=101"), "{s}");
+    let (panic, after) = (s.find("panicked at"), s.find("second=101"));
+    assert!(
+        panic.is_some_and(|p| after.is_some_and(|a| p < a)),
+        "the panic message shows, above what follows it: {s}"
+    );
+    assert_eq!(t.file("before"), t.file("after2"));
+    assert_eq!(t.pane_flags(), "0 1 0");
+}
