@@ -67,6 +67,15 @@ fn balls_line(s: &str) -> Option<usize> {
     }
 }
 
+/// Whether a line of a picture is a comment: it starts with `#` (after
+/// blanks), unless it has the shape of a bordered row whose left mark is a
+/// `#` (` # O - -`), which is a wrong mark to report, not a line to skip.
+fn is_comment(line: &str) -> bool {
+    let c: Vec<char> = line.chars().take(4).collect();
+    let row_shape = c.len() == 4 && c[0] == ' ' && c[1] == '#' && c[2] == ' ' && is_cell(c[3]);
+    line.trim_start().starts_with('#') && !row_shape
+}
+
 /// The message for a character in the box that is no cell.
 fn unexpected_cell(ch: char) -> String {
     format!(
@@ -114,7 +123,7 @@ impl Picture {
         let mut lines: Vec<(usize, Vec<char>)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim_end();
-            if line.is_empty() || line.trim_start().starts_with('#') {
+            if line.is_empty() || is_comment(line) {
                 continue;
             }
             if line.trim_start().to_ascii_lowercase().starts_with("there ") {

@@ -315,6 +315,10 @@ fn display_skips_comment_lines() {
     assert_eq!(p.observation.to_string(), "@&ab@&@cbac@&@&@");
     let bad = err(&format!("# c\n{}", A2_B4_SEED.replacen('&', "%", 1)), None);
     assert_eq!(at(&bad), (2, 6), "{bad}");
+    // A row whose left mark is '#' is a wrong mark, not a comment.
+    let bad = err(&A2_B4_SEED.replacen(" @ O", " # O", 1), None);
+    assert_eq!(at(&bad), (2, 2), "{bad}");
+    assert!(bad.message.contains("unknown border mark '#'"), "{bad}");
 }
 
 #[test]
