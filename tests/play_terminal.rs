@@ -199,3 +199,38 @@ fn ctrl_c_and_panics_leave_the_terminal_intact() {
     assert_eq!(t.file("before"), t.file("after2"));
     assert_eq!(t.pane_flags(), "0 1 0");
 }
+
+#[test]
+fn a_closed_terminal_ends_the_game() {
+    let Some(t) = Tmux::start("closed") else {
+        println!("skipped: tmux is not installed");
+        return;
+    };
+    t.line(&format!("{} play --seed 5", bin().display()));
+    t.wait_for("bbx play");
+    let shell: u32 = t
+        .run(&["display-message", "-p", "-t", &t.session, "#{pane_pid}"])
+        .trim()
+        .parse()
+        .expect("the pane's shell");
+    let children =
+        std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).unwrap_or_default();
+    let Some(game) = children.split_whitespace().next().map(str::to_string) else {
+        println!("skipped: the game's process cannot be found through /proc");
+        return;
+    };
+    // Close the window: the game must end, not poll a dead line forever.
+    t.run(&["kill-server"]);
+    let end = Instant::now() + WAIT;
+    while Path::new(&format!("/proc/{game}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{game}/stat"))
+            .unwrap_or_default()
+            .contains(") Z ")
+    {
+        assert!(
+            Instant::now() < end,
+            "the game still runs {WAIT:?} after its terminal closed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

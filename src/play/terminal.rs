@@ -4,6 +4,10 @@
 //! message is printed) and on SIGINT, SIGTERM or SIGHUP (the loop notices
 //! within a quarter of a second). In raw mode Ctrl-C arrives as a key, which
 //! quits at once.
+//!
+//! A watchdog thread ends the game when its terminal goes away (the window
+//! closed, the shell that started it gone): crossterm 0.29 then reads the dead
+//! line in an endless loop that never returns to the game's own loop.
 
 use std::io::{self, IsTerminal};
 use std::sync::Arc;
@@ -82,6 +86,54 @@ pub fn ensure_terminal() -> Result<(), Error> {
     }
 }
 
+/// Ends the process when the terminal goes away while the game's loop is
+/// stuck where it cannot notice: a hang-up or termination signal not acted on
+/// within a second, the parent process gone, or a terminal that no longer
+/// answers. Stopped when dropped.
+struct Watchdog {
+    done: Arc<AtomicBool>,
+}
+
+impl Watchdog {
+    fn start(stop: Arc<AtomicBool>) -> Watchdog {
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
+        #[cfg(unix)]
+        let parent = std::os::unix::process::parent_id();
+        let _ = std::thread::Builder::new()
+            .name("bbx-play-watchdog".into())
+            .spawn(move || {
+                let mut signalled = 0;
+                while !finished.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    if finished.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    signalled = if stop.load(Ordering::SeqCst) {
+                        signalled + 1
+                    } else {
+                        0
+                    };
+                    #[cfg(unix)]
+                    let orphaned = std::os::unix::process::parent_id() != parent;
+                    #[cfg(not(unix))]
+                    let orphaned = false;
+                    if signalled > 5 || orphaned || terminal::size().is_err() {
+                        restore();
+                        std::process::exit(129);
+                    }
+                }
+            });
+        Watchdog { done }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::SeqCst);
+    }
+}
+
 /// Plays `app` on the terminal until the player quits.
 ///
 /// Fails without touching the terminal when standard input or output is not
@@ -103,6 +155,7 @@ pub fn run(app: &mut App) -> Result<(), Error> {
     terminal::enable_raw_mode().map_err(tty)?;
     HELD.store(true, Ordering::SeqCst);
     let _restorer = Restorer;
+    let _watchdog = Watchdog::start(Arc::clone(&stop));
     execute!(
         io::stdout(),
         EnterAlternateScreen,
