@@ -3,42 +3,11 @@
 //! `--max`, `--json`, `--boards`, counts of one in the singular, and a refused
 //! exploration that leaves no file. Run as a real binary.
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary built")
-}
+mod common;
 
-fn puzzle(name: &str) -> String {
-    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh temporary directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bbx-args-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-/// Standard output of a command that must succeed.
-fn stdout(args: &[&str]) -> String {
-    let out = bbx().args(args).assert().success();
-    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
-}
-
-/// Standard error of a command that must fail with exit code 2 and a one-line
-/// `error:` message, never a panic.
-fn refused(args: &[&str], stdin: &str) -> String {
-    let out = bbx().args(args).write_stdin(stdin).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).expect("UTF-8");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
-}
+use common::{bbx, puzzle, refused, stdout, temp_dir};
 
 /// `text` without the time a verification took (the end of its verdict line).
 fn untimed(text: &str) -> String {

@@ -5,21 +5,12 @@ use std::path::PathBuf;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use rusqlite::Connection;
 use serde_json::Value;
 
-fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary")
-}
+mod common;
 
-/// A fresh temporary directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bbx-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
+use common::{bbx, rejects, temp_dir};
 
 fn explore(db: &PathBuf, config: &str) {
     bbx()
@@ -399,17 +390,6 @@ fn the_catalogue_can_be_read_while_it_is_written() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn rejects(args: &[&str], needle: &str) {
-    let out = bbx().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected {needle:?} in {err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
-
 #[test]
 fn bad_catalogue_input() {
     let dir = temp_dir("bad");
@@ -420,8 +400,12 @@ fn bad_catalogue_input() {
     )
     .unwrap();
     let t = text.to_str().unwrap();
-    rejects(&["explore", "A4B8"], "expected An_Bp");
-    rejects(&["explore", "A2_B4", "--db", t], "not a bbx catalogue");
+    rejects(&["explore", "A4B8"], None, "expected An_Bp");
+    rejects(
+        &["explore", "A2_B4", "--db", t],
+        None,
+        "not a bbx catalogue",
+    );
     let other = dir.join("other.sqlite");
     Connection::open(&other)
         .unwrap()
@@ -429,6 +413,7 @@ fn bad_catalogue_input() {
         .unwrap();
     rejects(
         &["stats", "A2_B4", "--db", other.to_str().unwrap()],
+        None,
         "not a bbx catalogue",
     );
     let old = dir.join("old.sqlite");
@@ -438,30 +423,38 @@ fn bad_catalogue_input() {
         .unwrap();
     rejects(
         &["explore", "A2_B4", "--db", old.to_str().unwrap()],
+        None,
         "schema version 0",
     );
     let nowhere = dir.join("no/such/dir/bbx.sqlite");
     rejects(
         &["explore", "A2_B4", "--db", nowhere.to_str().unwrap()],
+        None,
         "cannot open the catalogue",
     );
     let db = dir.join("bbx.sqlite");
     explore(&db, "A2_B4");
     let d = db.to_str().unwrap();
-    rejects(&["show", "A2_B4", "121", "--db", d], "1 to 120");
-    rejects(&["show", "A2_B4", "0", "--db", d], "1 to 120");
-    rejects(&["show", "A3_B4", "1", "--db", d], "bbx explore A3_B4");
+    rejects(&["show", "A2_B4", "121", "--db", d], None, "1 to 120");
+    rejects(&["show", "A2_B4", "0", "--db", d], None, "1 to 120");
+    rejects(
+        &["show", "A3_B4", "1", "--db", d],
+        None,
+        "bbx explore A3_B4",
+    );
     rejects(
         &["show", "A2_B4", "--spectrum", "@&@", "--db", d],
+        None,
         "4p characters",
     );
-    rejects(&["show", "A2_B4", "--db", d], "say which molecules");
-    rejects(&["explore", "A10_B10"], "--force");
+    rejects(&["show", "A2_B4", "--db", d], None, "say which molecules");
+    rejects(&["explore", "A10_B10"], None, "--force");
     // Few molecules, but each row a megabyte: refused before any work, and
     // no file is left behind.
     let huge = dir.join("huge.sqlite");
     rejects(
         &["explore", "A1_B1000", "--db", huge.to_str().unwrap()],
+        None,
         "GB",
     );
     assert!(!huge.exists());
@@ -522,10 +515,15 @@ fn reading_commands_never_write_what_they_are_given() {
 fn writing_is_refused_where_it_would_lose_data() {
     let dir = temp_dir("data-loss");
     // Names that keep nothing, and a directory.
-    rejects(&["explore", "A2_B4", "--db", ""], "keeps nothing");
-    rejects(&["explore", "A2_B4", "--db", ":memory:"], "keeps nothing");
+    rejects(&["explore", "A2_B4", "--db", ""], None, "keeps nothing");
+    rejects(
+        &["explore", "A2_B4", "--db", ":memory:"],
+        None,
+        "keeps nothing",
+    );
     rejects(
         &["explore", "A2_B4", "--db", dir.to_str().unwrap()],
+        None,
         "is a directory",
     );
     // generate --out never replaces a catalogue.
@@ -541,6 +539,7 @@ fn writing_is_refused_where_it_would_lose_data() {
             "--out",
             db.to_str().unwrap(),
         ],
+        None,
         "not a puzzle",
     );
     assert_eq!(std::fs::read(&db).unwrap(), before);
@@ -555,6 +554,7 @@ fn another_writer_and_a_busy_reader_are_named() {
     let lock = bbx::catalogue::WriterLock::take(&db).unwrap();
     rejects(
         &["explore", "A2_B4", "--db", db.to_str().unwrap()],
+        None,
         "another bbx is writing",
     );
     drop(lock);

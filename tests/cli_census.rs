@@ -7,23 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary")
-}
+mod common;
+
+use common::{bbx, temp_dir};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bbx")
-}
-
-/// A fresh temporary directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bbx-census-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
 }
 
 fn run(args: &[&str]) -> Output {

@@ -1,27 +1,11 @@
 //! `bbx completions` and `bbx man`, run as a real binary: what a user installs
 //! next to the binary.
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary built")
-}
+mod common;
 
-/// A fresh temporary directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bbx-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = bbx().args(args).assert().success();
-    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
-}
+use common::{bbx, stdout, temp_dir};
 
 /// Every command a user can type, as the completions and pages must know them.
 const COMMANDS: [&str; 11] = [

@@ -1,18 +1,16 @@
 //! `bbx solve` on every file in `puzzles/`, run as a real binary, with the
 //! answers checked against brute force where the configuration is small.
 
-use assert_cmd::Command;
 use bbx::puzzle::load_puzzle;
-use bbx::rules::enumeration::Molecules;
-use bbx::{Config, Molecule, Rules, Spectrum};
+use bbx::{Molecule, Rules, Spectrum};
 use serde_json::Value;
 
-fn path(name: &str) -> String {
-    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+
+use common::{bbx, puzzle as path, rejects};
 
 fn solve_json(name: &str, extra: &[&str]) -> (Value, i32) {
-    let mut cmd = Command::cargo_bin("bbx").expect("binary");
+    let mut cmd = bbx();
     cmd.arg("solve").arg(path(name)).arg("--json").args(extra);
     let out = cmd.output().expect("runs");
     let code = out.status.code().expect("exit code");
@@ -35,9 +33,9 @@ fn solutions(v: &Value) -> Vec<String> {
 /// Every molecule of the puzzle's configuration that reproduces its observed rays.
 fn brute_force(name: &str, rules: Rules) -> Vec<String> {
     let p = load_puzzle(&path(name), None).expect("parses");
-    let config = Config::new(p.atoms.expect("atom count"), p.width()).expect("config");
-    let mut v: Vec<String> = Molecules::new(config)
-        .filter(|m| p.observation.matches(&Spectrum::of(m, rules)))
+    let atoms = p.atoms.expect("atom count");
+    let mut v: Vec<String> = common::brute_force(&p.observation, rules, atoms)
+        .iter()
         .map(|m| m.to_string())
         .collect();
     v.sort();
@@ -247,8 +245,7 @@ fn contradictory_game() {
     assert_eq!(code, 1);
     assert_eq!(v["count"], 0);
     assert_eq!(v["conflict"], serde_json::json!([1, 2, 12]));
-    let out = Command::cargo_bin("bbx")
-        .unwrap()
+    let out = bbx()
         .args(["solve", &path("contradictory-a2-b4.txt")])
         .output()
         .unwrap();
@@ -270,8 +267,7 @@ fn max_count_and_ranges() {
     let (full, _) = solve_json("seed-23-cell-path.txt", &[]);
     assert_eq!(v["certain_empty"], full["certain_empty"]);
     assert_eq!(v["certain_atoms"], full["certain_atoms"]);
-    let out = Command::cargo_bin("bbx")
-        .unwrap()
+    let out = bbx()
         .args([
             "solve",
             &path("seed-23-cell-path.txt"),
@@ -287,8 +283,7 @@ fn max_count_and_ranges() {
     );
     // A range of counts finds exactly the molecules of each count in it.
     let count = |atoms: &str| -> usize {
-        let out = Command::cargo_bin("bbx")
-            .unwrap()
+        let out = bbx()
             .args([
                 "solve",
                 &path("seed-a2-b4-molecule-2-spectrum.txt"),
@@ -311,8 +306,7 @@ fn max_count_and_ranges() {
 
 #[test]
 fn solve_from_standard_input_and_timeout() {
-    Command::cargo_bin("bbx")
-        .unwrap()
+    bbx()
         .args(["solve", "-", "--count"])
         .write_stdin("A4_B6 @&@&@&@a@bcda@b@&@dc&@&@\n")
         .assert()
@@ -325,8 +319,7 @@ fn solve_from_standard_input_and_timeout() {
     assert_eq!(v["timed_out"], true);
     assert_eq!(v["complete"], false);
     assert_eq!(v["count"], 0);
-    let out = Command::cargo_bin("bbx")
-        .unwrap()
+    let out = bbx()
         .args(["solve", &path("seed-23-cell-path.txt"), "--timeout", "0"])
         .output()
         .unwrap();
@@ -335,58 +328,41 @@ fn solve_from_standard_input_and_timeout() {
     assert!(text.contains("No molecule found yet"), "{text}");
 }
 
-fn rejects(args: &[&str], stdin: &str, needle: &str) {
-    let out = Command::cargo_bin("bbx")
-        .unwrap()
-        .args(args)
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected {needle:?} in {err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
-
 #[test]
 fn bad_puzzles() {
-    rejects(&["solve", "-"], "A4_B6 @&@&\n", "standard input");
+    rejects(&["solve", "-"], Some("A4_B6 @&@&\n"), "standard input");
     rejects(
         &["solve", "-"],
-        " a - - - - a\n @ - - - -\n   - - - -\n   - - - -\n",
+        Some(" a - - - - a\n @ - - - -\n   - - - -\n   - - - -\n"),
         "--atoms",
     );
     rejects(
         &["solve", "-", "--atoms", "x"],
-        "A2_B4 ????????????????\n",
+        Some("A2_B4 ????????????????\n"),
         "expected a number of atoms",
     );
     rejects(
         &["solve", "-", "--atoms", "17"],
-        "A2_B4 ????????????????\n",
+        Some("A2_B4 ????????????????\n"),
         "do not fit",
     );
-    rejects(&["solve", "no-such-puzzle.txt"], "", "no-such-puzzle.txt");
+    rejects(&["solve", "no-such-puzzle.txt"], None, "no-such-puzzle.txt");
     rejects(
         &["solve", "-"],
-        " a - - - - a\n b - - - -\n   - - - -\n   - - - -\n\nThere are 2 balls in the box\n",
+        Some(" a - - - - a\n b - - - -\n   - - - -\n   - - - -\n\nThere are 2 balls in the box\n"),
         "standard input:2:2",
     );
     rejects(
         &["solve", "-"],
-        "   O - -\n   - - -\n\nThere are 2 balls in the box\n",
+        Some("   O - -\n   - - -\n\nThere are 2 balls in the box\n"),
         "square",
     );
-    rejects(&["solve", "-"], "5 26\n1\n", "standard input");
+    rejects(&["solve", "-"], Some("5 26\n1\n"), "standard input");
 }
 
 /// Runs `bbx solve` on a puzzle given as text, within a time bound.
 fn solve_text(puzzle: &str, extra: &[&str]) -> (String, i32) {
-    let out = Command::cargo_bin("bbx")
-        .unwrap()
+    let out = bbx()
         .arg("solve")
         .arg("-")
         .args(extra)
@@ -405,8 +381,7 @@ fn too_few_atoms_is_proved_quickly() {
     // The counter alone took minutes to prove this; the fewest atoms the rays
     // allow show it at once, and the report says how many are needed.
     for game in ["game-01.txt", "game-07.txt"] {
-        let out = Command::cargo_bin("bbx")
-            .unwrap()
+        let out = bbx()
             .args([
                 "solve",
                 &path(&format!("a12-b20-set/{game}")),
@@ -447,9 +422,7 @@ fn regions_no_ray_looks_at_are_counted() {
     let puzzle = format!("A2_B6 @{}\n", "?".repeat(23));
     let (text, _) = solve_text(&puzzle, &["--count"]);
     let observed = bbx::Observation::parse(&format!("@{}", "?".repeat(23)), "test").unwrap();
-    let brute = Molecules::new(Config::new(2, 6).unwrap())
-        .filter(|m| observed.matches(&Spectrum::of(m, Rules::Standard)))
-        .count();
+    let brute = common::brute_force(&observed, Rules::Standard, 2).len();
     assert_eq!(text.trim(), brute.to_string());
 }
 

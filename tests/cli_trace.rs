@@ -1,15 +1,10 @@
 //! `bbx trace`, run as a real binary.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary built")
-}
+mod common;
 
-fn puzzle(name: &str) -> String {
-    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use common::{bbx, puzzle, rejects};
 
 #[test]
 fn text_output_for_the_seed_record() {
@@ -187,25 +182,6 @@ fn edge_miss_rules() {
     assert_eq!(v["rules"], "edge-miss");
 }
 
-/// Bad input: exit code 2, a message naming the problem, no panic.
-fn rejects(args: &[&str], stdin: Option<&str>, needle: &str) {
-    let mut cmd = bbx();
-    cmd.args(args);
-    if let Some(s) = stdin {
-        cmd.write_stdin(s);
-    }
-    let out = cmd.assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected {needle:?} in {err}"
-    );
-    assert!(
-        !err.contains("panicked") && !err.contains("backtrace"),
-        "{err}"
-    );
-}
-
 #[test]
 fn bad_input_is_reported() {
     rejects(
@@ -288,7 +264,7 @@ fn bad_input_is_reported() {
     rejects(
         &["trace", "-"],
         Some(""),
-        "standard input: no molecule found",
+        "standard input: the input is empty",
     );
     rejects(&["trace"], None, "MOLECULE");
     rejects(&["frobnicate"], None, "frobnicate");

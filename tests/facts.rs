@@ -1,4 +1,4 @@
-//! The facts of SPEC.md "Facts to test against" that concern single molecules,
+//! The facts of `docs/RULES.md` ("Facts to test against") that concern single molecules,
 //! checked through the library.
 
 use bbx::rules::enumeration;
@@ -68,7 +68,8 @@ fn a4_b6_molecules_868_and_15993_share_a_spectrum() {
     let (canonical, transform) = enumeration::canonical(&m15993).unwrap();
     assert_eq!(canonical, 7361);
     // The seed's record says `transform: 'id'`, which cannot be: molecule 15993 is
-    // not its group's canonical molecule. SPEC.md's definition gives rot90.
+    // not its group's canonical molecule. The definition (docs/RULES.md, Molecules and
+    // their numbers) gives rot90.
     assert_eq!(transform, Transform::Rot90);
     let canonical_molecule = enumeration::unrank(config, 7361).unwrap();
     assert_eq!(Transform::Rot90.molecule(&canonical_molecule), m15993);

@@ -4,10 +4,8 @@
 //! molecule, losing guesses and the ray that shows them wrong), saving and
 //! resuming, quitting, and the command's errors.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use bbx::play::app::{App, Mode, Options};
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
@@ -20,19 +18,11 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::Value;
 
+mod common;
+
+use common::{puzzle, temp_dir as scratch};
+
 const COACH_WAIT: Duration = Duration::from_secs(30);
-
-fn puzzle(name: &str) -> String {
-    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh directory for this test's files.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bbx-play-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temporary directory");
-    d
-}
 
 fn app_for(setup: Setup) -> App {
     let started = start(&setup).expect("the game starts");
@@ -216,9 +206,9 @@ fn place(app: &mut App, m: &Molecule) {
     }
 }
 
+/// Runs the binary: its standard output, standard error and exit status.
 fn bbx(args: &[&str]) -> (String, String, i32) {
-    let out = Command::cargo_bin("bbx")
-        .expect("binary")
+    let out = common::bbx()
         .args(args)
         .timeout(Duration::from_secs(120))
         .output()

@@ -1,5 +1,5 @@
 //! Properties the project requires of the ray engine, the symmetries, the
-//! molecule numbering and the spectrum strings (SPEC.md).
+//! molecule numbering and the spectrum strings, as `docs/RULES.md` states them.
 
 use std::collections::HashMap;
 
@@ -7,45 +7,11 @@ use bbx::rules::enumeration::{self, binomial, canonical, rank, unrank};
 use bbx::{Analysis, Config, Molecule, Outcome, Rules, Spectrum, Tracer, Transform};
 use proptest::prelude::*;
 
+mod common;
+
+use common::{molecules, proptest_config as config, sparse};
+
 const RULES: [Rules; 2] = [Rules::Standard, Rules::EdgeMiss];
-
-/// `cases` in release builds (the way the tests are meant to run), a tenth
-/// in debug builds.
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: if cfg!(debug_assertions) {
-            cases / 10
-        } else {
-            cases
-        },
-        // Report failures (shrunk) rather than writing regression files.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
-/// Molecules on boards 1×1..=`max_width` with 0..=`max_atoms` atoms.
-fn sparse(max_width: usize, max_atoms: usize) -> impl Strategy<Value = Molecule> {
-    (1..=max_width).prop_flat_map(move |p| {
-        proptest::sample::subsequence((0..p * p).collect::<Vec<_>>(), 0..=max_atoms.min(p * p))
-            .prop_map(move |atoms| Molecule::new(p, atoms).expect("valid atoms"))
-    })
-}
-
-/// Boards up to `max_width` wide where each cell holds an atom with
-/// probability 0.2..0.8.
-fn dense(max_width: usize) -> impl Strategy<Value = Molecule> {
-    (1..=max_width, 0.2f64..0.8).prop_flat_map(|(p, density)| {
-        proptest::collection::vec(proptest::bool::weighted(density), p * p).prop_map(move |v| {
-            Molecule::new(p, v.iter().enumerate().filter(|(_, a)| **a).map(|(i, _)| i))
-                .expect("valid atoms")
-        })
-    })
-}
-
-fn molecules(max_width: usize, max_atoms: usize) -> impl Strategy<Value = Molecule> {
-    prop_oneof![3 => sparse(max_width, max_atoms), 1 => dense(max_width)]
-}
 
 // ---------------------------------------------------------------------------
 // Reciprocity
@@ -90,7 +56,9 @@ proptest! {
 // Symmetries
 // ---------------------------------------------------------------------------
 
-/// SPEC.md's formula new(r, c) = m(source(r, c)) for the transform named `name`.
+/// RULES.md, Symmetries: new(r, c) = m(source(r, c)) for the transform named
+/// `name`. Rows and columns 0 and p + 1 are the border (RULES.md,
+/// Coordinates and the border), and the formulas apply to them too.
 fn spec_source(name: &str, p: usize, r: usize, c: usize) -> (usize, usize) {
     let q = p + 1;
     match name {
@@ -106,7 +74,7 @@ fn spec_source(name: &str, p: usize, r: usize, c: usize) -> (usize, usize) {
     }
 }
 
-/// The image of a molecule by SPEC.md's formula, through its linear form.
+/// The image of a molecule by the RULES.md formula, through its linear form.
 fn spec_molecule(name: &str, m: &Molecule) -> Molecule {
     let p = m.width();
     let old: Vec<char> = m.to_string().chars().collect();
@@ -120,39 +88,52 @@ fn spec_molecule(name: &str, m: &Molecule) -> Molecule {
     new.parse().expect("valid linear form")
 }
 
-/// SPEC.md's string formulas on a raw spectrum string (before renormalising).
-fn spec_string(name: &str, s: &str) -> String {
-    let c: Vec<char> = s.chars().collect();
-    let p = c.len() / 4;
-    let f: Vec<char> = c.iter().rev().copied().collect();
-    let rot = |v: &[char], k: usize| -> String { v[k..].iter().chain(&v[..k]).collect() };
-    match name {
-        "id" => c.iter().collect(),
-        "rot90" => rot(&c, 3 * p),
-        "rot180" => rot(&c, 2 * p),
-        "rot270" => rot(&c, p),
-        "diag-1" => f.iter().collect(),
-        "symm-h" => rot(&f, p),
-        "symm-v" => rot(&f, 3 * p),
-        "diag-2" => rot(&f, 2 * p),
-        _ => panic!("unknown transform {name}"),
+/// The border cell of position `k` (RULES.md, Coordinates and the border:
+/// left (k, 0), bottom (p+1, k−p), right (3p+1−k, p+1), top (0, 4p+1−k)).
+fn border_cell(p: usize, k: usize) -> (usize, usize) {
+    match (k - 1) / p {
+        0 => (k, 0),
+        1 => (p + 1, k - p),
+        2 => (3 * p + 1 - k, p + 1),
+        _ => (0, 4 * p + 1 - k),
     }
 }
 
-/// The eight transforms by name, in SPEC.md's tie-breaking order.
-const SPEC_ORDER: [&str; 8] = [
+/// The image of a raw spectrum string, worked out on the board rather than by
+/// the string formulas: the new string holds at position k what the old one
+/// holds at the position whose border cell is source(border cell of k).
+/// Letters are carried unchanged (not renormalised), so the result can be
+/// compared character for character with [`Transform::spectrum_string`].
+fn image_on_the_board(name: &str, s: &str) -> String {
+    let old: Vec<char> = s.chars().collect();
+    let p = old.len() / 4;
+    (1..=4 * p)
+        .map(|k| {
+            let (r, c) = border_cell(p, k);
+            let source = spec_source(name, p, r, c);
+            let j = (1..=4 * p)
+                .find(|&j| border_cell(p, j) == source)
+                .expect("a symmetry maps the border onto itself");
+            old[j - 1]
+        })
+        .collect()
+}
+
+/// The eight transforms by name, in the tie-breaking order of RULES.md
+/// (Molecules and their numbers).
+const TIE_ORDER: [&str; 8] = [
     "id", "rot180", "rot90", "rot270", "symm-h", "symm-v", "diag-1", "diag-2",
 ];
 
 fn transform(name: &str) -> Transform {
-    name.parse().expect("a transform name from SPEC.md")
+    name.parse().expect("a transform name from RULES.md")
 }
 
 #[test]
-fn transforms_are_named_and_ordered_as_in_the_spec() {
+fn transforms_are_named_and_ordered_as_in_the_rules() {
     let names: Vec<&str> = Transform::ALL.iter().map(|t| t.name()).collect();
-    assert_eq!(names, SPEC_ORDER);
-    for name in SPEC_ORDER {
+    assert_eq!(names, TIE_ORDER);
+    for name in TIE_ORDER {
         assert_eq!(transform(name).to_string(), name);
     }
 }
@@ -160,9 +141,10 @@ fn transforms_are_named_and_ordered_as_in_the_spec() {
 proptest! {
     #![proptest_config(config(3000))]
 
-    /// The transforms do what SPEC.md's formulas say, and the rules commute with
-    /// them: spectrum(g(m)) = g(spectrum(m)), also through the seed's string
-    /// formulas; the statistics do not change.
+    /// The transforms do what the RULES.md formulas say, and the rules commute
+    /// with them: spectrum(g(m)) = g(spectrum(m)), also through the string
+    /// formulas, which must agree with the image worked out on the board; the
+    /// statistics do not change.
     #[test]
     fn spectra_are_covariant_under_the_eight_symmetries(m in molecules(12, 10)) {
         let p = m.width();
@@ -173,7 +155,7 @@ proptest! {
             // Up to 12×12 there are at most 24 pairs: always a string form.
             prop_assert!(raw.is_some(), "{} has no spectrum string", m);
             let raw = raw.unwrap();
-            for name in SPEC_ORDER {
+            for name in TIE_ORDER {
                 let t = transform(name);
                 let image = t.molecule(&m);
                 prop_assert_eq!(&image, &spec_molecule(name, &m), "{}({})", name, m);
@@ -187,7 +169,7 @@ proptest! {
                     rules
                 );
                 let via = t.spectrum_string(&raw);
-                prop_assert_eq!(&via, &spec_string(name, &raw));
+                prop_assert_eq!(&via, &image_on_the_board(name, &raw), "{} of {}", name, raw);
                 let parsed = Spectrum::parse(&via, "image");
                 prop_assert!(parsed.is_ok(), "{}: {:?}", via, parsed);
                 let parsed = parsed.unwrap();
@@ -230,16 +212,16 @@ proptest! {
         }
 
         // The canonical number is the smallest rank among the eight images,
-        // the same for each image, and its transform is the first (in SPEC.md
+        // the same for each image, and its transform is the first (in RULES.md
         // order) mapping the canonical molecule onto this one.
-        let ranks: Vec<u64> = SPEC_ORDER
+        let ranks: Vec<u64> = TIE_ORDER
             .iter()
             .map(|n| rank(&transform(n).molecule(&m)).expect("numbered"))
             .collect();
         let smallest = *ranks.iter().min().unwrap();
         let c = Config { atoms: m.atoms().len(), width: p };
         let canon = unrank(c, smallest).expect("in range");
-        let first = SPEC_ORDER
+        let first = TIE_ORDER
             .iter()
             .map(|n| transform(n))
             .find(|t| t.molecule(&canon) == m)

@@ -1,26 +1,20 @@
 //! The SAT solver against brute force: for random molecules and random subsets
 //! of their rays, the molecules SAT returns are exactly those that brute force
 //! finds, under both rule sets, with the plain and the simplified encodings
-//! (rays encoded lazily or all at once).
+//! (rays encoded lazily or all at once). The raw stream of molecules the search
+//! hands to its callback is checked, not a deduplicated set: no molecule may
+//! come twice, and the families must be disjoint with sizes that add up to the
+//! brute-force count. Minimal conflicts are checked against brute force too.
 
 use std::collections::BTreeSet;
 
-use bbx::rules::enumeration::Molecules;
 use bbx::solver::RayModel;
-use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum};
+use bbx::{Molecule, Observation, Outcome, Rules, Spectrum};
 use proptest::prelude::*;
 
-fn molecule() -> impl Strategy<Value = Molecule> {
-    (1usize..=6, 0usize..=4).prop_flat_map(|(p, n)| {
-        let n = n.min(p * p);
-        proptest::sample::subsequence((0..p * p).collect::<Vec<_>>(), n)
-            .prop_map(move |atoms| Molecule::new(p, atoms).expect("valid"))
-    })
-}
+mod common;
 
-fn rules() -> impl Strategy<Value = Rules> {
-    prop_oneof![Just(Rules::Standard), Just(Rules::EdgeMiss)]
-}
+use common::{proptest_config, rules, sparse};
 
 /// The observation of `m` keeping the positions whose bit in `keep` is set.
 fn partial(m: &Molecule, rules: Rules, keep: &[bool]) -> Observation {
@@ -35,18 +29,49 @@ fn partial(m: &Molecule, rules: Rules, keep: &[bool]) -> Observation {
 }
 
 fn brute(o: &Observation, rules: Rules, atoms: usize) -> BTreeSet<Molecule> {
-    let config = Config::new(atoms, o.width()).expect("fits");
-    Molecules::new(config)
-        .filter(|m| o.matches(&Spectrum::of(m, rules)))
-        .collect()
+    common::brute_force(o, rules, atoms).into_iter().collect()
+}
+
+/// Solves with `model`, collecting the raw stream of molecules handed to the
+/// `found` callback, and checks it against brute force (`expected`): each
+/// molecule comes exactly once, the stream is what the search returns, and
+/// the families are disjoint, with sizes that add up to the count.
+fn check_stream(
+    model: &mut RayModel,
+    n: usize,
+    expected: &BTreeSet<Molecule>,
+) -> Result<(), TestCaseError> {
+    let selectors: Vec<_> = model.rays().iter().map(|r| r.selector).collect();
+    let mut stream: Vec<Molecule> = Vec::new();
+    let found = model
+        .solve_with(&selectors, n..=n, None, None, |m| stream.push(m.clone()))
+        .unwrap();
+    prop_assert!(found.complete);
+    let mut seen = BTreeSet::new();
+    for m in &stream {
+        prop_assert!(seen.insert(m.clone()), "a molecule was found twice: {}", m);
+    }
+    prop_assert_eq!(&seen, expected);
+    prop_assert_eq!(&found.molecules, &stream);
+    prop_assert_eq!(found.count, expected.len() as u128);
+    let sizes: u128 = found.families.iter().map(|f| f.size()).sum();
+    prop_assert_eq!(sizes, expected.len() as u128, "family sizes");
+    for f in &found.families {
+        prop_assert_eq!(f.members().count() as u128, f.size());
+    }
+    for m in expected {
+        let holders = found.families.iter().filter(|f| f.contains(m)).count();
+        prop_assert_eq!(holders, 1, "{} is in {} families", m, holders);
+    }
+    Ok(())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(proptest_config(300))]
 
     #[test]
     fn sat_equals_brute_force(
-        m in molecule(),
+        m in sparse(6, 4),
         rules in rules(),
         keep in proptest::collection::vec(proptest::bool::weighted(0.6), 24),
     ) {
@@ -57,35 +82,32 @@ proptest! {
 
         let mut plain = RayModel::new(o.width(), rules, n);
         plain.observe(&o);
+        check_stream(&mut plain, n, &expected)?;
+        // `solve` (all rays) gives the same molecules.
+        let mut plain = RayModel::new(o.width(), rules, n);
+        plain.observe(&o);
         let found = plain.solve(n..=n, None, None).unwrap();
-        prop_assert!(found.complete);
         let got: BTreeSet<Molecule> = found.molecules.iter().cloned().collect();
-        prop_assert_eq!(got.len(), found.molecules.len(), "a molecule was found twice");
         prop_assert_eq!(&got, &expected);
 
         let mut simplified = RayModel::simplified(&o, rules, n);
-        let found = simplified.solve(n..=n, None, None).unwrap();
-        let got: BTreeSet<Molecule> = found.molecules.iter().cloned().collect();
-        prop_assert_eq!(&got, &expected);
+        check_stream(&mut simplified, n, &expected)?;
 
         // Every ray encoded up front, no candidate checked by the ray engine
         // (what `bbx verify` solves with).
         let mut eager = RayModel::simplified(&o, rules, n);
         eager.encode_all_rays();
-        let found = eager.solve(n..=n, None, None).unwrap();
-        prop_assert!(found.complete);
-        let got: BTreeSet<Molecule> = found.molecules.iter().cloned().collect();
-        prop_assert_eq!(&got, &expected);
+        check_stream(&mut eager, n, &expected)?;
 
         // Every returned molecule reproduces every observed ray.
-        for s in &got {
+        for s in &expected {
             prop_assert!(o.matches(&Spectrum::of(s, rules)));
         }
     }
 
     #[test]
     fn a_changed_ray_is_explained(
-        m in molecule(),
+        m in sparse(6, 4),
         rules in rules(),
         pos_seed in 0usize..1000,
     ) {

@@ -81,7 +81,7 @@ pub struct SpectrumRow {
     pub spectrum: String,
     /// How many molecules share it.
     pub nb_mol: u64,
-    /// The transform stamped on it (see SPEC: from the lowest-numbered canonical
+    /// The transform stamped on it (see docs/RULES.md, Molecules and their numbers: from the lowest-numbered canonical
     /// molecule whose spectrum is ambiguous).
     pub transform: String,
     /// The canonical number stamped on it.

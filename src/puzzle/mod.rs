@@ -152,10 +152,13 @@ impl Puzzle {
 /// lines starting with `#` are skipped):
 ///
 /// * the first line starts with a configuration `An_Bp` → [`Format::Linear`];
-/// * the first line is two numbers (`P K`) and the next line, if any, holds
-///   only numbers → [`Format::Seed001`] (a display's next line holds cells);
+/// * the first line is two whole numbers (`P K`) and the next line, if any,
+///   holds only numbers, signed or not → [`Format::Seed001`] (a display's
+///   next line holds cells, so a wrong number such as `-1` is then reported
+///   as seed 001's error on its line);
 /// * anything else → [`Format::Display`].
 pub fn detect_format(text: &str) -> Format {
+    let text = without_bom(text);
     let mut content = text.lines().filter(|l| !is_comment_or_blank(l));
     let Some(first) = content.next() else {
         return Format::Display;
@@ -163,9 +166,15 @@ pub fn detect_format(text: &str) -> Format {
     if starts_with_config(first) {
         return Format::Linear;
     }
-    let numbers_only = |l: &str| l.chars().all(|c| c.is_ascii_digit() || c.is_whitespace());
+    let whole = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let number = |w: &str| whole(w.strip_prefix(['-', '+']).unwrap_or(w));
     let first_tokens = tokens(first);
-    if first_tokens.len() == 2 && numbers_only(first) && content.next().is_none_or(numbers_only) {
+    if first_tokens.len() == 2
+        && first_tokens.iter().all(|&(_, w)| whole(w))
+        && content
+            .next()
+            .is_none_or(|l| tokens(l).iter().all(|&(_, w)| number(w)))
+    {
         return Format::Seed001;
     }
     Format::Display
@@ -185,6 +194,8 @@ pub fn parse_puzzle(
     origin: &str,
     format: Option<Format>,
 ) -> Result<Puzzle, ParseError> {
+    check_text(text, origin, PUZZLE)?;
+    let text = without_bom(text);
     match format.unwrap_or_else(|| detect_format(text)) {
         Format::Display => parse_display(text, origin),
         Format::Linear => parse_linear(text, origin),
@@ -193,25 +204,129 @@ pub fn parse_puzzle(
 }
 
 /// Reads an observed game from a file (`-` reads standard input); see
-/// [`parse_puzzle`]. A file that cannot be read is an [`Error::Io`] naming it.
+/// [`parse_puzzle`]. A file that cannot be read is an [`Error::Io`] naming it;
+/// one that is empty, or is not text, is a [`ParseError`] naming it.
 pub fn load_puzzle(path: &str, format: Option<Format>) -> Result<Puzzle, Error> {
-    let (text, origin) = if path == "-" {
-        let mut text = String::new();
+    let (text, origin) = read_input(path, PUZZLE)?;
+    Ok(parse_puzzle(&text, &origin, format)?)
+}
+
+/// What a puzzle is, for the messages about an empty or binary input.
+const PUZZLE: Expected = Expected {
+    noun: "puzzle",
+    description: "a puzzle: a board with its border marks, a line such as 'A4_B8 @&ab…', or seed 001's 'P K' and one ray per line",
+};
+
+/// What an input should hold, for the messages about one that is empty, binary
+/// or a directory.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Expected {
+    /// One word: `puzzle`, `molecule`.
+    pub noun: &'static str,
+    /// What the text should look like, for an empty input.
+    pub description: &'static str,
+}
+
+/// Reads the text of `path` (`-`: standard input), checked with
+/// [`check_text`]; returns it with the name to give it in messages.
+/// `expected` says what the text should hold (for an empty or binary input).
+pub(crate) fn read_input(path: &str, expected: Expected) -> Result<(String, String), Error> {
+    let (bytes, origin) = if path == "-" {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|source| Error::Io {
                 path: "standard input".into(),
                 source,
             })?;
-        (text, "standard input")
+        (bytes, "standard input".to_string())
     } else {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        if std::path::Path::new(path).is_dir() {
+            return Err(directory_error(path, expected));
+        }
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.into(),
             source,
         })?;
-        (text, path)
+        (bytes, path.to_string())
     };
-    Ok(parse_puzzle(&text, origin, format)?)
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            // Valid up to here: count lines and characters in it.
+            let before = std::str::from_utf8(good).unwrap_or_default();
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let byte = e.as_bytes()[good.len()];
+            return Err(ParseError::new(
+                origin,
+                line,
+                column,
+                format!(
+                    "not a text {}: byte 0x{byte:02X} is not UTF-8 (binary data, or text in another encoding such as UTF-16?)",
+                    expected.noun
+                ),
+            )
+            .into());
+        }
+    };
+    check_text(&text, &origin, expected)?;
+    Ok((text, origin))
+}
+
+/// The error for a directory named where a file holding `expected` was.
+pub(crate) fn directory_error(path: &str, expected: Expected) -> Error {
+    Error::Io {
+        path: path.into(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            format!("is a directory, not a {} file", expected.noun),
+        ),
+    }
+}
+
+/// Checks that `text` can be what `expected` describes: not empty (blanks only),
+/// and text rather than binary data (no NUL or other control characters
+/// besides tabs and line ends). A leading UTF-8 byte-order mark is allowed:
+/// [`without_bom`] drops it.
+pub(crate) fn check_text(text: &str, origin: &str, expected: Expected) -> Result<(), ParseError> {
+    let text = without_bom(text);
+    if text.trim().is_empty() {
+        return Err(ParseError::new(
+            origin,
+            0,
+            0,
+            format!("the input is empty (expected {})", expected.description),
+        ));
+    }
+    for (i, line) in text.split('\n').enumerate() {
+        let bad = line
+            .chars()
+            .enumerate()
+            .find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\r'));
+        if let Some((column, c)) = bad {
+            let what = match c {
+                '\0' => "a NUL byte".to_string(),
+                c => format!("the control character U+{:04X}", c as u32),
+            };
+            return Err(ParseError::new(
+                origin,
+                i + 1,
+                column + 1,
+                format!(
+                    "not a text {}: it holds {what} (binary data?)",
+                    expected.noun
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `text` without a leading UTF-8 byte-order mark (some editors write one).
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 pub(crate) fn is_comment_or_blank(line: &str) -> bool {

@@ -1,10 +1,10 @@
 //! Pictures of a box in the seed's display: where every mark and cell stands,
 //! and the molecules drawn in them.
 
-use std::io::Read as _;
 use std::path::Path;
 
 use crate::error::{Error, ParseError, quantity};
+use crate::puzzle::{Expected, check_text, directory_error, read_input, without_bom};
 use crate::rules::board::Molecule;
 use crate::rules::config::{Config, MAX_WIDTH};
 use crate::rules::enumeration::unrank;
@@ -67,6 +67,51 @@ fn balls_line(s: &str) -> Option<usize> {
     }
 }
 
+/// Whether a line of a picture is a comment: it starts with `#` (after
+/// blanks), unless it has the shape of a bordered row whose left mark is a
+/// `#` (` # O - -`), which is a wrong mark to report, not a line to skip.
+fn is_comment(line: &str) -> bool {
+    let c: Vec<char> = line.chars().take(4).collect();
+    let row_shape = c.len() == 4 && c[0] == ' ' && c[1] == '#' && c[2] == ' ' && is_cell(c[3]);
+    line.trim_start().starts_with('#') && !row_shape
+}
+
+/// The message for a character in the box that is no cell.
+fn unexpected_cell(ch: char) -> String {
+    format!(
+        "unexpected character {ch:?} in the box (expected 'O' for an atom, '-' or '.' for an empty cell)"
+    )
+}
+
+/// In a line shaped like a row of the box (one character every two columns
+/// from `offset`, the border layout's ` m ` before them when `offset` is 3)
+/// with at least one cell character, the first character at a cell's column
+/// that is no cell, with its 1-based column. The last character of a
+/// bordered row may be its right mark and is not reported.
+fn bad_cell(l: &[char], offset: usize) -> Option<(usize, char)> {
+    if offset == 3 && !(l.len() >= 4 && l[0] == ' ' && l[2] == ' ') {
+        return None;
+    }
+    let columns: Vec<usize> = (offset..l.len()).step_by(2).collect();
+    if columns
+        .iter()
+        .any(|&c| l.get(c + 1).is_some_and(|&x| x != ' '))
+    {
+        return None;
+    }
+    if !columns.iter().any(|&c| is_cell(l[c])) {
+        return None;
+    }
+    let cells = match columns.len() {
+        n if offset == 3 && n > 1 => &columns[..n - 1],
+        _ => &columns[..],
+    };
+    cells
+        .iter()
+        .find(|&&c| l[c] != ' ' && !is_cell(l[c]))
+        .map(|&c| (c + 1, l[c]))
+}
+
 impl Picture {
     /// Reads a picture; `origin` names the text in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Picture, ParseError> {
@@ -78,7 +123,7 @@ impl Picture {
         let mut lines: Vec<(usize, Vec<char>)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim_end();
-            if line.is_empty() || line.trim_start().starts_with('#') {
+            if line.is_empty() || is_comment(line) {
                 continue;
             }
             if line.trim_start().to_ascii_lowercase().starts_with("there ") {
@@ -164,6 +209,22 @@ impl Picture {
         } else {
             None
         };
+        // A line outside the rows found that has a row's shape, with a
+        // character that is no cell, is a row with a wrong cell (not stray
+        // text or a border line): point at that character. Only a line the
+        // layout cannot take as a border line is suspected: one with a left
+        // mark, or any line once there are too many around the rows.
+        let suspect = |i: usize| {
+            let left_mark = offset == 3 && lines[i].1.get(1).is_some_and(|&c| c != ' ');
+            (i < first_row && (first_row > 1 || left_mark || offset == 0))
+                || (i > last_row && (last_row + 2 < lines.len() || left_mark || offset == 0))
+        };
+        if let Some((n, col, ch)) = (0..lines.len())
+            .filter(|&i| suspect(i))
+            .find_map(|i| bad_cell(&lines[i].1, offset).map(|(col, ch)| (lines[i].0, col, ch)))
+        {
+            return Err(err(n, col, unexpected_cell(ch)));
+        }
         if first_row > 1 {
             let (n, _) = &lines[first_row - 2];
             return Err(err(
@@ -237,9 +298,7 @@ impl Picture {
                             } else {
                                 String::new()
                             };
-                            format!(
-                                "unexpected character {ch:?} in the box (expected 'O' for an atom, '-' or '.' for an empty cell){hint}"
-                            )
+                            format!("{}{hint}", unexpected_cell(ch))
                         },
                     ));
                 }
@@ -354,17 +413,17 @@ impl Picture {
     }
 }
 
+/// What a molecule is, for the messages about an empty or binary input.
+const MOLECULE: Expected = Expected {
+    noun: "molecule",
+    description: "a molecule: its linear form, e.g. O-O-------------, or a picture of the box",
+};
+
 /// Reads a molecule from text: the linear form on one line, or a picture.
 pub fn parse_molecule(text: &str, origin: &str) -> Result<Molecule, ParseError> {
+    check_text(text, origin, MOLECULE)?;
+    let text = without_bom(text);
     let t = text.trim();
-    if t.is_empty() {
-        return Err(ParseError::new(
-            origin,
-            0,
-            0,
-            "no molecule found (expected the linear form, e.g. O-O-------------, or a picture of the box)",
-        ));
-    }
     if !t.contains('\n') && !t.contains(' ') {
         return Molecule::parse_linear(t, origin);
     }
@@ -376,21 +435,10 @@ pub fn parse_molecule(text: &str, origin: &str) -> Result<Molecule, ParseError> 
 /// in `config`; anything else is parsed as the linear form. When `config` is
 /// given, the molecule must belong to it.
 pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Error> {
-    let m = if arg == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|source| Error::Io {
-                path: "standard input".into(),
-                source,
-            })?;
-        parse_molecule(&text, "standard input")?
-    } else if Path::new(arg).is_file() {
-        let text = std::fs::read_to_string(arg).map_err(|source| Error::Io {
-            path: arg.into(),
-            source,
-        })?;
-        parse_molecule(&text, arg)?
+    let path = Path::new(arg);
+    let m = if arg == "-" || (path.exists() && !path.is_dir()) {
+        let (text, origin) = read_input(arg, MOLECULE)?;
+        parse_molecule(&text, &origin)?
     } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
         let config = config.ok_or_else(|| {
             Error::Invalid(format!(
@@ -401,6 +449,8 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
             .parse()
             .map_err(|_| Error::Invalid(format!("molecule number {arg} is too large")))?;
         return unrank(config, n);
+    } else if path.is_dir() {
+        return Err(directory_error(arg, MOLECULE));
     } else if arg.contains(['/', '\\']) || arg.ends_with(".txt") {
         return Err(Error::Io {
             path: arg.into(),

@@ -51,23 +51,32 @@ pub fn position_to_seed001(width: usize, pos: usize) -> usize {
     4 * width + 1 - pos
 }
 
-/// Parses a whole number token of a seed-001 file.
+/// Parses a whole number token of a seed-001 file; `range` says which
+/// values are allowed, for the message about a negative number.
 fn seed001_number(
     origin: &str,
     line: usize,
     (column, word): (usize, &str),
     what: &str,
+    range: &str,
 ) -> Result<usize, ParseError> {
-    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ParseError::new(
-            origin,
-            line,
-            column,
-            format!("expected {what} (a whole number), found '{word}'"),
-        ));
+    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let err = |message: String| ParseError::new(origin, line, column, message);
+    let noun = what.trim_start_matches("a ").trim_start_matches("the ");
+    if let Some(rest) = word.strip_prefix('-')
+        && digits(rest)
+    {
+        return Err(err(format!("{noun} {word} is out of range: {range}")));
     }
-    word.parse()
-        .map_err(|_| ParseError::new(origin, line, column, format!("{what} {word} is too large")))
+    let unsigned = word.strip_prefix('+').unwrap_or(word);
+    if !digits(unsigned) {
+        return Err(err(format!(
+            "expected {what} (a whole number), found '{word}'"
+        )));
+    }
+    unsigned
+        .parse()
+        .map_err(|_| err(format!("{noun} {word} is out of range: {range}")))
 }
 
 pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
@@ -97,14 +106,21 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
             ),
         ));
     }
-    let p = seed001_number(origin, head, words[0], "the box width P")?;
-    let k = seed001_number(origin, head, words[1], "the atom count K")?;
+    let width_range = format!("P must be 1 to {MAX_WIDTH}");
+    let p = seed001_number(origin, head, words[0], "the box width P", &width_range)?;
+    let k = seed001_number(
+        origin,
+        head,
+        words[1],
+        "the atom count K",
+        "K is a number of atoms, from 0 to P × P",
+    )?;
     if p == 0 || p > MAX_WIDTH {
         return Err(ParseError::new(
             origin,
             head,
             words[0].0,
-            format!("the box width P must be 1 to {MAX_WIDTH}, not {p}"),
+            format!("the box width {width_range}, not {p}"),
         ));
     }
     if k > p * p {
@@ -126,6 +142,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
     };
     // For each bbx position: its outcome and the line that gave it.
     let mut seen: Vec<Option<(Outcome, usize)>> = vec![None; 4 * p];
+    let positions = format!("a {p}×{p} box has positions 1 to {}", 4 * p);
     for (n, line) in content {
         let words = tokens(line);
         if words.len() > 2 {
@@ -141,16 +158,13 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         }
         let mut ends = Vec::with_capacity(2);
         for &w in &words {
-            let k = seed001_number(origin, n, w, "a border position")?;
+            let k = seed001_number(origin, n, w, "a border position", &positions)?;
             if k == 0 || k > 4 * p {
                 return Err(ParseError::new(
                     origin,
                     n,
                     w.0,
-                    format!(
-                        "border position {k} is out of range: a {p}×{p} box has positions 1 to {}",
-                        4 * p
-                    ),
+                    format!("border position {k} is out of range: {positions}"),
                 ));
             }
             ends.push((w.0, k, seed001_to_position(p, k)));

@@ -51,6 +51,72 @@ fn detection() {
         6
     );
     assert_eq!(detect_format(""), Format::Display);
+    // Numbers out of range, negative ones included, are still seed 001's.
+    assert_eq!(detect_format("5 5\n-1\n"), Format::Seed001);
+    assert_eq!(detect_format("5 5\n2 99\n"), Format::Seed001);
+    assert_eq!(detect_format("5 5\n+3 -4\n"), Format::Seed001);
+    assert_eq!(detect_format("\u{feff}5 5\n1\n"), Format::Seed001);
+    assert_eq!(
+        detect_format("\u{feff}A2_B4 @&ab@&@cbac@&@&@"),
+        Format::Linear
+    );
+    // A display row holds cells, not numbers.
+    assert_eq!(detect_format("   1 2\n 3 - - 3\n"), Format::Display);
+}
+
+#[test]
+fn byte_order_marks_are_dropped() {
+    for text in [
+        A2_B4_SEED,
+        A2_B4_EMACS,
+        "A2_B4 @&ab@&@cbac@&@&@\n",
+        "5 5\n1\n2 6\n",
+    ] {
+        let plain = parse_puzzle(text, "f", None).unwrap();
+        let bom = parse_puzzle(&format!("\u{feff}{text}"), "f", None).unwrap();
+        assert_eq!(bom, plain, "{text}");
+    }
+    let m = parse_molecule("\u{feff}O-O-------------\n", "f").unwrap();
+    assert_eq!(m.to_string(), "O-O-------------");
+}
+
+#[test]
+fn empty_and_binary_text() {
+    for text in ["", " ", "\n\n", "\u{feff}", "\t\r\n"] {
+        let e = err(text, None);
+        assert_eq!(at(&e), (0, 0), "{text:?}");
+        assert!(e.message.starts_with("the input is empty"), "{e}");
+        let e = parse_molecule(text, "f").unwrap_err();
+        assert!(e.message.starts_with("the input is empty"), "{e}");
+    }
+    let e = err("5 5\n1\n2 \0\n", None);
+    assert_eq!(at(&e), (3, 3));
+    assert!(e.message.starts_with("not a text puzzle"), "{e}");
+    let e = err("   @ &\n a - \u{1b} a\n", None);
+    assert_eq!(at(&e), (2, 6));
+    assert!(e.message.contains("U+001B"), "{e}");
+    let e = parse_molecule("O-\0-", "f").unwrap_err();
+    assert_eq!(at(&e), (1, 3));
+    assert!(e.message.starts_with("not a text molecule"), "{e}");
+}
+
+#[test]
+fn unreadable_files_are_named() {
+    let dir = std::env::temp_dir().join(format!("bbx-puzzle-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let e = load_puzzle(d, None).unwrap_err();
+    assert!(
+        matches!(&e, Error::Io { path, source } if path == d && source.kind() == std::io::ErrorKind::IsADirectory),
+        "{e}"
+    );
+    let latin1 = dir.join("latin1.txt");
+    std::fs::write(&latin1, b"A2_B4 @&ab@&@cbac@&@&@\n# caf\xe9\n").unwrap();
+    let e = load_puzzle(latin1.to_str().unwrap(), None).unwrap_err();
+    let Error::Parse(e) = e else { panic!("{e}") };
+    assert_eq!(at(&e), (2, 6));
+    assert!(e.message.contains("byte 0xE9 is not UTF-8"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -249,6 +315,10 @@ fn display_skips_comment_lines() {
     assert_eq!(p.observation.to_string(), "@&ab@&@cbac@&@&@");
     let bad = err(&format!("# c\n{}", A2_B4_SEED.replacen('&', "%", 1)), None);
     assert_eq!(at(&bad), (2, 6), "{bad}");
+    // A row whose left mark is '#' is a wrong mark, not a comment.
+    let bad = err(&A2_B4_SEED.replacen(" @ O", " # O", 1), None);
+    assert_eq!(at(&bad), (2, 2), "{bad}");
+    assert!(bad.message.contains("unknown border mark '#'"), "{bad}");
 }
 
 #[test]
@@ -319,6 +389,26 @@ fn display_unknown_cell() {
     let e = err("   @ &\n a - X a\n   - -\n", None);
     assert_eq!(at(&e), (2, 6));
     assert!(e.message.contains("'X'"), "{e}");
+    // In a row's first cell, where the row no longer looks like one.
+    let e = err(
+        "   @ & @ &\n @ X - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n",
+        None,
+    );
+    assert_eq!(at(&e), (2, 4));
+    assert!(
+        e.message.starts_with("unexpected character 'X' in the box"),
+        "{e}"
+    );
+    let e = err(
+        "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b X - - - b\n   @ & @ c\n",
+        None,
+    );
+    assert_eq!(at(&e), (5, 4));
+    let e = err(
+        "   @ & @ &\n @ O - O - @\n & X - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n",
+        None,
+    );
+    assert_eq!(at(&e), (3, 4));
 }
 
 #[test]

@@ -90,6 +90,16 @@ impl PuzzleInput {
                 w = puzzle.width()
             )));
         }
+        if *atoms.end() > cells {
+            return Err(bbx::Error::Invalid(format!(
+                "--atoms {}..{}: {} atoms do not fit in the {w}×{w} box of {} ({cells} cells): end the range at {cells} at most",
+                atoms.start(),
+                atoms.end(),
+                atoms.end(),
+                puzzle.origin,
+                w = puzzle.width()
+            )));
+        }
         let rules = self.rules.or(puzzle.rules).unwrap_or_default();
         Ok((puzzle, atoms, rules))
     }

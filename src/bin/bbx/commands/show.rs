@@ -113,6 +113,11 @@ fn inner(args: Args) -> bbx::Result<String> {
     if args.from.is_some() || args.to.is_some() {
         let from = check(args.from.unwrap_or(1))?;
         let to = check(args.to.unwrap_or(total))?;
+        if from > to {
+            return Err(bbx::Error::Invalid(format!(
+                "--from {from} --to {to} is an empty range: the first number comes after the last"
+            )));
+        }
         if to.saturating_sub(from) > 10_000 {
             return Err(bbx::Error::Invalid(format!(
                 "--from {from} --to {to} is more than 10000 molecules: ask for fewer"

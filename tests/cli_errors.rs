@@ -1,0 +1,305 @@
+//! Errors that say what failed and where, run as a real binary: a wrong cell
+//! at its line and column, byte-order marks accepted, binary and empty input
+//! called so, a broken seed 001 file reported in its own terms, empty ranges,
+//! directories given for files, and atom counts that do not fit.
+
+mod common;
+
+use common::{bbx, puzzle, rejects, stdout, temp_dir};
+
+/// The seed's A2_B4 board with its border, as `puzzles/` holds it.
+const A2_B4: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";
+
+/// `A2_B4` with the cell at (`row`, `col`) replaced by `ch`.
+fn with_cell(row: usize, col: usize, ch: char) -> String {
+    let mut lines: Vec<String> = A2_B4.lines().map(str::to_string).collect();
+    let line = &mut lines[row];
+    let at = 1 + 2 * col;
+    line.replace_range(at..at + 1, &ch.to_string());
+    lines.join("\n") + "\n"
+}
+
+/// The message must be one line: `error: …`.
+fn one_line(err: &str) {
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_wrong_cell_is_reported_at_its_line_and_column() {
+    // Every cell of the box, including the first and last of each row, where
+    // the picture's layout alone cannot tell a row from a border line.
+    for row in 1..=4 {
+        for col in 1..=4 {
+            for ch in ['X', '#', 'o', '0', '*'] {
+                let text = with_cell(row, col, ch);
+                let at = format!("standard input:{}:{}: ", row + 1, 2 * col + 2);
+                let err = rejects(&["solve", "-"], Some(&text), &at);
+                assert!(
+                    err.contains(&format!("unexpected character '{ch}' in the box")),
+                    "{text}{err}"
+                );
+                one_line(&err);
+                // The same picture read as a molecule.
+                rejects(&["trace", "-"], Some(&text), &at);
+            }
+        }
+    }
+    // Rows with a blank left mark, and boards drawn without a border.
+    let blank_left = "   @ &\n   X -\n   - -\n   @ &\n";
+    rejects(
+        &["solve", "-", "--atoms", "1"],
+        Some(blank_left),
+        "standard input:2:4: unexpected character 'X'",
+    );
+    rejects(
+        &["trace", "-"],
+        Some("O - -\nX - -\n- - -\n"),
+        "standard input:2:1: unexpected character 'X'",
+    );
+    rejects(
+        &["trace", "-"],
+        Some("O - -\n- - -\n- - X\n"),
+        "standard input:3:5: unexpected character 'X'",
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let dir = temp_dir("bom");
+    for name in [
+        "seed-a2-b4-molecule-2.txt",
+        "seed-emacs-game-2.txt",
+        "seed001-sample.txt",
+        "seed-a2-b4-molecule-2-spectrum.txt",
+    ] {
+        let text = std::fs::read_to_string(puzzle(name)).unwrap();
+        let with_bom = dir.join(name);
+        std::fs::write(&with_bom, format!("\u{feff}{text}")).unwrap();
+        let plain = stdout(&["solve", &puzzle(name), "--count"]);
+        let bom = stdout(&["solve", with_bom.to_str().unwrap(), "--count"]);
+        assert_eq!(bom, plain, "{name}");
+    }
+    // A molecule, in its linear form and as a picture.
+    let traced = bbx()
+        .args(["trace", "-"])
+        .write_stdin("\u{feff}O-O-------------\n")
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&traced.get_output().stdout).into_owned();
+    assert!(text.contains("spectrum  @&ab@&@cbac@&@&@"), "{text}");
+    bbx()
+        .args(["trace", "-"])
+        .write_stdin(format!("\u{feff}{A2_B4}"))
+        .assert()
+        .success();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn binary_input_is_not_a_text_puzzle() {
+    let dir = temp_dir("binary");
+    let nul = dir.join("nul.txt");
+    std::fs::write(&nul, with_cell(2, 2, '\0')).unwrap();
+    let nul = nul.to_str().unwrap();
+    let err = rejects(
+        &["solve", nul],
+        None,
+        &format!("{nul}:3:6: not a text puzzle"),
+    );
+    assert!(err.contains("NUL"), "{err}");
+    one_line(&err);
+    rejects(
+        &["trace", nul],
+        None,
+        &format!("{nul}:3:6: not a text molecule"),
+    );
+
+    let bytes = dir.join("bytes.bin");
+    std::fs::write(
+        &bytes,
+        [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0],
+    )
+    .unwrap();
+    let bytes = bytes.to_str().unwrap();
+    let err = rejects(
+        &["solve", bytes],
+        None,
+        &format!("{bytes}:1:1: not a text puzzle"),
+    );
+    assert!(err.contains("0x89"), "{err}");
+    one_line(&err);
+    rejects(&["trace", bytes], None, "not a text molecule");
+
+    // UTF-16 (as some editors save): not UTF-8.
+    let utf16: Vec<u8> = "\u{feff}5 5\n1\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let wide = dir.join("utf16.txt");
+    std::fs::write(&wide, utf16).unwrap();
+    rejects(
+        &["solve", wide.to_str().unwrap()],
+        None,
+        "not a text puzzle: byte 0xFF is not UTF-8",
+    );
+    // Control characters on standard input, at their place.
+    rejects(
+        &["solve", "-"],
+        Some("A2_B4 @&ab@&@\u{7}bac@&@&@\n"),
+        "standard input:1:14: not a text puzzle",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_broken_seed001_file_is_reported_as_one() {
+    for (text, at, what) in [
+        ("5 5\n-1\n", "2:1", "border position -1 is out of range"),
+        (
+            "5 5\n1\n2 6\n-3 4\n",
+            "4:1",
+            "border position -3 is out of range",
+        ),
+        (
+            "5 5\n1\n2 99\n",
+            "3:3",
+            "border position 99 is out of range",
+        ),
+        (
+            "5 5\n1\n2 +21\n",
+            "3:3",
+            "border position 21 is out of range",
+        ),
+        ("5 5\n3 -7\n", "2:3", "border position -7 is out of range"),
+        ("5 5\n1 2 3\n", "2:5", "a ray line holds 1 number"),
+    ] {
+        let err = rejects(
+            &["solve", "-"],
+            Some(text),
+            &format!("standard input:{at}: {what}"),
+        );
+        assert!(!err.contains("board"), "{text:?}: {err}");
+        one_line(&err);
+    }
+}
+
+#[test]
+fn empty_input_says_so() {
+    let dir = temp_dir("empty");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let blank = dir.join("blank.txt");
+    std::fs::write(&blank, "\n   \n\t\n").unwrap();
+    for file in [
+        "/dev/null",
+        empty.to_str().unwrap(),
+        blank.to_str().unwrap(),
+    ] {
+        for command in ["trace", "solve", "suggest"] {
+            let err = rejects(
+                &[command, file],
+                None,
+                &format!("{file}: the input is empty"),
+            );
+            assert!(!err.contains("no such file"), "{err}");
+            one_line(&err);
+        }
+    }
+    for command in ["trace", "solve", "suggest"] {
+        rejects(
+            &[command, "-"],
+            Some(""),
+            "standard input: the input is empty",
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn directories_are_called_directories() {
+    let dir = temp_dir("directories");
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["explore", "A2_B4"],
+        vec!["show", "A2_B4", "1"],
+        vec!["stats", "A2_B4"],
+        vec!["verify", "A2_B4"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--db", d]);
+        let err = rejects(&args, None, &format!("{d}: is a directory"));
+        assert!(!err.contains("writable"), "{err}");
+        one_line(&err);
+    }
+    rejects(
+        &["solve", d],
+        None,
+        &format!("{d}: is a directory, not a puzzle file"),
+    );
+    rejects(
+        &["trace", d],
+        None,
+        &format!("{d}: is a directory, not a molecule file"),
+    );
+    // Nothing was written into it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_empty_range_of_molecules_is_called_empty() {
+    let dir = temp_dir("range");
+    let db = dir.join("a2.sqlite");
+    let db = db.to_str().unwrap();
+    stdout(&["explore", "A2_B4", "--db", db, "--quiet"]);
+    let err = rejects(
+        &["show", "A2_B4", "--from", "10", "--to", "5", "--db", db],
+        None,
+        "--from 10 --to 5 is an empty range",
+    );
+    assert!(!err.contains("say which molecules"), "{err}");
+    rejects(
+        &["show", "A2_B4", "--from", "121", "--db", db],
+        None,
+        "molecule number 121 is out of range",
+    );
+    // A range of one is not empty.
+    let one = stdout(&["show", "A2_B4", "--from", "7", "--to", "7", "--db", db]);
+    assert!(one.contains("number 7"), "{one}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_atom_range_past_the_cells_is_refused() {
+    let game = puzzle("seed-emacs-game-2.txt");
+    let err = rejects(
+        &["solve", &game, "--atoms", "3..99"],
+        None,
+        "99 atoms do not fit in the 8×8 box",
+    );
+    assert!(err.contains("64"), "{err}");
+    rejects(
+        &["suggest", &game, "--atoms", "3..65"],
+        None,
+        "65 atoms do not fit",
+    );
+    rejects(
+        &["solve", &game, "--atoms", "65..70"],
+        None,
+        "65 atoms do not fit",
+    );
+    // The whole box is a range that fits.
+    let out = bbx()
+        .args([
+            "solve",
+            &game,
+            "--atoms",
+            "3..64",
+            "--count",
+            "--timeout",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.code() != Some(2), "{out:?}");
+}

@@ -1,0 +1,172 @@
+//! Helpers shared by the test files, each of which uses the ones it needs
+//! (`mod common;`): running the real binary, the puzzles of `puzzles/`,
+//! temporary directories, proptest settings and strategies, and brute force.
+
+// Each test file is its own crate and uses only some of these.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use bbx::rules::enumeration::Molecules;
+use bbx::{Config, Molecule, Observation, Rules, Spectrum};
+use proptest::prelude::*;
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------
+// The binary
+// ---------------------------------------------------------------------------
+
+/// The `bbx` binary built for these tests.
+pub fn bbx() -> Command {
+    Command::cargo_bin("bbx").expect("binary built")
+}
+
+/// Standard output of a command that must succeed.
+pub fn stdout(args: &[&str]) -> String {
+    let out = bbx().args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
+}
+
+/// Bad input: the command, reading `stdin`, must exit with status 2 and
+/// print `error: …`, never a panic. Returns the message.
+pub fn refused(args: &[&str], stdin: &str) -> String {
+    let out = bbx().args(args).write_stdin(stdin).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{args:?}: {err}"
+    );
+    err
+}
+
+/// Like [`refused`], and the message must contain `needle`; `stdin` is what
+/// the command reads on standard input (nothing when `None`).
+pub fn rejects(args: &[&str], stdin: Option<&str>, needle: &str) -> String {
+    let err = refused(args, stdin.unwrap_or(""));
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected {needle:?} in {err}"
+    );
+    err
+}
+
+/// Runs `bbx ARGS --json` and parses its standard output, whatever the exit
+/// status; returns the value and the status.
+pub fn run_json(args: &[&str]) -> (Value, i32) {
+    let out = bbx().args(args).arg("--json").output().expect("runs");
+    let code = out.status.code().expect("an exit status, not a signal");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: {e}: {}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        )
+    });
+    (v, code)
+}
+
+/// `bbx ARGS --json`, which must succeed, parsed.
+pub fn json_ok(args: &[&str]) -> Value {
+    let (v, code) = run_json(args);
+    assert_eq!(code, 0, "{args:?}: {v}");
+    v
+}
+
+// ---------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------
+
+/// The path of `name` in the project's `puzzles/` directory.
+pub fn puzzle(name: &str) -> String {
+    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every file under `puzzles/`, sorted.
+pub fn puzzle_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("puzzles/ is readable") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(Path::new(&puzzle("")), &mut out);
+    out.sort();
+    out
+}
+
+/// A fresh, empty temporary directory for one test (named after the test
+/// binary's process, so that concurrent runs do not meet).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bbx-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+// ---------------------------------------------------------------------------
+// Property tests
+// ---------------------------------------------------------------------------
+
+/// `cases` in release builds (the way the tests are meant to run), a tenth in
+/// debug builds; failures are reported (shrunk) rather than written to
+/// regression files.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: if cfg!(debug_assertions) {
+            (cases / 10).max(1)
+        } else {
+            cases
+        },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Molecules on boards 1×1..=`max_width` with 0..=`max_atoms` atoms.
+pub fn sparse(max_width: usize, max_atoms: usize) -> impl Strategy<Value = Molecule> {
+    (1..=max_width).prop_flat_map(move |p| {
+        proptest::sample::subsequence((0..p * p).collect::<Vec<_>>(), 0..=max_atoms.min(p * p))
+            .prop_map(move |atoms| Molecule::new(p, atoms).expect("valid atoms"))
+    })
+}
+
+/// Boards up to `max_width` wide where each cell holds an atom with
+/// probability 0.2..0.8.
+pub fn dense(max_width: usize) -> impl Strategy<Value = Molecule> {
+    (1..=max_width, 0.2f64..0.8).prop_flat_map(|(p, density)| {
+        proptest::collection::vec(proptest::bool::weighted(density), p * p).prop_map(move |v| {
+            Molecule::new(p, v.iter().enumerate().filter(|(_, a)| **a).map(|(i, _)| i))
+                .expect("valid atoms")
+        })
+    })
+}
+
+/// Sparse molecules three times out of four, dense ones otherwise.
+pub fn molecules(max_width: usize, max_atoms: usize) -> impl Strategy<Value = Molecule> {
+    prop_oneof![3 => sparse(max_width, max_atoms), 1 => dense(max_width)]
+}
+
+/// Either rule set.
+pub fn rules() -> impl Strategy<Value = Rules> {
+    prop_oneof![Just(Rules::Standard), Just(Rules::EdgeMiss)]
+}
+
+// ---------------------------------------------------------------------------
+// Brute force
+// ---------------------------------------------------------------------------
+
+/// Every molecule of `atoms` atoms whose spectrum agrees with every ray of
+/// `o`, in number order, by tracing each molecule of the configuration.
+pub fn brute_force(o: &Observation, rules: Rules, atoms: usize) -> Vec<Molecule> {
+    let config = Config::new(atoms, o.width()).expect("the atoms fit");
+    Molecules::new(config)
+        .filter(|m| o.matches(&Spectrum::of(m, rules)))
+        .collect()
+}
