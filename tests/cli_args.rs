@@ -176,10 +176,12 @@ fn a_timeout_keeps_what_was_found() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("At least 0"), "{text}");
     assert!(
-        text.contains("the time limit stopped the search") || text.contains("Too few molecules"),
+        text.contains("No molecule found yet: the time limit stopped the search"),
         "{text}"
     );
+    assert!(text.contains("Too few molecules"), "{text}");
     // generate gives up while drawing, with a message that says why.
     let err = refused(
         &[

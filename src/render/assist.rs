@@ -17,7 +17,7 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         4 * p,
         report.observation
     );
-    if report.complete {
+    if report.complete || ((report.timed_out || report.interrupted) && report.count == 0) {
         out.push_str(&format!("{}\n", verdict(report)));
     } else if report.timed_out || report.interrupted {
         out.push_str(&format!(
