@@ -79,6 +79,20 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A file of a census's work directory that could not be made, read or
+    /// written.
+    #[error(
+        "{path}: cannot {what}: {source} (is there room on the disk? --work-dir chooses another place)"
+    )]
+    WorkDir {
+        /// The file or directory concerned.
+        path: String,
+        /// What bbx was doing: "write a partition file", ...
+        what: String,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
     /// The SQLite database of a catalogue failed.
     #[error("{path}: {}", database_message(source))]
     Database {
@@ -105,6 +119,10 @@ pub enum Error {
         /// What is wrong.
         detail: String,
     },
+    /// The machine refused what bbx needs to run: a thread, a network
+    /// connection to another process of a census.
+    #[error("{0}")]
+    System(String),
     /// Something bbx relies on did not hold: a bug, or damaged data it made
     /// itself (a catalogue row that is not a molecule, say).
     #[error("{0} (this is a bug or damaged data: please report it)")]
@@ -120,7 +138,7 @@ impl Error {
         use std::io::ErrorKind;
         match self {
             Error::Parse(_) | Error::Config { .. } | Error::Invalid(_) => false,
-            Error::Io { source, .. } => !matches!(
+            Error::Io { source, .. } | Error::WorkDir { source, .. } => !matches!(
                 source.kind(),
                 ErrorKind::NotFound
                     | ErrorKind::PermissionDenied
@@ -135,6 +153,7 @@ impl Error {
             | Error::Damaged { .. }
             | Error::Solver(_)
             | Error::Json(_)
+            | Error::System(_)
             | Error::Internal(_) => true,
         }
     }
@@ -186,5 +205,46 @@ where
         format!("{n} {singular}")
     } else {
         format!("{n} {plural}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::ErrorKind;
+
+    #[test]
+    fn bad_input_and_failures_are_told_apart() {
+        let input = [
+            Error::Invalid("ray 99".into()),
+            Error::Io {
+                path: "x.txt".into(),
+                source: std::io::Error::from(ErrorKind::NotFound),
+            },
+        ];
+        for e in input {
+            assert!(!e.is_failure(), "{e}");
+        }
+        let failures = [
+            Error::System("cannot start the solver's thread".into()),
+            Error::Internal("a census worker failed".into()),
+            Error::WorkDir {
+                path: "work/part-0".into(),
+                what: "write a partition file".into(),
+                source: std::io::Error::from(ErrorKind::StorageFull),
+            },
+        ];
+        for e in failures {
+            assert!(e.is_failure(), "{e}");
+        }
+        let full = Error::WorkDir {
+            path: "work/part-0".into(),
+            what: "write a partition file".into(),
+            source: std::io::Error::from(ErrorKind::StorageFull),
+        };
+        assert!(
+            full.to_string()
+                .contains("--work-dir chooses another place")
+        );
     }
 }

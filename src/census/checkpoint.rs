@@ -71,11 +71,10 @@ impl WorkDir {
     /// Opens (or creates) the work directory `path` for a census with these
     /// settings. Refuses one made with other settings.
     pub fn open(path: &Path, manifest: &Manifest) -> Result<WorkDir, Error> {
-        let io = |what: &str, e: std::io::Error| {
-            Error::Invalid(format!(
-                "{}: cannot {what}: {e} (--work-dir chooses another place)",
-                path.display()
-            ))
+        let io = |what: &str, source: std::io::Error| Error::WorkDir {
+            path: path.display().to_string(),
+            what: what.to_string(),
+            source,
         };
         std::fs::create_dir_all(path).map_err(|e| io("create the work directory", e))?;
         let lock = OpenOptions::new()
@@ -123,8 +122,7 @@ impl WorkDir {
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let tmp = path.join("manifest.json.tmp");
-                let text = serde_json::to_string_pretty(manifest)
-                    .map_err(|e| Error::Invalid(e.to_string()))?;
+                let text = serde_json::to_string_pretty(manifest)?;
                 std::fs::write(&tmp, text).map_err(|e| io("write the manifest", e))?;
                 std::fs::rename(&tmp, &file).map_err(|e| io("write the manifest", e))?;
             }
@@ -172,11 +170,13 @@ impl WorkDir {
         let tmp = path.with_extension("log.tmp");
         let mut text = String::new();
         for l in keep {
-            text.push_str(&serde_json::to_string(l).map_err(|e| Error::Invalid(e.to_string()))?);
+            text.push_str(&serde_json::to_string(l)?);
             text.push('\n');
         }
-        let err = |e: std::io::Error| {
-            Error::Invalid(format!("{}: cannot write the log: {e}", path.display()))
+        let err = |source: std::io::Error| Error::WorkDir {
+            path: path.display().to_string(),
+            what: "write the log".into(),
+            source,
         };
         std::fs::write(&tmp, text).map_err(err)?;
         std::fs::rename(&tmp, &path).map_err(err)?;
@@ -200,21 +200,24 @@ pub struct Log {
 impl Log {
     /// Appends a line.
     pub fn append(&mut self, line: &Line) -> Result<(), Error> {
-        let mut text = serde_json::to_string(line).map_err(|e| Error::Invalid(e.to_string()))?;
+        let mut text = serde_json::to_string(line)?;
         text.push('\n');
-        self.file.write_all(text.as_bytes()).map_err(|e| {
-            Error::Invalid(format!(
-                "{}: cannot write the log: {e}",
-                self.path.display()
-            ))
-        })
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|source| Error::WorkDir {
+                path: self.path.display().to_string(),
+                what: "write the log".into(),
+                source,
+            })
     }
 
     /// Makes the log durable.
     pub fn sync(&self) -> Result<(), Error> {
-        self.file
-            .sync_data()
-            .map_err(|e| Error::Invalid(format!("{}: cannot sync: {e}", self.path.display())))
+        self.file.sync_data().map_err(|source| Error::WorkDir {
+            path: self.path.display().to_string(),
+            what: "write the log to the disk".into(),
+            source,
+        })
     }
 }
 

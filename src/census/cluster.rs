@@ -104,7 +104,7 @@ impl Cluster {
         T: Send + 'static,
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
     {
-        let fail = |e: String| Error::Invalid(format!("cannot start the census's workers: {e}"));
+        let fail = |e: String| Error::System(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
         }
@@ -162,13 +162,13 @@ fn connect(
             .set_nodelay(true)
             .and_then(|_| stream.write_all(&(me as u64).to_le_bytes()));
         sent.map_err(|e| {
-            Error::Invalid(format!("process {me} lost process {j} at {address}: {e}"))
+            Error::System(format!("process {me} lost process {j} at {address}: {e}"))
         })?;
         out[j] = Some(stream);
     }
     listener
         .set_nonblocking(true)
-        .map_err(|e| Error::Invalid(e.to_string()))?;
+        .map_err(|e| Error::System(format!("process {me} cannot wait for connections: {e}")))?;
     while out[me + 1..].iter().any(Option::is_none) {
         match listener.accept() {
             Ok((mut stream, _)) => {

@@ -141,7 +141,7 @@ struct Sink {
     written: BTreeMap<u64, Vec<u64>>,
     /// The next round to write.
     next: u64,
-    error: Option<String>,
+    error: Option<Error>,
 }
 
 impl Sink {
@@ -153,7 +153,7 @@ impl Sink {
                 && self.error.is_none()
                 && let Err(e) = self.parts.append(&recs)
             {
-                self.error = Some(e.to_string());
+                self.error = Some(e);
             }
             self.written.insert(r, self.parts.lengths());
             self.next += 1;
@@ -309,7 +309,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
         error.get_or_insert(e);
     }
     if let Some(e) = sink.borrow_mut().error.take() {
-        error.get_or_insert(Error::Invalid(e));
+        error.get_or_insert(e);
     }
     if error.is_some() {
         finished = false;

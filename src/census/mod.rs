@@ -242,7 +242,7 @@ pub fn run(
                 error.get_or_insert(e);
             }
             Err(panic) => {
-                error.get_or_insert(Error::Invalid(format!("a census worker failed: {panic}")));
+                error.get_or_insert(Error::Internal(format!("a census worker failed: {panic}")));
             }
         }
     }
@@ -264,7 +264,11 @@ pub fn run(
     };
     if let Some(s) = summary {
         if let Some(e) = &s.error {
-            return Err(Error::Invalid(e.clone()));
+            // Only another process's error arrives here, as its text (this
+            // process's own errors were returned above with their kind).
+            return Err(Error::System(format!(
+                "another process of the census failed: {e}"
+            )));
         }
         if s.complete {
             let source = ReportSource::Census {

@@ -16,10 +16,10 @@ use crate::error::Error;
 fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> Error {
     let path = path.display().to_string();
     let what = what.to_string();
-    move |e| {
-        Error::Invalid(format!(
-            "{path}: cannot {what}: {e} (is there room on the disk? --work-dir chooses another place)"
-        ))
+    move |source| Error::WorkDir {
+        path: path.clone(),
+        what: what.clone(),
+        source,
     }
 }
 

@@ -109,7 +109,7 @@ pub fn store(
     report: &StatsReport,
     classes: &[Vec<u64>],
 ) -> Result<Stored, Error> {
-    let json = serde_json::to_string(report).map_err(|e| Error::Invalid(e.to_string()))?;
+    let json = serde_json::to_string(report)?;
     let mut cat = Catalogue::open(db)?;
     let mut rows = ClassRows::new(config)?;
     let (spectra, molecules) =

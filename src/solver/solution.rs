@@ -294,7 +294,7 @@ impl Search {
                 done.store(true, Ordering::SeqCst);
                 let _ = tx.send((id, Event::Done(r)));
             })
-            .map_err(|e| Error::Invalid(format!("cannot start the solver's thread: {e}")))?;
+            .map_err(|e| Error::System(format!("cannot start the solver's thread: {e}")))?;
         Ok(Search { id, finished })
     }
 }
