@@ -350,6 +350,49 @@ fn stored_groups_serve_show_and_verify() {
 }
 
 #[test]
+fn a_damaged_census_row_is_called_damaged() {
+    // Rows of a census are checked as a catalogue's are: a board that is
+    // no board is an error (exit 3), never an empty molecule.
+    let dir = temp_dir("damaged-census");
+    let groups = dir.join("groups.sqlite");
+    let groups = groups.to_str().unwrap();
+    let work = dir.join("work");
+    stdout(&run(&[
+        "stats",
+        "A4_B5",
+        "--store-groups",
+        "--db",
+        groups,
+        "--work-dir",
+        work.to_str().unwrap(),
+        "-q",
+    ]));
+    let conn = rusqlite::Connection::open(groups).unwrap();
+    let number: i64 = conn
+        .query_row("SELECT min(number) FROM census_molecules", [], |r| r.get(0))
+        .unwrap();
+    let number = number.to_string();
+    let show = ["show", "A4_B5", "--group", &number, "--db", groups];
+    assert!(stdout(&run(&show)).contains("is shared by"));
+    let changed = conn
+        .execute(
+            "UPDATE census_molecules SET molecule = 'not a board' WHERE config = 'A4_B5'",
+            [],
+        )
+        .unwrap();
+    assert!(changed > 0);
+    drop(conn);
+    let out = run(&show);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("damaged") && err.contains("holds no board"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_code_2() {
     let dir = temp_dir("bad");
     let hosts = dir.join("hosts.txt");

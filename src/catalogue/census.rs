@@ -20,7 +20,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS, SpectrumRow};
+use crate::catalogue::rows::{MoleculeRow, SpectrumRow, insert_row, insert_sql, row_tables_sql};
 use crate::catalogue::{Catalogue, sql_err};
 use crate::error::Error;
 use crate::rules::config::Config;
@@ -122,10 +122,11 @@ impl Catalogue {
     {
         self.check_census_target(config)?;
         let e = sql_err(&self.path);
-        let stats: String = STAT_COLUMNS
-            .iter()
-            .map(|c| format!("  {c} INTEGER NOT NULL,\n"))
-            .collect();
+        let tables = row_tables_sql(
+            "CREATE TABLE IF NOT EXISTS",
+            "census_molecules",
+            "census_spectrums",
+        );
         self.conn
             .execute_batch(&format!(
                 "CREATE TABLE IF NOT EXISTS census_configurations (
@@ -139,28 +140,8 @@ impl Catalogue {
                    created_at TEXT NOT NULL,
                    updated_at TEXT NOT NULL
                  );
-                 CREATE TABLE IF NOT EXISTS census_molecules (
-                   config TEXT NOT NULL,
-                   number INTEGER NOT NULL,
-                   canonical_number INTEGER NOT NULL,
-                   molecule TEXT NOT NULL,
-                   spectrum TEXT NOT NULL,
-                   transform TEXT NOT NULL,
-                 {stats}  created_at TEXT NOT NULL,
-                   updated_at TEXT NOT NULL,
-                   PRIMARY KEY (config, number)
-                 ) WITHOUT ROWID;
-                 CREATE INDEX IF NOT EXISTS census_molecules_spectrum ON census_molecules (config, spectrum);
-                 CREATE TABLE IF NOT EXISTS census_spectrums (
-                   config TEXT NOT NULL,
-                   spectrum TEXT NOT NULL,
-                   nb_mol INTEGER NOT NULL,
-                   transform TEXT NOT NULL,
-                   canonical_number INTEGER NOT NULL,
-                   created_at TEXT NOT NULL,
-                   updated_at TEXT NOT NULL,
-                   PRIMARY KEY (config, spectrum)
-                 ) WITHOUT ROWID;"
+                 {tables}
+                 CREATE INDEX IF NOT EXISTS census_molecules_spectrum ON census_molecules (config, spectrum);"
             ))
             .map_err(&e)?;
         let now = self.now()?;
@@ -182,14 +163,7 @@ impl Catalogue {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
                 )
                 .map_err(&e)?;
-            let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
-            let mut rows = tx
-                .prepare(&format!(
-                    "INSERT INTO census_molecules (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
-                    STAT_COLUMNS.join(", "),
-                    placeholders.join(", ")
-                ))
-                .map_err(&e)?;
+            let mut rows = tx.prepare(&insert_sql("census_molecules")).map_err(&e)?;
             for class in classes {
                 let (spectra, molecules) = class?;
                 spectrum_count += spectra.len() as u64;
@@ -206,35 +180,7 @@ impl Catalogue {
                     .map_err(&e)?;
                 }
                 for r in &molecules {
-                    let s = r.stats.named();
-                    rows.execute(params![
-                        key,
-                        r.number as i64,
-                        r.canonical_number as i64,
-                        r.molecule,
-                        r.spectrum,
-                        r.transform,
-                        s[0].1,
-                        s[1].1,
-                        s[2].1,
-                        s[3].1,
-                        s[4].1,
-                        s[5].1,
-                        s[6].1,
-                        s[7].1,
-                        s[8].1,
-                        s[9].1,
-                        s[10].1,
-                        s[11].1,
-                        s[12].1,
-                        s[13].1,
-                        s[14].1,
-                        s[15].1,
-                        s[16].1,
-                        now,
-                        now
-                    ])
-                    .map_err(&e)?;
+                    insert_row(&mut rows, &key, r, &now).map_err(&e)?;
                 }
             }
             tx.execute(
@@ -284,14 +230,7 @@ impl Catalogue {
         filter: &str,
         args: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<MoleculeRow>, Error> {
-        let e = sql_err(&self.path);
-        let sql = format!(
-            "SELECT config, number, canonical_number, molecule, spectrum, transform, {} FROM census_molecules WHERE {filter}",
-            STAT_COLUMNS.join(", ")
-        );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(&e)?;
-        let rows = stmt.query_map(args, Catalogue::row).map_err(&e)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(&e)
+        self.select_from("census_molecules", filter, args)
     }
 
     /// The stored census row of molecule `number` (only molecules of
@@ -323,24 +262,6 @@ impl Catalogue {
     /// Every stored ambiguous spectrum with its molecules' numbers, in spectrum
     /// order.
     pub fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        let e = sql_err(&self.path);
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT spectrum, number FROM census_molecules INDEXED BY census_molecules_spectrum
-                 WHERE config = ?1 ORDER BY spectrum, number",
-            )
-            .map_err(&e)?;
-        let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
-        let mut out: Vec<(String, Vec<u64>)> = Vec::new();
-        while let Some(r) = rows.next().map_err(&e)? {
-            let s: String = r.get(0).map_err(&e)?;
-            let n = r.get::<_, i64>(1).map_err(&e)? as u64;
-            match out.last_mut() {
-                Some((last, v)) if *last == s => v.push(n),
-                _ => out.push((s, vec![n])),
-            }
-        }
-        Ok(out)
+        self.numbers_by_spectrum("census_molecules", config)
     }
 }

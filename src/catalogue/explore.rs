@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use rusqlite::params;
 
 use crate::catalogue::lock::WriterLock;
-use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS};
+use crate::catalogue::rows::{MoleculeRow, insert_row, insert_sql};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
 use crate::error::Error;
 use crate::rules::board::Molecule;
@@ -279,43 +279,9 @@ impl Catalogue {
         let now = self.now()?;
         let tx = self.conn.transaction().map_err(&e)?;
         {
-            let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
-            let sql = format!(
-                "INSERT INTO molecules (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
-                STAT_COLUMNS.join(", "),
-                placeholders.join(", ")
-            );
-            let mut stmt = tx.prepare_cached(&sql).map_err(&e)?;
+            let mut stmt = tx.prepare_cached(&insert_sql("molecules")).map_err(&e)?;
             for r in rows {
-                let s = r.stats.named();
-                stmt.execute(params![
-                    key,
-                    r.number as i64,
-                    r.canonical_number as i64,
-                    r.molecule,
-                    r.spectrum,
-                    r.transform,
-                    s[0].1,
-                    s[1].1,
-                    s[2].1,
-                    s[3].1,
-                    s[4].1,
-                    s[5].1,
-                    s[6].1,
-                    s[7].1,
-                    s[8].1,
-                    s[9].1,
-                    s[10].1,
-                    s[11].1,
-                    s[12].1,
-                    s[13].1,
-                    s[14].1,
-                    s[15].1,
-                    s[16].1,
-                    now,
-                    now
-                ])
-                .map_err(&e)?;
+                insert_row(&mut stmt, key, r, &now).map_err(&e)?;
             }
             tx.execute(
                 "UPDATE configurations SET updated_at = ?2 WHERE config = ?1",

@@ -51,16 +51,27 @@ impl Catalogue {
         filter: &str,
         args: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<MoleculeRow>, Error> {
+        self.select_from("molecules", filter, args)
+    }
+
+    /// The rows of `table` (`molecules` or `census_molecules`) that pass
+    /// `filter`, each checked to be a molecule's row.
+    pub(super) fn select_from(
+        &self,
+        table: &str,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<MoleculeRow>, Error> {
         let e = sql_err(&self.path);
         // Without statistics SQLite prefers the primary key (it covers every
         // column) to the spectrum index; name the index when it is the one.
         let indexed = if filter.contains("spectrum = ") {
-            "INDEXED BY molecules_spectrum"
+            format!("INDEXED BY {table}_spectrum")
         } else {
-            ""
+            String::new()
         };
         let sql = format!(
-            "SELECT config, number, canonical_number, molecule, spectrum, transform, {} FROM molecules {indexed} WHERE {filter}",
+            "SELECT config, number, canonical_number, molecule, spectrum, transform, {} FROM {table} {indexed} WHERE {filter}",
             STAT_COLUMNS.join(", ")
         );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(&e)?;
@@ -124,13 +135,24 @@ impl Catalogue {
     /// Every stored spectrum with the numbers of its molecules, in spectrum
     /// order (one scan of the spectrum index).
     pub fn spectral_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
+        self.numbers_by_spectrum("molecules", config)
+    }
+
+    /// The numbers of `table`'s molecules (`molecules` or `census_molecules`)
+    /// grouped by spectrum, in spectrum order, by one scan of the table's
+    /// spectrum index.
+    pub(super) fn numbers_by_spectrum(
+        &self,
+        table: &str,
+        config: Config,
+    ) -> Result<Vec<(String, Vec<u64>)>, Error> {
         let e = sql_err(&self.path);
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT spectrum, number FROM molecules INDEXED BY molecules_spectrum
-                 WHERE config = ?1 ORDER BY spectrum, number",
-            )
+            .prepare(&format!(
+                "SELECT spectrum, number FROM {table} INDEXED BY {table}_spectrum
+                 WHERE config = ?1 ORDER BY spectrum, number"
+            ))
             .map_err(&e)?;
         let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
         let mut out: Vec<(String, Vec<u64>)> = Vec::new();

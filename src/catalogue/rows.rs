@@ -27,6 +27,75 @@ pub(super) const STAT_COLUMNS: [&str; 17] = [
     "out_tot_turns",
 ];
 
+/// `CREATE TABLE` statements for a table of [`MoleculeRow`]s and one of
+/// [`SpectrumRow`]s: `molecules` and `spectrums` in a catalogue,
+/// `census_molecules` and `census_spectrums` for a census's groups (`create`
+/// is `CREATE TABLE` or `CREATE TABLE IF NOT EXISTS`).
+pub(super) fn row_tables_sql(create: &str, molecules: &str, spectrums: &str) -> String {
+    let stats: String = STAT_COLUMNS
+        .iter()
+        .map(|c| format!("  {c} INTEGER NOT NULL,\n"))
+        .collect();
+    format!(
+        "{create} {molecules} (
+           config TEXT NOT NULL,
+           number INTEGER NOT NULL,
+           canonical_number INTEGER NOT NULL,
+           molecule TEXT NOT NULL,
+           spectrum TEXT NOT NULL,
+           transform TEXT NOT NULL,
+         {stats}  created_at TEXT NOT NULL,
+           updated_at TEXT NOT NULL,
+           PRIMARY KEY (config, number)
+         ) WITHOUT ROWID;
+         {create} {spectrums} (
+           config TEXT NOT NULL,
+           spectrum TEXT NOT NULL,
+           nb_mol INTEGER NOT NULL,
+           transform TEXT NOT NULL,
+           canonical_number INTEGER NOT NULL,
+           created_at TEXT NOT NULL,
+           updated_at TEXT NOT NULL,
+           PRIMARY KEY (config, spectrum)
+         ) WITHOUT ROWID;"
+    )
+}
+
+/// The statement inserting a [`MoleculeRow`] into `table` (`molecules`, or
+/// `census_molecules` which has the same columns), for [`insert_row`].
+pub(super) fn insert_sql(table: &str) -> String {
+    let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
+    format!(
+        "INSERT INTO {table} (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
+        STAT_COLUMNS.join(", "),
+        placeholders.join(", ")
+    )
+}
+
+/// Inserts `row` of configuration `key` with a statement prepared from
+/// [`insert_sql`], stamped `now`.
+pub(super) fn insert_row(
+    stmt: &mut rusqlite::Statement<'_>,
+    key: &str,
+    row: &MoleculeRow,
+    now: &str,
+) -> rusqlite::Result<usize> {
+    let stats = row.stats.named().map(|(_, value)| value);
+    let number = row.number as i64;
+    let canonical_number = row.canonical_number as i64;
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![
+        &key,
+        &number,
+        &canonical_number,
+        &row.molecule,
+        &row.spectrum,
+        &row.transform,
+    ];
+    values.extend(stats.iter().map(|v| v as &dyn rusqlite::ToSql));
+    values.extend([&now as &dyn rusqlite::ToSql, &now]);
+    stmt.execute(values.as_slice())
+}
+
 /// One row of the `molecules` table.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct MoleculeRow {

@@ -3,7 +3,7 @@
 
 use rusqlite::Connection;
 
-use crate::catalogue::rows::STAT_COLUMNS;
+use crate::catalogue::rows::row_tables_sql;
 use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION, sql_err};
 use crate::error::Error;
 
@@ -88,10 +88,7 @@ impl Catalogue {
         conn.busy_timeout(std::time::Duration::from_millis(u64::from(busy_ms)))
             .map_err(&e)?;
         if app == 0 {
-            let stats: String = STAT_COLUMNS
-                .iter()
-                .map(|c| format!("  {c} INTEGER NOT NULL,\n"))
-                .collect();
+            let tables = row_tables_sql("CREATE TABLE", "molecules", "spectrums");
             conn.execute_batch(&format!(
                 "BEGIN;
                  PRAGMA application_id = {APPLICATION_ID};
@@ -105,27 +102,7 @@ impl Catalogue {
                    created_at TEXT NOT NULL,
                    updated_at TEXT NOT NULL
                  );
-                 CREATE TABLE molecules (
-                   config TEXT NOT NULL,
-                   number INTEGER NOT NULL,
-                   canonical_number INTEGER NOT NULL,
-                   molecule TEXT NOT NULL,
-                   spectrum TEXT NOT NULL,
-                   transform TEXT NOT NULL,
-                 {stats}  created_at TEXT NOT NULL,
-                   updated_at TEXT NOT NULL,
-                   PRIMARY KEY (config, number)
-                 ) WITHOUT ROWID;
-                 CREATE TABLE spectrums (
-                   config TEXT NOT NULL,
-                   spectrum TEXT NOT NULL,
-                   nb_mol INTEGER NOT NULL,
-                   transform TEXT NOT NULL,
-                   canonical_number INTEGER NOT NULL,
-                   created_at TEXT NOT NULL,
-                   updated_at TEXT NOT NULL,
-                   PRIMARY KEY (config, spectrum)
-                 ) WITHOUT ROWID;
+                 {tables}
                  COMMIT;"
             ))
             .map_err(&e)?;
