@@ -400,20 +400,17 @@ impl Catalogue {
     }
 
     fn count_molecules(&self, config: Config) -> Result<u64, Error> {
-        self.conn
-            .query_row(
-                "SELECT count(*) FROM molecules WHERE config = ?1",
-                [config.to_string()],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n as u64)
-            .map_err(sql_err(&self.path))
+        self.count_rows("molecules", config)
     }
 
     fn count_spectra(&self, config: Config) -> Result<u64, Error> {
+        self.count_rows("spectrums", config)
+    }
+
+    fn count_rows(&self, table: &str, config: Config) -> Result<u64, Error> {
         self.conn
             .query_row(
-                "SELECT count(*) FROM spectrums WHERE config = ?1",
+                &format!("SELECT count(*) FROM {table} WHERE config = ?1"),
                 [config.to_string()],
                 |r| r.get::<_, i64>(0),
             )

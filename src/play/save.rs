@@ -35,7 +35,7 @@ use std::fmt::Write as _;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
-use crate::render::{Notation, balls_line, grid};
+use crate::render::{Notation, balls_line, emacs_mark, grid};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 
@@ -68,16 +68,7 @@ pub fn marks_in(game: &Game, notation: Notation) -> (Vec<char>, Notation) {
     if notation == Notation::Seed || game.pair_order().len() > 9 {
         return (marks, Notation::Seed);
     }
-    let emacs = marks
-        .into_iter()
-        .map(|c| match c {
-            '@' => 'H',
-            '&' => 'R',
-            'a'..='i' => (b'1' + (c as u8 - b'a')) as char,
-            other => other,
-        })
-        .collect();
-    (emacs, Notation::Emacs)
+    (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
 }
 
 /// The saved game as text: comments, the board in the seed's display and the

@@ -27,18 +27,19 @@ pub fn spectrum_marks(s: &Spectrum, notation: Notation) -> Option<Vec<char>> {
             if s.pairs() > 9 {
                 return None;
             }
-            Some(
-                marks
-                    .into_iter()
-                    .map(|c| match c {
-                        '@' => 'H',
-                        '&' => 'R',
-                        'a'..='i' => (b'1' + (c as u8 - b'a')) as char,
-                        other => other,
-                    })
-                    .collect(),
-            )
+            Some(marks.into_iter().map(emacs_mark).collect())
         }
+    }
+}
+
+/// A seed mark in Emacs notation: `@` → `H`, `&` → `R`, pair letters `a`–`i`
+/// → digits `1`–`9`; any other mark (`~`, a blank) as it is.
+pub fn emacs_mark(seed: char) -> char {
+    match seed {
+        '@' => 'H',
+        '&' => 'R',
+        'a'..='i' => (b'1' + (seed as u8 - b'a')) as char,
+        other => other,
     }
 }
 

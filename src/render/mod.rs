@@ -28,7 +28,9 @@ mod trace;
 mod verify;
 
 pub use assist::{plan_text, suggest_text};
-pub use board::{Notation, balls_line, board, grid, position_name, side_by_side, spectrum_marks};
+pub use board::{
+    Notation, balls_line, board, emacs_mark, grid, position_name, side_by_side, spectrum_marks,
+};
 pub use catalogue::{molecule_row, spectral_group, stats_text};
 pub use solve::{certainty_board, solve_text, verdict};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};

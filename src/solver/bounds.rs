@@ -218,13 +218,7 @@ impl RayModel {
             let mut cur = vec![L::False; n + 1];
             cur[0] = L::True;
             for j in 1..=(i + 1) {
-                let r = L::Lit(self.new_lit());
-                // r ⇔ prev[j] ∨ (prev[j−1] ∧ x)
-                self.clause(&[!prev[j], r]);
-                self.clause(&[!prev[j - 1], !x, r]);
-                self.clause(&[!r, prev[j], x]);
-                self.clause(&[!r, prev[j], prev[j - 1]]);
-                cur[j] = r;
+                cur[j] = self.counter_step(prev[j], prev[j - 1], x);
             }
             prev = cur;
         }

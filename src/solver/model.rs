@@ -225,6 +225,18 @@ impl RayModel {
         }
     }
 
+    /// One step of a sequential counter: a new literal r ⇔ `at_least_j` ∨
+    /// (`at_least_j_minus_1` ∧ `x`), "at least j inputs so far are true" once
+    /// input `x` is counted.
+    pub(super) fn counter_step(&mut self, at_least_j: L, at_least_j_minus_1: L, x: L) -> L {
+        let r = L::Lit(self.new_lit());
+        self.clause(&[!at_least_j, r]);
+        self.clause(&[!at_least_j_minus_1, !x, r]);
+        self.clause(&[!r, at_least_j, x]);
+        self.clause(&[!r, at_least_j, at_least_j_minus_1]);
+        r
+    }
+
     /// Sequential counter over the undecided cells: `r[i][j]` ⇔ at least j of the
     /// first i of them hold atoms, for j up to `limit`.
     fn build_counter(&mut self) {
@@ -250,13 +262,7 @@ impl RayModel {
                     cur[j] = L::False;
                     continue;
                 }
-                let r = L::Lit(self.new_lit());
-                // r ⇔ prev[j] ∨ (prev[j−1] ∧ x)
-                self.clause(&[!prev[j], r]);
-                self.clause(&[!prev[j - 1], !x, r]);
-                self.clause(&[!r, prev[j], x]);
-                self.clause(&[!r, prev[j], prev[j - 1]]);
-                cur[j] = r;
+                cur[j] = self.counter_step(prev[j], prev[j - 1], x);
             }
             prev = cur;
         }
