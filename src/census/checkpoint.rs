@@ -184,8 +184,23 @@ impl WorkDir {
         Ok(Log { file, path })
     }
 
-    /// Removes the directory and everything in it.
+    /// Removes worker `worker`'s log, so that the directory no longer claims
+    /// its work: done before its partition files are removed, a census killed
+    /// in between starts again instead of missing the files its log names.
+    pub fn forget(&self, worker: usize) {
+        let _ = std::fs::remove_file(self.log_path(worker));
+    }
+
+    /// Removes the directory and everything in it, the logs first (see
+    /// [`WorkDir::forget`]).
     pub fn remove(self) {
+        if let Ok(entries) = std::fs::read_dir(&self.path) {
+            for entry in entries.flatten() {
+                if entry.path().extension().is_some_and(|e| e == "log") {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
         let _ = std::fs::remove_dir_all(&self.path);
     }
 }
@@ -295,6 +310,34 @@ mod tests {
         let e = WorkDir::open(&dir, &other).unwrap_err().to_string();
         assert!(e.contains("same options"), "{e}");
         WorkDir::open(&dir, &manifest()).unwrap().remove();
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn a_census_killed_while_cleaning_up_starts_again() {
+        // A finished worker forgets its log before removing its partition
+        // files: killed in between, the directory claims no round, and the
+        // files are opened afresh instead of being missed.
+        let dir = std::env::temp_dir().join(format!("bbx-cleanup-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let w = WorkDir::open(&dir, &manifest()).unwrap();
+        let mut parts = crate::census::spill::Partitions::open(&dir, 0, 1, &[]).unwrap();
+        parts.append(&[]).unwrap();
+        let mut log = w.log(0, &[]).unwrap();
+        log.append(&Line {
+            round: 0,
+            lengths: vec![64],
+            tally: Tally::default(),
+        })
+        .unwrap();
+        drop(log);
+        w.forget(0);
+        parts.remove();
+        drop(w);
+        let w = WorkDir::open(&dir, &manifest()).unwrap();
+        assert!(w.lines(0).is_empty());
+        crate::census::spill::Partitions::open(&dir, 0, 1, &[]).unwrap();
+        w.remove();
         assert!(!dir.exists());
     }
 }

@@ -347,6 +347,10 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     summary.peak_memory = peak_memory();
     let out = gather(worker, index, summary, error);
     if everyone && out.is_ok() {
+        // The log first: killed between the two, the next run sees no
+        // claim on files that are gone.
+        drop(log);
+        plan.work_dir.forget(index);
         sink.borrow().parts.remove();
     }
     out.map(|summary| WorkerEnd { everyone, summary })
