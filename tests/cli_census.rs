@@ -440,3 +440,13 @@ fn bad_input_is_one_line_and_exit_code_2() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_full_box_names_no_ray_it_does_not_have() {
+    // 9 atoms fill A9_B3: every ray is absorbed, so no molecule has a
+    // reflected or exiting ray, and rays are numbered from 1.
+    let text = stdout(&run(&["stats", "A9_B3"]));
+    assert!(!text.contains("ray 0"), "{text}");
+    assert_eq!(text.matches("no such ray").count(), 4, "{text}");
+    assert!(text.contains("census: 1 molecule traced"), "{text}");
+}

@@ -145,19 +145,22 @@ pub fn stats_text(report: &StatsReport) -> String {
             "\nray records (lowest-numbered molecule reaching each):"
         );
         for r in &report.records {
-            let _ = writeln!(
-                out,
-                "  {:<10}most {:<7}{:>4}   molecule {}, ray {}",
-                r.kind,
-                if r.measure == "turns" {
-                    "turns"
-                } else {
-                    "cells"
-                },
-                r.value,
-                r.number,
-                r.ray
-            );
+            let measure = if r.measure == "turns" {
+                "turns"
+            } else {
+                "cells"
+            };
+            // Ray numbers start at 1: 0 says no molecule has a ray of this kind
+            // (a box full of atoms reflects nothing and lets nothing out).
+            let _ = if r.ray == 0 {
+                writeln!(out, "  {:<10}most {measure:<7}   —   no such ray", r.kind)
+            } else {
+                writeln!(
+                    out,
+                    "  {:<10}most {measure:<7}{:>4}   molecule {}, ray {}",
+                    r.kind, r.value, r.number, r.ray
+                )
+            };
         }
     }
     if let ReportSource::Census {
@@ -172,7 +175,8 @@ pub fn stats_text(report: &StatsReport) -> String {
     {
         let _ = writeln!(
             out,
-            "\ncensus: {molecules_traced} molecules traced ({}), {workers} worker{} in {processes} process{}, {seconds:.2} s{}{}",
+            "\ncensus: {molecules_traced} molecule{} traced ({}), {workers} worker{} in {processes} process{}, {seconds:.2} s{}{}",
+            if molecules_traced == 1 { "" } else { "s" },
             if symmetry {
                 "one per orbit under the symmetries"
             } else {
