@@ -145,18 +145,25 @@ struct Sink {
 }
 
 impl Sink {
-    /// Writes rounds before `upto` (held records of each in order).
+    /// Writes rounds before `upto` (held records of each in order). A round
+    /// counts as written only once all its records are in their files: after
+    /// a failed write no round is, from the failed one on, so none of them
+    /// can be logged (and a resumed census does them again).
     fn write_until(&mut self, upto: u64, held: &mut BTreeMap<u64, Vec<Record>>) {
-        while self.next < upto {
+        while self.error.is_none() && self.next < upto {
             let r = self.next;
             if let Some(recs) = held.remove(&r)
-                && self.error.is_none()
                 && let Err(e) = self.parts.append(&recs)
             {
                 self.error = Some(e);
+                break;
             }
             self.written.insert(r, self.parts.lengths());
             self.next += 1;
+        }
+        if self.error.is_some() {
+            // Nothing more is written: let the records go.
+            held.clear();
         }
     }
 }
@@ -196,7 +203,13 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     }
     let start = resume.map_or(0, |r| r + 1);
     let mut log = plan.work_dir.log(index, &keep)?;
-    let parts = Partitions::open(plan.work_dir.path(), index, plan.partitions, &lengths)?;
+    let parts = Partitions::open(
+        plan.work_dir.path(),
+        index,
+        plan.partitions,
+        &lengths,
+        plan.work_dir.disk().clone(),
+    )?;
     // Progress counts molecules accounted for (orbit sizes), which grow with
     // the work done; molecule numbers would not (the first units hold far
     // more canonical molecules than the last).

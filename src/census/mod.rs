@@ -70,8 +70,10 @@ pub struct CensusOptions {
     pub cluster: Cluster,
     /// Memory limit in bytes, for the grouping of partitions.
     pub memory: u64,
-    /// Where partition files and checkpoints go (default: a directory named
-    /// after the configuration in the system's temporary directory).
+    /// The directory in which the census makes its work directory (named
+    /// by [`work_dir_name`]) for its partition files and checkpoints; the
+    /// default is the system's temporary directory. Only the work directory
+    /// is ever removed, and only when nothing but the census's files is in it.
     pub work_dir: Option<PathBuf>,
     /// Keep each class of ambiguous spectra's molecules (to store them).
     pub keep_classes: bool,
@@ -81,6 +83,9 @@ pub struct CensusOptions {
     pub stop_after: Option<u64>,
     /// Molecule numbers per unit of work (default: about 128 units per worker).
     pub unit_size: Option<u64>,
+    /// Let writes to the work directory fail as on a full disk after this
+    /// many bytes (for tests of a full disk).
+    pub fail_writes_after: Option<u64>,
 }
 
 impl Default for CensusOptions {
@@ -94,6 +99,7 @@ impl Default for CensusOptions {
             stop: None,
             stop_after: None,
             unit_size: None,
+            fail_writes_after: None,
         }
     }
 }
@@ -117,8 +123,9 @@ pub struct Census {
     pub to_count: u64,
 }
 
-/// The work directory a census of `config` uses by default.
-pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> PathBuf {
+/// The name of the work directory a census of `config` makes (in
+/// [`CensusOptions::work_dir`] or the system's temporary directory).
+pub fn work_dir_name(config: Config, symmetry: bool, cluster: &Cluster) -> String {
     let mut name = format!("bbx-census-{config}");
     if !symmetry {
         name.push_str("-no-symmetry");
@@ -126,7 +133,12 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
     if cluster.processes > 1 {
         name.push_str(&format!("-process{}", cluster.process));
     }
-    std::env::temp_dir().join(name)
+    name
+}
+
+/// The work directory a census of `config` uses by default.
+pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> PathBuf {
+    std::env::temp_dir().join(work_dir_name(config, symmetry, cluster))
 }
 
 /// Runs a census of `config`. `progress(counted, total)` is called about ten
@@ -174,7 +186,8 @@ pub fn run(
     let work_dir = options
         .work_dir
         .clone()
-        .unwrap_or_else(|| default_work_dir(config, options.symmetry, &cluster));
+        .unwrap_or_else(std::env::temp_dir)
+        .join(work_dir_name(config, options.symmetry, &cluster));
     let dir = checkpoint::WorkDir::open(
         &work_dir,
         &checkpoint::Manifest {
@@ -187,6 +200,9 @@ pub fn run(
             process: cluster.process,
             partitions,
         },
+        options
+            .fail_writes_after
+            .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after),
     )?;
     let plan = Arc::new(dataflow::Plan {
         config,

@@ -11,7 +11,7 @@ use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progres
 #[command(after_help = "\
 Reads a complete catalogue from --db; without one, counts with a census: one \
 molecule traced per orbit under the symmetries, 16 bytes kept per orbit in \
-partition files under --work-dir, grouped one partition at a time within \
+partition files in a directory it makes under --work-dir, grouped one partition at a time within \
 --memory. Interrupted (Ctrl-C) or killed, the same command resumes it.
 
 Several machines: run the same command on each, with --processes N, \
@@ -59,8 +59,9 @@ pub struct Args {
     /// Memory limit for grouping, such as 2G or 500M.
     #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
     memory: u64,
-    /// Where the census keeps its partition files and checkpoints (default: a
-    /// directory in the system's temporary directory, removed when done).
+    /// The directory in which the census makes its work directory
+    /// (bbx-census-CONFIG) for partition files and checkpoints (default: the
+    /// system's temporary directory). bbx removes only the files it made.
     #[arg(long, value_name = "DIR")]
     work_dir: Option<PathBuf>,
     #[command(flatten)]
@@ -71,6 +72,10 @@ pub struct Args {
     /// Molecule numbers per unit of work (for tests).
     #[arg(long, hide = true, value_name = "N")]
     unit_size: Option<u64>,
+    /// Writes to the work directory fail as on a full disk after this many
+    /// bytes (for tests).
+    #[arg(long, hide = true, value_name = "BYTES")]
+    fail_writes_after: Option<u64>,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -108,6 +113,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         stop: Some(stop),
         stop_after: args.stop_after,
         unit_size: args.unit_size,
+        fail_writes_after: args.fail_writes_after,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
     let done = census::run(config, &options, |counted, total| {
