@@ -302,3 +302,71 @@ fn plan_expected_depth_equals_an_exhaustive_computation() {
     }
     assert!(checked >= 2, "too few small partial games found");
 }
+
+#[test]
+fn a_ranking_on_the_first_molecules_found_says_so_and_all_of_them_rank_exactly() {
+    // The opening of the standard game: 635,376 molecules fit, more than the
+    // default --max lists. The solver lists them in its own order, not at
+    // random, so a ranking on the first ones must say that it is one.
+    let opening = format!("A4_B8 {}\n", "?".repeat(32));
+    let out = bbx()
+        .args(["suggest", "-"])
+        .write_stdin(opening.as_str())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("635376 molecules fit."), "{text}");
+    assert!(
+        text.contains("ranked on the first 100000 of the 635376 molecules that fit")
+            && text.contains("not a random sample")
+            && text.contains("--max 635376"),
+        "{text}"
+    );
+    let out = bbx()
+        .args(["suggest", "-", "--json"])
+        .write_stdin(opening.as_str())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ranking_exact"], false);
+    assert_eq!(v["ranked_on"], 100_000);
+
+    // Ranked on all of them: the eight rays next to the corners' neighbours
+    // tie, as every molecule traced here counts them.
+    let out = bbx()
+        .args(["suggest", "-", "--json", "--max", "1000000", "--top", "8"])
+        .write_stdin(opening.as_str())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ranking_exact"], true);
+    assert_eq!(v["ranked_on"], 635_376);
+    let table = Table::of(Config::new(4, 8).unwrap());
+    let n = table.molecules.len() as f64;
+    let expected: Vec<f64> = (1..=32)
+        .map(|pos| {
+            let mut counts = std::collections::HashMap::new();
+            for s in table.spectra.chunks(32) {
+                *counts.entry(s[pos - 1]).or_insert(0u64) += 1;
+            }
+            counts.values().map(|&c| (c * c) as f64).sum::<f64>() / n
+        })
+        .collect();
+    let best = expected.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut tie: Vec<usize> = (1..=32).filter(|&p| expected[p - 1] == best).collect();
+    tie.sort_unstable();
+    assert_eq!(tie, [2, 7, 10, 15, 18, 23, 26, 31]);
+    let mut top: Vec<usize> = v["rays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["position"].as_u64().unwrap() as usize)
+        .collect();
+    top.sort_unstable();
+    assert_eq!(top, tie);
+    for r in v["rays"].as_array().unwrap() {
+        let e = r["expected_remaining"].as_f64().unwrap();
+        assert!((e - best).abs() < 1e-6, "{e} against {best}");
+    }
+    assert!((best - 112_941.31).abs() < 0.005, "{best}");
+}

@@ -34,6 +34,11 @@ pub struct Suggestion {
     pub decided: bool,
     /// The best `top` rays.
     pub rays: Vec<SplitReport>,
+    /// Molecules the ranking rests on: all that fit when `ranking_exact`,
+    /// else the first ones the solver found (not a random sample).
+    pub ranked_on: usize,
+    /// True when the rays are ranked on every molecule that fits.
+    pub ranking_exact: bool,
     /// The best strategy, when asked for and the molecules are few enough.
     pub plan: Option<Plan>,
     /// The solve behind it.
@@ -96,6 +101,8 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         complete: report.complete,
         decided: report.complete && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
+        ranked_on: report.listed,
+        ranking_exact: report.splits_exact,
         plan,
         report,
     }

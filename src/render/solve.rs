@@ -176,6 +176,9 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     }
     if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
+        if let Some(caveat) = report.ranking_caveat() {
+            let _ = writeln!(out, "  {caveat}");
+        }
         for s in report.splits.iter().take(10) {
             let classes: Vec<String> = s
                 .classes

@@ -94,8 +94,13 @@ pub struct SolveReport {
     pub certain_empty: Vec<usize>,
     /// When nothing fits: the positions of a smallest set of contradicting rays.
     pub conflict: Option<Vec<usize>>,
-    /// Unshot rays that tell the molecules apart, best first.
+    /// Unshot rays that tell the molecules apart, best first, counted on the
+    /// molecules listed: on all that fit only when `splits_exact`.
     pub splits: Vec<SplitReport>,
+    /// True when `splits` rest on every molecule that fits; false when they
+    /// rest on the first `listed` the solver found (not a random sample, so
+    /// the ranking may differ from the true one).
+    pub splits_exact: bool,
     /// The player's guess, if the puzzle has one.
     pub guess: Option<GuessReport>,
     #[serde(skip)]
@@ -103,6 +108,25 @@ pub struct SolveReport {
 }
 
 impl SolveReport {
+    /// When the rays are ranked on only some of the molecules that fit: a
+    /// sentence saying so, and what ranks them on all.
+    pub fn ranking_caveat(&self) -> Option<String> {
+        if self.splits_exact || self.listed < 2 {
+            return None;
+        }
+        Some(if self.complete {
+            format!(
+                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ (--max {} ranks them on all).",
+                self.listed, self.count, self.count
+            )
+        } else {
+            format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise --max or --timeout to rank them on more).",
+                self.listed
+            )
+        })
+    }
+
     /// Builds the report of `solution` for the puzzle from `origin`, with the
     /// player's `guess` if any.
     pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
@@ -170,6 +194,7 @@ impl SolveReport {
             certain_empty: solution.certain_empty(),
             conflict: solution.conflict.clone(),
             splits,
+            splits_exact: solution.complete && solution.count == solution.molecules.len() as u128,
             guess,
             solution,
         }
