@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Check N random spectra (every ambiguous one included when there are fewer than N).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_sample)]
     sample: Option<usize>,
     #[command(flatten)]
     seed: Seed,
@@ -115,4 +115,16 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     let text = bbx::render::verify_text(&v, &source, &options, start.elapsed().as_secs_f64());
     Ok((text, code))
+}
+
+/// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
+/// none would check nothing and still report agreement).
+fn parse_sample(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("--sample 0 would check nothing: give at least 1 spectrum".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a number of spectra (a whole number, at least 1), not '{s}'"
+        )),
+    }
 }
