@@ -576,7 +576,7 @@ impl App {
                 return;
             }
         };
-        match std::fs::write(&path, text) {
+        match crate::files::write_whole(Path::new(&path), text.as_bytes()) {
             Ok(()) => {
                 self.unsaved = false;
                 self.save_path = path.clone();
