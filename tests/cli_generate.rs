@@ -370,3 +370,52 @@ fn a_ranking_on_the_first_molecules_found_says_so_and_all_of_them_rank_exactly()
     }
     assert!((best - 112_941.31).abs() < 0.005, "{best}");
 }
+
+#[test]
+fn the_strategy_search_stops_at_the_time_limit_and_says_so() {
+    // 6,464 molecules fit, found in well under a second: the best strategy
+    // for them is far out of reach, and --plan used to search for it for
+    // ever, whatever --timeout said.
+    let game = format!("A4_B8 {}@@@{}\n", "?".repeat(9), "?".repeat(20));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bbx"))
+        .args([
+            "suggest",
+            "-",
+            "--plan",
+            "--plan-max",
+            "100000",
+            "--timeout",
+            "5",
+            "--json",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(game.as_bytes())
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("suggest --plan --timeout 1 still runs after two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["count"], 6464);
+    assert_eq!(v["complete"], true, "the solve itself fits in the time limit");
+    assert!(v["plan"].is_null());
+    assert!(
+        v["plan_cut"].as_str().unwrap().contains("time limit"),
+        "{v}"
+    );
+}
