@@ -165,7 +165,7 @@ impl Search<'_> {
             return true;
         }
         self.calls += 1;
-        if self.calls % 256 == 0 {
+        if self.calls.is_multiple_of(256) {
             if self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 self.cut = Some(PlanCut::Interrupted);
             } else if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
