@@ -412,7 +412,10 @@ fn the_strategy_search_stops_at_the_time_limit_and_says_so() {
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["count"], 6464);
-    assert_eq!(v["complete"], true, "the solve itself fits in the time limit");
+    assert_eq!(
+        v["complete"], true,
+        "the solve itself fits in the time limit"
+    );
     assert!(v["plan"].is_null());
     assert!(
         v["plan_cut"].as_str().unwrap().contains("time limit"),

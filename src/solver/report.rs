@@ -2,11 +2,34 @@
 //! that would tell them apart and the player's guess, as one value to print or
 //! serialise.
 
+use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Spectrum;
-use crate::solver::Solution;
+use crate::solver::forward::{self, ForwardCut, ForwardLimits};
+use crate::solver::{Solution, Split};
+
+/// A split as the report gives it.
+fn split_report(s: &Split) -> SplitReport {
+    SplitReport {
+        position: s.position,
+        classes: s
+            .classes
+            .iter()
+            .map(|&(o, count)| {
+                let (result, exit) = result_name(o);
+                ClassReport {
+                    result,
+                    exit,
+                    count,
+                }
+            })
+            .collect(),
+        expected_remaining: s.expected_remaining,
+        entropy: s.entropy,
+    }
+}
 
 /// One outcome class of a split, for JSON.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -127,31 +150,30 @@ impl SolveReport {
         })
     }
 
+    /// When the rays are ranked on only some of the molecules that fit (the
+    /// first ones the search listed), ranks them again on all of them,
+    /// counted forward ([`forward::tally`]), if the configuration can be
+    /// walked within `limits`. Returns why it could not, if it could not.
+    pub fn rank_exactly(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
+        if self.splits_exact || self.listed < 2 {
+            return Ok(None);
+        }
+        let sol = &self.solution;
+        match forward::tally(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
+            Ok(t) => {
+                self.splits = t.splits().iter().map(split_report).collect();
+                self.splits_exact = true;
+                Ok(None)
+            }
+            Err(cut) => Ok(Some(cut)),
+        }
+    }
+
     /// Builds the report of `solution` for the puzzle from `origin`, with the
     /// player's `guess` if any.
     pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
         let rules = solution.rules;
-        let splits = solution
-            .splits()
-            .into_iter()
-            .map(|s| SplitReport {
-                position: s.position,
-                classes: s
-                    .classes
-                    .iter()
-                    .map(|&(o, count)| {
-                        let (result, exit) = result_name(o);
-                        ClassReport {
-                            result,
-                            exit,
-                            count,
-                        }
-                    })
-                    .collect(),
-                expected_remaining: s.expected_remaining,
-                entropy: s.entropy,
-            })
-            .collect();
+        let splits = solution.splits().iter().map(split_report).collect();
         let guess = guess.map(|g| {
             let s = Spectrum::of(g, rules);
             let differs = solution.observation.first_difference(&s);
