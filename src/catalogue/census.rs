@@ -40,20 +40,26 @@ pub struct CensusStatus {
 
 impl Catalogue {
     fn has_table(&self, name: &str) -> Result<bool, Error> {
-        self.conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                [name],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n > 0)
-            .map_err(sql_err(&self.path))
+        self.reading(|| {
+            self.conn
+                .query_row(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                    [name],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map(|n| n > 0)
+                .map_err(sql_err(&self.path))
+        })
     }
 
     /// Refuses, with the reason, when this file must not take a census of
     /// `config`: it holds a catalogue (of any configuration, complete or not)
     /// or another configuration's census.
     pub fn check_census_target(&self, config: Config) -> Result<(), Error> {
+        self.reading(|| self.check_census_target_once(config))
+    }
+
+    fn check_census_target_once(&self, config: Config) -> Result<(), Error> {
         let e = sql_err(&self.path);
         let mut explored: Vec<(String, bool)> = Vec::new();
         {
@@ -208,21 +214,23 @@ impl Catalogue {
         if !self.has_table("census_configurations")? {
             return Ok(None);
         }
-        self.conn
-            .query_row(
-                "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
-                [config.to_string()],
-                |r| {
-                    Ok(CensusStatus {
-                        nb_mol: r.get::<_, i64>(0)? as u64,
-                        ambiguous_spectra: r.get::<_, i64>(1)? as u64,
-                        ambiguous_molecules: r.get::<_, i64>(2)? as u64,
-                        report: r.get(3)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(sql_err(&self.path))
+        self.reading(|| {
+            self.conn
+                .query_row(
+                    "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
+                    [config.to_string()],
+                    |r| {
+                        Ok(CensusStatus {
+                            nb_mol: r.get::<_, i64>(0)? as u64,
+                            ambiguous_spectra: r.get::<_, i64>(1)? as u64,
+                            ambiguous_molecules: r.get::<_, i64>(2)? as u64,
+                            report: r.get(3)?,
+                        })
+                    },
+                )
+                .optional()
+                .map_err(sql_err(&self.path))
+        })
     }
 
     fn census_select(

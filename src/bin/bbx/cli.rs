@@ -308,12 +308,14 @@ pub fn status_of(error: &bbx::Error) -> Status {
 }
 
 /// The census of `config` stored in `db` (`bbx stats --store-groups`), if
-/// there is one.
+/// there is one; a file another program is writing is waited for up to
+/// `busy_ms` milliseconds.
 pub fn open_census(
     db: &str,
     config: Config,
+    busy_ms: u32,
 ) -> bbx::Result<Option<(Catalogue, bbx::catalogue::CensusStatus)>> {
-    let Some(cat) = Catalogue::open_existing(db)? else {
+    let Some(cat) = Catalogue::open_existing_waiting(db, busy_ms)? else {
         return Ok(None);
     };
     Ok(cat.census_status(config)?.map(|s| (cat, s)))
@@ -321,8 +323,8 @@ pub fn open_census(
 
 /// The catalogue in `db` when it holds `config` complete; `None` otherwise
 /// (and no file is created).
-pub fn open_complete(db: &str, config: Config) -> bbx::Result<Option<Catalogue>> {
-    let Some(cat) = Catalogue::open_existing(db)? else {
+pub fn open_complete(db: &str, config: Config, busy_ms: u32) -> bbx::Result<Option<Catalogue>> {
+    let Some(cat) = Catalogue::open_existing_waiting(db, busy_ms)? else {
         return Ok(None);
     };
     match cat.status(config)? {

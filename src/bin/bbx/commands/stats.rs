@@ -71,6 +71,10 @@ pub struct Args {
     /// Molecule numbers per unit of work (for tests).
     #[arg(long, hide = true, value_name = "N")]
     unit_size: Option<u64>,
+    /// How long to wait for other programs to let go of --db, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -84,7 +88,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     )?;
     if !args.census
         && !args.store_groups
-        && let Some(cat) = open_complete(&args.db, config)?
+        && let Some(cat) = open_complete(&args.db, config, args.busy_ms)?
     {
         let spinner = spinner(
             args.quiet.quiet,

@@ -36,6 +36,10 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// How long to wait for other programs to let go of --db, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -57,13 +61,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let start = Instant::now();
     let catalogue = if args.rules == Rules::Standard {
-        open_complete(&args.db, config)?
+        open_complete(&args.db, config, args.busy_ms)?
     } else {
         None
     };
     // Without a complete catalogue, the ambiguous spectra of a stored census.
     let census = match (&catalogue, args.ambiguous && args.rules == Rules::Standard) {
-        (None, true) => open_census(&args.db, config)?,
+        (None, true) => open_census(&args.db, config, args.busy_ms)?,
         _ => None,
     };
     if catalogue.is_none() && census.is_none() {
