@@ -394,6 +394,31 @@ impl Catalogue {
         }
     }
 
+    /// Whether opening this catalogue created its file.
+    pub fn created(&self) -> bool {
+        self.created
+    }
+
+    /// Closes a catalogue opened for writing and removes its file if
+    /// opening it created it (and so nothing but this program wrote it):
+    /// for a write that was refused or interrupted, which must leave no file
+    /// behind. The writer's lock goes last.
+    pub fn discard(self) {
+        let Catalogue {
+            conn,
+            path,
+            created,
+            lock,
+            ..
+        } = self;
+        drop(conn);
+        if created && lock.is_some() {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(journal_path(Path::new(&path)));
+        }
+        drop(lock);
+    }
+
     /// The file this catalogue lives in.
     pub fn path(&self) -> &str {
         &self.path

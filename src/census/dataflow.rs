@@ -69,6 +69,8 @@ pub struct Plan {
     pub stop: Option<&'static AtomicBool>,
     /// Stop after this many rounds of this run (for tests).
     pub stop_after: Option<u64>,
+    /// Keep the work directory when the census is done (its caller removes it).
+    pub keep_work: bool,
     /// Molecules this process's workers have accounted for (resumed ones
     /// included).
     pub counted: Arc<AtomicU64>,
@@ -346,7 +348,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     }
     summary.peak_memory = peak_memory();
     let out = gather(worker, index, summary, error);
-    if everyone && out.is_ok() {
+    if everyone && out.is_ok() && !plan.keep_work {
         // The log first: killed between the two, the next run sees no
         // claim on files that are gone.
         drop(log);

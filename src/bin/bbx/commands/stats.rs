@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use bbx::Config;
+use bbx::catalogue::Catalogue;
 use bbx::census::{self, CensusOptions, Cluster};
 
 use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner};
@@ -71,6 +72,9 @@ pub struct Args {
     /// Molecule numbers per unit of work (for tests).
     #[arg(long, hide = true, value_name = "N")]
     unit_size: Option<u64>,
+    /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_store_after: Option<u64>,
     /// How long to wait for other programs to let go of --db, in
     /// milliseconds (for tests).
     #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
@@ -99,7 +103,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((output(&report?, args.json)?, Status::Done));
     }
     if args.store_groups {
-        bbx::catalogue::Catalogue::open(&args.db)?.check_census_target(config)?;
+        // Refused before any work and without creating the file: a census
+        // that cannot be counted, or a file that must not take it (checked
+        // again, under the writer's lock, when the groups are stored).
+        census::countable(config)?;
+        Catalogue::check_census_file(&args.db, config, args.busy_ms)?;
     }
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     let stop = ctrl_c();
@@ -112,6 +120,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         stop: Some(stop),
         stop_after: args.stop_after,
         unit_size: args.unit_size,
+        // Kept until the groups are stored: stopped while storing, the same
+        // command stores them without counting again.
+        keep_work: args.store_groups,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
     let done = census::run(config, &options, |counted, total| {
@@ -119,7 +130,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bar.set_position(counted.min(total));
     });
     bar.finish_and_clear();
-    let done = done?;
+    let mut done = done?;
     if !done.complete {
         eprintln!(
             "interrupted: {} of {} molecules counted{}; the work is kept in {}: run the same command to resume",
@@ -134,7 +145,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         );
         return Ok((String::new(), Status::Interrupted));
     }
-    let Some(report) = done.report else {
+    let Some(report) = done.report.take() else {
+        done.remove_work();
         eprintln!(
             "process {} of {}: its share of the {config} census is done; process 0 prints the report",
             cluster.process, cluster.processes
@@ -142,7 +154,37 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((String::new(), Status::Done));
     };
     if args.store_groups {
-        let stored = census::store::store(&args.db, config, &report, &done.classes)?;
+        let options = census::store::StoreOptions {
+            busy_ms: args.busy_ms,
+            stop: Some(stop),
+            stop_after: args.stop_store_after,
+        };
+        let kept = |what: &str, how: &str| {
+            format!(
+                "{what}; the census is kept in {}: the same command{how} stores it without counting again",
+                done.work_dir.display()
+            )
+        };
+        let stored = census::store::store(&args.db, config, &report, &done.classes, &options)
+            .map_err(|e| match e {
+                bbx::Error::Busy(m) => bbx::Error::Busy(kept(&m, "")),
+                bbx::Error::Invalid(m) => bbx::Error::Invalid(kept(&m, " with another --db")),
+                other => other,
+            })?;
+        let Some(stored) = stored else {
+            eprintln!(
+                "{}",
+                kept(
+                    &format!(
+                        "interrupted: the groups were not stored, and {} is as it was",
+                        args.db
+                    ),
+                    ""
+                )
+            );
+            return Ok((String::new(), Status::Interrupted));
+        };
+        done.remove_work();
         eprintln!(
             "stored {} ambiguous spectra and their {} molecules in {} (marked as a census of {config})",
             stored.spectra, stored.molecules, args.db
