@@ -1,7 +1,8 @@
-//! `bbx stats --store-groups`, run as a real binary: the store takes the
-//! catalogue's writer lock, a refused store leaves no file, and Ctrl-C while
-//! storing stops at once, leaves the file as it was and keeps the census's
-//! work, so that the same command resumes.
+//! `bbx stats --store-groups` and the census's last phases, run as a real
+//! binary: the store takes the catalogue's writer lock, a refused store
+//! leaves no file, and Ctrl-C while grouping or storing stops at once,
+//! leaves the file as it was and keeps the census's work, so that the same
+//! command resumes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Output, Stdio};
@@ -88,6 +89,20 @@ fn wait_for(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Whether process `pid` catches SIGINT (its Ctrl-C handler is in place);
+/// where there is no /proc, true after a moment.
+fn catches_sigint(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        std::thread::sleep(Duration::from_millis(300));
+        return true;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
 }
 
 #[test]
@@ -236,5 +251,77 @@ fn ctrl_c_while_storing_stops_at_once() {
     assert!(!db.exists(), "an interrupted store left its file");
     assert!(leftovers(&db).is_empty(), "{:?}", leftovers(&db));
     assert!(work.join("manifest.json").exists(), "the census is kept");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_census_stopped_while_grouping_resumes_to_the_same_report() {
+    let dir = temp_dir("group-stop");
+    let work = dir.join("work");
+    let w = work.to_str().unwrap();
+    let reference = success(&run(&["stats", "A5_B7", "--json", "--work-dir", w]));
+    // A small memory limit makes several partitions a worker: stopped after
+    // the first, as Ctrl-C would, the work is kept.
+    let args = [
+        "stats",
+        "A5_B7",
+        "--json",
+        "--memory",
+        "1M",
+        "--work-dir",
+        w,
+    ];
+    let mut stopped = args.to_vec();
+    stopped.extend(["--stop-grouping-after", "1"]);
+    let out = run(&stopped);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.contains("interrupted while grouping"), "{err}");
+    assert!(err.contains("run the same command to resume"), "{err}");
+    assert!(work.join("manifest.json").exists());
+    let json = success(&run(&args));
+    assert_eq!(counts(&json), counts(&reference));
+    assert!(resumed(&json));
+    assert!(!work.exists(), "a finished census removes its work");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ctrl_c_while_grouping_stops_at_once() {
+    // Counted, not grouped yet (the hidden flag stops where Ctrl-C would):
+    // the same command goes straight to grouping, and Ctrl-C stops it there.
+    let dir = temp_dir("group-sigint");
+    let work = dir.join("work");
+    let w = work.to_str().unwrap();
+    let args = [
+        "stats",
+        "A6_B7",
+        "--workers",
+        "1",
+        "--json",
+        "--work-dir",
+        w,
+    ];
+    let mut prepare = args.to_vec();
+    prepare.extend(["--stop-grouping-after", "0"]);
+    let out = run(&prepare);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("bbx"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    wait_for(&mut child, "catching Ctrl-C", || catches_sigint(pid));
+    interrupt(&child);
+    let out = wait(child);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.contains("interrupted while grouping"), "{err}");
+    assert!(err.contains("run the same command to resume"), "{err}");
+    assert!(work.join("manifest.json").exists(), "the work is kept");
     std::fs::remove_dir_all(&dir).ok();
 }

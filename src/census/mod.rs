@@ -86,6 +86,9 @@ pub struct CensusOptions {
     /// census whose groups are stored: stopped while storing, the same
     /// command then resumes without counting again).
     pub keep_work: bool,
+    /// Stop grouping after this many partitions per worker, as Ctrl-C would
+    /// (for tests).
+    pub stop_grouping_after: Option<u64>,
 }
 
 impl Default for CensusOptions {
@@ -100,6 +103,7 @@ impl Default for CensusOptions {
             stop_after: None,
             unit_size: None,
             keep_work: false,
+            stop_grouping_after: None,
         }
     }
 }
@@ -227,6 +231,7 @@ pub fn run(
         stop: options.stop,
         stop_after: options.stop_after,
         keep_work: options.keep_work,
+        stop_grouping_after: options.stop_grouping_after,
         counted: Arc::new(AtomicU64::new(0)),
         resumed: AtomicBool::new(false),
     });

@@ -72,6 +72,9 @@ pub struct Args {
     /// Molecule numbers per unit of work (for tests).
     #[arg(long, hide = true, value_name = "N")]
     unit_size: Option<u64>,
+    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_grouping_after: Option<u64>,
     /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
     #[arg(long, hide = true, value_name = "N")]
     stop_store_after: Option<u64>,
@@ -123,6 +126,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         // Kept until the groups are stored: stopped while storing, the same
         // command stores them without counting again.
         keep_work: args.store_groups,
+        stop_grouping_after: args.stop_grouping_after,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
     let done = census::run(config, &options, |counted, total| {
@@ -132,17 +136,24 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     bar.finish_and_clear();
     let mut done = done?;
     if !done.complete {
-        eprintln!(
-            "interrupted: {} of {} molecules counted{}; the work is kept in {}: run the same command to resume",
-            done.counted,
-            done.to_count,
-            if cluster.processes > 1 {
-                format!(" by process {}", cluster.process)
-            } else {
-                String::new()
-            },
-            done.work_dir.display()
-        );
+        let by = if cluster.processes > 1 {
+            format!(" by process {}", cluster.process)
+        } else {
+            String::new()
+        };
+        if done.counted >= done.to_count {
+            eprintln!(
+                "interrupted while grouping: every molecule is counted{by}; the work is kept in {}: run the same command to resume",
+                done.work_dir.display()
+            );
+        } else {
+            eprintln!(
+                "interrupted: {} of {} molecules counted{by}; the work is kept in {}: run the same command to resume",
+                done.counted,
+                done.to_count,
+                done.work_dir.display()
+            );
+        }
         return Ok((String::new(), Status::Interrupted));
     }
     let Some(report) = done.report.take() else {
