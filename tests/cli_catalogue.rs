@@ -834,3 +834,41 @@ fn a_killed_writers_journal_is_rolled_back_not_called_foreign() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sizes_past_every_limit_are_said_and_advice_is_only_what_works() {
+    let dir = temp_dir("sizes");
+    let absent = dir.join("absent.sqlite");
+    let absent = absent.to_str().unwrap();
+    // The true size, never u64::MAX; no --store-groups for a configuration
+    // no census can count.
+    for (config, size) in [
+        ("A12_B20", "29650197346006102802300 molecules"),
+        ("A200_B20", "more than 2^128 molecules"),
+    ] {
+        let err = rejects(&["verify", config, "-q"], None, size);
+        assert!(!err.contains("18446744073709551615"), "{err}");
+        assert!(!err.contains("--store-groups"), "{err}");
+        assert!(err.contains("no census can count it"), "{err}");
+        let err = rejects(&["show", config, "1", "--db", absent], None, "too large");
+        assert!(
+            !err.contains("bbx explore") && !err.contains("--store-groups"),
+            "{err}"
+        );
+    }
+    // Where a census can count it, that is the advice, with the exact count.
+    let err = rejects(&["verify", "A7_B10", "-q"], None, "16007560800 molecules");
+    assert!(err.contains("--store-groups"), "{err}");
+    let err = rejects(
+        &["show", "A7_B10", "1", "--db", absent],
+        None,
+        "--store-groups",
+    );
+    assert!(!err.contains("bbx explore"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a refusal made a file"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

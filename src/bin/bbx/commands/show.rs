@@ -4,7 +4,7 @@ use bbx::catalogue::{Catalogue, MoleculeRow};
 use bbx::rules::enumeration::unrank;
 use bbx::{Config, Rules, Tracer};
 
-use crate::cli::{Status, json, open_census, open_complete};
+use crate::cli::{Status, json, nothing_stored, open_census, open_complete};
 
 #[derive(clap::Args)]
 #[command(
@@ -92,12 +92,7 @@ fn inner(args: Args) -> bbx::Result<String> {
         Some(cat) => Rows::Catalogue(cat),
         None => match open_census(&args.db, config, args.busy_ms)? {
             Some((cat, _)) => Rows::Census(cat),
-            None => {
-                return Err(bbx::Error::Invalid(format!(
-                    "{db}: no complete catalogue or census of {config}: run `bbx explore {config} --db {db}` (every molecule) or `bbx stats {config} --store-groups --db {db}` (the ambiguous groups) first",
-                    db = args.db
-                )));
-            }
+            None => return Err(nothing_stored(&args.db, config)),
         },
     };
     let total = config.molecule_count().unwrap_or(0);

@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, json, open_census, open_complete, progress_bar, spinner};
+use crate::cli::{
+    Quiet, Seed, Status, json, molecules_of, open_census, open_complete, progress_bar, spinner,
+};
 
 #[derive(clap::Args)]
 #[command(
@@ -70,13 +72,27 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         (None, true) => open_census(&args.db, config, args.busy_ms)?,
         _ => None,
     };
-    if catalogue.is_none() && census.is_none() {
-        let total = config.molecule_count().unwrap_or(u64::MAX);
-        if total > bbx::catalogue::SANE_LIMIT {
-            return Err(bbx::Error::Invalid(format!(
-                "{config} has {total} molecules, too many to enumerate in memory: store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
-            )));
-        }
+    if catalogue.is_none()
+        && census.is_none()
+        && config
+            .molecule_count()
+            .is_none_or(|n| n > bbx::catalogue::SANE_LIMIT)
+    {
+        let size = molecules_of(config);
+        let limit = bbx::catalogue::SANE_LIMIT;
+        return Err(bbx::Error::Invalid(
+            match (bbx::census::countable(config), args.rules) {
+                (Ok(_), Rules::Standard) => format!(
+                    "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
+                ),
+                (Ok(_), _) => format!(
+                    "{config} has {size}, too many to enumerate in memory (at most {limit}); a census's stored groups are checked under the standard rules only"
+                ),
+                (Err(why), _) => format!(
+                    "{config} has {size}, too many to enumerate in memory (at most {limit}), and no census can count it ({why}): `bbx solve` checks single games of it"
+                ),
+            },
+        ));
     }
     let spinner = spinner(
         args.quiet.quiet,
