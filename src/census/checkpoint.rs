@@ -200,7 +200,7 @@ impl WorkDir {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Busy(format!(
                     "{}: another census is using this work directory; wait for it to finish, or give another --work-dir",
                     path.display()
                 )));

@@ -86,6 +86,14 @@ pub struct CensusOptions {
     /// Let writes to the work directory fail as on a full disk after this
     /// many bytes (for tests of a full disk).
     pub fail_writes_after: Option<u64>,
+    /// Keep the work directory of a finished census, for the caller to
+    /// remove with [`Census::remove_work`] once it has used the result (a
+    /// census whose groups are stored: stopped while storing, the same
+    /// command then resumes without counting again).
+    pub keep_work: bool,
+    /// Stop grouping after this many partitions per worker, as Ctrl-C would
+    /// (for tests).
+    pub stop_grouping_after: Option<u64>,
 }
 
 impl Default for CensusOptions {
@@ -100,6 +108,8 @@ impl Default for CensusOptions {
             stop_after: None,
             unit_size: None,
             fail_writes_after: None,
+            keep_work: false,
+            stop_grouping_after: None,
         }
     }
 }
@@ -121,6 +131,44 @@ pub struct Census {
     pub counted: u64,
     /// This process's share of the configuration's molecules.
     pub to_count: u64,
+    /// With [`CensusOptions::keep_work`], the finished census's work
+    /// directory, still locked.
+    work: Option<checkpoint::WorkDir>,
+}
+
+impl Census {
+    /// Removes the work directory a finished census kept
+    /// ([`CensusOptions::keep_work`]); nothing otherwise.
+    pub fn remove_work(&mut self) {
+        if let Some(dir) = self.work.take() {
+            dir.remove();
+        }
+    }
+}
+
+/// The number of molecules of `config` when a census can count it; an error
+/// saying why not otherwise (too many to number, more than the census
+/// numbers, or a box wider than it handles). Asked before anything is
+/// written, so that a refusal leaves nothing behind.
+pub fn countable(config: Config) -> Result<u64, Error> {
+    let total = config.molecule_count().ok_or_else(|| {
+        Error::Invalid(format!(
+            "configuration {config} has too many molecules to number, and so to count"
+        ))
+    })?;
+    if total > record::MAX_NUMBER {
+        return Err(Error::Invalid(format!(
+            "configuration {config} has {total} molecules, more than the census numbers ({})",
+            record::MAX_NUMBER
+        )));
+    }
+    if config.width > orbits::MAX_CENSUS_WIDTH {
+        return Err(Error::Invalid(format!(
+            "configuration {config}: the census handles boxes up to {w}×{w}",
+            w = orbits::MAX_CENSUS_WIDTH
+        )));
+    }
+    Ok(total)
 }
 
 /// The name of the work directory a census of `config` makes (in
@@ -149,23 +197,7 @@ pub fn run(
     options: &CensusOptions,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Census, Error> {
-    let total = config.molecule_count().ok_or_else(|| {
-        Error::Invalid(format!(
-            "configuration {config} has too many molecules to number, and so to count"
-        ))
-    })?;
-    if total > record::MAX_NUMBER {
-        return Err(Error::Invalid(format!(
-            "configuration {config} has {total} molecules, more than the census numbers ({})",
-            record::MAX_NUMBER
-        )));
-    }
-    if config.width > orbits::MAX_CENSUS_WIDTH {
-        return Err(Error::Invalid(format!(
-            "configuration {config}: the census handles boxes up to {w}×{w}",
-            w = orbits::MAX_CENSUS_WIDTH
-        )));
-    }
+    let total = countable(config)?;
     let cluster = options.cluster.clone();
     let peers = cluster.peers() as u64;
     let unit_size = options
@@ -214,6 +246,8 @@ pub fn run(
         keep_classes: options.keep_classes,
         stop: options.stop,
         stop_after: options.stop_after,
+        keep_work: options.keep_work,
+        stop_grouping_after: options.stop_grouping_after,
         counted: Arc::new(AtomicU64::new(0)),
         resumed: AtomicBool::new(false),
     });
@@ -277,6 +311,7 @@ pub fn run(
         work_dir: work_dir.clone(),
         counted,
         to_count,
+        work: None,
     };
     if let Some(s) = summary {
         if let Some(e) = &s.error {
@@ -308,7 +343,11 @@ pub fn run(
         out.complete = s.complete;
     }
     if out.complete {
-        dir.remove();
+        if options.keep_work {
+            out.work = Some(dir);
+        } else {
+            dir.remove();
+        }
     }
     Ok(out)
 }

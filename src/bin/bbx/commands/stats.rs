@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use bbx::Config;
+use bbx::catalogue::Catalogue;
 use bbx::census::{self, CensusOptions, Cluster};
 
 use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner};
@@ -76,6 +77,16 @@ pub struct Args {
     /// bytes (for tests).
     #[arg(long, hide = true, value_name = "BYTES")]
     fail_writes_after: Option<u64>,
+    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_grouping_after: Option<u64>,
+    /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_store_after: Option<u64>,
+    /// How long to wait for other programs to let go of --db, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -89,7 +100,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     )?;
     if !args.census
         && !args.store_groups
-        && let Some(cat) = open_complete(&args.db, config)?
+        && let Some(cat) = open_complete(&args.db, config, args.busy_ms)?
     {
         let spinner = spinner(
             args.quiet.quiet,
@@ -100,7 +111,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((output(&report?, args.json)?, Status::Done));
     }
     if args.store_groups {
-        bbx::catalogue::Catalogue::open(&args.db)?.check_census_target(config)?;
+        // Refused before any work and without creating the file: a census
+        // that cannot be counted, or a file that must not take it (checked
+        // again, under the writer's lock, when the groups are stored).
+        census::countable(config)?;
+        Catalogue::check_census_file(&args.db, config, args.busy_ms)?;
     }
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     let stop = ctrl_c();
@@ -114,6 +129,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         stop_after: args.stop_after,
         unit_size: args.unit_size,
         fail_writes_after: args.fail_writes_after,
+        // Kept until the groups are stored: stopped while storing, the same
+        // command stores them without counting again.
+        keep_work: args.store_groups,
+        stop_grouping_after: args.stop_grouping_after,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
     let done = census::run(config, &options, |counted, total| {
@@ -121,22 +140,30 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bar.set_position(counted.min(total));
     });
     bar.finish_and_clear();
-    let done = done?;
+    let mut done = done?;
     if !done.complete {
-        eprintln!(
-            "interrupted: {} of {} molecules counted{}; the work is kept in {}: run the same command to resume",
-            done.counted,
-            done.to_count,
-            if cluster.processes > 1 {
-                format!(" by process {}", cluster.process)
-            } else {
-                String::new()
-            },
-            done.work_dir.display()
-        );
+        let by = if cluster.processes > 1 {
+            format!(" by process {}", cluster.process)
+        } else {
+            String::new()
+        };
+        if done.counted >= done.to_count {
+            eprintln!(
+                "interrupted while grouping: every molecule is counted{by}; the work is kept in {}: run the same command to resume",
+                done.work_dir.display()
+            );
+        } else {
+            eprintln!(
+                "interrupted: {} of {} molecules counted{by}; the work is kept in {}: run the same command to resume",
+                done.counted,
+                done.to_count,
+                done.work_dir.display()
+            );
+        }
         return Ok((String::new(), Status::Interrupted));
     }
-    let Some(report) = done.report else {
+    let Some(report) = done.report.take() else {
+        done.remove_work();
         eprintln!(
             "process {} of {}: its share of the {config} census is done; process 0 prints the report",
             cluster.process, cluster.processes
@@ -144,7 +171,37 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((String::new(), Status::Done));
     };
     if args.store_groups {
-        let stored = census::store::store(&args.db, config, &report, &done.classes)?;
+        let options = census::store::StoreOptions {
+            busy_ms: args.busy_ms,
+            stop: Some(stop),
+            stop_after: args.stop_store_after,
+        };
+        let kept = |what: &str, how: &str| {
+            format!(
+                "{what}; the census is kept in {}: the same command{how} stores it without counting again",
+                done.work_dir.display()
+            )
+        };
+        let stored = census::store::store(&args.db, config, &report, &done.classes, &options)
+            .map_err(|e| match e {
+                bbx::Error::Busy(m) => bbx::Error::Busy(kept(&m, "")),
+                bbx::Error::Invalid(m) => bbx::Error::Invalid(kept(&m, " with another --db")),
+                other => other,
+            })?;
+        let Some(stored) = stored else {
+            eprintln!(
+                "{}",
+                kept(
+                    &format!(
+                        "interrupted: the groups were not stored, and {} is as it was",
+                        args.db
+                    ),
+                    ""
+                )
+            );
+            return Ok((String::new(), Status::Interrupted));
+        };
+        done.remove_work();
         eprintln!(
             "stored {} ambiguous spectra and their {} molecules in {} (marked as a census of {config})",
             stored.spectra, stored.molecules, args.db
