@@ -7,6 +7,7 @@ use crate::assistant::plan::{Plan, PlanLimits, plan};
 use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
+use crate::solver::forward::{ForwardCut, ForwardLimits};
 use crate::solver::report::{SolveReport, SplitReport};
 use crate::solver::{self, Limits, Solution};
 
@@ -22,6 +23,9 @@ pub struct SuggestOptions {
     pub plan_max: Option<usize>,
     /// How far that strategy's search may go.
     pub plan_limits: PlanLimits,
+    /// How far ranking the rays on every molecule that fits may go, when the
+    /// search listed only some (see [`SolveReport::rank_exactly`]).
+    pub forward: ForwardLimits,
 }
 
 /// The rays worth shooting next, ready to print or serialise.
@@ -62,7 +66,13 @@ pub struct Suggestion {
 /// for pos in 3..=16 {
 ///     seen.forget(pos);
 /// }
-/// let options = SuggestOptions { max: 1000, top: 3, plan_max: None, plan_limits: Default::default() };
+/// let options = SuggestOptions {
+///     max: 1000,
+///     top: 3,
+///     plan_max: None,
+///     plan_limits: Default::default(),
+///     forward: Default::default(),
+/// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
 /// assert!(s.complete && s.count > 1 && s.rays.len() == 3);
 /// ```
@@ -104,13 +114,21 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         }
         _ => (None, None),
     };
-    let report = SolveReport::new(origin, solution, None);
+    let mut report = SolveReport::new(origin, solution, None);
+    let cut = report
+        .rank_exactly(&options.forward)
+        .unwrap_or(Some(ForwardCut::TooMany));
+    let _ = cut;
     Suggestion {
         count: report.count,
         complete: report.complete,
         decided: report.complete && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
-        ranked_on: report.listed,
+        ranked_on: if report.splits_exact {
+            usize::try_from(report.count).unwrap_or(usize::MAX)
+        } else {
+            report.listed
+        },
         ranking_exact: report.splits_exact,
         plan,
         plan_cut,

@@ -124,6 +124,10 @@ pub struct SolveReport {
     /// rest on the first `listed` the solver found (not a random sample, so
     /// the ranking may differ from the true one).
     pub splits_exact: bool,
+    /// Why the rays could not be ranked on every molecule, when
+    /// [`SolveReport::rank_exactly`] was tried and could not.
+    #[serde(skip)]
+    pub exact_cut: Option<ForwardCut>,
     /// The player's guess, if the puzzle has one.
     pub guess: Option<GuessReport>,
     #[serde(skip)]
@@ -137,10 +141,26 @@ impl SolveReport {
         if self.splits_exact || self.listed < 2 {
             return None;
         }
+        let why = match self.exact_cut {
+            Some(ForwardCut::TooMany) => format!(
+                "; ranking on all of them would walk more than {} molecules",
+                forward::FORWARD_LIMIT
+            ),
+            Some(ForwardCut::TimeLimit) => {
+                "; the time limit stopped ranking them on all (--timeout raises it)".into()
+            }
+            Some(ForwardCut::Interrupted) => "; interrupted before ranking them on all".into(),
+            None => String::new(),
+        };
         Some(if self.complete {
             format!(
-                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ (--max {} ranks them on all).",
-                self.listed, self.count, self.count
+                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ{why}.",
+                self.listed, self.count
+            )
+        } else if !why.is_empty() {
+            format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ{why}.",
+                self.listed
             )
         } else {
             format!(
@@ -165,7 +185,10 @@ impl SolveReport {
                 self.splits_exact = true;
                 Ok(None)
             }
-            Err(cut) => Ok(Some(cut)),
+            Err(cut) => {
+                self.exact_cut = Some(cut);
+                Ok(Some(cut))
+            }
         }
     }
 
@@ -217,6 +240,7 @@ impl SolveReport {
             conflict: solution.conflict.clone(),
             splits,
             splits_exact: solution.complete && solution.count == solution.molecules.len() as u128,
+            exact_cut: None,
             guess,
             solution,
         }

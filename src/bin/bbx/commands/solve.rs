@@ -5,6 +5,7 @@ use std::time::Duration;
 use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
+use bbx::solver::forward::ForwardLimits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
@@ -39,9 +40,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
+    let forward_deadline = deadline(args.timeout);
     let limits = Limits {
         max: Some(args.max.limit(puzzle.width() * puzzle.width())),
-        deadline: deadline(args.timeout),
+        deadline: forward_deadline,
         stop: Some(ctrl_c()),
     };
     let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));
@@ -64,7 +66,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         Status::Done
     };
-    let report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    if !args.count {
+        report.rank_exactly(&ForwardLimits {
+            deadline: forward_deadline,
+            stop: Some(ctrl_c()),
+        })?;
+    }
     let text = if args.count {
         if report.complete {
             format!("{}\n", report.count)

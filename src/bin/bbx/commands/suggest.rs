@@ -7,6 +7,7 @@ use bbx::assistant::suggest::{SuggestOptions, rank};
 use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
+use bbx::solver::forward::ForwardLimits;
 
 use crate::cli::{
     MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
@@ -55,6 +56,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             deadline,
             stop: Some(ctrl_c()),
             ..PlanLimits::default()
+        },
+        forward: ForwardLimits {
+            deadline,
+            stop: Some(ctrl_c()),
         },
     };
     let limits = Limits {
