@@ -128,6 +128,10 @@ pub struct SolveReport {
     /// [`SolveReport::rank_exactly`] was tried and could not.
     #[serde(skip)]
     pub exact_cut: Option<ForwardCut>,
+    /// Per cell (linear index), the share of the molecules that fit with an
+    /// atom there, when asked for ([`SolveReport::count_atoms`]) and
+    /// counted on all of them; `null` otherwise.
+    pub probabilities: Option<Vec<f64>>,
     /// The player's guess, if the puzzle has one.
     pub guess: Option<GuessReport>,
     #[serde(skip)]
@@ -183,6 +187,7 @@ impl SolveReport {
             Ok(t) => {
                 self.splits = t.splits().iter().map(split_report).collect();
                 self.splits_exact = true;
+                self.probabilities = Some(t.probabilities());
                 Ok(None)
             }
             Err(cut) => {
@@ -190,6 +195,35 @@ impl SolveReport {
                 Ok(Some(cut))
             }
         }
+    }
+
+    /// Works out each cell's probability of holding an atom — the share of
+    /// the molecules that fit with an atom there — from the molecules
+    /// listed when they are all that fit, else counted forward as
+    /// [`SolveReport::rank_exactly`] does. Returns why it could not, if it
+    /// could not (then `probabilities` stays `None`).
+    pub fn count_atoms(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
+        let sol = &self.solution;
+        if sol.complete && sol.count == sol.molecules.len() as u128 {
+            if sol.molecules.is_empty() {
+                return Ok(None);
+            }
+            let p = sol.observation.width();
+            let mut atoms = vec![0u64; p * p];
+            for m in &sol.molecules {
+                for &a in m.atoms() {
+                    atoms[a] += 1;
+                }
+            }
+            let n = sol.molecules.len() as f64;
+            self.probabilities = Some(atoms.iter().map(|&k| k as f64 / n).collect());
+            return Ok(None);
+        }
+        if self.probabilities.is_some() {
+            return Ok(None);
+        }
+        self.splits_exact = false;
+        self.rank_exactly(limits)
     }
 
     /// Builds the report of `solution` for the puzzle from `origin`, with the
@@ -241,6 +275,7 @@ impl SolveReport {
             splits,
             splits_exact: solution.complete && solution.count == solution.molecules.len() as u128,
             exact_cut: None,
+            probabilities: None,
             guess,
             solution,
         }

@@ -25,6 +25,10 @@ pub struct Args {
     /// Print at most this many boards (the count and --json cover all).
     #[arg(long, value_name = "N", default_value_t = 20, alias = "show")]
     boards: usize,
+    /// Also each cell's probability of holding an atom (the share of the
+    /// molecules that fit with an atom there), counted on all of them.
+    #[arg(long, conflicts_with = "count")]
+    probabilities: bool,
     /// Print only the number of molecules.
     #[arg(long, conflicts_with = "json")]
     count: bool,
@@ -68,10 +72,16 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
     if !args.count {
-        report.rank_exactly(&ForwardLimits {
+        let forward = ForwardLimits {
             deadline: forward_deadline,
             stop: Some(ctrl_c()),
-        })?;
+        };
+        report.rank_exactly(&forward)?;
+        if args.probabilities && report.count_atoms(&forward)?.is_some() {
+            eprintln!(
+                "note: no probabilities: the molecules that fit could not all be counted (too many to walk, or the time limit)"
+            );
+        }
     }
     let text = if args.count {
         if report.complete {
@@ -82,7 +92,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        render::solve_text(&report, args.boards)
+        let mut text = render::solve_text(&report, args.boards);
+        if let (true, Some(p)) = (args.probabilities, &report.probabilities) {
+            text.push_str(&format!(
+                "\nprobability of an atom, in percent, over every molecule that fits (- never, O always):\n{}",
+                render::probability_board(&report.solution().observation, p)
+            ));
+        }
+        text
     };
     Ok((text, code))
 }
