@@ -19,8 +19,8 @@
 //!
 //! ```no_run
 //! use bbx::play::{app::Options, play, setup::Setup};
-//! let summary = play(Setup::default(), Options::default())?;
-//! println!("{summary}");
+//! let played = play(Setup::default(), Options::default())?;
+//! println!("{}", played.summary);
 //! # Ok::<(), bbx::Error>(())
 //! ```
 
