@@ -398,6 +398,14 @@ fn bad_input_is_one_line_and_exit_code_2() {
     let hosts = dir.join("hosts.txt");
     std::fs::write(&hosts, "127.0.0.1:2101\nnot an address\n").unwrap();
     let hosts = hosts.to_str().unwrap();
+    // A line of half a megabyte, quoted short; a file of more than a
+    // megabyte, refused unread (a device that never ends too).
+    let long = dir.join("long.txt");
+    std::fs::write(&long, format!("127.0.0.1:2101\n{}\n", "x".repeat(500_000))).unwrap();
+    let long = long.to_str().unwrap();
+    let large = dir.join("large.txt");
+    std::fs::write(&large, "# a comment\n".repeat(100_000)).unwrap();
+    let large = large.to_str().unwrap();
     let work = dir.join("work");
     let work = work.to_str().unwrap();
     // A census stopped with one set of options, then asked to resume with another.
@@ -427,6 +435,39 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "expected a size",
         ),
         (
+            vec!["stats", "A4_B6", "--processes", "99999999999"],
+            "--processes 99999999999 is out of range: give from 1 to 256 processes",
+        ),
+        (
+            vec!["stats", "A4_B6", "--processes", "257", "--process", "0"],
+            "give from 1 to 256 processes",
+        ),
+        (
+            vec!["stats", "A4_B6", "-w", "0"],
+            "--workers 0 is out of range: give from 1 to 256 worker threads per process",
+        ),
+        (
+            vec!["stats", "A4_B6", "-w", "257"],
+            "give from 1 to 256 worker threads",
+        ),
+        (
+            vec!["stats", "A4_B6", "-w", "256", "-n", "17"],
+            "makes 4352 workers in all: give at most 4096",
+        ),
+        (
+            vec!["stats", "A4_B6", "-n", "2", "--hostfile", long],
+            "not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'",
+        ),
+        (
+            vec!["stats", "A4_B6", "-n", "2", "--hostfile", large],
+            "at most 1000000 bytes",
+        ),
+        #[cfg(unix)]
+        (
+            vec!["stats", "A4_B6", "-n", "2", "--hostfile", "/dev/zero"],
+            "/dev/zero: a host file holds one HOST:PORT line per process, at most 1000000 bytes",
+        ),
+        (
             vec!["stats", "A4_B7", "--no-symmetry", "--work-dir", work],
             "run the census with the same options",
         ),
@@ -436,6 +477,11 @@ fn bad_input_is_one_line_and_exit_code_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(err.starts_with("error: "), "{err}");
+        // One line (clap adds a hint to its own) and never a whole file.
+        let lines = err
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with("For more information"));
+        assert!(lines.count() == 1 && err.len() < 400, "{err}");
         assert!(out.stdout.is_empty());
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -23,6 +23,23 @@ use timely::communication::{Hooks, WorkerGuards};
 
 use crate::error::Error;
 
+/// The most worker threads a process takes (`--workers`).
+pub const MAX_WORKERS: usize = 256;
+
+/// The most processes a census takes (`--processes`).
+pub const MAX_PROCESSES: usize = 256;
+
+/// The most workers in all processes: each worker keeps buffers for every
+/// other, so a process's memory grows with its workers times all workers.
+pub const MAX_PEERS: usize = 4096;
+
+/// The largest host file read, in bytes: one short line per process fits many
+/// times over.
+pub const MAX_HOSTFILE_BYTES: u64 = 1_000_000;
+
+/// The most characters of a bad host-file line quoted in an error.
+const QUOTED: usize = 40;
+
 /// Where a census runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cluster {
@@ -37,7 +54,8 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// One process with `workers` threads.
+    /// One process with `workers` threads (at least one; [`Cluster::check`]
+    /// refuses more than [`MAX_WORKERS`]).
     pub fn local(workers: usize) -> Cluster {
         Cluster {
             workers: workers.max(1),
@@ -49,45 +67,81 @@ impl Cluster {
 
     /// Process `process` of `processes`, with `workers` threads each, at the
     /// addresses of `hostfile` (by default, timely's: `localhost:2101`,
-    /// `localhost:2102`, …).
+    /// `localhost:2102`, …). Counts out of range are refused, not adjusted.
     pub fn new(
         workers: usize,
         processes: usize,
         process: usize,
         hostfile: Option<&Path>,
     ) -> Result<Cluster, Error> {
-        if processes == 0 {
-            return Err(Error::Invalid("--processes must be at least 1".into()));
-        }
-        if process >= processes {
-            return Err(Error::Invalid(format!(
-                "--process {process} is out of range: with --processes {processes} the processes are numbered 0 to {}",
-                processes - 1
-            )));
-        }
+        let mut cluster = Cluster {
+            workers,
+            processes,
+            process,
+            addresses: Vec::new(),
+        };
+        cluster.check_counts()?;
         if processes == 1 {
-            return Ok(Cluster::local(workers));
+            return Ok(cluster);
         }
-        let addresses = match hostfile {
+        cluster.addresses = match hostfile {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    Error::Invalid(format!(
-                        "{}: cannot read the host file: {e}",
-                        path.display()
-                    ))
-                })?;
+                let text = read_hostfile(path)?;
                 parse_hostfile(&text, &path.display().to_string(), processes)?
             }
             None => (0..processes)
                 .map(|i| format!("localhost:{}", 2101 + i))
                 .collect(),
         };
-        Ok(Cluster {
-            workers: workers.max(1),
-            processes,
-            process,
-            addresses,
-        })
+        Ok(cluster)
+    }
+
+    /// Refuses counts out of range: workers from 1 to [`MAX_WORKERS`],
+    /// processes from 1 to [`MAX_PROCESSES`], at most [`MAX_PEERS`] workers
+    /// in all, the process index below the processes; and, with several
+    /// processes, anything but one address per process.
+    pub fn check(&self) -> Result<(), Error> {
+        self.check_counts()?;
+        if self.processes > 1 && self.addresses.len() != self.processes {
+            return Err(Error::Invalid(format!(
+                "{} for {} processes: give one HOST:PORT per process",
+                crate::error::quantity(self.addresses.len(), "address", "addresses"),
+                self.processes
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_counts(&self) -> Result<(), Error> {
+        if !(1..=MAX_WORKERS).contains(&self.workers) {
+            return Err(Error::Invalid(format!(
+                "--workers {} is out of range: give from 1 to {MAX_WORKERS} worker threads per process",
+                self.workers
+            )));
+        }
+        if !(1..=MAX_PROCESSES).contains(&self.processes) {
+            return Err(Error::Invalid(format!(
+                "--processes {} is out of range: give from 1 to {MAX_PROCESSES} processes",
+                self.processes
+            )));
+        }
+        if self.peers() > MAX_PEERS {
+            return Err(Error::Invalid(format!(
+                "--workers {} with --processes {} makes {} workers in all: give at most {MAX_PEERS} (fewer workers per process)",
+                self.workers,
+                self.processes,
+                self.peers()
+            )));
+        }
+        if self.process >= self.processes {
+            return Err(Error::Invalid(format!(
+                "--process {} is out of range: with --processes {} the processes are numbered 0 to {}",
+                self.process,
+                self.processes,
+                self.processes - 1
+            )));
+        }
+        Ok(())
     }
 
     /// Worker threads in all processes.
@@ -104,6 +158,7 @@ impl Cluster {
         T: Send + 'static,
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
     {
+        self.check()?;
         let fail = |e: String| Error::System(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
@@ -207,6 +262,49 @@ fn connect(
     Ok(out)
 }
 
+/// Reads a host file, refusing one larger than [`MAX_HOSTFILE_BYTES`]
+/// (reading at most one byte more, so that `/dev/zero` is refused too).
+fn read_hostfile(path: &Path) -> Result<String, Error> {
+    let cannot = |e: std::io::Error| {
+        Error::Invalid(format!(
+            "{}: cannot read the host file: {e}",
+            path.display()
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_HOSTFILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_HOSTFILE_BYTES {
+        return Err(Error::Invalid(format!(
+            "{}: a host file holds one HOST:PORT line per process, at most {MAX_HOSTFILE_BYTES} bytes; this one is larger",
+            path.display()
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Invalid(format!(
+            "{}: the host file is not text (UTF-8): byte {} is not; give one HOST:PORT line per process",
+            path.display(),
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
+/// `text` cut to its first [`QUOTED`] characters (it may come from a file or
+/// another process: an error quotes no more).
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// `text` cut (see [`cut`]) and between quotes.
+fn quote(text: &str) -> String {
+    format!("'{}'", cut(text))
+}
+
 /// The first `processes` addresses of a host file: one `HOST:PORT` a line
 /// (blank lines and `#` comments are skipped).
 pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<String>, Error> {
@@ -218,8 +316,9 @@ pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<
         }
         let bad = |why: &str| {
             Error::Invalid(format!(
-                "{origin}:{}: {why}: expected HOST:PORT, for example 10.0.0.2:2101, not '{line}'",
-                i + 1
+                "{origin}:{}: {why}: expected HOST:PORT, for example 10.0.0.2:2101, not {}",
+                i + 1,
+                quote(line)
             ))
         };
         let (host, port) = line.rsplit_once(':').ok_or_else(|| bad("no port"))?;
@@ -262,5 +361,50 @@ mod tests {
         assert!(e.contains("0 to 1"), "{e}");
         let c = Cluster::new(3, 2, 1, None).unwrap();
         assert_eq!((c.peers(), c.addresses.len()), (6, 2));
+    }
+
+    #[test]
+    fn counts_out_of_range_are_refused_not_adjusted() {
+        for (workers, processes, process, needle) in [
+            (0, 1, 0, "--workers 0 is out of range: give from 1 to 256"),
+            (257, 1, 0, "--workers 257 is out of range"),
+            (1, 0, 0, "--processes 0 is out of range: give from 1 to 256"),
+            (
+                1,
+                99_999_999_999,
+                0,
+                "--processes 99999999999 is out of range",
+            ),
+            (
+                256,
+                17,
+                0,
+                "--workers 256 with --processes 17 makes 4352 workers in all: give at most 4096",
+            ),
+        ] {
+            let e = Cluster::new(workers, processes, process, None)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+        assert!(Cluster::local(MAX_WORKERS).check().is_ok());
+        assert!(Cluster::local(MAX_WORKERS + 1).check().is_err());
+        let no_addresses = Cluster {
+            addresses: Vec::new(),
+            ..Cluster::new(1, 2, 0, None).unwrap()
+        };
+        assert!(no_addresses.check().is_err());
+    }
+
+    #[test]
+    fn long_lines_are_quoted_short() {
+        let line = format!("{}:x", "h".repeat(100_000));
+        let e = parse_hostfile(&line, "h", 1).unwrap_err().to_string();
+        assert!(e.len() < 200, "{e}");
+        assert!(e.ends_with(&format!("'{}…'", "h".repeat(QUOTED))), "{e}");
+        assert_eq!(
+            quote("é".repeat(QUOTED).as_str()),
+            format!("'{}'", "é".repeat(QUOTED))
+        );
     }
 }

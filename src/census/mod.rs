@@ -87,7 +87,11 @@ impl Default for CensusOptions {
     fn default() -> CensusOptions {
         CensusOptions {
             symmetry: true,
-            cluster: Cluster::local(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            cluster: Cluster::local(
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(cluster::MAX_WORKERS),
+            ),
             memory: DEFAULT_MEMORY,
             work_dir: None,
             keep_classes: false,
@@ -155,6 +159,7 @@ pub fn run(
         )));
     }
     let cluster = options.cluster.clone();
+    cluster.check()?;
     let peers = cluster.peers() as u64;
     let unit_size = options
         .unit_size

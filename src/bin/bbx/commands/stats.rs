@@ -43,17 +43,18 @@ pub struct Args {
     /// Trace every molecule instead of one per orbit (to cross-check).
     #[arg(long)]
     no_symmetry: bool,
-    /// Worker threads per process (default: all cores).
+    /// Worker threads per process, 1 to 256 (and at most 4096 in all
+    /// processes), the same on every process (default: all cores, at most 256).
     #[arg(long, short = 'w', value_name = "N")]
     workers: Option<usize>,
-    /// Processes taking part (one per machine, say).
+    /// Processes taking part (one per machine, say), 1 to 256.
     #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
     processes: usize,
     /// This process, 0 to N-1; process 0 prints the report.
     #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
     process: usize,
-    /// The processes' addresses, one HOST:PORT a line in process order (default:
-    /// localhost:2101, localhost:2102, …).
+    /// The processes' addresses, one HOST:PORT a line in process order, at most
+    /// 1 MB (default: localhost:2101, localhost:2102, …).
     #[arg(long, value_name = "FILE")]
     hostfile: Option<PathBuf>,
     /// Memory limit for grouping, such as 2G or 500M.
@@ -76,8 +77,11 @@ pub struct Args {
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = Cluster::new(
-        args.workers
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        args.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(census::cluster::MAX_WORKERS)
+        }),
         args.processes,
         args.process,
         args.hostfile.as_deref(),
