@@ -158,6 +158,91 @@ fn two_processes_over_loopback_give_the_report_of_one() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A host file for `n` processes on loopback, at ports free when it is
+/// written.
+fn loopback_hosts(dir: &Path, n: usize) -> PathBuf {
+    // Held together, so that the ports differ.
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    let mut text = String::new();
+    for l in &listeners {
+        text.push_str(&format!("{}\n", l.local_addr().expect("address")));
+    }
+    let hosts = dir.join("hosts.txt");
+    std::fs::write(&hosts, text).unwrap();
+    hosts
+}
+
+/// Starts `bbx stats ARGS` as process `i` of 2 of the census on `hosts`,
+/// working in `work`.
+fn process(args: &[&str], i: usize, hosts: &Path, work: &Path) -> Child {
+    StdCommand::new(bin())
+        .arg("stats")
+        .args(args)
+        .args([
+            "--processes",
+            "2",
+            "--process",
+            &i.to_string(),
+            "--hostfile",
+        ])
+        .arg(hosts)
+        .arg("--work-dir")
+        .arg(work)
+        // A panic would show its backtrace.
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
+/// Standard error of a process, which must have exited with `code` and said
+/// one line (`error: …` for errors), no panic.
+fn one_line(out: &Output, code: i32) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+    err
+}
+
+#[test]
+fn an_interrupted_process_counts_no_more_than_there_is() {
+    // Process 1 stops after one round; process 0 counts its whole share,
+    // which is more than half of the molecules: the first units' orbits
+    // stand for more molecules than the last ones'.
+    let dir = temp_dir("share");
+    let hosts = loopback_hosts(&dir, 2);
+    let args = ["A5_B7", "--workers", "1", "--unit-size", "20000"];
+    let zero = process(&args, 0, &hosts, &dir.join("process0"));
+    let mut stopped = args.to_vec();
+    stopped.extend(["--stop-after", "1"]);
+    let one = process(&stopped, 1, &hosts, &dir.join("process1"));
+    let outs = [zero, one].map(|c| wait(c, Duration::from_secs(120)));
+    for (i, out) in outs.iter().enumerate() {
+        let err = one_line(out, 130);
+        let (n, rest) = err
+            .strip_prefix("interrupted: ")
+            .and_then(|e| e.split_once(' '))
+            .unwrap_or_else(|| panic!("{err}"));
+        let n: u64 = n.parse().unwrap_or_else(|_| panic!("{err}"));
+        assert!(n <= 1_906_884, "{err}");
+        assert!(
+            rest.starts_with(&format!(
+                "molecules counted by process {i} (of the 1906884 that the 2 processes share)"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("run the same command to resume"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn a_stopped_census_resumes_to_the_same_report() {
     let dir = temp_dir("stop");

@@ -114,11 +114,13 @@ pub struct Census {
     pub complete: bool,
     /// The work directory (removed when complete).
     pub work_dir: PathBuf,
-    /// Molecules this process accounted for, out of about `to_count` (its
-    /// share of the configuration's molecules; exact for one process).
+    /// Molecules this process accounted for: all of them when complete and
+    /// alone; with several processes, its share, which is not known in
+    /// advance (the orbits of some units stand for more molecules than
+    /// others').
     pub counted: u64,
-    /// This process's share of the configuration's molecules.
-    pub to_count: u64,
+    /// The configuration's molecules, which all the processes share.
+    pub total: u64,
 }
 
 /// The work directory a census of `config` uses by default.
@@ -133,9 +135,10 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
     std::env::temp_dir().join(name)
 }
 
-/// Runs a census of `config`. `progress(counted, total)` is called about ten
+/// Runs a census of `config`. `progress(counted, share)` is called about ten
 /// times a second with the molecules this process has accounted for, out of
-/// its share.
+/// its share: exact for one process, the configuration's molecules divided
+/// by the processes otherwise, which `counted` may pass.
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -207,7 +210,7 @@ pub fn run(
         resumed: AtomicBool::new(false),
     });
     let start = Instant::now();
-    let to_count = total / cluster.processes as u64;
+    let share = total / cluster.processes as u64;
     let finished = Arc::new(AtomicUsize::new(0));
     let guards = {
         let plan = plan.clone();
@@ -227,7 +230,7 @@ pub fn run(
     let mut shown = Instant::now();
     while finished.load(Ordering::SeqCst) < cluster.workers {
         if shown.elapsed() >= Duration::from_millis(100) {
-            progress(plan.counted.load(Ordering::Relaxed), to_count);
+            progress(plan.counted.load(Ordering::Relaxed), share);
             shown = Instant::now();
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -252,7 +255,7 @@ pub fn run(
         }
     }
     let counted = plan.counted.load(Ordering::Relaxed);
-    progress(counted, to_count);
+    progress(counted, share);
     if let Some(e) = error {
         return Err(e);
     }
@@ -265,7 +268,7 @@ pub fn run(
         complete,
         work_dir: work_dir.clone(),
         counted,
-        to_count,
+        total,
     };
     if let Some(s) = summary {
         if let Some(e) = &s.error {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use bbx::Config;
 use bbx::census::{self, CensusOptions, Cluster};
+use bbx::error::quantity;
 
 use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner};
 
@@ -114,22 +115,28 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         unit_size: args.unit_size,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
-    let done = census::run(config, &options, |counted, total| {
-        bar.set_length(total);
-        bar.set_position(counted.min(total));
+    // With several processes the share is an estimate, which may be passed.
+    let done = census::run(config, &options, |counted, share| {
+        bar.set_length(share.max(counted));
+        bar.set_position(counted);
     });
     bar.finish_and_clear();
     let done = done?;
     if !done.complete {
+        // A process's share is known only once counted: no "of" for it.
+        let counted = if cluster.processes > 1 {
+            format!(
+                "{} counted by process {} (of the {} that the {} processes share)",
+                quantity(done.counted, "molecule", "molecules"),
+                cluster.process,
+                done.total,
+                cluster.processes
+            )
+        } else {
+            format!("{} of {} molecules counted", done.counted, done.total)
+        };
         eprintln!(
-            "interrupted: {} of {} molecules counted{}; the work is kept in {}: run the same command to resume",
-            done.counted,
-            done.to_count,
-            if cluster.processes > 1 {
-                format!(" by process {}", cluster.process)
-            } else {
-                String::new()
-            },
+            "interrupted: {counted}; the work is kept in {}: run the same command to resume",
             done.work_dir.display()
         );
         return Ok((String::new(), Status::Interrupted));
