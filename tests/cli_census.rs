@@ -212,6 +212,35 @@ fn one_line(out: &Output, code: i32) -> String {
 }
 
 #[test]
+fn a_port_in_use_is_a_failure_and_leaves_no_work_directory() {
+    let dir = temp_dir("port");
+    let hosts = loopback_hosts(&dir, 2);
+    let line = std::fs::read_to_string(&hosts).unwrap();
+    let taken = TcpListener::bind(line.lines().next().unwrap()).expect("the port is free");
+    let work = dir.join("nested").join("work");
+    let out = wait(
+        process(&["A4_B6"], 0, &hosts, &work),
+        Duration::from_secs(60),
+    );
+    let err = one_line(&out, 3);
+    assert!(
+        err.contains("process 0 cannot listen on 127.0.0.1:"),
+        "{err}"
+    );
+    assert!(!dir.join("nested").exists(), "{err}");
+    // A directory that was there is kept, without the files the run added.
+    std::fs::create_dir_all(&work).unwrap();
+    let out = wait(
+        process(&["A4_B6"], 0, &hosts, &work),
+        Duration::from_secs(60),
+    );
+    one_line(&out, 3);
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
+    drop(taken);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn an_interrupted_process_counts_no_more_than_there_is() {
     // Process 1 stops after one round; process 0 counts its whole share,
     // which is more than half of the molecules: the first units' orbits

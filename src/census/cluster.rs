@@ -187,6 +187,9 @@ impl Cluster {
 /// the processes after it and reaches each process before it, retrying until
 /// `patience` runs out. Each connection starts with the connecting process's
 /// index.
+///
+/// Failing to listen, to reach a process or to hear from it is a failure of
+/// the machine or the network ([`Error::System`]).
 fn connect(
     addresses: &[String],
     me: usize,
@@ -194,7 +197,7 @@ fn connect(
 ) -> Result<Vec<Option<TcpStream>>, Error> {
     let deadline = Instant::now() + patience;
     let listener = TcpListener::bind(addresses[me].as_str()).map_err(|e| {
-        Error::Invalid(format!(
+        Error::System(format!(
             "process {me} cannot listen on {}: {e} (is the port free, and the host file's line {} this machine's address?)",
             addresses[me],
             me + 1
@@ -206,8 +209,8 @@ fn connect(
             match TcpStream::connect(address.as_str()) {
                 Ok(s) => break s,
                 Err(e) if Instant::now() > deadline => {
-                    return Err(Error::Invalid(format!(
-                        "process {me} cannot reach process {j} at {address}: {e} (started it with the same host file?)"
+                    return Err(Error::System(format!(
+                        "process {me} cannot reach process {j} at {address}: {e} (is it started, with the same host file?)"
                     )));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(200)),
@@ -233,7 +236,7 @@ fn connect(
                     .and_then(|_| stream.set_nodelay(true))
                     .and_then(|_| stream.read_exact(&mut index))
                     .map_err(|e| {
-                        Error::Invalid(format!("process {me}: a connection failed: {e}"))
+                        Error::System(format!("process {me}: a connection failed: {e}"))
                     })?;
                 let j = u64::from_le_bytes(index) as usize;
                 if j <= me || j >= addresses.len() || out[j].is_some() {
@@ -249,14 +252,19 @@ fn connect(
                         .filter(|&j| out[j].is_none())
                         .map(|j| j.to_string())
                         .collect();
-                    return Err(Error::Invalid(format!(
-                        "process {me}: process {} never connected (started with the same host file?)",
+                    return Err(Error::System(format!(
+                        "process {me}: process {} never connected (is it started, with the same host file?)",
                         missing.join(", ")
                     )));
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
-            Err(e) => return Err(Error::Invalid(format!("process {me}: {e}"))),
+            Err(e) => {
+                return Err(Error::System(format!(
+                    "process {me} cannot accept connections on {}: {e}",
+                    addresses[me]
+                )));
+            }
         }
     }
     Ok(out)

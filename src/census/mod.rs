@@ -139,6 +139,9 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
 /// times a second with the molecules this process has accounted for, out of
 /// its share: exact for one process, the configuration's molecules divided
 /// by the processes otherwise, which `counted` may pass.
+///
+/// A run that fails before doing any work leaves no work directory behind,
+/// unless one was there before.
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -183,6 +186,8 @@ pub fn run(
         .work_dir
         .clone()
         .unwrap_or_else(|| default_work_dir(config, options.symmetry, &cluster));
+    // What this run creates, to remove again if it fails before working.
+    let mut created = Created::before(&work_dir);
     let dir = checkpoint::WorkDir::open(
         &work_dir,
         &checkpoint::Manifest {
@@ -196,6 +201,10 @@ pub fn run(
             partitions,
         },
     )?;
+    if dir.resumed {
+        // Another run's work: not this run's to remove.
+        created.nothing();
+    }
     let plan = Arc::new(dataflow::Plan {
         config,
         symmetry: options.symmetry,
@@ -212,7 +221,7 @@ pub fn run(
     let start = Instant::now();
     let share = total / cluster.processes as u64;
     let finished = Arc::new(AtomicUsize::new(0));
-    let guards = {
+    let started = {
         let plan = plan.clone();
         let finished = finished.clone();
         cluster.execute(CONNECT_PATIENCE, move |worker| {
@@ -225,7 +234,16 @@ pub fn run(
             }
             let _done = Done(finished.clone());
             dataflow::run_worker(worker, &plan)
-        })?
+        })
+    };
+    let guards = match started {
+        Ok(g) => g,
+        Err(e) => {
+            drop(plan);
+            drop(dir);
+            created.remove();
+            return Err(e);
+        }
     };
     let mut shown = Instant::now();
     while finished.load(Ordering::SeqCst) < cluster.workers {
@@ -303,4 +321,68 @@ pub fn run(
         dir.remove();
     }
     Ok(out)
+}
+
+/// What a census is about to create for its work directory: the outermost
+/// missing directory on its path (the work directory itself, or a parent),
+/// or, in a directory that is there already, the files it adds before any
+/// work (the lock and the manifest). A run that fails before working removes
+/// them again, and nothing else.
+struct Created {
+    /// The work directory.
+    work_dir: PathBuf,
+    /// The outermost directory that did not exist.
+    top: Option<PathBuf>,
+    /// The files the census adds to an existing work directory.
+    files: Vec<PathBuf>,
+}
+
+impl Created {
+    fn before(work_dir: &std::path::Path) -> Created {
+        let mut top = None;
+        let mut at = Some(work_dir);
+        while let Some(p) = at {
+            if p.as_os_str().is_empty() || p.exists() {
+                break;
+            }
+            top = Some(p.to_path_buf());
+            at = p.parent();
+        }
+        let files = match top {
+            Some(_) => Vec::new(),
+            None => ["lock", "manifest.json"]
+                .iter()
+                .map(|f| work_dir.join(f))
+                .filter(|f| !f.exists())
+                .collect(),
+        };
+        Created {
+            work_dir: work_dir.to_path_buf(),
+            top,
+            files,
+        }
+    }
+
+    /// Forgets everything: the work directory holds another run's work.
+    fn nothing(&mut self) {
+        self.top = None;
+        self.files.clear();
+    }
+
+    /// Removes what this run created: the work directory and the parents it
+    /// made (a parent only while it is empty), or the files it added.
+    fn remove(&self) {
+        for f in &self.files {
+            let _ = std::fs::remove_file(f);
+        }
+        let Some(top) = &self.top else { return };
+        let _ = std::fs::remove_dir_all(&self.work_dir);
+        let mut at = self.work_dir.parent();
+        while let Some(p) = at {
+            if !p.starts_with(top) || std::fs::remove_dir(p).is_err() {
+                break;
+            }
+            at = p.parent();
+        }
+    }
 }
