@@ -212,6 +212,53 @@ fn one_line(out: &Output, code: i32) -> String {
 }
 
 #[test]
+fn processes_with_different_settings_both_refuse_and_leave_nothing() {
+    let dir = temp_dir("settings");
+    for (zero, one, setting) in [
+        (
+            ["A5_B7", "-w", "1"].as_slice(),
+            ["A4_B7", "-w", "1"].as_slice(),
+            ("the configuration", "A5_B7", "A4_B7"),
+        ),
+        (
+            &["A5_B7", "-w", "1", "--no-symmetry"],
+            &["A5_B7", "-w", "1"],
+            ("--no-symmetry", "given", "not given"),
+        ),
+        (
+            &["A5_B7", "-w", "1"],
+            &["A5_B7", "-w", "2"],
+            ("--workers", "1", "2"),
+        ),
+    ] {
+        let hosts = loopback_hosts(&dir, 2);
+        let work = |i: usize| dir.join(format!("new{i}/work"));
+        let children = [
+            process(zero, 0, &hosts, &work(0)),
+            process(one, 1, &hosts, &work(1)),
+        ];
+        let outs = children.map(|c| wait(c, Duration::from_secs(120)));
+        let (name, value0, value1) = setting;
+        for (i, (here, there)) in [(value0, value1), (value1, value0)].into_iter().enumerate() {
+            let err = one_line(&outs[i], 2);
+            let expected = format!(
+                "error: process {i} and process {j} were started with different settings: {name} is {here} here but {there} in process {j}",
+                j = 1 - i
+            );
+            assert!(err.starts_with(&expected), "{zero:?} {one:?}: {err}");
+            assert!(outs[i].stdout.is_empty());
+        }
+        for i in 0..2 {
+            assert!(
+                !dir.join(format!("new{i}")).exists(),
+                "{zero:?} {one:?}: a refused run leaves no work directory"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn a_port_in_use_is_a_failure_and_leaves_no_work_directory() {
     let dir = temp_dir("port");
     let hosts = loopback_hosts(&dir, 2);

@@ -12,6 +12,7 @@
 //! assert!(parse_hostfile("10.0.0.1\n", "hosts.txt", 1).is_err());
 //! ```
 
+use std::fmt::Display;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -39,6 +40,18 @@ pub const MAX_HOSTFILE_BYTES: u64 = 1_000_000;
 
 /// The most characters of a bad host-file line quoted in an error.
 const QUOTED: usize = 40;
+
+/// How a connection between two processes of a census starts, before the
+/// settings: a census process answers with the same bytes, anything else is
+/// not one.
+const HELLO: &[u8] = b"bbx census\n";
+
+/// The longest settings text accepted from another process.
+const MAX_SETTINGS_BYTES: u32 = 4096;
+
+/// How long a process that accepted a connection waits for the other side to
+/// introduce itself (it does so at once) before dropping it as a stranger.
+const INTRODUCTION: Duration = Duration::from_secs(10);
 
 /// Where a census runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,8 +165,15 @@ impl Cluster {
     /// Starts `func` on every worker of this process, connected to the
     /// other processes' workers, as `timely::execute` does. The connections
     /// are made here rather than by timely, quietly (timely reports on
-    /// standard output, which carries the report) and within `patience`.
-    pub fn execute<T, F>(&self, patience: Duration, func: F) -> Result<WorkerGuards<T>, Error>
+    /// standard output, which carries the report) and within `patience`;
+    /// each starts by comparing `settings`, and processes whose settings
+    /// differ refuse to work together (both of them, naming the setting).
+    pub fn execute<T, F>(
+        &self,
+        settings: &Settings,
+        patience: Duration,
+        func: F,
+    ) -> Result<WorkerGuards<T>, Error>
     where
         T: Send + 'static,
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
@@ -163,7 +183,7 @@ impl Cluster {
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
         }
-        let sockets = connect(&self.addresses, self.process, patience)?;
+        let sockets = connect(&self.addresses, self.process, settings, patience)?;
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_typed_vector(
             self.workers,
@@ -183,16 +203,134 @@ impl Cluster {
     }
 }
 
+/// What every process of a census must agree on before working together:
+/// `(setting, value)` pairs, compared when two processes connect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settings(Vec<(String, String)>);
+
+impl Settings {
+    /// No settings.
+    pub fn new() -> Settings {
+        Settings::default()
+    }
+
+    /// Adds `setting` (how the user would name it: `--workers`, `the
+    /// configuration`) with its value.
+    pub fn with(mut self, setting: &str, value: impl Display) -> Settings {
+        self.0.push((setting.to_string(), value.to_string()));
+        self
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut out = String::new();
+        for (k, v) in &self.0 {
+            out.push_str(&k.replace(['\t', '\n'], " "));
+            out.push('\t');
+            out.push_str(&v.replace(['\t', '\n'], " "));
+            out.push('\n');
+        }
+        out.into_bytes()
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Settings> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut out = Settings::new();
+        for line in text.lines() {
+            let (k, v) = line.split_once('\t')?;
+            out.0.push((k.to_string(), v.to_string()));
+        }
+        Some(out)
+    }
+
+    /// The first setting that differs between this process `me` and process
+    /// `them`, as the error both of them report.
+    pub fn compare(&self, theirs: &Settings, me: usize, them: usize) -> Result<(), Error> {
+        let find = |s: &Settings, k: &str| {
+            s.0.iter()
+                .find(|(name, _)| name == k)
+                .map(|(_, v)| v.clone())
+        };
+        let shown = |v: Option<String>| v.map_or("not set".to_string(), |v| cut(&v));
+        let names = self
+            .0
+            .iter()
+            .chain(theirs.0.iter())
+            .map(|(k, _)| k.as_str());
+        for k in names {
+            let (mine, other) = (find(self, k), find(theirs, k));
+            if mine != other {
+                return Err(Error::Invalid(format!(
+                    "process {me} and process {them} were started with different settings: {} is {} here but {} in process {them}; start every process with the same command and options but --process",
+                    cut(k),
+                    shown(mine),
+                    shown(other)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a process sends when it connects (`index` its own) or answers
+/// (`None`).
+fn introduce(
+    stream: &mut TcpStream,
+    index: Option<usize>,
+    settings: &Settings,
+) -> std::io::Result<()> {
+    let text = settings.encode();
+    let mut bytes = HELLO.to_vec();
+    if let Some(i) = index {
+        bytes.extend_from_slice(&(i as u64).to_le_bytes());
+    }
+    bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&text);
+    stream.write_all(&bytes)?;
+    stream.flush()
+}
+
+/// What the other side of `stream` says of itself: its index (when
+/// `with_index`) and its settings; `Ok(None)` when it is no census process.
+fn introduction(
+    stream: &mut TcpStream,
+    with_index: bool,
+) -> std::io::Result<Option<(usize, Settings)>> {
+    let mut hello = vec![0u8; HELLO.len()];
+    stream.read_exact(&mut hello)?;
+    if hello != HELLO {
+        return Ok(None);
+    }
+    let mut index = 0usize;
+    if with_index {
+        let mut b = [0u8; 8];
+        stream.read_exact(&mut b)?;
+        index = usize::try_from(u64::from_le_bytes(b)).unwrap_or(usize::MAX);
+    }
+    let mut b = [0u8; 4];
+    stream.read_exact(&mut b)?;
+    let len = u32::from_le_bytes(b);
+    if len > MAX_SETTINGS_BYTES {
+        return Ok(None);
+    }
+    let mut text = vec![0u8; len as usize];
+    stream.read_exact(&mut text)?;
+    Ok(Settings::decode(&text).map(|s| (index, s)))
+}
+
 /// Connects process `me` to every other: it listens on its own address for
 /// the processes after it and reaches each process before it, retrying until
 /// `patience` runs out. Each connection starts with the connecting process's
-/// index.
+/// introduction (its index and settings) and the answer (the settings of the
+/// process reached); both sides compare them. A connection that does not
+/// introduce itself as a census process is dropped.
 ///
 /// Failing to listen, to reach a process or to hear from it is a failure of
-/// the machine or the network ([`Error::System`]).
+/// the machine or the network ([`Error::System`]); settings that differ are
+/// bad input ([`Error::Invalid`]).
 fn connect(
     addresses: &[String],
     me: usize,
+    settings: &Settings,
     patience: Duration,
 ) -> Result<Vec<Option<TcpStream>>, Error> {
     let deadline = Instant::now() + patience;
@@ -216,12 +354,30 @@ fn connect(
                 Err(_) => std::thread::sleep(Duration::from_millis(200)),
             }
         };
-        let sent = stream
+        let lost = |e: std::io::Error| {
+            Error::System(format!(
+                "process {me} lost process {j} at {address} while connecting: {e}"
+            ))
+        };
+        // Process j answers once it has reached the processes before it.
+        let wait = deadline
+            .saturating_duration_since(Instant::now())
+            .max(INTRODUCTION);
+        stream
             .set_nodelay(true)
-            .and_then(|_| stream.write_all(&(me as u64).to_le_bytes()));
-        sent.map_err(|e| {
-            Error::System(format!("process {me} lost process {j} at {address}: {e}"))
-        })?;
+            .and_then(|_| stream.set_read_timeout(Some(wait)))
+            .and_then(|_| introduce(&mut stream, Some(me), settings))
+            .map_err(lost)?;
+        match introduction(&mut stream, false) {
+            Ok(Some((_, theirs))) => settings.compare(&theirs, me, j)?,
+            Ok(None) => {
+                return Err(Error::System(format!(
+                    "process {me}: what answers at {address} is not process {j} of a census (another program on that port?)"
+                )));
+            }
+            Err(e) => return Err(lost(e)),
+        }
+        stream.set_read_timeout(None).map_err(lost)?;
         out[j] = Some(stream);
     }
     listener
@@ -230,21 +386,27 @@ fn connect(
     while out[me + 1..].iter().any(Option::is_none) {
         match listener.accept() {
             Ok((mut stream, _)) => {
-                let mut index = [0u8; 8];
-                stream
+                let heard = stream
                     .set_nonblocking(false)
                     .and_then(|_| stream.set_nodelay(true))
-                    .and_then(|_| stream.read_exact(&mut index))
-                    .map_err(|e| {
-                        Error::System(format!("process {me}: a connection failed: {e}"))
-                    })?;
-                let j = u64::from_le_bytes(index) as usize;
+                    .and_then(|_| stream.set_read_timeout(Some(INTRODUCTION)))
+                    .and_then(|_| introduction(&mut stream, true));
+                // A stranger, or a process that went away at once: wait on.
+                let Ok(Some((j, theirs))) = heard else {
+                    continue;
+                };
+                // Answer before judging, so that both sides can say what differs.
+                let answered = introduce(&mut stream, None, settings)
+                    .and_then(|_| stream.set_read_timeout(None));
+                settings.compare(&theirs, me, j)?;
                 if j <= me || j >= addresses.len() || out[j].is_some() {
                     return Err(Error::Invalid(format!(
-                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports?"
+                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports, or do the host files differ?"
                     )));
                 }
-                out[j] = Some(stream);
+                if answered.is_ok() {
+                    out[j] = Some(stream);
+                }
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 if Instant::now() > deadline {
@@ -414,5 +576,31 @@ mod tests {
             quote("é".repeat(QUOTED).as_str()),
             format!("'{}'", "é".repeat(QUOTED))
         );
+    }
+
+    #[test]
+    fn settings_name_what_differs_both_ways() {
+        let ours = Settings::new()
+            .with("the configuration", "A6_B8")
+            .with("--workers", 1);
+        let back = Settings::decode(&ours.encode()).unwrap();
+        assert_eq!(back, ours);
+        assert!(ours.compare(&back, 0, 1).is_ok());
+        let theirs = Settings::new()
+            .with("the configuration", "A6_B8")
+            .with("--workers", 2);
+        let e = ours.compare(&theirs, 0, 1).unwrap_err();
+        assert!(!e.is_failure());
+        assert!(
+            e.to_string()
+                .contains("--workers is 1 here but 2 in process 1"),
+            "{e}"
+        );
+        let e = theirs.compare(&ours, 1, 0).unwrap_err().to_string();
+        assert!(e.contains("--workers is 2 here but 1 in process 0"), "{e}");
+        // A setting only one side knows (another version) differs too.
+        let more = ours.clone().with("--new-option", "x");
+        let e = ours.compare(&more, 0, 1).unwrap_err().to_string();
+        assert!(e.contains("--new-option is not set here but x"), "{e}");
     }
 }

@@ -140,8 +140,10 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
 /// its share: exact for one process, the configuration's molecules divided
 /// by the processes otherwise, which `counted` may pass.
 ///
-/// A run that fails before doing any work leaves no work directory behind,
-/// unless one was there before.
+/// Processes of one census must be given the same settings: they compare
+/// them when they connect, and each refuses one that differs. A run that
+/// fails before doing any work leaves no work directory behind, unless one
+/// was there before.
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -205,6 +207,18 @@ pub fn run(
         // Another run's work: not this run's to remove.
         created.nothing();
     }
+    // Every setting that changes what a process does with its share (the
+    // memory limit and work directory are each process's own).
+    let given = |on: bool| if on { "given" } else { "not given" };
+    let settings = cluster::Settings::new()
+        .with("the bbx version", env!("CARGO_PKG_VERSION"))
+        .with("the work directory format", checkpoint::FORMAT)
+        .with("the configuration", config)
+        .with("--no-symmetry", given(!options.symmetry))
+        .with("--processes", cluster.processes)
+        .with("--workers", cluster.workers)
+        .with("the unit size", unit_size)
+        .with("--store-groups", given(options.keep_classes));
     let plan = Arc::new(dataflow::Plan {
         config,
         symmetry: options.symmetry,
@@ -224,7 +238,7 @@ pub fn run(
     let started = {
         let plan = plan.clone();
         let finished = finished.clone();
-        cluster.execute(CONNECT_PATIENCE, move |worker| {
+        cluster.execute(&settings, CONNECT_PATIENCE, move |worker| {
             // Counted even if the worker panics.
             struct Done(Arc<AtomicUsize>);
             impl Drop for Done {
@@ -307,8 +321,8 @@ pub fn run(
                 resumed,
             };
             if s.tally.molecules != total {
-                return Err(Error::Invalid(format!(
-                    "bug: the census of {config} counted {} molecules, not {total}",
+                return Err(Error::Internal(format!(
+                    "the census of {config} counted {} molecules, not {total}",
                     s.tally.molecules
                 )));
             }

@@ -17,7 +17,8 @@ partition files under --work-dir, grouped one partition at a time within \
 
 Several machines: run the same command on each, with --processes N, \
 --process I (0 to N-1) and --hostfile FILE (one HOST:PORT line per process); \
-process 0 prints the report.
+process 0 prints the report. The processes compare their settings when they \
+connect and refuse to start when any differs.
 
 Examples:
   bbx stats A4_B6
