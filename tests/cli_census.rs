@@ -212,6 +212,57 @@ fn one_line(out: &Output, code: i32) -> String {
 }
 
 #[test]
+fn a_lost_process_stops_the_other_with_exit_3_and_the_work_resumes() {
+    let dir = temp_dir("lost");
+    let hosts = loopback_hosts(&dir, 2);
+    let work = |i: usize| dir.join(format!("process{i}"));
+    // Two workers each: a worker unwinding after the loss could panic again
+    // in timely's destructors, which would abort the process.
+    let args = ["A6_B8", "--json", "--workers", "2"];
+    let zero = process(&args, 0, &hosts, &work(0));
+    let mut one = process(&args, 1, &hosts, &work(1));
+    // Process 1 is killed (SIGKILL) once every worker has logged a round:
+    // mid-run, with work to resume.
+    let logs =
+        [(0, 0), (0, 1), (1, 2), (1, 3)].map(|(i, w)| work(i).join(format!("worker{w}.log")));
+    let start = Instant::now();
+    while logs
+        .iter()
+        .any(|log| std::fs::metadata(log).map_or(true, |m| m.len() == 0))
+    {
+        assert!(
+            one.try_wait().expect("wait").is_none(),
+            "process 1 ended before logging a round"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "process 1 logged no round"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    one.kill().expect("kill");
+    let _ = one.wait();
+    let out = wait(zero, Duration::from_secs(120));
+    let err = one_line(&out, 3);
+    assert!(
+        err.starts_with("error: process 0 lost process 1 at 127.0.0.1:"),
+        "{err}"
+    );
+    assert!(err.contains("the same commands resume it"), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(work(0).join("manifest.json").exists(), "the work is kept");
+    // Both started again, the census resumes to its end.
+    let zero = process(&args, 0, &hosts, &work(0));
+    let one = process(&args, 1, &hosts, &work(1));
+    let outs = [zero, one].map(|c| wait(c, Duration::from_secs(300)));
+    let v: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    assert_eq!(v["molecules"], 74_974_368u64);
+    assert_eq!(v["source"]["resumed"], true);
+    stdout(&outs[1]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn processes_with_different_settings_both_refuse_and_leave_nothing() {
     let dir = temp_dir("settings");
     for (zero, one, setting) in [

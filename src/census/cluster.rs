@@ -16,9 +16,13 @@ use std::fmt::Display;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
-use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::zero_copy::initialize::{
+    CommsGuard, initialize_networking_from_sockets,
+};
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::{Hooks, WorkerGuards};
 
@@ -168,6 +172,13 @@ impl Cluster {
     /// standard output, which carries the report) and within `patience`;
     /// each starts by comparing `settings`, and processes whose settings
     /// differ refuse to work together (both of them, naming the setting).
+    ///
+    /// A connection lost while the workers run makes timely's threads
+    /// panic; with several processes this installs a panic hook that keeps
+    /// those panics quiet, records the loss for [`lost_process`] and stops
+    /// the workers for good ([`stopped_workers`]): the caller must then not
+    /// join them, and the threads end with the process. So at most one
+    /// census of several processes should run in a process at a time.
     pub fn execute<T, F>(
         &self,
         settings: &Settings,
@@ -179,11 +190,17 @@ impl Cluster {
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
     {
         self.check()?;
+        if let Ok(mut loss) = LOSS.lock() {
+            *loss = None;
+        }
+        BROKEN.store(false, Ordering::SeqCst);
+        PARKED.store(0, Ordering::SeqCst);
         let fail = |e: String| Error::System(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
         }
         let sockets = connect(&self.addresses, self.process, settings, patience)?;
+        install_loss_hook();
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_typed_vector(
             self.workers,
@@ -195,11 +212,120 @@ impl Cluster {
                 .map_err(|e| fail(e.to_string()))?;
         timely::execute::execute_from(
             builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
-            Box::new(guard),
+            Box::new(Comms(Some(guard))),
             timely::WorkerConfig::default(),
             func,
         )
         .map_err(fail)
+    }
+}
+
+/// A process of the census whose connection failed while the workers ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lost {
+    /// Its index.
+    pub process: usize,
+    /// What failed: "reading data: socket closed", say.
+    pub cause: String,
+}
+
+/// The first connection to another process that failed since the workers of
+/// the last [`Cluster::execute`] started, if one did.
+pub fn lost_process() -> Option<Lost> {
+    LOSS.lock().ok().and_then(|l| l.clone())
+}
+
+/// The first lost connection of the running census.
+static LOSS: Mutex<Option<Lost>> = Mutex::new(None);
+
+/// Whether one of timely's communication threads panicked: joining them
+/// would then panic too.
+static BROKEN: AtomicBool = AtomicBool::new(false);
+
+/// Workers stopped for good by a lost connection (see [`install_loss_hook`]).
+static PARKED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many of this process's workers a lost connection stopped for good:
+/// they never return, so the census must not wait for them (nor join them).
+pub fn stopped_workers() -> usize {
+    PARKED.load(Ordering::SeqCst)
+}
+
+/// Installs, once, the panic hook that turns the panics of timely's
+/// communication threads into a recorded [`Lost`]. timely names them
+/// `timely:send-J` and `timely:recv-J` (J the other process) and makes them
+/// panic with "timely communication error: …" when a connection fails; the
+/// workers then panic on the queues those threads poisoned ("MergeQueue
+/// poisoned."). Those panics are expected and kept quiet; any other goes to
+/// the hook that was there before.
+fn install_loss_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let thread = std::thread::current();
+            let name = thread.name().unwrap_or("");
+            let peer = name
+                .strip_prefix("timely:recv-")
+                .or_else(|| name.strip_prefix("timely:send-"))
+                .and_then(|j| j.parse::<usize>().ok());
+            if let Some(process) = peer {
+                BROKEN.store(true, Ordering::SeqCst);
+                if let Some(cause) = message.strip_prefix("timely communication error: ") {
+                    if let Ok(mut loss) = LOSS.lock() {
+                        loss.get_or_insert(Lost {
+                            process,
+                            cause: cause.to_string(),
+                        });
+                    }
+                    return;
+                }
+                if message == "MergeQueue poisoned." {
+                    // Another thread's panic, reported on its own.
+                    return;
+                }
+            } else if name.starts_with("timely:work-") && lost_process().is_some() {
+                // A worker meeting the queue of a lost connection. Unwound,
+                // it could panic again in a destructor (timely's input
+                // handles send when dropped), which aborts the process: it
+                // stops here instead, and ends with the process.
+                PARKED.fetch_add(1, Ordering::SeqCst);
+                loop {
+                    std::thread::park();
+                }
+            } else if BROKEN.load(Ordering::SeqCst)
+                && (message.starts_with("Send thread panic")
+                    || message.starts_with("Recv thread panic"))
+            {
+                // timely joining the threads above (see `Comms`).
+                return;
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// timely's communication threads, joined when dropped unless one of them
+/// panicked (a lost connection): timely's join would then panic in turn, so
+/// they are left to end with the process.
+struct Comms(Option<CommsGuard>);
+
+impl Drop for Comms {
+    fn drop(&mut self) {
+        let Some(guard) = self.0.take() else { return };
+        if BROKEN.load(Ordering::SeqCst) {
+            std::mem::forget(guard);
+        } else {
+            // A connection lost while joining makes the join panic; the
+            // hook keeps that quiet, and this process's work is done.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(guard)));
+        }
     }
 }
 

@@ -58,6 +58,10 @@ pub use cluster::Cluster;
 /// How long a process waits for the others to come up.
 pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
 
+/// How long the workers of a process that lost another are given to end
+/// (they end at their next exchange) before the census returns without them.
+const LOST_GRACE: Duration = Duration::from_secs(2);
+
 /// The default memory limit: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
 
@@ -141,9 +145,10 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
 /// by the processes otherwise, which `counted` may pass.
 ///
 /// Processes of one census must be given the same settings: they compare
-/// them when they connect, and each refuses one that differs. A run that
-/// fails before doing any work leaves no work directory behind, unless one
-/// was there before.
+/// them when they connect, and each refuses one that differs. A process that
+/// loses another while they work returns [`Error::System`] naming it, and
+/// its work is kept for the resume; a run that fails before doing any work
+/// leaves no work directory behind, unless one was there before.
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -260,17 +265,69 @@ pub fn run(
         }
     };
     let mut shown = Instant::now();
-    while finished.load(Ordering::SeqCst) < cluster.workers {
+    let mut lost_at: Option<Instant> = None;
+    // Workers that returned, and workers a lost connection stopped for good.
+    let ended = || finished.load(Ordering::SeqCst);
+    let stopped = cluster::stopped_workers;
+    while ended() + stopped() < cluster.workers {
         if shown.elapsed() >= Duration::from_millis(100) {
             progress(plan.counted.load(Ordering::Relaxed), share);
             shown = Instant::now();
         }
+        if lost_at.is_none() && cluster::lost_process().is_some() {
+            lost_at = Some(Instant::now());
+        }
+        if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
+            break;
+        }
         std::thread::sleep(Duration::from_millis(5));
+    }
+    // Whether no worker runs any more.
+    let idle = ended() + stopped() == cluster.workers;
+    let results = if ended() == cluster.workers {
+        guards.join()
+    } else {
+        // Stopped workers never return; workers busy on their own (tracing
+        // a unit, grouping a partition) meet the loss only at their next
+        // exchange. They are left to end with the process, which their
+        // checkpoints allow.
+        std::mem::forget(guards);
+        vec![Err("lost".to_string())]
+    };
+    if results.iter().any(Result::is_err)
+        && let Some(lost) = cluster::lost_process()
+    {
+        let mut message = format!(
+            "process {} lost process {} at {} ({})",
+            cluster.process,
+            lost.process,
+            cluster
+                .addresses
+                .get(lost.process)
+                .map_or("?", String::as_str),
+            lost.cause
+        );
+        let first = cluster.process * cluster.workers;
+        let logged = (first..first + cluster.workers).any(|w| !dir.lines(w).is_empty());
+        if idle && !logged && created.top.is_some() {
+            drop(plan);
+            drop(dir);
+            created.remove();
+            message.push_str(
+                ": no work was done yet; start every process again with the same command",
+            );
+        } else {
+            message.push_str(&format!(
+                ": the work done is kept in {}; when every process can run, the same commands resume it",
+                work_dir.display()
+            ));
+        }
+        return Err(Error::System(message));
     }
     let mut summary = None;
     let mut error = None;
     let mut everyone = true;
-    for r in guards.join() {
+    for r in results {
         match r {
             Ok(Ok(end)) => {
                 everyone &= end.everyone;

@@ -18,7 +18,8 @@ partition files under --work-dir, grouped one partition at a time within \
 Several machines: run the same command on each, with --processes N, \
 --process I (0 to N-1) and --hostfile FILE (one HOST:PORT line per process); \
 process 0 prints the report. The processes compare their settings when they \
-connect and refuse to start when any differs.
+connect and refuse to start when any differs. A process that loses another \
+stops with exit status 3, keeping its work: the same commands resume it.
 
 Examples:
   bbx stats A4_B6
