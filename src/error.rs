@@ -109,9 +109,10 @@ pub enum Error {
     #[error("cannot write JSON: {0}")]
     Json(#[from] serde_json::Error),
     /// A catalogue file whose content bbx cannot have written: a damaged page,
-    /// a row that is not a molecule.
+    /// a row that is not a molecule. Said only of a file whose header says
+    /// bbx made it (the message may advise removing it).
     #[error(
-        "{path}: the catalogue is damaged ({detail}); build it again in a new file (`bbx explore … --db NEW`), or remove this one"
+        "{path}: the catalogue is damaged ({detail}); build it again in a new file (`bbx explore … --db NEW`, or `bbx stats … --store-groups --db NEW` for a census), or remove this one"
     )]
     Damaged {
         /// The catalogue file.
@@ -123,6 +124,11 @@ pub enum Error {
     /// connection to another process of a census.
     #[error("{0}")]
     System(String),
+    /// A file another program is writing: another bbx holds its writer's
+    /// lock, or SQLite's lock outlasted the wait; the message names the file
+    /// and says what to do.
+    #[error("{0}")]
+    Busy(String),
     /// Something bbx relies on did not hold: a bug, or damaged data it made
     /// itself (a catalogue row that is not a molecule, say).
     #[error("{0} (this is a bug or damaged data: please report it)")]
@@ -154,6 +160,7 @@ impl Error {
             | Error::Solver(_)
             | Error::Json(_)
             | Error::System(_)
+            | Error::Busy(_)
             | Error::Internal(_) => true,
         }
     }
@@ -167,10 +174,10 @@ fn database_message(e: &rusqlite::Error) -> String {
             "{e}: another program holds the catalogue (another bbx writing it, or a reader inside a long transaction); when it is done, run the same command again: an exploration resumes where it stopped"
         ),
         Some(ErrorCode::DatabaseCorrupt) => format!(
-            "{e}: the catalogue is damaged; build it again in a new file (`bbx explore … --db NEW`), or remove this one"
+            "{e}: the catalogue is damaged; build it again in a new file (`bbx explore … --db NEW`, or `bbx stats … --store-groups --db NEW` for a census), or remove this one"
         ),
         Some(ErrorCode::NotADatabase) => {
-            format!("{e}: not a bbx catalogue; give another file with --db, or remove this one")
+            format!("{e}: not a bbx catalogue; give another file with --db")
         }
         Some(ErrorCode::ReadOnly) => format!(
             "{e}: the catalogue cannot be written; SQLite also needs to create its journal (FILE-journal) beside it, so the directory must be writable too"
@@ -227,6 +234,7 @@ mod tests {
         }
         let failures = [
             Error::System("cannot start the solver's thread".into()),
+            Error::Busy("another program is writing bbx.sqlite".into()),
             Error::Internal("a census worker failed".into()),
             Error::WorkDir {
                 path: "work/part-0".into(),

@@ -43,6 +43,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod files;
 pub mod rules;
 
 pub mod puzzle;

@@ -216,6 +216,8 @@ fn a_lost_process_stops_the_other_with_exit_3_and_the_work_resumes() {
     let dir = temp_dir("lost");
     let hosts = loopback_hosts(&dir, 2);
     let work = |i: usize| dir.join(format!("process{i}"));
+    // Where each process keeps its census, inside its --work-dir.
+    let census = |i: usize| work(i).join(format!("bbx-census-A6_B8-process{i}"));
     // Two workers each: a worker unwinding after the loss could panic again
     // in timely's destructors, which would abort the process.
     let args = ["A6_B8", "--json", "--workers", "2"];
@@ -224,7 +226,7 @@ fn a_lost_process_stops_the_other_with_exit_3_and_the_work_resumes() {
     // Process 1 is killed (SIGKILL) once every worker has logged a round:
     // mid-run, with work to resume.
     let logs =
-        [(0, 0), (0, 1), (1, 2), (1, 3)].map(|(i, w)| work(i).join(format!("worker{w}.log")));
+        [(0, 0), (0, 1), (1, 2), (1, 3)].map(|(i, w)| census(i).join(format!("worker{w}.log")));
     let start = Instant::now();
     while logs
         .iter()
@@ -250,7 +252,7 @@ fn a_lost_process_stops_the_other_with_exit_3_and_the_work_resumes() {
     );
     assert!(err.contains("the same commands resume it"), "{err}");
     assert!(out.stdout.is_empty());
-    assert!(work(0).join("manifest.json").exists(), "the work is kept");
+    assert!(census(0).join("manifest.json").exists(), "the work is kept");
     // Both started again, the census resumes to its end.
     let zero = process(&args, 0, &hosts, &work(0));
     let one = process(&args, 1, &hosts, &work(1));
@@ -394,15 +396,23 @@ fn a_stopped_census_resumes_to_the_same_report() {
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("run the same command to resume"), "{err}");
-        assert!(Path::new(work).join("manifest.json").exists());
+        assert!(
+            Path::new(work)
+                .join("bbx-census-A5_B7/manifest.json")
+                .exists()
+        );
     }
     let resumed = stdout(&run(&args));
     assert_eq!(counts(&resumed), counts(&reference));
     let v: Value = serde_json::from_str(&resumed).unwrap();
     assert_eq!(v["source"]["resumed"], true);
     assert!(
-        !Path::new(work).exists(),
+        !Path::new(work).join("bbx-census-A5_B7").exists(),
         "a finished census removes its work"
+    );
+    assert!(
+        Path::new(work).is_dir(),
+        "but not the directory it was given"
     );
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -479,7 +489,115 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("run the same command to resume"), "{err}");
     assert!(err.contains(work.to_str().unwrap()), "{err}");
-    assert!(work.join("manifest.json").exists());
+    assert!(work.join("bbx-census-A6_B8/manifest.json").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_census_that_filled_the_disk_resumes_to_the_right_report() {
+    // A full disk is faked after a number of bytes (a write that crosses it
+    // writes what fits and fails as ENOSPC does), through the census's own
+    // writes. The rounds whose records were not all written must not be
+    // logged as done, or the run after it misses their records.
+    let dir = temp_dir("full");
+    let work = dir.join("work");
+    let work = work.to_str().unwrap();
+    let reference = stdout(&run(&["stats", "A5_B8", "--json", "-q"]));
+    let args = [
+        "stats",
+        "A5_B8",
+        "--json",
+        "-q",
+        "--unit-size",
+        "20000",
+        "--work-dir",
+        work,
+    ];
+    for budget in ["3000000", "9000000"] {
+        let mut full = args.to_vec();
+        full.extend(["--fail-writes-after", budget]);
+        let out = run(&full);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(err.contains("No space left on device"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    // Space freed: the same command resumes and gives the report.
+    let resumed = stdout(&run(&args));
+    let v: Value = serde_json::from_str(&resumed).unwrap();
+    assert_eq!(v["source"]["resumed"], true);
+    let (got, want) = (counts(&resumed), counts(&reference));
+    assert!(
+        got == want,
+        "the resumed census lost records: unique molecules {} instead of {}",
+        got["unique_molecules"],
+        want["unique_molecules"]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_work_dir_given_keeps_everything_bbx_did_not_make() {
+    let dir = temp_dir("keep");
+    std::fs::write(dir.join("notes.txt"), "a\n").unwrap();
+    std::fs::write(dir.join("lock"), "mine\n").unwrap();
+    let here = dir.to_str().unwrap();
+    let reference = stdout(&run(&["stats", "A4_B6", "-q", "--json"]));
+    // Finished, stopped then resumed: the census works in a directory of its
+    // own inside the one given, and removes only that.
+    let report = stdout(&run(&[
+        "stats",
+        "A4_B6",
+        "-q",
+        "--json",
+        "--work-dir",
+        here,
+    ]));
+    assert_eq!(counts(&report), counts(&reference));
+    let out = run(&[
+        "stats",
+        "A4_B7",
+        "--stop-after",
+        "1",
+        "--unit-size",
+        "1000",
+        "--work-dir",
+        here,
+    ]);
+    assert_eq!(out.status.code(), Some(130));
+    stdout(&run(&[
+        "stats",
+        "A4_B7",
+        "-q",
+        "--unit-size",
+        "1000",
+        "--work-dir",
+        here,
+    ]));
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["lock", "notes.txt"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "a\n"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("lock")).unwrap(), "mine\n");
+    // A directory of the census's name holding somebody else's file is not
+    // written in, and not removed.
+    let census = dir.join("bbx-census-A4_B6");
+    std::fs::create_dir(&census).unwrap();
+    std::fs::write(census.join("data.csv"), "1,2\n").unwrap();
+    let out = run(&["stats", "A4_B6", "-q", "--work-dir", here]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("data.csv") && err.contains("--work-dir"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&census).unwrap().count(), 1);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -680,7 +798,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "/dev/zero: a host file holds one HOST:PORT line per process, at most 1000000 bytes",
         ),
         (
-            vec!["stats", "A4_B7", "--no-symmetry", "--work-dir", work],
+            vec!["stats", "A4_B7", "--unit-size", "999", "--work-dir", work],
             "run the census with the same options",
         ),
     ] {

@@ -303,3 +303,28 @@ fn an_atom_range_past_the_cells_is_refused() {
         .unwrap();
     assert!(out.status.code() != Some(2), "{out:?}");
 }
+
+#[test]
+fn input_is_read_up_to_a_bound_and_more_is_refused() {
+    // An endless or huge input is refused after 16 MiB instead of being read
+    // into memory whole: files, devices and standard input alike.
+    let huge = "a".repeat(17 << 20);
+    for args in [vec!["solve", "-"], vec!["suggest", "-"], vec!["trace", "-"]] {
+        let err = rejects(&args, Some(&huge), "standard input: more than 16 MiB");
+        one_line(&err);
+    }
+    for args in [
+        vec!["solve", "/dev/zero"],
+        vec!["suggest", "/dev/zero"],
+        vec!["trace", "/dev/zero"],
+    ] {
+        rejects(&args, None, "/dev/zero: more than 16 MiB");
+    }
+    // Just under the bound is read and judged on its content.
+    let dir = temp_dir("bound");
+    let big = dir.join("big.txt");
+    std::fs::write(&big, "a".repeat((16 << 20) - 1)).unwrap();
+    let err = rejects(&["solve", big.to_str().unwrap()], None, "big.txt");
+    assert!(!err.contains("more than 16 MiB"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

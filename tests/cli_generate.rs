@@ -302,3 +302,121 @@ fn plan_expected_depth_equals_an_exhaustive_computation() {
     }
     assert!(checked >= 2, "too few small partial games found");
 }
+
+#[test]
+fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_some_says_so() {
+    // The opening of the standard game: 635,376 molecules fit, more than the
+    // default --max lists. The rays are ranked on all of them, counted
+    // forward: the eight rays next to the corners' neighbours tie, as every
+    // molecule traced here counts them.
+    let opening = format!("A4_B8 {}\n", "?".repeat(32));
+    let out = bbx()
+        .args(["suggest", "-", "--json", "--top", "8"])
+        .write_stdin(opening.as_str())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ranking_exact"], true);
+    assert_eq!(v["ranked_on"], 635_376);
+    let table = Table::of(Config::new(4, 8).unwrap());
+    let n = table.molecules.len() as f64;
+    let expected: Vec<f64> = (1..=32)
+        .map(|pos| {
+            let mut counts = std::collections::HashMap::new();
+            for s in table.spectra.chunks(32) {
+                *counts.entry(s[pos - 1]).or_insert(0u64) += 1;
+            }
+            counts.values().map(|&c| (c * c) as f64).sum::<f64>() / n
+        })
+        .collect();
+    let best = expected.iter().copied().fold(f64::INFINITY, f64::min);
+    let tie: Vec<usize> = (1..=32).filter(|&p| expected[p - 1] == best).collect();
+    assert_eq!(tie, [2, 7, 10, 15, 18, 23, 26, 31]);
+    let top: Vec<usize> = v["rays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["position"].as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(top, tie, "ties broken by the lowest ray number");
+    for r in v["rays"].as_array().unwrap() {
+        let e = r["expected_remaining"].as_f64().unwrap();
+        assert!((e - best).abs() < 1e-6, "{e} against {best}");
+    }
+    assert!((best - 112_941.31).abs() < 0.005, "{best}");
+
+    // A box too large to walk: the ranking rests on the first molecules the
+    // solver found, in its order, and says so.
+    let big = format!("A5_B12 {}\n", "?".repeat(48));
+    let out = bbx()
+        .args(["suggest", "-", "--top", "1"])
+        .write_stdin(big.as_str())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("ranked on the first 100000 of the 481008528 molecules that fit")
+            && text.contains("not a random sample"),
+        "{text}"
+    );
+    let out = bbx()
+        .args(["suggest", "-", "--json", "--top", "1"])
+        .write_stdin(big.as_str())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ranking_exact"], false);
+    assert_eq!(v["ranked_on"], 100_000);
+}
+
+#[test]
+fn the_strategy_search_stops_at_the_time_limit_and_says_so() {
+    // 6,464 molecules fit, found in well under a second: the best strategy
+    // for them is far out of reach, and --plan used to search for it for
+    // ever, whatever --timeout said.
+    let game = format!("A4_B8 {}@@@{}\n", "?".repeat(9), "?".repeat(20));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bbx"))
+        .args([
+            "suggest",
+            "-",
+            "--plan",
+            "--plan-max",
+            "100000",
+            "--timeout",
+            "5",
+            "--json",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(game.as_bytes())
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("suggest --plan --timeout 1 still runs after two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["count"], 6464);
+    assert_eq!(
+        v["complete"], true,
+        "the solve itself fits in the time limit"
+    );
+    assert!(v["plan"].is_null());
+    assert!(
+        v["plan_cut"].as_str().unwrap().contains("time limit"),
+        "{v}"
+    );
+}

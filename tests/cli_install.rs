@@ -8,7 +8,7 @@ mod common;
 use common::{bbx, stdout, temp_dir};
 
 /// Every command a user can type, as the completions and pages must know them.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "trace",
     "solve",
     "explore",
@@ -16,6 +16,7 @@ const COMMANDS: [&str; 11] = [
     "stats",
     "verify",
     "suggest",
+    "strategy",
     "generate",
     "play",
     "completions",
@@ -66,7 +67,7 @@ fn the_manual_page_goes_to_standard_output() {
 fn man_out_writes_one_page_per_command_for_manpath() {
     let dir = temp_dir("man");
     let out = stdout(&["man", "--out", dir.to_str().expect("UTF-8 path")]);
-    assert!(out.starts_with("wrote 12 manual pages in "), "{out}");
+    assert!(out.starts_with("wrote 13 manual pages in "), "{out}");
     let page = std::fs::read_to_string(dir.join("man1/bbx.1")).expect("bbx.1");
     assert!(page.contains(".TH bbx 1"));
     for c in COMMANDS {

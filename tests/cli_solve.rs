@@ -432,3 +432,50 @@ fn a_miss_under_standard_rules_suggests_edge_miss() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("--rules edge-miss"), "{text}");
 }
+
+#[test]
+fn probabilities_are_the_share_of_molecules_with_an_atom_there() {
+    // Counted from the molecules listed (all 17 fit within --max), and
+    // forward when --max lists only some: both against a count here over
+    // every molecule of A4_B8.
+    let game = format!("A4_B8 {}@@@{}\n", "?".repeat(10), "?".repeat(19));
+    let seen = bbx::Observation::parse(&game[6..game.len() - 1], "game").unwrap();
+    let fit: Vec<bbx::Molecule> =
+        bbx::rules::enumeration::Molecules::new(bbx::Config::new(4, 8).unwrap())
+            .filter(|m| seen.matches(&bbx::Spectrum::of(m, Rules::Standard)))
+            .collect();
+    let mut want = [0usize; 64];
+    for m in &fit {
+        for &a in m.atoms() {
+            want[a] += 1;
+        }
+    }
+    for max in ["100000", "100"] {
+        let out = common::bbx()
+            .args(["solve", "-", "--json", "--probabilities", "--max", max])
+            .write_stdin(game.as_str())
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if max == "100000" {
+            assert_eq!(v["count"], fit.len());
+        }
+        let got = v["probabilities"].as_array().expect("probabilities");
+        assert_eq!(got.len(), 64);
+        for (cell, p) in got.iter().enumerate() {
+            let p = p.as_f64().unwrap();
+            assert!(
+                (p - want[cell] as f64 / fit.len() as f64).abs() < 1e-12,
+                "--max {max}: cell {cell}: {p}"
+            );
+        }
+    }
+    // Not asked for: null.
+    let out = common::bbx()
+        .args(["solve", "-", "--json"])
+        .write_stdin(game.as_str())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["probabilities"].is_null());
+}

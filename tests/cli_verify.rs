@@ -159,3 +159,16 @@ fn bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("between 0 and 1"));
 }
+
+#[test]
+fn a_sample_of_nothing_is_refused() {
+    // It would check no spectrum and still report agreement.
+    let out = bbx()
+        .args(["verify", "A3_B4", "--sample", "0"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--sample 0 would check nothing"), "{err}");
+    assert!(out.stdout.is_empty());
+}

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first; modules on one line share a layer.
 const LAYERS: &[&[&str]] = &[
     &["error"],
+    &["files"],
     &["rules"],
     &["solver", "puzzle"],
     &["tables"],

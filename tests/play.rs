@@ -705,6 +705,26 @@ fn save_then_resume() {
         "a finished game resumes finished"
     );
 
+    // Two resume lines: bbx cannot tell which game the file is, and says so
+    // rather than taking the first.
+    let mut twice: Vec<&str> = saved.lines().collect();
+    let line = twice.iter().position(|l| l.contains("bbx-resume")).unwrap();
+    twice.push("# bbx-resume: damaged");
+    let twice_file = dir.join("twice.txt");
+    std::fs::write(&twice_file, twice.join("\n")).unwrap();
+    let Err(e) = start(&Setup {
+        start: Start::File(twice_file.to_string_lossy().into_owned()),
+        ..Setup::default()
+    }) else {
+        panic!("two resume lines must be refused");
+    };
+    let e = e.to_string();
+    assert!(
+        e.contains("a second '# bbx-resume:' line")
+            && e.contains(&format!("the first is line {}", line + 1)),
+        "{e}"
+    );
+
     // A board edited after saving is refused with advice.
     let edited = saved.replacen(" - ", " O ", 1);
     let bad = dir.join("edited.txt");
@@ -833,6 +853,11 @@ fn the_command_refuses_bad_input_in_one_line() {
     for (args, says) in [
         (vec!["play", "A4_B"], "invalid configuration 'A4_B'"),
         (vec!["play", "nothing-here.txt"], "neither a configuration"),
+        (
+            vec!["play", env!("CARGO_MANIFEST_DIR")],
+            "is a directory, not a puzzle or saved game file",
+        ),
+        (vec!["play", "/dev/zero"], "more than 16 MiB"),
         (
             vec!["play", "A4_B8", "--timeout", "-1"],
             "expected a number of seconds",

@@ -109,6 +109,18 @@ impl Tmux {
         .to_string()
     }
 
+    /// The process the pane's shell is running (the game), if /proc shows it.
+    fn game_pid(&self) -> Option<String> {
+        let shell: u32 = self
+            .run(&["display-message", "-p", "-t", &self.session, "#{pane_pid}"])
+            .trim()
+            .parse()
+            .ok()?;
+        let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+            .unwrap_or_default();
+        children.split_whitespace().next().map(str::to_string)
+    }
+
     fn file(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
     }
@@ -183,8 +195,23 @@ fn ctrl_c_and_panics_leave_the_terminal_intact() {
     t.wait_for("bbx play · A4_B8, standard rules, seed 1 ");
     t.keys(&["C-c"]);
     let s = t.wait_for("ONEDONE");
-    assert!(s.contains("first=0"), "{s}");
+    assert!(s.contains("first=130"), "Ctrl-C is an interruption: {s}");
     assert_eq!(t.file("before"), t.file("after1"));
+
+    // SIGTERM: the same, exit status 130 and the terminal restored.
+    t.line(&format!(
+        "{bbx} play --seed 2; echo \"term=$?\"; stty -g > after3; echo TERM\"\"DONE"
+    ));
+    t.wait_for("bbx play · A4_B8, standard rules, seed 2 ");
+    let game = t.game_pid().expect("the game's process, through /proc");
+    let killed = Command::new("kill")
+        .args(["-TERM", &game])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let s = t.wait_for("TERMDONE");
+    assert!(s.contains("term=130"), "SIGTERM is an interruption: {s}");
+    assert_eq!(t.file("before"), t.file("after3"));
 
     t.line(&format!(
         "BBX_PLAY_TEST_PANIC=1 {bbx} play --seed 1; echo \"second=$?\"; stty -g > after2; echo ALL\"\"DONE"
@@ -208,14 +235,7 @@ fn a_closed_terminal_ends_the_game() {
     };
     t.line(&format!("{} play --seed 5", bin().display()));
     t.wait_for("bbx play");
-    let shell: u32 = t
-        .run(&["display-message", "-p", "-t", &t.session, "#{pane_pid}"])
-        .trim()
-        .parse()
-        .expect("the pane's shell");
-    let children =
-        std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).unwrap_or_default();
-    let Some(game) = children.split_whitespace().next().map(str::to_string) else {
+    let Some(game) = t.game_pid() else {
         println!("skipped: the game's process cannot be found through /proc");
         return;
     };

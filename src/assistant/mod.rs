@@ -7,4 +7,5 @@
 
 pub mod generate;
 pub mod plan;
+pub mod strategy;
 pub mod suggest;

@@ -3,15 +3,16 @@
 
 use std::ops::RangeInclusive;
 
-use crate::assistant::plan::{Plan, plan};
+use crate::assistant::plan::{Plan, PlanLimits, plan};
 use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
+use crate::solver::forward::{ForwardCut, ForwardLimits};
 use crate::solver::report::{SolveReport, SplitReport};
 use crate::solver::{self, Limits, Solution};
 
 /// What to look for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct SuggestOptions {
     /// Stop the search after this many molecules (the ranking then rests on
     /// them); used by [`suggest`], not by [`rank`].
@@ -20,6 +21,11 @@ pub struct SuggestOptions {
     pub top: usize,
     /// Also compute the best strategy, when at most this many molecules fit.
     pub plan_max: Option<usize>,
+    /// How far that strategy's search may go.
+    pub plan_limits: PlanLimits,
+    /// How far ranking the rays on every molecule that fits may go, when the
+    /// search listed only some (see [`SolveReport::rank_exactly`]).
+    pub forward: ForwardLimits,
 }
 
 /// The rays worth shooting next, ready to print or serialise.
@@ -34,8 +40,16 @@ pub struct Suggestion {
     pub decided: bool,
     /// The best `top` rays.
     pub rays: Vec<SplitReport>,
+    /// Molecules the ranking rests on: all that fit when `ranking_exact`,
+    /// else the first ones the solver found (not a random sample).
+    pub ranked_on: usize,
+    /// True when the rays are ranked on every molecule that fits.
+    pub ranking_exact: bool,
     /// The best strategy, when asked for and the molecules are few enough.
     pub plan: Option<Plan>,
+    /// Why the strategy asked for was not found: its search was cut short
+    /// (time limit, interruption, memory bound).
+    pub plan_cut: Option<String>,
     /// The solve behind it.
     #[serde(skip)]
     pub report: SolveReport,
@@ -52,7 +66,13 @@ pub struct Suggestion {
 /// for pos in 3..=16 {
 ///     seen.forget(pos);
 /// }
-/// let options = SuggestOptions { max: 1000, top: 3, plan_max: None };
+/// let options = SuggestOptions {
+///     max: 1000,
+///     top: 3,
+///     plan_max: None,
+///     plan_limits: Default::default(),
+///     forward: Default::default(),
+/// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
 /// assert!(s.complete && s.count > 1 && s.rays.len() == 3);
 /// ```
@@ -76,27 +96,42 @@ pub fn suggest(
 /// a caller that solves in its own way (on a worker thread, under a time
 /// limit) ranks with this.
 pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Suggestion {
-    let plan = match options.plan_max {
+    let (plan, plan_cut) = match options.plan_max {
         Some(n)
             if solution.complete
                 && !solution.molecules.is_empty()
                 && solution.molecules.len() <= n =>
         {
-            Some(plan(
+            match plan(
                 &solution.molecules,
                 &solution.observation,
                 solution.rules,
-            ))
+                &options.plan_limits,
+            ) {
+                Ok(p) => (Some(p), None),
+                Err(cut) => (None, Some(cut.to_string())),
+            }
         }
-        _ => None,
+        _ => (None, None),
     };
-    let report = SolveReport::new(origin, solution, None);
+    let mut report = SolveReport::new(origin, solution, None);
+    let cut = report
+        .rank_exactly(&options.forward)
+        .unwrap_or(Some(ForwardCut::TooMany));
+    let _ = cut;
     Suggestion {
         count: report.count,
         complete: report.complete,
         decided: report.complete && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
+        ranked_on: if report.splits_exact {
+            usize::try_from(report.count).unwrap_or(usize::MAX)
+        } else {
+            report.listed
+        },
+        ranking_exact: report.splits_exact,
         plan,
+        plan_cut,
         report,
     }
 }

@@ -18,7 +18,7 @@
 //! (complete or not) and no other configuration's census, so storing never
 //! modifies anyone's data but an earlier census of the same configuration.
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::catalogue::rows::{MoleculeRow, SpectrumRow, insert_row, insert_sql, row_tables_sql};
 use crate::catalogue::{Catalogue, sql_err};
@@ -40,20 +40,26 @@ pub struct CensusStatus {
 
 impl Catalogue {
     fn has_table(&self, name: &str) -> Result<bool, Error> {
-        self.conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                [name],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n > 0)
-            .map_err(sql_err(&self.path))
+        self.reading(|| {
+            self.conn
+                .query_row(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                    [name],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map(|n| n > 0)
+                .map_err(sql_err(&self.path))
+        })
     }
 
     /// Refuses, with the reason, when this file must not take a census of
     /// `config`: it holds a catalogue (of any configuration, complete or not)
     /// or another configuration's census.
     pub fn check_census_target(&self, config: Config) -> Result<(), Error> {
+        self.reading(|| self.check_census_target_once(config))
+    }
+
+    fn check_census_target_once(&self, config: Config) -> Result<(), Error> {
         let e = sql_err(&self.path);
         let mut explored: Vec<(String, bool)> = Vec::new();
         {
@@ -108,45 +114,56 @@ impl Catalogue {
 
     /// Stores the census of `config`: its report (JSON) and, class by class,
     /// its ambiguous spectra and their molecules, replacing an earlier census
-    /// of it in one transaction. Checks
-    /// [`check_census_target`](Self::check_census_target) first. Returns the
-    /// numbers of spectra and molecules stored.
+    /// of it, all in one transaction that first checks
+    /// [`check_census_target`](Self::check_census_target) again: the file
+    /// holds the census whole or is as it was. `stopped(n)` is asked before
+    /// each class, `n` classes in, and before the commit (`n` being then
+    /// every class): when it says so the transaction is rolled back and
+    /// `None` returned. Returns the numbers of spectra and molecules stored.
     pub fn store_census<I>(
         &mut self,
         config: Config,
         report_json: &str,
         classes: I,
-    ) -> Result<(u64, u64), Error>
+        mut stopped: impl FnMut(u64) -> bool,
+    ) -> Result<Option<(u64, u64)>, Error>
     where
         I: IntoIterator<Item = Result<(Vec<SpectrumRow>, Vec<MoleculeRow>), Error>>,
     {
-        self.check_census_target(config)?;
+        if self.read_only {
+            return Err(Error::Internal(format!(
+                "{}: a census stored in a catalogue opened read-only",
+                self.path
+            )));
+        }
         let e = sql_err(&self.path);
+        // Immediate: no other program writes between the check and the end.
+        let tx =
+            Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).map_err(&e)?;
+        self.check_census_target_once(config)?;
         let tables = row_tables_sql(
             "CREATE TABLE IF NOT EXISTS",
             "census_molecules",
             "census_spectrums",
         );
-        self.conn
-            .execute_batch(&format!(
-                "CREATE TABLE IF NOT EXISTS census_configurations (
-                   config TEXT PRIMARY KEY,
-                   nb_atoms INTEGER NOT NULL,
-                   width INTEGER NOT NULL,
-                   nb_mol INTEGER NOT NULL,
-                   ambiguous_spectra INTEGER NOT NULL,
-                   ambiguous_molecules INTEGER NOT NULL,
-                   report TEXT NOT NULL,
-                   created_at TEXT NOT NULL,
-                   updated_at TEXT NOT NULL
-                 );
-                 {tables}
-                 CREATE INDEX IF NOT EXISTS census_molecules_spectrum ON census_molecules (config, spectrum);"
-            ))
-            .map_err(&e)?;
+        tx.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS census_configurations (
+               config TEXT PRIMARY KEY,
+               nb_atoms INTEGER NOT NULL,
+               width INTEGER NOT NULL,
+               nb_mol INTEGER NOT NULL,
+               ambiguous_spectra INTEGER NOT NULL,
+               ambiguous_molecules INTEGER NOT NULL,
+               report TEXT NOT NULL,
+               created_at TEXT NOT NULL,
+               updated_at TEXT NOT NULL
+             );
+             {tables}
+             CREATE INDEX IF NOT EXISTS census_molecules_spectrum ON census_molecules (config, spectrum);"
+        ))
+        .map_err(&e)?;
         let now = self.now()?;
         let key = config.to_string();
-        let tx = self.conn.transaction().map_err(&e)?;
         let (mut spectrum_count, mut molecule_count) = (0u64, 0u64);
         for table in [
             "census_molecules",
@@ -156,6 +173,7 @@ impl Catalogue {
             tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
                 .map_err(&e)?;
         }
+        let mut done = 0u64;
         {
             let mut stmt = tx
                 .prepare(
@@ -165,7 +183,11 @@ impl Catalogue {
                 .map_err(&e)?;
             let mut rows = tx.prepare(&insert_sql("census_molecules")).map_err(&e)?;
             for class in classes {
+                if stopped(done) {
+                    return Ok(None);
+                }
                 let (spectra, molecules) = class?;
+                done += 1;
                 spectrum_count += spectra.len() as u64;
                 molecule_count += molecules.len() as u64;
                 for s in &spectra {
@@ -199,8 +221,11 @@ impl Catalogue {
             )
             .map_err(&e)?;
         }
+        if stopped(done) {
+            return Ok(None);
+        }
         tx.commit().map_err(&e)?;
-        Ok((spectrum_count, molecule_count))
+        Ok(Some((spectrum_count, molecule_count)))
     }
 
     /// The census of `config` stored in this file, if any.
@@ -208,21 +233,23 @@ impl Catalogue {
         if !self.has_table("census_configurations")? {
             return Ok(None);
         }
-        self.conn
-            .query_row(
-                "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
-                [config.to_string()],
-                |r| {
-                    Ok(CensusStatus {
-                        nb_mol: r.get::<_, i64>(0)? as u64,
-                        ambiguous_spectra: r.get::<_, i64>(1)? as u64,
-                        ambiguous_molecules: r.get::<_, i64>(2)? as u64,
-                        report: r.get(3)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(sql_err(&self.path))
+        self.reading(|| {
+            self.conn
+                .query_row(
+                    "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
+                    [config.to_string()],
+                    |r| {
+                        Ok(CensusStatus {
+                            nb_mol: r.get::<_, i64>(0)? as u64,
+                            ambiguous_spectra: r.get::<_, i64>(1)? as u64,
+                            ambiguous_molecules: r.get::<_, i64>(2)? as u64,
+                            report: r.get(3)?,
+                        })
+                    },
+                )
+                .optional()
+                .map_err(sql_err(&self.path))
+        })
     }
 
     fn census_select(

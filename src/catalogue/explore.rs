@@ -8,7 +8,6 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 use rusqlite::params;
 
-use crate::catalogue::lock::WriterLock;
 use crate::catalogue::rows::{MoleculeRow, insert_row, insert_sql};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
 use crate::error::Error;
@@ -109,11 +108,12 @@ impl Catalogue {
     ) -> Result<Explored, Error> {
         let e = sql_err(&self.path);
         let nb_mol = Catalogue::explorable(config, options.force)?;
-        let _lock = if self.path == "memory" {
-            None
-        } else {
-            Some(WriterLock::take(std::path::Path::new(&self.path))?)
-        };
+        if self.read_only {
+            return Err(Error::Internal(format!(
+                "{}: explore on a catalogue opened read-only",
+                self.path
+            )));
+        }
         let key = config.to_string();
         if options.fresh {
             let tx = self.conn.transaction().map_err(&e)?;

@@ -27,9 +27,10 @@
 //! assert_eq!(row.spectrum, "@&ab@&@cbac@&@&@");
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, ErrorCode, OptionalExtension};
 
 mod census;
 mod explore;
@@ -47,6 +48,7 @@ pub use schema::BUSY_TIMEOUT_MS;
 
 use crate::error::Error;
 use crate::rules::config::Config;
+use schema::{Holds, busy, header_app_id, not_bbx};
 
 /// The schema version stored in `PRAGMA user_version` (with the application id
 /// `bbx1` in `PRAGMA application_id`).
@@ -72,6 +74,15 @@ pub struct Status {
 pub struct Catalogue {
     conn: Connection,
     path: String,
+    /// How long to wait for other programs to let go of the file, in ms.
+    busy_ms: u32,
+    /// Opened read-only, by a command that only reads.
+    read_only: bool,
+    /// Whether opening it created the file.
+    created: bool,
+    /// The writer's lock, held as long as a catalogue opened for writing
+    /// (declared last: released after the connection is closed).
+    lock: Option<WriterLock>,
 }
 
 fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> Error + use<> {
@@ -111,11 +122,119 @@ fn check_path(path: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// SQLite's rollback journal of the database at `path`.
+fn journal_path(path: &Path) -> PathBuf {
+    PathBuf::from(format!("{}-journal", path.display()))
+}
+
+/// Whether a read-only connection met a journal it may not roll back:
+/// a writer's, or one a writer left when it was killed.
+fn journal_in_the_way(e: &Error) -> bool {
+    matches!(e, Error::Database { source, .. } if source.sqlite_error_code() == Some(ErrorCode::ReadOnly))
+}
+
+/// A read-only reader met a journal beside the file at `path` (`error`).
+/// `Ok` when reading may be tried again (the journal went with its writer's
+/// commit, a bbx writer holds the file for a while yet, or the journal a
+/// killed writer left is rolled back); an error when the wait is over or the
+/// journal cannot be rolled back.
+fn wait_out_journal(
+    path: &Path,
+    deadline: Instant,
+    busy_ms: u32,
+    error: Error,
+) -> Result<(), Error> {
+    let p = path.display().to_string();
+    let over = Instant::now() >= deadline;
+    if !journal_path(path).exists() {
+        // SQLite saw the journal of a transaction that committed a moment
+        // later (a catalogue is written with a rollback journal); anything
+        // else is what SQLite said.
+        if header_app_id(path) != Some(APPLICATION_ID) {
+            return Err(error);
+        }
+        return if over { Err(busy(&p, busy_ms)) } else { Ok(()) };
+    }
+    if WriterLock::is_held(path) {
+        // A bbx writer is at work: its journal is no one else's to roll back.
+        if over {
+            return Err(busy(&p, busy_ms));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        return Ok(());
+    }
+    roll_back(path, busy_ms)
+}
+
+/// Rolls back the journal a writer killed in the middle of a transaction
+/// left beside catalogue `path`, as SQLite does when a program that may
+/// write opens the file: the file goes back to its last commit, losing
+/// nothing committed. Only a bbx catalogue's journal, and only under the
+/// writer's lock, so that no bbx writer is at work; SQLite itself rolls back
+/// only a journal no live writer holds.
+fn roll_back(path: &Path, busy_ms: u32) -> Result<(), Error> {
+    let p = path.display().to_string();
+    let journal = journal_path(path);
+    if header_app_id(path) != Some(APPLICATION_ID) {
+        return Err(not_bbx(
+            &p,
+            &format!(
+                "an SQLite database another program was writing when it stopped, which left its journal {}",
+                journal.display()
+            ),
+        ));
+    }
+    let cannot = |detail: String| {
+        Error::System(format!(
+            "{p}: a program writing it stopped in the middle of a transaction and left its journal {}; SQLite rolls the file back to its last commit before anyone reads it, which needs write access to the file and its directory ({detail}): run the command as someone who may write them",
+            journal.display()
+        ))
+    };
+    let _lock = match WriterLock::take(path) {
+        Ok(lock) => lock,
+        // A writer came: the journal is its to roll back.
+        Err(Error::Busy(_)) => return Ok(()),
+        Err(e) => return Err(cannot(e.to_string())),
+    };
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| cannot(e.to_string()))?;
+    conn.busy_timeout(Duration::from_millis(u64::from(busy_ms)))
+        .map_err(|e| cannot(e.to_string()))?;
+    // The first read rolls the journal back.
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map_err(|e| match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => busy(&p, busy_ms),
+        Some(ErrorCode::DatabaseCorrupt) => Error::Damaged {
+            path: p.clone(),
+            detail: e.to_string(),
+        },
+        _ => cannot(e.to_string()),
+    })?;
+    Ok(())
+}
+
 impl Catalogue {
-    /// Opens (or creates) the catalogue in file `path` to write it. Refuses a
-    /// name that keeps nothing (empty, `:memory:`), a directory, a file that
-    /// is not an SQLite database, an SQLite database that is not bbx's, or a
-    /// bbx catalogue of another schema version.
+    fn new(conn: Connection, path: String, busy_ms: u32, read_only: bool) -> Catalogue {
+        Catalogue {
+            conn,
+            path,
+            busy_ms,
+            read_only,
+            created: false,
+            lock: None,
+        }
+    }
+
+    /// Opens (or creates) the catalogue in file `path` to write it, holding
+    /// the writer's lock (`FILE.lock`) until it is dropped: the lock is taken
+    /// before the file is created or read, and another bbx writing the file
+    /// is an [`Error::Busy`]. Refuses a name that keeps nothing (empty,
+    /// `:memory:`), a directory, a file that is not an SQLite database, an
+    /// SQLite database that is not bbx's, or a bbx catalogue of another
+    /// schema version.
     pub fn open(path: impl AsRef<Path>) -> Result<Catalogue, Error> {
         Catalogue::open_waiting(path, schema::BUSY_TIMEOUT_MS)
     }
@@ -123,13 +242,51 @@ impl Catalogue {
     /// [`open`](Self::open), waiting at most `busy_ms` milliseconds for
     /// other programs to let go of the file before a write gives up.
     pub fn open_waiting(path: impl AsRef<Path>, busy_ms: u32) -> Result<Catalogue, Error> {
-        let p = path.as_ref().display().to_string();
-        check_path(path.as_ref())?;
-        let conn = Connection::open(path.as_ref()).map_err(|source| Error::Database {
-            path: p.clone(),
-            source,
+        let path = path.as_ref();
+        let p = path.display().to_string();
+        check_path(path)?;
+        let lock = WriterLock::take(path).map_err(|e| match e {
+            Error::Io { path: lock, source } => Error::System(format!(
+                "{lock}: cannot create the writer's lock beside the catalogue ({source}): the directory must be writable"
+            )),
+            other => other,
         })?;
-        Catalogue::init(conn, p, busy_ms)
+        // A journal beside a file that is not bbx's is another program's to
+        // roll back: opening the file to write would roll it back first.
+        if journal_path(path).exists()
+            && std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+            && header_app_id(path) != Some(APPLICATION_ID)
+        {
+            return Err(not_bbx(
+                &p,
+                &format!(
+                    "an SQLite database another program is writing, or was when it stopped: its journal {} is beside it",
+                    journal_path(path).display()
+                ),
+            ));
+        }
+        let created = !path.exists();
+        let opened = Connection::open(path)
+            .map_err(|source| Error::Database {
+                path: p.clone(),
+                source,
+            })
+            .and_then(|conn| Catalogue::init(conn, p, busy_ms));
+        match opened {
+            Ok(mut cat) => {
+                cat.created = created;
+                cat.lock = Some(lock);
+                Ok(cat)
+            }
+            Err(e) => {
+                if created {
+                    // Made by this call and refused: leave nothing behind.
+                    let _ = std::fs::remove_file(path);
+                    let _ = std::fs::remove_file(journal_path(path));
+                }
+                Err(e)
+            }
+        }
     }
 
     /// A catalogue held in memory (for computing without a file).
@@ -141,21 +298,125 @@ impl Catalogue {
     /// Opens an existing catalogue read-only; `None` when the file does not
     /// exist. Nothing is ever written: a file that is not a catalogue (empty,
     /// another database, text) is refused as it is.
+    ///
+    /// A file another program is writing is waited for (a minute): SQLite's
+    /// locks and the lock of a bbx writer (an empty file it is making into a
+    /// catalogue) alike, and then called busy ([`Error::Busy`]), never
+    /// foreign. The one change a reader may make is SQLite's own recovery:
+    /// the journal a writer killed in the middle of a transaction left beside
+    /// a bbx catalogue is rolled back, under the writer's lock, which puts the
+    /// file back as it was at its last commit (SQLite does the same for any
+    /// program that may write the file; a read-only connection cannot).
     pub fn open_existing(path: impl AsRef<Path>) -> Result<Option<Catalogue>, Error> {
-        let p = path.as_ref().display().to_string();
-        check_path(path.as_ref())?;
-        if !path.as_ref().exists() {
+        Catalogue::open_existing_waiting(path, schema::BUSY_TIMEOUT_MS)
+    }
+
+    /// [`open_existing`](Self::open_existing), waiting at most `busy_ms`
+    /// milliseconds for writers.
+    pub fn open_existing_waiting(
+        path: impl AsRef<Path>,
+        busy_ms: u32,
+    ) -> Result<Option<Catalogue>, Error> {
+        Catalogue::read_only(path.as_ref(), busy_ms, false)
+    }
+
+    /// Whether file `path` may take a census of `config`
+    /// ([`check_census_target`](Self::check_census_target)), read without
+    /// writing or creating anything: an absent or empty file may.
+    pub fn check_census_file(
+        path: impl AsRef<Path>,
+        config: Config,
+        busy_ms: u32,
+    ) -> Result<(), Error> {
+        match Catalogue::read_only(path.as_ref(), busy_ms, true)? {
+            Some(cat) => cat.check_census_target(config),
+            None => Ok(()),
+        }
+    }
+
+    /// Opens `path` read-only: `None` when it does not exist (or, with
+    /// `empty_ok`, holds nothing yet).
+    fn read_only(path: &Path, busy_ms: u32, empty_ok: bool) -> Result<Option<Catalogue>, Error> {
+        let p = path.display().to_string();
+        check_path(path)?;
+        if !path.exists() {
             return Ok(None);
         }
-        let flags =
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path.as_ref(), flags).map_err(|source| {
-            Error::Database {
-                path: p.clone(),
-                source,
+        let deadline = Instant::now() + Duration::from_millis(u64::from(busy_ms));
+        loop {
+            let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let e = sql_err(&p);
+            let conn = Connection::open_with_flags(path, flags).map_err(&e)?;
+            // Before anything is read: a writer's lock is waited for, not
+            // taken for what the file is.
+            conn.busy_timeout(Duration::from_millis(u64::from(busy_ms)))
+                .map_err(&e)?;
+            match Catalogue::kind(&conn, &p, busy_ms) {
+                Ok(Holds::Catalogue) => return Ok(Some(Catalogue::new(conn, p, busy_ms, true))),
+                Ok(Holds::Nothing) => {
+                    if WriterLock::is_held(path) {
+                        // A bbx writer is making it a catalogue.
+                        if Instant::now() >= deadline {
+                            return Err(busy(&p, busy_ms));
+                        }
+                        std::thread::sleep(Duration::from_millis(20));
+                        continue;
+                    }
+                    if empty_ok {
+                        return Ok(None);
+                    }
+                    return Err(not_bbx(&p, "an empty database"));
+                }
+                Err(err) if journal_in_the_way(&err) => {
+                    drop(conn);
+                    wait_out_journal(path, deadline, busy_ms, err)?;
+                }
+                Err(err) => return Err(err),
             }
-        })?;
-        Catalogue::init_read_only(conn, p).map(Some)
+        }
+    }
+
+    /// Runs a read, again after a journal in the way of a read-only
+    /// connection is gone (see [`wait_out_journal`]).
+    fn reading<T>(&self, mut read: impl FnMut() -> Result<T, Error>) -> Result<T, Error> {
+        if !self.read_only {
+            return read();
+        }
+        let deadline = Instant::now() + Duration::from_millis(u64::from(self.busy_ms));
+        loop {
+            match read() {
+                Err(e) if journal_in_the_way(&e) => {
+                    wait_out_journal(Path::new(&self.path), deadline, self.busy_ms, e)?
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Whether opening this catalogue created its file.
+    pub fn created(&self) -> bool {
+        self.created
+    }
+
+    /// Closes a catalogue opened for writing and removes its file if
+    /// opening it created it (and so nothing but this program wrote it):
+    /// for a write that was refused or interrupted, which must leave no file
+    /// behind. The writer's lock goes last.
+    pub fn discard(self) {
+        let Catalogue {
+            conn,
+            path,
+            created,
+            lock,
+            ..
+        } = self;
+        drop(conn);
+        if created && lock.is_some() {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(journal_path(Path::new(&path)));
+        }
+        drop(lock);
     }
 
     /// The file this catalogue lives in.
@@ -178,6 +439,10 @@ impl Catalogue {
 
     /// What is stored of `config`, if anything.
     pub fn status(&self, config: Config) -> Result<Option<Status>, Error> {
+        self.reading(|| self.status_once(config))
+    }
+
+    fn status_once(&self, config: Config) -> Result<Option<Status>, Error> {
         let e = sql_err(&self.path);
         let key = config.to_string();
         let row: Option<(i64, bool)> = self

@@ -62,6 +62,15 @@ impl Catalogue {
         filter: &str,
         args: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<MoleculeRow>, Error> {
+        self.reading(|| self.select_from_once(table, filter, args))
+    }
+
+    fn select_from_once(
+        &self,
+        table: &str,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<MoleculeRow>, Error> {
         let e = sql_err(&self.path);
         // Without statistics SQLite prefers the primary key (it covers every
         // column) to the spectrum index; name the index when it is the one.
@@ -146,6 +155,14 @@ impl Catalogue {
         table: &str,
         config: Config,
     ) -> Result<Vec<(String, Vec<u64>)>, Error> {
+        self.reading(|| self.numbers_by_spectrum_once(table, config))
+    }
+
+    fn numbers_by_spectrum_once(
+        &self,
+        table: &str,
+        config: Config,
+    ) -> Result<Vec<(String, Vec<u64>)>, Error> {
         let e = sql_err(&self.path);
         let mut stmt = self
             .conn
@@ -189,6 +206,14 @@ impl Catalogue {
         filter: &str,
         args: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<SpectrumRow>, Error> {
+        self.reading(|| self.spectra_where_once(filter, args))
+    }
+
+    fn spectra_where_once(
+        &self,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<SpectrumRow>, Error> {
         let e = sql_err(&self.path);
         let mut stmt = self
             .conn
@@ -212,6 +237,10 @@ impl Catalogue {
     /// The ambiguity table: for each group size (molecules per spectrum), the
     /// spectra up to symmetry, the spectra, and the molecules.
     pub fn ambiguity(&self, config: Config) -> Result<Vec<AmbiguityRow>, Error> {
+        self.reading(|| self.ambiguity_once(config))
+    }
+
+    fn ambiguity_once(&self, config: Config) -> Result<Vec<AmbiguityRow>, Error> {
         let e = sql_err(&self.path);
         let mut stmt = self
             .conn
@@ -241,15 +270,17 @@ impl Catalogue {
                 "no statistics column named {column}"
             )));
         }
-        self.conn
-            .query_row(
-                &format!(
-                    "SELECT number, {column} FROM molecules WHERE config = ?1 ORDER BY {column} DESC, number LIMIT 1"
-                ),
-                [config.to_string()],
-                |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, u32>(1)?)),
-            )
-            .optional()
-            .map_err(sql_err(&self.path))
+        self.reading(|| {
+            self.conn
+                .query_row(
+                    &format!(
+                        "SELECT number, {column} FROM molecules WHERE config = ?1 ORDER BY {column} DESC, number LIMIT 1"
+                    ),
+                    [config.to_string()],
+                    |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, u32>(1)?)),
+                )
+                .optional()
+                .map_err(sql_err(&self.path))
+        })
     }
 }

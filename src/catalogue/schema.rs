@@ -1,77 +1,129 @@
 //! Creating the catalogue's tables, and refusing files that are not bbx
 //! catalogues of this schema version.
 
-use rusqlite::Connection;
+use std::io::Read;
+use std::path::Path;
+
+use rusqlite::{Connection, ErrorCode};
 
 use crate::catalogue::rows::row_tables_sql;
-use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION, sql_err};
+use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION};
 use crate::error::Error;
 
 /// How long a writer waits for readers to let go of the file: a reader
-/// inside a long transaction holds up a commit until it is done.
+/// inside a long transaction holds up a commit until it is done. Readers
+/// wait as long for a writer's commit.
 pub const BUSY_TIMEOUT_MS: u32 = 60_000;
+
+/// What a file that may be a catalogue holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Holds {
+    /// Nothing yet: an empty file, or an SQLite database without a table.
+    Nothing,
+    /// A bbx catalogue of this schema version.
+    Catalogue,
+}
+
+/// "not a bbx catalogue": said only of a file that is not one, and never
+/// with advice to remove it (bbx did not make it).
+pub(super) fn not_bbx(path: &str, detail: &str) -> Error {
+    Error::Invalid(format!(
+        "{path}: not a bbx catalogue ({detail}); give another file with --db"
+    ))
+}
+
+/// Another program held the file for longer than bbx waits.
+pub(super) fn busy(path: &str, busy_ms: u32) -> Error {
+    Error::Busy(format!(
+        "another program is writing {path}; bbx waited {} s for it to let go: run the same command again when it is done",
+        f64::from(busy_ms) / 1000.0
+    ))
+}
+
+/// The application id in the header of the SQLite file at `path`, read as
+/// bytes without SQLite (which would roll back a journal first): `None` when
+/// the file is shorter than a header or is not an SQLite database.
+pub(super) fn header_app_id(path: &Path) -> Option<i32> {
+    let mut header = [0u8; 100];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .ok()?;
+    if &header[..16] != b"SQLite format 3\0" {
+        return None;
+    }
+    Some(i32::from_be_bytes([
+        header[68], header[69], header[70], header[71],
+    ]))
+}
 
 impl Catalogue {
     /// Reads what the file is without writing anything (its application id),
     /// and refuses files that are not bbx catalogues of this schema version.
-    /// `empty_ok`: a database with nothing in it yet (a new file) is accepted.
-    fn kind(conn: &Connection, path: &str, empty_ok: bool) -> Result<i32, Error> {
-        let e = sql_err(path);
-        let not_bbx = |detail: &str| {
-            Error::Invalid(format!(
-                "{path}: not a bbx catalogue ({detail}); give another file with --db, or remove this one"
-            ))
+    /// The connection's busy timeout must be set: a file another program
+    /// holds is waited for, and then called busy, never foreign.
+    pub(super) fn kind(conn: &Connection, path: &str, busy_ms: u32) -> Result<Holds, Error> {
+        let read = |err: rusqlite::Error| match err.sqlite_error_code() {
+            Some(ErrorCode::NotADatabase) => not_bbx(path, &err.to_string()),
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => busy(path, busy_ms),
+            Some(ErrorCode::DatabaseCorrupt) => {
+                if header_app_id(Path::new(path)) == Some(APPLICATION_ID) {
+                    Error::Damaged {
+                        path: path.to_string(),
+                        detail: err.to_string(),
+                    }
+                } else {
+                    // Perhaps the header itself is what is damaged: say what
+                    // is known, not what the file is.
+                    Error::Invalid(format!(
+                        "{path}: SQLite cannot read this database ({err}) and its header does not say it is a bbx catalogue; give another file with --db"
+                    ))
+                }
+            }
+            // A journal in the way of a read-only connection, a disk that
+            // fails: the file may well be a catalogue.
+            _ => Error::Database {
+                path: path.to_string(),
+                source: err,
+            },
         };
         let app: i32 = conn
             .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(|err| match err.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::DatabaseCorrupt) => Error::Database {
-                    path: path.to_string(),
-                    source: err,
-                },
-                _ => not_bbx(&err.to_string()),
-            })?;
+            .map_err(read)?;
         let version: i32 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(&e)?;
+            .map_err(read)?;
         let tables: i64 = conn
             .query_row(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
                 [],
                 |r| r.get(0),
             )
-            .map_err(&e)?;
+            .map_err(read)?;
         if app == 0 && tables > 0 {
-            return Err(not_bbx("it holds other tables"));
+            return Err(not_bbx(path, "it holds other tables"));
         }
         if app != 0 && app != APPLICATION_ID {
-            return Err(not_bbx("another application's database"));
+            return Err(not_bbx(path, "another application's database"));
         }
         if app == APPLICATION_ID && version != SCHEMA_VERSION {
             return Err(Error::Invalid(format!(
                 "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it with `bbx explore … --db` on a new file"
             )));
         }
-        if app == 0 && !empty_ok {
-            return Err(not_bbx("an empty database"));
-        }
-        Ok(app)
-    }
-
-    /// Opens a catalogue for reading only: nothing in the file is created,
-    /// migrated or changed, whatever it holds.
-    pub(super) fn init_read_only(conn: Connection, path: String) -> Result<Catalogue, Error> {
-        Catalogue::kind(&conn, &path, false)?;
-        conn.busy_timeout(std::time::Duration::from_millis(u64::from(BUSY_TIMEOUT_MS)))
-            .map_err(sql_err(&path))?;
-        Ok(Catalogue { conn, path })
+        Ok(if app == 0 {
+            Holds::Nothing
+        } else {
+            Holds::Catalogue
+        })
     }
 
     /// Opens a catalogue for writing, creating its tables in a new file.
     pub(super) fn init(conn: Connection, path: String, busy_ms: u32) -> Result<Catalogue, Error> {
-        let e = sql_err(&path);
-        let app = Catalogue::kind(&conn, &path, true)?;
-        if app == 0 {
+        let e = crate::catalogue::sql_err(&path);
+        conn.busy_timeout(std::time::Duration::from_millis(u64::from(busy_ms)))
+            .map_err(&e)?;
+        let holds = Catalogue::kind(&conn, &path, busy_ms)?;
+        if holds == Holds::Nothing {
             // Larger pages suit long tables of short rows; only possible while empty.
             conn.execute_batch("PRAGMA page_size = 16384;")
                 .map_err(&e)?;
@@ -85,9 +137,7 @@ impl Catalogue {
              PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA threads = 4; PRAGMA mmap_size = 1073741824;",
         )
         .map_err(&e)?;
-        conn.busy_timeout(std::time::Duration::from_millis(u64::from(busy_ms)))
-            .map_err(&e)?;
-        if app == 0 {
+        if holds == Holds::Nothing {
             let tables = row_tables_sql("CREATE TABLE", "molecules", "spectrums");
             conn.execute_batch(&format!(
                 "BEGIN;
@@ -107,6 +157,6 @@ impl Catalogue {
             ))
             .map_err(&e)?;
         }
-        Ok(Catalogue { conn, path })
+        Ok(Catalogue::new(conn, path, busy_ms, false))
     }
 }

@@ -13,11 +13,21 @@
 //! that describe records present on disk.
 //!
 //! The work directory holds a manifest of the settings; a census with other
-//! settings refuses to touch it.
+//! settings refuses to touch it. It is the census's own: bbx creates it (inside
+//! the directory the user names with `--work-dir`, never as that directory),
+//! writes only its own files in it, and when the census is done removes those
+//! files and then the directory if nothing else was put in it.
+//!
+//! A write that fails (a full disk) stops the census and records nothing more:
+//! a round is logged only after all its records reached their files, so the
+//! same command run again, once there is space, resumes from the rounds that
+//! really were written.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::census::summary::Tally;
 use crate::error::Error;
@@ -46,6 +56,81 @@ pub struct Manifest {
 /// The current [`Manifest::format`].
 pub const FORMAT: u32 = 1;
 
+/// The most bytes of a manifest read (a real one is a few hundred).
+const MANIFEST_LIMIT: u64 = 1 << 16;
+
+/// Whether `name` is one of the files a census writes in its work directory.
+fn is_census_file(name: &str) -> bool {
+    let worker_file = |rest: &str| {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        let tail = &rest[digits..];
+        digits > 0
+            && (tail == ".log"
+                || tail == ".log.tmp"
+                || tail
+                    .strip_prefix("-part")
+                    .and_then(|t| t.strip_suffix(".records"))
+                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
+    };
+    matches!(name, "lock" | "manifest.json" | "manifest.json.tmp")
+        || name.strip_prefix("worker").is_some_and(worker_file)
+}
+
+/// Where a census's partition files and logs are written: the disk itself,
+/// or, for tests of a full disk, one that fills up after a number of bytes.
+/// The fake disk behaves as a real one does: space is taken by 4 KiB blocks,
+/// so a short write into a file's last block still succeeds when the disk is
+/// full, and a write that needs more blocks than are free writes what fits,
+/// then fails with [`std::io::ErrorKind::StorageFull`].
+#[derive(Debug, Clone, Default)]
+pub struct Disk {
+    left: Option<Arc<AtomicU64>>,
+}
+
+/// The fake disk's block.
+const BLOCK: u64 = 4096;
+
+impl Disk {
+    /// The disk itself.
+    pub fn real() -> Disk {
+        Disk::default()
+    }
+
+    /// A disk with `bytes` more bytes free, shared by every clone.
+    pub fn filling_after(bytes: u64) -> Disk {
+        Disk {
+            left: Some(Arc::new(AtomicU64::new(bytes / BLOCK * BLOCK))),
+        }
+    }
+
+    /// Writes all of `bytes` to `file` at its current position, which is
+    /// `at`, or as much as fits and then fails as a full disk does.
+    pub fn write_all(&self, file: &mut File, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        let Some(left) = &self.left else {
+            return file.write_all(bytes);
+        };
+        let allocated = file.metadata()?.len().div_ceil(BLOCK) * BLOCK;
+        let end = at + bytes.len() as u64;
+        let need = (end.div_ceil(BLOCK) * BLOCK).saturating_sub(allocated);
+        let granted = match left.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |l| {
+            Some(l - l.min(need))
+        }) {
+            Ok(before) | Err(before) => before.min(need),
+        };
+        if granted == need {
+            return file.write_all(bytes);
+        }
+        let fits = (allocated + granted)
+            .saturating_sub(at)
+            .min(bytes.len() as u64);
+        file.write_all(&bytes[..fits as usize])?;
+        Err(std::io::Error::new(
+            std::io::ErrorKind::StorageFull,
+            "No space left on device (a full disk faked by --fail-writes-after)",
+        ))
+    }
+}
+
 /// One log line: round `round` is done.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Line {
@@ -63,20 +148,49 @@ pub struct WorkDir {
     path: PathBuf,
     /// Whether it held an earlier run's work.
     pub resumed: bool,
+    /// Where its files are written.
+    disk: Disk,
     /// The lock (released when the last copy is dropped, or the process dies).
     _lock: std::sync::Arc<File>,
 }
 
 impl WorkDir {
     /// Opens (or creates) the work directory `path` for a census with these
-    /// settings. Refuses one made with other settings.
-    pub fn open(path: &Path, manifest: &Manifest) -> Result<WorkDir, Error> {
+    /// settings, its files written to `disk`. Refuses one made with other
+    /// settings, and a directory holding files that are not a census's.
+    pub fn open(path: &Path, manifest: &Manifest, disk: Disk) -> Result<WorkDir, Error> {
         let io = |what: &str, source: std::io::Error| Error::WorkDir {
             path: path.display().to_string(),
             what: what.to_string(),
             source,
         };
-        std::fs::create_dir_all(path).map_err(|e| io("create the work directory", e))?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| io("create the directory above", e))?;
+        }
+        match std::fs::create_dir(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if !path.is_dir() {
+                    return Err(Error::Invalid(format!(
+                        "{}: not a directory, so not a census's work directory: give another --work-dir",
+                        path.display()
+                    )));
+                }
+                let entries =
+                    std::fs::read_dir(path).map_err(|e| io("read the work directory", e))?;
+                let foreign = entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .find(|name| !is_census_file(name));
+                if let Some(name) = foreign {
+                    return Err(Error::Invalid(format!(
+                        "{}: holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or give another --work-dir",
+                        path.display()
+                    )));
+                }
+            }
+            Err(e) => return Err(io("create the work directory", e)),
+        }
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -86,7 +200,7 @@ impl WorkDir {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Busy(format!(
                     "{}: another census is using this work directory; wait for it to finish, or give another --work-dir",
                     path.display()
                 )));
@@ -95,7 +209,13 @@ impl WorkDir {
         }
         let file = path.join("manifest.json");
         let mut resumed = false;
-        match std::fs::read_to_string(&file) {
+        let read = File::open(&file).and_then(|f| {
+            let mut text = String::new();
+            f.take(MANIFEST_LIMIT)
+                .read_to_string(&mut text)
+                .map(|_| text)
+        });
+        match read {
             Ok(text) => {
                 let found: Option<Manifest> = serde_json::from_str(&text).ok();
                 if found.as_ref() != Some(manifest) {
@@ -114,7 +234,7 @@ impl WorkDir {
                         )
                     });
                     return Err(Error::Invalid(format!(
-                        "{} holds {what}, not this one: run the census with the same options to resume it, or remove the directory (or give another --work-dir)",
+                        "{} holds {what}, not this one: run the census with the same options to resume it, or give another --work-dir (the directory is bbx's own: deleting it discards that census's work)",
                         path.display()
                     )));
                 }
@@ -131,6 +251,7 @@ impl WorkDir {
         Ok(WorkDir {
             path: path.to_path_buf(),
             resumed,
+            disk,
             _lock: std::sync::Arc::new(lock),
         })
     }
@@ -138,6 +259,11 @@ impl WorkDir {
     /// The directory.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Where its files are written.
+    pub fn disk(&self) -> &Disk {
+        &self.disk
     }
 
     fn log_path(&self, worker: usize) -> PathBuf {
@@ -181,7 +307,12 @@ impl WorkDir {
         std::fs::write(&tmp, text).map_err(err)?;
         std::fs::rename(&tmp, &path).map_err(err)?;
         let file = OpenOptions::new().append(true).open(&path).map_err(err)?;
-        Ok(Log { file, path })
+        Ok(Log {
+            file,
+            path,
+            disk: self.disk.clone(),
+            broken: false,
+        })
     }
 
     /// Removes worker `worker`'s log, so that the directory no longer claims
@@ -191,17 +322,28 @@ impl WorkDir {
         let _ = std::fs::remove_file(self.log_path(worker));
     }
 
-    /// Removes the directory and everything in it, the logs first (see
-    /// [`WorkDir::forget`]).
+    /// Removes the census's files, the logs first (see [`WorkDir::forget`]),
+    /// then the directory if nothing else is left in it: a file somebody
+    /// else put there stays, and so does the directory holding it.
     pub fn remove(self) {
-        if let Ok(entries) = std::fs::read_dir(&self.path) {
-            for entry in entries.flatten() {
-                if entry.path().extension().is_some_and(|e| e == "log") {
-                    let _ = std::fs::remove_file(entry.path());
-                }
-            }
+        let ours = |logs: bool| -> Vec<PathBuf> {
+            std::fs::read_dir(&self.path)
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .filter(|e| {
+                            let name = e.file_name().to_string_lossy().into_owned();
+                            is_census_file(&name) && name.ends_with(".log") == logs
+                        })
+                        .map(|e| e.path())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for path in ours(true).into_iter().chain(ours(false)) {
+            let _ = std::fs::remove_file(path);
         }
-        let _ = std::fs::remove_dir_all(&self.path);
+        let _ = std::fs::remove_dir(&self.path);
     }
 }
 
@@ -210,20 +352,35 @@ impl WorkDir {
 pub struct Log {
     file: File,
     path: PathBuf,
+    disk: Disk,
+    /// A write failed: the log may end in a torn line, and nothing more is
+    /// appended to it.
+    broken: bool,
 }
 
 impl Log {
-    /// Appends a line.
+    /// Appends a line. After a failed write the log takes no more lines: a
+    /// line after a torn one would be lost on reading anyway, and the round
+    /// it claims must then be done again.
     pub fn append(&mut self, line: &Line) -> Result<(), Error> {
+        let err = |source: std::io::Error| Error::WorkDir {
+            path: self.path.display().to_string(),
+            what: "write the log".into(),
+            source,
+        };
+        if self.broken {
+            return Err(err(std::io::Error::other(
+                "an earlier write to this log failed",
+            )));
+        }
         let mut text = serde_json::to_string(line)?;
         text.push('\n');
-        self.file
-            .write_all(text.as_bytes())
-            .map_err(|source| Error::WorkDir {
-                path: self.path.display().to_string(),
-                what: "write the log".into(),
-                source,
-            })
+        let at = self.file.metadata().map_or(0, |m| m.len());
+        let written = self.disk.write_all(&mut self.file, at, text.as_bytes());
+        if written.is_err() {
+            self.broken = true;
+        }
+        written.map_err(err)
     }
 
     /// Makes the log durable.
@@ -270,7 +427,7 @@ mod tests {
     fn logs_resume_at_the_common_round_and_settings_must_match() {
         let dir = std::env::temp_dir().join(format!("bbx-checkpoint-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let w = WorkDir::open(&dir, &manifest()).unwrap();
+        let w = WorkDir::open(&dir, &manifest(), Disk::real()).unwrap();
         assert!(!w.resumed);
         let mut log = w.log(0, &[]).unwrap();
         for round in 0..3 {
@@ -290,10 +447,12 @@ mod tests {
             .unwrap()
             .write_all(b"{\"round\":3,\"len")
             .unwrap();
-        let w = WorkDir::open(&dir, &manifest()).unwrap();
+        let w = WorkDir::open(&dir, &manifest(), Disk::real()).unwrap();
         assert!(w.resumed);
         // Locked while in use.
-        let e = WorkDir::open(&dir, &manifest()).unwrap_err().to_string();
+        let e = WorkDir::open(&dir, &manifest(), Disk::real())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("another census"), "{e}");
         let lines = w.lines(0);
         assert_eq!(lines.len(), 3);
@@ -307,10 +466,59 @@ mod tests {
             peers: 3,
             ..manifest()
         };
-        let e = WorkDir::open(&dir, &other).unwrap_err().to_string();
+        let e = WorkDir::open(&dir, &other, Disk::real())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("same options"), "{e}");
-        WorkDir::open(&dir, &manifest()).unwrap().remove();
+        WorkDir::open(&dir, &manifest(), Disk::real())
+            .unwrap()
+            .remove();
         assert!(!dir.exists());
+    }
+
+    #[test]
+    fn census_files_are_told_from_others() {
+        for ours in [
+            "lock",
+            "manifest.json",
+            "manifest.json.tmp",
+            "worker0.log",
+            "worker12.log.tmp",
+            "worker3-part17.records",
+        ] {
+            assert!(is_census_file(ours), "{ours}");
+        }
+        for theirs in [
+            "notes.txt",
+            "worker.log",
+            "workerA.log",
+            "worker1-part.records",
+            "worker1-partx.records",
+            "worker1.records",
+            "lock2",
+        ] {
+            assert!(!is_census_file(theirs), "{theirs}");
+        }
+    }
+
+    #[test]
+    fn a_full_fake_disk_fails_as_a_real_one_does() {
+        let dir = std::env::temp_dir().join(format!("bbx-disk-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("f");
+        let mut file = File::create(&path).unwrap();
+        let disk = Disk::filling_after(2 * BLOCK);
+        disk.write_all(&mut file, 0, &[1; 100]).unwrap();
+        // Within the block already taken: no new space needed.
+        disk.write_all(&mut file, 100, &[2; 3000]).unwrap();
+        // Crosses into the second block, then past it: what fits is written.
+        let e = disk.write_all(&mut file, 3100, &[3; 6000]).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::StorageFull);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 2 * BLOCK);
+        // Full: a short write into the last block's slack would still pass,
+        // but this one needs a block.
+        assert!(disk.write_all(&mut file, 2 * BLOCK, &[4; 1]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -320,8 +528,9 @@ mod tests {
         // files are opened afresh instead of being missed.
         let dir = std::env::temp_dir().join(format!("bbx-cleanup-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let w = WorkDir::open(&dir, &manifest()).unwrap();
-        let mut parts = crate::census::spill::Partitions::open(&dir, 0, 1, &[]).unwrap();
+        let w = WorkDir::open(&dir, &manifest(), Disk::real()).unwrap();
+        let mut parts =
+            crate::census::spill::Partitions::open(&dir, 0, 1, &[], Disk::real()).unwrap();
         parts.append(&[]).unwrap();
         let mut log = w.log(0, &[]).unwrap();
         log.append(&Line {
@@ -334,9 +543,9 @@ mod tests {
         w.forget(0);
         parts.remove();
         drop(w);
-        let w = WorkDir::open(&dir, &manifest()).unwrap();
+        let w = WorkDir::open(&dir, &manifest(), Disk::real()).unwrap();
         assert!(w.lines(0).is_empty());
-        crate::census::spill::Partitions::open(&dir, 0, 1, &[]).unwrap();
+        crate::census::spill::Partitions::open(&dir, 0, 1, &[], Disk::real()).unwrap();
         w.remove();
         assert!(!dir.exists());
     }

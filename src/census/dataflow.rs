@@ -10,7 +10,7 @@
 //!    partition files once the round is complete everywhere, then the round
 //!    is logged.
 //! 3. Agree that every worker finished (none was stopped), then group its
-//!    partitions one at a time.
+//!    partitions one at a time, and agree that every worker grouped them all.
 //! 4. Send its summary to worker 0, which adds them up.
 
 use std::cell::RefCell;
@@ -69,6 +69,10 @@ pub struct Plan {
     pub stop: Option<&'static AtomicBool>,
     /// Stop after this many rounds of this run (for tests).
     pub stop_after: Option<u64>,
+    /// Keep the work directory when the census is done (its caller removes it).
+    pub keep_work: bool,
+    /// Stop grouping after this many partitions, as Ctrl-C would (for tests).
+    pub stop_grouping_after: Option<u64>,
     /// Molecules this process's workers have accounted for (resumed ones
     /// included).
     pub counted: Arc<AtomicU64>,
@@ -145,18 +149,25 @@ struct Sink {
 }
 
 impl Sink {
-    /// Writes rounds before `upto` (held records of each in order).
+    /// Writes rounds before `upto` (held records of each in order). A round
+    /// counts as written only once all its records are in their files: after
+    /// a failed write no round is, from the failed one on, so none of them
+    /// can be logged (and a resumed census does them again).
     fn write_until(&mut self, upto: u64, held: &mut BTreeMap<u64, Vec<Record>>) {
-        while self.next < upto {
+        while self.error.is_none() && self.next < upto {
             let r = self.next;
             if let Some(recs) = held.remove(&r)
-                && self.error.is_none()
                 && let Err(e) = self.parts.append(&recs)
             {
                 self.error = Some(e);
+                break;
             }
             self.written.insert(r, self.parts.lengths());
             self.next += 1;
+        }
+        if self.error.is_some() {
+            // Nothing more is written: let the records go.
+            held.clear();
         }
     }
 }
@@ -196,7 +207,13 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     }
     let start = resume.map_or(0, |r| r + 1);
     let mut log = plan.work_dir.log(index, &keep)?;
-    let parts = Partitions::open(plan.work_dir.path(), index, plan.partitions, &lengths)?;
+    let parts = Partitions::open(
+        plan.work_dir.path(),
+        index,
+        plan.partitions,
+        &lengths,
+        plan.work_dir.disk().clone(),
+    )?;
     // Progress counts molecules accounted for (orbit sizes), which grow with
     // the work done; molecule numbers would not (the first units hold far
     // more canonical molecules than the last).
@@ -315,22 +332,37 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
         finished = false;
     }
 
-    // 3. Group, if every worker finished.
-    let everyone = agree.min(worker, u64::from(finished)) == 1;
+    // 3. Group, if every worker finished, and stop as tracing does (Ctrl-C);
+    // then agree that every worker grouped every partition. Stopped anywhere,
+    // no worker removes its files: the same command groups them again.
+    let traced = agree.min(worker, u64::from(finished)) == 1;
     let mut summary = Summary {
         tally,
-        complete: everyone,
+        complete: traced,
         ..Summary::default()
     };
-    if everyone {
+    let mut grouped = false;
+    if traced {
+        let interrupted = || plan.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         match Grouper::new(plan.config, plan.keep_classes) {
             Some(mut grouper) => {
                 let mut s = sink.borrow_mut();
+                grouped = true;
                 for j in 0..s.parts.len() {
+                    if interrupted() || plan.stop_grouping_after.is_some_and(|n| j as u64 >= n) {
+                        grouped = false;
+                        break;
+                    }
                     match s.parts.read(j) {
-                        Ok(records) => grouper.group(records, &mut summary),
+                        Ok(records) => {
+                            if !grouper.group_until(records, &mut summary, &interrupted) {
+                                grouped = false;
+                                break;
+                            }
+                        }
                         Err(e) => {
                             error = Some(e);
+                            grouped = false;
                             break;
                         }
                     }
@@ -344,9 +376,11 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
             }
         }
     }
+    let everyone = agree.min(worker, u64::from(grouped)) == 1;
+    summary.complete = everyone;
     summary.peak_memory = peak_memory();
     let out = gather(worker, index, summary, error);
-    if everyone && out.is_ok() {
+    if everyone && out.is_ok() && !plan.keep_work {
         // The log first: killed between the two, the next run sees no
         // claim on files that are gone.
         drop(log);

@@ -55,10 +55,29 @@ impl Grouper {
     }
 
     /// Groups one partition's records into `summary`.
-    pub fn group(&mut self, mut records: Vec<Record>, summary: &mut Summary) {
+    pub fn group(&mut self, records: Vec<Record>, summary: &mut Summary) {
+        self.group_until(records, summary, &|| false);
+    }
+
+    /// [`group`](Self::group), asking `stop` as it goes (Ctrl-C): false
+    /// when it stopped, and `summary` then holds part of the partition.
+    pub fn group_until(
+        &mut self,
+        mut records: Vec<Record>,
+        summary: &mut Summary,
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
+        if stop() {
+            return false;
+        }
         records.sort_unstable();
         let mut i = 0;
+        let mut runs = 0u32;
         while i < records.len() {
+            runs = runs.wrapping_add(1);
+            if runs.is_multiple_of(1024) && stop() {
+                return false;
+            }
             let mut j = i + 1;
             while j < records.len() && records[j].0 == records[i].0 {
                 j += 1;
@@ -77,6 +96,7 @@ impl Grouper {
             }
             i = j;
         }
+        true
     }
 
     /// Traces a run's orbits again and counts each actual class.

@@ -74,8 +74,10 @@ pub struct CensusOptions {
     pub cluster: Cluster,
     /// Memory limit in bytes, for the grouping of partitions.
     pub memory: u64,
-    /// Where partition files and checkpoints go (default: a directory named
-    /// after the configuration in the system's temporary directory).
+    /// The directory in which the census makes its work directory (named
+    /// by [`work_dir_name`]) for its partition files and checkpoints; the
+    /// default is the system's temporary directory. Only the work directory
+    /// is ever removed, and only when nothing but the census's files is in it.
     pub work_dir: Option<PathBuf>,
     /// Keep each class of ambiguous spectra's molecules (to store them).
     pub keep_classes: bool,
@@ -85,6 +87,17 @@ pub struct CensusOptions {
     pub stop_after: Option<u64>,
     /// Molecule numbers per unit of work (default: about 128 units per worker).
     pub unit_size: Option<u64>,
+    /// Let writes to the work directory fail as on a full disk after this
+    /// many bytes (for tests of a full disk).
+    pub fail_writes_after: Option<u64>,
+    /// Keep the work directory of a finished census, for the caller to
+    /// remove with [`Census::remove_work`] once it has used the result (a
+    /// census whose groups are stored: stopped while storing, the same
+    /// command then resumes without counting again).
+    pub keep_work: bool,
+    /// Stop grouping after this many partitions per worker, as Ctrl-C would
+    /// (for tests).
+    pub stop_grouping_after: Option<u64>,
 }
 
 impl Default for CensusOptions {
@@ -102,6 +115,9 @@ impl Default for CensusOptions {
             stop: None,
             stop_after: None,
             unit_size: None,
+            fail_writes_after: None,
+            keep_work: false,
+            stop_grouping_after: None,
         }
     }
 }
@@ -125,35 +141,26 @@ pub struct Census {
     pub counted: u64,
     /// The configuration's molecules, which all the processes share.
     pub total: u64,
+    /// With [`CensusOptions::keep_work`], the finished census's work
+    /// directory, still locked.
+    work: Option<checkpoint::WorkDir>,
 }
 
-/// The work directory a census of `config` uses by default.
-pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> PathBuf {
-    let mut name = format!("bbx-census-{config}");
-    if !symmetry {
-        name.push_str("-no-symmetry");
+impl Census {
+    /// Removes the work directory a finished census kept
+    /// ([`CensusOptions::keep_work`]); nothing otherwise.
+    pub fn remove_work(&mut self) {
+        if let Some(dir) = self.work.take() {
+            dir.remove();
+        }
     }
-    if cluster.processes > 1 {
-        name.push_str(&format!("-process{}", cluster.process));
-    }
-    std::env::temp_dir().join(name)
 }
 
-/// Runs a census of `config`. `progress(counted, share)` is called about ten
-/// times a second with the molecules this process has accounted for, out of
-/// its share: exact for one process, the configuration's molecules divided
-/// by the processes otherwise, which `counted` may pass.
-///
-/// Processes of one census must be given the same settings: they compare
-/// them when they connect, and each refuses one that differs. A process that
-/// loses another while they work returns [`Error::System`] naming it, and
-/// its work is kept for the resume; a run that fails before doing any work
-/// leaves no work directory behind, unless one was there before.
-pub fn run(
-    config: Config,
-    options: &CensusOptions,
-    mut progress: impl FnMut(u64, u64),
-) -> Result<Census, Error> {
+/// The number of molecules of `config` when a census can count it; an error
+/// saying why not otherwise (too many to number, more than the census
+/// numbers, or a box wider than it handles). Asked before anything is
+/// written, so that a refusal leaves nothing behind.
+pub fn countable(config: Config) -> Result<u64, Error> {
     let total = config.molecule_count().ok_or_else(|| {
         Error::Invalid(format!(
             "configuration {config} has too many molecules to number, and so to count"
@@ -171,6 +178,43 @@ pub fn run(
             w = orbits::MAX_CENSUS_WIDTH
         )));
     }
+    Ok(total)
+}
+
+/// The name of the work directory a census of `config` makes (in
+/// [`CensusOptions::work_dir`] or the system's temporary directory).
+pub fn work_dir_name(config: Config, symmetry: bool, cluster: &Cluster) -> String {
+    let mut name = format!("bbx-census-{config}");
+    if !symmetry {
+        name.push_str("-no-symmetry");
+    }
+    if cluster.processes > 1 {
+        name.push_str(&format!("-process{}", cluster.process));
+    }
+    name
+}
+
+/// The work directory a census of `config` uses by default.
+pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> PathBuf {
+    std::env::temp_dir().join(work_dir_name(config, symmetry, cluster))
+}
+
+/// Runs a census of `config`. `progress(counted, share)` is called about ten
+/// times a second with the molecules this process has accounted for, out of
+/// its share: exact for one process, the configuration's molecules divided
+/// by the processes otherwise, which `counted` may pass.
+///
+/// Processes of one census must be given the same settings: they compare
+/// them when they connect, and each refuses one that differs. A process that
+/// loses another while they work returns [`Error::System`] naming it, and
+/// its work is kept for the resume; a run that fails before doing any work
+/// leaves no work directory behind, unless one was there before.
+pub fn run(
+    config: Config,
+    options: &CensusOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Census, Error> {
+    let total = countable(config)?;
     let cluster = options.cluster.clone();
     cluster.check()?;
     let peers = cluster.peers() as u64;
@@ -192,7 +236,8 @@ pub fn run(
     let work_dir = options
         .work_dir
         .clone()
-        .unwrap_or_else(|| default_work_dir(config, options.symmetry, &cluster));
+        .unwrap_or_else(std::env::temp_dir)
+        .join(work_dir_name(config, options.symmetry, &cluster));
     // What this run creates, to remove again if it fails before working.
     let mut created = Created::before(&work_dir);
     let dir = checkpoint::WorkDir::open(
@@ -207,6 +252,9 @@ pub fn run(
             process: cluster.process,
             partitions,
         },
+        options
+            .fail_writes_after
+            .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after),
     )?;
     if dir.resumed {
         // Another run's work: not this run's to remove.
@@ -234,6 +282,8 @@ pub fn run(
         keep_classes: options.keep_classes,
         stop: options.stop,
         stop_after: options.stop_after,
+        keep_work: options.keep_work,
+        stop_grouping_after: options.stop_grouping_after,
         counted: Arc::new(AtomicU64::new(0)),
         resumed: AtomicBool::new(false),
     });
@@ -358,6 +408,7 @@ pub fn run(
         work_dir: work_dir.clone(),
         counted,
         total,
+        work: None,
     };
     if let Some(s) = summary {
         if let Some(e) = &s.error {
@@ -389,7 +440,11 @@ pub fn run(
         out.complete = s.complete;
     }
     if out.complete {
-        dir.remove();
+        if options.keep_work {
+            out.work = Some(dir);
+        } else {
+            dir.remove();
+        }
     }
     Ok(out)
 }

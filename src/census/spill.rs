@@ -7,9 +7,10 @@
 //! cuts the files back to them.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use crate::census::checkpoint::Disk;
 use crate::census::record::{RECORD_BYTES, Record, decode, encode};
 use crate::error::Error;
 
@@ -38,16 +39,18 @@ pub struct Partitions {
     lengths: Vec<u64>,
     buffers: Vec<Vec<Record>>,
     bytes: Vec<u8>,
+    disk: Disk,
 }
 
 impl Partitions {
     /// Opens (creating them if needed) worker `worker`'s `parts` files in `dir`,
-    /// cut back to `lengths` (empty when starting afresh).
+    /// cut back to `lengths` (empty when starting afresh), written to `disk`.
     pub fn open(
         dir: &Path,
         worker: usize,
         parts: usize,
         lengths: &[u64],
+        disk: Disk,
     ) -> Result<Partitions, Error> {
         let mut out = Partitions {
             paths: Vec::new(),
@@ -55,6 +58,7 @@ impl Partitions {
             lengths: Vec::new(),
             buffers: vec![Vec::new(); parts],
             bytes: Vec::new(),
+            disk,
         };
         for j in 0..parts {
             let path = dir.join(format!("worker{worker}-part{j}.records"));
@@ -69,7 +73,7 @@ impl Partitions {
             let have = file.metadata().map_err(io(&path, "read"))?.len();
             if have < want {
                 return Err(Error::Invalid(format!(
-                    "{}: the checkpoint expects {want} bytes but the file has {have}; remove the work directory {} to start again",
+                    "{}: the checkpoint expects {want} bytes but the file has {have} (changed by something else than bbx?); delete the census's work directory {} (bbx made it) to start again",
                     path.display(),
                     dir.display()
                 )));
@@ -93,7 +97,18 @@ impl Partitions {
     }
 
     /// Appends records (one epoch's, or part of it) to their partitions.
+    /// On an error some of them may have reached their files, past
+    /// [`Partitions::lengths`]: the round they belong to must not be logged,
+    /// and a resumed census cuts them off.
     pub fn append(&mut self, records: &[Record]) -> Result<(), Error> {
+        let written = self.append_buffered(records);
+        if written.is_err() {
+            self.buffers.iter_mut().for_each(Vec::clear);
+        }
+        written
+    }
+
+    fn append_buffered(&mut self, records: &[Record]) -> Result<(), Error> {
         let parts = self.files.len();
         for &r in records {
             self.buffers[partition_of(r.0, parts)].push(r);
@@ -109,7 +124,8 @@ impl Partitions {
             let file = &mut self.files[j];
             file.seek(SeekFrom::Start(self.lengths[j]))
                 .map_err(io(path, "seek"))?;
-            file.write_all(&self.bytes)
+            self.disk
+                .write_all(file, self.lengths[j], &self.bytes)
                 .map_err(io(path, "write records"))?;
             self.lengths[j] += self.bytes.len() as u64;
         }
@@ -168,13 +184,13 @@ mod tests {
         let recs: Vec<Record> = (0..1000u64)
             .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i))
             .collect();
-        let mut p = Partitions::open(&dir, 0, 3, &[]).unwrap();
+        let mut p = Partitions::open(&dir, 0, 3, &[], Disk::real()).unwrap();
         p.append(&recs[..600]).unwrap();
         let at = p.lengths();
         p.append(&recs[600..]).unwrap();
         drop(p);
         // Cut back to the first 600 records, as a resume does.
-        let mut p = Partitions::open(&dir, 0, 3, &at).unwrap();
+        let mut p = Partitions::open(&dir, 0, 3, &at, Disk::real()).unwrap();
         let mut back: Vec<Record> = (0..3).flat_map(|j| p.read(j).unwrap()).collect();
         back.sort_unstable_by_key(|r| r.1);
         assert_eq!(back, recs[..600]);
@@ -186,7 +202,7 @@ mod tests {
         let mut more = p.lengths();
         more[0] += 16;
         drop(p);
-        assert!(Partitions::open(&dir, 0, 3, &more).is_err());
+        assert!(Partitions::open(&dir, 0, 3, &more, Disk::real()).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,6 +9,7 @@
 //! has it), so the stored rows are the catalogue's rows for those spectra.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::catalogue::{Catalogue, MoleculeRow, SpectrumRow};
 use crate::census::orbits::CellSymmetries;
@@ -101,18 +102,62 @@ impl ClassRows {
     }
 }
 
+/// How [`store`] goes about it.
+#[derive(Debug, Clone, Copy)]
+pub struct StoreOptions {
+    /// How long to wait for other programs to let go of the file, in ms.
+    pub busy_ms: u32,
+    /// Set to stop (Ctrl-C): the file is left as it was.
+    pub stop: Option<&'static AtomicBool>,
+    /// Stop after this many classes, as Ctrl-C would (for tests).
+    pub stop_after: Option<u64>,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            busy_ms: crate::catalogue::BUSY_TIMEOUT_MS,
+            stop: None,
+            stop_after: None,
+        }
+    }
+}
+
 /// Stores the census of `config` (its report and classes) in catalogue file
-/// `db`, which must hold nothing but, possibly, an earlier census of `config`.
+/// `db`, which must hold nothing but, possibly, an earlier census of
+/// `config`. Holds the file's writer lock throughout and checks the file
+/// again under it; the census goes in whole, in one transaction, or not at
+/// all. Stopped (`None`) or failed, the file is as it was, and a file this
+/// call created is removed.
 pub fn store(
     db: &str,
     config: Config,
     report: &StatsReport,
     classes: &[Vec<u64>],
-) -> Result<Stored, Error> {
+    options: &StoreOptions,
+) -> Result<Option<Stored>, Error> {
     let json = serde_json::to_string(report)?;
-    let mut cat = Catalogue::open(db)?;
     let mut rows = ClassRows::new(config)?;
-    let (spectra, molecules) =
-        cat.store_census(config, &json, classes.iter().map(|c| Ok(rows.rows(c))))?;
-    Ok(Stored { spectra, molecules })
+    let mut cat = Catalogue::open_waiting(db, options.busy_ms)?;
+    let stopped = |done: u64| {
+        options.stop.is_some_and(|s| s.load(Ordering::SeqCst))
+            || options.stop_after.is_some_and(|n| done >= n)
+    };
+    let stored = cat.store_census(
+        config,
+        &json,
+        classes.iter().map(|c| Ok(rows.rows(c))),
+        stopped,
+    );
+    match stored {
+        Ok(Some((spectra, molecules))) => Ok(Some(Stored { spectra, molecules })),
+        Ok(None) => {
+            cat.discard();
+            Ok(None)
+        }
+        Err(e) => {
+            cat.discard();
+            Err(e)
+        }
+    }
 }

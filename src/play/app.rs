@@ -117,6 +117,8 @@ pub struct App {
     unsaved: bool,
     coach_used: bool,
     quit: bool,
+    /// The game was ended by Ctrl-C or a signal, not by quitting.
+    interrupted: bool,
     /// Where the board's text starts on screen (column, row), from the last
     /// drawing: mouse clicks are mapped through it.
     board_origin: Option<(u16, u16)>,
@@ -157,6 +159,7 @@ impl App {
             unsaved: false,
             coach_used: false,
             quit: false,
+            interrupted: false,
             board_origin: None,
             options,
             started,
@@ -217,6 +220,18 @@ impl App {
         self.quit
     }
 
+    /// Ends the game as Ctrl-C or a termination signal does: at once, and
+    /// reported as interrupted (exit status 130), not as a quit.
+    pub fn interrupt(&mut self) {
+        self.quit = true;
+        self.interrupted = true;
+    }
+
+    /// Whether the game was ended by Ctrl-C or a signal.
+    pub fn was_interrupted(&self) -> bool {
+        self.interrupted
+    }
+
     /// Whether the coach is working (the screen then refreshes its progress).
     pub fn busy(&self) -> bool {
         !self.coach.is_idle()
@@ -264,7 +279,7 @@ impl App {
             return;
         }
         if command(&key) == Some(Command::Interrupt) {
-            self.quit = true;
+            self.interrupt();
             return;
         }
         match self.mode.clone() {
@@ -420,7 +435,7 @@ impl App {
                     self.mode = Mode::ConfirmQuit;
                 }
             }
-            Command::Interrupt => self.quit = true,
+            Command::Interrupt => self.interrupt(),
         }
     }
 
@@ -561,7 +576,7 @@ impl App {
                 return;
             }
         };
-        match std::fs::write(&path, text) {
+        match crate::files::write_whole(Path::new(&path), text.as_bytes()) {
             Ok(()) => {
                 self.unsaved = false;
                 self.save_path = path.clone();

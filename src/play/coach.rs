@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
+use crate::solver::forward::ForwardLimits;
 use crate::solver::report::{SolveReport, SplitReport};
 use crate::solver::{self, Certainty, Limits, Solution};
 
@@ -112,7 +113,7 @@ impl Answer {
 
 enum Message {
     Found(u64, Molecule),
-    Done(u64, Result<Solution, String>),
+    Done(u64, Result<Box<SolveReport>, String>),
 }
 
 struct Job {
@@ -204,6 +205,17 @@ impl Coach {
                 let found = tx.clone();
                 let r = solver::solve(&obs, rules, atoms..=atoms, &limits, |m| {
                     let _ = found.send(Message::Found(id, m.clone()));
+                })
+                .and_then(|solution| {
+                    // The best ray on every molecule that fits, not only
+                    // the first ones found, where the box can be walked in
+                    // the time left.
+                    let mut report = SolveReport::new("the game", solution, None);
+                    report.rank_exactly(&ForwardLimits {
+                        deadline: limits.deadline,
+                        stop: None,
+                    })?;
+                    Ok(Box::new(report))
                 });
                 let _ = tx.send(Message::Done(id, r.map_err(|e| e.to_string())));
             });
@@ -239,7 +251,8 @@ impl Coach {
                 job.atoms..=job.atoms,
                 job.found,
             );
-            self.finish(job.observation, solution, job.started.elapsed());
+            let report = SolveReport::new("the game", solution, None);
+            self.finish(job.observation, report, job.started.elapsed());
             changed = true;
         }
         changed
@@ -260,7 +273,7 @@ impl Coach {
                 };
                 let elapsed = job.started.elapsed();
                 match result {
-                    Ok(solution) => self.finish(job.observation, solution, elapsed),
+                    Ok(report) => self.finish(job.observation, *report, elapsed),
                     Err(e) => {
                         self.failure = Some(e);
                         self.next_pending();
@@ -271,8 +284,7 @@ impl Coach {
         }
     }
 
-    fn finish(&mut self, observation: Observation, solution: Solution, elapsed: Duration) {
-        let report = SolveReport::new("the game", solution, None);
+    fn finish(&mut self, observation: Observation, report: SolveReport, elapsed: Duration) {
         self.answer = Some(Answer {
             observation,
             report,

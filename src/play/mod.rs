@@ -38,13 +38,25 @@ pub use ui::minimum_size;
 
 use crate::error::Error;
 
+/// How a game in the terminal ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// One line on how it ended.
+    pub summary: String,
+    /// Ended by Ctrl-C or a termination signal rather than by quitting.
+    pub interrupted: bool,
+}
+
 /// Starts the game `setup` describes and plays it on the terminal until the
-/// player quits; returns one line on how it ended.
-pub fn play(setup: setup::Setup, options: app::Options) -> Result<String, Error> {
+/// player quits or it is interrupted.
+pub fn play(setup: setup::Setup, options: app::Options) -> Result<Played, Error> {
     // The game first, so that a bad file or option is reported even without
     // a terminal; then the terminal.
     let started = setup::start(&setup)?;
     let mut game = app::App::new(setup, started, options);
     terminal::run(&mut game)?;
-    Ok(game.summary())
+    Ok(Played {
+        summary: game.summary(),
+        interrupted: game.was_interrupted(),
+    })
 }

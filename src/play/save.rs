@@ -127,14 +127,19 @@ pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
 /// Finds and unscrambles the resume line of a saved game; `Ok(None)` when the
 /// text has none (a plain puzzle). `origin` names the text in errors.
 pub fn read_resume(text: &str, origin: &str) -> Result<Option<Resume>, Error> {
-    let found = text.lines().enumerate().find_map(|(i, l)| {
+    let mut found = text.lines().enumerate().filter_map(|(i, l)| {
         let t = l.trim_start();
         let rest = t.strip_prefix('#')?.trim_start();
         rest.strip_prefix(RESUME_TAG).map(|r| (i + 1, r.trim()))
     });
-    let Some((line, token)) = found else {
+    let Some((line, token)) = found.next() else {
         return Ok(None);
     };
+    if let Some((second, _)) = found.next() {
+        return Err(Error::Invalid(format!(
+            "{origin}:{second}: a second '# {RESUME_TAG}' line (the first is line {line}): a saved game has one, and bbx cannot tell which game this file is; keep the line of the game you want"
+        )));
+    }
     decode(token).map(Some).map_err(|why| {
         Error::Invalid(format!(
             "{origin}:{line}: the {RESUME_TAG} line is damaged ({why}); remove it to play the file as a puzzle with a new hidden molecule"

@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
 use crate::play::save::read_resume;
-use crate::puzzle::{Picture, parse_puzzle};
+use crate::puzzle::{Expected, Picture, parse_puzzle, read_input};
 use crate::render::Notation;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -208,14 +208,18 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             })
         }
         Start::File(path) => {
-            let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
-            from_text(&text, path, setup, seed, &mut rng)
+            let (text, origin) = read_input(path, SAVED_GAME)?;
+            from_text(&text, &origin, setup, seed, &mut rng)
         }
     }
 }
+
+/// What `bbx play FILE` reads, for the messages about an empty, binary or
+/// oversized file.
+const SAVED_GAME: Expected = Expected {
+    noun: "puzzle or saved game",
+    description: "a puzzle or a game saved by bbx play: a board with its border marks, a line such as 'A4_B8 @&ab…', or seed 001's 'P K' and one ray per line",
+};
 
 /// Starts a game from the text of a puzzle or saved game read from `path`.
 fn from_text(

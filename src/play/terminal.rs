@@ -170,7 +170,10 @@ pub fn run(app: &mut App) -> Result<(), Error> {
         if panic_test {
             panic!("{PANIC_TEST_VARIABLE} is set: panicking to test that the terminal is restored");
         }
-        if app.should_quit() || stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
+            app.interrupt();
+        }
+        if app.should_quit() {
             break;
         }
         // A terminal that went away (its window closed without a hang-up
@@ -198,7 +201,10 @@ pub fn run(app: &mut App) -> Result<(), Error> {
                 Event::Resize(..) => term.autoresize().map_err(tty)?,
                 _ => idle += 1,
             }
-            if app.should_quit() || stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) {
+                app.interrupt();
+            }
+            if app.should_quit() {
                 break;
             }
             if idle > 10_000 {

@@ -673,7 +673,10 @@ fn game_text(app: &App) -> Text<'static> {
         let partial = if a.all_listed() {
             String::new()
         } else {
-            format!(" (ranked on {} of them)", a.report.listed)
+            format!(
+                " (ranked on the first {} found only, not a sample)",
+                a.report.listed
+            )
         };
         match a.best() {
             Some(s) => {

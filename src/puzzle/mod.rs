@@ -31,7 +31,7 @@
 //! `linear.rs` and `seed001.rs` read the three formats.
 
 use std::fmt;
-use std::io::Read as _;
+use std::io::Read;
 use std::str::FromStr;
 
 use crate::error::{Error, ParseError};
@@ -227,28 +227,48 @@ pub(crate) struct Expected {
     pub description: &'static str,
 }
 
+/// The most bytes bbx reads of a puzzle, a molecule or a saved game: the
+/// largest board bbx takes, 1000×1000, is about 2 MB in the display format.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// Reads at most [`MAX_INPUT_BYTES`] from `source`, refusing more with an
+/// error that names `origin` and says what was expected.
+fn read_bounded(source: impl Read, origin: &str, expected: Expected) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| Error::Io {
+            path: origin.into(),
+            source,
+        })?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::Invalid(format!(
+            "{origin}: more than {} MiB, too much for a {} (the largest board, 1000×1000, takes about 2 MB): is it the right file?",
+            MAX_INPUT_BYTES >> 20,
+            expected.noun
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Reads the text of `path` (`-`: standard input), checked with
-/// [`check_text`]; returns it with the name to give it in messages.
-/// `expected` says what the text should hold (for an empty or binary input).
+/// [`check_text`] and bounded by [`MAX_INPUT_BYTES`]; returns it with the
+/// name to give it in messages. `expected` says what the text should hold
+/// (for an empty, binary or oversized input).
 pub(crate) fn read_input(path: &str, expected: Expected) -> Result<(String, String), Error> {
     let (bytes, origin) = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|source| Error::Io {
-                path: "standard input".into(),
-                source,
-            })?;
-        (bytes, "standard input".to_string())
+        let origin = "standard input".to_string();
+        (read_bounded(std::io::stdin(), &origin, expected)?, origin)
     } else {
         if std::path::Path::new(path).is_dir() {
             return Err(directory_error(path, expected));
         }
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        let file = std::fs::File::open(path).map_err(|source| Error::Io {
             path: path.into(),
             source,
         })?;
-        (bytes, path.to_string())
+        (read_bounded(file, path, expected)?, path.to_string())
     };
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,

@@ -37,10 +37,9 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         ));
     } else {
         out.push_str(&format!(
-            "More than {} {}: the ranking is based on the first {} found (--max raises it).\n",
+            "More than {} {}: the search stopped at --max.\n",
             quantity(report.count, "molecule", "molecules"),
             if report.count == 1 { "fits" } else { "fit" },
-            report.listed
         ));
     }
     if report.complete && report.count == 1 {
@@ -56,6 +55,9 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
             "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",
         );
     } else {
+        if let Some(caveat) = report.ranking_caveat() {
+            out.push_str(&format!("{caveat}\n"));
+        }
         out.push_str("\nrays to shoot next, best first:\n");
         out.push_str("   ray  position          outcomes  expected left  bits\n");
         for s in report.splits.iter().take(top) {

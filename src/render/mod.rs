@@ -24,6 +24,7 @@ mod assist;
 mod board;
 mod catalogue;
 mod solve;
+mod strategy;
 mod trace;
 mod verify;
 
@@ -32,7 +33,8 @@ pub use board::{
     Notation, balls_line, board, emacs_mark, grid, position_name, side_by_side, spectrum_marks,
 };
 pub use catalogue::{molecule_row, spectral_group, stats_text};
-pub use solve::{certainty_board, solve_text, verdict};
+pub use solve::{certainty_board, probability_board, solve_text, verdict};
+pub use strategy::{game_text, strategy_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};
 pub use verify::verify_text;
 

@@ -176,6 +176,9 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     }
     if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
+        if let Some(caveat) = report.ranking_caveat() {
+            let _ = writeln!(out, "  {caveat}");
+        }
         for s in report.splits.iter().take(10) {
             let classes: Vec<String> = s
                 .classes
@@ -240,6 +243,36 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
                 );
             }
         }
+    }
+    out
+}
+
+/// Each cell's probability of holding an atom, as a board: the percentage
+/// (rounded; `<1` and `>99` near the ends), `-` where no molecule that fits
+/// has an atom, `O` where every one does.
+pub fn probability_board(observed: &Observation, probabilities: &[f64]) -> String {
+    let p = observed.width();
+    let mut out = String::new();
+    for r in 0..p {
+        let cells: Vec<String> = (0..p)
+            .map(|c| {
+                let x = probabilities[r * p + c];
+                let text = if x <= 0.0 {
+                    "-".to_string()
+                } else if x >= 1.0 {
+                    "O".to_string()
+                } else if x < 0.01 {
+                    "<1".to_string()
+                } else if x > 0.99 {
+                    ">99".to_string()
+                } else {
+                    format!("{:.0}", 100.0 * x)
+                };
+                format!("{text:>3}")
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
     }
     out
 }

@@ -65,6 +65,7 @@
 mod bounds;
 mod conflict;
 mod encode;
+pub mod forward;
 mod infer;
 mod model;
 pub mod report;

@@ -2,11 +2,34 @@
 //! that would tell them apart and the player's guess, as one value to print or
 //! serialise.
 
+use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Spectrum;
-use crate::solver::Solution;
+use crate::solver::forward::{self, ForwardCut, ForwardLimits};
+use crate::solver::{Solution, Split};
+
+/// A split as the report gives it.
+fn split_report(s: &Split) -> SplitReport {
+    SplitReport {
+        position: s.position,
+        classes: s
+            .classes
+            .iter()
+            .map(|&(o, count)| {
+                let (result, exit) = result_name(o);
+                ClassReport {
+                    result,
+                    exit,
+                    count,
+                }
+            })
+            .collect(),
+        expected_remaining: s.expected_remaining,
+        entropy: s.entropy,
+    }
+}
 
 /// One outcome class of a split, for JSON.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -94,8 +117,21 @@ pub struct SolveReport {
     pub certain_empty: Vec<usize>,
     /// When nothing fits: the positions of a smallest set of contradicting rays.
     pub conflict: Option<Vec<usize>>,
-    /// Unshot rays that tell the molecules apart, best first.
+    /// Unshot rays that tell the molecules apart, best first, counted on the
+    /// molecules listed: on all that fit only when `splits_exact`.
     pub splits: Vec<SplitReport>,
+    /// True when `splits` rest on every molecule that fits; false when they
+    /// rest on the first `listed` the solver found (not a random sample, so
+    /// the ranking may differ from the true one).
+    pub splits_exact: bool,
+    /// Why the rays could not be ranked on every molecule, when
+    /// [`SolveReport::rank_exactly`] was tried and could not.
+    #[serde(skip)]
+    pub exact_cut: Option<ForwardCut>,
+    /// Per cell (linear index), the share of the molecules that fit with an
+    /// atom there, when asked for ([`SolveReport::count_atoms`]) and
+    /// counted on all of them; `null` otherwise.
+    pub probabilities: Option<Vec<f64>>,
     /// The player's guess, if the puzzle has one.
     pub guess: Option<GuessReport>,
     #[serde(skip)]
@@ -103,31 +139,98 @@ pub struct SolveReport {
 }
 
 impl SolveReport {
+    /// When the rays are ranked on only some of the molecules that fit: a
+    /// sentence saying so, and what ranks them on all.
+    pub fn ranking_caveat(&self) -> Option<String> {
+        if self.splits_exact || self.listed < 2 {
+            return None;
+        }
+        let why = match self.exact_cut {
+            Some(ForwardCut::TooMany) => format!(
+                "; ranking on all of them would walk more than {} molecules",
+                forward::FORWARD_LIMIT
+            ),
+            Some(ForwardCut::TimeLimit) => {
+                "; the time limit stopped ranking them on all (--timeout raises it)".into()
+            }
+            Some(ForwardCut::Interrupted) => "; interrupted before ranking them on all".into(),
+            None => String::new(),
+        };
+        Some(if self.complete {
+            format!(
+                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ{why}.",
+                self.listed, self.count
+            )
+        } else if !why.is_empty() {
+            format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ{why}.",
+                self.listed
+            )
+        } else {
+            format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise --max or --timeout to rank them on more).",
+                self.listed
+            )
+        })
+    }
+
+    /// When the rays are ranked on only some of the molecules that fit (the
+    /// first ones the search listed), ranks them again on all of them,
+    /// counted forward ([`forward::tally`]), if the configuration can be
+    /// walked within `limits`. Returns why it could not, if it could not.
+    pub fn rank_exactly(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
+        if self.splits_exact || self.listed < 2 {
+            return Ok(None);
+        }
+        let sol = &self.solution;
+        match forward::tally(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
+            Ok(t) => {
+                self.splits = t.splits().iter().map(split_report).collect();
+                self.splits_exact = true;
+                self.probabilities = Some(t.probabilities());
+                Ok(None)
+            }
+            Err(cut) => {
+                self.exact_cut = Some(cut);
+                Ok(Some(cut))
+            }
+        }
+    }
+
+    /// Works out each cell's probability of holding an atom — the share of
+    /// the molecules that fit with an atom there — from the molecules
+    /// listed when they are all that fit, else counted forward as
+    /// [`SolveReport::rank_exactly`] does. Returns why it could not, if it
+    /// could not (then `probabilities` stays `None`).
+    pub fn count_atoms(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
+        let sol = &self.solution;
+        if sol.complete && sol.count == sol.molecules.len() as u128 {
+            if sol.molecules.is_empty() {
+                return Ok(None);
+            }
+            let p = sol.observation.width();
+            let mut atoms = vec![0u64; p * p];
+            for m in &sol.molecules {
+                for &a in m.atoms() {
+                    atoms[a] += 1;
+                }
+            }
+            let n = sol.molecules.len() as f64;
+            self.probabilities = Some(atoms.iter().map(|&k| k as f64 / n).collect());
+            return Ok(None);
+        }
+        if self.probabilities.is_some() {
+            return Ok(None);
+        }
+        self.splits_exact = false;
+        self.rank_exactly(limits)
+    }
+
     /// Builds the report of `solution` for the puzzle from `origin`, with the
     /// player's `guess` if any.
     pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
         let rules = solution.rules;
-        let splits = solution
-            .splits()
-            .into_iter()
-            .map(|s| SplitReport {
-                position: s.position,
-                classes: s
-                    .classes
-                    .iter()
-                    .map(|&(o, count)| {
-                        let (result, exit) = result_name(o);
-                        ClassReport {
-                            result,
-                            exit,
-                            count,
-                        }
-                    })
-                    .collect(),
-                expected_remaining: s.expected_remaining,
-                entropy: s.entropy,
-            })
-            .collect();
+        let splits = solution.splits().iter().map(split_report).collect();
         let guess = guess.map(|g| {
             let s = Spectrum::of(g, rules);
             let differs = solution.observation.first_difference(&s);
@@ -170,6 +273,9 @@ impl SolveReport {
             certain_empty: solution.certain_empty(),
             conflict: solution.conflict.clone(),
             splits,
+            splits_exact: solution.complete && solution.count == solution.molecules.len() as u128,
+            exact_cut: None,
+            probabilities: None,
             guess,
             solution,
         }

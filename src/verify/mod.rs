@@ -150,6 +150,11 @@ pub fn verify_spectra(
             w = groups.width()
         )));
     }
+    if options.sample == Some(0) {
+        return Err(Error::Invalid(
+            "a sample of 0 spectra would check nothing: give at least 1".into(),
+        ));
+    }
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
         .collect();

@@ -32,6 +32,8 @@ enum Command {
     Verify(commands::verify::Args),
     /// Rank the rays not yet shot by how well they tell the remaining molecules apart.
     Suggest(commands::suggest::Args),
+    /// Play a policy against every molecule of a configuration: rays, score, luck.
+    Strategy(commands::strategy::Args),
     /// Make a random puzzle: with one answer (--unique), and as few rays as possible (--minimal).
     Generate(commands::generate::Args),
     /// Play Black Box in the terminal, with the solver as referee and coach.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => commands::stats::run(args),
         Command::Verify(args) => commands::verify::run(args),
         Command::Suggest(args) => commands::suggest::run(args),
+        Command::Strategy(args) => commands::strategy::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Completions(args) => commands::completions::run(args, Cli::command()),

@@ -91,9 +91,11 @@ fn inner(args: Args) -> bbx::Result<String> {
         bbx::render::balls_line(config.atoms)
     );
     if let Some(path) = &args.out {
-        std::fs::write(path, &picture).map_err(|source| bbx::Error::Io {
-            path: path.clone(),
-            source,
+        bbx::files::write_whole(path.as_ref(), picture.as_bytes()).map_err(|source| {
+            bbx::Error::Io {
+                path: path.clone(),
+                source,
+            }
         })?;
     }
     if args.json {

@@ -44,7 +44,11 @@ pub fn run(args: Args, command: clap::Command) -> bbx::Result<(String, Status)> 
     for page in pages {
         let man = Man::new(page);
         let path = section.join(man.get_filename());
-        man.generate_to(&section)
+        // Rendered first, then written whole: a page replaced half-way
+        // (a full disk) would leave neither the old page nor the new one.
+        let mut text = Vec::new();
+        man.render(&mut text)
+            .and_then(|()| bbx::files::write_whole(&path, &text))
             .map_err(|source| io_error(&path.display().to_string(), source))?;
         written.push(path.display().to_string());
     }

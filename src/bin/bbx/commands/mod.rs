@@ -9,6 +9,7 @@ pub mod play;
 pub mod show;
 pub mod solve;
 pub mod stats;
+pub mod strategy;
 pub mod suggest;
 pub mod trace;
 pub mod verify;

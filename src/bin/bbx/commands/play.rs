@@ -63,7 +63,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 unique: args.unique,
             },
             Err(e) => {
-                if std::path::Path::new(s).is_file() {
+                if std::path::Path::new(s).exists() {
                     if args.unique {
                         return Err(bbx::Error::Invalid(
                             "--unique chooses random molecules: it does not apply to a puzzle file"
@@ -105,8 +105,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         },
         save_path: args.save,
     };
-    let summary = bbx::play::play(setup, options)?;
-    Ok((format!("{summary}\n"), Status::Done))
+    let played = bbx::play::play(setup, options)?;
+    let status = if played.interrupted {
+        Status::Interrupted
+    } else {
+        Status::Done
+    };
+    Ok((format!("{}\n", played.summary), status))
 }
 
 /// Whether `s` was meant as a configuration (`A…_B…`), so that its parse

@@ -4,7 +4,7 @@ use bbx::catalogue::{Catalogue, MoleculeRow};
 use bbx::rules::enumeration::unrank;
 use bbx::{Config, Rules, Tracer};
 
-use crate::cli::{Status, json, open_census, open_complete};
+use crate::cli::{Status, json, nothing_stored, open_census, open_complete};
 
 #[derive(clap::Args)]
 #[command(
@@ -34,6 +34,10 @@ pub struct Args {
     /// Print JSON rows instead of text.
     #[arg(long)]
     json: bool,
+    /// How long to wait for other programs to let go of --db, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -84,16 +88,11 @@ impl Rows {
 
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
-    let cat = match open_complete(&args.db, config)? {
+    let cat = match open_complete(&args.db, config, args.busy_ms)? {
         Some(cat) => Rows::Catalogue(cat),
-        None => match open_census(&args.db, config)? {
+        None => match open_census(&args.db, config, args.busy_ms)? {
             Some((cat, _)) => Rows::Census(cat),
-            None => {
-                return Err(bbx::Error::Invalid(format!(
-                    "{db}: no complete catalogue or census of {config}: run `bbx explore {config} --db {db}` (every molecule) or `bbx stats {config} --store-groups --db {db}` (the ambiguous groups) first",
-                    db = args.db
-                )));
-            }
+            None => return Err(nothing_stored(&args.db, config)),
         },
     };
     let total = config.molecule_count().unwrap_or(0);

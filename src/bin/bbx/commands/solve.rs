@@ -5,6 +5,7 @@ use std::time::Duration;
 use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
+use bbx::solver::forward::ForwardLimits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
@@ -24,6 +25,10 @@ pub struct Args {
     /// Print at most this many boards (the count and --json cover all).
     #[arg(long, value_name = "N", default_value_t = 20, alias = "show")]
     boards: usize,
+    /// Also each cell's probability of holding an atom (the share of the
+    /// molecules that fit with an atom there), counted on all of them.
+    #[arg(long, conflicts_with = "count")]
+    probabilities: bool,
     /// Print only the number of molecules.
     #[arg(long, conflicts_with = "json")]
     count: bool,
@@ -39,9 +44,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
+    let forward_deadline = deadline(args.timeout);
     let limits = Limits {
         max: Some(args.max.limit(puzzle.width() * puzzle.width())),
-        deadline: deadline(args.timeout),
+        deadline: forward_deadline,
         stop: Some(ctrl_c()),
     };
     let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));
@@ -64,7 +70,19 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         Status::Done
     };
-    let report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    if !args.count {
+        let forward = ForwardLimits {
+            deadline: forward_deadline,
+            stop: Some(ctrl_c()),
+        };
+        report.rank_exactly(&forward)?;
+        if args.probabilities && report.count_atoms(&forward)?.is_some() {
+            eprintln!(
+                "note: no probabilities: the molecules that fit could not all be counted (too many to walk, or the time limit)"
+            );
+        }
+    }
     let text = if args.count {
         if report.complete {
             format!("{}\n", report.count)
@@ -74,7 +92,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        render::solve_text(&report, args.boards)
+        let mut text = render::solve_text(&report, args.boards);
+        if let (true, Some(p)) = (args.probabilities, &report.probabilities) {
+            text.push_str(&format!(
+                "\nprobability of an atom, in percent, over every molecule that fits (- never, O always):\n{}",
+                render::probability_board(&report.solution().observation, p)
+            ));
+        }
+        text
     };
     Ok((text, code))
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use bbx::Config;
+use bbx::catalogue::Catalogue;
 use bbx::census::{self, CensusOptions, Cluster};
 use bbx::error::quantity;
 
@@ -12,7 +13,7 @@ use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progres
 #[command(after_help = "\
 Reads a complete catalogue from --db; without one, counts with a census: one \
 molecule traced per orbit under the symmetries, 16 bytes kept per orbit in \
-partition files under --work-dir, grouped one partition at a time within \
+partition files in a directory it makes under --work-dir, grouped one partition at a time within \
 --memory. Interrupted (Ctrl-C) or killed, the same command resumes it.
 
 Several machines: run the same command on each, with --processes N, \
@@ -63,8 +64,9 @@ pub struct Args {
     /// Memory limit for grouping, such as 2G or 500M.
     #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
     memory: u64,
-    /// Where the census keeps its partition files and checkpoints (default: a
-    /// directory in the system's temporary directory, removed when done).
+    /// The directory in which the census makes its work directory
+    /// (bbx-census-CONFIG) for partition files and checkpoints (default: the
+    /// system's temporary directory). bbx removes only the files it made.
     #[arg(long, value_name = "DIR")]
     work_dir: Option<PathBuf>,
     #[command(flatten)]
@@ -75,6 +77,20 @@ pub struct Args {
     /// Molecule numbers per unit of work (for tests).
     #[arg(long, hide = true, value_name = "N")]
     unit_size: Option<u64>,
+    /// Writes to the work directory fail as on a full disk after this many
+    /// bytes (for tests).
+    #[arg(long, hide = true, value_name = "BYTES")]
+    fail_writes_after: Option<u64>,
+    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_grouping_after: Option<u64>,
+    /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_store_after: Option<u64>,
+    /// How long to wait for other programs to let go of --db, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -91,7 +107,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     )?;
     if !args.census
         && !args.store_groups
-        && let Some(cat) = open_complete(&args.db, config)?
+        && let Some(cat) = open_complete(&args.db, config, args.busy_ms)?
     {
         let spinner = spinner(
             args.quiet.quiet,
@@ -102,7 +118,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((output(&report?, args.json)?, Status::Done));
     }
     if args.store_groups {
-        bbx::catalogue::Catalogue::open(&args.db)?.check_census_target(config)?;
+        // Refused before any work and without creating the file: a census
+        // that cannot be counted, or a file that must not take it (checked
+        // again, under the writer's lock, when the groups are stored).
+        census::countable(config)?;
+        Catalogue::check_census_file(&args.db, config, args.busy_ms)?;
     }
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     let stop = ctrl_c();
@@ -115,6 +135,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         stop: Some(stop),
         stop_after: args.stop_after,
         unit_size: args.unit_size,
+        fail_writes_after: args.fail_writes_after,
+        // Kept until the groups are stored: stopped while storing, the same
+        // command stores them without counting again.
+        keep_work: args.store_groups,
+        stop_grouping_after: args.stop_grouping_after,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
     // With several processes the share is an estimate, which may be passed.
@@ -123,27 +148,37 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bar.set_position(counted);
     });
     bar.finish_and_clear();
-    let done = done?;
+    let mut done = done?;
     if !done.complete {
-        // A process's share is known only once counted: no "of" for it.
-        let counted = if cluster.processes > 1 {
-            format!(
-                "{} counted by process {} (of the {} that the {} processes share)",
+        // A process's share is known only once counted: with several
+        // processes, no "of" for it, and no telling from the counts whether
+        // every molecule is counted.
+        if cluster.processes > 1 {
+            eprintln!(
+                "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
                 quantity(done.counted, "molecule", "molecules"),
                 cluster.process,
                 done.total,
-                cluster.processes
-            )
+                cluster.processes,
+                done.work_dir.display()
+            );
+        } else if done.counted >= done.total {
+            eprintln!(
+                "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
+                done.work_dir.display()
+            );
         } else {
-            format!("{} of {} molecules counted", done.counted, done.total)
-        };
-        eprintln!(
-            "interrupted: {counted}; the work is kept in {}: run the same command to resume",
-            done.work_dir.display()
-        );
+            eprintln!(
+                "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
+                done.counted,
+                done.total,
+                done.work_dir.display()
+            );
+        }
         return Ok((String::new(), Status::Interrupted));
     }
-    let Some(report) = done.report else {
+    let Some(report) = done.report.take() else {
+        done.remove_work();
         eprintln!(
             "process {} of {}: its share of the {config} census is done; process 0 prints the report",
             cluster.process, cluster.processes
@@ -151,7 +186,37 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((String::new(), Status::Done));
     };
     if args.store_groups {
-        let stored = census::store::store(&args.db, config, &report, &done.classes)?;
+        let options = census::store::StoreOptions {
+            busy_ms: args.busy_ms,
+            stop: Some(stop),
+            stop_after: args.stop_store_after,
+        };
+        let kept = |what: &str, how: &str| {
+            format!(
+                "{what}; the census is kept in {}: the same command{how} stores it without counting again",
+                done.work_dir.display()
+            )
+        };
+        let stored = census::store::store(&args.db, config, &report, &done.classes, &options)
+            .map_err(|e| match e {
+                bbx::Error::Busy(m) => bbx::Error::Busy(kept(&m, "")),
+                bbx::Error::Invalid(m) => bbx::Error::Invalid(kept(&m, " with another --db")),
+                other => other,
+            })?;
+        let Some(stored) = stored else {
+            eprintln!(
+                "{}",
+                kept(
+                    &format!(
+                        "interrupted: the groups were not stored, and {} is as it was",
+                        args.db
+                    ),
+                    ""
+                )
+            );
+            return Ok((String::new(), Status::Interrupted));
+        };
+        done.remove_work();
         eprintln!(
             "stored {} ambiguous spectra and their {} molecules in {} (marked as a census of {config})",
             stored.spectra, stored.molecules, args.db

@@ -2,10 +2,12 @@
 
 use std::time::Duration;
 
+use bbx::assistant::plan::PlanLimits;
 use bbx::assistant::suggest::{SuggestOptions, rank};
 use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
+use bbx::solver::forward::ForwardLimits;
 
 use crate::cli::{
     MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
@@ -35,7 +37,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Stop searching after this many seconds and rank the rays on the
-    /// molecules found by then.
+    /// molecules found by then; with --plan, the strategy's search stops at
+    /// the same moment (no strategy then).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
     #[command(flatten)]
@@ -44,14 +47,24 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
+    let deadline = deadline(args.timeout);
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
+        plan_limits: PlanLimits {
+            deadline,
+            stop: Some(ctrl_c()),
+            ..PlanLimits::default()
+        },
+        forward: ForwardLimits {
+            deadline,
+            stop: Some(ctrl_c()),
+        },
     };
     let limits = Limits {
         max: Some(options.max),
-        deadline: deadline(args.timeout),
+        deadline,
         stop: Some(ctrl_c()),
     };
     let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
@@ -76,7 +89,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         };
         return Ok((text, Status::No));
     }
-    if args.plan && s.plan.is_none() && !args.json {
+    if let Some(cut) = &s.plan_cut
+        && !args.json
+    {
+        eprintln!("note: no strategy (--plan): {cut}");
+    } else if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
             "note: --plan works on complete sets of at most {} (--plan-max); this game has {}{}",
             quantity(args.plan_max, "molecule", "molecules"),
@@ -89,7 +106,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         render::suggest_text(&s, args.top)
     };
-    let status = if s.report.interrupted {
+    let plan_interrupted =
+        s.plan_cut.is_some() && ctrl_c().load(std::sync::atomic::Ordering::Relaxed);
+    let status = if s.report.interrupted || plan_interrupted {
         Status::Interrupted
     } else if s.report.timed_out && s.count == 0 {
         Status::Incomplete

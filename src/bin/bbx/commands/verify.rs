@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, json, open_census, open_complete, progress_bar, spinner};
+use crate::cli::{
+    Quiet, Seed, Status, json, molecules_of, open_census, open_complete, progress_bar, spinner,
+};
 
 #[derive(clap::Args)]
 #[command(
@@ -17,7 +19,7 @@ pub struct Args {
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Check N random spectra (every ambiguous one included when there are fewer than N).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_sample)]
     sample: Option<usize>,
     #[command(flatten)]
     seed: Seed,
@@ -36,6 +38,10 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// How long to wait for other programs to let go of --db, in
+    /// milliseconds (for tests).
+    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
+    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -57,22 +63,36 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let start = Instant::now();
     let catalogue = if args.rules == Rules::Standard {
-        open_complete(&args.db, config)?
+        open_complete(&args.db, config, args.busy_ms)?
     } else {
         None
     };
     // Without a complete catalogue, the ambiguous spectra of a stored census.
     let census = match (&catalogue, args.ambiguous && args.rules == Rules::Standard) {
-        (None, true) => open_census(&args.db, config)?,
+        (None, true) => open_census(&args.db, config, args.busy_ms)?,
         _ => None,
     };
-    if catalogue.is_none() && census.is_none() {
-        let total = config.molecule_count().unwrap_or(u64::MAX);
-        if total > bbx::catalogue::SANE_LIMIT {
-            return Err(bbx::Error::Invalid(format!(
-                "{config} has {total} molecules, too many to enumerate in memory: store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
-            )));
-        }
+    if catalogue.is_none()
+        && census.is_none()
+        && config
+            .molecule_count()
+            .is_none_or(|n| n > bbx::catalogue::SANE_LIMIT)
+    {
+        let size = molecules_of(config);
+        let limit = bbx::catalogue::SANE_LIMIT;
+        return Err(bbx::Error::Invalid(
+            match (bbx::census::countable(config), args.rules) {
+                (Ok(_), Rules::Standard) => format!(
+                    "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
+                ),
+                (Ok(_), _) => format!(
+                    "{config} has {size}, too many to enumerate in memory (at most {limit}); a census's stored groups are checked under the standard rules only"
+                ),
+                (Err(why), _) => format!(
+                    "{config} has {size}, too many to enumerate in memory (at most {limit}), and no census can count it ({why}): `bbx solve` checks single games of it"
+                ),
+            },
+        ));
     }
     let spinner = spinner(
         args.quiet.quiet,
@@ -115,4 +135,16 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     let text = bbx::render::verify_text(&v, &source, &options, start.elapsed().as_secs_f64());
     Ok((text, code))
+}
+
+/// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
+/// none would check nothing and still report agreement).
+fn parse_sample(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("--sample 0 would check nothing: give at least 1 spectrum".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a number of spectra (a whole number, at least 1), not '{s}'"
+        )),
+    }
 }

@@ -1,0 +1,98 @@
+//! Writing a user's file whole or not at all.
+//!
+//! A save or an output file written in place is truncated first: a full disk
+//! or a kill in the middle leaves half a file where a good one was. bbx
+//! writes such files into a temporary file beside them and renames it over
+//! the old one once it is complete, so the old file stays until the new one
+//! is whole.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Writes `bytes` to `path`, replacing what was there only once the new
+/// content is complete (see [`write_whole_with`]).
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_whole_with(path, |f| f.write_all(bytes))
+}
+
+/// Writes `path` with `write`, into a temporary file in the same directory
+/// that then replaces `path` (keeping its permissions): if `write` or the
+/// disk fails, `path` is left as it was and the temporary file is removed.
+/// A path that is a symbolic link has its target replaced; one that is not
+/// a regular file (a device such as `/dev/stdout`, a pipe) is written in
+/// place, since it cannot be replaced.
+pub fn write_whole_with(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    let target: PathBuf = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    };
+    let existing = std::fs::metadata(&target).ok();
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        let mut file = std::fs::OpenOptions::new().write(true).open(&target)?;
+        return write(&mut file);
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".bbx-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    write(tmp.as_file_mut())?;
+    tmp.as_file().sync_all()?;
+    if let Some(m) = existing {
+        tmp.as_file().set_permissions(m.permissions())?;
+    }
+    tmp.persist(&target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.txt");
+        write_whole(&path, b"first save\n").unwrap();
+        // The disk fills after 5 bytes of the new content.
+        let e = write_whole_with(&path, |f| {
+            f.write_all(b"secon")?;
+            Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first save\n");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["game.txt"]);
+        write_whole(&path, b"second save\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second save\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_keeps_pointing_at_the_file_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_whole(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
+}

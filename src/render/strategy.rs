@@ -1,0 +1,108 @@
+//! `bbx strategy`: a policy's games against a whole configuration, as text.
+
+use std::fmt::Write as _;
+
+use crate::assistant::strategy::{Game, StrategyReport};
+
+/// The widest bar of a histogram, in characters.
+const BAR: usize = 40;
+
+/// A histogram drawn in the terminal: one line per value that occurs, with
+/// its count, its share and a bar.
+fn histogram(out: &mut String, what: &str, counts: &[u64], total: u64) {
+    let most = counts.iter().copied().max().unwrap_or(0).max(1);
+    let _ = writeln!(out, "\n{what}:");
+    for (value, &n) in counts.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let bar = ((n as f64 / most as f64) * BAR as f64).round() as usize;
+        let _ = writeln!(
+            out,
+            "  {value:>4}  {n:>10}  {:>6.2}%  {}",
+            100.0 * n as f64 / total.max(1) as f64,
+            "#".repeat(bar.max(1))
+        );
+    }
+}
+
+/// One game in a line or two.
+pub fn game_text(g: &Game) -> String {
+    let shots: Vec<String> = g
+        .shots
+        .iter()
+        .map(|(q, o)| format!("ray {q} {o}"))
+        .collect();
+    let mut out = format!(
+        "molecule {} ({}): {} ray{}, score {}{}\n",
+        g.number,
+        g.molecule,
+        g.shots.len(),
+        if g.shots.len() == 1 { "" } else { "s" },
+        g.score,
+        if g.score_tatham != g.score {
+            format!(" ({} by Tatham's rule)", g.score_tatham)
+        } else {
+            String::new()
+        }
+    );
+    let _ = writeln!(out, "  {}", shots.join(", "));
+    if g.left > 1 {
+        let _ = writeln!(
+            out,
+            "  then {} molecules share every result; atoms placed at {}: {} missed",
+            g.left, g.placed, g.missed
+        );
+    } else {
+        let _ = writeln!(out, "  then the molecule is known");
+    }
+    out
+}
+
+/// The whole report.
+pub fn strategy_text(r: &StrategyReport) -> String {
+    let mut out = format!(
+        "{} under {} rules, the {} policy against every molecule ({} games, {:.1} s)\n\n",
+        r.config, r.rules, r.policy, r.molecules, r.seconds
+    );
+    let _ = writeln!(
+        out,
+        "rays   mean {:.4} ({} / {}), worst {}",
+        r.rays_mean, r.rays_total, r.molecules, r.rays_worst
+    );
+    let _ = writeln!(
+        out,
+        "score  mean {:.4} ({} / {}), worst {}",
+        r.score_mean, r.score_total, r.molecules, r.score_worst
+    );
+    let _ = writeln!(
+        out,
+        "       by Tatham's rule (a guess giving every result wins) {:.4} ({} / {})",
+        r.score_tatham_mean, r.score_tatham_total, r.molecules
+    );
+    let _ = writeln!(
+        out,
+        "luck   {} games ({:.2}%) end with molecules no ray tells apart; their misplaced atoms cost {} points, {:.4} a game on average",
+        r.undecided_games,
+        100.0 * r.undecided_games as f64 / r.molecules.max(1) as f64,
+        r.penalty_total,
+        r.penalty_total as f64 / r.molecules.max(1) as f64
+    );
+    if !r.first_rays.is_empty() {
+        let steps: Vec<String> = r
+            .first_rays
+            .iter()
+            .map(|(q, o, share)| format!("ray {q} (most often {o}, {:.1}%)", 100.0 * share))
+            .collect();
+        let _ = writeln!(out, "first  {}", steps.join(", then "));
+    }
+    histogram(&mut out, "rays per game", &r.rays_histogram, r.molecules);
+    histogram(&mut out, "score per game", &r.score_histogram, r.molecules);
+    if !r.hardest.is_empty() {
+        let _ = writeln!(out, "\nhardest games:");
+        for g in &r.hardest {
+            out.push_str(&game_text(g));
+        }
+    }
+    out
+}
