@@ -158,6 +158,220 @@ fn two_processes_over_loopback_give_the_report_of_one() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A host file for `n` processes on loopback, at ports free when it is
+/// written.
+fn loopback_hosts(dir: &Path, n: usize) -> PathBuf {
+    // Held together, so that the ports differ.
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    let mut text = String::new();
+    for l in &listeners {
+        text.push_str(&format!("{}\n", l.local_addr().expect("address")));
+    }
+    let hosts = dir.join("hosts.txt");
+    std::fs::write(&hosts, text).unwrap();
+    hosts
+}
+
+/// Starts `bbx stats ARGS` as process `i` of 2 of the census on `hosts`,
+/// working in `work`.
+fn process(args: &[&str], i: usize, hosts: &Path, work: &Path) -> Child {
+    StdCommand::new(bin())
+        .arg("stats")
+        .args(args)
+        .args([
+            "--processes",
+            "2",
+            "--process",
+            &i.to_string(),
+            "--hostfile",
+        ])
+        .arg(hosts)
+        .arg("--work-dir")
+        .arg(work)
+        // A panic would show its backtrace.
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
+/// Standard error of a process, which must have exited with `code` and said
+/// one line (`error: …` for errors), no panic.
+fn one_line(out: &Output, code: i32) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+    err
+}
+
+#[test]
+fn a_lost_process_stops_the_other_with_exit_3_and_the_work_resumes() {
+    let dir = temp_dir("lost");
+    let hosts = loopback_hosts(&dir, 2);
+    let work = |i: usize| dir.join(format!("process{i}"));
+    // Where each process keeps its census, inside its --work-dir.
+    let census = |i: usize| work(i).join(format!("bbx-census-A6_B8-process{i}"));
+    // Two workers each: a worker unwinding after the loss could panic again
+    // in timely's destructors, which would abort the process.
+    let args = ["A6_B8", "--json", "--workers", "2"];
+    let zero = process(&args, 0, &hosts, &work(0));
+    let mut one = process(&args, 1, &hosts, &work(1));
+    // Process 1 is killed (SIGKILL) once every worker has logged a round:
+    // mid-run, with work to resume.
+    let logs =
+        [(0, 0), (0, 1), (1, 2), (1, 3)].map(|(i, w)| census(i).join(format!("worker{w}.log")));
+    let start = Instant::now();
+    while logs
+        .iter()
+        .any(|log| std::fs::metadata(log).map_or(true, |m| m.len() == 0))
+    {
+        assert!(
+            one.try_wait().expect("wait").is_none(),
+            "process 1 ended before logging a round"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "process 1 logged no round"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    one.kill().expect("kill");
+    let _ = one.wait();
+    let out = wait(zero, Duration::from_secs(120));
+    let err = one_line(&out, 3);
+    assert!(
+        err.starts_with("error: process 0 lost process 1 at 127.0.0.1:"),
+        "{err}"
+    );
+    assert!(err.contains("the same commands resume it"), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(census(0).join("manifest.json").exists(), "the work is kept");
+    // Both started again, the census resumes to its end.
+    let zero = process(&args, 0, &hosts, &work(0));
+    let one = process(&args, 1, &hosts, &work(1));
+    let outs = [zero, one].map(|c| wait(c, Duration::from_secs(300)));
+    let v: Value = serde_json::from_str(&stdout(&outs[0])).unwrap();
+    assert_eq!(v["molecules"], 74_974_368u64);
+    assert_eq!(v["source"]["resumed"], true);
+    stdout(&outs[1]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn processes_with_different_settings_both_refuse_and_leave_nothing() {
+    let dir = temp_dir("settings");
+    for (zero, one, setting) in [
+        (
+            ["A5_B7", "-w", "1"].as_slice(),
+            ["A4_B7", "-w", "1"].as_slice(),
+            ("the configuration", "A5_B7", "A4_B7"),
+        ),
+        (
+            &["A5_B7", "-w", "1", "--no-symmetry"],
+            &["A5_B7", "-w", "1"],
+            ("--no-symmetry", "given", "not given"),
+        ),
+        (
+            &["A5_B7", "-w", "1"],
+            &["A5_B7", "-w", "2"],
+            ("--workers", "1", "2"),
+        ),
+    ] {
+        let hosts = loopback_hosts(&dir, 2);
+        let work = |i: usize| dir.join(format!("new{i}/work"));
+        let children = [
+            process(zero, 0, &hosts, &work(0)),
+            process(one, 1, &hosts, &work(1)),
+        ];
+        let outs = children.map(|c| wait(c, Duration::from_secs(120)));
+        let (name, value0, value1) = setting;
+        for (i, (here, there)) in [(value0, value1), (value1, value0)].into_iter().enumerate() {
+            let err = one_line(&outs[i], 2);
+            let expected = format!(
+                "error: process {i} and process {j} were started with different settings: {name} is {here} here but {there} in process {j}",
+                j = 1 - i
+            );
+            assert!(err.starts_with(&expected), "{zero:?} {one:?}: {err}");
+            assert!(outs[i].stdout.is_empty());
+        }
+        for i in 0..2 {
+            assert!(
+                !dir.join(format!("new{i}")).exists(),
+                "{zero:?} {one:?}: a refused run leaves no work directory"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_port_in_use_is_a_failure_and_leaves_no_work_directory() {
+    let dir = temp_dir("port");
+    let hosts = loopback_hosts(&dir, 2);
+    let line = std::fs::read_to_string(&hosts).unwrap();
+    let taken = TcpListener::bind(line.lines().next().unwrap()).expect("the port is free");
+    let work = dir.join("nested").join("work");
+    let out = wait(
+        process(&["A4_B6"], 0, &hosts, &work),
+        Duration::from_secs(60),
+    );
+    let err = one_line(&out, 3);
+    assert!(
+        err.contains("process 0 cannot listen on 127.0.0.1:"),
+        "{err}"
+    );
+    assert!(!dir.join("nested").exists(), "{err}");
+    // A directory that was there is kept, without the files the run added.
+    std::fs::create_dir_all(&work).unwrap();
+    let out = wait(
+        process(&["A4_B6"], 0, &hosts, &work),
+        Duration::from_secs(60),
+    );
+    one_line(&out, 3);
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
+    drop(taken);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_interrupted_process_counts_no_more_than_there_is() {
+    // Process 1 stops after one round; process 0 counts its whole share,
+    // which is more than half of the molecules: the first units' orbits
+    // stand for more molecules than the last ones'.
+    let dir = temp_dir("share");
+    let hosts = loopback_hosts(&dir, 2);
+    let args = ["A5_B7", "--workers", "1", "--unit-size", "20000"];
+    let zero = process(&args, 0, &hosts, &dir.join("process0"));
+    let mut stopped = args.to_vec();
+    stopped.extend(["--stop-after", "1"]);
+    let one = process(&stopped, 1, &hosts, &dir.join("process1"));
+    let outs = [zero, one].map(|c| wait(c, Duration::from_secs(120)));
+    for (i, out) in outs.iter().enumerate() {
+        let err = one_line(out, 130);
+        let (n, rest) = err
+            .strip_prefix("interrupted: ")
+            .and_then(|e| e.split_once(' '))
+            .unwrap_or_else(|| panic!("{err}"));
+        let n: u64 = n.parse().unwrap_or_else(|_| panic!("{err}"));
+        assert!(n <= 1_906_884, "{err}");
+        assert!(
+            rest.starts_with(&format!(
+                "molecules counted by process {i} (of the 1906884 that the 2 processes share)"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("run the same command to resume"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn a_stopped_census_resumes_to_the_same_report() {
     let dir = temp_dir("stop");
@@ -514,6 +728,14 @@ fn bad_input_is_one_line_and_exit_code_2() {
     let hosts = dir.join("hosts.txt");
     std::fs::write(&hosts, "127.0.0.1:2101\nnot an address\n").unwrap();
     let hosts = hosts.to_str().unwrap();
+    // A line of half a megabyte, quoted short; a file of more than a
+    // megabyte, refused unread (a device that never ends too).
+    let long = dir.join("long.txt");
+    std::fs::write(&long, format!("127.0.0.1:2101\n{}\n", "x".repeat(500_000))).unwrap();
+    let long = long.to_str().unwrap();
+    let large = dir.join("large.txt");
+    std::fs::write(&large, "# a comment\n".repeat(100_000)).unwrap();
+    let large = large.to_str().unwrap();
     let work = dir.join("work");
     let work = work.to_str().unwrap();
     // A census stopped with one set of options, then asked to resume with another.
@@ -543,6 +765,39 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "expected a size",
         ),
         (
+            vec!["stats", "A4_B6", "--processes", "99999999999"],
+            "--processes 99999999999 is out of range: give from 1 to 256 processes",
+        ),
+        (
+            vec!["stats", "A4_B6", "--processes", "257", "--process", "0"],
+            "give from 1 to 256 processes",
+        ),
+        (
+            vec!["stats", "A4_B6", "-w", "0"],
+            "--workers 0 is out of range: give from 1 to 256 worker threads per process",
+        ),
+        (
+            vec!["stats", "A4_B6", "-w", "257"],
+            "give from 1 to 256 worker threads",
+        ),
+        (
+            vec!["stats", "A4_B6", "-w", "256", "-n", "17"],
+            "makes 4352 workers in all: give at most 4096",
+        ),
+        (
+            vec!["stats", "A4_B6", "-n", "2", "--hostfile", long],
+            "not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'",
+        ),
+        (
+            vec!["stats", "A4_B6", "-n", "2", "--hostfile", large],
+            "at most 1000000 bytes",
+        ),
+        #[cfg(unix)]
+        (
+            vec!["stats", "A4_B6", "-n", "2", "--hostfile", "/dev/zero"],
+            "/dev/zero: a host file holds one HOST:PORT line per process, at most 1000000 bytes",
+        ),
+        (
             vec!["stats", "A4_B7", "--unit-size", "999", "--work-dir", work],
             "run the census with the same options",
         ),
@@ -552,6 +807,11 @@ fn bad_input_is_one_line_and_exit_code_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(err.starts_with("error: "), "{err}");
+        // One line (clap adds a hint to its own) and never a whole file.
+        let lines = err
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with("For more information"));
+        assert!(lines.count() == 1 && err.len() < 400, "{err}");
         assert!(out.stdout.is_empty());
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -12,16 +12,50 @@
 //! assert!(parse_hostfile("10.0.0.1\n", "hosts.txt", 1).is_err());
 //! ```
 
+use std::fmt::Display;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
-use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::zero_copy::initialize::{
+    CommsGuard, initialize_networking_from_sockets,
+};
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::{Hooks, WorkerGuards};
 
 use crate::error::Error;
+
+/// The most worker threads a process takes (`--workers`).
+pub const MAX_WORKERS: usize = 256;
+
+/// The most processes a census takes (`--processes`).
+pub const MAX_PROCESSES: usize = 256;
+
+/// The most workers in all processes: each worker keeps buffers for every
+/// other, so a process's memory grows with its workers times all workers.
+pub const MAX_PEERS: usize = 4096;
+
+/// The largest host file read, in bytes: one short line per process fits many
+/// times over.
+pub const MAX_HOSTFILE_BYTES: u64 = 1_000_000;
+
+/// The most characters of a bad host-file line quoted in an error.
+const QUOTED: usize = 40;
+
+/// How a connection between two processes of a census starts, before the
+/// settings: a census process answers with the same bytes, anything else is
+/// not one.
+const HELLO: &[u8] = b"bbx census\n";
+
+/// The longest settings text accepted from another process.
+const MAX_SETTINGS_BYTES: u32 = 4096;
+
+/// How long a process that accepted a connection waits for the other side to
+/// introduce itself (it does so at once) before dropping it as a stranger.
+const INTRODUCTION: Duration = Duration::from_secs(10);
 
 /// Where a census runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +71,8 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// One process with `workers` threads.
+    /// One process with `workers` threads (at least one; [`Cluster::check`]
+    /// refuses more than [`MAX_WORKERS`]).
     pub fn local(workers: usize) -> Cluster {
         Cluster {
             workers: workers.max(1),
@@ -49,45 +84,81 @@ impl Cluster {
 
     /// Process `process` of `processes`, with `workers` threads each, at the
     /// addresses of `hostfile` (by default, timely's: `localhost:2101`,
-    /// `localhost:2102`, …).
+    /// `localhost:2102`, …). Counts out of range are refused, not adjusted.
     pub fn new(
         workers: usize,
         processes: usize,
         process: usize,
         hostfile: Option<&Path>,
     ) -> Result<Cluster, Error> {
-        if processes == 0 {
-            return Err(Error::Invalid("--processes must be at least 1".into()));
-        }
-        if process >= processes {
-            return Err(Error::Invalid(format!(
-                "--process {process} is out of range: with --processes {processes} the processes are numbered 0 to {}",
-                processes - 1
-            )));
-        }
+        let mut cluster = Cluster {
+            workers,
+            processes,
+            process,
+            addresses: Vec::new(),
+        };
+        cluster.check_counts()?;
         if processes == 1 {
-            return Ok(Cluster::local(workers));
+            return Ok(cluster);
         }
-        let addresses = match hostfile {
+        cluster.addresses = match hostfile {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    Error::Invalid(format!(
-                        "{}: cannot read the host file: {e}",
-                        path.display()
-                    ))
-                })?;
+                let text = read_hostfile(path)?;
                 parse_hostfile(&text, &path.display().to_string(), processes)?
             }
             None => (0..processes)
                 .map(|i| format!("localhost:{}", 2101 + i))
                 .collect(),
         };
-        Ok(Cluster {
-            workers: workers.max(1),
-            processes,
-            process,
-            addresses,
-        })
+        Ok(cluster)
+    }
+
+    /// Refuses counts out of range: workers from 1 to [`MAX_WORKERS`],
+    /// processes from 1 to [`MAX_PROCESSES`], at most [`MAX_PEERS`] workers
+    /// in all, the process index below the processes; and, with several
+    /// processes, anything but one address per process.
+    pub fn check(&self) -> Result<(), Error> {
+        self.check_counts()?;
+        if self.processes > 1 && self.addresses.len() != self.processes {
+            return Err(Error::Invalid(format!(
+                "{} for {} processes: give one HOST:PORT per process",
+                crate::error::quantity(self.addresses.len(), "address", "addresses"),
+                self.processes
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_counts(&self) -> Result<(), Error> {
+        if !(1..=MAX_WORKERS).contains(&self.workers) {
+            return Err(Error::Invalid(format!(
+                "--workers {} is out of range: give from 1 to {MAX_WORKERS} worker threads per process",
+                self.workers
+            )));
+        }
+        if !(1..=MAX_PROCESSES).contains(&self.processes) {
+            return Err(Error::Invalid(format!(
+                "--processes {} is out of range: give from 1 to {MAX_PROCESSES} processes",
+                self.processes
+            )));
+        }
+        if self.peers() > MAX_PEERS {
+            return Err(Error::Invalid(format!(
+                "--workers {} with --processes {} makes {} workers in all: give at most {MAX_PEERS} (fewer workers per process)",
+                self.workers,
+                self.processes,
+                self.peers()
+            )));
+        }
+        if self.process >= self.processes {
+            return Err(Error::Invalid(format!(
+                "--process {} is out of range: with --processes {} the processes are numbered 0 to {}",
+                self.process,
+                self.processes,
+                self.processes - 1
+            )));
+        }
+        Ok(())
     }
 
     /// Worker threads in all processes.
@@ -98,17 +169,38 @@ impl Cluster {
     /// Starts `func` on every worker of this process, connected to the
     /// other processes' workers, as `timely::execute` does. The connections
     /// are made here rather than by timely, quietly (timely reports on
-    /// standard output, which carries the report) and within `patience`.
-    pub fn execute<T, F>(&self, patience: Duration, func: F) -> Result<WorkerGuards<T>, Error>
+    /// standard output, which carries the report) and within `patience`;
+    /// each starts by comparing `settings`, and processes whose settings
+    /// differ refuse to work together (both of them, naming the setting).
+    ///
+    /// A connection lost while the workers run makes timely's threads
+    /// panic; with several processes this installs a panic hook that keeps
+    /// those panics quiet, records the loss for [`lost_process`] and stops
+    /// the workers for good ([`stopped_workers`]): the caller must then not
+    /// join them, and the threads end with the process. So at most one
+    /// census of several processes should run in a process at a time.
+    pub fn execute<T, F>(
+        &self,
+        settings: &Settings,
+        patience: Duration,
+        func: F,
+    ) -> Result<WorkerGuards<T>, Error>
     where
         T: Send + 'static,
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
     {
+        self.check()?;
+        if let Ok(mut loss) = LOSS.lock() {
+            *loss = None;
+        }
+        BROKEN.store(false, Ordering::SeqCst);
+        PARKED.store(0, Ordering::SeqCst);
         let fail = |e: String| Error::System(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
         }
-        let sockets = connect(&self.addresses, self.process, patience)?;
+        let sockets = connect(&self.addresses, self.process, settings, patience)?;
+        install_loss_hook();
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_typed_vector(
             self.workers,
@@ -120,7 +212,7 @@ impl Cluster {
                 .map_err(|e| fail(e.to_string()))?;
         timely::execute::execute_from(
             builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
-            Box::new(guard),
+            Box::new(Comms(Some(guard))),
             timely::WorkerConfig::default(),
             func,
         )
@@ -128,18 +220,248 @@ impl Cluster {
     }
 }
 
+/// A process of the census whose connection failed while the workers ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lost {
+    /// Its index.
+    pub process: usize,
+    /// What failed: "reading data: socket closed", say.
+    pub cause: String,
+}
+
+/// The first connection to another process that failed since the workers of
+/// the last [`Cluster::execute`] started, if one did.
+pub fn lost_process() -> Option<Lost> {
+    LOSS.lock().ok().and_then(|l| l.clone())
+}
+
+/// The first lost connection of the running census.
+static LOSS: Mutex<Option<Lost>> = Mutex::new(None);
+
+/// Whether one of timely's communication threads panicked: joining them
+/// would then panic too.
+static BROKEN: AtomicBool = AtomicBool::new(false);
+
+/// Workers stopped for good by a lost connection (see [`install_loss_hook`]).
+static PARKED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many of this process's workers a lost connection stopped for good:
+/// they never return, so the census must not wait for them (nor join them).
+pub fn stopped_workers() -> usize {
+    PARKED.load(Ordering::SeqCst)
+}
+
+/// Installs, once, the panic hook that turns the panics of timely's
+/// communication threads into a recorded [`Lost`]. timely names them
+/// `timely:send-J` and `timely:recv-J` (J the other process) and makes them
+/// panic with "timely communication error: …" when a connection fails; the
+/// workers then panic on the queues those threads poisoned ("MergeQueue
+/// poisoned."). Those panics are expected and kept quiet; any other goes to
+/// the hook that was there before.
+fn install_loss_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let thread = std::thread::current();
+            let name = thread.name().unwrap_or("");
+            let peer = name
+                .strip_prefix("timely:recv-")
+                .or_else(|| name.strip_prefix("timely:send-"))
+                .and_then(|j| j.parse::<usize>().ok());
+            if let Some(process) = peer {
+                BROKEN.store(true, Ordering::SeqCst);
+                if let Some(cause) = message.strip_prefix("timely communication error: ") {
+                    if let Ok(mut loss) = LOSS.lock() {
+                        loss.get_or_insert(Lost {
+                            process,
+                            cause: cause.to_string(),
+                        });
+                    }
+                    return;
+                }
+                if message == "MergeQueue poisoned." {
+                    // Another thread's panic, reported on its own.
+                    return;
+                }
+            } else if name.starts_with("timely:work-") && lost_process().is_some() {
+                // A worker meeting the queue of a lost connection. Unwound,
+                // it could panic again in a destructor (timely's input
+                // handles send when dropped), which aborts the process: it
+                // stops here instead, and ends with the process.
+                PARKED.fetch_add(1, Ordering::SeqCst);
+                loop {
+                    std::thread::park();
+                }
+            } else if BROKEN.load(Ordering::SeqCst)
+                && (message.starts_with("Send thread panic")
+                    || message.starts_with("Recv thread panic"))
+            {
+                // timely joining the threads above (see `Comms`).
+                return;
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// timely's communication threads, joined when dropped unless one of them
+/// panicked (a lost connection): timely's join would then panic in turn, so
+/// they are left to end with the process.
+struct Comms(Option<CommsGuard>);
+
+impl Drop for Comms {
+    fn drop(&mut self) {
+        let Some(guard) = self.0.take() else { return };
+        if BROKEN.load(Ordering::SeqCst) {
+            std::mem::forget(guard);
+        } else {
+            // A connection lost while joining makes the join panic; the
+            // hook keeps that quiet, and this process's work is done.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(guard)));
+        }
+    }
+}
+
+/// What every process of a census must agree on before working together:
+/// `(setting, value)` pairs, compared when two processes connect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settings(Vec<(String, String)>);
+
+impl Settings {
+    /// No settings.
+    pub fn new() -> Settings {
+        Settings::default()
+    }
+
+    /// Adds `setting` (how the user would name it: `--workers`, `the
+    /// configuration`) with its value.
+    pub fn with(mut self, setting: &str, value: impl Display) -> Settings {
+        self.0.push((setting.to_string(), value.to_string()));
+        self
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut out = String::new();
+        for (k, v) in &self.0 {
+            out.push_str(&k.replace(['\t', '\n'], " "));
+            out.push('\t');
+            out.push_str(&v.replace(['\t', '\n'], " "));
+            out.push('\n');
+        }
+        out.into_bytes()
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Settings> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut out = Settings::new();
+        for line in text.lines() {
+            let (k, v) = line.split_once('\t')?;
+            out.0.push((k.to_string(), v.to_string()));
+        }
+        Some(out)
+    }
+
+    /// The first setting that differs between this process `me` and process
+    /// `them`, as the error both of them report.
+    pub fn compare(&self, theirs: &Settings, me: usize, them: usize) -> Result<(), Error> {
+        let find = |s: &Settings, k: &str| {
+            s.0.iter()
+                .find(|(name, _)| name == k)
+                .map(|(_, v)| v.clone())
+        };
+        let shown = |v: Option<String>| v.map_or("not set".to_string(), |v| cut(&v));
+        let names = self
+            .0
+            .iter()
+            .chain(theirs.0.iter())
+            .map(|(k, _)| k.as_str());
+        for k in names {
+            let (mine, other) = (find(self, k), find(theirs, k));
+            if mine != other {
+                return Err(Error::Invalid(format!(
+                    "process {me} and process {them} were started with different settings: {} is {} here but {} in process {them}; start every process with the same command and options but --process",
+                    cut(k),
+                    shown(mine),
+                    shown(other)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a process sends when it connects (`index` its own) or answers
+/// (`None`).
+fn introduce(
+    stream: &mut TcpStream,
+    index: Option<usize>,
+    settings: &Settings,
+) -> std::io::Result<()> {
+    let text = settings.encode();
+    let mut bytes = HELLO.to_vec();
+    if let Some(i) = index {
+        bytes.extend_from_slice(&(i as u64).to_le_bytes());
+    }
+    bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&text);
+    stream.write_all(&bytes)?;
+    stream.flush()
+}
+
+/// What the other side of `stream` says of itself: its index (when
+/// `with_index`) and its settings; `Ok(None)` when it is no census process.
+fn introduction(
+    stream: &mut TcpStream,
+    with_index: bool,
+) -> std::io::Result<Option<(usize, Settings)>> {
+    let mut hello = vec![0u8; HELLO.len()];
+    stream.read_exact(&mut hello)?;
+    if hello != HELLO {
+        return Ok(None);
+    }
+    let mut index = 0usize;
+    if with_index {
+        let mut b = [0u8; 8];
+        stream.read_exact(&mut b)?;
+        index = usize::try_from(u64::from_le_bytes(b)).unwrap_or(usize::MAX);
+    }
+    let mut b = [0u8; 4];
+    stream.read_exact(&mut b)?;
+    let len = u32::from_le_bytes(b);
+    if len > MAX_SETTINGS_BYTES {
+        return Ok(None);
+    }
+    let mut text = vec![0u8; len as usize];
+    stream.read_exact(&mut text)?;
+    Ok(Settings::decode(&text).map(|s| (index, s)))
+}
+
 /// Connects process `me` to every other: it listens on its own address for
 /// the processes after it and reaches each process before it, retrying until
 /// `patience` runs out. Each connection starts with the connecting process's
-/// index.
+/// introduction (its index and settings) and the answer (the settings of the
+/// process reached); both sides compare them. A connection that does not
+/// introduce itself as a census process is dropped.
+///
+/// Failing to listen, to reach a process or to hear from it is a failure of
+/// the machine or the network ([`Error::System`]); settings that differ are
+/// bad input ([`Error::Invalid`]).
 fn connect(
     addresses: &[String],
     me: usize,
+    settings: &Settings,
     patience: Duration,
 ) -> Result<Vec<Option<TcpStream>>, Error> {
     let deadline = Instant::now() + patience;
     let listener = TcpListener::bind(addresses[me].as_str()).map_err(|e| {
-        Error::Invalid(format!(
+        Error::System(format!(
             "process {me} cannot listen on {}: {e} (is the port free, and the host file's line {} this machine's address?)",
             addresses[me],
             me + 1
@@ -151,19 +473,37 @@ fn connect(
             match TcpStream::connect(address.as_str()) {
                 Ok(s) => break s,
                 Err(e) if Instant::now() > deadline => {
-                    return Err(Error::Invalid(format!(
-                        "process {me} cannot reach process {j} at {address}: {e} (started it with the same host file?)"
+                    return Err(Error::System(format!(
+                        "process {me} cannot reach process {j} at {address}: {e} (is it started, with the same host file?)"
                     )));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(200)),
             }
         };
-        let sent = stream
+        let lost = |e: std::io::Error| {
+            Error::System(format!(
+                "process {me} lost process {j} at {address} while connecting: {e}"
+            ))
+        };
+        // Process j answers once it has reached the processes before it.
+        let wait = deadline
+            .saturating_duration_since(Instant::now())
+            .max(INTRODUCTION);
+        stream
             .set_nodelay(true)
-            .and_then(|_| stream.write_all(&(me as u64).to_le_bytes()));
-        sent.map_err(|e| {
-            Error::System(format!("process {me} lost process {j} at {address}: {e}"))
-        })?;
+            .and_then(|_| stream.set_read_timeout(Some(wait)))
+            .and_then(|_| introduce(&mut stream, Some(me), settings))
+            .map_err(lost)?;
+        match introduction(&mut stream, false) {
+            Ok(Some((_, theirs))) => settings.compare(&theirs, me, j)?,
+            Ok(None) => {
+                return Err(Error::System(format!(
+                    "process {me}: what answers at {address} is not process {j} of a census (another program on that port?)"
+                )));
+            }
+            Err(e) => return Err(lost(e)),
+        }
+        stream.set_read_timeout(None).map_err(lost)?;
         out[j] = Some(stream);
     }
     listener
@@ -172,21 +512,27 @@ fn connect(
     while out[me + 1..].iter().any(Option::is_none) {
         match listener.accept() {
             Ok((mut stream, _)) => {
-                let mut index = [0u8; 8];
-                stream
+                let heard = stream
                     .set_nonblocking(false)
                     .and_then(|_| stream.set_nodelay(true))
-                    .and_then(|_| stream.read_exact(&mut index))
-                    .map_err(|e| {
-                        Error::Invalid(format!("process {me}: a connection failed: {e}"))
-                    })?;
-                let j = u64::from_le_bytes(index) as usize;
+                    .and_then(|_| stream.set_read_timeout(Some(INTRODUCTION)))
+                    .and_then(|_| introduction(&mut stream, true));
+                // A stranger, or a process that went away at once: wait on.
+                let Ok(Some((j, theirs))) = heard else {
+                    continue;
+                };
+                // Answer before judging, so that both sides can say what differs.
+                let answered = introduce(&mut stream, None, settings)
+                    .and_then(|_| stream.set_read_timeout(None));
+                settings.compare(&theirs, me, j)?;
                 if j <= me || j >= addresses.len() || out[j].is_some() {
                     return Err(Error::Invalid(format!(
-                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports?"
+                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports, or do the host files differ?"
                     )));
                 }
-                out[j] = Some(stream);
+                if answered.is_ok() {
+                    out[j] = Some(stream);
+                }
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 if Instant::now() > deadline {
@@ -194,17 +540,65 @@ fn connect(
                         .filter(|&j| out[j].is_none())
                         .map(|j| j.to_string())
                         .collect();
-                    return Err(Error::Invalid(format!(
-                        "process {me}: process {} never connected (started with the same host file?)",
+                    return Err(Error::System(format!(
+                        "process {me}: process {} never connected (is it started, with the same host file?)",
                         missing.join(", ")
                     )));
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
-            Err(e) => return Err(Error::Invalid(format!("process {me}: {e}"))),
+            Err(e) => {
+                return Err(Error::System(format!(
+                    "process {me} cannot accept connections on {}: {e}",
+                    addresses[me]
+                )));
+            }
         }
     }
     Ok(out)
+}
+
+/// Reads a host file, refusing one larger than [`MAX_HOSTFILE_BYTES`]
+/// (reading at most one byte more, so that `/dev/zero` is refused too).
+fn read_hostfile(path: &Path) -> Result<String, Error> {
+    let cannot = |e: std::io::Error| {
+        Error::Invalid(format!(
+            "{}: cannot read the host file: {e}",
+            path.display()
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_HOSTFILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_HOSTFILE_BYTES {
+        return Err(Error::Invalid(format!(
+            "{}: a host file holds one HOST:PORT line per process, at most {MAX_HOSTFILE_BYTES} bytes; this one is larger",
+            path.display()
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Invalid(format!(
+            "{}: the host file is not text (UTF-8): byte {} is not; give one HOST:PORT line per process",
+            path.display(),
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
+/// `text` cut to its first [`QUOTED`] characters (it may come from a file or
+/// another process: an error quotes no more).
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// `text` cut (see [`cut`]) and between quotes.
+fn quote(text: &str) -> String {
+    format!("'{}'", cut(text))
 }
 
 /// The first `processes` addresses of a host file: one `HOST:PORT` a line
@@ -218,8 +612,9 @@ pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<
         }
         let bad = |why: &str| {
             Error::Invalid(format!(
-                "{origin}:{}: {why}: expected HOST:PORT, for example 10.0.0.2:2101, not '{line}'",
-                i + 1
+                "{origin}:{}: {why}: expected HOST:PORT, for example 10.0.0.2:2101, not {}",
+                i + 1,
+                quote(line)
             ))
         };
         let (host, port) = line.rsplit_once(':').ok_or_else(|| bad("no port"))?;
@@ -262,5 +657,76 @@ mod tests {
         assert!(e.contains("0 to 1"), "{e}");
         let c = Cluster::new(3, 2, 1, None).unwrap();
         assert_eq!((c.peers(), c.addresses.len()), (6, 2));
+    }
+
+    #[test]
+    fn counts_out_of_range_are_refused_not_adjusted() {
+        for (workers, processes, process, needle) in [
+            (0, 1, 0, "--workers 0 is out of range: give from 1 to 256"),
+            (257, 1, 0, "--workers 257 is out of range"),
+            (1, 0, 0, "--processes 0 is out of range: give from 1 to 256"),
+            (
+                1,
+                99_999_999_999,
+                0,
+                "--processes 99999999999 is out of range",
+            ),
+            (
+                256,
+                17,
+                0,
+                "--workers 256 with --processes 17 makes 4352 workers in all: give at most 4096",
+            ),
+        ] {
+            let e = Cluster::new(workers, processes, process, None)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+        assert!(Cluster::local(MAX_WORKERS).check().is_ok());
+        assert!(Cluster::local(MAX_WORKERS + 1).check().is_err());
+        let no_addresses = Cluster {
+            addresses: Vec::new(),
+            ..Cluster::new(1, 2, 0, None).unwrap()
+        };
+        assert!(no_addresses.check().is_err());
+    }
+
+    #[test]
+    fn long_lines_are_quoted_short() {
+        let line = format!("{}:x", "h".repeat(100_000));
+        let e = parse_hostfile(&line, "h", 1).unwrap_err().to_string();
+        assert!(e.len() < 200, "{e}");
+        assert!(e.ends_with(&format!("'{}…'", "h".repeat(QUOTED))), "{e}");
+        assert_eq!(
+            quote("é".repeat(QUOTED).as_str()),
+            format!("'{}'", "é".repeat(QUOTED))
+        );
+    }
+
+    #[test]
+    fn settings_name_what_differs_both_ways() {
+        let ours = Settings::new()
+            .with("the configuration", "A6_B8")
+            .with("--workers", 1);
+        let back = Settings::decode(&ours.encode()).unwrap();
+        assert_eq!(back, ours);
+        assert!(ours.compare(&back, 0, 1).is_ok());
+        let theirs = Settings::new()
+            .with("the configuration", "A6_B8")
+            .with("--workers", 2);
+        let e = ours.compare(&theirs, 0, 1).unwrap_err();
+        assert!(!e.is_failure());
+        assert!(
+            e.to_string()
+                .contains("--workers is 1 here but 2 in process 1"),
+            "{e}"
+        );
+        let e = theirs.compare(&ours, 1, 0).unwrap_err().to_string();
+        assert!(e.contains("--workers is 2 here but 1 in process 0"), "{e}");
+        // A setting only one side knows (another version) differs too.
+        let more = ours.clone().with("--new-option", "x");
+        let e = ours.compare(&more, 0, 1).unwrap_err().to_string();
+        assert!(e.contains("--new-option is not set here but x"), "{e}");
     }
 }

@@ -58,6 +58,10 @@ pub use cluster::Cluster;
 /// How long a process waits for the others to come up.
 pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
 
+/// How long the workers of a process that lost another are given to end
+/// (they end at their next exchange) before the census returns without them.
+const LOST_GRACE: Duration = Duration::from_secs(2);
+
 /// The default memory limit: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
 
@@ -100,7 +104,11 @@ impl Default for CensusOptions {
     fn default() -> CensusOptions {
         CensusOptions {
             symmetry: true,
-            cluster: Cluster::local(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            cluster: Cluster::local(
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(cluster::MAX_WORKERS),
+            ),
             memory: DEFAULT_MEMORY,
             work_dir: None,
             keep_classes: false,
@@ -126,11 +134,13 @@ pub struct Census {
     pub complete: bool,
     /// The work directory (removed when complete).
     pub work_dir: PathBuf,
-    /// Molecules this process accounted for, out of about `to_count` (its
-    /// share of the configuration's molecules; exact for one process).
+    /// Molecules this process accounted for: all of them when complete and
+    /// alone; with several processes, its share, which is not known in
+    /// advance (the orbits of some units stand for more molecules than
+    /// others').
     pub counted: u64,
-    /// This process's share of the configuration's molecules.
-    pub to_count: u64,
+    /// The configuration's molecules, which all the processes share.
+    pub total: u64,
     /// With [`CensusOptions::keep_work`], the finished census's work
     /// directory, still locked.
     work: Option<checkpoint::WorkDir>,
@@ -189,9 +199,16 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
     std::env::temp_dir().join(work_dir_name(config, symmetry, cluster))
 }
 
-/// Runs a census of `config`. `progress(counted, total)` is called about ten
+/// Runs a census of `config`. `progress(counted, share)` is called about ten
 /// times a second with the molecules this process has accounted for, out of
-/// its share.
+/// its share: exact for one process, the configuration's molecules divided
+/// by the processes otherwise, which `counted` may pass.
+///
+/// Processes of one census must be given the same settings: they compare
+/// them when they connect, and each refuses one that differs. A process that
+/// loses another while they work returns [`Error::System`] naming it, and
+/// its work is kept for the resume; a run that fails before doing any work
+/// leaves no work directory behind, unless one was there before.
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -199,6 +216,7 @@ pub fn run(
 ) -> Result<Census, Error> {
     let total = countable(config)?;
     let cluster = options.cluster.clone();
+    cluster.check()?;
     let peers = cluster.peers() as u64;
     let unit_size = options
         .unit_size
@@ -220,6 +238,8 @@ pub fn run(
         .clone()
         .unwrap_or_else(std::env::temp_dir)
         .join(work_dir_name(config, options.symmetry, &cluster));
+    // What this run creates, to remove again if it fails before working.
+    let mut created = Created::before(&work_dir);
     let dir = checkpoint::WorkDir::open(
         &work_dir,
         &checkpoint::Manifest {
@@ -236,6 +256,22 @@ pub fn run(
             .fail_writes_after
             .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after),
     )?;
+    if dir.resumed {
+        // Another run's work: not this run's to remove.
+        created.nothing();
+    }
+    // Every setting that changes what a process does with its share (the
+    // memory limit and work directory are each process's own).
+    let given = |on: bool| if on { "given" } else { "not given" };
+    let settings = cluster::Settings::new()
+        .with("the bbx version", env!("CARGO_PKG_VERSION"))
+        .with("the work directory format", checkpoint::FORMAT)
+        .with("the configuration", config)
+        .with("--no-symmetry", given(!options.symmetry))
+        .with("--processes", cluster.processes)
+        .with("--workers", cluster.workers)
+        .with("the unit size", unit_size)
+        .with("--store-groups", given(options.keep_classes));
     let plan = Arc::new(dataflow::Plan {
         config,
         symmetry: options.symmetry,
@@ -252,12 +288,12 @@ pub fn run(
         resumed: AtomicBool::new(false),
     });
     let start = Instant::now();
-    let to_count = total / cluster.processes as u64;
+    let share = total / cluster.processes as u64;
     let finished = Arc::new(AtomicUsize::new(0));
-    let guards = {
+    let started = {
         let plan = plan.clone();
         let finished = finished.clone();
-        cluster.execute(CONNECT_PATIENCE, move |worker| {
+        cluster.execute(&settings, CONNECT_PATIENCE, move |worker| {
             // Counted even if the worker panics.
             struct Done(Arc<AtomicUsize>);
             impl Drop for Done {
@@ -267,20 +303,81 @@ pub fn run(
             }
             let _done = Done(finished.clone());
             dataflow::run_worker(worker, &plan)
-        })?
+        })
+    };
+    let guards = match started {
+        Ok(g) => g,
+        Err(e) => {
+            drop(plan);
+            drop(dir);
+            created.remove();
+            return Err(e);
+        }
     };
     let mut shown = Instant::now();
-    while finished.load(Ordering::SeqCst) < cluster.workers {
+    let mut lost_at: Option<Instant> = None;
+    // Workers that returned, and workers a lost connection stopped for good.
+    let ended = || finished.load(Ordering::SeqCst);
+    let stopped = cluster::stopped_workers;
+    while ended() + stopped() < cluster.workers {
         if shown.elapsed() >= Duration::from_millis(100) {
-            progress(plan.counted.load(Ordering::Relaxed), to_count);
+            progress(plan.counted.load(Ordering::Relaxed), share);
             shown = Instant::now();
         }
+        if lost_at.is_none() && cluster::lost_process().is_some() {
+            lost_at = Some(Instant::now());
+        }
+        if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
+            break;
+        }
         std::thread::sleep(Duration::from_millis(5));
+    }
+    // Whether no worker runs any more.
+    let idle = ended() + stopped() == cluster.workers;
+    let results = if ended() == cluster.workers {
+        guards.join()
+    } else {
+        // Stopped workers never return; workers busy on their own (tracing
+        // a unit, grouping a partition) meet the loss only at their next
+        // exchange. They are left to end with the process, which their
+        // checkpoints allow.
+        std::mem::forget(guards);
+        vec![Err("lost".to_string())]
+    };
+    if results.iter().any(Result::is_err)
+        && let Some(lost) = cluster::lost_process()
+    {
+        let mut message = format!(
+            "process {} lost process {} at {} ({})",
+            cluster.process,
+            lost.process,
+            cluster
+                .addresses
+                .get(lost.process)
+                .map_or("?", String::as_str),
+            lost.cause
+        );
+        let first = cluster.process * cluster.workers;
+        let logged = (first..first + cluster.workers).any(|w| !dir.lines(w).is_empty());
+        if idle && !logged && created.top.is_some() {
+            drop(plan);
+            drop(dir);
+            created.remove();
+            message.push_str(
+                ": no work was done yet; start every process again with the same command",
+            );
+        } else {
+            message.push_str(&format!(
+                ": the work done is kept in {}; when every process can run, the same commands resume it",
+                work_dir.display()
+            ));
+        }
+        return Err(Error::System(message));
     }
     let mut summary = None;
     let mut error = None;
     let mut everyone = true;
-    for r in guards.join() {
+    for r in results {
         match r {
             Ok(Ok(end)) => {
                 everyone &= end.everyone;
@@ -297,7 +394,7 @@ pub fn run(
         }
     }
     let counted = plan.counted.load(Ordering::Relaxed);
-    progress(counted, to_count);
+    progress(counted, share);
     if let Some(e) = error {
         return Err(e);
     }
@@ -310,7 +407,7 @@ pub fn run(
         complete,
         work_dir: work_dir.clone(),
         counted,
-        to_count,
+        total,
         work: None,
     };
     if let Some(s) = summary {
@@ -332,8 +429,8 @@ pub fn run(
                 resumed,
             };
             if s.tally.molecules != total {
-                return Err(Error::Invalid(format!(
-                    "bug: the census of {config} counted {} molecules, not {total}",
+                return Err(Error::Internal(format!(
+                    "the census of {config} counted {} molecules, not {total}",
                     s.tally.molecules
                 )));
             }
@@ -350,4 +447,68 @@ pub fn run(
         }
     }
     Ok(out)
+}
+
+/// What a census is about to create for its work directory: the outermost
+/// missing directory on its path (the work directory itself, or a parent),
+/// or, in a directory that is there already, the files it adds before any
+/// work (the lock and the manifest). A run that fails before working removes
+/// them again, and nothing else.
+struct Created {
+    /// The work directory.
+    work_dir: PathBuf,
+    /// The outermost directory that did not exist.
+    top: Option<PathBuf>,
+    /// The files the census adds to an existing work directory.
+    files: Vec<PathBuf>,
+}
+
+impl Created {
+    fn before(work_dir: &std::path::Path) -> Created {
+        let mut top = None;
+        let mut at = Some(work_dir);
+        while let Some(p) = at {
+            if p.as_os_str().is_empty() || p.exists() {
+                break;
+            }
+            top = Some(p.to_path_buf());
+            at = p.parent();
+        }
+        let files = match top {
+            Some(_) => Vec::new(),
+            None => ["lock", "manifest.json"]
+                .iter()
+                .map(|f| work_dir.join(f))
+                .filter(|f| !f.exists())
+                .collect(),
+        };
+        Created {
+            work_dir: work_dir.to_path_buf(),
+            top,
+            files,
+        }
+    }
+
+    /// Forgets everything: the work directory holds another run's work.
+    fn nothing(&mut self) {
+        self.top = None;
+        self.files.clear();
+    }
+
+    /// Removes what this run created: the work directory and the parents it
+    /// made (a parent only while it is empty), or the files it added.
+    fn remove(&self) {
+        for f in &self.files {
+            let _ = std::fs::remove_file(f);
+        }
+        let Some(top) = &self.top else { return };
+        let _ = std::fs::remove_dir_all(&self.work_dir);
+        let mut at = self.work_dir.parent();
+        while let Some(p) = at {
+            if !p.starts_with(top) || std::fs::remove_dir(p).is_err() {
+                break;
+            }
+            at = p.parent();
+        }
+    }
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use bbx::Config;
 use bbx::catalogue::Catalogue;
 use bbx::census::{self, CensusOptions, Cluster};
+use bbx::error::quantity;
 
 use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner};
 
@@ -17,7 +18,9 @@ partition files in a directory it makes under --work-dir, grouped one partition 
 
 Several machines: run the same command on each, with --processes N, \
 --process I (0 to N-1) and --hostfile FILE (one HOST:PORT line per process); \
-process 0 prints the report.
+process 0 prints the report. The processes compare their settings when they \
+connect and refuse to start when any differs. A process that loses another \
+stops with exit status 3, keeping its work: the same commands resume it.
 
 Examples:
   bbx stats A4_B6
@@ -44,17 +47,18 @@ pub struct Args {
     /// Trace every molecule instead of one per orbit (to cross-check).
     #[arg(long)]
     no_symmetry: bool,
-    /// Worker threads per process (default: all cores).
+    /// Worker threads per process, 1 to 256 (and at most 4096 in all
+    /// processes), the same on every process (default: all cores, at most 256).
     #[arg(long, short = 'w', value_name = "N")]
     workers: Option<usize>,
-    /// Processes taking part (one per machine, say).
+    /// Processes taking part (one per machine, say), 1 to 256.
     #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
     processes: usize,
     /// This process, 0 to N-1; process 0 prints the report.
     #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
     process: usize,
-    /// The processes' addresses, one HOST:PORT a line in process order (default:
-    /// localhost:2101, localhost:2102, …).
+    /// The processes' addresses, one HOST:PORT a line in process order, at most
+    /// 1 MB (default: localhost:2101, localhost:2102, …).
     #[arg(long, value_name = "FILE")]
     hostfile: Option<PathBuf>,
     /// Memory limit for grouping, such as 2G or 500M.
@@ -92,8 +96,11 @@ pub struct Args {
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = Cluster::new(
-        args.workers
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        args.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(census::cluster::MAX_WORKERS)
+        }),
         args.processes,
         args.process,
         args.hostfile.as_deref(),
@@ -135,28 +142,36 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         stop_grouping_after: args.stop_grouping_after,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
-    let done = census::run(config, &options, |counted, total| {
-        bar.set_length(total);
-        bar.set_position(counted.min(total));
+    // With several processes the share is an estimate, which may be passed.
+    let done = census::run(config, &options, |counted, share| {
+        bar.set_length(share.max(counted));
+        bar.set_position(counted);
     });
     bar.finish_and_clear();
     let mut done = done?;
     if !done.complete {
-        let by = if cluster.processes > 1 {
-            format!(" by process {}", cluster.process)
-        } else {
-            String::new()
-        };
-        if done.counted >= done.to_count {
+        // A process's share is known only once counted: with several
+        // processes, no "of" for it, and no telling from the counts whether
+        // every molecule is counted.
+        if cluster.processes > 1 {
             eprintln!(
-                "interrupted while grouping: every molecule is counted{by}; the work is kept in {}: run the same command to resume",
+                "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
+                quantity(done.counted, "molecule", "molecules"),
+                cluster.process,
+                done.total,
+                cluster.processes,
+                done.work_dir.display()
+            );
+        } else if done.counted >= done.total {
+            eprintln!(
+                "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
                 done.work_dir.display()
             );
         } else {
             eprintln!(
-                "interrupted: {} of {} molecules counted{by}; the work is kept in {}: run the same command to resume",
+                "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
                 done.counted,
-                done.to_count,
+                done.total,
                 done.work_dir.display()
             );
         }
