@@ -34,7 +34,7 @@ use crate::rules::config::Config;
 use crate::rules::enumeration::{Numbering, next_combination};
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
-use crate::solver::solution::Split;
+use crate::solver::solution::{Split, best_first};
 
 /// The most molecules walked: beyond, the SAT search (and its first
 /// molecules) is all there is.
@@ -98,11 +98,7 @@ impl ForwardTally {
                 }
             })
             .collect();
-        out.sort_by(|a, b| {
-            a.expected_remaining
-                .total_cmp(&b.expected_remaining)
-                .then(a.position.cmp(&b.position))
-        });
+        best_first(&mut out);
         out
     }
 

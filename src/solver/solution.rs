@@ -43,6 +43,16 @@ pub struct Split {
     pub entropy: f64,
 }
 
+/// Orders splits best first: fewest molecules expected to remain, ties by
+/// the lowest position.
+pub(crate) fn best_first(splits: &mut [Split]) {
+    splits.sort_by(|a, b| {
+        a.expected_remaining
+            .total_cmp(&b.expected_remaining)
+            .then(a.position.cmp(&b.position))
+    });
+}
+
 /// The answer to an observed game.
 #[derive(Debug, Clone)]
 pub struct Solution {
@@ -458,11 +468,7 @@ impl Solution {
                 })
             })
             .collect();
-        splits.sort_by(|a, b| {
-            a.expected_remaining
-                .total_cmp(&b.expected_remaining)
-                .then(a.position.cmp(&b.position))
-        });
+        best_first(&mut splits);
         splits
     }
 
