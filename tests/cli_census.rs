@@ -764,6 +764,12 @@ fn bad_input_is_one_line_and_exit_code_2() {
             vec!["stats", "A4_B6", "--memory", "lots"],
             "expected a size",
         ),
+        // Grouping A6_B10 within 1 MB would take thousands of partition
+        // files a worker, past the system's limit on open files.
+        (
+            vec!["stats", "A6_B10", "--memory", "1M", "-w", "1"],
+            "is too little for a census of A6_B10",
+        ),
         (
             vec!["stats", "A4_B6", "--processes", "99999999999"],
             "--processes 99999999999 is out of range: give from 1 to 256 processes",

@@ -62,6 +62,9 @@ pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
 /// (they end at their next exchange) before the census returns without them.
 const LOST_GRACE: Duration = Duration::from_secs(2);
 
+/// The most partition files a worker writes (and keeps open).
+pub const MAX_PARTITIONS: usize = 256;
+
 /// The default memory limit: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
 
@@ -233,6 +236,17 @@ pub fn run(
     let partitions = (bytes * cluster.workers as u64)
         .div_ceil(options.memory.max(1 << 20) / 2)
         .max(1) as usize;
+    if partitions > MAX_PARTITIONS {
+        // Each partition is a file a worker keeps open: past a few hundred
+        // the system's limit on open files fails the census half-way.
+        let least = (bytes * cluster.workers as u64).div_ceil(MAX_PARTITIONS as u64) * 2;
+        return Err(Error::Invalid(format!(
+            "--memory {} is too little for a census of {config} with {} workers a process: grouping within it would take {partitions} partition files a worker (at most {MAX_PARTITIONS}); give at least --memory {}M",
+            options.memory,
+            cluster.workers,
+            least.div_ceil(1_000_000)
+        )));
+    }
     let work_dir = options
         .work_dir
         .clone()
