@@ -127,7 +127,11 @@ impl RayModel {
         let r = self.atom(ar + rr, ac + rc);
         let sel = L::Lit(!selector);
         let mut queue = Vec::new();
-        let first = self.follow(pos, outcome, (ar, ac, d), &mut queue);
+        // A ray that misses never enters the box: its path is not encoded.
+        let first = match outcome {
+            Outcome::Miss => L::False,
+            _ => self.follow(pos, outcome, (ar, ac, d), &mut queue),
+        };
         match (outcome, self.rules) {
             (Outcome::Absorbed, _) => {
                 self.clause(&[sel, a, !l]);

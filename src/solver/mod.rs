@@ -200,6 +200,22 @@ mod tests {
     }
 
     #[test]
+    fn a_ray_that_misses_is_not_encoded_inside_the_box() {
+        // Under the edge-miss rules a miss is decided at the entry: the path
+        // the ray would take inside (a state per cell and heading, 40000 on
+        // a 100-wide box) is not encoded.
+        let mut m = RayModel::new(100, Rules::EdgeMiss, 5);
+        m.add_ray(7, Outcome::Miss);
+        assert!(m.size().variables < 100 * 100 + 10, "{:?}", m.size());
+        assert!(m.size().clauses < 10, "{:?}", m.size());
+        // Under the standard rules it cannot happen at all.
+        let mut s = RayModel::new(100, Rules::Standard, 5);
+        s.add_ray(7, Outcome::Miss);
+        assert!(s.size().clauses < 10, "{:?}", s.size());
+        assert!(s.solve(5..=5, None, None).unwrap().molecules.is_empty());
+    }
+
+    #[test]
     fn contradictions_give_a_minimal_core() {
         // A ray straight along row 1 means rows 1 and 2 hold no atom, so a ray
         // along row 2 cannot be absorbed. The third ray is not needed.
