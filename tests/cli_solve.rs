@@ -432,3 +432,26 @@ fn a_miss_under_standard_rules_suggests_edge_miss() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("--rules edge-miss"), "{text}");
 }
+
+#[test]
+fn a_search_stopped_before_it_found_anything_never_says_at_least_0() {
+    for extra in [&["--count"][..], &[]] {
+        let mut args = vec!["solve", "-", "--timeout", "0"];
+        args.extend_from_slice(extra);
+        let out = bbx()
+            .args(&args)
+            .write_stdin(std::fs::read_to_string(path("seed-23-cell-path.txt")).unwrap())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(4), "{extra:?}: {text}");
+        assert!(
+            !text.to_lowercase().contains("at least 0"),
+            "{extra:?}: {text}"
+        );
+        assert!(
+            text.contains("No molecule found yet: the time limit stopped the search"),
+            "{extra:?}: {text}"
+        );
+    }
+}

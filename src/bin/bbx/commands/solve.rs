@@ -68,6 +68,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.count {
         if report.complete {
             format!("{}\n", report.count)
+        } else if report.count == 0 {
+            // Not "at least 0": say what stopped the search.
+            format!("{}\n", render::verdict(&report))
         } else {
             format!("at least {}\n", report.count)
         }
