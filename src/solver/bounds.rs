@@ -124,8 +124,18 @@ impl RayModel {
                 keep[i - 1]
             });
             soft.extend(relaxed);
-            if broken.len() > 1 {
-                let outputs = self.unary_counter(&broken);
+            if broken.len() > 1 && lower <= cut_off {
+                // The bound can grow by cut_off − lower + 1 more at most
+                // before the answer is known: the counter need not count
+                // further (a core of thousands of cells would otherwise take
+                // millions of clauses). A soft literal whose count reaches
+                // the end of its counter is only dropped once the bound has
+                // passed cut_off, so an answer of Atoms stays exact.
+                let reach = cut_off
+                    .saturating_add(2)
+                    .saturating_sub(lower)
+                    .min(broken.len());
+                let outputs = self.unary_counter(&broken, reach);
                 soft.push(Soft {
                     lit: !outputs[1],
                     bound: Some((counters.len(), 1)),
@@ -206,10 +216,10 @@ impl RayModel {
             .collect()
     }
 
-    /// A counter over `inputs`: output j is true exactly when at least j + 1
-    /// of them are.
-    fn unary_counter(&mut self, inputs: &[Lit]) -> Vec<Lit> {
-        let n = inputs.len();
+    /// A counter over `inputs` up to `reach` (at most their number): output
+    /// j (j < `reach`) is true exactly when at least j + 1 of them are.
+    fn unary_counter(&mut self, inputs: &[Lit], reach: usize) -> Vec<Lit> {
+        let n = reach.min(inputs.len());
         let mut prev: Vec<L> = (0..=n)
             .map(|j| if j == 0 { L::True } else { L::False })
             .collect();
@@ -217,7 +227,7 @@ impl RayModel {
             let x = L::Lit(x);
             let mut cur = vec![L::False; n + 1];
             cur[0] = L::True;
-            for j in 1..=(i + 1) {
+            for j in 1..=(i + 1).min(n) {
                 cur[j] = self.counter_step(prev[j], prev[j - 1], x);
             }
             prev = cur;

@@ -216,6 +216,27 @@ mod tests {
     }
 
     #[test]
+    fn the_counter_over_a_core_counts_only_as_far_as_needed() {
+        // A hit on the first row of a 100-wide box needs an atom among
+        // about a hundred cells; asking whether one atom is enough counts
+        // that core up to two, not to a hundred (ten thousand clauses).
+        let mut m = RayModel::new(100, Rules::Standard, 100 * 100);
+        m.add_ray(1, Outcome::Absorbed);
+        m.add_ray(3, Outcome::Absorbed);
+        let selectors: Vec<_> = m.rays().iter().map(|r| r.selector).collect();
+        let before = m.size().clauses;
+        let fewest = m.fewest_atoms(&selectors, 1, &|| false).unwrap();
+        assert!(matches!(fewest, Fewest::MoreThan(1, _)), "{fewest:?}");
+        let added = m.size().clauses - before;
+        assert!(added < 5000, "{added} clauses for the counters");
+        // The bound is still exact when it is reached.
+        assert_eq!(
+            m.fewest_atoms(&selectors, 10, &|| false).unwrap(),
+            Fewest::Atoms(2)
+        );
+    }
+
+    #[test]
     fn contradictions_give_a_minimal_core() {
         // A ray straight along row 1 means rows 1 and 2 hold no atom, so a ray
         // along row 2 cannot be absorbed. The third ray is not needed.
