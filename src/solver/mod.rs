@@ -197,6 +197,8 @@ mod tests {
         assert_eq!(m.solve(0..=0, Some(5), None).unwrap().molecules.len(), 1);
         let limited = m.solve(0..=3, Some(3), None).unwrap();
         assert!(!limited.complete && limited.molecules.len() == 3);
+        // A range open at the top: every molecule with an atom or more.
+        assert_eq!(m.solve(1..=usize::MAX, None, None).unwrap().count, 15);
     }
 
     #[test]

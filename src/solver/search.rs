@@ -151,7 +151,7 @@ impl RayModel {
         }
         for l in [
             self.at_least_lit(*atoms.start()),
-            !self.at_least_lit(atoms.end() + 1),
+            !self.at_least_lit(atoms.end().saturating_add(1)),
         ] {
             match l {
                 L::Lit(x) => v.push(x),
