@@ -455,3 +455,45 @@ fn a_search_stopped_before_it_found_anything_never_says_at_least_0() {
         );
     }
 }
+
+/// `bbx solve ARGS` reading `puzzle`, under a 1 GB address-space limit
+/// where the shell can set one (`ulimit -v`), so that a search that grows
+/// without bound fails at once instead of taking the machine's memory;
+/// returns standard output, standard error and the exit status.
+fn solve_bounded(puzzle: &str, args: &[&str]) -> (String, String, i32) {
+    let bin = assert_cmd::cargo::cargo_bin("bbx");
+    let mut cmd = if cfg!(unix) {
+        let mut c = assert_cmd::Command::new("sh");
+        c.arg("-c")
+            .arg("ulimit -v 1000000 2>/dev/null; exec \"$0\" solve - \"$@\"")
+            .arg(&bin);
+        c
+    } else {
+        let mut c = assert_cmd::Command::new(&bin);
+        c.args(["solve", "-"]);
+        c
+    };
+    let out = cmd
+        .args(args)
+        .write_stdin(puzzle)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn the_default_max_keeps_wide_boxes_quick_to_list() {
+    // At most 10^8 cells are listed by default: 625 molecules of a 400-wide
+    // box (there were at least 1000, each traced ray by ray for the report).
+    let puzzle = format!("A2_B400 @{}\n", "?".repeat(1599));
+    let (out, err, code) = solve_bounded(&puzzle, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["listed"], 625);
+    assert_eq!(v["complete"], false);
+}

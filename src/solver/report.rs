@@ -4,7 +4,7 @@
 
 use crate::rules::board::Molecule;
 use crate::rules::enumeration::rank;
-use crate::rules::ray::{Outcome, Rules};
+use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Spectrum;
 use crate::solver::Solution;
 
@@ -107,8 +107,12 @@ impl SolveReport {
     /// player's `guess` if any.
     pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
         let rules = solution.rules;
+        let p = solution.observation.width();
+        // Every ray of every molecule listed, traced once for the spectra
+        // and the splits (on a large box, the longest part of the report).
+        let outcomes = outcome_table(&solution.molecules, rules);
         let splits = solution
-            .splits()
+            .splits_from(&outcomes)
             .into_iter()
             .map(|s| SplitReport {
                 position: s.position,
@@ -161,10 +165,9 @@ impl SolveReport {
             interrupted: solution.interrupted,
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
             numbers: solution.molecules.iter().map(rank).collect(),
-            spectra: solution
-                .molecules
-                .iter()
-                .map(|m| Spectrum::of(m, rules).to_string())
+            spectra: outcomes
+                .into_iter()
+                .map(|o| Spectrum::from_outcomes_unchecked(p, o).to_string())
                 .collect(),
             certain_atoms: solution.certain_atoms(),
             certain_empty: solution.certain_empty(),

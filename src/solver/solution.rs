@@ -422,17 +422,25 @@ impl Solution {
     /// The unshot rays that tell the molecules found apart, best first (fewest
     /// molecules expected to remain).
     pub fn splits(&self) -> Vec<Split> {
+        if self.molecules.len() < 2 {
+            return Vec::new();
+        }
+        self.splits_from(&outcome_table(&self.molecules, self.rules))
+    }
+
+    /// [`splits`](Self::splits) from the outcomes of every ray of each
+    /// molecule listed ([`outcome_table`]), traced once for the whole report.
+    pub(crate) fn splits_from(&self, outcomes: &[Vec<Outcome>]) -> Vec<Split> {
         let n = self.molecules.len();
         if n < 2 {
             return Vec::new();
         }
         let p = self.observation.width();
-        let outcomes = outcome_table(&self.molecules, self.rules);
         let mut splits: Vec<Split> = (1..=4 * p)
             .filter(|&pos| self.observation.get(pos).is_none())
             .filter_map(|pos| {
                 let mut classes: Vec<(Outcome, usize)> = Vec::new();
-                for o in &outcomes {
+                for o in outcomes {
                     match classes.iter_mut().find(|(x, _)| *x == o[pos - 1]) {
                         Some(c) => c.1 += 1,
                         None => classes.push((o[pos - 1], 1)),
