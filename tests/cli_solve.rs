@@ -487,6 +487,109 @@ fn solve_bounded(puzzle: &str, args: &[&str]) -> (String, String, i32) {
 }
 
 #[test]
+fn a_wide_seed001_game_with_few_rays_keeps_its_limits() {
+    // The seed-001 sample's rays on boxes 100 and 522 wide: every ray not
+    // listed is a miss, and the first two misses contradict each other.
+    // Each miss was encoded along the whole path it never takes (6 GB on the
+    // 100-wide box before the allocator gave up, 24 GB on the 522-wide one).
+    let rays = "1\n2 6\n3\n4\n5 7\n8\n9\n10 11\n12\n13 14\n15\n17\n18 18\n19\n";
+    for width in [100, 522] {
+        let puzzle = format!("{width} 5\n{rays}");
+        let (out, err, code) = solve_bounded(&puzzle, &["--timeout", "2"]);
+        assert_eq!(code, 1, "{width}: {out}{err}");
+        assert!(out.contains("No molecule fits"), "{width}: {out}");
+        assert!(
+            out.contains("ray 1 (left, row 1): miss\n  ray 2 (left, row 2): miss"),
+            "{width}: {out}"
+        );
+        assert!(err.is_empty(), "{width}: {err}");
+    }
+}
+
+#[test]
+fn the_memory_bound_cuts_a_search_short_and_says_so() {
+    // One hit in the middle of a 100-wide box: its path is 40000 states,
+    // about 22 MB of clauses, beside a counter of about 15 MB.
+    let puzzle = format!("A2_B100 {}@{}\n", "?".repeat(49), "?".repeat(350));
+    let (out, err, code) = solve_bounded(&puzzle, &["--memory", "25M"]);
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(
+        out.contains("No molecule found yet: the memory bound stopped the search"),
+        "{out}"
+    );
+    assert!(out.contains("--memory raises it"), "{out}");
+    let (out, _, code) = solve_bounded(&puzzle, &["--memory", "25M", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (code, &v["over_memory"], &v["complete"]),
+        (4, &Value::Bool(true), &Value::Bool(false))
+    );
+    // With room, the same search answers.
+    let (out, _, code) = solve_bounded(&puzzle, &["--memory", "60M", "--count"]);
+    assert_eq!((out.as_str(), code), ("at least 19995\n", 0));
+    // A bound the atom counter alone passes is refused at once.
+    let (_, err, code) = solve_bounded(&puzzle, &["--memory", "10M"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("memory bound of 10 MB"),
+        "{err}"
+    );
+    assert!(err.contains("--memory"), "{err}");
+    rejects(
+        &["solve", "-", "--memory", "lots"],
+        Some(&puzzle),
+        "expected a size",
+    );
+}
+
+#[test]
+fn the_widest_box_is_refused_when_its_counter_cannot_fit() {
+    // 1000 is the widest box bbx reads; five atoms among its million cells
+    // take a counter of about 2.9 GB, more than the default bound: refused
+    // before anything is allocated.
+    let puzzle = format!("A5_B1000 {}\n", "?".repeat(4000));
+    let (out, err, code) = solve_bounded(&puzzle, &["--count"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("1000×1000") && err.contains("2.9 GB"), "{err}");
+    assert!(err.contains("memory bound of 2.0 GB"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Wider boxes are refused as they are read.
+    rejects(&["solve", "-"], Some("1001 5\n1\n"), "1 to 1000");
+    rejects(&["solve", "-"], Some("1000000 5\n1\n"), "1 to 1000");
+}
+
+#[test]
+fn a_fully_shot_wide_box_is_worked_out_quickly() {
+    // Every ray of a 1000-wide box with five atoms: inference decides every
+    // cell (it probed cell after cell, copying the whole box for each probe
+    // and tracing each ray again from its entry: 40 s before the solver
+    // began, past any time limit).
+    let p = 1000;
+    let atoms = [45_545, 165_278, 263_231, 718_673, 856_753];
+    let m = Molecule::new(p, atoms).unwrap();
+    let s = Spectrum::of(&m, Rules::EdgeMiss);
+    let mut text = format!("{p} 5\n");
+    for pos in 1..=4 * p {
+        let k = bbx::puzzle::position_to_seed001(p, pos);
+        match s.get(pos) {
+            bbx::Outcome::Absorbed => text.push_str(&format!("{k}\n")),
+            bbx::Outcome::Reflected => text.push_str(&format!("{k} {k}\n")),
+            bbx::Outcome::Exit(e) if e > pos => {
+                text.push_str(&format!("{k} {}\n", bbx::puzzle::position_to_seed001(p, e)))
+            }
+            _ => {}
+        }
+    }
+    let (out, err, code) = solve_bounded(&text, &["--timeout", "20", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["complete"], true);
+    assert_eq!(solutions(&v), [m.to_string()]);
+}
+
+#[test]
 fn the_default_max_keeps_wide_boxes_quick_to_list() {
     // At most 10^8 cells are listed by default: 625 molecules of a 400-wide
     // box (there were at least 1000, each traced ray by ray for the report).

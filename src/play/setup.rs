@@ -381,6 +381,7 @@ fn choose_answer(
                     max: Some(1000),
                     deadline: Some(Instant::now() + Duration::from_secs(2)),
                     stop: None,
+                    ..Limits::default()
                 },
                 |_| {},
             )?;
@@ -395,6 +396,7 @@ fn choose_answer(
             max: Some(100_000),
             deadline: Some(Instant::now() + Duration::from_secs(20)),
             stop: None,
+            ..Limits::default()
         },
         |_| {},
     )?;

@@ -42,7 +42,8 @@
 //! ray looks at, say) is listed at once and blocked by one clause.
 //!
 //! **Files.** [`RayModel`] is one type built across the files of this
-//! folder, each one job: `model.rs` holds the solver, the cell variables and
+//! folder, each one job: `limits.rs` the limits a search keeps to ([`Limits`],
+//! [`Cut`]); `model.rs` holds the solver, the cell variables and
 //! the atom counter; `infer.rs` decides cells before solving ([`infer`]);
 //! `encode.rs` turns observed rays into clauses; `search.rs` enumerates
 //! molecules and families; `conflict.rs` explains contradictions;
@@ -66,6 +67,7 @@ mod bounds;
 mod conflict;
 mod encode;
 mod infer;
+mod limits;
 mod model;
 pub mod report;
 mod search;
@@ -73,9 +75,10 @@ mod solution;
 
 pub use bounds::Fewest;
 pub use infer::infer;
+pub use limits::{Cut, DEFAULT_MEMORY, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
 pub use search::{Family, Found};
-pub use solution::{Certainty, Limits, Solution, Split, solve};
+pub use solution::{Certainty, Solution, Split, solve};
 
 #[cfg(test)]
 mod tests {
@@ -215,6 +218,28 @@ mod tests {
         s.add_ray(7, Outcome::Miss);
         assert!(s.size().clauses < 10, "{:?}", s.size());
         assert!(s.solve(5..=5, None, None).unwrap().molecules.is_empty());
+    }
+
+    #[test]
+    fn a_stop_is_kept_inside_the_encoding_of_a_ray() {
+        // One absorbed ray across a 100-wide box is 40000 states; asked to stop,
+        // the encoding stops within a few hundred, and the model, left with
+        // a ray half encoded, answers nothing more.
+        static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+        let mut whole = RayModel::new(100, Rules::Standard, 5);
+        whole.add_ray(50, Outcome::Absorbed);
+        assert!(
+            whole.size().variables > 100 * 100 + 30000,
+            "{:?}",
+            whole.size()
+        );
+        let mut m = RayModel::new(100, Rules::Standard, 5);
+        m.stop_when(Some(&STOP));
+        m.add_ray(50, Outcome::Absorbed);
+        assert_eq!(m.cut(), Some(Cut::Stop), "{:?}", m.size());
+        assert!(m.size().variables < 100 * 100 + 1000, "{:?}", m.size());
+        let found = m.solve(5..=5, None, None).unwrap();
+        assert!(found.interrupted && !found.complete && found.molecules.is_empty());
     }
 
     #[test]

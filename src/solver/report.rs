@@ -82,6 +82,8 @@ pub struct SolveReport {
     pub timed_out: bool,
     /// True when it was interrupted (Ctrl-C).
     pub interrupted: bool,
+    /// True when the memory bound (`--memory`) stopped it.
+    pub over_memory: bool,
     /// The molecules, linear form.
     pub solutions: Vec<String>,
     /// Their numbers, where the configuration is numbered.
@@ -163,6 +165,7 @@ impl SolveReport {
             complete: solution.complete,
             timed_out: solution.timed_out,
             interrupted: solution.interrupted,
+            over_memory: solution.over_memory,
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
             numbers: solution.molecules.iter().map(rank).collect(),
             spectra: outcomes

@@ -8,7 +8,7 @@ use bbx::render;
 use bbx::solver::Limits;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
+    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
     solve_counting, spinner,
 };
 
@@ -38,6 +38,10 @@ pub struct Args {
     /// molecules found by then.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
+    /// The most memory the search may take (2G, 500M…): past it, it stops
+    /// and the rays are ranked on the molecules found.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    memory: u64,
     #[command(flatten)]
     quiet: Quiet,
 }
@@ -53,6 +57,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         max: Some(options.max),
         deadline: deadline(args.timeout),
         stop: Some(ctrl_c()),
+        memory: Some(args.memory),
     };
     let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -91,7 +96,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let status = if s.report.interrupted {
         Status::Interrupted
-    } else if s.report.timed_out && s.count == 0 {
+    } else if (s.report.timed_out || s.report.over_memory) && s.count == 0 {
         Status::Incomplete
     } else {
         Status::Done
