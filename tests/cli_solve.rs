@@ -590,6 +590,21 @@ fn a_fully_shot_wide_box_is_worked_out_quickly() {
 }
 
 #[test]
+fn a_search_stopped_at_max_on_a_wide_box_leaves_out_a_costly_certainty_map() {
+    // Twenty-three rays of a 30-wide box: the families found in three solver
+    // calls hold millions of molecules; the certainty map would take hundreds
+    // of calls on a quarter of a million clauses each.
+    let puzzle = "A5_B30 a????????bc????????de????????fg????????hi????????jk?????????f????????ed????????cb?????????@a???????kj????????ih????????g\n";
+    let (out, err, code) = solve_bounded(puzzle, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(the search stopped at --max 100000)"),
+        "{out}"
+    );
+    assert!(out.contains("certain: not worked out"), "{out}");
+}
+
+#[test]
 fn the_default_max_keeps_wide_boxes_quick_to_list() {
     // At most 10^8 cells are listed by default: 625 molecules of a 400-wide
     // box (there were at least 1000, each traced ray by ray for the report).

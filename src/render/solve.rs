@@ -217,6 +217,11 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             "\ncertain: not worked out (the {} came first).",
             limit_name(cut)
         );
+    } else if sol.certainty_skipped && !sol.molecules.is_empty() {
+        let _ = writeln!(
+            out,
+            "\ncertain: not worked out (for a search stopped at --max, it would take too many solver calls on a model this large)."
+        );
     }
     if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");

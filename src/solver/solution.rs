@@ -80,6 +80,10 @@ pub struct Solution {
     /// What stopped the certainty map of an incomplete search before it was
     /// worked out, if a limit did.
     pub certainty_cut: Option<Cut>,
+    /// True when the certainty map of an incomplete search was left out as
+    /// too costly: it would take more than 4096 solver calls, or calls on a
+    /// model so large that they would take long.
+    pub certainty_skipped: bool,
     /// When nothing fits because the rays contradict each other whatever the
     /// atom count: a smallest set of them (as border positions, both ends of
     /// an exit) that cannot hold together.
@@ -112,6 +116,7 @@ impl Solution {
             over_memory: false,
             certainty: None,
             certainty_cut: None,
+            certainty_skipped: false,
             conflict: None,
             conflict_cut: None,
         }
@@ -153,6 +158,10 @@ impl Solution {
 /// Probing cells one by one for the certainty map stops being worth it past
 /// this many solver calls.
 const MAX_PROBES: usize = 4096;
+
+/// Nor past this many solver calls times clauses in the model (a call on
+/// a large model takes about its size: 5·10⁷ is a few seconds).
+const PROBE_WORK: usize = 50_000_000;
 
 /// Every molecule with an atom count in `atoms` that fits `observed` under
 /// `rules`, what is certain about each cell, and, when nothing fits, which rays
@@ -580,7 +589,12 @@ fn search(
             .iter()
             .map(|s| usize::from(!s[0]) + usize::from(!s[1]))
             .sum();
-        if probes > MAX_PROBES {
+        // Each call costs about the size of the model: on a large box a few
+        // families of thousands of molecules are found in a few calls, and
+        // thousands of calls on millions of clauses would follow.
+        let work = probes.saturating_mul(model.size().clauses);
+        if probes > MAX_PROBES || work > PROBE_WORK {
+            solution.certainty_skipped = true;
             return Ok(solution);
         }
         for i in 0..cells {
