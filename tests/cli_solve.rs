@@ -479,3 +479,186 @@ fn probabilities_are_the_share_of_molecules_with_an_atom_there() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["probabilities"].is_null());
 }
+
+#[test]
+fn a_search_stopped_before_it_found_anything_never_says_at_least_0() {
+    for extra in [&["--count"][..], &[]] {
+        let mut args = vec!["solve", "-", "--timeout", "0"];
+        args.extend_from_slice(extra);
+        let out = bbx()
+            .args(&args)
+            .write_stdin(std::fs::read_to_string(path("seed-23-cell-path.txt")).unwrap())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(4), "{extra:?}: {text}");
+        assert!(
+            !text.to_lowercase().contains("at least 0"),
+            "{extra:?}: {text}"
+        );
+        assert!(
+            text.contains("No molecule found yet: the time limit stopped the search"),
+            "{extra:?}: {text}"
+        );
+    }
+}
+
+/// `bbx solve ARGS` reading `puzzle`, under a 1 GB address-space limit
+/// where the shell can set one (`ulimit -v`), so that a search that grows
+/// without bound fails at once instead of taking the machine's memory;
+/// returns standard output, standard error and the exit status.
+fn solve_bounded(puzzle: &str, args: &[&str]) -> (String, String, i32) {
+    let bin = assert_cmd::cargo::cargo_bin("bbx");
+    let mut cmd = if cfg!(unix) {
+        let mut c = assert_cmd::Command::new("sh");
+        c.arg("-c")
+            .arg("ulimit -v 1000000 2>/dev/null; exec \"$0\" solve - \"$@\"")
+            .arg(&bin);
+        c
+    } else {
+        let mut c = assert_cmd::Command::new(&bin);
+        c.args(["solve", "-"]);
+        c
+    };
+    let out = cmd
+        .args(args)
+        .write_stdin(puzzle)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn a_wide_seed001_game_with_few_rays_keeps_its_limits() {
+    // The seed-001 sample's rays on boxes 100 and 522 wide: every ray not
+    // listed is a miss, and the first two misses contradict each other.
+    // Each miss was encoded along the whole path it never takes (6 GB on the
+    // 100-wide box before the allocator gave up, 24 GB on the 522-wide one).
+    let rays = "1\n2 6\n3\n4\n5 7\n8\n9\n10 11\n12\n13 14\n15\n17\n18 18\n19\n";
+    for width in [100, 522] {
+        let puzzle = format!("{width} 5\n{rays}");
+        let (out, err, code) = solve_bounded(&puzzle, &["--timeout", "2"]);
+        assert_eq!(code, 1, "{width}: {out}{err}");
+        assert!(out.contains("No molecule fits"), "{width}: {out}");
+        assert!(
+            out.contains("ray 1 (left, row 1): miss\n  ray 2 (left, row 2): miss"),
+            "{width}: {out}"
+        );
+        assert!(err.is_empty(), "{width}: {err}");
+    }
+}
+
+#[test]
+fn the_memory_bound_cuts_a_search_short_and_says_so() {
+    // One hit in the middle of a 100-wide box: its path is 40000 states,
+    // about 22 MB of clauses, beside a counter of about 15 MB.
+    let puzzle = format!("A2_B100 {}@{}\n", "?".repeat(49), "?".repeat(350));
+    let (out, err, code) = solve_bounded(&puzzle, &["--memory", "25M"]);
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(
+        out.contains("No molecule found yet: the memory bound stopped the search"),
+        "{out}"
+    );
+    assert!(out.contains("--memory raises it"), "{out}");
+    let (out, _, code) = solve_bounded(&puzzle, &["--memory", "25M", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (code, &v["over_memory"], &v["complete"]),
+        (4, &Value::Bool(true), &Value::Bool(false))
+    );
+    // With room, the same search answers.
+    let (out, _, code) = solve_bounded(&puzzle, &["--memory", "60M", "--count"]);
+    assert_eq!((out.as_str(), code), ("at least 19995\n", 0));
+    // A bound the atom counter alone passes is refused at once.
+    let (_, err, code) = solve_bounded(&puzzle, &["--memory", "10M"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("memory bound of 10 MB"),
+        "{err}"
+    );
+    assert!(err.contains("--memory"), "{err}");
+    rejects(
+        &["solve", "-", "--memory", "lots"],
+        Some(&puzzle),
+        "expected a size",
+    );
+}
+
+#[test]
+fn the_widest_box_is_refused_when_its_counter_cannot_fit() {
+    // 1000 is the widest box bbx reads; five atoms among its million cells
+    // take a counter of about 2.9 GB, more than the default bound: refused
+    // before anything is allocated.
+    let puzzle = format!("A5_B1000 {}\n", "?".repeat(4000));
+    let (out, err, code) = solve_bounded(&puzzle, &["--count"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("1000×1000") && err.contains("2.9 GB"), "{err}");
+    assert!(err.contains("memory bound of 2.0 GB"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Wider boxes are refused as they are read.
+    rejects(&["solve", "-"], Some("1001 5\n1\n"), "1 to 1000");
+    rejects(&["solve", "-"], Some("1000000 5\n1\n"), "1 to 1000");
+}
+
+#[test]
+fn a_fully_shot_wide_box_is_worked_out_quickly() {
+    // Every ray of a 1000-wide box with five atoms: inference decides every
+    // cell (it probed cell after cell, copying the whole box for each probe
+    // and tracing each ray again from its entry: 40 s before the solver
+    // began, past any time limit).
+    let p = 1000;
+    let atoms = [45_545, 165_278, 263_231, 718_673, 856_753];
+    let m = Molecule::new(p, atoms).unwrap();
+    let s = Spectrum::of(&m, Rules::EdgeMiss);
+    let mut text = format!("{p} 5\n");
+    for pos in 1..=4 * p {
+        let k = bbx::puzzle::position_to_seed001(p, pos);
+        match s.get(pos) {
+            bbx::Outcome::Absorbed => text.push_str(&format!("{k}\n")),
+            bbx::Outcome::Reflected => text.push_str(&format!("{k} {k}\n")),
+            bbx::Outcome::Exit(e) if e > pos => {
+                text.push_str(&format!("{k} {}\n", bbx::puzzle::position_to_seed001(p, e)))
+            }
+            _ => {}
+        }
+    }
+    let (out, err, code) = solve_bounded(&text, &["--timeout", "20", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["complete"], true);
+    assert_eq!(solutions(&v), [m.to_string()]);
+}
+
+#[test]
+fn a_search_stopped_at_max_on_a_wide_box_leaves_out_a_costly_certainty_map() {
+    // Twenty-three rays of a 30-wide box: the families found in three solver
+    // calls hold millions of molecules; the certainty map would take hundreds
+    // of calls on a quarter of a million clauses each.
+    let puzzle = "A5_B30 a????????bc????????de????????fg????????hi????????jk?????????f????????ed????????cb?????????@a???????kj????????ih????????g\n";
+    let (out, err, code) = solve_bounded(puzzle, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(the search stopped at --max 100000)"),
+        "{out}"
+    );
+    assert!(out.contains("certain: not worked out"), "{out}");
+}
+
+#[test]
+fn the_default_max_keeps_wide_boxes_quick_to_list() {
+    // At most 10^8 cells are listed by default: 625 molecules of a 400-wide
+    // box (there were at least 1000, each traced ray by ray for the report).
+    let puzzle = format!("A2_B400 @{}\n", "?".repeat(1599));
+    let (out, err, code) = solve_bounded(&puzzle, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["listed"], 625);
+    assert_eq!(v["complete"], false);
+}

@@ -75,6 +75,7 @@ fn unique_before(
             max: Some(2),
             deadline,
             stop: None,
+            ..Limits::default()
         },
         |_| {},
     )?;

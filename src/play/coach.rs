@@ -196,6 +196,7 @@ impl Coach {
             max: Some(self.limits.max),
             deadline: Some(Instant::now() + self.limits.timeout),
             stop: None,
+            ..Limits::default()
         };
         let obs = observation.clone();
         self.failure = None;

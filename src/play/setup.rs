@@ -385,6 +385,7 @@ fn choose_answer(
                     max: Some(1000),
                     deadline: Some(Instant::now() + Duration::from_secs(2)),
                     stop: None,
+                    ..Limits::default()
                 },
                 |_| {},
             )?;
@@ -399,6 +400,7 @@ fn choose_answer(
             max: Some(100_000),
             deadline: Some(Instant::now() + Duration::from_secs(20)),
             stop: None,
+            ..Limits::default()
         },
         |_| {},
     )?;

@@ -17,15 +17,18 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         4 * p,
         report.observation
     );
-    if report.complete || ((report.timed_out || report.interrupted) && report.count == 0) {
+    let stopped = report.timed_out || report.interrupted || report.over_memory;
+    if report.complete || (stopped && report.count == 0) {
         out.push_str(&format!("{}\n", verdict(report)));
-    } else if report.timed_out || report.interrupted {
+    } else if stopped {
         out.push_str(&format!(
             "At least {} {}: the {} stopped the search, and the ranking is based on {}.\n",
             quantity(report.count, "molecule", "molecules"),
             if report.count == 1 { "fits" } else { "fit" },
             if report.interrupted {
                 "interruption"
+            } else if report.over_memory {
+                "memory bound (--memory raises it)"
             } else {
                 "time limit (--timeout raises it)"
             },

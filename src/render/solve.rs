@@ -7,8 +7,8 @@ use crate::error::quantity;
 use crate::render::board::{Notation, board, grid, position_name, spectrum_marks};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::solver::Certainty;
 use crate::solver::report::SolveReport;
+use crate::solver::{Certainty, Cut};
 
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
@@ -30,6 +30,28 @@ pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> Strin
     )
 }
 
+/// What a limit is called in the text: `time limit`, `memory bound`.
+pub fn limit_name(cut: Cut) -> &'static str {
+    match cut {
+        Cut::Time => "time limit",
+        Cut::Stop => "interruption",
+        Cut::Memory => "memory bound",
+    }
+}
+
+/// The limit that stopped the search of `report`, if one did.
+pub fn search_cut(report: &SolveReport) -> Option<Cut> {
+    if report.interrupted {
+        Some(Cut::Stop)
+    } else if report.over_memory {
+        Some(Cut::Memory)
+    } else if report.timed_out {
+        Some(Cut::Time)
+    } else {
+        None
+    }
+}
+
 /// The one-line verdict of a solve: how many molecules fit.
 pub fn verdict(report: &SolveReport) -> String {
     let n = report.count;
@@ -43,19 +65,26 @@ pub fn verdict(report: &SolveReport) -> String {
             0 => "No molecule fits these observations.".to_string(),
             _ => format!("{n} {word}."),
         }
-    } else if (report.timed_out || report.interrupted) && n == 0 {
+    } else if let Some(cut) = search_cut(report)
+        && n == 0
+    {
         format!(
-            "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits.",
-            if report.interrupted {
-                "interruption"
+            "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
+            limit_name(cut),
+            if cut == Cut::Memory {
+                " (--memory raises it)"
             } else {
-                "time limit"
+                ""
             }
         )
     } else if report.timed_out {
         format!("At least {n} {word} (the time limit stopped the search before it was complete).")
     } else if report.interrupted {
         format!("At least {n} {word} (interrupted before the search was complete).")
+    } else if report.over_memory {
+        format!(
+            "At least {n} {word} (the memory bound stopped the search before it was complete; --memory raises it)."
+        )
     } else {
         format!(
             "At least {n} {word} (the search stopped at --max {}).",
@@ -101,6 +130,13 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
                 );
             }
             _ => {}
+        }
+        if let Some(cut) = sol.conflict_cut {
+            let _ = writeln!(
+                out,
+                "Which rays contradict each other was not worked out: the {} came first.",
+                limit_name(cut)
+            );
         }
         let misses = (1..=4 * p).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
         if misses && report.rules == Rules::Standard {
@@ -173,6 +209,19 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             quantity(c.len() - atoms - undecided, "empty cell", "empty cells")
         );
         out.push_str(&certainty_board(&sol.observation, c));
+    } else if let Some(cut) = sol.certainty_cut
+        && !sol.molecules.is_empty()
+    {
+        let _ = writeln!(
+            out,
+            "\ncertain: not worked out (the {} came first).",
+            limit_name(cut)
+        );
+    } else if sol.certainty_skipped && !sol.molecules.is_empty() {
+        let _ = writeln!(
+            out,
+            "\ncertain: not worked out (for a search stopped at --max, it would take too many solver calls on a model this large)."
+        );
     }
     if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");

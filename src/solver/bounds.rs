@@ -13,6 +13,7 @@
 use varisat::Lit;
 
 use crate::error::Error;
+use crate::solver::limits::Halt;
 use crate::solver::model::{L, RayModel};
 
 /// What [`RayModel::fewest_atoms`] found.
@@ -43,7 +44,9 @@ struct Soft {
 impl RayModel {
     /// The fewest atoms of a molecule that fits the rays whose selectors are
     /// given; past `cut_off` atoms it stops with
-    /// [`MoreThan`](Fewest::MoreThan). `stop` is asked between solver calls.
+    /// [`MoreThan`](Fewest::MoreThan). `stop` is asked between solver calls;
+    /// when it, or a limit of the model, stops the search, the answer is
+    /// [`Unknown`](Fewest::Unknown).
     ///
     /// ```
     /// use bbx::solver::{Fewest, RayModel};
@@ -63,6 +66,19 @@ impl RayModel {
         cut_off: usize,
         stop: &dyn Fn() -> bool,
     ) -> Result<Fewest, Error> {
+        match self.fewest_within(selectors, cut_off, stop) {
+            Ok(f) => Ok(f),
+            Err(Halt::Cut(_)) => Ok(Fewest::Unknown),
+            Err(Halt::Failed(e)) => Err(e),
+        }
+    }
+
+    fn fewest_within(
+        &mut self,
+        selectors: &[Lit],
+        cut_off: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Fewest, Halt> {
         let known_atoms = self.known.iter().filter(|k| **k == Some(true)).count();
         let mut used: Vec<Lit> = Vec::new();
         let mut lower = known_atoms;
@@ -88,7 +104,7 @@ impl RayModel {
             assumptions.extend(soft.iter().map(|s| s.lit));
             if self.run(&assumptions)? {
                 let m = self.molecule_from_model();
-                if self.encode_disagreeing(&m) {
+                if self.encode_disagreeing(&m)? {
                     continue;
                 }
                 return Ok(Fewest::Atoms(m.atoms().len()));
@@ -124,8 +140,18 @@ impl RayModel {
                 keep[i - 1]
             });
             soft.extend(relaxed);
-            if broken.len() > 1 {
-                let outputs = self.unary_counter(&broken);
+            if broken.len() > 1 && lower <= cut_off {
+                // The bound can grow by cut_off − lower + 1 more at most
+                // before the answer is known: the counter need not count
+                // further (a core of thousands of cells would otherwise take
+                // millions of clauses). A soft literal whose count reaches
+                // the end of its counter is only dropped once the bound has
+                // passed cut_off, so an answer of Atoms stays exact.
+                let reach = cut_off
+                    .saturating_add(2)
+                    .saturating_sub(lower)
+                    .min(broken.len());
+                let outputs = self.unary_counter(&broken, reach)?;
                 soft.push(Soft {
                     lit: !outputs[1],
                     bound: Some((counters.len(), 1)),
@@ -144,7 +170,7 @@ impl RayModel {
     /// clauses are added between calls, varisat 0.2 can name a single
     /// assumption whose failure took others. An unchecked core would raise the
     /// bound too far.
-    fn core(&mut self, selectors: &[Lit], soft: &[Soft]) -> Result<Option<Core>, Error> {
+    fn core(&mut self, selectors: &[Lit], soft: &[Soft]) -> Result<Option<Core>, Halt> {
         let mut all = selectors.to_vec();
         all.extend(soft.iter().map(|s| s.lit));
         let mut best: Vec<usize> = (0..soft.len()).collect();
@@ -206,27 +232,33 @@ impl RayModel {
             .collect()
     }
 
-    /// A counter over `inputs`: output j is true exactly when at least j + 1
-    /// of them are.
-    fn unary_counter(&mut self, inputs: &[Lit]) -> Vec<Lit> {
-        let n = inputs.len();
+    /// A counter over `inputs` up to `reach` (at most their number): output
+    /// j (j < `reach`) is true exactly when at least j + 1 of them are.
+    fn unary_counter(&mut self, inputs: &[Lit], reach: usize) -> Result<Vec<Lit>, Halt> {
+        let n = reach.min(inputs.len());
         let mut prev: Vec<L> = (0..=n)
             .map(|j| if j == 0 { L::True } else { L::False })
             .collect();
         for (i, &x) in inputs.iter().enumerate() {
+            if self.poll() {
+                return Err(self.whole().unwrap_err());
+            }
             let x = L::Lit(x);
             let mut cur = vec![L::False; n + 1];
             cur[0] = L::True;
-            for j in 1..=(i + 1) {
+            for j in 1..=(i + 1).min(n) {
                 cur[j] = self.counter_step(prev[j], prev[j - 1], x);
             }
             prev = cur;
         }
+        self.whole()?;
         prev[1..]
             .iter()
             .map(|l| match l {
-                L::Lit(x) => *x,
-                _ => unreachable!("every count from 1 to n has a variable"),
+                L::Lit(x) => Ok(*x),
+                _ => Err(Halt::Failed(Error::Internal(
+                    "a count of the core's counter has no variable".into(),
+                ))),
             })
             .collect()
     }

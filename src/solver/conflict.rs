@@ -6,6 +6,7 @@ use std::ops::RangeInclusive;
 use varisat::Lit;
 
 use crate::error::Error;
+use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
 impl RayModel {
@@ -13,7 +14,27 @@ impl RayModel {
     /// together with an atom count in `atoms` (indices into
     /// [`rays`](Self::rays)): every ray in it is needed. `None` when some
     /// molecule fits.
+    ///
+    /// This question is answered whatever the model's limits (see
+    /// [`RayModel::satisfiable`]).
     pub fn conflict(&mut self, atoms: RangeInclusive<usize>) -> Result<Option<Vec<usize>>, Error> {
+        let guard = std::mem::take(&mut self.guard);
+        let r = self.conflict_within(atoms);
+        self.guard = guard;
+        match r {
+            Ok(c) => Ok(c),
+            Err(Halt::Failed(e)) => Err(e),
+            Err(Halt::Cut(c)) => Err(Error::Internal(format!(
+                "the model was cut short earlier ({c:?}) and cannot answer"
+            ))),
+        }
+    }
+
+    /// [`conflict`](Self::conflict) within the model's limits.
+    pub(super) fn conflict_within(
+        &mut self,
+        atoms: RangeInclusive<usize>,
+    ) -> Result<Option<Vec<usize>>, Halt> {
         let all: Vec<usize> = (0..self.rays.len()).collect();
         let Some(core) = self.misfit(&all, &atoms)? else {
             return Ok(None);
@@ -56,9 +77,9 @@ impl RayModel {
         &mut self,
         subset: &[usize],
         atoms: &RangeInclusive<usize>,
-    ) -> Result<Option<Vec<usize>>, Error> {
+    ) -> Result<Option<Vec<usize>>, Halt> {
         let mut assumptions: Vec<Lit> = subset.iter().map(|&k| self.rays[k].selector).collect();
-        assumptions.extend(self.count_assumptions(atoms));
+        assumptions.extend(self.count_assumptions(atoms)?);
         if self.run(&assumptions)? {
             Ok(None)
         } else {

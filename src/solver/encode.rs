@@ -7,6 +7,7 @@ use varisat::Lit;
 use crate::rules::board::{Heading, Molecule, port, position_at};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
+use crate::solver::limits::Halt;
 use crate::solver::model::{L, ObservedRay, RayModel};
 
 impl RayModel {
@@ -127,7 +128,11 @@ impl RayModel {
         let r = self.atom(ar + rr, ac + rc);
         let sel = L::Lit(!selector);
         let mut queue = Vec::new();
-        let first = self.follow(pos, outcome, (ar, ac, d), &mut queue);
+        // A ray that misses never enters the box: its path is not encoded.
+        let first = match outcome {
+            Outcome::Miss => L::False,
+            _ => self.follow(pos, outcome, (ar, ac, d), &mut queue),
+        };
         match (outcome, self.rules) {
             (Outcome::Absorbed, _) => {
                 self.clause(&[sel, a, !l]);
@@ -158,6 +163,11 @@ impl RayModel {
             }
         }
         while let Some((x, y, d)) = queue.pop() {
+            // A ray on a large box has millions of states: the limits are
+            // kept inside (a model stopped here is broken).
+            if self.poll() {
+                break;
+            }
             self.encode_state(pos, outcome, (x, y, d), &mut queue);
         }
         for idx in self.touched.drain(..) {
@@ -206,15 +216,15 @@ impl RayModel {
 
     /// In a simplified model, encodes the pending rays on which candidate `m`
     /// disagrees with the observation; returns whether there were any.
-    pub(super) fn encode_disagreeing(&mut self, m: &Molecule) -> bool {
+    pub(super) fn encode_disagreeing(&mut self, m: &Molecule) -> Result<bool, Halt> {
         let Some((observed, mut tracer)) = self.check.take() else {
-            return false;
+            return Ok(false);
         };
         tracer.load(m);
         let pending = std::mem::take(&mut self.pending);
         let mut any = false;
         for (pos, outcome) in pending {
-            if tracer.trace(pos).outcome == outcome {
+            if self.broken.is_some() || tracer.trace(pos).outcome == outcome {
                 self.pending.push((pos, outcome));
             } else {
                 any = true;
@@ -222,7 +232,8 @@ impl RayModel {
             }
         }
         self.check = Some((observed, tracer));
-        any
+        self.whole()?;
+        Ok(any)
     }
 
     /// Encodes an observed ray that always holds (selector `true`).
@@ -256,7 +267,17 @@ impl RayModel {
     pub fn encode_all_rays(&mut self) {
         self.check = None;
         for (pos, outcome) in std::mem::take(&mut self.pending) {
+            if self.broken.is_some() {
+                break;
+            }
             self.encode_for_good(pos, outcome);
         }
+    }
+
+    /// [`encode_all_rays`](Self::encode_all_rays), `Err` when a limit
+    /// stopped it.
+    pub(super) fn encode_pending(&mut self) -> Result<(), Halt> {
+        self.encode_all_rays();
+        self.whole()
     }
 }

@@ -3,6 +3,7 @@
 use crate::rules::board::{Heading, port, position_at};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
+use crate::solver::limits::{Cut, Guard};
 
 /// Cells that the observed rays decide on their own.
 ///
@@ -15,6 +16,30 @@ use crate::rules::spectrum::Observation;
 /// impossible is ruled out. Contradictory observations are left for the solver
 /// to report.
 pub fn infer(observed: &Observation, rules: Rules, max_atoms: usize) -> Vec<Option<bool>> {
+    infer_within(observed, rules, max_atoms, &Guard::default()).known
+}
+
+/// What [`infer_within`] found.
+#[derive(Debug, Clone)]
+pub(crate) struct Inferred {
+    /// Per cell: `Some(true)` atom, `Some(false)` empty, `None` undecided.
+    pub(crate) known: Vec<Option<bool>>,
+    /// True when the rays cannot all end as observed with at most
+    /// `max_atoms` atoms: no molecule fits.
+    pub(crate) contradiction: bool,
+    /// Set when `guard` stopped the inference early (what is known is still
+    /// true, there is just less of it).
+    pub(crate) cut: Option<Cut>,
+}
+
+/// [`infer`] within the limits of `guard`, saying also whether the rays
+/// contradict each other (with at most `max_atoms` atoms).
+pub(crate) fn infer_within(
+    observed: &Observation,
+    rules: Rules,
+    max_atoms: usize,
+    guard: &Guard,
+) -> Inferred {
     let p = observed.width();
     let mut walks: Vec<(usize, Outcome)> = Vec::new();
     for (pos, o) in observed.rays() {
@@ -26,103 +51,279 @@ pub fn infer(observed: &Observation, rules: Rules, max_atoms: usize) -> Vec<Opti
     let mut net = Inference {
         p,
         rules,
-        max_atoms,
         walks,
         watch: vec![Vec::new(); p * p],
+        queued: Vec::new(),
+        waiters: Vec::new(),
+        waited: Vec::new(),
+        resume: Vec::new(),
+        resume_trail: None,
+        guard,
+        runs: 0,
     };
-    let mut known: Vec<Option<bool>> = vec![None; p * p];
+    net.queued = vec![false; net.walks.len()];
+    net.waited = vec![false; net.walks.len()];
+    net.resume = vec![None; net.walks.len()];
+    let mut cells = Cells {
+        known: vec![None; p * p],
+        atoms: 0,
+        max_atoms,
+        filled: false,
+        trail: None,
+        filled_in_trial: false,
+    };
     let all: Vec<usize> = (0..net.walks.len()).collect();
-    if net.propagate(&mut known, all).is_err() {
-        return known;
+    let mut result = net.propagate(&mut cells, all);
+    if result.is_ok() {
+        result = net.probe(&mut cells);
     }
-    loop {
-        let mut progress = false;
-        for c in 0..p * p {
-            if known[c].is_some() || net.watch[c].is_empty() {
-                continue;
-            }
-            for v in [true, false] {
-                let mut trial = known.clone();
-                trial[c] = Some(v);
-                let waiting = net.watch[c].clone();
-                if net.propagate(&mut trial, waiting).is_err() {
-                    known[c] = Some(!v);
-                    let waiting = net.watch[c].clone();
-                    if net.propagate(&mut known, waiting).is_err() {
-                        return known;
-                    }
-                    progress = true;
-                    break;
-                }
-            }
+    let (contradiction, cut) = match result {
+        Ok(()) => (false, None),
+        Err(Stop::Contradiction) => (true, None),
+        Err(Stop::Cut(c)) => (false, Some(c)),
+    };
+    let filled = cells.filled;
+    let mut known = cells.known;
+    if filled && !contradiction {
+        // Every atom is placed: the rest is empty.
+        for k in known.iter_mut().filter(|k| k.is_none()) {
+            *k = Some(false);
         }
-        if !progress {
-            return known;
+    }
+    Inferred {
+        known,
+        contradiction,
+        cut,
+    }
+}
+
+/// Why propagation stopped before its fixed point.
+enum Stop {
+    /// Some ray cannot end as observed, or there are too many atoms.
+    Contradiction,
+    /// A limit of the guard.
+    Cut(Cut),
+}
+
+/// What is known of the cells, and while probing, what to undo.
+struct Cells {
+    known: Vec<Option<bool>>,
+    /// Cells known to hold an atom.
+    atoms: usize,
+    max_atoms: usize,
+    /// True once every atom was found placed when the walks had nothing
+    /// more to do: every cell not known is then empty.
+    filled: bool,
+    /// While probing: the cells decided since the probe began, and whether
+    /// the probe filled the rest.
+    trail: Option<Vec<usize>>,
+    filled_in_trial: bool,
+}
+
+impl Cells {
+    /// What is known of cell `c`, the rest being empty once filled.
+    fn get(&self, c: usize) -> Option<bool> {
+        match self.known[c] {
+            None if self.filled => Some(false),
+            k => k,
+        }
+    }
+
+    /// Fills the rest with empty cells when every atom is placed (and they
+    /// are not yet); says whether it did.
+    fn fill(&mut self) -> bool {
+        if self.filled || self.atoms < self.max_atoms {
+            return false;
+        }
+        self.filled = true;
+        self.filled_in_trial = self.trail.is_some();
+        true
+    }
+
+    /// Decides cell `c` (too many atoms are found when the walks are done).
+    fn set(&mut self, c: usize, v: bool) {
+        self.known[c] = Some(v);
+        if let Some(t) = &mut self.trail {
+            t.push(c);
+        }
+        if v {
+            self.atoms += 1;
+        }
+    }
+
+    /// Undoes what was decided since the probe began.
+    fn undo(&mut self) {
+        if self.filled_in_trial {
+            self.filled = false;
+            self.filled_in_trial = false;
+        }
+        for c in self.trail.take().unwrap_or_default() {
+            if self.known[c] == Some(true) {
+                self.atoms -= 1;
+            }
+            self.known[c] = None;
         }
     }
 }
 
 /// The rays being run by [`infer`], and which undecided cells each waits on.
-struct Inference {
+struct Inference<'g> {
     p: usize,
     rules: Rules,
-    max_atoms: usize,
     walks: Vec<(usize, Outcome)>,
     /// Cell → the walks that stopped on it (a superset: entries are never removed).
     watch: Vec<Vec<usize>>,
+    /// Walk → whether it is in the queue of [`propagate`](Self::propagate).
+    queued: Vec<bool>,
+    /// The walks that have waited on some cell (each once), and per walk
+    /// whether it is among them.
+    waiters: Vec<usize>,
+    waited: Vec<bool>,
+    /// Walk → the state it last waited in (see [`walk`]).
+    resume: Vec<Option<At>>,
+    /// While probing: the states replaced since the probe began.
+    resume_trail: Option<Vec<(usize, Option<At>)>>,
+    guard: &'g Guard,
+    /// Walks run since the guard was last asked.
+    runs: u32,
 }
 
-impl Inference {
+impl Inference<'_> {
+    /// Asks the guard every 64 walks.
+    fn tick(&mut self) -> Result<(), Stop> {
+        self.runs += 1;
+        if self.runs >= 64 {
+            self.runs = 0;
+            self.guard.check().map_err(Stop::Cut)?;
+        }
+        Ok(())
+    }
+
     /// Runs the given walks, and every walk waiting on a cell they decide, until
     /// nothing changes; `Err` when some ray cannot end as observed or there are
-    /// too many atoms.
-    fn propagate(&mut self, known: &mut [Option<bool>], start: Vec<usize>) -> Result<(), ()> {
-        let mut queued = vec![false; self.walks.len()];
-        let mut queue = start;
-        for &w in &queue {
-            queued[w] = true;
+    /// too many atoms (or a limit is reached).
+    fn propagate(&mut self, cells: &mut Cells, start: Vec<usize>) -> Result<(), Stop> {
+        let mut queue = Vec::new();
+        for w in start {
+            if !self.queued[w] {
+                self.queued[w] = true;
+                queue.push(w);
+            }
         }
+        let result = self.drain(cells, &mut queue);
+        for w in queue {
+            self.queued[w] = false;
+        }
+        result
+    }
+
+    fn drain(&mut self, cells: &mut Cells, queue: &mut Vec<usize>) -> Result<(), Stop> {
         loop {
-            while let Some(w) = queue.pop() {
-                queued[w] = false;
-                let (pos, outcome) = self.walks[w];
-                let (decided, frontier) = walk(known, self.p, self.rules, pos, outcome)?;
-                for c in frontier {
-                    if !self.watch[c].contains(&w) {
-                        self.watch[c].push(w);
-                    }
-                }
-                for c in decided {
-                    for &w2 in &self.watch[c] {
-                        if !queued[w2] {
-                            queued[w2] = true;
-                            queue.push(w2);
-                        }
-                    }
-                }
+            self.drain_queue(cells, queue)?;
+            if cells.atoms > cells.max_atoms {
+                return Err(Stop::Contradiction);
             }
-            let atoms = known.iter().filter(|k| **k == Some(true)).count();
-            if atoms > self.max_atoms {
-                return Err(());
-            }
-            if atoms < self.max_atoms || known.iter().all(|k| k.is_some()) {
+            if !cells.fill() {
                 return Ok(());
             }
-            // Every atom is placed: the rest is empty.
-            for (c, k) in known.iter_mut().enumerate() {
-                if k.is_none() {
-                    *k = Some(false);
-                    for &w2 in &self.watch[c] {
-                        if !queued[w2] {
-                            queued[w2] = true;
-                            queue.push(w2);
-                        }
-                    }
+            // Every atom is placed: the rest is empty, and every walk that
+            // waited may go on.
+            for i in 0..self.waiters.len() {
+                let w = self.waiters[i];
+                if !self.queued[w] {
+                    self.queued[w] = true;
+                    queue.push(w);
                 }
             }
         }
     }
+
+    fn drain_queue(&mut self, cells: &mut Cells, queue: &mut Vec<usize>) -> Result<(), Stop> {
+        while let Some(w) = queue.pop() {
+            self.queued[w] = false;
+            self.tick()?;
+            let (decided, frontier, at) =
+                walk(cells, self.p, self.rules, self.walks[w], self.resume[w])?;
+            if at.is_some() && at != self.resume[w] {
+                // Every step before `at` is decided by known cells: the walk
+                // goes on from there next time (undone after a probe).
+                if let Some(t) = &mut self.resume_trail {
+                    t.push((w, self.resume[w]));
+                }
+                self.resume[w] = at;
+            }
+            for c in frontier {
+                if !self.watch[c].contains(&w) {
+                    if !self.waited[w] {
+                        self.waited[w] = true;
+                        self.waiters.push(w);
+                    }
+                    self.watch[c].push(w);
+                }
+            }
+            for c in decided {
+                for &w2 in &self.watch[c] {
+                    if !self.queued[w2] {
+                        self.queued[w2] = true;
+                        queue.push(w2);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Decides cell `c` and runs the walks waiting on it.
+    fn decide(&mut self, cells: &mut Cells, c: usize, v: bool) -> Result<(), Stop> {
+        cells.set(c, v);
+        let waiting = self.watch[c].clone();
+        self.propagate(cells, waiting)
+    }
+
+    /// Probes each undecided cell some ray waits on, both ways, until
+    /// nothing changes.
+    fn probe(&mut self, cells: &mut Cells) -> Result<(), Stop> {
+        let n = self.p * self.p;
+        loop {
+            let mut progress = false;
+            for c in 0..n {
+                if cells.get(c).is_some() || self.watch[c].is_empty() {
+                    continue;
+                }
+                for v in [true, false] {
+                    cells.trail = Some(Vec::new());
+                    self.resume_trail = Some(Vec::new());
+                    let trial = self.decide(cells, c, v);
+                    cells.undo();
+                    for (w, at) in self
+                        .resume_trail
+                        .take()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .rev()
+                    {
+                        self.resume[w] = at;
+                    }
+                    match trial {
+                        Ok(()) => {}
+                        Err(Stop::Cut(cut)) => return Err(Stop::Cut(cut)),
+                        Err(Stop::Contradiction) => {
+                            self.decide(cells, c, !v)?;
+                            progress = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if !progress {
+                return Ok(());
+            }
+        }
+    }
 }
+
+/// Where a walk stands: cell, heading, and whether it is still at the entry.
+type At = (isize, isize, Heading, bool);
 
 /// The result of one step: the ray goes on (to a state) or ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -132,43 +333,53 @@ enum Step {
 }
 
 /// Runs one ray over the known cells; returns the cells it decided and the
-/// undecided cells its next step waits on, or `Err` when the ray cannot end as
-/// observed.
+/// undecided cells its next step waits on, and the state of its first step
+/// that known cells do not decide alone (where it starts next time: `from`;
+/// `None` for its entry); `Err` when the ray cannot end as observed.
 #[allow(clippy::type_complexity)]
 fn walk(
-    known: &mut [Option<bool>],
+    cells: &mut Cells,
     p: usize,
     rules: Rules,
-    pos: usize,
-    outcome: Outcome,
-) -> Result<(Vec<usize>, Vec<usize>), ()> {
+    (pos, outcome): (usize, Outcome),
+    from: Option<At>,
+) -> Result<(Vec<usize>, Vec<usize>, Option<At>), Stop> {
     let pi = p as isize;
     let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= pi && c <= pi;
     let cell = |r: isize, c: isize| ((r - 1) * pi + (c - 1)) as usize;
     let q = port(p, pos);
-    let (mut x, mut y, mut d) = (q.row as isize, q.col as isize, q.heading);
-    let mut first = true;
+    let (mut x, mut y, mut d, mut first) =
+        from.unwrap_or((q.row as isize, q.col as isize, q.heading, true));
     let mut decided = Vec::new();
+    let mut resume = None;
     for _ in 0..4 * p * p + 8 {
         let (dr, dc) = d.delta();
         let (ar, ac) = (x + dr, y + dc);
         if !inside(ar, ac) {
-            return Ok((decided, Vec::new())); // the ray came out (judged on the way)
+            return Ok((decided, Vec::new(), resume)); // the ray came out (judged on the way)
         }
         let (lr, lc) = d.left().delta();
         let (rr, rc) = d.right().delta();
-        let cells = [(ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)];
-        let value = |k: &[Option<bool>], (r, c): (isize, isize)| {
+        let around = [(ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)];
+        let vals: [Option<bool>; 3] = around.map(|(r, c)| {
             if inside(r, c) {
-                k[cell(r, c)]
+                cells.get(cell(r, c))
             } else {
                 Some(false)
             }
-        };
-        let vals: [Option<bool>; 3] = cells.map(|rc| value(known, rc));
-        let unknown: Vec<usize> = (0..3).filter(|&i| vals[i].is_none()).collect();
-        let mut possible: Vec<([bool; 3], Step)> = Vec::new();
-        for bits in 0..1u32 << unknown.len() {
+        });
+        let mut unknown = [0usize; 3];
+        let mut unknowns = 0;
+        for (i, v) in vals.iter().enumerate() {
+            if v.is_none() {
+                unknown[unknowns] = i;
+                unknowns += 1;
+            }
+        }
+        let unknown = &unknown[..unknowns];
+        let mut possible = [([false; 3], Step::End(Outcome::Miss)); 8];
+        let mut possibles = 0;
+        for bits in 0..1u32 << unknowns {
             let mut v = vals.map(|o| o.unwrap_or(false));
             for (j, &i) in unknown.iter().enumerate() {
                 v[i] = bits >> j & 1 == 1;
@@ -208,36 +419,46 @@ fn walk(
                 Step::Go(..) => true,
             };
             if ok {
-                possible.push((v, step));
+                possible[possibles] = (v, step);
+                possibles += 1;
             }
         }
+        let possible = &possible[..possibles];
         if possible.is_empty() {
-            return Err(());
+            return Err(Stop::Contradiction);
         }
-        for &i in &unknown {
+        for &i in unknown {
             let v0 = possible[0].0[i];
             if possible.iter().all(|(v, _)| v[i] == v0) {
-                let (r, c) = cells[i];
-                known[cell(r, c)] = Some(v0);
+                let (r, c) = around[i];
+                cells.set(cell(r, c), v0);
                 decided.push(cell(r, c));
             }
+        }
+        let open = unknown
+            .iter()
+            .any(|&i| cells.get(cell(around[i].0, around[i].1)).is_none());
+        if open && resume.is_none() {
+            // The first step that known cells do not decide alone: a walk
+            // run again starts here (the steps before it cannot change).
+            resume = Some((x, y, d, first));
         }
         let s0 = possible[0].1;
         if !possible.iter().all(|(_, s)| *s == s0) {
             let frontier = unknown
                 .iter()
-                .map(|&i| cell(cells[i].0, cells[i].1))
-                .filter(|&c| known[c].is_none())
+                .map(|&i| cell(around[i].0, around[i].1))
+                .filter(|&c| cells.get(c).is_none())
                 .collect();
-            return Ok((decided, frontier));
+            return Ok((decided, frontier, resume));
         }
         match s0 {
-            Step::End(_) => return Ok((decided, Vec::new())),
+            Step::End(_) => return Ok((decided, Vec::new(), resume)),
             Step::Go(nx, ny, nd) => {
                 (x, y, d) = (nx, ny, nd);
                 first = false;
             }
         }
     }
-    Ok((decided, Vec::new()))
+    Ok((decided, Vec::new(), resume))
 }

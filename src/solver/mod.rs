@@ -42,7 +42,8 @@
 //! ray looks at, say) is listed at once and blocked by one clause.
 //!
 //! **Files.** [`RayModel`] is one type built across the files of this
-//! folder, each one job: `model.rs` holds the solver, the cell variables and
+//! folder, each one job: `limits.rs` the limits a search keeps to ([`Limits`],
+//! [`Cut`]); `model.rs` holds the solver, the cell variables and
 //! the atom counter; `infer.rs` decides cells before solving ([`infer`]);
 //! `encode.rs` turns observed rays into clauses; `search.rs` enumerates
 //! molecules and families; `conflict.rs` explains contradictions;
@@ -67,6 +68,7 @@ mod conflict;
 mod encode;
 pub mod forward;
 mod infer;
+mod limits;
 mod model;
 pub mod report;
 mod search;
@@ -74,9 +76,10 @@ mod solution;
 
 pub use bounds::Fewest;
 pub use infer::infer;
+pub use limits::{Cut, DEFAULT_MEMORY, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
 pub use search::{Family, Found};
-pub use solution::{Certainty, Limits, Solution, Split, solve};
+pub use solution::{Certainty, Solution, Split, solve};
 
 #[cfg(test)]
 mod tests {
@@ -198,6 +201,67 @@ mod tests {
         assert_eq!(m.solve(0..=0, Some(5), None).unwrap().molecules.len(), 1);
         let limited = m.solve(0..=3, Some(3), None).unwrap();
         assert!(!limited.complete && limited.molecules.len() == 3);
+        // A range open at the top: every molecule with an atom or more.
+        assert_eq!(m.solve(1..=usize::MAX, None, None).unwrap().count, 15);
+    }
+
+    #[test]
+    fn a_ray_that_misses_is_not_encoded_inside_the_box() {
+        // Under the edge-miss rules a miss is decided at the entry: the path
+        // the ray would take inside (a state per cell and heading, 40000 on
+        // a 100-wide box) is not encoded.
+        let mut m = RayModel::new(100, Rules::EdgeMiss, 5);
+        m.add_ray(7, Outcome::Miss);
+        assert!(m.size().variables < 100 * 100 + 10, "{:?}", m.size());
+        assert!(m.size().clauses < 10, "{:?}", m.size());
+        // Under the standard rules it cannot happen at all.
+        let mut s = RayModel::new(100, Rules::Standard, 5);
+        s.add_ray(7, Outcome::Miss);
+        assert!(s.size().clauses < 10, "{:?}", s.size());
+        assert!(s.solve(5..=5, None, None).unwrap().molecules.is_empty());
+    }
+
+    #[test]
+    fn a_stop_is_kept_inside_the_encoding_of_a_ray() {
+        // One absorbed ray across a 100-wide box is 40000 states; asked to stop,
+        // the encoding stops within a few hundred, and the model, left with
+        // a ray half encoded, answers nothing more.
+        static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+        let mut whole = RayModel::new(100, Rules::Standard, 5);
+        whole.add_ray(50, Outcome::Absorbed);
+        assert!(
+            whole.size().variables > 100 * 100 + 30000,
+            "{:?}",
+            whole.size()
+        );
+        let mut m = RayModel::new(100, Rules::Standard, 5);
+        m.stop_when(Some(&STOP));
+        m.add_ray(50, Outcome::Absorbed);
+        assert_eq!(m.cut(), Some(Cut::Stop), "{:?}", m.size());
+        assert!(m.size().variables < 100 * 100 + 1000, "{:?}", m.size());
+        let found = m.solve(5..=5, None, None).unwrap();
+        assert!(found.interrupted && !found.complete && found.molecules.is_empty());
+    }
+
+    #[test]
+    fn the_counter_over_a_core_counts_only_as_far_as_needed() {
+        // A hit on the first row of a 100-wide box needs an atom among
+        // about a hundred cells; asking whether one atom is enough counts
+        // that core up to two, not to a hundred (ten thousand clauses).
+        let mut m = RayModel::new(100, Rules::Standard, 100 * 100);
+        m.add_ray(1, Outcome::Absorbed);
+        m.add_ray(3, Outcome::Absorbed);
+        let selectors: Vec<_> = m.rays().iter().map(|r| r.selector).collect();
+        let before = m.size().clauses;
+        let fewest = m.fewest_atoms(&selectors, 1, &|| false).unwrap();
+        assert!(matches!(fewest, Fewest::MoreThan(1, _)), "{fewest:?}");
+        let added = m.size().clauses - before;
+        assert!(added < 5000, "{added} clauses for the counters");
+        // The bound is still exact when it is reached.
+        assert_eq!(
+            m.fewest_atoms(&selectors, 10, &|| false).unwrap(),
+            Fewest::Atoms(2)
+        );
     }
 
     #[test]

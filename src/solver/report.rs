@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::enumeration::rank;
-use crate::rules::ray::{Outcome, Rules};
+use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Spectrum;
 use crate::solver::forward::{self, ForwardCut, ForwardLimits};
 use crate::solver::{Solution, Split};
@@ -105,6 +105,8 @@ pub struct SolveReport {
     pub timed_out: bool,
     /// True when it was interrupted (Ctrl-C).
     pub interrupted: bool,
+    /// True when the memory bound (`--memory`) stopped it.
+    pub over_memory: bool,
     /// The molecules, linear form.
     pub solutions: Vec<String>,
     /// Their numbers, where the configuration is numbered.
@@ -230,7 +232,15 @@ impl SolveReport {
     /// player's `guess` if any.
     pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
         let rules = solution.rules;
-        let splits = solution.splits().iter().map(split_report).collect();
+        let p = solution.observation.width();
+        // Every ray of every molecule listed, traced once for the spectra
+        // and the splits (on a large box, the longest part of the report).
+        let outcomes = outcome_table(&solution.molecules, rules);
+        let splits = solution
+            .splits_from(&outcomes)
+            .iter()
+            .map(split_report)
+            .collect();
         let guess = guess.map(|g| {
             let s = Spectrum::of(g, rules);
             let differs = solution.observation.first_difference(&s);
@@ -262,12 +272,12 @@ impl SolveReport {
             complete: solution.complete,
             timed_out: solution.timed_out,
             interrupted: solution.interrupted,
+            over_memory: solution.over_memory,
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
             numbers: solution.molecules.iter().map(rank).collect(),
-            spectra: solution
-                .molecules
-                .iter()
-                .map(|m| Spectrum::of(m, rules).to_string())
+            spectra: outcomes
+                .into_iter()
+                .map(|o| Spectrum::from_outcomes_unchecked(p, o).to_string())
                 .collect(),
             certain_atoms: solution.certain_atoms(),
             certain_empty: solution.certain_empty(),

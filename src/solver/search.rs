@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::binomial_wide;
 use crate::rules::enumeration::next_combination;
+use crate::solver::limits::{Cut, Halt};
 use crate::solver::model::{L, RayModel};
 
 /// The molecules found by [`RayModel::solve`].
@@ -28,6 +29,19 @@ pub struct Found {
     pub timed_out: bool,
     /// True when it was asked to stop (see [`RayModel::stop_when`]).
     pub interrupted: bool,
+    /// True when it stopped at its memory bound.
+    pub over_memory: bool,
+}
+
+impl Found {
+    /// Records what stopped the search.
+    pub(super) fn stopped_by(&mut self, cut: Cut) {
+        match cut {
+            Cut::Time => self.timed_out = true,
+            Cut::Stop => self.interrupted = true,
+            Cut::Memory => self.over_memory = true,
+        }
+    }
 }
 
 /// Molecules found together: the atoms of `base`, on cells a model needs as
@@ -143,15 +157,18 @@ enum Next {
 }
 
 impl RayModel {
-    pub(super) fn count_assumptions(&mut self, atoms: &RangeInclusive<usize>) -> Vec<Lit> {
+    pub(super) fn count_assumptions(
+        &mut self,
+        atoms: &RangeInclusive<usize>,
+    ) -> Result<Vec<Lit>, Halt> {
         let mut v = Vec::new();
         if *atoms.start() == 0 && *atoms.end() >= self.atoms.len() {
             // Any count: no counter needed.
-            return v;
+            return Ok(v);
         }
         for l in [
-            self.at_least_lit(*atoms.start()),
-            !self.at_least_lit(atoms.end() + 1),
+            self.at_least_lit(*atoms.start())?,
+            !self.at_least_lit(atoms.end().saturating_add(1))?,
         ] {
             match l {
                 L::Lit(x) => v.push(x),
@@ -159,12 +176,19 @@ impl RayModel {
                 L::True => {}
             }
         }
-        v
+        Ok(v)
     }
 
-    pub(super) fn run(&mut self, assumptions: &[Lit]) -> Result<bool, Error> {
+    /// One solver call under `assumptions`, unless a limit has been reached.
+    pub(super) fn run(&mut self, assumptions: &[Lit]) -> Result<bool, Halt> {
+        self.keep_limits()?;
+        if self.contradiction {
+            // Inference showed that no molecule fits: nothing is satisfiable.
+            return Ok(false);
+        }
+        self.calls += 1;
         self.solver.assume(assumptions);
-        self.solver.solve().map_err(Error::Solver)
+        Ok(self.solver.solve().map_err(Error::Solver)?)
     }
 
     /// The value of every variable in the solver's model.
@@ -291,43 +315,65 @@ impl RayModel {
         atoms: RangeInclusive<usize>,
         limit: Option<usize>,
         deadline: Option<Instant>,
-        mut found: impl FnMut(&Molecule),
+        found: impl FnMut(&Molecule),
     ) -> Result<Found, Error> {
+        let before = self.guard.deadline;
+        self.guard.deadline = match (before, deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut out = Found::default();
+        let r = self.enumerate(selectors, atoms, limit, found, &mut out);
+        self.guard.deadline = before;
+        match r {
+            Ok(()) => Ok(out),
+            Err(Halt::Cut(cut)) => {
+                out.stopped_by(cut);
+                Ok(out)
+            }
+            Err(Halt::Failed(e)) => Err(e),
+        }
+    }
+
+    /// The loop of [`solve_with`](Self::solve_with), filling `out`; `Err`
+    /// when a limit or a failure stopped it.
+    fn enumerate(
+        &mut self,
+        selectors: &[Lit],
+        atoms: RangeInclusive<usize>,
+        limit: Option<usize>,
+        mut found: impl FnMut(&Molecule),
+        out: &mut Found,
+    ) -> Result<(), Halt> {
+        self.keep_limits()?;
+        if self.contradiction {
+            // Inference showed that no molecule fits: no counter is needed.
+            out.complete = true;
+            return Ok(());
+        }
         let act = self.new_lit();
         let mut assumptions: Vec<Lit> = selectors.to_vec();
-        assumptions.extend(self.count_assumptions(&atoms));
+        assumptions.extend(self.count_assumptions(&atoms)?);
         assumptions.push(act);
-        let mut out = Found::default();
         loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                out.timed_out = true;
-                break;
-            }
-            if self
-                .stop
-                .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst))
-            {
-                out.interrupted = true;
-                break;
-            }
             if !self.run(&assumptions)? {
                 out.complete = true;
                 break;
             }
             let values = self.model_values();
             let m = self.molecule_from_values(&values);
-            if self.encode_disagreeing(&m) {
+            if self.encode_disagreeing(&m)? {
                 continue;
             }
             if limit.is_some_and(|n| out.count >= n as u128) {
                 // Another molecule fits, and enough are found.
                 break;
             }
-            let (family, needed) = match self.family(&m, &values) {
+            let (family, needed) = match self.family(&m, &values)? {
                 Next::Retry => continue,
                 Next::Found(f, needed) => (f, needed),
             };
-            self.block(&m, &family, &needed, act);
+            self.block(&m, &family, &needed, act)?;
             let room = limit.map_or(usize::MAX, |n| n.saturating_sub(out.molecules.len()));
             for member in family.members().take(room) {
                 found(&member);
@@ -338,19 +384,25 @@ impl RayModel {
         }
         // Retire this enumeration's blocking clauses.
         self.clause(&[L::Lit(!act)]);
-        Ok(out)
+        Ok(())
     }
 
     /// Adds the clause (under `act`) that blocks the family of model `m`; it
     /// is recorded with the ray clauses, so that later models keep clear of it
     /// with the cells they need.
-    fn block(&mut self, m: &Molecule, family: &Family, needed: &[bool], act: Lit) {
+    fn block(
+        &mut self,
+        m: &Molecule,
+        family: &Family,
+        needed: &[bool],
+        act: Lit,
+    ) -> Result<(), Halt> {
         let n = m.atoms().len();
         let mut block: Vec<L> = vec![L::Lit(!act)];
         if family.extra == 0 {
             // Every atom is needed where it is: block the molecule alone.
             block.extend(m.atoms().iter().map(|&i| L::Lit(self.atoms[i].negative())));
-            block.push(self.at_least_lit(n + 1));
+            block.push(self.at_least_lit(n + 1)?);
         } else {
             // Every molecule that agrees with this one on the cells it needs
             // and has as many atoms.
@@ -360,12 +412,13 @@ impl RayModel {
                     block.push(L::Lit(self.atoms[c].lit(!atom)));
                 }
             }
-            block.push(self.at_least_lit(n + 1));
-            block.push(!self.at_least_lit(n));
+            block.push(self.at_least_lit(n + 1)?);
+            block.push(!self.at_least_lit(n)?);
         }
         let recording = std::mem::replace(&mut self.recording, true);
         self.clause(&block);
         self.recording = recording;
+        Ok(())
     }
 
     /// The family of model `m` (see [`Family`]): the molecules that differ
@@ -374,7 +427,7 @@ impl RayModel {
     /// that disagrees gets its ray encoded and the search goes on (`Retry`).
     /// A family too large to check member by member has every pending ray
     /// encoded first, after which the clauses vouch for all its members.
-    fn family(&mut self, m: &Molecule, values: &[bool]) -> Next {
+    fn family(&mut self, m: &Molecule, values: &[bool]) -> Result<Next, Halt> {
         let needed = self.needed(values);
         let free: Vec<usize> = (0..self.atoms.len())
             .filter(|&c| self.known[c].is_none() && !needed[c])
@@ -393,36 +446,62 @@ impl RayModel {
         };
         if extra > 0 && self.has_pending() {
             if family.size() > 200_000 {
-                self.encode_all_rays();
-                return Next::Retry;
+                self.encode_pending()?;
+                return Ok(Next::Retry);
             }
             for candidate in family.members() {
-                if self.encode_disagreeing(&candidate) {
-                    return Next::Retry;
+                // Up to 200000 members, each traced ray by ray.
+                self.keep_limits()?;
+                if self.encode_disagreeing(&candidate)? {
+                    return Ok(Next::Retry);
                 }
             }
         }
-        Next::Found(family, needed)
+        Ok(Next::Found(family, needed))
     }
 
     /// Whether some molecule with a count in `atoms` fits the rays whose
     /// selectors are given, together with the extra assumed literals.
+    ///
+    /// This question is answered whatever the model's limits: a model that
+    /// an earlier search left cut short (see [`cut`](Self::cut)) cannot
+    /// answer it, which is an error.
     pub fn satisfiable(
         &mut self,
         selectors: &[Lit],
         atoms: &RangeInclusive<usize>,
         extra: &[Lit],
     ) -> Result<bool, Error> {
+        let guard = std::mem::take(&mut self.guard);
+        let r = self.witness(selectors, atoms, extra);
+        self.guard = guard;
+        match r {
+            Ok(w) => Ok(w.is_some()),
+            Err(Halt::Failed(e)) => Err(e),
+            Err(Halt::Cut(c)) => Err(Error::Internal(format!(
+                "the model was cut short earlier ({c:?}) and cannot answer"
+            ))),
+        }
+    }
+
+    /// A molecule with a count in `atoms` that fits the rays whose selectors
+    /// are given, together with the extra assumed literals, if there is one.
+    pub(super) fn witness(
+        &mut self,
+        selectors: &[Lit],
+        atoms: &RangeInclusive<usize>,
+        extra: &[Lit],
+    ) -> Result<Option<Molecule>, Halt> {
         let mut assumptions = selectors.to_vec();
-        assumptions.extend(self.count_assumptions(atoms));
+        assumptions.extend(self.count_assumptions(atoms)?);
         assumptions.extend_from_slice(extra);
         loop {
             if !self.run(&assumptions)? {
-                return Ok(false);
+                return Ok(None);
             }
             let m = self.molecule_from_model();
-            if !self.encode_disagreeing(&m) {
-                return Ok(true);
+            if !self.encode_disagreeing(&m)? {
+                return Ok(Some(m));
             }
         }
     }

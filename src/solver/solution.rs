@@ -15,7 +15,9 @@ use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Observation;
 use crate::solver::bounds::Fewest;
-use crate::solver::model::RayModel;
+use crate::solver::infer::{Inferred, infer_within};
+use crate::solver::limits::{Cut, Guard, Halt, Limits, human_bytes, model_bytes};
+use crate::solver::model::{RayModel, counter_bytes};
 use crate::solver::search::Family;
 
 /// What is certain about one cell across every molecule that fits.
@@ -80,13 +82,25 @@ pub struct Solution {
     pub timed_out: bool,
     /// True when the caller stopped the search ([`Limits::stop`], Ctrl-C).
     pub interrupted: bool,
+    /// True when the search stopped at its memory bound ([`Limits::memory`]).
+    pub over_memory: bool,
     /// Per cell, what holds in every molecule that fits; `None` when the search
-    /// timed out before that could be known.
+    /// stopped before that could be known.
     pub certainty: Option<Vec<Certainty>>,
+    /// What stopped the certainty map of an incomplete search before it was
+    /// worked out, if a limit did.
+    pub certainty_cut: Option<Cut>,
+    /// True when the certainty map of an incomplete search was left out as
+    /// too costly: it would take more than 4096 solver calls, or calls on a
+    /// model so large that they would take long.
+    pub certainty_skipped: bool,
     /// When nothing fits because the rays contradict each other whatever the
     /// atom count: a smallest set of them (as border positions, both ends of
     /// an exit) that cannot hold together.
     pub conflict: Option<Vec<usize>>,
+    /// When nothing fits: what stopped the search for that set of rays (or
+    /// for the fewest atoms) before it was done, if a limit did.
+    pub conflict_cut: Option<Cut>,
 }
 
 impl Solution {
@@ -109,9 +123,45 @@ impl Solution {
             complete: false,
             timed_out: true,
             interrupted: false,
+            over_memory: false,
             certainty: None,
+            certainty_cut: None,
+            certainty_skipped: false,
             conflict: None,
+            conflict_cut: None,
         }
+    }
+
+    /// A search stopped by `cut` with the `molecules` found so far.
+    fn stopped(
+        observation: &Observation,
+        rules: Rules,
+        atoms: RangeInclusive<usize>,
+        mut molecules: Vec<Molecule>,
+        cut: Cut,
+    ) -> Solution {
+        molecules.sort_unstable();
+        let mut s = Solution::interrupted(observation.clone(), rules, atoms, molecules);
+        s.timed_out = false;
+        s.stopped_by(cut);
+        s
+    }
+
+    /// Records what stopped the search.
+    fn stopped_by(&mut self, cut: Cut) {
+        match cut {
+            Cut::Time => self.timed_out = true,
+            Cut::Stop => self.interrupted = true,
+            Cut::Memory => self.over_memory = true,
+        }
+    }
+
+    /// A complete answer: nothing fits.
+    fn nothing(observation: &Observation, rules: Rules, atoms: RangeInclusive<usize>) -> Solution {
+        let mut s = Solution::interrupted(observation.clone(), rules, atoms, Vec::new());
+        s.timed_out = false;
+        s.complete = true;
+        s
     }
 }
 
@@ -119,35 +169,29 @@ impl Solution {
 /// this many solver calls.
 const MAX_PROBES: usize = 4096;
 
-/// Limits for [`solve`].
-#[derive(Debug, Clone, Default)]
-pub struct Limits {
-    /// Stop once this many molecules are found (and list no more).
-    pub max: Option<usize>,
-    /// Stop at this instant (checked between solver calls).
-    pub deadline: Option<Instant>,
-    /// Stop when this is set (Ctrl-C), answering with what was found.
-    pub stop: Option<&'static AtomicBool>,
-}
-
-impl Limits {
-    /// Whether the search should stop now: past the deadline, or asked to.
-    fn over(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.stop.is_some_and(|s| s.load(Ordering::SeqCst))
-    }
-}
+/// Nor past this many solver calls times clauses in the model (a call on
+/// a large model takes about its size: 5·10⁷ is a few seconds).
+const PROBE_WORK: usize = 50_000_000;
 
 /// Every molecule with an atom count in `atoms` that fits `observed` under
 /// `rules`, what is certain about each cell, and, when nothing fits, which rays
 /// contradict each other. `found` is called with each molecule as it is found.
 ///
+/// The search keeps to `limits` everywhere it can take long (inference, the
+/// encoding of each ray, the atom counter, between solver calls); what a
+/// limit cut short is said in the answer. A search whose atom counter alone
+/// would pass the memory bound is refused at once (an [`Error::Invalid`]
+/// saying so). Cells the rays decide on their own are worked out once
+/// ([`infer`](crate::solver::infer)); rays that contradict each other there
+/// are answered without a solver.
+///
 /// On boxes larger than 10×10 the search runs on a thread of its own. When
 /// its answer is slow to come, the atom count may be one the rays cannot
 /// meet, which the atom counter is slow to prove: meanwhile the fewest atoms
 /// the rays allow are worked out (see [`RayModel::fewest_atoms`]), and if they
-/// are more than asked for, the answer comes at once, leaving the search to
-/// finish its solver call on its own thread.
+/// are more than asked for, the answer comes at once. A search that is no
+/// longer needed is told to stop; one stuck in a solver call past the
+/// deadline is left to stop at its next check.
 pub fn solve(
     observed: &Observation,
     rules: Rules,
@@ -158,17 +202,38 @@ pub fn solve(
     let cells = observed.width() * observed.width();
     let hi = (*atoms.end()).min(cells);
     let atoms = *atoms.start()..=hi;
+    let guard = Guard::new(limits);
+    let inferred = Arc::new(infer_within(observed, rules, hi, &guard));
+    if let Some(cut) = inferred.cut {
+        return Ok(Solution::stopped(observed, rules, atoms, Vec::new(), cut));
+    }
+    if inferred.contradiction {
+        // The rays cannot all end as observed with at most `hi` atoms.
+        let mut solution = Solution::nothing(observed, rules, atoms);
+        explain(&mut solution, &guard)?;
+        return Ok(solution);
+    }
+    fits_in_memory(observed, &inferred, hi, limits)?;
     if cells <= DIRECT_CELLS {
         // Small boxes: the counter is quick whatever the count, and a thread
         // would cost more than the search.
-        let mut solution = search(observed, rules, atoms, limits, found)?;
+        let mut solution = search(observed, rules, atoms, limits, &guard, &inferred, found)?;
         if solution.complete && solution.count == 0 {
-            explain(&mut solution)?;
+            explain(&mut solution, &guard)?;
         }
         return Ok(solution);
     }
     let (tx, rx) = mpsc::channel();
-    let mut current = Search::start(0, observed, rules, atoms.clone(), limits, tx.clone())?;
+    let mut current = Search::start(
+        0,
+        observed,
+        rules,
+        atoms.clone(),
+        limits,
+        &guard,
+        &inferred,
+        tx.clone(),
+    )?;
     let mut listed: Vec<Molecule> = Vec::new();
     let mut forwarded: HashSet<Molecule> = HashSet::new();
     let mut fewest = None;
@@ -187,11 +252,7 @@ pub fn solve(
         }
         if limits.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
             // Asked to stop: answer with what was found, at once.
-            let mut solution =
-                Solution::interrupted(observed.clone(), rules, atoms.clone(), listed);
-            solution.molecules.sort_unstable();
-            solution.timed_out = false;
-            solution.interrupted = true;
+            let mut solution = Solution::stopped(observed, rules, atoms, listed, Cut::Stop);
             solution.fewest_atoms = fewest;
             return Ok(solution);
         }
@@ -210,7 +271,7 @@ pub fn solve(
                 solution.atoms = atoms.clone();
                 solution.fewest_atoms = solution.fewest_atoms.or(fewest);
                 if solution.complete && solution.count == 0 {
-                    explain(&mut solution)?;
+                    explain(&mut solution, &guard)?;
                 }
                 return Ok(solution);
             }
@@ -218,32 +279,30 @@ pub fn solve(
                 // The search is slow. An atom count below what the rays need
                 // is slow for it to rule out, and quick to show otherwise.
                 checked = true;
-                let mut probe = RayModel::simplified(observed, rules, hi);
-                let stop = || current.finished.load(Ordering::SeqCst) || limits.over();
+                let mut probe = RayModel::from_inferred(observed, rules, hi, &inferred);
+                probe.set_guard(guard.clone());
+                let stop = || current.finished.load(Ordering::SeqCst);
                 match probe.fewest_atoms(&[], hi, &stop)? {
                     Fewest::MoreThan(..) => {
-                        let mut solution = Solution::interrupted(
-                            observed.clone(),
-                            rules,
-                            atoms.clone(),
-                            Vec::new(),
-                        );
-                        solution.complete = true;
-                        solution.timed_out = false;
-                        explain(&mut solution)?;
+                        let mut solution = Solution::nothing(observed, rules, atoms);
+                        drop(probe);
+                        explain(&mut solution, &guard)?;
                         return Ok(solution);
                     }
                     Fewest::Atoms(n) => {
                         fewest = Some(n);
                         if n > *atoms.start() && !current.finished.load(Ordering::SeqCst) {
                             // Counts below n need not be searched: start again
-                            // without them, leaving the first search behind.
+                            // without them, stopping the first search.
+                            drop(probe);
                             current = Search::start(
                                 current.id + 1,
                                 observed,
                                 rules,
                                 n..=hi,
                                 limits,
+                                &guard,
+                                &inferred,
                                 tx.clone(),
                             )?;
                         }
@@ -254,20 +313,48 @@ pub fn solve(
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if limits.deadline.is_some_and(|d| Instant::now() >= d) {
                     // The search is stuck in one solver call past the deadline.
-                    let mut solution =
-                        Solution::interrupted(observed.clone(), rules, atoms.clone(), listed);
-                    solution.molecules.sort_unstable();
+                    let mut solution = Solution::stopped(observed, rules, atoms, listed, Cut::Time);
                     solution.fewest_atoms = fewest;
                     return Ok(solution);
                 }
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(Error::Invalid(
+                return Err(Error::Internal(
                     "the solver's thread stopped without an answer".into(),
                 ));
             }
         }
     }
+}
+
+/// Refuses a search whose atom counter alone would pass the memory bound:
+/// it could find nothing. The counter counts, over every cell the rays do
+/// not decide, up to one more atom than asked for.
+fn fits_in_memory(
+    observed: &Observation,
+    inferred: &Inferred,
+    hi: usize,
+    limits: &Limits,
+) -> Result<(), Error> {
+    let Some(bound) = limits.memory else {
+        return Ok(());
+    };
+    let p = observed.width();
+    let cells = p * p;
+    let undecided = inferred.known.iter().filter(|k| k.is_none()).count();
+    let known_atoms = inferred.known.iter().filter(|k| **k == Some(true)).count();
+    let limit = (hi + 1).saturating_sub(known_atoms).min(undecided);
+    let need = model_bytes(cells, cells + 1, cells - undecided + 1)
+        .saturating_add(counter_bytes(undecided, limit));
+    if need <= bound {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (--memory), or give the count of more rays",
+        cells - undecided,
+        human_bytes(need),
+        human_bytes(bound)
+    )))
 }
 
 /// What a search thread reports.
@@ -276,36 +363,54 @@ enum Event {
     Done(Result<Solution, Error>),
 }
 
-/// A search running on a thread of its own.
+/// A search running on a thread of its own; dropping it tells the thread to
+/// stop at its next check.
 struct Search {
     id: usize,
     finished: Arc<AtomicBool>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::SeqCst);
+    }
 }
 
 impl Search {
+    #[allow(clippy::too_many_arguments)]
     fn start(
         id: usize,
         observed: &Observation,
         rules: Rules,
         atoms: RangeInclusive<usize>,
         limits: &Limits,
+        guard: &Guard,
+        inferred: &Arc<Inferred>,
         tx: mpsc::Sender<(usize, Event)>,
     ) -> Result<Search, Error> {
         let finished = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::new(AtomicBool::new(false));
         let (observed, limits) = (observed.clone(), limits.clone());
+        let guard = guard.with_cancel(Arc::clone(&cancel));
+        let inferred = Arc::clone(inferred);
         let done = Arc::clone(&finished);
         std::thread::Builder::new()
             .name("bbx-solve".into())
             .spawn(move || {
                 let found_tx = tx.clone();
-                let r = search(&observed, rules, atoms, &limits, |m| {
+                let r = search(&observed, rules, atoms, &limits, &guard, &inferred, |m| {
                     let _ = found_tx.send((id, Event::Found(m.clone())));
                 });
                 done.store(true, Ordering::SeqCst);
                 let _ = tx.send((id, Event::Done(r)));
             })
             .map_err(|e| Error::System(format!("cannot start the solver's thread: {e}")))?;
-        Ok(Search { id, finished })
+        Ok(Search {
+            id,
+            finished,
+            cancel,
+        })
     }
 }
 
@@ -325,31 +430,124 @@ const GRACE: Duration = Duration::from_millis(200);
 /// When nothing fits: the fewest atoms the rays allow (when they are few
 /// enough to be worth saying) and, unless too few atoms is the whole story, a
 /// smallest set of rays that contradict each other whatever the atom count.
-fn explain(solution: &mut Solution) -> Result<(), Error> {
-    let observed = &solution.observation;
+/// Kept to `guard`: what a limit cuts short is left out and said
+/// ([`Solution::conflict_cut`]).
+fn explain(solution: &mut Solution, guard: &Guard) -> Result<(), Error> {
+    let observed = solution.observation.clone();
+    let rules = solution.rules;
     let cells = observed.width() * observed.width();
     let hi = *solution.atoms.end();
     if solution.fewest_atoms.is_none_or(|f| f <= hi) {
-        let mut probe = RayModel::simplified(observed, solution.rules, cells);
-        if let Fewest::Atoms(n) = probe.fewest_atoms(&[], cells.min(hi + 16), &|| false)? {
-            solution.fewest_atoms = Some(n);
+        let inferred = infer_within(&observed, rules, cells, guard);
+        if let Some(cut) = inferred.cut {
+            solution.conflict_cut = Some(cut);
+            return Ok(());
+        }
+        if !inferred.contradiction {
+            let mut probe = RayModel::from_inferred(&observed, rules, cells, &inferred);
+            probe.set_guard(guard.clone());
+            match probe.fewest_atoms(&[], cells.min(hi + 16), &|| false)? {
+                Fewest::Atoms(n) => solution.fewest_atoms = Some(n),
+                Fewest::MoreThan(..) => {}
+                Fewest::Unknown => {
+                    let cut = probe.cut().or(guard.check().err());
+                    solution.conflict_cut = Some(cut.unwrap_or(Cut::Time));
+                    return Ok(());
+                }
+            }
         }
     }
     if solution.fewest_atoms.is_some_and(|f| f > hi) {
         // The rays fit together; the atom count is what is wrong.
         return Ok(());
     }
-    let mut plain = RayModel::new(observed.width(), solution.rules, cells);
-    plain.observe(observed);
-    if let Some(core) = plain.conflict(0..=cells)? {
-        let mut positions: Vec<usize> = core
-            .iter()
-            .flat_map(|&i| plain.rays()[i].positions())
-            .collect();
-        positions.sort_unstable();
-        solution.conflict = Some(positions);
+    match conflict(&observed, rules, guard) {
+        Ok(c) => solution.conflict = c,
+        Err(Halt::Cut(cut)) => solution.conflict_cut = Some(cut),
+        Err(Halt::Failed(e)) => return Err(e),
     }
     Ok(())
+}
+
+/// A smallest set of rays of `observed` that contradict each other whatever
+/// the atom count (as border positions), or `None` when they fit together.
+///
+/// Every ray of a plain model is encoded whole, which on a large box is
+/// millions of clauses each: the rays are first narrowed to a set that
+/// inference alone finds contradictory (each ray added only when the ones
+/// before it are not enough, found by halving), and only those are encoded.
+fn conflict(
+    observed: &Observation,
+    rules: Rules,
+    guard: &Guard,
+) -> Result<Option<Vec<usize>>, Halt> {
+    let cells = observed.width() * observed.width();
+    let rays = observed.rays();
+    let contradictory = |subset: &[(usize, Outcome)]| -> Result<bool, Halt> {
+        let mut o = Observation::empty(observed.width());
+        for &(pos, outcome) in subset {
+            o.record(pos, outcome);
+            if let Outcome::Exit(k) = outcome {
+                o.record(k, Outcome::Exit(pos));
+            }
+        }
+        let inferred = infer_within(&o, rules, cells, guard);
+        match inferred.cut {
+            Some(cut) => Err(Halt::Cut(cut)),
+            None => Ok(inferred.contradiction),
+        }
+    };
+    let narrowed = if contradictory(&rays)? {
+        // Grow a set of needed rays: the shortest prefix of the others that
+        // with them is contradictory ends with a needed ray.
+        let mut needed: Vec<(usize, Outcome)> = Vec::new();
+        let mut rest = rays.clone();
+        while !contradictory(&needed)? {
+            if rest.is_empty() {
+                // Inference found the whole set contradictory but not this
+                // part of it: encode them all.
+                needed = rays.clone();
+                break;
+            }
+            let (mut lo, mut hi) = (0, rest.len());
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2;
+                let mut trial = needed.clone();
+                trial.extend_from_slice(&rest[..mid]);
+                if contradictory(&trial)? {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            // rest[..hi] with `needed` is contradictory, rest[..hi - 1] is not.
+            needed.push(rest[hi - 1]);
+            rest.truncate(hi - 1);
+        }
+        needed
+    } else {
+        rays
+    };
+    let mut sub = Observation::empty(observed.width());
+    for &(pos, outcome) in &narrowed {
+        sub.record(pos, outcome);
+        if let Outcome::Exit(k) = outcome {
+            sub.record(k, Outcome::Exit(pos));
+        }
+    }
+    let mut plain = RayModel::new(observed.width(), rules, cells);
+    plain.set_guard(guard.clone());
+    plain.observe(&sub);
+    plain.whole()?;
+    let Some(core) = plain.conflict_within(0..=cells)? else {
+        return Ok(None);
+    };
+    let mut positions: Vec<usize> = core
+        .iter()
+        .flat_map(|&i| plain.rays()[i].positions())
+        .collect();
+    positions.sort_unstable();
+    Ok(Some(positions))
 }
 
 /// The search itself: every molecule, by families, and what is certain.
@@ -358,16 +556,18 @@ fn search(
     rules: Rules,
     atoms: RangeInclusive<usize>,
     limits: &Limits,
+    guard: &Guard,
+    inferred: &Inferred,
     mut found: impl FnMut(&Molecule),
 ) -> Result<Solution, Error> {
     let cells = observed.width() * observed.width();
     let (lo, hi) = (*atoms.start(), *atoms.end());
     let mut solution = Solution::interrupted(observed.clone(), rules, atoms, Vec::new());
     solution.timed_out = false;
-    let mut model = RayModel::simplified(observed, rules, hi);
-    model.stop_when(limits.stop);
+    let mut model = RayModel::from_inferred(observed, rules, hi, inferred);
+    model.set_guard(guard.clone());
     let selectors: Vec<Lit> = model.rays().iter().map(|r| r.selector).collect();
-    let f = model.solve_with(&selectors, lo..=hi, limits.max, limits.deadline, &mut found)?;
+    let f = model.solve_with(&selectors, lo..=hi, limits.max, None, &mut found)?;
     solution.molecules = f.molecules;
     // In number order, whatever order the solver found them in.
     solution.molecules.sort_unstable();
@@ -376,7 +576,8 @@ fn search(
     solution.complete = f.complete;
     solution.timed_out = f.timed_out;
     solution.interrupted = f.interrupted;
-    if solution.timed_out || solution.interrupted {
+    solution.over_memory = f.over_memory;
+    if solution.timed_out || solution.interrupted || solution.over_memory {
         return Ok(solution);
     }
     let mut seen = vec![[false; 2]; cells];
@@ -392,26 +593,38 @@ fn search(
     }
     if !solution.complete {
         // Found only some molecules: ask the solver about each cell not yet
-        // seen both ways, unless that takes too many calls.
+        // seen both ways, unless that takes too many calls. Each molecule
+        // the solver shows is seen on every cell at once.
         let probes: usize = seen
             .iter()
             .map(|s| usize::from(!s[0]) + usize::from(!s[1]))
             .sum();
-        if probes > MAX_PROBES {
+        // Each call costs about the size of the model: on a large box a few
+        // families of thousands of molecules are found in a few calls, and
+        // thousands of calls on millions of clauses would follow.
+        let work = probes.saturating_mul(model.size().clauses);
+        if probes > MAX_PROBES || work > PROBE_WORK {
+            solution.certainty_skipped = true;
             return Ok(solution);
         }
-        for (i, s) in seen.iter_mut().enumerate() {
+        for i in 0..cells {
             for v in [false, true] {
-                if !s[usize::from(v)] {
-                    let lit = model.atom_var(i).lit(v);
-                    if model.satisfiable(&selectors, &(lo..=hi), &[lit])? {
-                        s[usize::from(v)] = true;
-                    }
+                if seen[i][usize::from(v)] {
+                    continue;
                 }
-                if limits.over() {
-                    solution.timed_out = limits.deadline.is_some_and(|d| Instant::now() >= d);
-                    solution.interrupted = !solution.timed_out;
-                    return Ok(solution);
+                let lit = model.atom_var(i).lit(v);
+                match model.witness(&selectors, &(lo..=hi), &[lit]) {
+                    Ok(Some(m)) => {
+                        for (cell, s) in seen.iter_mut().enumerate() {
+                            s[usize::from(m.atoms().binary_search(&cell).is_ok())] = true;
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(Halt::Cut(cut)) => {
+                        solution.certainty_cut = Some(cut);
+                        return Ok(solution);
+                    }
+                    Err(Halt::Failed(e)) => return Err(e),
                 }
             }
         }
@@ -432,17 +645,25 @@ impl Solution {
     /// The unshot rays that tell the molecules found apart, best first (fewest
     /// molecules expected to remain).
     pub fn splits(&self) -> Vec<Split> {
+        if self.molecules.len() < 2 {
+            return Vec::new();
+        }
+        self.splits_from(&outcome_table(&self.molecules, self.rules))
+    }
+
+    /// [`splits`](Self::splits) from the outcomes of every ray of each
+    /// molecule listed ([`outcome_table`]), traced once for the whole report.
+    pub(crate) fn splits_from(&self, outcomes: &[Vec<Outcome>]) -> Vec<Split> {
         let n = self.molecules.len();
         if n < 2 {
             return Vec::new();
         }
         let p = self.observation.width();
-        let outcomes = outcome_table(&self.molecules, self.rules);
         let mut splits: Vec<Split> = (1..=4 * p)
             .filter(|&pos| self.observation.get(pos).is_none())
             .filter_map(|pos| {
                 let mut classes: Vec<(Outcome, usize)> = Vec::new();
-                for o in &outcomes {
+                for o in outcomes {
                     match classes.iter_mut().find(|(x, _)| *x == o[pos - 1]) {
                         Some(c) => c.1 += 1,
                         None => classes.push((o[pos - 1], 1)),

@@ -165,7 +165,7 @@ impl MaxMolecules {
     /// The limit for a box of `cells` cells: `--max`, or the default.
     pub fn limit(&self, cells: usize) -> usize {
         self.max
-            .unwrap_or_else(|| 100_000.min(100_000_000 / cells.max(1)).max(1000))
+            .unwrap_or_else(|| 100_000.min(100_000_000 / cells.max(1)).max(100))
     }
 }
 

@@ -9,13 +9,13 @@ use bbx::solver::forward::ForwardLimits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
+    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
     solve_counting, spinner,
 };
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Puzzle formats (detected, or --format):\n  display  the seed's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  'P K', then one ray per line in that seed's clockwise numbering (edge-miss rules)\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout, 130 interrupted (what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
+    after_help = "Puzzle formats (detected, or --format):\n  display  the seed's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  'P K', then one ray per line in that seed's clockwise numbering (edge-miss rules)\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -38,6 +38,11 @@ pub struct Args {
     /// Give up after this many seconds, reporting what was found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
+    /// The most memory the search may take (2G, 500M…): past it, it stops
+    /// and reports what it found; a search that could find nothing within
+    /// it is refused at once.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    memory: u64,
     #[command(flatten)]
     quiet: Quiet,
 }
@@ -49,6 +54,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         max: Some(args.max.limit(puzzle.width() * puzzle.width())),
         deadline: forward_deadline,
         stop: Some(ctrl_c()),
+        memory: Some(args.memory),
     };
     let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -65,7 +71,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if solution.complete && solution.count == 0 {
         Status::No
     } else if solution.count == 0 {
-        // Stopped by the time limit before anything was found or ruled out.
+        // Stopped by the time limit (or the memory bound) before anything
+        // was found or ruled out.
         Status::Incomplete
     } else {
         Status::Done
@@ -86,6 +93,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.count {
         if report.complete {
             format!("{}\n", report.count)
+        } else if report.count == 0 {
+            // Not "at least 0": say what stopped the search.
+            format!("{}\n", render::verdict(&report))
         } else {
             format!("at least {}\n", report.count)
         }

@@ -10,7 +10,7 @@ use bbx::solver::Limits;
 use bbx::solver::forward::ForwardLimits;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_timeout,
+    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
     solve_counting, spinner,
 };
 
@@ -41,6 +41,10 @@ pub struct Args {
     /// the same moment (no strategy then).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
+    /// The most memory the search may take (2G, 500M…): past it, it stops
+    /// and the rays are ranked on the molecules found.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    memory: u64,
     #[command(flatten)]
     quiet: Quiet,
 }
@@ -66,6 +70,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         max: Some(options.max),
         deadline,
         stop: Some(ctrl_c()),
+        memory: Some(args.memory),
     };
     let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -110,7 +115,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         s.plan_cut.is_some() && ctrl_c().load(std::sync::atomic::Ordering::Relaxed);
     let status = if s.report.interrupted || plan_interrupted {
         Status::Interrupted
-    } else if s.report.timed_out && s.count == 0 {
+    } else if (s.report.timed_out || s.report.over_memory) && s.count == 0 {
         Status::Incomplete
     } else {
         Status::Done
