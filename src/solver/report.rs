@@ -170,7 +170,7 @@ impl SolveReport {
             )
         } else {
             format!(
-                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise --max or --timeout to rank them on more).",
+                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise --max, --timeout or --memory to rank them on more).",
                 self.listed
             )
         })
