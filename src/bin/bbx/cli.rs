@@ -23,12 +23,15 @@ pub enum Status {
     No = 1,
     /// Bad input: an argument or a file that cannot be used as given.
     BadInput = 2,
-    /// bbx or the machine failed: the database, the solver, a file that
-    /// cannot be written, a broken invariant.
+    /// bbx or the machine failed: the database (busy, damaged), the solver, a
+    /// census's work directory or connections, a file that cannot be
+    /// written, a broken invariant.
     Failure = 3,
-    /// A search stopped by its time limit before it found anything.
+    /// A search stopped by a limit (time, or `--memory`) before it found
+    /// anything.
     Incomplete = 4,
-    /// Interrupted by Ctrl-C; what was done so far is kept or shown.
+    /// Interrupted by Ctrl-C (or, for `play`, a termination signal); what
+    /// was done so far is kept or shown.
     Interrupted = 130,
 }
 
