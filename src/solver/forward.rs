@@ -40,6 +40,14 @@ use crate::solver::solution::{Split, best_first};
 /// molecules) is all there is.
 pub const FORWARD_LIMIT: u64 = 100_000_000;
 
+/// The most rays traced for the rays not shot (molecules walked × rays):
+/// A5_B8's opening traces 244 million.
+pub const FORWARD_TRACES: u64 = 4_000_000_000;
+
+/// The most counters in a tally (rays not shot × outcomes), 8 bytes each:
+/// boxes up to about 500 wide.
+const FORWARD_TABLE: u64 = 1 << 22;
+
 /// Molecule numbers per task.
 const CHUNK: u64 = 1 << 15;
 
@@ -118,7 +126,8 @@ impl ForwardTally {
 /// Why a forward count gave no answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ForwardCut {
-    /// More molecules than [`FORWARD_LIMIT`] to walk.
+    /// More molecules than [`FORWARD_LIMIT`] to walk, more rays than
+    /// [`FORWARD_TRACES`] to trace, or a box too wide for the tallies.
     TooMany,
     /// The deadline passed.
     TimeLimit,
@@ -151,11 +160,17 @@ pub fn tally(
             Err(_) => return Ok(Err(ForwardCut::TooMany)),
         }
     }
-    if walk > FORWARD_LIMIT {
-        return Ok(Err(ForwardCut::TooMany));
-    }
     let shot: Vec<(usize, Outcome)> = observed.rays();
     let unshot: Vec<usize> = (1..=4 * p).filter(|&q| observed.get(q).is_none()).collect();
+    // Bounded in molecules, in rays traced, and in the size of a tally (one
+    // counter per unshot ray and outcome, a few per thread).
+    let table = unshot.len() as u64 * Codes { width: p }.len() as u64;
+    if walk > FORWARD_LIMIT
+        || walk.saturating_mul(unshot.len().max(1) as u64) > FORWARD_TRACES
+        || table > FORWARD_TABLE
+    {
+        return Ok(Err(ForwardCut::TooMany));
+    }
     let mut total = Part::new(p, unshot.len());
     for k in atoms {
         if k > cells {
@@ -166,29 +181,30 @@ pub fn tally(
             .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
         let count = config.molecule_count().unwrap_or(0);
         let chunks = count.div_ceil(CHUNK);
-        let parts: Vec<Option<Part>> = (0..chunks)
+        // One tally per thread's share of the chunks, merged as they finish:
+        // never one per chunk.
+        let fresh = || Part::new(p, unshot.len());
+        let part = (0..chunks)
             .into_par_iter()
-            .map(|c| {
-                if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                    || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                {
-                    return None;
+            .try_fold(fresh, |mut acc, c| {
+                if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return Err(ForwardCut::Interrupted);
+                }
+                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return Err(ForwardCut::TimeLimit);
                 }
                 let first = c * CHUNK + 1;
                 let last = (first + CHUNK - 1).min(count);
-                Some(walk_chunk(
-                    &numbering, p, rules, first, last, &shot, &unshot,
-                ))
+                walk_chunk(&mut acc, &numbering, p, rules, first, last, &shot, &unshot);
+                Ok(acc)
             })
-            .collect();
-        for part in parts {
-            match part {
-                Some(part) => total.merge(&part),
-                None if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) => {
-                    return Ok(Err(ForwardCut::Interrupted));
-                }
-                None => return Ok(Err(ForwardCut::TimeLimit)),
-            }
+            .try_reduce(fresh, |mut a, b| {
+                a.merge(&b);
+                Ok(a)
+            });
+        match part {
+            Ok(part) => total.merge(&part),
+            Err(cut) => return Ok(Err(cut)),
         }
     }
     let codes = Codes { width: p };
@@ -268,8 +284,11 @@ impl Part {
     }
 }
 
-/// Walks molecules `first..=last` of `numbering`'s configuration.
+/// Walks molecules `first..=last` of `numbering`'s configuration, counting
+/// into `part`.
+#[allow(clippy::too_many_arguments)]
 fn walk_chunk(
+    part: &mut Part,
     numbering: &Numbering,
     width: usize,
     rules: Rules,
@@ -277,9 +296,8 @@ fn walk_chunk(
     last: u64,
     shot: &[(usize, Outcome)],
     unshot: &[usize],
-) -> Part {
+) {
     let codes = Codes { width };
-    let mut part = Part::new(width, unshot.len());
     let mut tracer = Tracer::new(width, rules);
     let mut atoms = Vec::new();
     numbering.unrank_into(first, &mut atoms);
@@ -299,7 +317,6 @@ fn walk_chunk(
             break;
         }
     }
-    part
 }
 
 #[cfg(test)]
@@ -354,6 +371,18 @@ mod tests {
         let seen = Observation::empty(20);
         assert_eq!(
             tally(&seen, Rules::Standard, 8..=8, &ForwardLimits::default()).unwrap(),
+            Err(ForwardCut::TooMany)
+        );
+        // Few molecules but a box too wide for the tallies (2,400 rays × 2,403
+        // outcomes a tally).
+        assert_eq!(
+            tally(
+                &Observation::empty(600),
+                Rules::Standard,
+                1..=1,
+                &ForwardLimits::default()
+            )
+            .unwrap(),
             Err(ForwardCut::TooMany)
         );
         let past = ForwardLimits {

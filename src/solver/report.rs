@@ -149,8 +149,9 @@ impl SolveReport {
         }
         let why = match self.exact_cut {
             Some(ForwardCut::TooMany) => format!(
-                "; ranking on all of them would walk more than {} molecules",
-                forward::FORWARD_LIMIT
+                "; ranking on all of them is past what bbx walks ({} molecules, {} rays traced, boxes up to about 500 wide)",
+                forward::FORWARD_LIMIT,
+                forward::FORWARD_TRACES
             ),
             Some(ForwardCut::TimeLimit) => {
                 "; the time limit stopped ranking them on all (--timeout raises it)".into()
