@@ -190,7 +190,7 @@ impl SolveReport {
             Ok(t) => {
                 self.splits = t.splits().iter().map(split_report).collect();
                 self.splits_exact = true;
-                self.probabilities = Some(t.probabilities());
+                self.probabilities = (t.molecules > 0).then(|| t.probabilities());
                 Ok(None)
             }
             Err(cut) => {
@@ -225,8 +225,15 @@ impl SolveReport {
         if self.probabilities.is_some() {
             return Ok(None);
         }
-        self.splits_exact = false;
-        self.rank_exactly(limits)
+        // Not all listed and not yet counted forward.
+        match forward::tally(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
+            Ok(t) => {
+                // None fits: no cell has a probability.
+                self.probabilities = (t.molecules > 0).then(|| t.probabilities());
+                Ok(None)
+            }
+            Err(cut) => Ok(Some(cut)),
+        }
     }
 
     /// Builds the report of `solution` for the puzzle from `origin`, with the

@@ -103,7 +103,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         json(&report)?
     } else {
         let mut text = render::solve_text(&report, args.boards);
-        if let (true, Some(p)) = (args.probabilities, &report.probabilities) {
+        if let (true, Some(p)) = (args.probabilities, &report.probabilities)
+            && p.len() == report.solution().observation.width().pow(2)
+        {
             text.push_str(&format!(
                 "\nprobability of an atom, in percent, over every molecule that fits (- never, O always):\n{}",
                 render::probability_board(&report.solution().observation, p)
