@@ -5,9 +5,7 @@
 
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, puzzle, refused, stdout, temp_dir};
+use crate::common::{bbx, puzzle, refused, stdout, temp_dir};
 
 /// `text` without the time a verification took (the end of its verdict line).
 fn untimed(text: &str) -> String {

@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, rejects, temp_dir};
+use crate::common::{bbx, rejects, temp_dir};
 
 fn explore(db: &PathBuf, config: &str) {
     bbx()
@@ -750,7 +748,7 @@ fn kill_a_writer(db: &std::path::Path, sql: &str) {
     let out = StdCommand::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "killed_writer",
+            "cli_catalogue::killed_writer",
             "--ignored",
             "--test-threads",
             "1",
@@ -775,7 +773,7 @@ fn a_killed_writers_journal_is_rolled_back_not_called_foreign() {
     let db = dir.join("bbx.sqlite");
     explore(&db, "A4_B6");
     let d = db.to_str().unwrap();
-    let report = common::stdout(&["stats", "A4_B6", "--db", d]);
+    let report = crate::common::stdout(&["stats", "A4_B6", "--db", d]);
     let rows = dump(&db);
     let journal = dir.join("bbx.sqlite-journal");
     // A writer killed while it changed every row of the complete catalogue

@@ -9,9 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, temp_dir};
+use crate::common::{bbx, temp_dir};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bbx")

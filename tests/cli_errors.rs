@@ -3,9 +3,7 @@
 //! called so, a broken seed 001 file reported in its own terms, empty ranges,
 //! directories given for files, and atom counts that do not fit.
 
-mod common;
-
-use common::{bbx, puzzle, rejects, stdout, temp_dir};
+use crate::common::{bbx, puzzle, rejects, stdout, temp_dir};
 
 /// The seed's A2_B4 board with its border, as `puzzles/` holds it.
 const A2_B4: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";

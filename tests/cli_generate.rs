@@ -6,9 +6,7 @@ use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum};
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, json_ok as run_json, puzzle};
+use crate::common::{bbx, json_ok as run_json, puzzle};
 
 /// Every molecule of `config` with its spectrum, one byte per ray (see
 /// [`code`]), traced one by one.

@@ -3,9 +3,7 @@
 
 use predicates::prelude::*;
 
-mod common;
-
-use common::{bbx, stdout, temp_dir};
+use crate::common::{bbx, stdout, temp_dir};
 
 /// Every command a user can type, as the completions and pages must know them.
 const COMMANDS: [&str; 12] = [

@@ -5,9 +5,7 @@ use bbx::puzzle::load_puzzle;
 use bbx::{Molecule, Rules, Spectrum};
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, puzzle as path, rejects};
+use crate::common::{bbx, puzzle as path, rejects};
 
 fn solve_json(name: &str, extra: &[&str]) -> (Value, i32) {
     let mut cmd = bbx();
@@ -34,7 +32,7 @@ fn solutions(v: &Value) -> Vec<String> {
 fn brute_force(name: &str, rules: Rules) -> Vec<String> {
     let p = load_puzzle(&path(name), None).expect("parses");
     let atoms = p.atoms.expect("atom count");
-    let mut v: Vec<String> = common::brute_force(&p.observation, rules, atoms)
+    let mut v: Vec<String> = crate::common::brute_force(&p.observation, rules, atoms)
         .iter()
         .map(|m| m.to_string())
         .collect();
@@ -422,7 +420,7 @@ fn regions_no_ray_looks_at_are_counted() {
     let puzzle = format!("A2_B6 @{}\n", "?".repeat(23));
     let (text, _) = solve_text(&puzzle, &["--count"]);
     let observed = bbx::Observation::parse(&format!("@{}", "?".repeat(23)), "test").unwrap();
-    let brute = common::brute_force(&observed, Rules::Standard, 2).len();
+    let brute = crate::common::brute_force(&observed, Rules::Standard, 2).len();
     assert_eq!(text.trim(), brute.to_string());
 }
 
@@ -451,7 +449,7 @@ fn probabilities_are_the_share_of_molecules_with_an_atom_there() {
         }
     }
     for max in ["100000", "100"] {
-        let out = common::bbx()
+        let out = crate::common::bbx()
             .args(["solve", "-", "--json", "--probabilities", "--max", max])
             .write_stdin(game.as_str())
             .output()
@@ -471,7 +469,7 @@ fn probabilities_are_the_share_of_molecules_with_an_atom_there() {
         }
     }
     // Not asked for: null.
-    let out = common::bbx()
+    let out = crate::common::bbx()
         .args(["solve", "-", "--json"])
         .write_stdin(game.as_str())
         .output()

@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, temp_dir};
+use crate::common::{bbx, temp_dir};
 
 fn run(args: &[&str]) -> Output {
     bbx().args(args).output().expect("runs")

@@ -6,9 +6,7 @@ use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum};
 use serde_json::Value;
 
-mod common;
-
-use common::{bbx, json_ok};
+use crate::common::{bbx, json_ok};
 
 /// One game of the greedy or entropy policy against `hidden`, simulated
 /// molecule set by molecule set: the rays shot with their outcomes, and the

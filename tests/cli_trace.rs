@@ -2,9 +2,7 @@
 
 use predicates::prelude::*;
 
-mod common;
-
-use common::{bbx, puzzle, rejects};
+use crate::common::{bbx, puzzle, rejects};
 
 #[test]
 fn text_output_for_the_seed_record() {

@@ -7,9 +7,7 @@ use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Rules, Spectrum};
 use serde_json::Value;
 
-mod common;
-
-use common::bbx;
+use crate::common::bbx;
 
 fn verify(args: &[&str]) -> Value {
     let db = std::env::temp_dir().join(format!("bbx-verify-none-{}.sqlite", std::process::id()));

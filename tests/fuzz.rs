@@ -7,17 +7,15 @@
 //!
 //! Inputs that once made a parser panic are kept in [`REGRESSIONS`].
 
-mod common;
-
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
+use crate::common::{bbx, proptest_config, puzzle_files, sparse};
 use bbx::puzzle::{
     Format, Picture, detect_format, parse_molecule, parse_puzzle, position_to_seed001,
 };
 use bbx::render::{Notation, balls_line, board, spectrum_marks};
 use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum, Transform};
-use common::{bbx, proptest_config, puzzle_files, sparse};
 use proptest::prelude::*;
 
 /// Runs every parser on `text`; returns a description of the first panic.
@@ -407,7 +405,7 @@ fn mutated_files_through_the_binary() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::{Config as RunnerConfig, RngAlgorithm, TestRng, TestRunner};
 
-    let dir = common::temp_dir("fuzz");
+    let dir = crate::common::temp_dir("fuzz");
     // A fixed seed: the same sample on every run.
     let mut runner = TestRunner::new_with_rng(
         RunnerConfig::default(),

@@ -5,7 +5,7 @@
 //! lower layers and itself, never a higher layer nor another module of its own
 //! layer. Inside `rules/` the files are ordered the same way. This test reads
 //! the sources as text, so it needs no extra tool: run it with
-//! `cargo test --test layers`.
+//! `cargo test --test integration layers::`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

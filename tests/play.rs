@@ -18,9 +18,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::Value;
 
-mod common;
-
-use common::{puzzle, temp_dir as scratch};
+use crate::common::{puzzle, temp_dir as scratch};
 
 const COACH_WAIT: Duration = Duration::from_secs(30);
 
@@ -208,7 +206,7 @@ fn place(app: &mut App, m: &Molecule) {
 
 /// Runs the binary: its standard output, standard error and exit status.
 fn bbx(args: &[&str]) -> (String, String, i32) {
-    let out = common::bbx()
+    let out = crate::common::bbx()
         .args(args)
         .timeout(Duration::from_secs(120))
         .output()

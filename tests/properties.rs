@@ -7,9 +7,7 @@ use bbx::rules::enumeration::{self, binomial, canonical, rank, unrank};
 use bbx::{Analysis, Config, Molecule, Outcome, Rules, Spectrum, Tracer, Transform};
 use proptest::prelude::*;
 
-mod common;
-
-use common::{molecules, proptest_config as config, sparse};
+use crate::common::{molecules, proptest_config as config, sparse};
 
 const RULES: [Rules; 2] = [Rules::Standard, Rules::EdgeMiss];
 

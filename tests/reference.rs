@@ -20,9 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 use bbx::{Analysis, Molecule, Outcome, RayTrace, Rules, Stats, Tracer};
 use proptest::prelude::*;
 
-mod common;
-
-use common::{dense, proptest_config as config, sparse};
+use crate::common::{dense, proptest_config as config, sparse};
 
 // ---------------------------------------------------------------------------
 // The naive engine

@@ -12,9 +12,7 @@ use bbx::solver::RayModel;
 use bbx::{Molecule, Observation, Outcome, Rules, Spectrum};
 use proptest::prelude::*;
 
-mod common;
-
-use common::{proptest_config, rules, sparse};
+use crate::common::{proptest_config, rules, sparse};
 
 /// The observation of `m` keeping the positions whose bit in `keep` is set.
 fn partial(m: &Molecule, rules: Rules, keep: &[bool]) -> Observation {
@@ -29,7 +27,9 @@ fn partial(m: &Molecule, rules: Rules, keep: &[bool]) -> Observation {
 }
 
 fn brute(o: &Observation, rules: Rules, atoms: usize) -> BTreeSet<Molecule> {
-    common::brute_force(o, rules, atoms).into_iter().collect()
+    crate::common::brute_force(o, rules, atoms)
+        .into_iter()
+        .collect()
 }
 
 /// Solves with `model`, collecting the raw stream of molecules handed to the

@@ -1,9 +1,6 @@
-//! Helpers shared by the test files, each of which uses the ones it needs
-//! (`mod common;`): running the real binary, the puzzles of `puzzles/`,
+//! Helpers shared by the test modules, each of which uses the ones it needs
+//! (`use crate::common::…`): running the real binary, the puzzles of `puzzles/`,
 //! temporary directories, proptest settings and strategies, and brute force.
-
-// Each test file is its own crate and uses only some of these.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -101,13 +98,33 @@ pub fn puzzle_files() -> Vec<PathBuf> {
     out
 }
 
-/// A fresh, empty temporary directory for one test (named after the test
-/// binary's process, so that concurrent runs do not meet).
-pub fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bbx-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+/// A fresh, empty temporary directory for one test, removed when dropped (a
+/// `tempfile` directory with a random name, so that tests running at once in
+/// this one process, and concurrent runs, never meet). It dereferences to its
+/// [`Path`].
+pub fn temp_dir(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("bbx-test-{name}-"))
+            .tempdir()
+            .expect("temp dir"),
+    )
+}
+
+/// A temporary directory made by [`temp_dir`].
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,28 @@
+//! bbx's integration tests, as one test crate (as ripgrep and cargo keep
+//! theirs): one link of the library and the test support instead of one per
+//! file. Each module is the suite of one part of bbx; run one with
+//! `cargo test --release --test integration MODULE::`, for example
+//! `cargo test --release --test integration layers::`.
+
+mod common;
+
+mod census;
+mod cli_args;
+mod cli_catalogue;
+mod cli_census;
+mod cli_errors;
+mod cli_generate;
+mod cli_install;
+mod cli_solve;
+mod cli_store;
+mod cli_strategy;
+mod cli_trace;
+mod cli_verify;
+mod facts;
+mod fuzz;
+mod layers;
+mod play;
+mod play_terminal;
+mod properties;
+mod reference;
+mod sat_props;
