@@ -35,7 +35,7 @@ use std::fmt::Write as _;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
-use crate::render::{Notation, balls_line, emacs_mark, grid};
+use crate::render::{Notation, balls_line, grid};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 
@@ -60,17 +60,6 @@ pub struct Resume {
     pub over: bool,
 }
 
-/// The border marks of `game` in `notation`, and the notation actually used:
-/// Emacs notation has digits for 9 exit pairs only, so past that the seed's
-/// letters are used.
-pub fn marks_in(game: &Game, notation: Notation) -> (Vec<char>, Notation) {
-    let marks = game.marks();
-    if notation == Notation::Seed || game.pair_order().len() > 9 {
-        return (marks, Notation::Seed);
-    }
-    (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
-}
-
 /// The saved game as text: comments, the board in the seed's display and the
 /// balls line. Fails when the rays cannot be written in the display (more
 /// than 52 exit pairs).
@@ -81,7 +70,7 @@ pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
         ));
     }
     let p = game.width();
-    let (marks, _) = marks_in(game, notation);
+    let (marks, _) = game.marks_in(notation);
     let board = grid(p, |i| if game.is_guessed(i) { 'O' } else { '-' }, &marks);
     let mut out = String::new();
     let state = match game.verdict() {
@@ -351,7 +340,7 @@ mod tests {
     #[test]
     fn emacs_notation_uses_digits() {
         let g = sample();
-        let (marks, used) = marks_in(&g, Notation::Emacs);
+        let (marks, used) = g.marks_in(Notation::Emacs);
         assert_eq!(used, Notation::Emacs);
         assert!(marks.iter().all(|c| !c.is_ascii_lowercase()));
     }
