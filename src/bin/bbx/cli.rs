@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use bbx::catalogue::Catalogue;
@@ -44,14 +45,42 @@ impl From<Status> for ExitCode {
 /// Catches Ctrl-C: the first sets the flag returned (work stops cleanly and
 /// says so), a second one exits at once with status 130.
 pub fn ctrl_c() -> &'static AtomicBool {
-    static STOP: AtomicBool = AtomicBool::new(false);
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            eprintln!("\ninterrupted twice: stopping at once");
-            std::process::exit(Status::Interrupted as i32);
+    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    STOP.get_or_init(|| {
+        let stop = Arc::new(AtomicBool::new(false));
+        watch_interrupts(Arc::clone(&stop));
+        stop
+    })
+}
+
+/// Sets `stop` on the first SIGINT; on the second, says so and exits.
+#[cfg(unix)]
+fn watch_interrupts(stop: Arc<AtomicBool>) {
+    // Signals reach this thread through signal-hook's pipe, so that it may
+    // print and exit, which a signal handler may not.
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGINT]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            if stop.swap(true, Ordering::SeqCst) {
+                eprintln!("\ninterrupted twice: stopping at once");
+                std::process::exit(Status::Interrupted as i32);
+            }
         }
     });
-    &STOP
+}
+
+/// Sets `stop` on the first Ctrl-C; the second exits at once.
+#[cfg(not(unix))]
+fn watch_interrupts(stop: Arc<AtomicBool>) {
+    use signal_hook::consts::SIGINT;
+    let _ = signal_hook::flag::register_conditional_shutdown(
+        SIGINT,
+        Status::Interrupted as i32,
+        Arc::clone(&stop),
+    );
+    let _ = signal_hook::flag::register(SIGINT, stop);
 }
 
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
