@@ -220,10 +220,16 @@ const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     let bad = || {
         format!(
-            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, not '{s}'"
+            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m, not '{s}'"
         )
     };
-    let secs: f64 = s.trim().parse().map_err(|_| bad())?;
+    let t = s.trim();
+    let secs: f64 = match t.parse() {
+        Ok(secs) => secs,
+        Err(_) => humantime::parse_duration(t)
+            .map_err(|_| bad())?
+            .as_secs_f64(),
+    };
     if !secs.is_finite() || !(0.0..=MAX_TIMEOUT).contains(&secs) {
         return Err(bad());
     }
@@ -406,32 +412,19 @@ pub fn molecules_of(config: Config) -> String {
     }
 }
 
-/// Parses a size in bytes: `2G`, `500M`, `64K`, `1.5GB`, `512MiB` or a plain
-/// number of bytes.
+/// Parses a size in bytes with the `bytesize` crate: `2G`, `500M`, `64K`,
+/// `1.5GB`, `512MiB`, `1TiB` or a plain number of bytes (`G` and `GB` are
+/// powers of 1000, `GiB` of 1024).
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let bad = || format!("expected a size such as 2G, 500M or 1048576, not '{s}'");
-    let digits = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(digits);
-    let value: f64 = num.parse().map_err(|_| bad())?;
-    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "kb" => 1e3,
-        "kib" => 1024.0,
-        "m" | "mb" => 1e6,
-        "mib" => 1048576.0,
-        "g" | "gb" => 1e9,
-        "gib" => 1073741824.0,
-        "t" | "tb" => 1e12,
-        _ => return Err(bad()),
-    };
-    let bytes = value * scale;
-    if bytes.is_nan() || bytes < 1e6 {
+    let bytes = s
+        .trim()
+        .parse::<bytesize::ByteSize>()
+        .map_err(|_| format!("expected a size such as 2G, 500M, 1TiB or 1048576, not '{s}'"))?
+        .as_u64();
+    if bytes < 1_000_000 {
         return Err(format!("'{s}' is too little memory: give at least 1M"));
     }
-    Ok(bytes as u64)
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -463,11 +456,52 @@ mod tests {
         assert_eq!(parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
         assert_eq!(parse_timeout(" 10 "), Ok(Duration::from_secs(10)));
         assert_eq!(parse_timeout("604800"), Ok(Duration::from_secs(604_800)));
+        assert_eq!(parse_timeout("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_timeout("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_timeout("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_timeout("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_timeout("7days"), Ok(Duration::from_secs(604_800)));
         for bad in [
-            "-1", "-0.5", "NaN", "inf", "-inf", "604801", "1e300", "", "ten",
+            "-1",
+            "-0.5",
+            "NaN",
+            "inf",
+            "-inf",
+            "604801",
+            "1e300",
+            "",
+            "ten",
+            "8d",
+            "-5m",
+            "5 parsecs",
         ] {
             let e = parse_timeout(bad).unwrap_err();
             assert!(e.contains("between 0 and 604800"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn sizes_in_every_unit() {
+        assert_eq!(parse_size("2G"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("1TiB"), Ok(1 << 40));
+        assert_eq!(parse_size("1T"), Ok(1_000_000_000_000));
+        assert_eq!(parse_size("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size(" 64m "), Ok(64_000_000));
+        assert_eq!(parse_size("1048576"), Ok(1_048_576));
+        for small in ["1K", "999999", "0"] {
+            assert!(
+                parse_size(small).unwrap_err().contains("too little"),
+                "{small}"
+            );
+        }
+        for bad in ["", "lots", "2 parsecs", "-1G", "G"] {
+            assert!(
+                parse_size(bad).unwrap_err().contains("expected a size"),
+                "{bad}"
+            );
         }
     }
 
