@@ -2,13 +2,14 @@
 //! between a complete catalogue, a census's stored groups and a census run.
 //!
 //! [`tables`] gives `bbx stats` its report from the best source: read from
-//! `--db` when it holds the configuration's complete catalogue, counted by a
-//! census otherwise (or when asked to count, or to store the groups). [`rows`] gives `bbx show` the [`Store`] its rows are
+//! `--db` when it holds the configuration's complete catalogue or a stored
+//! census, counted by a census otherwise (or when asked to count, or to
+//! store the groups). [`rows`] gives `bbx show` the [`Store`] its rows are
 //! read from, or says how to make one.
 
 use std::path::{Path, PathBuf};
 
-use crate::catalogue::{Catalogue, Holding, Store, WriterLock, molecules_of};
+use crate::catalogue::{Catalogue, Store, WriterLock, molecules_of};
 use crate::census::store::{StoreOptions, Stored, store};
 use crate::census::{Census, CensusOptions, countable, run};
 use crate::error::Error;
@@ -88,7 +89,7 @@ pub fn tables(
 ) -> Result<Tables, Error> {
     if !options.count && options.store.is_none() {
         let held = Store::open(&options.db, config, options.busy_ms)?;
-        if *held.holding() == Holding::Catalogue {
+        if held.has_rows() {
             progress(Step::Reading);
             if let Some(report) = held.stats_report()? {
                 return Ok(Tables::Report {

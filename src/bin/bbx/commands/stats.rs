@@ -12,7 +12,8 @@ use crate::cli::{Quiet, STOP, Status, ctrl_c, json, parse_size, progress_bar, sp
 
 #[derive(clap::Args)]
 #[command(after_help = "\
-Reads a complete catalogue from --db; without one, counts with a census: one \
+Reads a complete catalogue from --db, or the report of a census stored there \
+with --store-groups; without either, counts with a census: one \
 molecule traced per orbit under the symmetries, 16 bytes kept per orbit in \
 partition files in a directory it makes under --work-dir, grouped one partition at a time within \
 --memory. Interrupted (Ctrl-C) or killed, the same command resumes it.
@@ -31,14 +32,14 @@ Examples:
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// The catalogue file: read when it holds the configuration complete; written
-    /// only with --store-groups.
+    /// The catalogue file: read when it holds the configuration complete or a
+    /// census of it stored with --store-groups; written only with --store-groups.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Count with a census even when --db holds a complete catalogue.
+    /// Count with a census even when --db holds a complete catalogue or a stored census.
     #[arg(long)]
     census: bool,
     /// Store the census's ambiguous spectra and their molecules in --db (marked as
