@@ -18,7 +18,7 @@ use crate::rules::ray::{Outcome, Rules, Tracer};
 pub const LARGEST_GROUPS: usize = 10;
 
 /// The summary `bbx stats` prints for a configuration.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StatsReport {
     /// The configuration.
     pub config: String,
@@ -41,7 +41,7 @@ pub struct StatsReport {
 
 /// Where a [`StatsReport`]'s counts come from. Two reports of one
 /// configuration differ at most here.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ReportSource {
     /// Read from a complete catalogue.
@@ -68,7 +68,7 @@ pub enum ReportSource {
 }
 
 /// One line of the ambiguity table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AmbiguityRow {
     /// Molecules per spectrum.
     pub nb_mol: u64,
@@ -81,7 +81,7 @@ pub struct AmbiguityRow {
 }
 
 /// One spectral group in a [`StatsReport`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GroupReport {
     /// The shared spectrum.
     pub spectrum: String,
@@ -110,18 +110,35 @@ impl GroupReport {
 }
 
 /// One ray record in a [`StatsReport`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RecordReport {
     /// `absorbed`, `reflected` or `out`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "record_name")]
+    pub kind: RecordName,
     /// `turns` or `length`.
-    pub measure: &'static str,
+    #[serde(deserialize_with = "record_name")]
+    pub measure: RecordName,
     /// The record value.
     pub value: u32,
     /// The lowest-numbered molecule reaching it.
     pub number: u64,
     /// A ray of that molecule reaching it.
     pub ray: usize,
+}
+
+/// A name [`RECORDS`] uses (an alias, so that serde does not take the
+/// field for a string borrowed from its input).
+type RecordName = &'static str;
+
+/// Reads a [`RecordReport`]'s `kind` or `measure` back (from a census's
+/// stored report): one of the names [`RECORDS`] uses.
+fn record_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let name = <String as serde::Deserialize>::deserialize(d)?;
+    RECORDS
+        .iter()
+        .flat_map(|(kind, measure, _)| [*kind, *measure])
+        .find(|known| *known == name)
+        .ok_or_else(|| serde::de::Error::custom(format!("no ray record is named {name:?}")))
 }
 
 /// The six records a report lists, in its order: `(kind, measure, statistics

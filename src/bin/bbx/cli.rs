@@ -6,13 +6,12 @@ use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
 
-use bbx::catalogue::Catalogue;
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
-use bbx::{Config, Observation, Rules};
+use bbx::{Observation, Rules};
 
 /// The exit statuses of `bbx`, all in one place (README lists them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,15 +41,21 @@ impl From<Status> for ExitCode {
     }
 }
 
-/// Catches Ctrl-C: the first sets the flag returned (work stops cleanly and
-/// says so), a second one exits at once with status 130.
+/// The flag Ctrl-C sets once [`ctrl_c`] catches it.
+static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// The flag Ctrl-C sets once [`ctrl_c`] catches it, without catching it yet
+/// (for work that starts catching it part of the way through).
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
+/// Catches Ctrl-C: the first sets the flag returned ([`stop_flag`]: work
+/// stops cleanly and says so), a second one exits at once with status 130.
 pub fn ctrl_c() -> &'static AtomicBool {
-    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    STOP.get_or_init(|| {
-        let stop = Arc::new(AtomicBool::new(false));
-        watch_interrupts(Arc::clone(&stop));
-        stop
-    })
+    static CATCH: Once = Once::new();
+    CATCH.call_once(|| watch_interrupts(Arc::clone(&STOP)));
+    &STOP
 }
 
 /// Sets `stop` on the first SIGINT; on the second, says so and exits.
@@ -342,73 +347,6 @@ pub fn status_of(error: &bbx::Error) -> Status {
         Status::Failure
     } else {
         Status::BadInput
-    }
-}
-
-/// The census of `config` stored in `db` (`bbx stats --store-groups`), if
-/// there is one; a file another program is writing is waited for up to
-/// `busy_ms` milliseconds.
-pub fn open_census(
-    db: &str,
-    config: Config,
-    busy_ms: u32,
-) -> bbx::Result<Option<(Catalogue, bbx::catalogue::CensusStatus)>> {
-    let Some(cat) = Catalogue::open_existing_waiting(db, busy_ms)? else {
-        return Ok(None);
-    };
-    Ok(cat.census_status(config)?.map(|s| (cat, s)))
-}
-
-/// The catalogue in `db` when it holds `config` complete; `None` otherwise
-/// (and no file is created).
-pub fn open_complete(db: &str, config: Config, busy_ms: u32) -> bbx::Result<Option<Catalogue>> {
-    let Some(cat) = Catalogue::open_existing_waiting(db, busy_ms)? else {
-        return Ok(None);
-    };
-    match cat.status(config)? {
-        Some(s) if s.complete => Ok(Some(cat)),
-        _ => Ok(None),
-    }
-}
-
-/// The error for a `--db` that holds neither a complete catalogue nor a
-/// census of `config`: busy while a bbx writes it, and otherwise advice
-/// that works for this configuration (`explore` within its limits, `stats
-/// --store-groups` where a census can count it).
-pub fn nothing_stored(db: &str, config: Config) -> bbx::Error {
-    if bbx::catalogue::WriterLock::is_held(std::path::Path::new(db)) {
-        return bbx::Error::Busy(format!(
-            "another program is writing {db}, which holds no complete catalogue or census of {config} yet: run the same command again when it is done"
-        ));
-    }
-    let mut ways = Vec::new();
-    if Catalogue::explorable(config, false).is_ok() {
-        ways.push(format!("`bbx explore {config} --db {db}` (every molecule)"));
-    }
-    if bbx::census::countable(config).is_ok() {
-        ways.push(format!(
-            "`bbx stats {config} --store-groups --db {db}` (the ambiguous groups)"
-        ));
-    }
-    if ways.is_empty() {
-        bbx::Error::Invalid(format!(
-            "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either (`bbx trace` shows any of its molecules given as a board)",
-            molecules_of(config)
-        ))
-    } else {
-        bbx::Error::Invalid(format!(
-            "{db}: no complete catalogue or census of {config}: run {} first",
-            ways.join(" or ")
-        ))
-    }
-}
-
-/// How many molecules `config` has, exactly, or "more than 2^128 molecules".
-pub fn molecules_of(config: Config) -> String {
-    match bbx::rules::config::binomial_wide(config.cells() as u64, config.atoms as u64) {
-        Some(1) => "1 molecule".to_string(),
-        Some(n) => format!("{n} molecules"),
-        None => "more than 2^128 molecules".to_string(),
     }
 }
 
