@@ -369,8 +369,8 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
                 }
             }
             None => {
-                error = Some(Error::Invalid(format!(
-                    "configuration {} is not numbered",
+                error = Some(Error::Internal(format!(
+                    "configuration {} passed the census's checks but is not numbered",
                     plan.config
                 )))
             }
@@ -454,7 +454,10 @@ impl<'a> Source<'a> {
         Ok(Source {
             plan,
             numbering: Numbering::new(plan.config).ok_or_else(|| {
-                Error::Invalid(format!("configuration {} is not numbered", plan.config))
+                Error::Internal(format!(
+                    "configuration {} passed the census's checks but is not numbered",
+                    plan.config
+                ))
             })?,
             traced: Traced::new(width),
             positions: SpectrumSymmetries::new(width),

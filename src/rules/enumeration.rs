@@ -103,6 +103,10 @@ pub struct Numbering {
 impl Numbering {
     /// The numbering of `config`, or `None` when it has too many molecules to
     /// number in a `u64`.
+    ///
+    /// Every binomial a rank or an unrank takes is at most the
+    /// configuration's count, but the table holds others, and in a box
+    /// nearly full (A79_B9) some of those pass 64 bits: they saturate.
     pub fn new(config: Config) -> Option<Numbering> {
         config.molecule_count()?;
         let (cells, atoms) = (config.cells(), config.atoms);
@@ -110,7 +114,7 @@ impl Numbering {
         let mut table = vec![0u64; (cells + 1) * w];
         for n in 0..=cells {
             for k in 0..w {
-                table[n * w + k] = binomial(n as u64, k as u64)?;
+                table[n * w + k] = binomial(n as u64, k as u64).unwrap_or(u64::MAX);
             }
         }
         Some(Numbering {
@@ -295,6 +299,20 @@ mod tests {
                 assert_eq!(atoms, m.atoms());
                 assert_eq!(Some(n.canonical(&m)), canonical(&m));
             }
+        }
+    }
+
+    #[test]
+    fn a_nearly_full_box_is_numbered() {
+        // C(81, 40) passes 64 bits; no molecule of A79_B9 needs it.
+        let c: Config = "A79_B9".parse().unwrap();
+        let n = Numbering::new(c).expect("numbered");
+        let mut atoms = Vec::new();
+        for number in [1, 2, 1000, 3239, 3240] {
+            let m = unrank(c, number).unwrap();
+            assert_eq!(n.rank(m.atoms()), number);
+            n.unrank_into(number, &mut atoms);
+            assert_eq!(atoms, m.atoms());
         }
     }
 
