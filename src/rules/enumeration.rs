@@ -216,22 +216,39 @@ impl Molecules {
     }
 }
 
-/// Advances sorted indices `a` (each below `cells`) to the next combination in
-/// lexicographic order; `false` after the last one.
-pub fn next_combination(a: &mut [usize], cells: usize) -> bool {
+/// Advances sorted indices `a` (each below `len`) to the next combination in
+/// lexicographic order, returning the first index of `a` that changed
+/// (those before it are as they were); `None` after the last combination.
+///
+/// The one combination walker of bbx: molecules in number order (the atoms'
+/// cells), the canonical molecules of the census (indices into the cells
+/// allowed after a first atom), the members of a solver's family, the
+/// molecules the forward counts, strategy and the catalogue walk.
+///
+/// ```
+/// use bbx::rules::enumeration::next_combination;
+/// let mut a = [0, 1, 3];
+/// assert_eq!(next_combination(&mut a, 4), Some(1));
+/// assert_eq!(a, [0, 2, 3]);
+/// assert_eq!(next_combination(&mut a, 4), Some(0));
+/// assert_eq!(a, [1, 2, 3]);
+/// assert_eq!(next_combination(&mut a, 4), None);
+/// ```
+#[inline]
+pub fn next_combination(a: &mut [usize], len: usize) -> Option<usize> {
     let n = a.len();
     let mut i = n;
     while i > 0 {
         i -= 1;
-        if a[i] < cells - n + i {
+        if a[i] < len - n + i {
             a[i] += 1;
             for j in i + 1..n {
                 a[j] = a[j - 1] + 1;
             }
-            return true;
+            return Some(i);
         }
     }
-    false
+    None
 }
 
 impl Iterator for Molecules {
@@ -241,7 +258,7 @@ impl Iterator for Molecules {
             return None;
         }
         let m = Molecule::from_sorted_unchecked(self.width, self.atoms.clone());
-        self.done = !next_combination(&mut self.atoms, self.cells);
+        self.done = next_combination(&mut self.atoms, self.cells).is_none();
         Some(m)
     }
 }

@@ -314,7 +314,7 @@ fn walk_chunk(
                 part.atoms[a] += 1;
             }
         }
-        if !next_combination(&mut atoms, cells) {
+        if next_combination(&mut atoms, cells).is_none() {
             break;
         }
     }

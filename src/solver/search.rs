@@ -70,7 +70,7 @@ impl Family {
             atoms.extend(p.iter().map(|&i| self.free[i]));
             atoms.sort_unstable();
             let m = Molecule::from_sorted_unchecked(self.base.width(), atoms);
-            if !next_combination(p, self.free.len()) {
+            if next_combination(p, self.free.len()).is_none() {
                 pick = None;
             }
             Some(m)
