@@ -220,10 +220,12 @@ impl Molecules {
 /// lexicographic order, returning the first index of `a` that changed
 /// (those before it are as they were); `None` after the last combination.
 ///
-/// The one combination walker of bbx: molecules in number order (the atoms'
-/// cells), the canonical molecules of the census (indices into the cells
-/// allowed after a first atom), the members of a solver's family, the
-/// molecules the forward counts, strategy and the catalogue walk.
+/// The one combination walker of bbx, for the hot loops: molecules in
+/// number order (the atoms' cells), the canonical molecules of the census
+/// (indices into the cells allowed after a first atom), and the molecules
+/// the solver's forward counts, strategy and the catalogue walk. It
+/// allocates nothing and says where a combination changed, which
+/// `itertools`' `combinations` (a new `Vec` each) does not.
 ///
 /// ```
 /// use bbx::rules::enumeration::next_combination;

@@ -4,12 +4,12 @@
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
+use itertools::Itertools;
 use varisat::Lit;
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::binomial_wide;
-use crate::rules::enumeration::next_combination;
 use crate::solver::encode::L;
 use crate::solver::limits::{Ended, Halt};
 use crate::solver::model::RayModel;
@@ -62,18 +62,11 @@ impl Family {
 
     /// Every member, in lexicographic order of the free cells chosen.
     pub fn members(&self) -> impl Iterator<Item = Molecule> + '_ {
-        let k = self.extra;
-        let mut pick: Option<Vec<usize>> = (k <= self.free.len()).then(|| (0..k).collect());
-        std::iter::from_fn(move || {
-            let p = pick.as_mut()?;
+        self.free.iter().combinations(self.extra).map(|pick| {
             let mut atoms = self.base.atoms().to_vec();
-            atoms.extend(p.iter().map(|&i| self.free[i]));
+            atoms.extend(pick);
             atoms.sort_unstable();
-            let m = Molecule::from_sorted_unchecked(self.base.width(), atoms);
-            if next_combination(p, self.free.len()).is_none() {
-                pick = None;
-            }
-            Some(m)
+            Molecule::from_sorted_unchecked(self.base.width(), atoms)
         })
     }
 

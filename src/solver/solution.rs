@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use itertools::Itertools;
 use varisat::Lit;
 
 use crate::error::Error;
@@ -525,11 +526,11 @@ fn conflict(
     let Some(core) = plain.conflict_within(0..=cells)? else {
         return Ok(None);
     };
-    let mut positions: Vec<usize> = core
+    let positions = core
         .iter()
         .flat_map(|&i| plain.rays()[i].positions())
+        .sorted_unstable()
         .collect();
-    positions.sort_unstable();
     Ok(Some(positions))
 }
 
