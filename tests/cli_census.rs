@@ -90,6 +90,34 @@ fn text_and_json_are_the_catalogues() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A box nearly full (A79_B9: 3240 molecules) is numbered although some
+/// binomials of its numbering table pass 64 bits: the census, the catalogue
+/// and strategy count it (they refused it as "not numbered", or panicked).
+#[test]
+fn a_nearly_full_box_is_counted() {
+    let dir = temp_dir("full");
+    let db = dir.join("a79-b9.sqlite");
+    let db = db.to_str().unwrap();
+    let work = dir.to_str().unwrap();
+    stdout(&run(&["explore", "A79_B9", "--db", db, "-q"]));
+    let catalogue = stdout(&run(&["stats", "A79_B9", "--db", db, "--json"]));
+    let census = stdout(&run(&[
+        "stats",
+        "A79_B9",
+        "--census",
+        "--db",
+        db,
+        "--work-dir",
+        work,
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(counts(&census), counts(&catalogue));
+    let v: Value = serde_json::from_str(&census).unwrap();
+    assert_eq!(v["molecules"], 3240, "{v}");
+    stdout(&run(&["strategy", "A79_B9", "-q"]));
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())

@@ -104,7 +104,7 @@ fn molecule_counts() {
         // and end on the last one.
         let mut atoms: Vec<usize> = (0..config.atoms).collect();
         let mut n = 1u64;
-        while enumeration::next_combination(&mut atoms, config.cells()) {
+        while enumeration::next_combination(&mut atoms, config.cells()).is_some() {
             n += 1;
         }
         assert_eq!(n, count, "{cfg}");

@@ -336,7 +336,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
     let lines = screen(&mut app, 100, 30);
     let shown = text(&lines);
     let n = answer.report.count;
-    assert!(answer.report.complete);
+    assert!(answer.report.ended.is_complete());
     assert!(
         shown.contains(&format!("{n} molecules fit the rays shot")),
         "{shown}"

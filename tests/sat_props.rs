@@ -46,7 +46,7 @@ fn check_stream(
     let found = model
         .solve_with(&selectors, n..=n, None, None, |m| stream.push(m.clone()))
         .unwrap();
-    prop_assert!(found.complete);
+    prop_assert!(found.ended.is_complete());
     let mut seen = BTreeSet::new();
     for m in &stream {
         prop_assert!(seen.insert(m.clone()), "a molecule was found twice: {}", m);

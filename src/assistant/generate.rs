@@ -28,7 +28,7 @@ use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::solver::{self, Limits};
+use crate::solver::{self, Ended, Limits};
 
 /// The random generator `bbx` uses for a seed: ChaCha8 seeded with
 /// [`SeedableRng::seed_from_u64`]. The same seed gives the same numbers on
@@ -79,10 +79,10 @@ fn unique_before(
         },
         |_| {},
     )?;
-    Ok(if s.timed_out {
+    Ok(if s.ended == Ended::TimedOut {
         None
     } else {
-        Some(s.molecules.len() == 1 && s.complete)
+        Some(s.molecules.len() == 1 && s.ended.is_complete())
     })
 }
 

@@ -220,8 +220,9 @@ impl Table {
                     .map_or("more than 2^64".to_string(), |n| n.to_string())
             )));
         }
-        let numbering = Numbering::new(config)
-            .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+        let numbering = Numbering::new(config).ok_or_else(|| {
+            Error::Internal(format!("{config} has a molecule count but is not numbered"))
+        })?;
         let p = config.width;
         let rays = 4 * p;
         let k = config.atoms;

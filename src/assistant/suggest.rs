@@ -98,7 +98,7 @@ pub fn suggest(
 pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Suggestion {
     let (plan, plan_cut) = match options.plan_max {
         Some(n)
-            if solution.complete
+            if solution.ended.is_complete()
                 && !solution.molecules.is_empty()
                 && solution.molecules.len() <= n =>
         {
@@ -121,8 +121,8 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
     let _ = cut;
     Suggestion {
         count: report.count,
-        complete: report.complete,
-        decided: report.complete && report.count == 1,
+        complete: report.ended.is_complete(),
+        decided: report.ended.is_complete() && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         ranked_on: if report.splits_exact {
             usize::try_from(report.count).unwrap_or(usize::MAX)

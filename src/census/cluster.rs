@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
+use itertools::Itertools;
 use timely::communication::allocator::zero_copy::initialize::{
     CommsGuard, initialize_networking_from_sockets,
 };
@@ -536,13 +537,11 @@ fn connect(
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 if Instant::now() > deadline {
-                    let missing: Vec<String> = (me + 1..addresses.len())
+                    let missing = (me + 1..addresses.len())
                         .filter(|&j| out[j].is_none())
-                        .map(|j| j.to_string())
-                        .collect();
+                        .join(", ");
                     return Err(Error::System(format!(
-                        "process {me}: process {} never connected (is it started, with the same host file?)",
-                        missing.join(", ")
+                        "process {me}: process {missing} never connected (is it started, with the same host file?)"
                     )));
                 }
                 std::thread::sleep(Duration::from_millis(50));

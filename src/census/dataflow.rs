@@ -4,30 +4,39 @@
 //! several threads and several processes is how many peers a worker has.
 //!
 //! 1. Agree with the others on the round to resume from (the last round every
-//!    worker logged) and cut its partition files back to it.
+//!    worker logged) and cut its partition files back to it ([`resume`]).
 //! 2. Trace its units, round by round, sending each record to the worker that
-//!    owns its key; records arriving are held per round and appended to the
-//!    partition files once the round is complete everywhere, then the round
-//!    is logged.
+//!    owns its key; the writing operator holds the records arriving per
+//!    round, appends them to the partition files once the round is complete
+//!    everywhere, and says so; the worker then logs the round ([`trace`]).
 //! 3. Agree that every worker finished (none was stopped), then group its
-//!    partitions one at a time, and agree that every worker grouped them all.
-//! 4. Send its summary to worker 0, which adds them up.
+//!    partitions one at a time ([`group`]), and agree that every worker
+//!    grouped them all.
+//! 4. Send its summary to worker 0, which adds them up ([`gather`]).
+//!
+//! Each dataflow ends in timely's [`Capture`]: its operators emit what they
+//! have to say, and the worker reads it from the capture's channel
+//! ([`Outlet`]), knowing from the captured progress when a round is
+//! complete.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::InputHandleVec;
+use timely::dataflow::channels::pact::Exchange as ExchangePact;
+use timely::dataflow::operators::capture::{Capture, Event};
 use timely::dataflow::operators::generic::operator::Operator;
-use timely::dataflow::operators::probe::Probe;
-use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::dataflow::operators::vec::Broadcast;
+use timely::dataflow::operators::{Capability, Exchange};
+use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
-use crate::census::checkpoint::{Line, WorkDir, common_round};
+use crate::census::checkpoint::{Line, Log, common_round};
 use crate::census::group::Grouper;
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
@@ -62,7 +71,7 @@ pub struct Plan {
     /// Partition files per worker.
     pub partitions: usize,
     /// The work directory.
-    pub work_dir: WorkDir,
+    pub work_dir: crate::census::checkpoint::WorkDir,
     /// Keep the classes' molecules for storing.
     pub keep_classes: bool,
     /// Set to stop after the units in hand (Ctrl-C).
@@ -90,85 +99,15 @@ impl Plan {
         let first = u * self.unit_size + 1;
         (first, (first + self.unit_size - 1).min(self.total))
     }
-}
 
-/// One all-reduce through timely: every worker offers a value and gets the
-/// smallest offered.
-struct Agreement {
-    input: InputHandleVec<u64, (u64, u64)>,
-    probe: ProbeHandle<u64>,
-    got: Rc<RefCell<Vec<u64>>>,
-}
-
-impl Agreement {
-    fn new(worker: &mut Worker) -> Agreement {
-        let mut input = InputHandleVec::new();
-        let probe = ProbeHandle::new();
-        let got = Rc::new(RefCell::new(Vec::new()));
-        let sink = got.clone();
-        worker.dataflow::<u64, _, _>(|scope| {
-            input
-                .to_stream(scope)
-                .unary_frontier::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|x: &(u64, u64)| x.0),
-                    "Agree",
-                    move |_cap, _info| {
-                        move |(input, _frontier), _output| {
-                            input.for_each(|_cap, data| {
-                                sink.borrow_mut().extend(data.drain(..).map(|x| x.1));
-                            });
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
-        Agreement { input, probe, got }
+    /// Rounds of the census: each worker traces one unit a round.
+    fn rounds(&self, peers: usize) -> u64 {
+        self.units().div_ceil(peers as u64)
     }
 
-    fn min(&mut self, worker: &mut Worker, value: u64) -> u64 {
-        for dest in 0..worker.peers() {
-            self.input.send((dest as u64, value));
-        }
-        let next = *self.input.time() + 1;
-        self.input.advance_to(next);
-        while self.probe.less_than(self.input.time()) {
-            worker.step_or_park(Some(PARK));
-        }
-        self.got.borrow_mut().drain(..).min().unwrap_or(value)
-    }
-}
-
-/// What the partitioning operator shares with its worker.
-struct Sink {
-    parts: Partitions,
-    /// Round → the partition lengths once it is written.
-    written: BTreeMap<u64, Vec<u64>>,
-    /// The next round to write.
-    next: u64,
-    error: Option<Error>,
-}
-
-impl Sink {
-    /// Writes rounds before `upto` (held records of each in order). A round
-    /// counts as written only once all its records are in their files: after
-    /// a failed write no round is, from the failed one on, so none of them
-    /// can be logged (and a resumed census does them again).
-    fn write_until(&mut self, upto: u64, held: &mut BTreeMap<u64, Vec<Record>>) {
-        while self.error.is_none() && self.next < upto {
-            let r = self.next;
-            if let Some(recs) = held.remove(&r)
-                && let Err(e) = self.parts.append(&recs)
-            {
-                self.error = Some(e);
-                break;
-            }
-            self.written.insert(r, self.parts.lengths());
-            self.next += 1;
-        }
-        if self.error.is_some() {
-            // Nothing more is written: let the records go.
-            held.clear();
-        }
+    /// Whether Ctrl-C asked the census to stop.
+    fn interrupted(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -181,15 +120,158 @@ pub struct WorkerEnd {
     pub summary: Option<Summary>,
 }
 
-/// Runs one worker.
+/// Runs one worker: the four steps of the module's documentation.
 pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> {
     let index = worker.index();
-    let peers = worker.peers();
-    let units = plan.units();
-    let rounds = units.div_ceil(peers as u64);
     let mut agree = Agreement::new(worker);
+    let start = resume(worker, plan, &mut agree)?;
+    let traced = trace(worker, plan, start)?;
+    let finished = agree.min(worker, u64::from(traced.finished)) == 1;
+    let mut summary = Summary {
+        tally: traced.tally,
+        complete: finished,
+        ..Summary::default()
+    };
+    let mut error = traced.error;
+    let mut grouped = false;
+    let mut parts = None;
+    if finished {
+        match group(plan, index, &traced.lengths, &mut summary) {
+            Ok((done, p)) => {
+                grouped = done;
+                parts = Some(p);
+            }
+            Err(e) => error = Some(e),
+        }
+    }
+    let everyone = agree.min(worker, u64::from(grouped)) == 1;
+    summary.complete = everyone;
+    summary.peak_memory = peak_memory();
+    let out = gather(worker, index, summary, error);
+    if everyone && out.is_ok() && !plan.keep_work {
+        // The log first: killed between the two, the next run sees no
+        // claim on files that are gone.
+        drop(traced.log);
+        plan.work_dir.forget(index);
+        if let Some(parts) = parts {
+            parts.remove();
+        }
+    }
+    out.map(|summary| WorkerEnd { everyone, summary })
+}
 
-    // 1. The round to resume from.
+/// The far end of a dataflow that ends in timely's [`Capture`]: the
+/// messages it delivered, by round, and its frontier, followed from the
+/// captured progress as timely's replay does (from round 0, counted once).
+struct Outlet<D> {
+    events: Receiver<Event<u64, Vec<D>>>,
+    frontier: MutableAntichain<u64>,
+    delivered: BTreeMap<u64, Vec<D>>,
+}
+
+impl<D> Outlet<D> {
+    fn new(events: Receiver<Event<u64, Vec<D>>>) -> Outlet<D> {
+        Outlet {
+            events,
+            frontier: MutableAntichain::from_elem(0),
+            delivered: BTreeMap::new(),
+        }
+    }
+
+    /// Takes in what the capture sent.
+    fn receive(&mut self) {
+        for event in self.events.try_iter() {
+            match event {
+                Event::Progress(changes) => {
+                    self.frontier.update_iter(changes);
+                }
+                Event::Messages(stamp, mut data) => {
+                    for round in stamp.into_elements() {
+                        self.delivered.entry(round).or_default().append(&mut data);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether every message of the rounds up to `round` has arrived.
+    fn complete_to(&mut self, round: u64) -> bool {
+        self.receive();
+        !self.frontier.less_equal(&round)
+    }
+
+    /// Whether the dataflow is over: every message has arrived.
+    fn done(&mut self) -> bool {
+        self.receive();
+        self.frontier.is_empty()
+    }
+
+    /// Steps the worker until every message of the rounds up to `round`
+    /// has arrived.
+    fn wait_for(&mut self, worker: &mut Worker, round: u64) {
+        worker.step_or_park_while(Some(PARK), || !self.complete_to(round));
+    }
+
+    /// Steps the worker until the dataflow is over.
+    fn wait_for_all(&mut self, worker: &mut Worker) {
+        worker.step_or_park_while(Some(PARK), || !self.done());
+    }
+
+    /// The messages arrived so far, round by round.
+    fn take(&mut self) -> BTreeMap<u64, Vec<D>> {
+        self.receive();
+        std::mem::take(&mut self.delivered)
+    }
+}
+
+/// One all-reduce through timely: every worker offers a value, timely's
+/// [`Broadcast`] gives it to all, and each gets the smallest offered.
+struct Agreement {
+    input: InputHandleVec<u64, u64>,
+    outlet: Outlet<u64>,
+}
+
+impl Agreement {
+    fn new(worker: &mut Worker) -> Agreement {
+        let mut input = InputHandleVec::new();
+        let events =
+            worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).broadcast().capture());
+        Agreement {
+            input,
+            outlet: Outlet::new(events),
+        }
+    }
+
+    fn min(&mut self, worker: &mut Worker, value: u64) -> u64 {
+        let round = *self.input.time();
+        self.input.send(value);
+        self.input.advance_to(round + 1);
+        self.outlet.wait_for(worker, round);
+        self.outlet
+            .take()
+            .into_values()
+            .flatten()
+            .min()
+            .unwrap_or(value)
+    }
+}
+
+/// Where a worker's tracing starts.
+struct Start {
+    /// The first round to trace.
+    round: u64,
+    /// Its partition files' lengths at that round.
+    lengths: Vec<u64>,
+    /// Its counts at that round.
+    tally: Tally,
+    /// Its log, cut back to that round.
+    log: Log,
+}
+
+/// Step 1: the round to resume from, agreed by every worker, and this
+/// worker's files and log cut back to it.
+fn resume(worker: &mut Worker, plan: &Plan, agree: &mut Agreement) -> Result<Start, Error> {
+    let index = worker.index();
     let lines = plan.work_dir.lines(index);
     let mine = lines.last().map_or(0, |l| l.round + 1);
     let common = agree.min(worker, mine);
@@ -198,96 +280,148 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
         Some(r) => lines.into_iter().filter(|l| l.round <= r).collect(),
         None => Vec::new(),
     };
-    let (lengths, mut tally) = match keep.last() {
+    let (lengths, tally) = match keep.last() {
         Some(l) => (l.lengths.clone(), l.tally.clone()),
         None => (Vec::new(), Tally::default()),
     };
     if resume.is_some() {
         plan.resumed.store(true, Ordering::Relaxed);
     }
-    let start = resume.map_or(0, |r| r + 1);
-    let mut log = plan.work_dir.log(index, &keep)?;
-    let parts = Partitions::open(
-        plan.work_dir.path(),
-        index,
-        plan.partitions,
-        &lengths,
-        plan.work_dir.disk().clone(),
-    )?;
+    let log = plan.work_dir.log(index, &keep)?;
     // Progress counts molecules accounted for (orbit sizes), which grow with
     // the work done; molecule numbers would not (the first units hold far
     // more canonical molecules than the last).
     plan.counted.fetch_add(tally.molecules, Ordering::Relaxed);
+    Ok(Start {
+        round: resume.map_or(0, |r| r + 1),
+        lengths,
+        tally,
+        log,
+    })
+}
 
-    // 2. Trace, exchange, write.
-    let sink = Rc::new(RefCell::new(Sink {
-        parts,
-        written: BTreeMap::new(),
-        next: start,
-        error: None,
-    }));
-    let mut input = InputHandleVec::<u64, Record>::new();
-    let probe = ProbeHandle::new();
-    {
-        let sink = sink.clone();
-        worker.dataflow::<u64, _, _>(|scope| {
-            input
-                .to_stream(scope)
-                .unary_frontier::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|r: &Record| r.0),
-                    "Partition",
-                    move |_cap, _info| {
-                        let mut held: BTreeMap<u64, Vec<Record>> = BTreeMap::new();
-                        let mut caps = BTreeMap::new();
-                        move |(input, frontier), _output| {
-                            input.for_each(|cap, data| {
-                                let Some(&t) = cap.least() else { return };
-                                caps.entry(t).or_insert_with(|| cap.retain_least(0));
-                                held.entry(t).or_default().append(data);
-                            });
-                            let upto = frontier.frontier().first().copied().unwrap_or(rounds);
-                            sink.borrow_mut().write_until(upto.min(rounds), &mut held);
-                            caps.retain(|&t, _| t >= upto);
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
+/// What the writing operator says of a round.
+#[derive(Clone)]
+enum Written {
+    /// Its records are in their files, which then have these lengths;
+    /// `synced`: the files were made durable with it.
+    Round { lengths: Vec<u64>, synced: bool },
+    /// Writing failed: no round from this one on counts as written.
+    Failed(Rc<Error>),
+}
+
+/// The state of the writing operator: the partition files, the records
+/// held by round, and the round to write next.
+struct Writer {
+    parts: Partitions,
+    held: BTreeMap<u64, Vec<Record>>,
+    next: u64,
+    rounds: u64,
+    last_sync: Instant,
+    /// Held at `next` until every round is written, so that the output's
+    /// frontier is the first round not written; dropped when done or
+    /// failed.
+    cap: Option<Capability<u64>>,
+}
+
+impl Writer {
+    /// Writes the rounds before `upto` (the held records of each, in
+    /// order) and emits what it wrote. A round counts as written only once
+    /// all its records are in their files: after a failed write no round
+    /// is, from the failed one on, so none of them can be logged (and a
+    /// resumed census does them again).
+    fn write_until(&mut self, upto: u64, mut emit: impl FnMut(&Capability<u64>, Written)) {
+        while let Some(cap) = self.cap.as_mut()
+            && self.next < upto.min(self.rounds)
+        {
+            let r = self.next;
+            let written = match self.held.remove(&r) {
+                Some(records) => self.parts.append(&records),
+                None => Ok(()),
+            };
+            let synced = self.last_sync.elapsed() > SYNC_EVERY;
+            let written = written.and_then(|()| {
+                if synced {
+                    self.last_sync = Instant::now();
+                    self.parts.sync()?;
+                }
+                Ok(())
+            });
+            match written {
+                Ok(()) => {
+                    emit(
+                        cap,
+                        Written::Round {
+                            lengths: self.parts.lengths(),
+                            synced,
+                        },
+                    );
+                    self.next += 1;
+                    cap.downgrade(&self.next);
+                }
+                Err(e) => return self.fail(e, emit),
+            }
+        }
     }
-    input.advance_to(start);
-    let mut traced: BTreeMap<u64, Tally> = BTreeMap::new();
-    let mut next_line = start;
-    let mut last_sync = Instant::now();
-    let mut log_lines = |sink: &Rc<RefCell<Sink>>,
-                         traced: &mut BTreeMap<u64, Tally>,
-                         force_sync: bool|
-     -> Result<(), Error> {
-        let mut s = sink.borrow_mut();
-        while let (Some(lengths), Some(t)) = (s.written.get(&next_line), traced.get(&next_line)) {
-            log.append(&Line {
-                round: next_line,
-                lengths: lengths.clone(),
-                tally: t.clone(),
-            })?;
-            s.written.remove(&next_line);
-            traced.remove(&next_line);
-            next_line += 1;
+
+    /// At the end of the input: makes the files durable and lets go.
+    fn finish(&mut self, emit: impl FnMut(&Capability<u64>, Written)) {
+        if self.cap.is_some() {
+            match self.parts.sync() {
+                Ok(()) => self.cap = None,
+                Err(e) => self.fail(e, emit),
+            }
         }
-        if force_sync || last_sync.elapsed() > SYNC_EVERY {
-            s.parts.sync()?;
-            log.sync()?;
-            last_sync = Instant::now();
+    }
+
+    fn fail(&mut self, e: Error, mut emit: impl FnMut(&Capability<u64>, Written)) {
+        if let Some(cap) = self.cap.take() {
+            emit(&cap, Written::Failed(Rc::new(e)));
         }
-        Ok(())
+        // Nothing more is written: let the records go.
+        self.held.clear();
+    }
+}
+
+/// How a worker's tracing ended.
+struct TraceEnd {
+    /// Whether it traced every unit of its share.
+    finished: bool,
+    /// Its counts.
+    tally: Tally,
+    /// Its partition files' lengths after the last round written.
+    lengths: Vec<u64>,
+    /// Its log.
+    log: Log,
+    /// What failed, if anything did.
+    error: Option<Error>,
+}
+
+/// Step 2: traces this worker's units from `start`, round by round, and
+/// logs each round once its records are written everywhere.
+fn trace(worker: &mut Worker, plan: &Plan, start: Start) -> Result<TraceEnd, Error> {
+    let index = worker.index();
+    let peers = worker.peers();
+    let units = plan.units();
+    let rounds = plan.rounds(peers);
+    let (mut input, mut written) = writing(worker, plan, start.round, &start.lengths)?;
+    let first = start.round;
+    input.advance_to(first);
+    let mut logger = Logger {
+        log: start.log,
+        traced: BTreeMap::new(),
+        lengths: start.lengths,
+        failed: None,
     };
+    let mut tally = start.tally;
     let mut source = Source::new(plan)?;
     let mut batch: Vec<Record> = Vec::new();
     let mut finished = true;
     let mut error: Option<Error> = None;
-    for (done_rounds, round) in (start..rounds).enumerate() {
-        let stopped = plan.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    for (done_rounds, round) in (first..rounds).enumerate() {
+        let stopped = plan.interrupted()
             || plan.stop_after.is_some_and(|n| done_rounds as u64 >= n)
-            || sink.borrow().error.is_some();
+            || logger.failed.is_some();
         if stopped {
             finished = false;
             break;
@@ -306,88 +440,183 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
             plan.counted
                 .fetch_add(tally.molecules - before, Ordering::Relaxed);
         }
-        traced.insert(round, tally.clone());
+        logger.traced.insert(round, tally.clone());
         input.advance_to(round + 1);
         // Keep at most a few rounds in flight.
-        while probe.less_than(&round.saturating_sub(IN_FLIGHT)) {
-            worker.step_or_park(Some(PARK));
+        if let Some(behind) = round.checked_sub(IN_FLIGHT + 1) {
+            written.wait_for(worker, behind);
         }
-        if let Err(e) = log_lines(&sink, &mut traced, false) {
+        if let Err(e) = logger.log(&mut written, false) {
             error = Some(e);
             finished = false;
             break;
         }
     }
     drop(input);
-    while !probe.done() {
-        worker.step_or_park(Some(PARK));
-    }
-    if let Err(e) = log_lines(&sink, &mut traced, true) {
+    written.wait_for_all(worker);
+    if let Err(e) = logger.log(&mut written, true) {
         error.get_or_insert(e);
     }
-    if let Some(e) = sink.borrow_mut().error.take() {
+    if let Some(e) = logger.failed.take() {
         error.get_or_insert(e);
     }
     if error.is_some() {
         finished = false;
     }
-
-    // 3. Group, if every worker finished, and stop as tracing does (Ctrl-C);
-    // then agree that every worker grouped every partition. Stopped anywhere,
-    // no worker removes its files: the same command groups them again.
-    let traced = agree.min(worker, u64::from(finished)) == 1;
-    let mut summary = Summary {
+    Ok(TraceEnd {
+        finished,
         tally,
-        complete: traced,
-        ..Summary::default()
-    };
-    let mut grouped = false;
-    if traced {
-        let interrupted = || plan.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-        match Grouper::new(plan.config, plan.keep_classes) {
-            Some(mut grouper) => {
-                let mut s = sink.borrow_mut();
-                grouped = true;
-                for j in 0..s.parts.len() {
-                    if interrupted() || plan.stop_grouping_after.is_some_and(|n| j as u64 >= n) {
-                        grouped = false;
-                        break;
-                    }
-                    match s.parts.read(j) {
-                        Ok(records) => {
-                            if !grouper.group_until(records, &mut summary, &interrupted) {
-                                grouped = false;
-                                break;
+        lengths: logger.lengths,
+        log: logger.log,
+        error,
+    })
+}
+
+/// The dataflow of step 2: records go to the worker that owns their key,
+/// whose writing operator appends each round to the partition files (cut
+/// back to `lengths`) once it is complete everywhere, and says so.
+fn writing(
+    worker: &mut Worker,
+    plan: &Plan,
+    first: u64,
+    lengths: &[u64],
+) -> Result<(InputHandleVec<u64, Record>, Outlet<Written>), Error> {
+    let index = worker.index();
+    let rounds = plan.rounds(worker.peers());
+    let parts = Partitions::open(
+        plan.work_dir.path(),
+        index,
+        plan.partitions,
+        lengths,
+        plan.work_dir.disk().clone(),
+    )?;
+    let mut input = InputHandleVec::<u64, Record>::new();
+    let events = worker.dataflow::<u64, _, _>(|scope| {
+        input
+            .to_stream(scope)
+            .unary_frontier::<CapacityContainerBuilder<Vec<Written>>, _, _, _>(
+                ExchangePact::new(|r: &Record| r.0),
+                "Write",
+                move |mut cap, _info| {
+                    cap.downgrade(&first);
+                    let mut writer = Writer {
+                        parts,
+                        held: BTreeMap::new(),
+                        next: first,
+                        rounds,
+                        last_sync: Instant::now(),
+                        cap: Some(cap),
+                    };
+                    move |(input, frontier), output| {
+                        input.for_each(|cap, data| {
+                            if writer.cap.is_some()
+                                && let Some(&t) = cap.least()
+                            {
+                                writer.held.entry(t).or_default().append(data);
                             }
+                        });
+                        let mut emit = |cap: &Capability<u64>, w: Written| {
+                            output.session(cap).give(w);
+                        };
+                        let upto = frontier.frontier().first().copied().unwrap_or(rounds);
+                        writer.write_until(upto, &mut emit);
+                        if frontier.frontier().is_empty() || writer.next >= rounds {
+                            writer.finish(&mut emit);
                         }
-                        Err(e) => {
-                            error = Some(e);
-                            grouped = false;
-                            break;
+                    }
+                },
+            )
+            .capture()
+    });
+    Ok((input, Outlet::new(events)))
+}
+
+/// Logs the rounds written, each once its records are in their files and
+/// its counts known.
+struct Logger {
+    log: Log,
+    /// Round → this worker's counts after it.
+    traced: BTreeMap<u64, Tally>,
+    /// The files' lengths after the last round written.
+    lengths: Vec<u64>,
+    /// What failed in the writing operator.
+    failed: Option<Error>,
+}
+
+impl Logger {
+    /// Logs the rounds the writer has written since last time; syncs the
+    /// log after a round the writer synced its files with (or at the end,
+    /// `force`), so that a durable line never names records that are not.
+    fn log(&mut self, written: &mut Outlet<Written>, force: bool) -> Result<(), Error> {
+        for (round, notes) in written.take() {
+            for note in notes {
+                match note {
+                    Written::Round { lengths, synced } => {
+                        // A round is written once every worker has sent
+                        // its records, after this one counted them: only
+                        // rounds past the last traced (a stopped census)
+                        // have no counts, and are not logged.
+                        if let Some(tally) = self.traced.remove(&round) {
+                            self.log.append(&Line {
+                                round,
+                                lengths: lengths.clone(),
+                                tally,
+                            })?;
                         }
+                        self.lengths = lengths;
+                        if synced {
+                            self.log.sync()?;
+                        }
+                    }
+                    Written::Failed(e) => {
+                        let e =
+                            Rc::try_unwrap(e).unwrap_or_else(|e| Error::Internal(e.to_string()));
+                        self.failed.get_or_insert(e);
                     }
                 }
             }
-            None => {
-                error = Some(Error::Invalid(format!(
-                    "configuration {} is not numbered",
-                    plan.config
-                )))
-            }
+        }
+        if force {
+            self.log.sync()?;
+        }
+        Ok(())
+    }
+}
+
+/// Step 3: groups this worker's partitions, one at a time, stopping as
+/// tracing does (Ctrl-C). Returns whether it grouped them all, and the
+/// files (removed once every worker has grouped). Stopped anywhere, no
+/// worker removes its files: the same command groups them again.
+fn group(
+    plan: &Plan,
+    index: usize,
+    lengths: &[u64],
+    summary: &mut Summary,
+) -> Result<(bool, Partitions), Error> {
+    let mut parts = Partitions::open(
+        plan.work_dir.path(),
+        index,
+        plan.partitions,
+        lengths,
+        plan.work_dir.disk().clone(),
+    )?;
+    let mut grouper = Grouper::new(plan.config, plan.keep_classes).ok_or_else(|| {
+        Error::Internal(format!(
+            "configuration {} passed the census's checks but is not numbered",
+            plan.config
+        ))
+    })?;
+    let interrupted = || plan.interrupted();
+    for j in 0..parts.len() {
+        if interrupted() || plan.stop_grouping_after.is_some_and(|n| j as u64 >= n) {
+            return Ok((false, parts));
+        }
+        let records = parts.read(j)?;
+        if !grouper.group_until(records, summary, &interrupted) {
+            return Ok((false, parts));
         }
     }
-    let everyone = agree.min(worker, u64::from(grouped)) == 1;
-    summary.complete = everyone;
-    summary.peak_memory = peak_memory();
-    let out = gather(worker, index, summary, error);
-    if everyone && out.is_ok() && !plan.keep_work {
-        // The log first: killed between the two, the next run sees no
-        // claim on files that are gone.
-        drop(log);
-        plan.work_dir.forget(index);
-        sink.borrow().parts.remove();
-    }
-    out.map(|summary| WorkerEnd { everyone, summary })
+    Ok((true, parts))
 }
 
 /// Step 4: the summaries meet at worker 0.
@@ -402,36 +631,19 @@ fn gather(
         summary.complete = false;
     }
     let mut input = InputHandleVec::<u64, Summary>::new();
-    let probe = ProbeHandle::new();
-    let got = Rc::new(RefCell::new(Vec::new()));
-    let sink = got.clone();
-    worker.dataflow::<u64, _, _>(|scope| {
-        input
-            .to_stream(scope)
-            .unary_frontier::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(|_: &Summary| 0),
-                "Gather",
-                move |_cap, _info| {
-                    move |(input, _frontier), _output| {
-                        input.for_each(|_cap, data| sink.borrow_mut().append(data));
-                    }
-                },
-            )
-            .probe_with(&probe);
-    });
+    let events =
+        worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
+    let mut outlet = Outlet::new(events);
     input.send(summary);
-    input.advance_to(1);
-    while probe.less_than(&1) {
-        worker.step_or_park(Some(PARK));
-    }
+    drop(input);
+    outlet.wait_for_all(worker);
     if let Some(e) = error {
         return Err(e);
     }
     if index != 0 {
         return Ok(None);
     }
-    let all: Vec<Summary> = got.borrow_mut().drain(..).collect();
-    let mut all = all.into_iter();
+    let mut all = outlet.take().into_values().flatten();
     let mut total = all.next().unwrap_or_default();
     for s in all {
         total.merge(s);
@@ -447,14 +659,16 @@ struct Source<'a> {
     positions: SpectrumSymmetries,
     canonical: Canonical,
 }
-
 impl<'a> Source<'a> {
     fn new(plan: &'a Plan) -> Result<Source<'a>, Error> {
         let width = plan.config.width;
         Ok(Source {
             plan,
             numbering: Numbering::new(plan.config).ok_or_else(|| {
-                Error::Invalid(format!("configuration {} is not numbered", plan.config))
+                Error::Internal(format!(
+                    "configuration {} passed the census's checks but is not numbered",
+                    plan.config
+                ))
             })?,
             traced: Traced::new(width),
             positions: SpectrumSymmetries::new(width),

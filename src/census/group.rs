@@ -15,6 +15,8 @@
 //! apart its molecules are, the lowest canonical number among them (the
 //! catalogue shows that molecule's spectrum), and the numbers of that group.
 
+use itertools::Itertools;
+
 use crate::census::orbits::CellSymmetries;
 use crate::census::record::{Record, number, orbit_size, spectrum_stabilizer};
 use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, spectrum_of};
@@ -154,11 +156,8 @@ impl Grouper {
         }
         let apart = members
             .iter()
-            .flat_map(|a| {
-                members
-                    .iter()
-                    .map(move |b| a.iter().filter(|x| b.binary_search(x).is_err()).count())
-            })
+            .cartesian_product(&members)
+            .map(|(a, b)| a.iter().filter(|x| b.binary_search(x).is_err()).count())
             .max()
             .unwrap_or(0);
         summary.add_class(n as u64, (8 / fixing.len()) as u64, apart);
@@ -172,18 +171,15 @@ impl Grouper {
         }
         // The lowest-numbered molecule among the images of the class: its
         // spectrum is the one the catalogue shows.
-        let mut best = (u64::MAX, 0usize);
         let mut image = Vec::new();
-        for t in 0..8 {
-            for m in &members {
+        let (c, t) = (0..8)
+            .cartesian_product(&members)
+            .map(|(t, m)| {
                 self.cells.apply(t, m, &mut image);
-                let r = self.numbering.rank(&image);
-                if r < best.0 {
-                    best = (r, t);
-                }
-            }
-        }
-        let (c, t) = best;
+                (self.numbering.rank(&image), t)
+            })
+            .min()
+            .unwrap_or((u64::MAX, 0));
         let mut numbers: Vec<u64> = members
             .iter()
             .map(|m| {

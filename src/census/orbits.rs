@@ -251,7 +251,7 @@ impl OrbitWalk {
             return;
         };
         if !self.symmetry {
-            if !next_combination(m, self.cells) {
+            if next_combination(m, self.cells).is_none() {
                 self.current = None;
             }
             return;
@@ -263,7 +263,7 @@ impl OrbitWalk {
         }
         let a0 = m[0];
         let list = &self.allowed[a0];
-        if let Some(first) = next_index_combination(&mut self.idx, list.len()) {
+        if let Some(first) = next_combination(&mut self.idx, list.len()) {
             // Only the changed tail needs rewriting.
             for k in first..self.idx.len() {
                 m[k + 1] = list[self.idx[k]];
@@ -322,26 +322,6 @@ impl OrbitWalk {
             }
         }
     }
-}
-
-/// Advances sorted indices `a` (each below `len`) to the next combination in
-/// lexicographic order, returning the first index that changed (`None` after
-/// the last combination).
-#[inline]
-fn next_index_combination(a: &mut [usize], len: usize) -> Option<usize> {
-    let n = a.len();
-    let mut i = n;
-    while i > 0 {
-        i -= 1;
-        if a[i] < len - n + i {
-            a[i] += 1;
-            for j in i + 1..n {
-                a[j] = a[j - 1] + 1;
-            }
-            return Some(i);
-        }
-    }
-    None
 }
 
 /// The smallest choice of `target.len()` indices into `list` (sorted) whose

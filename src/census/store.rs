@@ -42,8 +42,11 @@ impl ClassRows {
     fn new(config: Config) -> Result<ClassRows, Error> {
         Ok(ClassRows {
             config,
-            numbering: Numbering::new(config)
-                .ok_or_else(|| Error::Invalid(format!("configuration {config} is not numbered")))?,
+            numbering: Numbering::new(config).ok_or_else(|| {
+                Error::Internal(format!(
+                    "the census of {config} is stored, but the configuration is not numbered"
+                ))
+            })?,
             cells: CellSymmetries::new(config.width),
             tracer: Tracer::new(config.width, Rules::Standard),
         })

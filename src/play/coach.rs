@@ -19,7 +19,7 @@
 //! coach.ask(&seen, Rules::Standard, 2);
 //! assert!(coach.wait(Duration::from_secs(10)));
 //! let answer = coach.answer_for(&seen).unwrap();
-//! assert!(answer.report.complete && answer.report.count > 1);
+//! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -30,7 +30,7 @@ use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::solver::forward::ForwardLimits;
 use crate::solver::report::{SolveReport, SplitReport};
-use crate::solver::{self, Certainty, Limits, Solution};
+use crate::solver::{self, Certainty, Ended, Limits, Solution};
 
 /// Bounds on one question to the coach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl Answer {
     /// Whether the molecules listed are all that fit (otherwise the list,
     /// and a ranking of rays built on it, covers only some of them).
     pub fn all_listed(&self) -> bool {
-        self.report.complete && self.report.count == self.report.listed as u128
+        self.report.ended.is_complete() && self.report.count == self.report.listed as u128
     }
 
     /// The count as a sentence about `what` was observed: `3 molecules fit
@@ -98,9 +98,9 @@ impl Answer {
         } else {
             "molecules fit"
         };
-        if self.report.complete {
+        if self.report.ended.is_complete() {
             format!("{n} {verb} {what}")
-        } else if self.report.timed_out {
+        } else if self.report.ended == Ended::TimedOut {
             format!(
                 "at least {n} {verb} {what} (the search stopped at its time limit, {:.1} s)",
                 self.elapsed.as_secs_f64()
@@ -365,7 +365,7 @@ mod tests {
             "replaced by the newer answer"
         );
         let ans = coach.answer_for(&b).unwrap();
-        assert!(ans.report.complete);
+        assert!(ans.report.ended.is_complete());
         assert!(
             ans.molecules()
                 .contains(&"O-O-------------".parse().unwrap())

@@ -389,7 +389,7 @@ fn choose_answer(
                 },
                 |_| {},
             )?;
-            return Ok((m, s.complete.then(|| count(&s))));
+            return Ok((m, s.ended.is_complete().then(|| count(&s))));
         }
     }
     let s = solver::solve(
@@ -405,7 +405,7 @@ fn choose_answer(
         |_| {},
     )?;
     if s.molecules.is_empty() {
-        return Err(Error::Invalid(if s.complete {
+        return Err(Error::Invalid(if s.ended.is_complete() {
             format!(
                 "{path}: no molecule of {atoms} atoms fits these rays under the {rules} rules ('bbx solve {path}' shows which rays contradict each other)"
             )
@@ -419,7 +419,7 @@ fn choose_answer(
     let m = s
         .nth(rng.random_range(0..s.count))
         .ok_or_else(|| Error::Internal("an answer past the solver's count".into()))?;
-    Ok((m, s.complete.then(|| count(&s))))
+    Ok((m, s.ended.is_complete().then(|| count(&s))))
 }
 
 /// The number of answers, as a count for the title.

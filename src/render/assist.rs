@@ -5,6 +5,7 @@ use crate::assistant::suggest::Suggestion;
 use crate::error::quantity;
 use crate::render::board::position_name;
 use crate::render::solve::verdict;
+use crate::solver::Cut;
 use itertools::Itertools as _;
 
 /// The text of a suggestion, listing the `top` best rays.
@@ -18,20 +19,18 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         4 * p,
         report.observation
     );
-    let stopped = report.timed_out || report.interrupted || report.over_memory;
-    if report.complete || (stopped && report.count == 0) {
+    let cut = report.ended.cut();
+    if report.ended.is_complete() || (cut.is_some() && report.count == 0) {
         out.push_str(&format!("{}\n", verdict(report)));
-    } else if stopped {
+    } else if let Some(cut) = cut {
         out.push_str(&format!(
             "At least {} {}: the {} stopped the search, and the ranking is based on {}.\n",
             quantity(report.count, "molecule", "molecules"),
             if report.count == 1 { "fits" } else { "fit" },
-            if report.interrupted {
-                "interruption"
-            } else if report.over_memory {
-                "memory bound (--memory raises it)"
-            } else {
-                "time limit (--timeout raises it)"
+            match cut {
+                Cut::Stop => "interruption",
+                Cut::Memory => "memory bound (--memory raises it)",
+                Cut::Time => "time limit (--timeout raises it)",
             },
             if report.count == 1 {
                 "that one"
@@ -46,11 +45,11 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
             if report.count == 1 { "fits" } else { "fit" },
         ));
     }
-    if report.complete && report.count == 1 {
+    if report.ended.is_complete() && report.count == 1 {
         out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
     } else if report.listed < 2 {
         out.push_str("Too few molecules found to rank the rays: raise --max or --timeout.\n");
-    } else if report.splits.is_empty() && !report.complete {
+    } else if report.splits.is_empty() && !report.ended.is_complete() {
         out.push_str(
             "No ray left to shoot tells the molecules found apart; others may differ (--max raises it).\n",
         );

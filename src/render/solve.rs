@@ -9,7 +9,7 @@ use crate::render::board::{Notation, board, grid, position_name, spectrum_marks}
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::solver::report::SolveReport;
-use crate::solver::{Certainty, Cut};
+use crate::solver::{Certainty, Cut, Ended};
 
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
@@ -40,19 +40,6 @@ pub fn limit_name(cut: Cut) -> &'static str {
     }
 }
 
-/// The limit that stopped the search of `report`, if one did.
-pub fn search_cut(report: &SolveReport) -> Option<Cut> {
-    if report.interrupted {
-        Some(Cut::Stop)
-    } else if report.over_memory {
-        Some(Cut::Memory)
-    } else if report.timed_out {
-        Some(Cut::Time)
-    } else {
-        None
-    }
-}
-
 /// The one-line verdict of a solve: how many molecules fit.
 pub fn verdict(report: &SolveReport) -> String {
     let n = report.count;
@@ -61,36 +48,36 @@ pub fn verdict(report: &SolveReport) -> String {
     } else {
         "molecules fit"
     };
-    if report.complete {
-        match n {
+    match report.ended {
+        Ended::Complete => match n {
             0 => "No molecule fits these observations.".to_string(),
             _ => format!("{n} {word}."),
+        },
+        ended if n == 0 && ended.cut().is_some() => {
+            let cut = ended.cut().unwrap_or(Cut::Time);
+            format!(
+                "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
+                limit_name(cut),
+                if cut == Cut::Memory {
+                    " (--memory raises it)"
+                } else {
+                    ""
+                }
+            )
         }
-    } else if let Some(cut) = search_cut(report)
-        && n == 0
-    {
-        format!(
-            "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
-            limit_name(cut),
-            if cut == Cut::Memory {
-                " (--memory raises it)"
-            } else {
-                ""
-            }
-        )
-    } else if report.timed_out {
-        format!("At least {n} {word} (the time limit stopped the search before it was complete).")
-    } else if report.interrupted {
-        format!("At least {n} {word} (interrupted before the search was complete).")
-    } else if report.over_memory {
-        format!(
+        Ended::TimedOut => format!(
+            "At least {n} {word} (the time limit stopped the search before it was complete)."
+        ),
+        Ended::Interrupted => {
+            format!("At least {n} {word} (interrupted before the search was complete).")
+        }
+        Ended::OverMemory => format!(
             "At least {n} {word} (the memory bound stopped the search before it was complete; --memory raises it)."
-        )
-    } else {
-        format!(
+        ),
+        Ended::ReachedMax => format!(
             "At least {n} {word} (the search stopped at --max {}).",
             report.listed
-        )
+        ),
     }
 }
 
@@ -115,7 +102,7 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
     let _ = writeln!(out, "observed  {}", report.observation);
     let _ = writeln!(out, "\n{}", verdict(report));
-    if report.complete && report.count == 0 {
+    if report.ended.is_complete() && report.count == 0 {
         match report.fewest_atoms {
             Some(fewest) if fewest > report.atoms_max => {
                 let _ = writeln!(
@@ -257,7 +244,7 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             out,
             "\nEvery ray has been shot: no further ray can tell these molecules apart."
         );
-    } else if report.count > 1 && report.complete {
+    } else if report.count > 1 && report.ended.is_complete() {
         let _ = writeln!(
             out,
             "\nNo ray left to shoot tells these molecules apart: they share every result."

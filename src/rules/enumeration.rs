@@ -103,6 +103,10 @@ pub struct Numbering {
 impl Numbering {
     /// The numbering of `config`, or `None` when it has too many molecules to
     /// number in a `u64`.
+    ///
+    /// Every binomial a rank or an unrank takes is at most the
+    /// configuration's count, but the table holds others, and in a box
+    /// nearly full (A79_B9) some of those pass 64 bits: they saturate.
     pub fn new(config: Config) -> Option<Numbering> {
         config.molecule_count()?;
         let (cells, atoms) = (config.cells(), config.atoms);
@@ -110,7 +114,7 @@ impl Numbering {
         let mut table = vec![0u64; (cells + 1) * w];
         for n in 0..=cells {
             for k in 0..w {
-                table[n * w + k] = binomial(n as u64, k as u64)?;
+                table[n * w + k] = binomial(n as u64, k as u64).unwrap_or(u64::MAX);
             }
         }
         Some(Numbering {
@@ -212,22 +216,41 @@ impl Molecules {
     }
 }
 
-/// Advances sorted indices `a` (each below `cells`) to the next combination in
-/// lexicographic order; `false` after the last one.
-pub fn next_combination(a: &mut [usize], cells: usize) -> bool {
+/// Advances sorted indices `a` (each below `len`) to the next combination in
+/// lexicographic order, returning the first index of `a` that changed
+/// (those before it are as they were); `None` after the last combination.
+///
+/// The one combination walker of bbx, for the hot loops: molecules in
+/// number order (the atoms' cells), the canonical molecules of the census
+/// (indices into the cells allowed after a first atom), and the molecules
+/// the solver's forward counts, strategy and the catalogue walk. It
+/// allocates nothing and says where a combination changed, which
+/// `itertools`' `combinations` (a new `Vec` each) does not.
+///
+/// ```
+/// use bbx::rules::enumeration::next_combination;
+/// let mut a = [0, 1, 3];
+/// assert_eq!(next_combination(&mut a, 4), Some(1));
+/// assert_eq!(a, [0, 2, 3]);
+/// assert_eq!(next_combination(&mut a, 4), Some(0));
+/// assert_eq!(a, [1, 2, 3]);
+/// assert_eq!(next_combination(&mut a, 4), None);
+/// ```
+#[inline]
+pub fn next_combination(a: &mut [usize], len: usize) -> Option<usize> {
     let n = a.len();
     let mut i = n;
     while i > 0 {
         i -= 1;
-        if a[i] < cells - n + i {
+        if a[i] < len - n + i {
             a[i] += 1;
             for j in i + 1..n {
                 a[j] = a[j - 1] + 1;
             }
-            return true;
+            return Some(i);
         }
     }
-    false
+    None
 }
 
 impl Iterator for Molecules {
@@ -237,7 +260,7 @@ impl Iterator for Molecules {
             return None;
         }
         let m = Molecule::from_sorted_unchecked(self.width, self.atoms.clone());
-        self.done = !next_combination(&mut self.atoms, self.cells);
+        self.done = next_combination(&mut self.atoms, self.cells).is_none();
         Some(m)
     }
 }
@@ -295,6 +318,20 @@ mod tests {
                 assert_eq!(atoms, m.atoms());
                 assert_eq!(Some(n.canonical(&m)), canonical(&m));
             }
+        }
+    }
+
+    #[test]
+    fn a_nearly_full_box_is_numbered() {
+        // C(81, 40) passes 64 bits; no molecule of A79_B9 needs it.
+        let c: Config = "A79_B9".parse().unwrap();
+        let n = Numbering::new(c).expect("numbered");
+        let mut atoms = Vec::new();
+        for number in [1, 2, 1000, 3239, 3240] {
+            let m = unrank(c, number).unwrap();
+            assert_eq!(n.rank(m.atoms()), number);
+            n.unrank_into(number, &mut atoms);
+            assert_eq!(atoms, m.atoms());
         }
     }
 

@@ -13,8 +13,9 @@
 use varisat::Lit;
 
 use crate::error::Error;
+use crate::solver::encode::L;
 use crate::solver::limits::Halt;
-use crate::solver::model::{L, RayModel};
+use crate::solver::model::RayModel;
 
 /// What [`RayModel::fewest_atoms`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,13 +80,18 @@ impl RayModel {
         cut_off: usize,
         stop: &dyn Fn() -> bool,
     ) -> Result<Fewest, Halt> {
-        let known_atoms = self.known.iter().filter(|k| **k == Some(true)).count();
+        let known_atoms = self
+            .encoding
+            .known
+            .iter()
+            .filter(|k| **k == Some(true))
+            .count();
         let mut used: Vec<Lit> = Vec::new();
         let mut lower = known_atoms;
-        let mut soft: Vec<Soft> = (0..self.atoms.len())
-            .filter(|&c| self.known[c].is_none())
+        let mut soft: Vec<Soft> = (0..self.encoding.atoms.len())
+            .filter(|&c| self.encoding.known[c].is_none())
             .map(|c| Soft {
-                lit: self.atoms[c].negative(),
+                lit: self.encoding.atoms[c].negative(),
                 bound: None,
             })
             .collect();
@@ -210,7 +216,7 @@ impl RayModel {
 
     /// The selectors in the solver's failed core.
     fn failed_selectors(&self, selectors: &[Lit]) -> Vec<Lit> {
-        let failed = self.solver.failed_core().unwrap_or(&[]);
+        let failed = self.solver.solver.failed_core().unwrap_or(&[]);
         selectors
             .iter()
             .copied()
@@ -221,6 +227,7 @@ impl RayModel {
     /// The indices in `soft` of the literals in the solver's failed core.
     fn failed_soft(&self, soft: &[Soft]) -> Vec<usize> {
         let failed: std::collections::HashSet<Lit> = self
+            .solver
             .solver
             .failed_core()
             .unwrap_or(&[])
@@ -235,23 +242,13 @@ impl RayModel {
     /// A counter over `inputs` up to `reach` (at most their number): output
     /// j (j < `reach`) is true exactly when at least j + 1 of them are.
     fn unary_counter(&mut self, inputs: &[Lit], reach: usize) -> Result<Vec<Lit>, Halt> {
-        let n = reach.min(inputs.len());
-        let mut prev: Vec<L> = (0..=n)
-            .map(|j| if j == 0 { L::True } else { L::False })
-            .collect();
-        for (i, &x) in inputs.iter().enumerate() {
-            if self.poll() {
-                return Err(self.whole().unwrap_err());
-            }
-            let x = L::Lit(x);
-            let mut cur = vec![L::False; n + 1];
-            cur[0] = L::True;
-            for j in 1..=(i + 1).min(n) {
-                cur[j] = self.counter_step(prev[j], prev[j - 1], x);
-            }
-            prev = cur;
-        }
-        self.whole()?;
+        let counted = self.encoding.unary_counter(&mut self.solver, inputs, reach);
+        self.solver.whole()?;
+        let Some(prev) = counted else {
+            return Err(Halt::Failed(Error::Internal(
+                "the core's counter stopped with the model whole".into(),
+            )));
+        };
         prev[1..]
             .iter()
             .map(|l| match l {

@@ -18,9 +18,9 @@ impl RayModel {
     /// This question is answered whatever the model's limits (see
     /// [`RayModel::satisfiable`]).
     pub fn conflict(&mut self, atoms: RangeInclusive<usize>) -> Result<Option<Vec<usize>>, Error> {
-        let guard = std::mem::take(&mut self.guard);
+        let guard = std::mem::take(&mut self.solver.guard);
         let r = self.conflict_within(atoms);
-        self.guard = guard;
+        self.solver.guard = guard;
         match r {
             Ok(c) => Ok(c),
             Err(Halt::Failed(e)) => Err(e),
@@ -90,7 +90,7 @@ impl RayModel {
     /// The rays of `subset` whose selectors are in the solver's failed core
     /// (all of `subset` when the core names none of them).
     fn failed_rays(&self, subset: &[usize]) -> Vec<usize> {
-        let failed: Vec<Lit> = self.solver.failed_core().unwrap_or(&[]).to_vec();
+        let failed: Vec<Lit> = self.solver.solver.failed_core().unwrap_or(&[]).to_vec();
         let mut v: Vec<usize> = subset
             .iter()
             .copied()

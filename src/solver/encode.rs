@@ -1,51 +1,328 @@
-//! Encoding observed rays: one variable per state a ray can be in, the rules
-//! as implications from each state, and every ending but the observed one
-//! forbidden.
+//! The encoding: the ray rules of one box as clauses, written against
+//! varisat's [`ExtendFormula`] as varisat's own encoders are, so that the
+//! clauses go into a solver or into a [`CnfFormula`](varisat::CnfFormula)
+//! alike.
+//!
+//! One variable per cell, constants for the cells decided in advance; for
+//! each observed ray, one variable per state the ray can be in, the rules as
+//! implications from each state, and every ending but the observed one
+//! forbidden; the atom counter. The search state (the solver, the rays
+//! observed so far, blocking clauses, limits) is [`RayModel`](super::RayModel)'s.
 
-use varisat::Lit;
+use varisat::{ExtendFormula, Lit, Var};
 
-use crate::rules::board::{Heading, Molecule, port, position_at};
+use crate::rules::board::{Heading, port, position_at};
 use crate::rules::ray::{Outcome, Rules};
-use crate::rules::spectrum::Observation;
-use crate::solver::limits::Halt;
-use crate::solver::model::{L, ObservedRay, RayModel};
 
-impl RayModel {
-    /// Adds every ray of `observed` (an exit pair once) under its own selector
-    /// and returns their indices in [`rays`](Self::rays).
-    pub fn observe(&mut self, observed: &Observation) -> Vec<usize> {
-        observed
-            .rays()
-            .into_iter()
-            .map(|(pos, o)| self.add_ray(pos, o))
-            .collect()
+/// A formula the encoding writes into: varisat's [`ExtendFormula`] (a
+/// solver, a [`CnfFormula`](varisat::CnfFormula)), which may also stop a
+/// long encoding — the states of a ray on a large box, an atom counter — at
+/// a limit. The encoding asks [`halted`](Formula::halted) inside those
+/// loops and leaves its work unfinished when told to; the formula then
+/// knows why.
+pub(super) trait Formula: ExtendFormula {
+    /// Whether to stop adding clauses now. Never, by default.
+    fn halted(&mut self) -> bool {
+        false
     }
+}
 
-    /// Adds one observed ray under a new selector; returns its index.
-    ///
-    /// # Panics
-    /// When `pos` or an exit position is outside 1..=4p.
-    pub fn add_ray(&mut self, pos: usize, outcome: Outcome) -> usize {
-        let selector = self.new_lit();
-        self.add_ray_under(pos, outcome, selector)
-    }
+impl Formula for varisat::CnfFormula {}
 
-    /// Encodes an observed ray (an exit pair from both ends) under `selector`.
-    fn add_ray_under(&mut self, pos: usize, outcome: Outcome, selector: Lit) -> usize {
-        self.encode_ray(pos, outcome, selector);
-        if let Outcome::Exit(k) = outcome {
-            self.encode_ray(k, Outcome::Exit(pos), selector);
+impl Formula for varisat::Solver<'_> {}
+
+/// A literal or a constant, while building clauses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum L {
+    True,
+    False,
+    Lit(Lit),
+}
+
+impl std::ops::Not for L {
+    type Output = L;
+    fn not(self) -> L {
+        match self {
+            L::True => L::False,
+            L::False => L::True,
+            L::Lit(l) => L::Lit(!l),
         }
-        self.rays.push(ObservedRay {
-            position: pos,
-            outcome,
-            selector,
-        });
-        self.rays.len() - 1
+    }
+}
+
+/// The clauses of the encoded rays (and of blocking clauses), one after
+/// another, for the search to tell which cells a model needs.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Record {
+    /// Their literals.
+    pub(super) lits: Vec<Lit>,
+    /// Where each clause ends in `lits`.
+    pub(super) ends: Vec<usize>,
+    /// True while clauses are recorded.
+    on: bool,
+}
+
+/// The ray rules of one box as clauses: the variables of its cells, what is
+/// known of them, the atom counter, and the scratch to encode a ray.
+#[derive(Debug, Clone)]
+pub(super) struct Encoding {
+    pub(super) width: usize,
+    pub(super) rules: Rules,
+    /// A literal that is always true.
+    pub(super) t: Lit,
+    /// The atom variable of each cell (variable i for cell i).
+    pub(super) atoms: Vec<Var>,
+    /// What is known of each cell: `Some(true)` atom, `Some(false)` empty.
+    pub(super) known: Vec<Option<bool>>,
+    /// Number of cells known to hold atoms.
+    known_atoms: usize,
+    /// Number of cells not known.
+    undecided: usize,
+    /// Largest atom count asked for.
+    max_atoms: usize,
+    /// `at_least[j]` is true iff at least j of the unknown cells hold atoms
+    /// (`at_least[0]` is true); built on first use.
+    at_least: Vec<L>,
+    /// The clauses of the encoded rays.
+    pub(super) record: Record,
+    /// Scratch: state variable of (cell, heading) for the ray being encoded.
+    state: Vec<Option<Lit>>,
+    touched: Vec<usize>,
+}
+
+/// Estimated bytes of a sequential counter up to `limit` over `inputs`
+/// cells: a variable and four clauses per input and count.
+pub(super) fn counter_bytes(inputs: usize, limit: usize) -> u64 {
+    use crate::solver::limits::{CLAUSE_BYTES, VAR_BYTES};
+    (inputs as u64)
+        .saturating_mul(limit as u64)
+        .saturating_mul(VAR_BYTES + 4 * CLAUSE_BYTES)
+}
+
+impl Encoding {
+    /// The cells of a `width`-wide box in `f` (its first `width²` variables)
+    /// and a true literal, with a counter for up to `max_atoms` atoms.
+    pub(super) fn new<F: Formula>(
+        f: &mut F,
+        width: usize,
+        rules: Rules,
+        max_atoms: usize,
+    ) -> Encoding {
+        let atoms: Vec<Var> = (0..width * width).map(|_| f.new_var()).collect();
+        let t = f.new_lit();
+        f.add_clause(&[t]);
+        Encoding {
+            width,
+            rules,
+            t,
+            atoms,
+            known: vec![None; width * width],
+            known_atoms: 0,
+            undecided: width * width,
+            max_atoms: max_atoms.min(width * width),
+            at_least: Vec::new(),
+            record: Record::default(),
+            state: vec![None; width * width * 4],
+            touched: Vec::new(),
+        }
     }
 
-    fn state_lit(
+    /// Makes the cells of `known` constants (`Some(true)` an atom,
+    /// `Some(false)` empty), each stated by a unit clause.
+    pub(super) fn fix<F: Formula>(&mut self, f: &mut F, known: Vec<Option<bool>>) {
+        for (cell, k) in known.iter().enumerate() {
+            if let Some(v) = *k {
+                f.add_clause(&[self.atoms[cell].lit(v)]);
+                self.known_atoms += usize::from(v);
+                self.undecided -= 1;
+            }
+        }
+        self.known = known;
+    }
+
+    /// Adds a clause, dropping false constants; a true constant satisfies it.
+    pub(super) fn clause<F: Formula>(&mut self, f: &mut F, lits: &[L]) {
+        let mut c: Vec<Lit> = Vec::with_capacity(lits.len());
+        for &l in lits {
+            match l {
+                L::True => return,
+                L::False => {}
+                L::Lit(x) => c.push(x),
+            }
+        }
+        if c.is_empty() {
+            c.push(!self.t);
+        }
+        f.add_clause(&c);
+        if self.record.on {
+            self.record.lits.extend_from_slice(&c);
+            self.record.ends.push(self.record.lits.len());
+        }
+    }
+
+    /// Adds a clause that is recorded with the ray clauses (a blocking
+    /// clause, which later models keep clear of with the cells they need).
+    pub(super) fn recorded_clause<F: Formula>(&mut self, f: &mut F, lits: &[L]) {
+        let on = std::mem::replace(&mut self.record.on, true);
+        self.clause(f, lits);
+        self.record.on = on;
+    }
+
+    /// One step of a sequential counter: a new literal r ⇔ `at_least_j` ∨
+    /// (`at_least_j_minus_1` ∧ `x`), "at least j inputs so far are true" once
+    /// input `x` is counted.
+    fn counter_step<F: Formula>(
         &mut self,
+        f: &mut F,
+        at_least_j: L,
+        at_least_j_minus_1: L,
+        x: L,
+    ) -> L {
+        let r = L::Lit(f.new_lit());
+        self.clause(f, &[!at_least_j, r]);
+        self.clause(f, &[!at_least_j_minus_1, !x, r]);
+        self.clause(f, &[!r, at_least_j, x]);
+        self.clause(f, &[!r, at_least_j, at_least_j_minus_1]);
+        r
+    }
+
+    /// How far the atom counter counts: up to one more atom than can be
+    /// asked for, among the undecided cells.
+    fn counter_limit(&self) -> usize {
+        (self.max_atoms + 1)
+            .saturating_sub(self.known_atoms)
+            .min(self.undecided)
+    }
+
+    /// Estimated bytes of the atom counter ([`counter_bytes`]).
+    pub(super) fn counter_memory(&self) -> u64 {
+        counter_bytes(self.undecided, self.counter_limit())
+    }
+
+    /// The largest atom count the counter counts to.
+    pub(super) fn max_atoms(&self) -> usize {
+        self.max_atoms
+    }
+
+    /// The literal `count ≥ j` over the whole box when the known cells
+    /// decide it (a constant).
+    pub(super) fn at_least_constant(&self, j: usize) -> Option<L> {
+        if j <= self.known_atoms {
+            Some(L::True)
+        } else if j - self.known_atoms > self.undecided {
+            Some(L::False)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the atom counter is built.
+    pub(super) fn has_counter(&self) -> bool {
+        !self.at_least.is_empty()
+    }
+
+    /// The counter's literal `count ≥ j` (not decided by the known cells);
+    /// `None` past what it counts, or before it is built.
+    pub(super) fn at_least_counted(&self, j: usize) -> Option<L> {
+        self.at_least.get(j.checked_sub(self.known_atoms)?).copied()
+    }
+
+    /// Sequential counter over the undecided cells: `r[i][j]` ⇔ at least j of the
+    /// first i of them hold atoms, for j up to the limit. Stopped by the
+    /// formula, it is left unbuilt.
+    pub(super) fn build_counter<F: Formula>(&mut self, f: &mut F) {
+        let inputs: Vec<Var> = self
+            .atoms
+            .iter()
+            .zip(&self.known)
+            .filter(|(_, k)| k.is_none())
+            .map(|(v, _)| *v)
+            .collect();
+        let limit = self.counter_limit();
+        let mut prev: Vec<L> = (0..=limit)
+            .map(|j| if j == 0 { L::True } else { L::False })
+            .collect();
+        for (i, v) in inputs.iter().enumerate() {
+            if f.halted() {
+                return;
+            }
+            let i = i + 1;
+            let x = L::Lit(v.positive());
+            let mut cur = vec![L::True; limit + 1];
+            for j in 1..=limit {
+                if j > i {
+                    cur[j] = L::False;
+                    continue;
+                }
+                cur[j] = self.counter_step(f, prev[j], prev[j - 1], x);
+            }
+            prev = cur;
+        }
+        self.at_least = prev;
+    }
+
+    /// A unary counter over `inputs` up to `reach`: `out[j]` is true iff at
+    /// least j of them are (`out[0]` true). Stopped by the formula, it is
+    /// left unfinished (`None`).
+    pub(super) fn unary_counter<F: Formula>(
+        &mut self,
+        f: &mut F,
+        inputs: &[Lit],
+        reach: usize,
+    ) -> Option<Vec<L>> {
+        let n = reach.min(inputs.len());
+        let mut prev: Vec<L> = (0..=n)
+            .map(|j| if j == 0 { L::True } else { L::False })
+            .collect();
+        for (i, &x) in inputs.iter().enumerate() {
+            if f.halted() {
+                return None;
+            }
+            let x = L::Lit(x);
+            let mut cur = vec![L::False; n + 1];
+            cur[0] = L::True;
+            for j in 1..=(i + 1).min(n) {
+                cur[j] = self.counter_step(f, prev[j], prev[j - 1], x);
+            }
+            prev = cur;
+        }
+        Some(prev)
+    }
+
+    /// The atom literal of padded cell (r, c), false outside the box.
+    pub(super) fn atom(&self, r: isize, c: isize) -> L {
+        let p = self.width as isize;
+        if r >= 1 && c >= 1 && r <= p && c <= p {
+            let cell = ((r - 1) * p + (c - 1)) as usize;
+            match self.known[cell] {
+                Some(true) => L::True,
+                Some(false) => L::False,
+                None => L::Lit(self.atoms[cell].positive()),
+            }
+        } else {
+            L::False
+        }
+    }
+
+    /// Encodes an observed ray (an exit pair from both ends) under
+    /// `selector`: its clauses hold when the selector does. Stopped by the
+    /// formula, the encoding is left unfinished.
+    pub(super) fn ray<F: Formula>(
+        &mut self,
+        f: &mut F,
+        pos: usize,
+        outcome: Outcome,
+        selector: Lit,
+    ) {
+        self.ray_from(f, pos, outcome, selector);
+        if let Outcome::Exit(k) = outcome {
+            self.ray_from(f, k, Outcome::Exit(pos), selector);
+        }
+    }
+
+    fn state_lit<F: Formula>(
+        &mut self,
+        f: &mut F,
         r: isize,
         c: isize,
         d: Heading,
@@ -56,7 +333,7 @@ impl RayModel {
         if let Some(l) = self.state[idx] {
             return L::Lit(l);
         }
-        let l = self.new_lit();
+        let l = f.new_lit();
         self.state[idx] = Some(l);
         self.touched.push(idx);
         queue.push((r, c, d));
@@ -73,8 +350,9 @@ impl RayModel {
     /// The ray on cell (x, y) heading d: follows the steps that known cells
     /// decide and returns the first undecided state's literal, or a constant for
     /// an ending (true when the observation allows it).
-    fn follow(
+    fn follow<F: Formula>(
         &mut self,
+        f: &mut F,
         pos: usize,
         outcome: Outcome,
         (mut x, mut y, mut d): (isize, isize, Heading),
@@ -101,20 +379,21 @@ impl RayModel {
                 (L::False, L::True, L::False) => d = d.right(),
                 (L::False, L::False, L::True) => d = d.left(),
                 (L::False, L::False, L::False) => (x, y) = (ar, ac),
-                _ => return self.state_lit(x, y, d, queue),
+                _ => return self.state_lit(f, x, y, d, queue),
             }
         }
         // Decided steps that go round in a circle: no ray from the border gets there.
         L::False
     }
 
-    fn encode_ray(&mut self, pos: usize, outcome: Outcome, selector: Lit) {
-        self.recording = true;
-        self.encode_ray_clauses(pos, outcome, selector);
-        self.recording = false;
+    /// The clauses of the ray shot from `pos`, recorded.
+    fn ray_from<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Lit) {
+        self.record.on = true;
+        self.ray_clauses(f, pos, outcome, selector);
+        self.record.on = false;
     }
 
-    fn encode_ray_clauses(&mut self, pos: usize, outcome: Outcome, selector: Lit) {
+    fn ray_clauses<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Lit) {
         let p = self.width;
         let q = port(p, pos);
         let d = q.heading;
@@ -131,44 +410,44 @@ impl RayModel {
         // A ray that misses never enters the box: its path is not encoded.
         let first = match outcome {
             Outcome::Miss => L::False,
-            _ => self.follow(pos, outcome, (ar, ac, d), &mut queue),
+            _ => self.follow(f, pos, outcome, (ar, ac, d), &mut queue),
         };
         match (outcome, self.rules) {
             (Outcome::Absorbed, _) => {
-                self.clause(&[sel, a, !l]);
-                self.clause(&[sel, a, !r]);
-                self.clause(&[sel, a, first]);
+                self.clause(f, &[sel, a, !l]);
+                self.clause(f, &[sel, a, !r]);
+                self.clause(f, &[sel, a, first]);
             }
             (Outcome::Reflected, Rules::Standard) => {
-                self.clause(&[sel, !a]);
-                self.clause(&[sel, l, r, first]);
+                self.clause(f, &[sel, !a]);
+                self.clause(f, &[sel, l, r, first]);
             }
             (Outcome::Reflected, Rules::EdgeMiss) => {
-                self.clause(&[sel, !a]);
-                self.clause(&[sel, !l, r]);
-                self.clause(&[sel, l, !r]);
-                self.clause(&[sel, l, first]);
+                self.clause(f, &[sel, !a]);
+                self.clause(f, &[sel, !l, r]);
+                self.clause(f, &[sel, l, !r]);
+                self.clause(f, &[sel, l, first]);
             }
             (Outcome::Exit(_), _) => {
-                self.clause(&[sel, !a]);
-                self.clause(&[sel, !l]);
-                self.clause(&[sel, !r]);
-                self.clause(&[sel, first]);
+                self.clause(f, &[sel, !a]);
+                self.clause(f, &[sel, !l]);
+                self.clause(f, &[sel, !r]);
+                self.clause(f, &[sel, first]);
             }
-            (Outcome::Miss, Rules::Standard) => self.clause(&[sel]),
+            (Outcome::Miss, Rules::Standard) => self.clause(f, &[sel]),
             (Outcome::Miss, Rules::EdgeMiss) => {
-                self.clause(&[sel, !a]);
-                self.clause(&[sel, l, r]);
-                self.clause(&[sel, !l, !r]);
+                self.clause(f, &[sel, !a]);
+                self.clause(f, &[sel, l, r]);
+                self.clause(f, &[sel, !l, !r]);
             }
         }
         while let Some((x, y, d)) = queue.pop() {
-            // A ray on a large box has millions of states: the limits are
-            // kept inside (a model stopped here is broken).
-            if self.poll() {
+            // A ray on a large box has millions of states: the formula's
+            // limits are kept inside.
+            if f.halted() {
                 break;
             }
-            self.encode_state(pos, outcome, (x, y, d), &mut queue);
+            self.state_clauses(f, pos, outcome, (x, y, d), &mut queue);
         }
         for idx in self.touched.drain(..) {
             self.state[idx] = None;
@@ -176,18 +455,19 @@ impl RayModel {
     }
 
     /// The clauses of one undecided state.
-    fn encode_state(
+    fn state_clauses<F: Formula>(
         &mut self,
+        f: &mut F,
         pos: usize,
         outcome: Outcome,
         (x, y, d): (isize, isize, Heading),
         queue: &mut Vec<(isize, isize, Heading)>,
     ) {
-        let s = self.state_lit(x, y, d, queue);
+        let s = self.state_lit(f, x, y, d, queue);
         let ns = !s;
         // Redundant, but it prunes: a ray only stands on empty cells.
         let here = self.atom(x, y);
-        self.clause(&[ns, !here]);
+        self.clause(f, &[ns, !here]);
         let (dr, dc) = d.delta();
         let (ar, ac) = (x + dr, y + dc);
         let (lr, lc) = d.left().delta();
@@ -197,87 +477,47 @@ impl RayModel {
         let l = self.atom(ar + lr, ac + lc);
         let r = self.atom(ar + rr, ac + rc);
         let hit = Self::allowed(pos, outcome, Outcome::Absorbed);
-        self.clause(&[ns, !a, hit]);
+        self.clause(f, &[ns, !a, hit]);
         let reflect = Self::allowed(pos, outcome, Outcome::Reflected);
-        self.clause(&[ns, a, !l, !r, reflect]);
+        self.clause(f, &[ns, a, !l, !r, reflect]);
         if l != L::False && r != L::True {
-            let next = self.follow(pos, outcome, (x, y, d.right()), queue);
-            self.clause(&[ns, a, !l, r, next]);
+            let next = self.follow(f, pos, outcome, (x, y, d.right()), queue);
+            self.clause(f, &[ns, a, !l, r, next]);
         }
         if r != L::False && l != L::True {
-            let next = self.follow(pos, outcome, (x, y, d.left()), queue);
-            self.clause(&[ns, a, !r, l, next]);
+            let next = self.follow(f, pos, outcome, (x, y, d.left()), queue);
+            self.clause(f, &[ns, a, !r, l, next]);
         }
         if l != L::True && r != L::True {
-            let next = self.follow(pos, outcome, (ar, ac, d), queue);
-            self.clause(&[ns, a, l, r, next]);
+            let next = self.follow(f, pos, outcome, (ar, ac, d), queue);
+            self.clause(f, &[ns, a, l, r, next]);
         }
     }
+}
 
-    /// In a simplified model, encodes the pending rays on which candidate `m`
-    /// disagrees with the observation; returns whether there were any.
-    pub(super) fn encode_disagreeing(&mut self, m: &Molecule) -> Result<bool, Halt> {
-        let Some((observed, mut tracer)) = self.check.take() else {
-            return Ok(false);
-        };
-        tracer.load(m);
-        let pending = std::mem::take(&mut self.pending);
-        let mut any = false;
-        for (pos, outcome) in pending {
-            if self.broken.is_some() || tracer.trace(pos).outcome == outcome {
-                self.pending.push((pos, outcome));
-            } else {
-                any = true;
-                self.encode_for_good(pos, outcome);
-            }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::spectrum::{Observation, Spectrum};
+    use crate::solver::RayModel;
+    use varisat::CnfFormula;
+
+    /// The encoding writes the same clauses into a plain formula as into a
+    /// model's solver.
+    #[test]
+    fn a_formula_gets_the_clauses_a_model_does() {
+        let m: crate::Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
+        let mut formula = CnfFormula::new();
+        let mut encoding = Encoding::new(&mut formula, 6, Rules::Standard, 4);
+        let mut model = RayModel::new(6, Rules::Standard, 4);
+        for (pos, outcome) in observed.rays() {
+            let selector = formula.new_lit();
+            encoding.ray(&mut formula, pos, outcome, selector);
+            model.add_ray(pos, outcome);
         }
-        self.check = Some((observed, tracer));
-        self.whole()?;
-        Ok(any)
-    }
-
-    /// Encodes an observed ray that always holds (selector `true`).
-    fn encode_for_good(&mut self, pos: usize, outcome: Outcome) {
-        self.add_ray_under(pos, outcome, self.t);
-    }
-
-    /// Whether observed rays still wait to be encoded (candidates are then
-    /// checked with the ray engine).
-    pub(super) fn has_pending(&self) -> bool {
-        self.check.is_some() && !self.pending.is_empty()
-    }
-
-    /// In a simplified model, encodes every observed ray that is still waiting
-    /// for a candidate to disagree with it, and stops checking candidates with
-    /// the ray engine: from then on the molecules found rest on the clauses
-    /// alone. `bbx verify` does this so that the SAT side does not share the
-    /// ray engine with the enumeration it checks; the answer is the same, and
-    /// so, measured, is the time.
-    ///
-    /// ```
-    /// use bbx::{Molecule, Observation, Rules, Spectrum};
-    /// use bbx::solver::RayModel;
-    ///
-    /// let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
-    /// let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
-    /// let mut model = RayModel::simplified(&observed, Rules::Standard, 4);
-    /// model.encode_all_rays();
-    /// assert_eq!(model.solve(4..=4, None, None).unwrap().molecules.len(), 2);
-    /// ```
-    pub fn encode_all_rays(&mut self) {
-        self.check = None;
-        for (pos, outcome) in std::mem::take(&mut self.pending) {
-            if self.broken.is_some() {
-                break;
-            }
-            self.encode_for_good(pos, outcome);
-        }
-    }
-
-    /// [`encode_all_rays`](Self::encode_all_rays), `Err` when a limit
-    /// stopped it.
-    pub(super) fn encode_pending(&mut self) -> Result<(), Halt> {
-        self.encode_all_rays();
-        self.whole()
+        assert_eq!(formula.var_count(), model.size().variables);
+        assert_eq!(formula.len(), model.size().clauses);
+        assert_eq!(encoding.record.ends.len(), model.encoding.record.ends.len());
     }
 }

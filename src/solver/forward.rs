@@ -177,8 +177,9 @@ pub fn tally(
             break;
         }
         let config = Config::new(k, p)?;
-        let numbering = Numbering::new(config)
-            .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+        let numbering = Numbering::new(config).ok_or_else(|| {
+            Error::Internal(format!("{config} has a molecule count but is not numbered"))
+        })?;
         let count = config.molecule_count().unwrap_or(0);
         let chunks = count.div_ceil(CHUNK);
         // One tally per thread's share of the chunks, merged as they finish:
@@ -313,7 +314,7 @@ fn walk_chunk(
                 part.atoms[a] += 1;
             }
         }
-        if !next_combination(&mut atoms, cells) {
+        if next_combination(&mut atoms, cells).is_none() {
             break;
         }
     }

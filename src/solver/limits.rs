@@ -63,6 +63,56 @@ pub enum Cut {
     Memory,
 }
 
+/// How a search ended: complete, or what stopped it first.
+///
+/// ```
+/// use bbx::solver::{Cut, Ended};
+/// assert!(Ended::Complete.is_complete());
+/// assert_eq!(Ended::from(Cut::Time), Ended::TimedOut);
+/// assert_eq!(Ended::ReachedMax.cut(), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// It proved there are no other molecules.
+    Complete,
+    /// It found as many molecules as it was asked for ([`Limits::max`]);
+    /// others may fit.
+    ReachedMax,
+    /// Its deadline passed ([`Limits::deadline`]).
+    TimedOut,
+    /// It was asked to stop ([`Limits::stop`], Ctrl-C).
+    Interrupted,
+    /// It reached its memory bound ([`Limits::memory`]).
+    OverMemory,
+}
+
+impl Ended {
+    /// Whether the search proved there are no other molecules.
+    pub fn is_complete(self) -> bool {
+        self == Ended::Complete
+    }
+
+    /// The limit that cut the search short, if one did (not `--max`).
+    pub fn cut(self) -> Option<Cut> {
+        match self {
+            Ended::TimedOut => Some(Cut::Time),
+            Ended::Interrupted => Some(Cut::Stop),
+            Ended::OverMemory => Some(Cut::Memory),
+            Ended::Complete | Ended::ReachedMax => None,
+        }
+    }
+}
+
+impl From<Cut> for Ended {
+    fn from(cut: Cut) -> Ended {
+        match cut {
+            Cut::Time => Ended::TimedOut,
+            Cut::Stop => Ended::Interrupted,
+            Cut::Memory => Ended::OverMemory,
+        }
+    }
+}
+
 /// Memory shared by the models of one search: each model adds what it takes
 /// (in steps of a megabyte) and gives it back when dropped.
 #[derive(Debug)]

@@ -41,12 +41,17 @@
 //! the same states. Such a family (an atom free to sit anywhere in a region no
 //! ray looks at, say) is listed at once and blocked by one clause.
 //!
-//! **Files.** [`RayModel`] is one type built across the files of this
-//! folder, each one job: `limits.rs` the limits a search keeps to ([`Limits`],
-//! [`Cut`]); `model.rs` holds the solver, the cell variables and
-//! the atom counter; `infer.rs` decides cells before solving ([`infer`]);
-//! `encode.rs` turns observed rays into clauses; `search.rs` enumerates
-//! molecules and families; `conflict.rs` explains contradictions;
+//! **Files.** The encoding and the search state are apart: `encode.rs`
+//! writes the rules as clauses (the cell variables, what is known of the
+//! cells, the rays' states, the atom counter) into any varisat
+//! `ExtendFormula`, as varisat's own encoders do; [`RayModel`] (`model.rs`)
+//! is the search state — the solver kept to its limits, the observed rays
+//! under their selectors, the rays still waiting to be encoded — and its
+//! searches fill the other files: `limits.rs` the limits a search keeps to
+//! ([`Limits`], [`Cut`]) and how it ended ([`Ended`]); `infer.rs` decides
+//! cells before solving ([`infer`]); `search.rs` enumerates molecules and
+//! families, blocking each; `bounds.rs` the fewest atoms the rays allow;
+//! `conflict.rs` explains contradictions;
 //! `solution.rs` is the whole answer to a game ([`solve`], [`Solution`]) and
 //! `report.rs` what `bbx solve` reports of it.
 //!
@@ -59,7 +64,7 @@
 //! let mut model = RayModel::new(6, Rules::Standard, 4);
 //! model.observe(&observed);
 //! let found = model.solve(4..=4, None, None).unwrap();
-//! assert!(found.complete);
+//! assert!(found.ended.is_complete());
 //! assert_eq!(found.molecules.len(), 2); // molecules 868 and 15993
 //! ```
 
@@ -76,7 +81,7 @@ mod solution;
 
 pub use bounds::Fewest;
 pub use infer::infer;
-pub use limits::{Cut, DEFAULT_MEMORY, Limits};
+pub use limits::{Cut, DEFAULT_MEMORY, Ended, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
 pub use search::{Family, Found};
 pub use solution::{Certainty, Solution, Split, solve};
@@ -194,13 +199,13 @@ mod tests {
         let mut m = RayModel::new(2, Rules::Standard, 3);
         m.observe(&obs);
         let found = m.solve(1..=2, None, None).unwrap();
-        assert!(found.complete);
+        assert_eq!(found.ended, Ended::Complete);
         assert_eq!(found.molecules.len(), 4 + 6);
         // Blocking clauses were retired: solving again finds them all again.
         assert_eq!(m.solve(2..=2, None, None).unwrap().molecules.len(), 6);
         assert_eq!(m.solve(0..=0, Some(5), None).unwrap().molecules.len(), 1);
         let limited = m.solve(0..=3, Some(3), None).unwrap();
-        assert!(!limited.complete && limited.molecules.len() == 3);
+        assert!(limited.ended == Ended::ReachedMax && limited.molecules.len() == 3);
         // A range open at the top: every molecule with an atom or more.
         assert_eq!(m.solve(1..=usize::MAX, None, None).unwrap().count, 15);
     }
@@ -240,7 +245,7 @@ mod tests {
         assert_eq!(m.cut(), Some(Cut::Stop), "{:?}", m.size());
         assert!(m.size().variables < 100 * 100 + 1000, "{:?}", m.size());
         let found = m.solve(5..=5, None, None).unwrap();
-        assert!(found.interrupted && !found.complete && found.molecules.is_empty());
+        assert!(found.ended == Ended::Interrupted && found.molecules.is_empty());
     }
 
     #[test]

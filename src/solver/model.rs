@@ -1,31 +1,14 @@
-//! The SAT model of one box: the solver, one variable per cell, constants for
-//! the cells decided in advance, clauses, and the atom counter.
+//! The search state of one box: the solver (kept to its limits), the
+//! encoding in it, the observed rays under their selectors, and the rays
+//! still waiting to be encoded.
 
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
+use crate::solver::encode::{Encoding, Formula, L};
 use crate::solver::infer::{Inferred, infer_within};
 use crate::solver::limits::{Cut, Guard, Halt, model_bytes};
-
-/// A literal or a constant, while building clauses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum L {
-    True,
-    False,
-    Lit(Lit),
-}
-
-impl std::ops::Not for L {
-    type Output = L;
-    fn not(self) -> L {
-        match self {
-            L::True => L::False,
-            L::False => L::True,
-            L::Lit(l) => L::Lit(!l),
-        }
-    }
-}
 
 /// One observed ray (an exit pair counts once) and its selector.
 #[derive(Debug, Clone)]
@@ -57,149 +40,46 @@ pub struct EncodingSize {
     pub clauses: usize,
 }
 
-/// The ray rules of one box as a SAT problem, with observed rays added under
-/// selectors.
-pub struct RayModel {
-    pub(super) width: usize,
-    pub(super) rules: Rules,
+/// The solver of a model, kept to the model's limits: it counts the
+/// variables and clauses added, charges their memory to the guard's budget,
+/// and reads the deadline and stop flags every 256 calls to
+/// [`halted`](Formula::halted) from the encoding's long loops. A limit
+/// reached while clauses are added leaves it *broken*: it answers nothing
+/// more.
+pub(super) struct Bounded {
     pub(super) solver: Solver<'static>,
+    /// Cells of the box (for the memory estimate).
+    cells: usize,
     pub(super) size: EncodingSize,
-    pub(super) t: Lit,
-    pub(super) atoms: Vec<Var>,
-    /// What is known of each cell before solving: `Some(true)` atom, `Some(false)` empty.
-    pub(super) known: Vec<Option<bool>>,
-    /// Number of cells known to hold atoms.
-    known_atoms: usize,
-    /// Number of cells not known.
-    undecided: usize,
-    /// Largest atom count asked for.
-    pub(super) max_atoms: usize,
-    /// `at_least[j]` is true iff at least j of the unknown cells hold atoms
-    /// (`at_least[0]` is true); built on first use.
-    at_least: Vec<L>,
-    pub(super) rays: Vec<ObservedRay>,
-    /// Observed rays not encoded yet (simplified models only).
-    pub(super) pending: Vec<(usize, Outcome)>,
-    /// The observation candidates are checked against, with a tracer to check
-    /// them (simplified models only).
-    pub(super) check: Option<(Observation, Tracer)>,
-    /// The clauses of the encoded rays, one after another (`ray_ends` closes
-    /// each), for [`RayModel::needed`].
-    pub(super) ray_lits: Vec<Lit>,
-    pub(super) ray_ends: Vec<usize>,
-    /// True while a ray is being encoded: its clauses are recorded.
-    pub(super) recording: bool,
     /// The limits this model keeps to (deadline, stop flags, memory).
     pub(super) guard: Guard,
     /// What stopped the model while it was adding clauses (a ray or a
-    /// counter half encoded): it then answers nothing more.
+    /// counter half encoded).
     pub(super) broken: Option<Cut>,
-    /// Bytes this model has taken from its guard's memory budget.
+    /// Bytes taken from the guard's memory budget.
     charged: u64,
-    /// Calls to [`poll`](Self::poll) since the clock was last read.
+    /// Calls to [`halted`](Formula::halted) since the clock was last read.
     ticks: u32,
-    /// Solver calls made so far.
-    pub(super) calls: usize,
-    /// True when inference showed before solving that no molecule fits.
-    pub(super) contradiction: bool,
-    /// Scratch: state variable of (cell, heading) for the ray being encoded.
-    pub(super) state: Vec<Option<Lit>>,
-    pub(super) touched: Vec<usize>,
 }
 
-impl std::fmt::Debug for RayModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RayModel")
-            .field("width", &self.width)
-            .field("rules", &self.rules)
-            .field("size", &self.size)
-            .field("rays", &self.rays.len())
-            .finish()
-    }
-}
-
-impl Drop for RayModel {
-    fn drop(&mut self) {
-        self.release();
-    }
-}
-
-/// Estimated bytes of a sequential counter up to `limit` over `inputs`
-/// cells: a variable and four clauses per input and count.
-pub(super) fn counter_bytes(inputs: usize, limit: usize) -> u64 {
-    use crate::solver::limits::{CLAUSE_BYTES, VAR_BYTES};
-    (inputs as u64)
-        .saturating_mul(limit as u64)
-        .saturating_mul(VAR_BYTES + 4 * CLAUSE_BYTES)
-}
-
-impl RayModel {
-    /// An empty model of a `width`-wide box that can count atoms up to
-    /// `max_atoms` (the largest count any later [`solve`](Self::solve) asks for).
-    pub fn new(width: usize, rules: Rules, max_atoms: usize) -> RayModel {
-        let mut solver = Solver::new();
-        let atoms: Vec<Var> = (0..width * width).map(|_| solver.new_var()).collect();
-        // `needed` tells atom literals from the others by this.
-        debug_assert!(atoms.iter().enumerate().all(|(i, v)| v.index() == i));
-        let t = solver.new_lit();
-        solver.add_clause(&[t]);
-        RayModel {
-            width,
-            rules,
-            solver,
-            size: EncodingSize {
-                variables: width * width + 1,
-                clauses: 1,
-            },
-            t,
-            atoms,
-            known: vec![None; width * width],
-            known_atoms: 0,
-            undecided: width * width,
-            max_atoms: max_atoms.min(width * width),
-            at_least: Vec::new(),
-            rays: Vec::new(),
-            pending: Vec::new(),
-            check: None,
-            ray_lits: Vec::new(),
-            ray_ends: Vec::new(),
-            recording: false,
-            state: vec![None; width * width * 4],
-            touched: Vec::new(),
-            guard: Guard::default(),
-            broken: None,
-            charged: 0,
-            ticks: 0,
-            calls: 0,
-            contradiction: false,
-        }
-    }
-
-    /// Makes every later search stop once `stop` is set — between solver
-    /// calls and inside the encoding of a ray — answering with what it found
-    /// ([`Found::interrupted`](crate::solver::Found::interrupted)).
-    pub fn stop_when(&mut self, stop: Option<&'static std::sync::atomic::AtomicBool>) {
-        self.guard.stop = stop;
-    }
-
-    /// Keeps this model to `guard` from now on (the memory it already
-    /// takes is charged to the new budget).
-    pub(super) fn set_guard(&mut self, guard: Guard) {
-        self.release();
-        self.guard = guard;
+impl ExtendFormula for Bounded {
+    fn add_clause(&mut self, literals: &[Lit]) {
+        self.size.clauses += 1;
         self.account();
+        self.solver.add_clause(literals);
     }
 
-    /// The limit that stopped this model in the middle of adding clauses,
-    /// if one did: the model then answers nothing more.
-    pub fn cut(&self) -> Option<Cut> {
-        self.broken
+    fn new_var(&mut self) -> Var {
+        self.size.variables += 1;
+        self.account();
+        self.solver.new_var()
     }
+}
 
+impl Formula for Bounded {
     /// Inside a loop that adds clauses: whether to stop now, leaving the
-    /// model broken (see [`cut`](Self::cut)). The clock is read every 256
-    /// calls.
-    pub(super) fn poll(&mut self) -> bool {
+    /// solver broken. The clock is read every 256 calls.
+    fn halted(&mut self) -> bool {
         if self.broken.is_some() {
             return true;
         }
@@ -212,18 +92,37 @@ impl RayModel {
         }
         self.broken.is_some()
     }
+}
 
-    /// `Err` when the model is broken or a limit is reached now; between
-    /// solver calls, where stopping leaves the model whole.
-    pub(super) fn keep_limits(&mut self) -> Result<(), Halt> {
-        if let Some(c) = self.broken {
-            return Err(Halt::Cut(c));
+impl Drop for Bounded {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+impl Bounded {
+    fn new(cells: usize) -> Bounded {
+        Bounded {
+            solver: Solver::new(),
+            cells,
+            size: EncodingSize::default(),
+            guard: Guard::default(),
+            broken: None,
+            charged: 0,
+            ticks: 0,
         }
+    }
+
+    /// `Err` when the solver is broken or a limit is reached now; between
+    /// solver calls, where stopping leaves it whole.
+    pub(super) fn keep_limits(&mut self) -> Result<(), Halt> {
+        self.whole()?;
         self.guard.check()?;
         Ok(())
     }
 
-    /// `Err` when a loop stopped by [`poll`](Self::poll) left the model broken.
+    /// `Err` when a loop stopped by [`halted`](Formula::halted) left the
+    /// solver broken.
     pub(super) fn whole(&self) -> Result<(), Halt> {
         match self.broken {
             Some(c) => Err(Halt::Cut(c)),
@@ -231,18 +130,13 @@ impl RayModel {
         }
     }
 
-    /// Solver calls made so far.
-    pub fn calls(&self) -> usize {
-        self.calls
-    }
-
-    /// Estimated bytes this model takes.
-    pub fn memory(&self) -> u64 {
-        model_bytes(self.atoms.len(), self.size.variables, self.size.clauses)
+    /// Estimated bytes the model takes.
+    fn memory(&self) -> u64 {
+        model_bytes(self.cells, self.size.variables, self.size.clauses)
     }
 
     /// Charges the memory grown since the last charge, a megabyte at a time,
-    /// to the guard's budget; past the bound the model is cut.
+    /// to the guard's budget; past the bound the solver is broken.
     fn account(&mut self) {
         let Some(budget) = &self.guard.memory else {
             return;
@@ -257,12 +151,100 @@ impl RayModel {
         }
     }
 
-    /// Gives back to the budget what this model was charged.
+    /// Gives back to the budget what was charged.
     fn release(&mut self) {
         if let Some(budget) = &self.guard.memory {
             budget.release(self.charged);
         }
         self.charged = 0;
+    }
+}
+
+/// The ray rules of one box as a SAT problem, with observed rays added under
+/// selectors, and the state of the searches made on it.
+pub struct RayModel {
+    /// The solver, kept to the model's limits.
+    pub(super) solver: Bounded,
+    /// The clauses' variables and what is known of the cells.
+    pub(super) encoding: Encoding,
+    /// The observed rays encoded so far, with their selectors.
+    pub(super) rays: Vec<ObservedRay>,
+    /// Observed rays not encoded yet (simplified models only).
+    pub(super) pending: Vec<(usize, Outcome)>,
+    /// The observation candidates are checked against, with a tracer to check
+    /// them (simplified models only).
+    pub(super) check: Option<(Observation, Tracer)>,
+    /// Solver calls made so far.
+    pub(super) calls: usize,
+    /// True when inference showed before solving that no molecule fits.
+    pub(super) contradiction: bool,
+}
+
+impl std::fmt::Debug for RayModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RayModel")
+            .field("width", &self.encoding.width)
+            .field("rules", &self.encoding.rules)
+            .field("size", &self.solver.size)
+            .field("rays", &self.rays.len())
+            .finish()
+    }
+}
+
+impl RayModel {
+    /// An empty model of a `width`-wide box that can count atoms up to
+    /// `max_atoms` (the largest count any later [`solve`](Self::solve) asks for).
+    pub fn new(width: usize, rules: Rules, max_atoms: usize) -> RayModel {
+        let mut solver = Bounded::new(width * width);
+        let encoding = Encoding::new(&mut solver, width, rules, max_atoms);
+        // `needed` tells atom literals from the others by this.
+        debug_assert!(
+            encoding
+                .atoms
+                .iter()
+                .enumerate()
+                .all(|(i, v)| v.index() == i)
+        );
+        RayModel {
+            solver,
+            encoding,
+            rays: Vec::new(),
+            pending: Vec::new(),
+            check: None,
+            calls: 0,
+            contradiction: false,
+        }
+    }
+
+    /// Makes every later search stop once `stop` is set — between solver
+    /// calls and inside the encoding of a ray — answering with what it found
+    /// ([`Ended::Interrupted`](crate::solver::Ended::Interrupted)).
+    pub fn stop_when(&mut self, stop: Option<&'static std::sync::atomic::AtomicBool>) {
+        self.solver.guard.stop = stop;
+    }
+
+    /// Keeps this model to `guard` from now on (the memory it already
+    /// takes is charged to the new budget).
+    pub(super) fn set_guard(&mut self, guard: Guard) {
+        self.solver.release();
+        self.solver.guard = guard;
+        self.solver.account();
+    }
+
+    /// The limit that stopped this model in the middle of adding clauses,
+    /// if one did: the model then answers nothing more.
+    pub fn cut(&self) -> Option<Cut> {
+        self.solver.broken
+    }
+
+    /// Solver calls made so far.
+    pub fn calls(&self) -> usize {
+        self.calls
+    }
+
+    /// Estimated bytes this model takes.
+    pub fn memory(&self) -> u64 {
+        self.solver.memory()
     }
 
     /// A model of one observation, simplified for speed: before encoding, the
@@ -288,18 +270,8 @@ impl RayModel {
         inferred: &Inferred,
     ) -> RayModel {
         let mut m = RayModel::new(observed.width(), rules, max_atoms);
-        let known = inferred.known.clone();
         m.contradiction = inferred.contradiction;
-        for (cell, k) in known.iter().enumerate() {
-            if let Some(v) = *k {
-                let lit = m.atoms[cell].lit(v);
-                m.size.clauses += 1;
-                m.solver.add_clause(&[lit]);
-                m.known_atoms += usize::from(v);
-                m.undecided -= 1;
-            }
-        }
-        m.known = known;
+        m.encoding.fix(&mut m.solver, inferred.known.clone());
         // Rays are encoded when a candidate molecule disagrees with them (see
         // `solve_with`); they hold unconditionally, so their selector is `true`.
         m.pending = observed.rays();
@@ -309,12 +281,12 @@ impl RayModel {
 
     /// Cells decided before solving (`Some(true)` atom, `Some(false)` empty).
     pub fn known_cells(&self) -> &[Option<bool>] {
-        &self.known
+        &self.encoding.known
     }
 
     /// Width of the box.
     pub fn width(&self) -> usize {
-        self.width
+        self.encoding.width
     }
 
     /// The observed rays added so far.
@@ -324,141 +296,156 @@ impl RayModel {
 
     /// Variables and clauses so far.
     pub fn size(&self) -> EncodingSize {
-        self.size
+        self.solver.size
     }
 
     /// The variable of the atom on linear cell `cell`.
     pub fn atom_var(&self, cell: usize) -> Var {
-        self.atoms[cell]
+        self.encoding.atoms[cell]
     }
 
+    /// A new variable, as a literal.
     pub(super) fn new_lit(&mut self) -> Lit {
-        self.size.variables += 1;
-        self.account();
         self.solver.new_lit()
     }
 
-    /// Adds a clause, dropping false constants; a true constant satisfies it.
+    /// Adds a clause (see [`Encoding::clause`]).
     pub(super) fn clause(&mut self, lits: &[L]) {
-        let mut c: Vec<Lit> = Vec::with_capacity(lits.len());
-        for &l in lits {
-            match l {
-                L::True => return,
-                L::False => {}
-                L::Lit(x) => c.push(x),
-            }
-        }
-        if c.is_empty() {
-            c.push(!self.t);
-        }
-        self.size.clauses += 1;
-        self.account();
-        self.solver.add_clause(&c);
-        if self.recording {
-            self.ray_lits.extend_from_slice(&c);
-            self.ray_ends.push(self.ray_lits.len());
-        }
+        self.encoding.clause(&mut self.solver, lits);
     }
 
-    /// One step of a sequential counter: a new literal r ⇔ `at_least_j` ∨
-    /// (`at_least_j_minus_1` ∧ `x`), "at least j inputs so far are true" once
-    /// input `x` is counted.
-    pub(super) fn counter_step(&mut self, at_least_j: L, at_least_j_minus_1: L, x: L) -> L {
-        let r = L::Lit(self.new_lit());
-        self.clause(&[!at_least_j, r]);
-        self.clause(&[!at_least_j_minus_1, !x, r]);
-        self.clause(&[!r, at_least_j, x]);
-        self.clause(&[!r, at_least_j, at_least_j_minus_1]);
-        r
-    }
-
-    /// How far the atom counter counts: up to one more atom than can be
-    /// asked for, among the undecided cells.
-    fn counter_limit(&self) -> usize {
-        (self.max_atoms + 1)
-            .saturating_sub(self.known_atoms)
-            .min(self.undecided)
-    }
-
-    /// Estimated bytes of the atom counter ([`counter_bytes`]) of this model.
+    /// Estimated bytes of the atom counter of this model.
     pub(super) fn counter_memory(&self) -> u64 {
-        counter_bytes(self.undecided, self.counter_limit())
+        self.encoding.counter_memory()
     }
 
-    /// Sequential counter over the undecided cells: `r[i][j]` ⇔ at least j of the
-    /// first i of them hold atoms, for j up to `limit`. A counter that
-    /// would not fit in the memory budget is not begun (the model is cut);
-    /// one cut while built is left empty.
-    fn build_counter(&mut self) -> Result<(), Halt> {
-        if let Some(budget) = &self.guard.memory
-            && !budget.fits(self.counter_memory())
-        {
-            return Err(Halt::Cut(Cut::Memory));
-        }
-        self.keep_limits()?;
-        let inputs: Vec<Var> = self
-            .atoms
-            .iter()
-            .zip(&self.known)
-            .filter(|(_, k)| k.is_none())
-            .map(|(v, _)| *v)
-            .collect();
-        let limit = self.counter_limit();
-        let mut prev: Vec<L> = (0..=limit)
-            .map(|j| if j == 0 { L::True } else { L::False })
-            .collect();
-        for (i, v) in inputs.iter().enumerate() {
-            if self.poll() {
-                return self.whole();
-            }
-            let i = i + 1;
-            let x = L::Lit(v.positive());
-            let mut cur = vec![L::True; limit + 1];
-            for j in 1..=limit {
-                if j > i {
-                    cur[j] = L::False;
-                    continue;
-                }
-                cur[j] = self.counter_step(prev[j], prev[j - 1], x);
-            }
-            prev = cur;
-        }
-        self.at_least = prev;
-        Ok(())
-    }
-
-    /// The literal `count ≥ j` over the whole box, as a constant when decided.
+    /// The literal `count ≥ j` over the whole box, as a constant when
+    /// decided. The atom counter is built on first use, unless it would not
+    /// fit in the memory budget (the model is cut); one cut while built is
+    /// left unbuilt.
     pub(super) fn at_least_lit(&mut self, j: usize) -> Result<L, Halt> {
-        if j <= self.known_atoms {
-            return Ok(L::True);
+        if let Some(l) = self.encoding.at_least_constant(j) {
+            return Ok(l);
         }
-        if j - self.known_atoms > self.undecided {
-            return Ok(L::False);
+        if !self.encoding.has_counter() {
+            if let Some(budget) = &self.solver.guard.memory
+                && !budget.fits(self.counter_memory())
+            {
+                return Err(Halt::Cut(Cut::Memory));
+            }
+            self.solver.keep_limits()?;
+            self.encoding.build_counter(&mut self.solver);
+            if !self.encoding.has_counter() {
+                self.solver.whole()?;
+            }
         }
-        if self.at_least.is_empty() {
-            self.build_counter()?;
-        }
-        match self.at_least.get(j - self.known_atoms) {
-            Some(&l) => Ok(l),
+        match self.encoding.at_least_counted(j) {
+            Some(l) => Ok(l),
             None => Err(Halt::Failed(crate::error::Error::Internal(format!(
                 "the atom counter was built for at most {} atoms, not {j}",
-                self.max_atoms
+                self.encoding.max_atoms()
             )))),
         }
     }
+}
 
-    /// The atom literal of padded cell (r, c), false outside the box.
-    pub(super) fn atom(&self, r: isize, c: isize) -> L {
-        let p = self.width as isize;
-        if r >= 1 && c >= 1 && r <= p && c <= p {
-            let cell = ((r - 1) * p + (c - 1)) as usize;
-            match self.known[cell] {
-                Some(true) => L::True,
-                Some(false) => L::False,
-                None => L::Lit(self.atoms[cell].positive()),
+/// Observed rays: encoded under selectors, or left pending in a simplified
+/// model until a candidate disagrees with them.
+impl RayModel {
+    /// Adds every ray of `observed` (an exit pair once) under its own selector
+    /// and returns their indices in [`rays`](Self::rays).
+    pub fn observe(&mut self, observed: &Observation) -> Vec<usize> {
+        observed
+            .rays()
+            .into_iter()
+            .map(|(pos, o)| self.add_ray(pos, o))
+            .collect()
+    }
+
+    /// Adds one observed ray under a new selector; returns its index.
+    ///
+    /// # Panics
+    /// When `pos` or an exit position is outside 1..=4p.
+    pub fn add_ray(&mut self, pos: usize, outcome: Outcome) -> usize {
+        let selector = self.new_lit();
+        self.add_ray_under(pos, outcome, selector)
+    }
+
+    /// Encodes an observed ray (an exit pair from both ends) under `selector`.
+    fn add_ray_under(&mut self, pos: usize, outcome: Outcome, selector: Lit) -> usize {
+        self.encoding.ray(&mut self.solver, pos, outcome, selector);
+        self.rays.push(ObservedRay {
+            position: pos,
+            outcome,
+            selector,
+        });
+        self.rays.len() - 1
+    }
+
+    /// In a simplified model, encodes the pending rays on which candidate `m`
+    /// disagrees with the observation; returns whether there were any.
+    pub(super) fn encode_disagreeing(&mut self, m: &crate::Molecule) -> Result<bool, Halt> {
+        let Some((observed, mut tracer)) = self.check.take() else {
+            return Ok(false);
+        };
+        tracer.load(m);
+        let pending = std::mem::take(&mut self.pending);
+        let mut any = false;
+        for (pos, outcome) in pending {
+            if self.solver.broken.is_some() || tracer.trace(pos).outcome == outcome {
+                self.pending.push((pos, outcome));
+            } else {
+                any = true;
+                self.encode_for_good(pos, outcome);
             }
-        } else {
-            L::False
         }
+        self.check = Some((observed, tracer));
+        self.solver.whole()?;
+        Ok(any)
+    }
+
+    /// Encodes an observed ray that always holds (selector `true`).
+    fn encode_for_good(&mut self, pos: usize, outcome: Outcome) {
+        self.add_ray_under(pos, outcome, self.encoding.t);
+    }
+
+    /// Whether observed rays still wait to be encoded (candidates are then
+    /// checked with the ray engine).
+    pub(super) fn has_pending(&self) -> bool {
+        self.check.is_some() && !self.pending.is_empty()
+    }
+
+    /// In a simplified model, encodes every observed ray that is still waiting
+    /// for a candidate to disagree with it, and stops checking candidates with
+    /// the ray engine: from then on the molecules found rest on the clauses
+    /// alone. `bbx verify` does this so that the SAT side does not share the
+    /// ray engine with the enumeration it checks; the answer is the same, and
+    /// so, measured, is the time.
+    ///
+    /// ```
+    /// use bbx::{Molecule, Observation, Rules, Spectrum};
+    /// use bbx::solver::RayModel;
+    ///
+    /// let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+    /// let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
+    /// let mut model = RayModel::simplified(&observed, Rules::Standard, 4);
+    /// model.encode_all_rays();
+    /// assert_eq!(model.solve(4..=4, None, None).unwrap().molecules.len(), 2);
+    /// ```
+    pub fn encode_all_rays(&mut self) {
+        self.check = None;
+        for (pos, outcome) in std::mem::take(&mut self.pending) {
+            if self.solver.broken.is_some() {
+                break;
+            }
+            self.encode_for_good(pos, outcome);
+        }
+    }
+
+    /// [`encode_all_rays`](Self::encode_all_rays), `Err` when a limit
+    /// stopped it.
+    pub(super) fn encode_pending(&mut self) -> Result<(), Halt> {
+        self.encode_all_rays();
+        self.solver.whole()
     }
 }

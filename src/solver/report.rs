@@ -8,7 +8,7 @@ use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Spectrum;
 use crate::solver::forward::{self, ForwardCut, ForwardLimits};
-use crate::solver::{Solution, Split};
+use crate::solver::{Ended, Solution, Split};
 
 /// A split as the report gives it.
 fn split_report(s: &Split) -> SplitReport {
@@ -99,14 +99,11 @@ pub struct SolveReport {
     /// The fewest atoms the rays allow, when an atom count below it was asked
     /// for.
     pub fewest_atoms: Option<usize>,
-    /// False when `--max` or the timeout stopped the search.
-    pub complete: bool,
-    /// True when the timeout stopped it.
-    pub timed_out: bool,
-    /// True when it was interrupted (Ctrl-C).
-    pub interrupted: bool,
-    /// True when the memory bound (`--memory`) stopped it.
-    pub over_memory: bool,
+    /// How the search ended (complete, `--max`, the timeout, Ctrl-C, the
+    /// memory bound), in JSON as four flags: `complete`, `timed_out`,
+    /// `interrupted` and `over_memory`.
+    #[serde(flatten, serialize_with = "ended_flags")]
+    pub ended: Ended,
     /// The molecules, linear form.
     pub solutions: Vec<String>,
     /// Their numbers, where the configuration is numbered.
@@ -159,7 +156,7 @@ impl SolveReport {
             Some(ForwardCut::Interrupted) => "; interrupted before ranking them on all".into(),
             None => String::new(),
         };
-        Some(if self.complete {
+        Some(if self.ended.is_complete() {
             format!(
                 "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ{why}.",
                 self.listed, self.count
@@ -207,7 +204,7 @@ impl SolveReport {
     /// could not (then `probabilities` stays `None`).
     pub fn count_atoms(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
         let sol = &self.solution;
-        if sol.complete && sol.count == sol.molecules.len() as u128 {
+        if sol.ended.is_complete() && sol.count == sol.molecules.len() as u128 {
             if sol.molecules.is_empty() {
                 return Ok(None);
             }
@@ -277,10 +274,7 @@ impl SolveReport {
             count: solution.count,
             listed: solution.molecules.len(),
             fewest_atoms: solution.fewest_atoms,
-            complete: solution.complete,
-            timed_out: solution.timed_out,
-            interrupted: solution.interrupted,
-            over_memory: solution.over_memory,
+            ended: solution.ended,
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
             numbers: solution.molecules.iter().map(rank).collect(),
             spectra: outcomes
@@ -291,7 +285,8 @@ impl SolveReport {
             certain_empty: solution.certain_empty(),
             conflict: solution.conflict.clone(),
             splits,
-            splits_exact: solution.complete && solution.count == solution.molecules.len() as u128,
+            splits_exact: solution.ended.is_complete()
+                && solution.count == solution.molecules.len() as u128,
             exact_cut: None,
             probabilities: None,
             guess,
@@ -303,4 +298,15 @@ impl SolveReport {
     pub fn solution(&self) -> &Solution {
         &self.solution
     }
+}
+
+/// [`SolveReport::ended`] as the four flags of the JSON report.
+fn ended_flags<S: serde::Serializer>(ended: &Ended, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let mut flags = serializer.serialize_struct("Ended", 4)?;
+    flags.serialize_field("complete", &ended.is_complete())?;
+    flags.serialize_field("timed_out", &(*ended == Ended::TimedOut))?;
+    flags.serialize_field("interrupted", &(*ended == Ended::Interrupted))?;
+    flags.serialize_field("over_memory", &(*ended == Ended::OverMemory))?;
+    flags.end()
 }

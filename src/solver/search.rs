@@ -4,17 +4,18 @@
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
+use itertools::Itertools;
 use varisat::Lit;
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::binomial_wide;
-use crate::rules::enumeration::next_combination;
-use crate::solver::limits::{Cut, Halt};
-use crate::solver::model::{L, RayModel};
+use crate::solver::encode::L;
+use crate::solver::limits::{Ended, Halt};
+use crate::solver::model::RayModel;
 
 /// The molecules found by [`RayModel::solve`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Found {
     /// The molecules listed, in the order found: every one, or the first
     /// `limit` when a limit was given.
@@ -23,25 +24,10 @@ pub struct Found {
     pub families: Vec<Family>,
     /// How many molecules the families hold (saturating at `u128::MAX`).
     pub count: u128,
-    /// True when the search proved there are no others.
-    pub complete: bool,
-    /// True when it stopped at the deadline.
-    pub timed_out: bool,
-    /// True when it was asked to stop (see [`RayModel::stop_when`]).
-    pub interrupted: bool,
-    /// True when it stopped at its memory bound.
-    pub over_memory: bool,
-}
-
-impl Found {
-    /// Records what stopped the search.
-    pub(super) fn stopped_by(&mut self, cut: Cut) {
-        match cut {
-            Cut::Time => self.timed_out = true,
-            Cut::Stop => self.interrupted = true,
-            Cut::Memory => self.over_memory = true,
-        }
-    }
+    /// How the search ended: complete (there are no others), at the limit
+    /// of molecules asked for, or cut short (the deadline, a stop asked
+    /// for with [`RayModel::stop_when`], the memory bound).
+    pub ended: Ended,
 }
 
 /// Molecules found together: the atoms of `base`, on cells a model needs as
@@ -76,18 +62,11 @@ impl Family {
 
     /// Every member, in lexicographic order of the free cells chosen.
     pub fn members(&self) -> impl Iterator<Item = Molecule> + '_ {
-        let k = self.extra;
-        let mut pick: Option<Vec<usize>> = (k <= self.free.len()).then(|| (0..k).collect());
-        std::iter::from_fn(move || {
-            let p = pick.as_mut()?;
+        self.free.iter().combinations(self.extra).map(|pick| {
             let mut atoms = self.base.atoms().to_vec();
-            atoms.extend(p.iter().map(|&i| self.free[i]));
+            atoms.extend(pick);
             atoms.sort_unstable();
-            let m = Molecule::from_sorted_unchecked(self.base.width(), atoms);
-            if !next_combination(p, self.free.len()) {
-                pick = None;
-            }
-            Some(m)
+            Molecule::from_sorted_unchecked(self.base.width(), atoms)
         })
     }
 
@@ -162,7 +141,7 @@ impl RayModel {
         atoms: &RangeInclusive<usize>,
     ) -> Result<Vec<Lit>, Halt> {
         let mut v = Vec::new();
-        if *atoms.start() == 0 && *atoms.end() >= self.atoms.len() {
+        if *atoms.start() == 0 && *atoms.end() >= self.encoding.atoms.len() {
             // Any count: no counter needed.
             return Ok(v);
         }
@@ -172,7 +151,7 @@ impl RayModel {
         ] {
             match l {
                 L::Lit(x) => v.push(x),
-                L::False => v.push(!self.t),
+                L::False => v.push(!self.encoding.t),
                 L::True => {}
             }
         }
@@ -181,20 +160,20 @@ impl RayModel {
 
     /// One solver call under `assumptions`, unless a limit has been reached.
     pub(super) fn run(&mut self, assumptions: &[Lit]) -> Result<bool, Halt> {
-        self.keep_limits()?;
+        self.solver.keep_limits()?;
         if self.contradiction {
             // Inference showed that no molecule fits: nothing is satisfiable.
             return Ok(false);
         }
         self.calls += 1;
-        self.solver.assume(assumptions);
-        Ok(self.solver.solve().map_err(Error::Solver)?)
+        self.solver.solver.assume(assumptions);
+        Ok(self.solver.solver.solve().map_err(Error::Solver)?)
     }
 
     /// The value of every variable in the solver's model.
     fn model_values(&self) -> Vec<bool> {
-        let model = self.solver.model().unwrap_or_default();
-        let mut value = vec![false; self.size.variables + 1];
+        let model = self.solver.solver.model().unwrap_or_default();
+        let mut value = vec![false; self.solver.size.variables + 1];
         for l in model {
             if l.var().index() < value.len() {
                 value[l.var().index()] = l.is_positive();
@@ -211,14 +190,14 @@ impl RayModel {
     /// Every other cell can change, and as long as the atom count stays the
     /// same, every clause still holds with the model's states.
     fn needed(&self, value: &[bool]) -> Vec<bool> {
-        let cells = self.atoms.len();
+        let cells = self.encoding.atoms.len();
         let mut need = vec![false; cells];
         let holds =
             |l: Lit| value.get(l.var().index()).copied().unwrap_or(false) == l.is_positive();
         let mut open: Vec<(usize, usize)> = Vec::new();
         let mut start = 0;
-        for &end in &self.ray_ends {
-            let c = &self.ray_lits[start..end];
+        for &end in &self.encoding.record.ends {
+            let c = &self.encoding.record.lits[start..end];
             let range = (start, end);
             start = end;
             let mut atoms_true = 0;
@@ -246,7 +225,7 @@ impl RayModel {
             }
         }
         for (s, e) in open {
-            let c = &self.ray_lits[s..e];
+            let c = &self.encoding.record.lits[s..e];
             let mut first = None;
             let mut hit = false;
             for &l in c {
@@ -276,13 +255,14 @@ impl RayModel {
 
     fn molecule_from_values(&self, value: &[bool]) -> Molecule {
         let atoms = self
+            .encoding
             .atoms
             .iter()
             .enumerate()
             .filter(|(_, v)| value[v.index()])
             .map(|(i, _)| i)
             .collect();
-        Molecule::from_sorted_unchecked(self.width, atoms)
+        Molecule::from_sorted_unchecked(self.encoding.width, atoms)
     }
 
     /// Every molecule with an atom count in `atoms` that fits all the observed
@@ -317,26 +297,29 @@ impl RayModel {
         deadline: Option<Instant>,
         found: impl FnMut(&Molecule),
     ) -> Result<Found, Error> {
-        let before = self.guard.deadline;
-        self.guard.deadline = match (before, deadline) {
+        let before = self.solver.guard.deadline;
+        self.solver.guard.deadline = match (before, deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let mut out = Found::default();
+        let mut out = Found {
+            molecules: Vec::new(),
+            families: Vec::new(),
+            count: 0,
+            ended: Ended::ReachedMax,
+        };
         let r = self.enumerate(selectors, atoms, limit, found, &mut out);
-        self.guard.deadline = before;
-        match r {
-            Ok(()) => Ok(out),
-            Err(Halt::Cut(cut)) => {
-                out.stopped_by(cut);
-                Ok(out)
-            }
-            Err(Halt::Failed(e)) => Err(e),
-        }
+        self.solver.guard.deadline = before;
+        out.ended = match r {
+            Ok(ended) => ended,
+            Err(Halt::Cut(cut)) => cut.into(),
+            Err(Halt::Failed(e)) => return Err(e),
+        };
+        Ok(out)
     }
 
-    /// The loop of [`solve_with`](Self::solve_with), filling `out`; `Err`
-    /// when a limit or a failure stopped it.
+    /// The loop of [`solve_with`](Self::solve_with), filling `out`: how it
+    /// ended, `Err` when a limit or a failure stopped it.
     fn enumerate(
         &mut self,
         selectors: &[Lit],
@@ -344,21 +327,19 @@ impl RayModel {
         limit: Option<usize>,
         mut found: impl FnMut(&Molecule),
         out: &mut Found,
-    ) -> Result<(), Halt> {
-        self.keep_limits()?;
+    ) -> Result<Ended, Halt> {
+        self.solver.keep_limits()?;
         if self.contradiction {
             // Inference showed that no molecule fits: no counter is needed.
-            out.complete = true;
-            return Ok(());
+            return Ok(Ended::Complete);
         }
         let act = self.new_lit();
         let mut assumptions: Vec<Lit> = selectors.to_vec();
         assumptions.extend(self.count_assumptions(&atoms)?);
         assumptions.push(act);
-        loop {
+        let ended = loop {
             if !self.run(&assumptions)? {
-                out.complete = true;
-                break;
+                break Ended::Complete;
             }
             let values = self.model_values();
             let m = self.molecule_from_values(&values);
@@ -367,7 +348,7 @@ impl RayModel {
             }
             if limit.is_some_and(|n| out.count >= n as u128) {
                 // Another molecule fits, and enough are found.
-                break;
+                break Ended::ReachedMax;
             }
             let (family, needed) = match self.family(&m, &values)? {
                 Next::Retry => continue,
@@ -381,10 +362,10 @@ impl RayModel {
             }
             out.count = out.count.saturating_add(family.size());
             out.families.push(family);
-        }
+        };
         // Retire this enumeration's blocking clauses.
         self.clause(&[L::Lit(!act)]);
-        Ok(())
+        Ok(ended)
     }
 
     /// Adds the clause (under `act`) that blocks the family of model `m`; it
@@ -401,7 +382,11 @@ impl RayModel {
         let mut block: Vec<L> = vec![L::Lit(!act)];
         if family.extra == 0 {
             // Every atom is needed where it is: block the molecule alone.
-            block.extend(m.atoms().iter().map(|&i| L::Lit(self.atoms[i].negative())));
+            block.extend(
+                m.atoms()
+                    .iter()
+                    .map(|&i| L::Lit(self.encoding.atoms[i].negative())),
+            );
             block.push(self.at_least_lit(n + 1)?);
         } else {
             // Every molecule that agrees with this one on the cells it needs
@@ -409,15 +394,13 @@ impl RayModel {
             for (c, &kept) in needed.iter().enumerate() {
                 if kept {
                     let atom = m.atoms().binary_search(&c).is_ok();
-                    block.push(L::Lit(self.atoms[c].lit(!atom)));
+                    block.push(L::Lit(self.encoding.atoms[c].lit(!atom)));
                 }
             }
             block.push(self.at_least_lit(n + 1)?);
             block.push(!self.at_least_lit(n)?);
         }
-        let recording = std::mem::replace(&mut self.recording, true);
-        self.clause(&block);
-        self.recording = recording;
+        self.encoding.recorded_clause(&mut self.solver, &block);
         Ok(())
     }
 
@@ -429,8 +412,8 @@ impl RayModel {
     /// encoded first, after which the clauses vouch for all its members.
     fn family(&mut self, m: &Molecule, values: &[bool]) -> Result<Next, Halt> {
         let needed = self.needed(values);
-        let free: Vec<usize> = (0..self.atoms.len())
-            .filter(|&c| self.known[c].is_none() && !needed[c])
+        let free: Vec<usize> = (0..self.encoding.atoms.len())
+            .filter(|&c| self.encoding.known[c].is_none() && !needed[c])
             .collect();
         let base: Vec<usize> = m
             .atoms()
@@ -440,7 +423,7 @@ impl RayModel {
             .collect();
         let extra = m.atoms().len() - base.len();
         let family = Family {
-            base: Molecule::from_sorted_unchecked(self.width, base),
+            base: Molecule::from_sorted_unchecked(self.encoding.width, base),
             free: if extra == 0 { Vec::new() } else { free },
             extra,
         };
@@ -451,7 +434,7 @@ impl RayModel {
             }
             for candidate in family.members() {
                 // Up to 200000 members, each traced ray by ray.
-                self.keep_limits()?;
+                self.solver.keep_limits()?;
                 if self.encode_disagreeing(&candidate)? {
                     return Ok(Next::Retry);
                 }
@@ -472,9 +455,9 @@ impl RayModel {
         atoms: &RangeInclusive<usize>,
         extra: &[Lit],
     ) -> Result<bool, Error> {
-        let guard = std::mem::take(&mut self.guard);
+        let guard = std::mem::take(&mut self.solver.guard);
         let r = self.witness(selectors, atoms, extra);
-        self.guard = guard;
+        self.solver.guard = guard;
         match r {
             Ok(w) => Ok(w.is_some()),
             Err(Halt::Failed(e)) => Err(e),

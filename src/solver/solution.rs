@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use itertools::Itertools;
 use varisat::Lit;
 
 use crate::error::Error;
@@ -15,9 +16,10 @@ use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Observation;
 use crate::solver::bounds::Fewest;
+use crate::solver::encode::counter_bytes;
 use crate::solver::infer::{Inferred, infer_within};
-use crate::solver::limits::{Cut, Guard, Halt, Limits, human_bytes, model_bytes};
-use crate::solver::model::{RayModel, counter_bytes};
+use crate::solver::limits::{Cut, Ended, Guard, Halt, Limits, human_bytes, model_bytes};
+use crate::solver::model::RayModel;
 use crate::solver::search::Family;
 
 /// What is certain about one cell across every molecule that fits.
@@ -67,7 +69,8 @@ pub struct Solution {
     /// The molecules listed, in number order: all of them, or the first
     /// [`Limits::max`] found.
     pub molecules: Vec<Molecule>,
-    /// How many molecules fit: exact when `complete`, else a lower bound.
+    /// How many molecules fit: exact when the search is complete, else a
+    /// lower bound.
     /// Regions no ray looks at are counted, not enumerated, so this can far
     /// exceed the molecules listed (saturating at `u128::MAX`).
     pub count: u128,
@@ -76,14 +79,9 @@ pub struct Solution {
     /// The fewest atoms of any molecule that fits the rays, when the search
     /// needed to know it (an atom count below it was asked for).
     pub fewest_atoms: Option<usize>,
-    /// True when there are no other molecules.
-    pub complete: bool,
-    /// True when the search stopped at its deadline.
-    pub timed_out: bool,
-    /// True when the caller stopped the search ([`Limits::stop`], Ctrl-C).
-    pub interrupted: bool,
-    /// True when the search stopped at its memory bound ([`Limits::memory`]).
-    pub over_memory: bool,
+    /// How the search ended: complete (there are no other molecules), at
+    /// [`Limits::max`], or cut short by a limit.
+    pub ended: Ended,
     /// Per cell, what holds in every molecule that fits; `None` when the search
     /// stopped before that could be known.
     pub certainty: Option<Vec<Certainty>>,
@@ -120,10 +118,7 @@ impl Solution {
             atoms,
             molecules,
             fewest_atoms: None,
-            complete: false,
-            timed_out: true,
-            interrupted: false,
-            over_memory: false,
+            ended: Ended::TimedOut,
             certainty: None,
             certainty_cut: None,
             certainty_skipped: false,
@@ -142,25 +137,14 @@ impl Solution {
     ) -> Solution {
         molecules.sort_unstable();
         let mut s = Solution::interrupted(observation.clone(), rules, atoms, molecules);
-        s.timed_out = false;
-        s.stopped_by(cut);
+        s.ended = cut.into();
         s
-    }
-
-    /// Records what stopped the search.
-    fn stopped_by(&mut self, cut: Cut) {
-        match cut {
-            Cut::Time => self.timed_out = true,
-            Cut::Stop => self.interrupted = true,
-            Cut::Memory => self.over_memory = true,
-        }
     }
 
     /// A complete answer: nothing fits.
     fn nothing(observation: &Observation, rules: Rules, atoms: RangeInclusive<usize>) -> Solution {
         let mut s = Solution::interrupted(observation.clone(), rules, atoms, Vec::new());
-        s.timed_out = false;
-        s.complete = true;
+        s.ended = Ended::Complete;
         s
     }
 }
@@ -218,7 +202,7 @@ pub fn solve(
         // Small boxes: the counter is quick whatever the count, and a thread
         // would cost more than the search.
         let mut solution = search(observed, rules, atoms, limits, &guard, &inferred, found)?;
-        if solution.complete && solution.count == 0 {
+        if solution.ended.is_complete() && solution.count == 0 {
             explain(&mut solution, &guard)?;
         }
         return Ok(solution);
@@ -270,7 +254,7 @@ pub fn solve(
                 // question as asked.
                 solution.atoms = atoms.clone();
                 solution.fewest_atoms = solution.fewest_atoms.or(fewest);
-                if solution.complete && solution.count == 0 {
+                if solution.ended.is_complete() && solution.count == 0 {
                     explain(&mut solution, &guard)?;
                 }
                 return Ok(solution);
@@ -538,15 +522,15 @@ fn conflict(
     let mut plain = RayModel::new(observed.width(), rules, cells);
     plain.set_guard(guard.clone());
     plain.observe(&sub);
-    plain.whole()?;
+    plain.solver.whole()?;
     let Some(core) = plain.conflict_within(0..=cells)? else {
         return Ok(None);
     };
-    let mut positions: Vec<usize> = core
+    let positions = core
         .iter()
         .flat_map(|&i| plain.rays()[i].positions())
+        .sorted_unstable()
         .collect();
-    positions.sort_unstable();
     Ok(Some(positions))
 }
 
@@ -563,7 +547,6 @@ fn search(
     let cells = observed.width() * observed.width();
     let (lo, hi) = (*atoms.start(), *atoms.end());
     let mut solution = Solution::interrupted(observed.clone(), rules, atoms, Vec::new());
-    solution.timed_out = false;
     let mut model = RayModel::from_inferred(observed, rules, hi, inferred);
     model.set_guard(guard.clone());
     let selectors: Vec<Lit> = model.rays().iter().map(|r| r.selector).collect();
@@ -573,11 +556,8 @@ fn search(
     solution.molecules.sort_unstable();
     solution.count = f.count;
     solution.families = f.families;
-    solution.complete = f.complete;
-    solution.timed_out = f.timed_out;
-    solution.interrupted = f.interrupted;
-    solution.over_memory = f.over_memory;
-    if solution.timed_out || solution.interrupted || solution.over_memory {
+    solution.ended = f.ended;
+    if solution.ended.cut().is_some() {
         return Ok(solution);
     }
     let mut seen = vec![[false; 2]; cells];
@@ -591,7 +571,7 @@ fn search(
             }
         }
     }
-    if !solution.complete {
+    if !solution.ended.is_complete() {
         // Found only some molecules: ask the solver about each cell not yet
         // seen both ways, unless that takes too many calls. Each molecule
         // the solver shows is seen on every cell at once.

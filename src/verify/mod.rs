@@ -194,7 +194,7 @@ pub fn verify_spectra(
     let mut work: Vec<(Observation, usize)> = Vec::with_capacity(chosen.len());
     for &i in &chosen {
         let spectrum = Spectrum::from_outcomes(p, groups.outcomes(i)).ok_or_else(|| {
-            Error::Invalid("enumeration produced an inconsistent spectrum".into())
+            Error::Internal("the enumeration produced an inconsistent spectrum".into())
         })?;
         let mut o = Observation::full(&spectrum);
         if let Some(f) = options.partial {
@@ -230,7 +230,11 @@ pub fn verify_spectra(
                 .molecules
                 .iter()
                 .map(|m| {
-                    rank(m).ok_or_else(|| Error::Invalid(format!("molecule {m} has no number")))
+                    rank(m).ok_or_else(|| {
+                        Error::Internal(format!(
+                            "the solver found molecule {m}, which has no number"
+                        ))
+                    })
                 })
                 .collect::<Result<_, _>>()?;
             found.sort_unstable();

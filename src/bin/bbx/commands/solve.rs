@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use bbx::error::quantity;
 use bbx::render;
-use bbx::solver::Limits;
 use bbx::solver::forward::ForwardLimits;
 use bbx::solver::report::SolveReport;
+use bbx::solver::{Ended, Limits};
 
 use crate::cli::{
     MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
@@ -66,9 +66,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     });
     spinner.finish_and_clear();
     let solution = solution?;
-    let code = if solution.interrupted {
+    let code = if solution.ended == Ended::Interrupted {
         Status::Interrupted
-    } else if solution.complete && solution.count == 0 {
+    } else if solution.ended.is_complete() && solution.count == 0 {
         Status::No
     } else if solution.count == 0 {
         // Stopped by the time limit (or the memory bound) before anything
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
     }
     let text = if args.count {
-        if report.complete {
+        if report.ended.is_complete() {
             format!("{}\n", report.count)
         } else if report.count == 0 {
             // Not "at least 0": say what stopped the search.

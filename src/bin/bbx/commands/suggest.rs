@@ -6,8 +6,8 @@ use bbx::assistant::plan::PlanLimits;
 use bbx::assistant::suggest::{SuggestOptions, rank};
 use bbx::error::quantity;
 use bbx::render;
-use bbx::solver::Limits;
 use bbx::solver::forward::ForwardLimits;
+use bbx::solver::{Ended, Limits};
 
 use crate::cli::{
     MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
@@ -113,9 +113,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let plan_interrupted =
         s.plan_cut.is_some() && ctrl_c().load(std::sync::atomic::Ordering::Relaxed);
-    let status = if s.report.interrupted || plan_interrupted {
+    let status = if s.report.ended == Ended::Interrupted || plan_interrupted {
         Status::Interrupted
-    } else if (s.report.timed_out || s.report.over_memory) && s.count == 0 {
+    } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
         Status::Incomplete
     } else {
         Status::Done
