@@ -241,6 +241,62 @@ fn a_seed_from_the_clock_is_printed_and_repeats_the_run() {
     assert!(v.get("seed").is_none());
 }
 
+/// 2^53 - 1: the largest seed, the largest whole number every JSON reader
+/// keeps exact.
+const MAX_SEED: u64 = (1 << 53) - 1;
+
+#[test]
+fn drawn_seeds_fit_in_53_bits_and_come_back_through_json() {
+    // Seeds drawn without --seed (generate, verify) fit in 53 bits, so that
+    // a reader holding numbers as doubles reads them exactly; given back,
+    // they repeat the run.
+    for _ in 0..8 {
+        let g: Value = serde_json::from_str(&stdout(&["generate", "A3_B5", "--json"])).unwrap();
+        let seed = g["seed"].as_u64().expect("an integer seed");
+        assert!(seed <= MAX_SEED, "seed {seed} is past 2^53 - 1");
+        let read_back = g["seed"].as_f64().unwrap() as u64;
+        let again: Value = serde_json::from_str(&stdout(&[
+            "generate",
+            "A3_B5",
+            "--json",
+            "--seed",
+            &read_back.to_string(),
+        ]))
+        .unwrap();
+        assert_eq!(again["molecule"], g["molecule"], "seed {seed}");
+        let v: Value =
+            serde_json::from_str(&stdout(&["verify", "A2_B4", "--sample", "3", "--json"])).unwrap();
+        assert!(v["seed"].as_u64().is_some_and(|s| s <= MAX_SEED), "{v}");
+    }
+}
+
+#[test]
+fn seeds_past_53_bits_are_refused() {
+    let max = MAX_SEED.to_string();
+    let g: Value =
+        serde_json::from_str(&stdout(&["generate", "A3_B5", "--json", "--seed", &max])).unwrap();
+    assert_eq!(g["seed"].as_u64(), Some(MAX_SEED));
+    for big in [
+        "9007199254740992",
+        "18446744073709551615",
+        "99999999999999999999",
+    ] {
+        for command in [
+            vec!["generate", "A3_B5", "--seed", big],
+            vec!["verify", "A2_B4", "--sample", "3", "--seed", big],
+            vec!["play", "A3_B5", "--seed", big],
+        ] {
+            let err = refused(&command, "");
+            assert!(
+                err.contains(&format!(
+                    "invalid value '{big}' for '--seed <SEED>': {big} is past the largest seed, 9007199254740991 (2^53 - 1"
+                )),
+                "{command:?}: {err}"
+            );
+        }
+    }
+}
+
 #[test]
 fn max_means_the_same_for_solve_and_suggest() {
     // The same default, the same words.

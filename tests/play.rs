@@ -34,6 +34,25 @@ fn random_game(seed: u64) -> App {
     })
 }
 
+#[test]
+fn games_drawn_without_a_seed_have_seeds_of_53_bits() {
+    // The seed a game prints (and names its save file after) fits in 53
+    // bits, like every seed bbx prints, and replays the game.
+    for _ in 0..8 {
+        let started = start(&Setup::default()).expect("the game starts");
+        let Source::Random { seed, .. } = started.source else {
+            panic!("a random game")
+        };
+        assert!(seed < 1 << 53, "seed {seed} is past 2^53 - 1");
+        let again = start(&Setup {
+            seed: Some(seed),
+            ..Setup::default()
+        })
+        .expect("the game starts");
+        assert_eq!(again.game.hidden(), started.game.hidden());
+    }
+}
+
 /// Presses keys: whitespace-separated tokens, each a key name (`Enter`,
 /// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `CtrlC`) or a
 /// run of characters pressed one by one.

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use bbx::assistant::generate::{MAX_SEED, fresh_seed};
 use bbx::catalogue::Catalogue;
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
@@ -135,21 +136,44 @@ pub struct Quiet {
 /// `--seed`, the same on every command that draws at random.
 #[derive(clap::Args)]
 pub struct Seed {
-    /// Seed of the random choices, to repeat a run (default: taken from the
-    /// clock, and printed).
-    #[arg(long, value_name = "SEED")]
+    /// Seed of the random choices, to repeat a run: 0 to 9007199254740991
+    /// (2^53 - 1) (default: drawn at random, and printed).
+    #[arg(long, value_name = "SEED", value_parser = parse_seed)]
     seed: Option<u64>,
 }
 
 impl Seed {
-    /// The seed given, or one taken from the clock.
-    pub fn value(&self) -> u64 {
-        self.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        })
+    /// The seed given, if one was.
+    pub fn given(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// The seed given, or a fresh one drawn from the operating system's
+    /// randomness ([`fresh_seed`]).
+    pub fn value(&self) -> bbx::Result<u64> {
+        match self.seed {
+            Some(seed) => Ok(seed),
+            None => fresh_seed(),
+        }
+    }
+}
+
+/// Parses `--seed SEED`: a whole number from 0 to [`MAX_SEED`] (2^53 - 1,
+/// the largest that JSON readers keep exact).
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    let too_large = || {
+        format!(
+            "{s} is past the largest seed, {MAX_SEED} (2^53 - 1, the largest number every JSON reader keeps exact): give a smaller one"
+        )
+    };
+    let t = s.trim();
+    match t.parse::<u64>() {
+        Ok(n) if n <= MAX_SEED => Ok(n),
+        Ok(_) => Err(too_large()),
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => Err(too_large()),
+        Err(_) => Err(format!(
+            "expected a seed, a whole number from 0 to {MAX_SEED}, not '{s}'"
+        )),
     }
 }
 
@@ -439,6 +463,28 @@ mod tests {
         ] {
             let e = parse_timeout(bad).unwrap_err();
             assert!(e.contains("between 0 and 604800"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn seeds_fit_in_53_bits() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("42"), Ok(42));
+        assert_eq!(parse_seed("9007199254740991"), Ok(MAX_SEED));
+        for big in [
+            "9007199254740992",
+            "18446744073709551615",
+            "99999999999999999999",
+        ] {
+            let e = parse_seed(big).unwrap_err();
+            assert!(
+                e.contains("past the largest seed, 9007199254740991"),
+                "{big}: {e}"
+            );
+        }
+        for bad in ["-1", "", "x", "1.5"] {
+            let e = parse_seed(bad).unwrap_err();
+            assert!(e.contains("expected a seed"), "{bad}: {e}");
         }
     }
 

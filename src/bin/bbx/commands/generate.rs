@@ -49,7 +49,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
 
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
-    let seed = args.seed.value();
+    let seed = args.seed.value()?;
     let mut rng = seeded(seed);
     let start = Instant::now();
     let deadline = deadline(args.timeout);

@@ -57,7 +57,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         rules: args.rules,
         sat_rules: args.rules,
         sample: args.sample,
-        seed: args.seed.value(),
+        seed: args.seed.value()?,
         ambiguous_only: args.ambiguous,
         partial: args.partial,
     };
