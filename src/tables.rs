@@ -22,6 +22,9 @@ pub const LARGEST_GROUPS: usize = 10;
 pub struct StatsReport {
     /// The configuration.
     pub config: String,
+    /// The rules: always the standard rules, which catalogues and censuses
+    /// count under.
+    pub rules: Rules,
     /// Molecules in it.
     pub molecules: u64,
     /// Where the counts come from.
@@ -56,7 +59,8 @@ pub enum ReportSource {
         /// Wall-clock seconds.
         seconds: f64,
         /// The largest resident memory of a process, in bytes (0 where the
-        /// system does not say).
+        /// system does not say, `null` in JSON).
+        #[serde(serialize_with = "zero_is_null")]
         peak_memory_bytes: u64,
         /// Worker threads in all.
         workers: usize,
@@ -70,7 +74,8 @@ pub enum ReportSource {
 /// One line of the ambiguity table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct AmbiguityRow {
-    /// Molecules per spectrum.
+    /// Molecules per spectrum (`molecules_per_spectrum` in JSON).
+    #[serde(rename = "molecules_per_spectrum")]
     pub nb_mol: u64,
     /// Spectra of this size, counting the images of one under the symmetries once.
     pub spectra_up_to_symmetry: u64,
@@ -118,10 +123,21 @@ pub struct RecordReport {
     pub measure: &'static str,
     /// The record value.
     pub value: u32,
-    /// The lowest-numbered molecule reaching it.
-    pub number: u64,
-    /// A ray of that molecule reaching it.
-    pub ray: usize,
+    /// The lowest-numbered molecule reaching it (`None` when no molecule
+    /// has a ray of this kind).
+    pub number: Option<u64>,
+    /// The border position of a ray of that molecule reaching it (`None`
+    /// when no molecule has a ray of this kind: a box full of atoms reflects
+    /// nothing and lets nothing out).
+    pub position: Option<usize>,
+}
+
+/// Writes a count that is 0 when unknown as `null`.
+fn zero_is_null<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        0 => s.serialize_none(),
+        n => s.serialize_u64(*n),
+    }
 }
 
 /// The six records a report lists, in its order: `(kind, measure, statistics
@@ -165,13 +181,13 @@ impl RecordReport {
                         r.length == value
                     }
             })
-            .map_or(0, |i| i + 1);
+            .map(|i| i + 1);
         RecordReport {
             kind,
             measure,
             value,
-            number,
-            ray,
+            number: ray.map(|_| number),
+            position: ray,
         }
     }
 }
@@ -221,6 +237,7 @@ impl StatsReport {
         let shared: u64 = ambiguity.iter().map(|a| a.molecules).sum();
         StatsReport {
             config: config.to_string(),
+            rules: Rules::Standard,
             molecules,
             source,
             ambiguity,

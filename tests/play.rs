@@ -367,7 +367,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
     let (out, err, code) = bbx(&["solve", file, "--json", "--max", "1000000"]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["count"].as_u64(), Some(n as u64));
+    assert_eq!(v["molecules"].as_u64(), Some(n as u64));
     let atoms = v["certain_atoms"].as_array().unwrap().len();
     let empty = v["certain_empty"].as_array().unwrap().len();
     assert!(

@@ -56,7 +56,21 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if let Some(n) = args.molecule {
         let game = play_one(args.config, &options, n)?;
         let text = if args.json {
-            json(&game)?
+            /// One game, with what it was played under.
+            #[derive(serde::Serialize)]
+            struct OneGame<'a> {
+                config: String,
+                rules: Rules,
+                policy: Policy,
+                #[serde(flatten)]
+                game: &'a bbx::assistant::strategy::Game,
+            }
+            json(&OneGame {
+                config: args.config.to_string(),
+                rules: args.rules,
+                policy: args.policy,
+                game: &game,
+            })?
         } else {
             bbx::render::game_text(&game)
         };

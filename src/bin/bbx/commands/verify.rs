@@ -130,10 +130,44 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             (status.nb_mol - status.ambiguous_molecules + status.ambiguous_spectra) as usize;
     }
     let code = if v.agrees() { Status::Done } else { Status::No };
+    let secs = start.elapsed().as_secs_f64();
     if args.json {
-        return Ok((json(&v)?, code));
+        /// The verification, with where its spectra came from and the time.
+        #[derive(serde::Serialize)]
+        struct Verified<'a> {
+            #[serde(flatten)]
+            verification: &'a bbx::verify::Verification,
+            source: Source<'a>,
+            seconds: f64,
+        }
+        /// Where the spectra came from.
+        #[derive(serde::Serialize)]
+        struct Source<'a> {
+            kind: &'a str,
+            db: Option<&'a str>,
+        }
+        let source = match (&catalogue, &census) {
+            (Some(_), _) => Source {
+                kind: "catalogue",
+                db: Some(&args.db),
+            },
+            (None, Some(_)) => Source {
+                kind: "census",
+                db: Some(&args.db),
+            },
+            (None, None) => Source {
+                kind: "enumeration",
+                db: None,
+            },
+        };
+        let verified = Verified {
+            verification: &v,
+            source,
+            seconds: (secs * 1000.0).round() / 1000.0,
+        };
+        return Ok((json(&verified)?, code));
     }
-    let text = bbx::render::verify_text(&v, &source, &options, start.elapsed().as_secs_f64());
+    let text = bbx::render::verify_text(&v, &source, &options, secs);
     Ok((text, code))
 }
 
