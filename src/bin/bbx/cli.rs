@@ -312,6 +312,81 @@ pub fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
     Ok(s)
 }
 
+/// The commands that take `--json`.
+const JSON_COMMANDS: [&str; 9] = [
+    "trace", "solve", "explore", "show", "stats", "verify", "suggest", "strategy", "generate",
+];
+
+/// Whether the command line asks for JSON: a command that takes `--json`,
+/// and `--json` among its arguments (before a `--` that ends the options).
+/// Read from the raw arguments, so that it is known even when they do not
+/// parse.
+pub fn json_mode() -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    args.first()
+        .is_some_and(|c| JSON_COMMANDS.contains(&c.as_str()))
+        && args
+            .iter()
+            .take_while(|a| a.as_str() != "--")
+            .any(|a| a == "--json")
+}
+
+/// The object a command prints instead of its own when it fails or stops
+/// with nothing to report in `--json` mode (docs/json.md, Errors):
+/// `{"error": {"kind", "message", "status"}}`.
+pub fn json_error(kind: &str, message: &str, status: Status) -> String {
+    #[derive(serde::Serialize)]
+    struct Detail<'a> {
+        kind: &'a str,
+        message: &'a str,
+        status: u8,
+    }
+    #[derive(serde::Serialize)]
+    struct Failed<'a> {
+        error: Detail<'a>,
+    }
+    let failed = Failed {
+        error: Detail {
+            kind,
+            message,
+            status: status as u8,
+        },
+    };
+    // A struct of strings and a number always serialises.
+    json(&failed).unwrap_or_default()
+}
+
+/// The kind of an error, as `--json` names it: the variant of
+/// [`bbx::Error`], in snake case.
+pub fn error_kind(error: &bbx::Error) -> &'static str {
+    match error {
+        bbx::Error::Parse(_) => "parse",
+        bbx::Error::Config { .. } => "config",
+        bbx::Error::Invalid(_) => "invalid",
+        bbx::Error::Io { .. } => "io",
+        bbx::Error::WorkDir { .. } => "work_dir",
+        bbx::Error::Database { .. } => "database",
+        bbx::Error::Solver(_) => "solver",
+        bbx::Error::Json(_) => "json",
+        bbx::Error::Damaged { .. } => "damaged",
+        bbx::Error::System(_) => "system",
+        bbx::Error::Busy(_) => "busy",
+        bbx::Error::Internal(_) => "internal",
+    }
+}
+
+/// A command that stops with nothing to report (interrupted, or out of
+/// time): the sentence saying why goes to standard error and, in `--json`
+/// mode, into the error object printed (of kind `kind`).
+pub fn stopped(as_json: bool, kind: &str, message: &str, status: Status) -> (String, Status) {
+    eprintln!("{message}");
+    if as_json {
+        (json_error(kind, message, status), status)
+    } else {
+        (String::new(), status)
+    }
+}
+
 /// Prints `text`; a closed pipe (`bbx … | head`) is not an error.
 pub fn emit(text: &str) -> Result<(), Status> {
     let mut out = std::io::stdout().lock();

@@ -7,7 +7,9 @@ use bbx::catalogue::Catalogue;
 use bbx::census::{self, CensusOptions, Cluster};
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner};
+use crate::cli::{
+    Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner, stopped,
+};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -153,29 +155,34 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         // A process's share is known only once counted: with several
         // processes, no "of" for it, and no telling from the counts whether
         // every molecule is counted.
-        if cluster.processes > 1 {
-            eprintln!(
+        let message = if cluster.processes > 1 {
+            format!(
                 "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
                 quantity(done.counted, "molecule", "molecules"),
                 cluster.process,
                 done.total,
                 cluster.processes,
                 done.work_dir.display()
-            );
+            )
         } else if done.counted >= done.total {
-            eprintln!(
+            format!(
                 "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
                 done.work_dir.display()
-            );
+            )
         } else {
-            eprintln!(
+            format!(
                 "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
                 done.counted,
                 done.total,
                 done.work_dir.display()
-            );
-        }
-        return Ok((String::new(), Status::Interrupted));
+            )
+        };
+        return Ok(stopped(
+            args.json,
+            "interrupted",
+            &message,
+            Status::Interrupted,
+        ));
     }
     let Some(report) = done.report.take() else {
         done.remove_work();
@@ -204,17 +211,19 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 other => other,
             })?;
         let Some(stored) = stored else {
-            eprintln!(
-                "{}",
-                kept(
-                    &format!(
-                        "interrupted: the groups were not stored, and {} is as it was",
-                        args.db
-                    ),
-                    ""
-                )
+            let message = kept(
+                &format!(
+                    "interrupted: the groups were not stored, and {} is as it was",
+                    args.db
+                ),
+                "",
             );
-            return Ok((String::new(), Status::Interrupted));
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                &message,
+                Status::Interrupted,
+            ));
         };
         done.remove_work();
         eprintln!(
