@@ -33,6 +33,9 @@ pub struct Args {
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
+    /// Rules of the SAT side, to see the check fail (for tests).
+    #[arg(long, hide = true, value_name = "standard|edge-miss")]
+    sat_rules: Option<Rules>,
     #[command(flatten)]
     quiet: Quiet,
     /// Print one JSON object instead of text.
@@ -55,7 +58,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     let options = bbx::verify::VerifyOptions {
         rules: args.rules,
-        sat_rules: args.rules,
+        sat_rules: args.sat_rules.unwrap_or(args.rules),
         sample: args.sample,
         seed: args.seed.value()?,
         ambiguous_only: args.ambiguous,
