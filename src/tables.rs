@@ -18,12 +18,13 @@ use crate::rules::ray::{Outcome, Rules, Tracer};
 pub const LARGEST_GROUPS: usize = 10;
 
 /// The summary `bbx stats` prints for a configuration.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StatsReport {
     /// The configuration.
     pub config: String,
     /// The rules: always the standard rules, which catalogues and censuses
-    /// count under.
+    /// count under (absent from reports stored before it was written).
+    #[serde(default)]
     pub rules: Rules,
     /// Molecules in it.
     pub molecules: u64,
@@ -44,7 +45,7 @@ pub struct StatsReport {
 
 /// Where a [`StatsReport`]'s counts come from. Two reports of one
 /// configuration differ at most here.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ReportSource {
     /// Read from a complete catalogue.
@@ -60,7 +61,7 @@ pub enum ReportSource {
         seconds: f64,
         /// The largest resident memory of a process, in bytes (0 where the
         /// system does not say, `null` in JSON).
-        #[serde(serialize_with = "zero_is_null")]
+        #[serde(serialize_with = "zero_is_null", deserialize_with = "null_is_zero")]
         peak_memory_bytes: u64,
         /// Worker threads in all.
         workers: usize,
@@ -72,10 +73,10 @@ pub enum ReportSource {
 }
 
 /// One line of the ambiguity table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AmbiguityRow {
     /// Molecules per spectrum (`molecules_per_spectrum` in JSON).
-    #[serde(rename = "molecules_per_spectrum")]
+    #[serde(rename = "molecules_per_spectrum", alias = "nb_mol")]
     pub nb_mol: u64,
     /// Spectra of this size, counting the images of one under the symmetries once.
     pub spectra_up_to_symmetry: u64,
@@ -86,7 +87,7 @@ pub struct AmbiguityRow {
 }
 
 /// One spectral group in a [`StatsReport`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GroupReport {
     /// The shared spectrum.
     pub spectrum: String,
@@ -115,12 +116,14 @@ impl GroupReport {
 }
 
 /// One ray record in a [`StatsReport`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RecordReport {
     /// `absorbed`, `reflected` or `out`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "record_name")]
+    pub kind: RecordName,
     /// `turns` or `length`.
-    pub measure: &'static str,
+    #[serde(deserialize_with = "record_name")]
+    pub measure: RecordName,
     /// The record value.
     pub value: u32,
     /// The lowest-numbered molecule reaching it (`None` when no molecule
@@ -128,7 +131,9 @@ pub struct RecordReport {
     pub number: Option<u64>,
     /// The border position of a ray of that molecule reaching it (`None`
     /// when no molecule has a ray of this kind: a box full of atoms reflects
-    /// nothing and lets nothing out).
+    /// nothing and lets nothing out). Reports stored before it was written
+    /// call it `ray`, 0 for none.
+    #[serde(alias = "ray", deserialize_with = "zero_is_none")]
     pub position: Option<usize>,
 }
 
@@ -138,6 +143,31 @@ fn zero_is_null<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> 
         0 => s.serialize_none(),
         n => s.serialize_u64(*n),
     }
+}
+
+/// Reads what [`zero_is_null`] writes.
+fn null_is_zero<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    Ok(<Option<u64> as serde::Deserialize>::deserialize(d)?.unwrap_or(0))
+}
+
+/// Reads a position that is `null`, or 0, for none.
+fn zero_is_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    Ok(<Option<usize> as serde::Deserialize>::deserialize(d)?.filter(|&p| p > 0))
+}
+
+/// A name [`RECORDS`] uses (an alias, so that serde does not take the
+/// field for a string borrowed from its input).
+type RecordName = &'static str;
+
+/// Reads a [`RecordReport`]'s `kind` or `measure` back (from a census's
+/// stored report): one of the names [`RECORDS`] uses.
+fn record_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let name = <String as serde::Deserialize>::deserialize(d)?;
+    RECORDS
+        .iter()
+        .flat_map(|(kind, measure, _)| [*kind, *measure])
+        .find(|known| *known == name)
+        .ok_or_else(|| serde::de::Error::custom(format!("no ray record is named {name:?}")))
 }
 
 /// The six records a report lists, in its order: `(kind, measure, statistics
@@ -272,4 +302,33 @@ pub fn atoms_apart(a: &Molecule, b: &Molecule) -> usize {
         .iter()
         .filter(|x| b.atoms().binary_search(x).is_err())
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_stored_before_the_json_names_changed_still_reads() {
+        // A census stored by an earlier bbx keeps its report in the earlier
+        // names (`nb_mol`, `ray` with 0 for none, no `rules`, memory 0 for
+        // unknown): read back, it is the same report, not counted again.
+        let old = r#"{"config":"A4_B2","molecules":1,
+            "source":{"kind":"census","symmetry":true,"molecules_traced":1,"seconds":0.5,
+                "peak_memory_bytes":0,"workers":1,"processes":1,"resumed":false},
+            "ambiguity":[{"nb_mol":2,"spectra_up_to_symmetry":1,"spectra":4,"molecules":8}],
+            "unique_molecules":0,"largest_groups":[],"groups_by_difference":[[1,1]],
+            "records":[{"kind":"absorbed","measure":"turns","value":3,"number":37,"ray":10},
+                {"kind":"out","measure":"turns","value":0,"number":1,"ray":0}]}"#;
+        let report: StatsReport = serde_json::from_str(old).expect("the earlier form reads");
+        assert_eq!(report.rules, Rules::Standard);
+        assert_eq!(report.ambiguity[0].nb_mol, 2);
+        assert_eq!(report.records[0].position, Some(10));
+        assert_eq!(report.records[1].position, None);
+        // Written again in today's names, it reads back the same.
+        let new = serde_json::to_string(&report).unwrap();
+        assert!(new.contains(r#""molecules_per_spectrum":2"#), "{new}");
+        assert!(new.contains(r#""peak_memory_bytes":null"#), "{new}");
+        assert_eq!(serde_json::from_str::<StatsReport>(&new).unwrap(), report);
+    }
 }

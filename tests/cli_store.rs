@@ -334,3 +334,76 @@ fn ctrl_c_while_grouping_stops_at_once() {
     assert!(census_kept(&work), "the work is kept");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn stats_reads_a_stored_census_instead_of_counting_again() {
+    // The report a census stored with its groups is the configuration's
+    // tables: `stats` reads it (the very JSON the census printed, seconds
+    // and all, which no second count repeats) and counts again only when
+    // asked to (`--census`).
+    let dir = temp_dir("stats-stored");
+    let db = dir.join("groups.sqlite");
+    let d = db.to_str().unwrap();
+    let work = dir.join("work");
+    let w = work.to_str().unwrap();
+    let stored = success(&run(&[
+        "stats",
+        "A4_B5",
+        "--store-groups",
+        "--json",
+        "-q",
+        "--db",
+        d,
+        "--work-dir",
+        w,
+    ]));
+    // Read, not counted: a census would make its work directory.
+    let nowhere = dir.join("no such directory");
+    let n = nowhere.to_str().unwrap();
+    let read = success(&run(&[
+        "stats",
+        "A4_B5",
+        "--json",
+        "-q",
+        "--db",
+        d,
+        "--work-dir",
+        n,
+    ]));
+    assert_eq!(read, stored);
+    assert!(!nowhere.exists(), "stats counted again");
+    let text = success(&run(&["stats", "A4_B5", "-q", "--db", d]));
+    let counted = success(&run(&[
+        "stats",
+        "A4_B5",
+        "-q",
+        "--census",
+        "--db",
+        d,
+        "--work-dir",
+        w,
+    ]));
+    let without_source = |t: &str| -> String {
+        t.lines()
+            .filter(|l| !l.starts_with("census:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(without_source(&text), without_source(&counted));
+    assert_ne!(
+        success(&run(&[
+            "stats",
+            "A4_B5",
+            "--json",
+            "-q",
+            "--census",
+            "--db",
+            d,
+            "--work-dir",
+            w
+        ])),
+        stored,
+        "--census counts again"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

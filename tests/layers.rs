@@ -128,6 +128,61 @@ fn violations(files: &BTreeMap<PathBuf, String>) -> Vec<String> {
     bad
 }
 
+/// The import circles between the files of one folder (`play/app` uses
+/// `play/ui`, which uses `play/app`), each as `a -> b -> … -> a`. Files of a
+/// folder may use each other, but never in a circle: the lower one must not
+/// know the higher one. Unit tests (from the first `#[cfg(test)]` on) are
+/// left out: they may set up what the file serves.
+fn circles(files: &BTreeMap<PathBuf, String>) -> Vec<String> {
+    let mut uses: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (path, text) in files {
+        let parts: Vec<String> = path
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if parts.len() != 2 || parts[1] == "mod" {
+            continue;
+        }
+        let from = format!("{}/{}", parts[0], parts[1]);
+        let entry = uses.entry(from.clone()).or_default();
+        // A file's unit tests may set up what the file serves.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (_, target, inner) in crate_paths(code) {
+            let to = format!("{target}/{inner}");
+            if target == parts[0]
+                && to != from
+                && files.contains_key(&PathBuf::from(format!("{to}.rs")))
+                && !entry.contains(&to)
+            {
+                entry.push(to);
+            }
+        }
+    }
+    // A depth-first search from each file; a path back to the file is a circle.
+    let mut found: Vec<String> = Vec::new();
+    for start in uses.keys() {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some((at, path)) = stack.pop() {
+            for next in uses.get(&at).into_iter().flatten() {
+                if next == start {
+                    let mut circle = path.clone();
+                    circle.push(start.clone());
+                    // Report each circle once, from its smallest file.
+                    if path.iter().all(|f| f >= start) {
+                        found.push(circle.join(" -> "));
+                    }
+                } else if seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    found
+}
+
 fn sources(dir: &Path, root: &Path, out: &mut BTreeMap<PathBuf, String>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("src/ is readable")
@@ -155,6 +210,42 @@ fn every_import_points_down() {
         bad.is_empty(),
         "imports against the layers:\n{}",
         bad.join("\n")
+    );
+}
+
+#[test]
+fn no_two_files_of_a_folder_use_each_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = BTreeMap::new();
+    sources(&root, &root, &mut files);
+    let found = circles(&files);
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_check_catches_circles() {
+    let mut files = BTreeMap::new();
+    let mut add = |path: &str, text: &str| {
+        files.insert(PathBuf::from(path), text.to_string());
+    };
+    add(
+        "play/app.rs",
+        "use crate::play::ui;\nuse crate::play::game::Game;\n",
+    );
+    add("play/ui.rs", "use crate::play::app::App;\n");
+    add("play/game.rs", "use crate::render::Notation;\n");
+    add("census/a.rs", "use crate::census::b::B;\n");
+    add("census/b.rs", "use crate::census::c::C;\n");
+    add("census/c.rs", "use crate::census::a::A;\n");
+    add("census/mod.rs", "use crate::census::a::A;\n");
+    let found = circles(&files);
+    assert_eq!(
+        found,
+        [
+            "census/a -> census/b -> census/c -> census/a",
+            "play/app -> play/ui -> play/app"
+        ],
+        "{found:#?}"
     );
 }
 

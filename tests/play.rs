@@ -96,7 +96,7 @@ fn type_text(app: &mut App, text: &str) {
 /// Draws the app on a `w`×`h` test terminal and returns its lines.
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| app.draw(f)).expect("draws");
+    t.draw(|f| bbx::play::draw(app, f)).expect("draws");
     let buf = t.backend().buffer();
     (0..h)
         .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())

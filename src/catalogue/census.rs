@@ -260,21 +260,9 @@ impl Catalogue {
         self.select_from("census_molecules", filter, args)
     }
 
-    /// The stored census row of molecule `number` (only molecules of
-    /// ambiguous spectra are stored).
-    pub fn census_molecule(
-        &self,
-        config: Config,
-        number: u64,
-    ) -> Result<Option<MoleculeRow>, Error> {
-        let key = config.to_string();
-        Ok(self
-            .census_select("config = ?1 AND number = ?2", &[&key, &(number as i64)])?
-            .pop())
-    }
-
-    /// The stored census molecules with this (normalised) spectrum, by number.
-    pub fn census_with_spectrum(
+    /// The stored census molecules with this (normalised) spectrum, by number
+    /// (read through [`Store::with_spectrum`](super::Store::with_spectrum)).
+    pub(super) fn census_with_spectrum(
         &self,
         config: Config,
         spectrum: &str,
@@ -288,7 +276,7 @@ impl Catalogue {
 
     /// Every stored ambiguous spectrum with its molecules' numbers, in spectrum
     /// order.
-    pub fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
+    pub(super) fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
         self.numbers_by_spectrum("census_molecules", config)
     }
 }

@@ -39,12 +39,14 @@ mod query;
 mod report;
 mod rows;
 mod schema;
+mod store;
 
 pub use census::CensusStatus;
 pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
 pub use rows::{MoleculeRow, SpectrumRow};
 pub use schema::BUSY_TIMEOUT_MS;
+pub use store::{Groups, Holding, RULES, Store, molecules_of};
 
 use crate::error::Error;
 use crate::rules::config::Config;

@@ -44,6 +44,7 @@ pub mod dataflow;
 pub mod group;
 pub mod orbits;
 pub mod record;
+pub mod source;
 pub mod spectra;
 pub mod spill;
 pub mod store;

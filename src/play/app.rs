@@ -2,9 +2,10 @@
 //!
 //! [`App`] holds a [`Game`], the cursor, the coach and whichever window is
 //! open (help, the quit question, the save prompt, the list of molecules). It
-//! takes keys and mouse clicks as crossterm events and draws itself on any
-//! ratatui backend, so tests drive it on a `TestBackend` exactly as the
-//! terminal loop in [`crate::play::terminal`] does on a real terminal.
+//! takes keys and mouse clicks as crossterm events; [`crate::play::draw`]
+//! draws it on any ratatui backend, so tests drive it on a `TestBackend`
+//! exactly as the terminal loop in [`crate::play::terminal`] does on a real
+//! terminal. The state knows nothing of how it is drawn.
 //!
 //! ```
 //! use bbx::play::app::{App, Options};
@@ -17,21 +18,19 @@
 //! app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)); // shoot ray 1
 //! assert_eq!(app.game().observation().shot_count() >= 1, true);
 //! let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
-//! terminal.draw(|f| app.draw(f)).unwrap();
+//! terminal.draw(|f| bbx::play::draw(&mut app, f)).unwrap();
 //! ```
 
 use std::path::Path;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
-use ratatui::Frame;
 
 use crate::play::coach::{Coach, CoachLimits};
 use crate::play::game::{Game, GuessError, Shot};
 use crate::play::input::{Command, Cursor, Target, command};
 use crate::play::save::save_text;
 use crate::play::setup::{Setup, Source, Started, start};
-use crate::play::ui;
 use crate::render::{Notation, position_name};
 use crate::rules::ray::Outcome;
 
@@ -268,9 +267,11 @@ impl App {
         }
     }
 
-    /// Draws the screen.
-    pub fn draw(&mut self, frame: &mut Frame) {
-        self.board_origin = ui::draw(self, frame);
+    /// Records where the board's text starts on the screen, as drawn by
+    /// [`crate::play::draw`] (`None` when the screen is too small for it), so
+    /// that a mouse click finds its cell.
+    pub fn set_board_origin(&mut self, origin: Option<(u16, u16)>) {
+        self.board_origin = origin;
     }
 
     /// Handles one key press (releases and repeats of other kinds are ignored).
@@ -414,7 +415,7 @@ impl App {
                     Notation::Seed => Notation::Emacs,
                     Notation::Emacs => Notation::Seed,
                 };
-                let (_, used) = crate::play::save::marks_in(self.game(), self.notation);
+                let (_, used) = self.game().marks_in(self.notation);
                 let text = match (self.notation, used) {
                     (Notation::Emacs, Notation::Emacs) => {
                         "Emacs notation: H hit, R reflection, digits for exit pairs."

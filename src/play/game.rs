@@ -22,8 +22,9 @@
 
 use crate::error::Error;
 use crate::play::referee::{Judge, Verdict, judge};
+use crate::render::{Notation, emacs_mark};
 use crate::rules::board::Molecule;
-use crate::rules::ray::{Outcome, Rules};
+use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::{Observation, Spectrum, pair_label};
 
 /// What shooting a ray did.
@@ -215,6 +216,17 @@ impl Game {
         }
     }
 
+    /// The border marks in `notation`, and the notation actually used: Emacs
+    /// notation has digits for 9 exit pairs only, so past that the seed's
+    /// letters are used.
+    pub fn marks_in(&self, notation: Notation) -> (Vec<char>, Notation) {
+        let marks = self.marks();
+        if notation == Notation::Seed || self.pair_order().len() > 9 {
+            return (marks, Notation::Seed);
+        }
+        (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
+    }
+
     /// The border marks in the seed's notation, pairs lettered in the order they
     /// were seen (so a label never changes during a game); a space where no ray
     /// was shot, `+` for pairs past the 52 letters.
@@ -335,6 +347,21 @@ impl Game {
     pub fn is_over(&self) -> bool {
         self.verdict.is_some()
     }
+}
+
+/// Where a ray from `position` goes in `molecule` under `rules`: its outcome
+/// and, for each linear cell, whether the ray crosses it (what the reveal
+/// draws).
+pub fn ray_path(molecule: &Molecule, rules: Rules, position: usize) -> (Outcome, Vec<bool>) {
+    let p = molecule.width();
+    let mut t = Tracer::new(p, rules);
+    t.load(molecule);
+    let (trace, path) = t.trace_path(position);
+    let mut cells = vec![false; p * p];
+    for s in path {
+        cells[p * (s.row - 1) + s.col - 1] = true;
+    }
+    (trace.outcome, cells)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ pub mod setup;
 pub mod terminal;
 mod ui;
 
-pub use ui::minimum_size;
+pub use ui::{draw, minimum_size};
 
 use crate::error::Error;
 

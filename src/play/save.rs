@@ -35,14 +35,18 @@ use std::fmt::Write as _;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
-use crate::render::{Notation, balls_line, emacs_mark, grid};
+use crate::render::{Notation, balls_line, grid};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng as _, SeedableRng as _};
+use xxhash_rust::xxh3::xxh3_64;
 
 /// The comment that carries the scrambled game.
 pub const RESUME_TAG: &str = "bbx-resume:";
 
-const VERSION: u8 = 1;
+/// The format of the resume line written now (format 1 is still read).
+const VERSION: u8 = 2;
 const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 
 /// What a saved game's resume line holds.
@@ -60,17 +64,6 @@ pub struct Resume {
     pub over: bool,
 }
 
-/// The border marks of `game` in `notation`, and the notation actually used:
-/// Emacs notation has digits for 9 exit pairs only, so past that the seed's
-/// letters are used.
-pub fn marks_in(game: &Game, notation: Notation) -> (Vec<char>, Notation) {
-    let marks = game.marks();
-    if notation == Notation::Seed || game.pair_order().len() > 9 {
-        return (marks, Notation::Seed);
-    }
-    (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
-}
-
 /// The saved game as text: comments, the board in the seed's display and the
 /// balls line. Fails when the rays cannot be written in the display (more
 /// than 52 exit pairs).
@@ -81,7 +74,7 @@ pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
         ));
     }
     let p = game.width();
-    let (marks, _) = marks_in(game, notation);
+    let (marks, _) = game.marks_in(notation);
     let board = grid(p, |i| if game.is_guessed(i) { 'O' } else { '-' }, &marks);
     let mut out = String::new();
     let state = match game.verdict() {
@@ -147,26 +140,66 @@ pub fn read_resume(text: &str, origin: &str) -> Result<Option<Resume>, Error> {
     })
 }
 
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// A format's keystream, from the nonce and the length.
+type Keystream = fn(u32, usize) -> Vec<u8>;
+
+/// A format's checksum of a payload.
+type Checksum = fn(&[u8]) -> [u8; 4];
+
+/// The checksum of a payload: the first four bytes of its XXH3 hash.
+fn checksum(bytes: &[u8]) -> [u8; 4] {
+    let h = xxh3_64(bytes).to_le_bytes();
+    [h[0], h[1], h[2], h[3]]
 }
 
-/// The keystream that scrambles a payload (splitmix64 from the key and nonce).
+/// The nonce of a saved board: the low half of its XXH3 hash, so that two
+/// saves of different games scramble differently.
+fn nonce_of(board: &str) -> u32 {
+    xxh3_64(board.as_bytes()) as u32
+}
+
+/// The keystream that scrambles a payload: ChaCha8 keyed with bbx's key and
+/// the nonce.
 fn keystream(nonce: u32, len: usize) -> Vec<u8> {
-    let mut state = KEY ^ (u64::from(nonce) << 17);
-    let mut out = Vec::with_capacity(len + 8);
-    while out.len() < len {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        out.extend_from_slice(&z.to_le_bytes());
-    }
-    out.truncate(len);
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&KEY.to_le_bytes());
+    seed[8..12].copy_from_slice(&nonce.to_le_bytes());
+    let mut out = vec![0u8; len];
+    ChaCha8Rng::from_seed(seed).fill_bytes(&mut out);
     out
+}
+
+/// The first format of the resume line (bbx before the save format 2), kept
+/// so that games saved then still resume: an FNV-1a checksum and a splitmix64
+/// keystream, both written out here because no crate keeps them in this
+/// exact form. New saves never use it.
+mod v1 {
+    use super::KEY;
+
+    /// 64-bit FNV-1a.
+    pub(super) fn checksum(bytes: &[u8]) -> [u8; 4] {
+        let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let h = h.to_le_bytes();
+        [h[0], h[1], h[2], h[3]]
+    }
+
+    /// splitmix64 from the key and nonce.
+    pub(super) fn keystream(nonce: u32, len: usize) -> Vec<u8> {
+        let mut state = KEY ^ (u64::from(nonce) << 17);
+        let mut out = Vec::with_capacity(len + 8);
+        while out.len() < len {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            out.extend_from_slice(&z.to_le_bytes());
+        }
+        out.truncate(len);
+        out
+    }
 }
 
 fn encode(game: &Game, board: &str) -> Result<String, String> {
@@ -195,9 +228,9 @@ fn encode(game: &Game, board: &str) -> Result<String, String> {
         free[(q - 1) / 8] |= 1 << ((q - 1) % 8);
     }
     payload.extend_from_slice(&free);
-    let sum = fnv(&payload);
-    payload.extend_from_slice(&sum.to_le_bytes()[..4]);
-    let nonce = fnv(board.as_bytes()) as u32;
+    let sum = checksum(&payload);
+    payload.extend_from_slice(&sum);
+    let nonce = nonce_of(board);
     let mut out = format!("{nonce:08x}");
     for (b, k) in payload.iter().zip(keystream(nonce, payload.len())) {
         let _ = write!(out, "{:02x}", b ^ k);
@@ -229,21 +262,30 @@ fn decode(token: &str) -> Result<Resume, String> {
         nonce_bytes[3],
     ]);
     let scrambled = hex(&token[8..])?;
-    let payload: Vec<u8> = scrambled
-        .iter()
-        .zip(keystream(nonce, scrambled.len()))
-        .map(|(b, k)| b ^ k)
-        .collect();
-    if payload.len() < 4 + 2 + 4 + 4 {
+    if scrambled.len() < 4 + 2 + 4 + 4 {
         return Err("too short".into());
     }
-    let (body, sum) = payload.split_at(payload.len() - 4);
-    if fnv(body).to_le_bytes()[..4] != *sum {
+    // This format's scrambling first, then the first format's.
+    let formats: [(Keystream, Checksum, u8); 2] = [
+        (keystream, checksum, VERSION),
+        (v1::keystream, v1::checksum, 1),
+    ];
+    let unscrambled = formats.iter().find_map(|&(stream, sum_of, version)| {
+        let payload: Vec<u8> = scrambled
+            .iter()
+            .zip(stream(nonce, scrambled.len()))
+            .map(|(b, k)| b ^ k)
+            .collect();
+        let (body, sum) = payload.split_at(payload.len() - 4);
+        (sum_of(body) == *sum).then(|| (body.to_vec(), version))
+    });
+    let Some((body, version)) = unscrambled else {
         return Err("its checksum does not match".into());
-    }
-    if body[0] != VERSION {
+    };
+    let body = body.as_slice();
+    if body[0] != version {
         return Err(format!(
-            "version {} (this bbx reads version {VERSION})",
+            "version {} (this bbx reads versions 1 to {VERSION})",
             body[0]
         ));
     }
@@ -349,9 +391,42 @@ mod tests {
     }
 
     #[test]
+    fn games_saved_in_the_first_format_still_resume() {
+        // A game saved by bbx before format 2 (README's example).
+        let text = "# bbx-resume: a6387ae53407a2b8a5f841a26d9647d970eb151181d841d65e77016fd95e4a47f3718e7a66bf\n";
+        let r = read_resume(text, "old.txt").unwrap().unwrap();
+        assert_eq!(r.hidden.width(), 8);
+        assert_eq!(r.hidden.atoms().len(), 4);
+        assert_eq!(
+            (r.rules, r.judge, r.over),
+            (Rules::Standard, Judge::AllRays, false)
+        );
+        // New saves are written in format 2, which the first format's
+        // unscrambling does not read.
+        let g = sample();
+        let text = save_text(&g, Notation::Seed).unwrap();
+        let line = text.lines().find(|l| l.contains(RESUME_TAG)).unwrap();
+        let token = line.split_whitespace().last().unwrap();
+        let nonce = u32::from_str_radix(&token[..8], 16).unwrap();
+        let bytes: Vec<u8> = (8..token.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&token[i..i + 2], 16).unwrap())
+            .collect();
+        let plain: Vec<u8> = bytes
+            .iter()
+            .zip(keystream(nonce, bytes.len()))
+            .map(|(b, k)| b ^ k)
+            .collect();
+        assert_eq!(plain[0], VERSION);
+        let (body, sum) = plain.split_at(plain.len() - 4);
+        assert_eq!(checksum(body), sum);
+        assert_ne!(v1::checksum(body), sum);
+    }
+
+    #[test]
     fn emacs_notation_uses_digits() {
         let g = sample();
-        let (marks, used) = marks_in(&g, Notation::Emacs);
+        let (marks, used) = g.marks_in(Notation::Emacs);
         assert_eq!(used, Notation::Emacs);
         assert!(marks.iter().all(|c| !c.is_ascii_lowercase()));
     }

@@ -466,7 +466,7 @@ mod tests {
         })
         .unwrap();
         // The file is in Emacs notation: its top line is "   6 7 5 H 4 H 3 H".
-        let (marks, _) = crate::play::save::marks_in(&s.game, crate::render::Notation::Emacs);
+        let (marks, _) = s.game.marks_in(crate::render::Notation::Emacs);
         let top: String = marks[24..32].iter().rev().collect();
         assert_eq!(top, "675H4H3H");
     }

@@ -166,7 +166,7 @@ pub fn run(app: &mut App) -> Result<(), Error> {
     let mut term = Terminal::new(CrosstermBackend::new(io::stdout())).map_err(tty)?;
     term.clear().map_err(tty)?;
     loop {
-        term.draw(|f| app.draw(f)).map_err(tty)?;
+        term.draw(|f| crate::play::draw(app, f)).map_err(tty)?;
         if panic_test {
             panic!("{PANIC_TEST_VARIABLE} is set: panicking to test that the terminal is restored");
         }

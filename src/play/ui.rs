@@ -13,13 +13,12 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use crate::play::app::{App, Mode, Tone, outcome_words};
+use crate::play::game::ray_path;
 use crate::play::input::{KEYS, Target};
 use crate::play::referee::{Judge, WRONG_ATOM_PENALTY};
-use crate::play::save::marks_in;
-use crate::render::{Notation, grid, position_name, side_by_side};
+use crate::render::{grid, position_name, side_by_side};
 use crate::rules::board::{Molecule, position_at};
-use crate::rules::ray::{Outcome, Tracer};
-use crate::rules::spectrum::pair_label;
+use crate::rules::ray::Outcome;
 use crate::solver::Certainty;
 
 /// Width of the side panel.
@@ -65,8 +64,15 @@ const PAIR_COLOURS: [Color; 6] = [
     Color::LightRed,
 ];
 
-/// Draws the screen; returns where the board's text starts (for the mouse).
-pub(crate) fn draw(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
+/// Draws `app`'s screen on `f`, and tells `app` where the board's text
+/// starts (so that a mouse click finds its cell).
+pub fn draw(app: &mut App, f: &mut Frame) {
+    let origin = draw_screen(app, f);
+    app.set_board_origin(origin);
+}
+
+/// Draws the screen; returns where the board's text starts.
+fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
     let area = f.area();
     let p = app.game().width();
     let (bw, bh) = board_frame(p);
@@ -360,7 +366,7 @@ fn mark_style(app: &App, q: usize) -> Style {
 fn play_lines(app: &App) -> Vec<Line<'static>> {
     let g = app.game();
     let p = g.width();
-    let (marks, _) = marks_in(g, app.notation());
+    let (marks, _) = g.marks_in(app.notation());
     let answer = app.coach().answer_for(g.observation());
     let certainty = app
         .panels()
@@ -410,19 +416,6 @@ fn play_lines(app: &App) -> Vec<Line<'static>> {
     )
 }
 
-/// The cells a ray from `pos` crosses in molecule `m`.
-fn path_cells(m: &Molecule, rules: crate::rules::ray::Rules, pos: usize) -> Vec<bool> {
-    let p = m.width();
-    let mut t = Tracer::new(p, rules);
-    t.load(m);
-    let (_, path) = t.trace_path(pos);
-    let mut cells = vec![false; p * p];
-    for s in path {
-        cells[p * (s.row - 1) + s.col - 1] = true;
-    }
-    cells
-}
-
 /// The ray the reveal draws: the one at the cursor.
 fn selected_ray(app: &App) -> Option<usize> {
     match app.cursor().target() {
@@ -439,20 +432,13 @@ fn evidence_mark(app: &App) -> Option<(usize, Option<usize>, char)> {
     if e.shot {
         return None;
     }
-    let (_, used) = marks_in(g, app.notation());
+    let (_, used) = g.marks_in(app.notation());
     let next = g.pair_order().len();
     let (ch, other) = match e.hidden {
-        Outcome::Absorbed => (if used == Notation::Emacs { 'H' } else { '@' }, None),
-        Outcome::Reflected => (if used == Notation::Emacs { 'R' } else { '&' }, None),
+        Outcome::Absorbed => (used.hit(), None),
+        Outcome::Reflected => (used.reflection(), None),
         Outcome::Miss => ('~', None),
-        Outcome::Exit(k) => {
-            let c = if used == Notation::Emacs && next < 9 {
-                (b'1' + next as u8) as char
-            } else {
-                pair_label(next).unwrap_or('+')
-            };
-            (c, Some(k))
-        }
+        Outcome::Exit(k) => (used.pair(next).unwrap_or('+'), Some(k)),
     };
     Some((e.position, other, ch))
 }
@@ -460,9 +446,9 @@ fn evidence_mark(app: &App) -> Option<(usize, Option<usize>, char)> {
 fn reveal_lines(app: &App) -> Vec<Line<'static>> {
     let g = app.game();
     let p = g.width();
-    let (marks, _) = marks_in(g, app.notation());
+    let (marks, _) = g.marks_in(app.notation());
     let hidden = g.hidden().cells();
-    let path = selected_ray(app).map(|q| path_cells(g.hidden(), g.rules(), q));
+    let path = selected_ray(app).map(|q| ray_path(g.hidden(), g.rules(), q).1);
     let extra = evidence_mark(app);
     board_lines(
         p,
@@ -506,12 +492,9 @@ fn guess_lines(app: &App) -> Vec<Line<'static>> {
     let guess = v.guess.clone();
     let cells = guess.cells();
     let ray = selected_ray(app);
-    let path = ray.map(|q| path_cells(&guess, g.rules(), q));
-    let outcome = ray.map(|q| {
-        let mut t = Tracer::new(p, g.rules());
-        t.load(&guess);
-        (q, t.trace(q).outcome)
-    });
+    let traced = ray.map(|q| (q, ray_path(&guess, g.rules(), q)));
+    let path = traced.as_ref().map(|(_, (_, cells))| cells.clone());
+    let outcome = traced.map(|(q, (o, _))| (q, o));
     board_lines(
         p,
         |i| {
@@ -528,11 +511,11 @@ fn guess_lines(app: &App) -> Vec<Line<'static>> {
         },
         |q| {
             let style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
-            let emacs = marks_in(g, app.notation()).1 == Notation::Emacs;
+            let used = g.marks_in(app.notation()).1;
             match outcome {
                 Some((a, o)) if a == q => match o {
-                    Outcome::Absorbed => (if emacs { 'H' } else { '@' }, style),
-                    Outcome::Reflected => (if emacs { 'R' } else { '&' }, style),
+                    Outcome::Absorbed => (used.hit(), style),
+                    Outcome::Reflected => (used.reflection(), style),
                     Outcome::Miss => ('~', style),
                     Outcome::Exit(_) => ('+', style),
                 },
@@ -864,7 +847,7 @@ fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
         f.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    let (marks, _) = marks_in(g, app.notation());
+    let (marks, _) = g.marks_in(app.notation());
     let guess = g.verdict().map(|v| v.guess.clone());
     // The hidden molecule first, then the guess, then the others as found.
     let mut mols: Vec<&Molecule> = Vec::with_capacity(a.molecules().len());

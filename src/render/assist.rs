@@ -5,6 +5,7 @@ use crate::assistant::suggest::Suggestion;
 use crate::error::quantity;
 use crate::render::board::position_name;
 use crate::render::solve::verdict;
+use itertools::Itertools as _;
 
 /// The text of a suggestion, listing the `top` best rays.
 pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
@@ -74,18 +75,14 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
             ));
         }
         if let Some(best) = report.splits.first() {
-            let classes: Vec<String> = best
-                .classes
-                .iter()
-                .map(|c| match c.exit {
-                    Some(k) => format!("out at {k}: {}", c.count),
-                    None => format!("{}: {}", c.result, c.count),
-                })
-                .collect();
+            let classes = best.classes.iter().map(|c| match c.exit {
+                Some(k) => format!("out at {k}: {}", c.count),
+                None => format!("{}: {}", c.result, c.count),
+            });
             out.push_str(&format!(
                 "\nray {} would split them as {}.\n",
                 best.position,
-                classes.join(", ")
+                classes.format(", ")
             ));
         }
     }

@@ -32,6 +32,34 @@ pub fn spectrum_marks(s: &Spectrum, notation: Notation) -> Option<Vec<char>> {
     }
 }
 
+impl Notation {
+    /// The mark of a ray absorbed (a hit): `@`, or `H` in Emacs notation.
+    pub fn hit(self) -> char {
+        match self {
+            Notation::Seed => '@',
+            Notation::Emacs => 'H',
+        }
+    }
+
+    /// The mark of a ray reflected: `&`, or `R` in Emacs notation.
+    pub fn reflection(self) -> char {
+        match self {
+            Notation::Seed => '&',
+            Notation::Emacs => 'R',
+        }
+    }
+
+    /// The mark of the exit pair numbered `n` (from 0, in the order the pairs
+    /// were found): a digit in Emacs notation while there are at most 9, a
+    /// letter otherwise; `None` past the 52 letters.
+    pub fn pair(self, n: usize) -> Option<char> {
+        match self {
+            Notation::Emacs if n < 9 => Some((b'1' + n as u8) as char),
+            _ => crate::rules::spectrum::pair_label(n),
+        }
+    }
+}
+
 /// A seed mark in Emacs notation: `@` → `H`, `&` → `R`, pair letters `a`–`i`
 /// → digits `1`–`9`; any other mark (`~`, a blank) as it is.
 pub fn emacs_mark(seed: char) -> char {

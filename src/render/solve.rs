@@ -1,6 +1,7 @@
 //! `bbx solve`: the molecules that fit, what is certain, the rays that split
 //! them, the guess and the conflict.
 
+use itertools::Itertools as _;
 use std::fmt::Write as _;
 
 use crate::error::quantity;
@@ -147,21 +148,18 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
         }
     }
     if let Some(conflict) = &report.conflict {
-        let list: Vec<String> = conflict
-            .iter()
-            .map(|&q| {
-                let what = sol
-                    .observation
-                    .get(q)
-                    .map(Outcome::words)
-                    .unwrap_or_default();
-                format!("  ray {q} ({}): {what}", position_name(p, q))
-            })
-            .collect();
+        let list = conflict.iter().map(|&q| {
+            let what = sol
+                .observation
+                .get(q)
+                .map(Outcome::words)
+                .unwrap_or_default();
+            format!("  ray {q} ({}): {what}", position_name(p, q))
+        });
         let _ = writeln!(
             out,
             "\nThese observed rays cannot hold together (each one is needed for the contradiction):\n{}",
-            list.join("\n")
+            list.format("\n")
         );
         let mut marks = vec![' '; 4 * p];
         let obs_marks = sol.observation.marks().unwrap_or_default();
@@ -229,20 +227,16 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             let _ = writeln!(out, "  {caveat}");
         }
         for s in report.splits.iter().take(10) {
-            let classes: Vec<String> = s
-                .classes
-                .iter()
-                .map(|c| match c.exit {
-                    Some(k) => format!("out at {k} ×{}", c.count),
-                    None => format!("{} ×{}", c.result, c.count),
-                })
-                .collect();
+            let classes = s.classes.iter().map(|c| match c.exit {
+                Some(k) => format!("out at {k} ×{}", c.count),
+                None => format!("{} ×{}", c.result, c.count),
+            });
             let _ = writeln!(
                 out,
                 "  ray {} ({}): {}; {:.2} expected to remain",
                 s.position,
                 position_name(p, s.position),
-                classes.join(", "),
+                classes.format(", "),
                 s.expected_remaining
             );
         }

@@ -1,5 +1,6 @@
 //! `bbx strategy`: a policy's games against a whole configuration, as text.
 
+use itertools::Itertools as _;
 use std::fmt::Write as _;
 
 use crate::assistant::strategy::{Game, StrategyReport};
@@ -89,12 +90,11 @@ pub fn strategy_text(r: &StrategyReport) -> String {
         r.penalty_total as f64 / r.molecules.max(1) as f64
     );
     if !r.first_rays.is_empty() {
-        let steps: Vec<String> = r
+        let steps = r
             .first_rays
             .iter()
-            .map(|(q, o, share)| format!("ray {q} (most often {o}, {:.1}%)", 100.0 * share))
-            .collect();
-        let _ = writeln!(out, "first  {}", steps.join(", then "));
+            .map(|(q, o, share)| format!("ray {q} (most often {o}, {:.1}%)", 100.0 * share));
+        let _ = writeln!(out, "first  {}", steps.format(", then "));
     }
     histogram(&mut out, "rays per game", &r.rays_histogram, r.molecules);
     histogram(&mut out, "score per game", &r.score_histogram, r.molecules);

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::catalogue::Catalogue;
+use crate::catalogue::Store;
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::{Molecules, unrank};
@@ -33,6 +33,8 @@ pub struct SpectralGroups {
     numbers: Vec<u64>,
     /// Spectrum i's molecules are `numbers[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
+    /// Distinct spectra in the configuration, those not held included.
+    spectra: usize,
 }
 
 /// The two-byte code of an outcome: `@` 0, `&` 1, `~` 2, exit at k 2 + k.
@@ -67,6 +69,7 @@ impl SpectralGroups {
             codes: Vec::new(),
             numbers: Vec::with_capacity(numbers.len()),
             starts: vec![0],
+            spectra: 0,
         };
         for (j, &i) in order.iter().enumerate() {
             if j > 0 && key(order[j - 1]) != key(i) {
@@ -81,6 +84,7 @@ impl SpectralGroups {
             out.starts.push(out.numbers.len());
         }
         out.codes.shrink_to_fit();
+        out.spectra = out.len();
         out
     }
 
@@ -92,6 +96,12 @@ impl SpectralGroups {
     /// Number of distinct spectra.
     pub fn len(&self) -> usize {
         self.starts.len() - 1
+    }
+
+    /// Distinct spectra in the whole configuration: [`len`](Self::len),
+    /// unless these are only the shared ones (a census's stored groups).
+    pub fn spectra(&self) -> usize {
+        self.spectra
     }
 
     /// True when there is no spectrum at all.
@@ -162,32 +172,24 @@ pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
     Ok(SpectralGroups::from_records(config.width, codes, numbers))
 }
 
-/// The distinct spectra of a complete catalogue (standard rules) with their
-/// molecules' numbers, as [`spectra`] computes them.
-pub fn spectra_from_catalogue(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
-    from_groups(cat, config, cat.spectral_groups(config)?)
-}
-
-/// The ambiguous spectra of a census stored in `cat` (`bbx stats
-/// --store-groups`) with their molecules' numbers: the spectra [`spectra`]
-/// finds shared by two molecules or more, and only those.
-pub fn spectra_from_census(cat: &Catalogue, config: Config) -> Result<SpectralGroups, Error> {
-    from_groups(cat, config, cat.census_groups(config)?)
-}
-
-fn from_groups(
-    cat: &Catalogue,
-    config: Config,
-    groups: Vec<(String, Vec<u64>)>,
-) -> Result<SpectralGroups, Error> {
+/// The spectral groups a [`Store`] holds with their molecules' numbers:
+/// every spectrum of a complete catalogue (standard rules), as [`spectra`]
+/// computes them, or the spectra a stored census found shared by two
+/// molecules or more (`bbx stats --store-groups`), and only those; `None`
+/// when the store holds neither.
+pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error> {
+    let Some(held) = store.groups()? else {
+        return Ok(None);
+    };
+    let config = store.config();
     let mut codes = Vec::new();
     let mut numbers = Vec::new();
-    for (s, v) in groups {
-        let s = Spectrum::parse(&s, cat.path())?;
+    for (s, v) in held.groups {
+        let s = Spectrum::parse(&s, store.path())?;
         if s.width() != config.width {
             return Err(Error::Invalid(format!(
                 "{}: a spectrum of {} rays is stored for {config}",
-                cat.path(),
+                store.path(),
                 s.outcomes().len()
             )));
         }
@@ -196,5 +198,13 @@ fn from_groups(
             numbers.push(n);
         }
     }
-    Ok(SpectralGroups::from_records(config.width, codes, numbers))
+    let mut groups = SpectralGroups::from_records(config.width, codes, numbers);
+    groups.spectra = usize::try_from(held.spectra).map_err(|_| {
+        Error::Invalid(format!(
+            "{}: {} spectra are more than this machine counts",
+            store.path(),
+            held.spectra
+        ))
+    })?;
+    Ok(Some(groups))
 }

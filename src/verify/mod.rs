@@ -27,9 +27,11 @@ use rayon::prelude::*;
 
 mod groups;
 mod index;
+mod source;
 
-pub use groups::{SpectralGroups, spectra, spectra_from_catalogue, spectra_from_census};
+pub use groups::{SpectralGroups, spectra, spectra_from_store};
 use index::RayIndex;
+pub use source::{SpectraSource, spectra_for};
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
@@ -284,7 +286,7 @@ pub fn verify_spectra(
     Ok(Verification {
         config: config.to_string(),
         rules: options.rules,
-        spectra: groups.len(),
+        spectra: groups.spectra(),
         checked: total,
         ambiguous_only: options.ambiguous_only,
         partial: options.partial,
@@ -335,11 +337,17 @@ mod tests {
     #[test]
     fn the_catalogue_gives_the_groups_enumeration_gives() {
         let config: Config = "A4_B5".parse().unwrap();
-        let mut cat = Catalogue::open_in_memory().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("bbx.sqlite");
+        let mut cat = Catalogue::open(&db).unwrap();
         cat.explore(config, &crate::catalogue::ExploreOptions::default(), |_| {})
             .unwrap();
+        drop(cat);
+        let store = crate::catalogue::Store::open(&db, config, 1000).unwrap();
         let enumerated = spectra(config, Rules::Standard).unwrap();
-        assert_eq!(spectra_from_catalogue(&cat, config).unwrap(), enumerated);
+        let read = spectra_from_store(&store).unwrap().unwrap();
+        assert_eq!(read, enumerated);
+        assert_eq!(read.spectra(), read.len());
         // Counted here molecule by molecule, apart from the enumeration and
         // the catalogue: how many molecules give each spectrum.
         let mut counted: std::collections::HashMap<Spectrum, usize> = Default::default();

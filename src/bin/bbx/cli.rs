@@ -6,13 +6,13 @@ use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
 
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
-use bbx::catalogue::Catalogue;
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
-use bbx::{Config, Observation, Rules};
+use bbx::{Observation, Rules};
 
 /// The exit statuses of `bbx`, all in one place (README lists them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,17 +42,51 @@ impl From<Status> for ExitCode {
     }
 }
 
-/// Catches Ctrl-C: the first sets the flag returned (work stops cleanly and
-/// says so), a second one exits at once with status 130.
+/// The flag Ctrl-C sets once [`ctrl_c`] catches it.
+static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// The flag Ctrl-C sets once [`ctrl_c`] catches it, without catching it yet
+/// (for work that starts catching it part of the way through).
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
+/// Catches Ctrl-C: the first sets the flag returned ([`stop_flag`]: work
+/// stops cleanly and says so), a second one exits at once with status 130.
 pub fn ctrl_c() -> &'static AtomicBool {
-    static STOP: AtomicBool = AtomicBool::new(false);
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            eprintln!("\ninterrupted twice: stopping at once");
-            std::process::exit(Status::Interrupted as i32);
+    static CATCH: Once = Once::new();
+    CATCH.call_once(|| watch_interrupts(Arc::clone(&STOP)));
+    &STOP
+}
+
+/// Sets `stop` on the first SIGINT; on the second, says so and exits.
+#[cfg(unix)]
+fn watch_interrupts(stop: Arc<AtomicBool>) {
+    // Signals reach this thread through signal-hook's pipe, so that it may
+    // print and exit, which a signal handler may not.
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGINT]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            if stop.swap(true, Ordering::SeqCst) {
+                eprintln!("\ninterrupted twice: stopping at once");
+                std::process::exit(Status::Interrupted as i32);
+            }
         }
     });
-    &STOP
+}
+
+/// Sets `stop` on the first Ctrl-C; the second exits at once.
+#[cfg(not(unix))]
+fn watch_interrupts(stop: Arc<AtomicBool>) {
+    use signal_hook::consts::SIGINT;
+    let _ = signal_hook::flag::register_conditional_shutdown(
+        SIGINT,
+        Status::Interrupted as i32,
+        Arc::clone(&stop),
+    );
+    let _ = signal_hook::flag::register(SIGINT, stop);
 }
 
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
@@ -215,10 +249,16 @@ const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     let bad = || {
         format!(
-            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, not '{s}'"
+            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m, not '{s}'"
         )
     };
-    let secs: f64 = s.trim().parse().map_err(|_| bad())?;
+    let t = s.trim();
+    let secs: f64 = match t.parse() {
+        Ok(secs) => secs,
+        Err(_) => humantime::parse_duration(t)
+            .map_err(|_| bad())?
+            .as_secs_f64(),
+    };
     if !secs.is_finite() || !(0.0..=MAX_TIMEOUT).contains(&secs) {
         return Err(bad());
     }
@@ -409,99 +449,19 @@ pub fn status_of(error: &bbx::Error) -> Status {
     }
 }
 
-/// The census of `config` stored in `db` (`bbx stats --store-groups`), if
-/// there is one; a file another program is writing is waited for up to
-/// `busy_ms` milliseconds.
-pub fn open_census(
-    db: &str,
-    config: Config,
-    busy_ms: u32,
-) -> bbx::Result<Option<(Catalogue, bbx::catalogue::CensusStatus)>> {
-    let Some(cat) = Catalogue::open_existing_waiting(db, busy_ms)? else {
-        return Ok(None);
-    };
-    Ok(cat.census_status(config)?.map(|s| (cat, s)))
-}
-
-/// The catalogue in `db` when it holds `config` complete; `None` otherwise
-/// (and no file is created).
-pub fn open_complete(db: &str, config: Config, busy_ms: u32) -> bbx::Result<Option<Catalogue>> {
-    let Some(cat) = Catalogue::open_existing_waiting(db, busy_ms)? else {
-        return Ok(None);
-    };
-    match cat.status(config)? {
-        Some(s) if s.complete => Ok(Some(cat)),
-        _ => Ok(None),
-    }
-}
-
-/// The error for a `--db` that holds neither a complete catalogue nor a
-/// census of `config`: busy while a bbx writes it, and otherwise advice
-/// that works for this configuration (`explore` within its limits, `stats
-/// --store-groups` where a census can count it).
-pub fn nothing_stored(db: &str, config: Config) -> bbx::Error {
-    if bbx::catalogue::WriterLock::is_held(std::path::Path::new(db)) {
-        return bbx::Error::Busy(format!(
-            "another program is writing {db}, which holds no complete catalogue or census of {config} yet: run the same command again when it is done"
-        ));
-    }
-    let mut ways = Vec::new();
-    if Catalogue::explorable(config, false).is_ok() {
-        ways.push(format!("`bbx explore {config} --db {db}` (every molecule)"));
-    }
-    if bbx::census::countable(config).is_ok() {
-        ways.push(format!(
-            "`bbx stats {config} --store-groups --db {db}` (the ambiguous groups)"
-        ));
-    }
-    if ways.is_empty() {
-        bbx::Error::Invalid(format!(
-            "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either (`bbx trace` shows any of its molecules given as a board)",
-            molecules_of(config)
-        ))
-    } else {
-        bbx::Error::Invalid(format!(
-            "{db}: no complete catalogue or census of {config}: run {} first",
-            ways.join(" or ")
-        ))
-    }
-}
-
-/// How many molecules `config` has, exactly, or "more than 2^128 molecules".
-pub fn molecules_of(config: Config) -> String {
-    match bbx::rules::config::binomial_wide(config.cells() as u64, config.atoms as u64) {
-        Some(1) => "1 molecule".to_string(),
-        Some(n) => format!("{n} molecules"),
-        None => "more than 2^128 molecules".to_string(),
-    }
-}
-
-/// Parses a size in bytes: `2G`, `500M`, `64K`, `1.5GB`, `512MiB` or a plain
-/// number of bytes.
+/// Parses a size in bytes with the `bytesize` crate: `2G`, `500M`, `64K`,
+/// `1.5GB`, `512MiB`, `1TiB` or a plain number of bytes (`G` and `GB` are
+/// powers of 1000, `GiB` of 1024).
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let bad = || format!("expected a size such as 2G, 500M or 1048576, not '{s}'");
-    let digits = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(digits);
-    let value: f64 = num.parse().map_err(|_| bad())?;
-    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "kb" => 1e3,
-        "kib" => 1024.0,
-        "m" | "mb" => 1e6,
-        "mib" => 1048576.0,
-        "g" | "gb" => 1e9,
-        "gib" => 1073741824.0,
-        "t" | "tb" => 1e12,
-        _ => return Err(bad()),
-    };
-    let bytes = value * scale;
-    if bytes.is_nan() || bytes < 1e6 {
+    let bytes = s
+        .trim()
+        .parse::<bytesize::ByteSize>()
+        .map_err(|_| format!("expected a size such as 2G, 500M, 1TiB or 1048576, not '{s}'"))?
+        .as_u64();
+    if bytes < 1_000_000 {
         return Err(format!("'{s}' is too little memory: give at least 1M"));
     }
-    Ok(bytes as u64)
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -533,8 +493,24 @@ mod tests {
         assert_eq!(parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
         assert_eq!(parse_timeout(" 10 "), Ok(Duration::from_secs(10)));
         assert_eq!(parse_timeout("604800"), Ok(Duration::from_secs(604_800)));
+        assert_eq!(parse_timeout("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_timeout("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_timeout("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_timeout("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_timeout("7days"), Ok(Duration::from_secs(604_800)));
         for bad in [
-            "-1", "-0.5", "NaN", "inf", "-inf", "604801", "1e300", "", "ten",
+            "-1",
+            "-0.5",
+            "NaN",
+            "inf",
+            "-inf",
+            "604801",
+            "1e300",
+            "",
+            "ten",
+            "8d",
+            "-5m",
+            "5 parsecs",
         ] {
             let e = parse_timeout(bad).unwrap_err();
             assert!(e.contains("between 0 and 604800"), "{bad}: {e}");
@@ -560,6 +536,31 @@ mod tests {
         for bad in ["-1", "", "x", "1.5"] {
             let e = parse_seed(bad).unwrap_err();
             assert!(e.contains("expected a seed"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn sizes_in_every_unit() {
+        assert_eq!(parse_size("2G"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("1TiB"), Ok(1 << 40));
+        assert_eq!(parse_size("1T"), Ok(1_000_000_000_000));
+        assert_eq!(parse_size("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size(" 64m "), Ok(64_000_000));
+        assert_eq!(parse_size("1048576"), Ok(1_048_576));
+        for small in ["1K", "999999", "0"] {
+            assert!(
+                parse_size(small).unwrap_err().contains("too little"),
+                "{small}"
+            );
+        }
+        for bad in ["", "lots", "2 parsecs", "-1G", "G"] {
+            assert!(
+                parse_size(bad).unwrap_err().contains("expected a size"),
+                "{bad}"
+            );
         }
     }
 

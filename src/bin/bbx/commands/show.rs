@@ -1,10 +1,9 @@
 //! `bbx show`.
 
-use bbx::catalogue::{Catalogue, MoleculeRow};
-use bbx::rules::enumeration::unrank;
-use bbx::{Config, Rules, Tracer};
+use bbx::catalogue::{MoleculeRow, RULES};
+use bbx::{Config, Rules};
 
-use crate::cli::{Status, json, nothing_stored, open_census, open_complete};
+use crate::cli::{Status, json};
 
 #[derive(clap::Args)]
 #[command(
@@ -44,57 +43,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     inner(args).map(|text| (text, Status::Done))
 }
 
-/// Where the rows come from: a complete catalogue, or a stored census (its
-/// ambiguous groups; any other molecule is traced on the spot, and a spectrum
-/// not stored is one molecule's own).
-enum Rows {
-    Catalogue(Catalogue),
-    Census(Catalogue),
-}
-
-impl Rows {
-    fn molecule(&self, config: Config, n: u64) -> bbx::Result<Option<MoleculeRow>> {
-        match self {
-            Rows::Catalogue(cat) => cat.molecule(config, n),
-            Rows::Census(_) => {
-                let m = unrank(config, n)?;
-                let mut tracer = Tracer::new(config.width, Rules::Standard);
-                Ok(Some(MoleculeRow::compute(&mut tracer, &m, n)))
-            }
-        }
-    }
-
-    fn molecules(&self, config: Config, from: u64, to: u64) -> bbx::Result<Vec<MoleculeRow>> {
-        match self {
-            Rows::Catalogue(cat) => cat.molecules(config, from, to),
-            Rows::Census(_) => (from..=to)
-                .filter_map(|n| self.molecule(config, n).transpose())
-                .collect(),
-        }
-    }
-
-    fn with_spectrum(&self, config: Config, spectrum: &str) -> bbx::Result<Vec<MoleculeRow>> {
-        match self {
-            Rows::Catalogue(cat) => cat.with_spectrum(config, spectrum),
-            Rows::Census(cat) => cat.census_with_spectrum(config, spectrum),
-        }
-    }
-
-    fn group(&self, config: Config, row: MoleculeRow) -> bbx::Result<Vec<MoleculeRow>> {
-        let found = self.with_spectrum(config, &row.spectrum)?;
-        Ok(if found.is_empty() { vec![row] } else { found })
-    }
-}
-
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
-    let cat = match open_complete(&args.db, config, args.busy_ms)? {
-        Some(cat) => Rows::Catalogue(cat),
-        None => match open_census(&args.db, config, args.busy_ms)? {
-            Some((cat, _)) => Rows::Census(cat),
-            None => return Err(nothing_stored(&args.db, config)),
-        },
-    };
+    // A complete catalogue, or a census's groups (any other molecule is
+    // traced on the spot, and a spectrum not stored is one molecule's own).
+    let store = bbx::census::source::rows(&args.db, config, args.busy_ms)?;
     let total = config.molecule_count().unwrap_or(0);
     let check = |n: u64| {
         if n == 0 || n > total {
@@ -107,7 +60,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     };
     let mut rows = Vec::new();
     for &n in &args.numbers {
-        rows.extend(cat.molecule(config, check(n)?)?);
+        rows.extend(store.molecule(check(n)?)?);
     }
     if args.from.is_some() || args.to.is_some() {
         let from = check(args.from.unwrap_or(1))?;
@@ -122,7 +75,7 @@ fn inner(args: Args) -> bbx::Result<String> {
                 "--from {from} --to {to} is more than 10000 molecules: ask for fewer"
             )));
         }
-        rows.extend(cat.molecules(config, from, to)?);
+        rows.extend(store.molecules(from, to)?);
     }
     if let Some(s) = &args.spectrum {
         let parsed = bbx::Spectrum::parse(s, "--spectrum")?;
@@ -133,24 +86,14 @@ fn inner(args: Args) -> bbx::Result<String> {
                 4 * config.width
             )));
         }
-        let found = cat.with_spectrum(config, &parsed.to_string())?;
-        if found.is_empty() {
-            return Err(bbx::Error::Invalid(match cat {
-                Rows::Catalogue(_) => format!("no molecule of {config} has spectrum {parsed}"),
-                Rows::Census(_) => format!(
-                    "spectrum {parsed} is not shared by two molecules of {config} (the census in {} stores only those): `bbx solve` finds the molecules of any spectrum",
-                    args.db
-                ),
-            }));
-        }
-        rows.extend(found);
+        rows.extend(store.spectrum_group(&parsed)?);
     }
     let mut group = None;
     if let Some(n) = args.group {
-        let row = cat
-            .molecule(config, check(n)?)?
+        let row = store
+            .molecule(check(n)?)?
             .ok_or_else(|| bbx::Error::Invalid(format!("molecule {n} is not stored")))?;
-        group = Some(cat.group(config, row)?);
+        group = Some(store.group_of(row)?);
     }
     if rows.is_empty() && group.is_none() {
         return Err(bbx::Error::Invalid(
@@ -168,7 +111,7 @@ fn inner(args: Args) -> bbx::Result<String> {
         }
         return json(&Shown {
             config: config.to_string(),
-            rules: Rules::Standard,
+            rules: RULES,
             rows,
             group,
         });

@@ -3,17 +3,19 @@
 use std::path::PathBuf;
 
 use bbx::Config;
-use bbx::catalogue::Catalogue;
+use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
+use bbx::census::store::StoreOptions;
 use bbx::census::{self, CensusOptions, Cluster};
 use bbx::error::quantity;
 
 use crate::cli::{
-    Quiet, Status, ctrl_c, json, open_complete, parse_size, progress_bar, spinner, stopped,
+    Quiet, Status, ctrl_c, json, parse_size, progress_bar, spinner, stop_flag, stopped,
 };
 
 #[derive(clap::Args)]
 #[command(after_help = "\
-Reads a complete catalogue from --db; without one, counts with a census: one \
+Reads a complete catalogue from --db, or the report of a census stored there \
+with --store-groups; without either, counts with a census: one \
 molecule traced per orbit under the symmetries, 16 bytes kept per orbit in \
 partition files in a directory it makes under --work-dir, grouped one partition at a time within \
 --memory. Interrupted (Ctrl-C) or killed, the same command resumes it.
@@ -32,14 +34,14 @@ Examples:
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// The catalogue file: read when it holds the configuration complete; written
-    /// only with --store-groups.
+    /// The catalogue file: read when it holds the configuration complete or a
+    /// census of it stored with --store-groups; written only with --store-groups.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Count with a census even when --db holds a complete catalogue.
+    /// Count with a census even when --db holds a complete catalogue or a stored census.
     #[arg(long)]
     census: bool,
     /// Store the census's ambiguous spectra and their molecules in --db (marked as
@@ -107,111 +109,104 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         args.process,
         args.hostfile.as_deref(),
     )?;
-    if !args.census
-        && !args.store_groups
-        && let Some(cat) = open_complete(&args.db, config, args.busy_ms)?
-    {
-        let spinner = spinner(
-            args.quiet.quiet,
-            format!("stats {config}: groups and ray records"),
-        );
-        let report = cat.stats_report(config);
-        spinner.finish_and_clear();
-        return Ok((output(&report?, args.json)?, Status::Done));
-    }
-    if args.store_groups {
-        // Refused before any work and without creating the file: a census
-        // that cannot be counted, or a file that must not take it (checked
-        // again, under the writer's lock, when the groups are stored).
-        census::countable(config)?;
-        Catalogue::check_census_file(&args.db, config, args.busy_ms)?;
-    }
-    // A second Ctrl-C stops at once: the last checkpoint is safe.
-    let stop = ctrl_c();
-    let options = CensusOptions {
-        symmetry: !args.no_symmetry,
-        cluster: cluster.clone(),
-        memory: args.memory,
-        work_dir: args.work_dir.clone(),
-        keep_classes: args.store_groups,
-        stop: Some(stop),
-        stop_after: args.stop_after,
-        unit_size: args.unit_size,
-        fail_writes_after: args.fail_writes_after,
-        // Kept until the groups are stored: stopped while storing, the same
-        // command stores them without counting again.
-        keep_work: args.store_groups,
-        stop_grouping_after: args.stop_grouping_after,
-    };
-    let bar = progress_bar(args.quiet.quiet, "molecules", format!("census {config}"));
-    // With several processes the share is an estimate, which may be passed.
-    let done = census::run(config, &options, |counted, share| {
-        bar.set_length(share.max(counted));
-        bar.set_position(counted);
-    });
-    bar.finish_and_clear();
-    let mut done = done?;
-    if !done.complete {
-        // A process's share is known only once counted: with several
-        // processes, no "of" for it, and no telling from the counts whether
-        // every molecule is counted.
-        let message = if cluster.processes > 1 {
-            format!(
-                "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
-                quantity(done.counted, "molecule", "molecules"),
-                cluster.process,
-                done.total,
-                cluster.processes,
-                done.work_dir.display()
-            )
-        } else if done.counted >= done.total {
-            format!(
-                "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
-                done.work_dir.display()
-            )
-        } else {
-            format!(
-                "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
-                done.counted,
-                done.total,
-                done.work_dir.display()
-            )
-        };
-        return Ok(stopped(
-            args.json,
-            "interrupted",
-            &message,
-            Status::Interrupted,
-        ));
-    }
-    let Some(report) = done.report.take() else {
-        done.remove_work();
-        eprintln!(
-            "process {} of {}: its share of the {config} census is done; process 0 prints the report",
-            cluster.process, cluster.processes
-        );
-        return Ok((String::new(), Status::Done));
-    };
-    if args.store_groups {
-        let options = census::store::StoreOptions {
+    let options = TablesOptions {
+        db: args.db.clone(),
+        busy_ms: args.busy_ms,
+        count: args.census,
+        store: args.store_groups.then_some(StoreOptions {
             busy_ms: args.busy_ms,
-            stop: Some(stop),
+            stop: Some(stop_flag()),
             stop_after: args.stop_store_after,
-        };
-        let kept = |what: &str, how: &str| {
-            format!(
-                "{what}; the census is kept in {}: the same command{how} stores it without counting again",
-                done.work_dir.display()
-            )
-        };
-        let stored = census::store::store(&args.db, config, &report, &done.classes, &options)
-            .map_err(|e| match e {
-                bbx::Error::Busy(m) => bbx::Error::Busy(kept(&m, "")),
-                bbx::Error::Invalid(m) => bbx::Error::Invalid(kept(&m, " with another --db")),
-                other => other,
-            })?;
-        let Some(stored) = stored else {
+        }),
+        census: CensusOptions {
+            symmetry: !args.no_symmetry,
+            cluster: cluster.clone(),
+            memory: args.memory,
+            work_dir: args.work_dir.clone(),
+            keep_classes: false,
+            stop: Some(stop_flag()),
+            stop_after: args.stop_after,
+            unit_size: args.unit_size,
+            fail_writes_after: args.fail_writes_after,
+            keep_work: false,
+            stop_grouping_after: args.stop_grouping_after,
+        },
+    };
+    let quiet = args.quiet.quiet;
+    let mut shown: Option<indicatif::ProgressBar> = None;
+    let found = tables(config, &options, |step| match step {
+        Step::Reading => {
+            shown = Some(spinner(
+                quiet,
+                format!("stats {config}: groups and ray records"),
+            ))
+        }
+        Step::Counting => {
+            // A second Ctrl-C stops at once: the last checkpoint is safe.
+            ctrl_c();
+            shown = Some(progress_bar(quiet, "molecules", format!("census {config}")));
+        }
+        Step::Counted { counted, share } => {
+            // With several processes the share is an estimate, which may be passed.
+            if let Some(bar) = &shown {
+                bar.set_length(share.max(counted));
+                bar.set_position(counted);
+            }
+        }
+        Step::Storing => {
+            if let Some(bar) = shown.take() {
+                bar.finish_and_clear();
+            }
+        }
+    });
+    if let Some(shown) = shown {
+        shown.finish_and_clear();
+    }
+    let (report, stored) = match found? {
+        Tables::Report { report, stored } => (report, stored),
+        Tables::Interrupted(done) => {
+            // A process's share is known only once counted: with several
+            // processes, no "of" for it, and no telling from the counts whether
+            // every molecule is counted.
+            let message = if cluster.processes > 1 {
+                format!(
+                    "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
+                    quantity(done.counted, "molecule", "molecules"),
+                    cluster.process,
+                    done.total,
+                    cluster.processes,
+                    done.work_dir.display()
+                )
+            } else if done.counted >= done.total {
+                format!(
+                    "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
+                    done.work_dir.display()
+                )
+            } else {
+                format!(
+                    "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
+                    done.counted,
+                    done.total,
+                    done.work_dir.display()
+                )
+            };
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                &message,
+                Status::Interrupted,
+            ));
+        }
+        Tables::ShareDone => {
+            eprintln!(
+                "process {} of {}: its share of the {config} census is done; process 0 prints the report",
+                cluster.process, cluster.processes
+            );
+            return Ok((String::new(), Status::Done));
+        }
+        Tables::StoreInterrupted(work_dir) => {
             let message = kept(
+                &work_dir,
                 &format!(
                     "interrupted: the groups were not stored, and {} is as it was",
                     args.db
@@ -224,8 +219,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 &message,
                 Status::Interrupted,
             ));
-        };
-        done.remove_work();
+        }
+    };
+    if let Some(stored) = stored {
         eprintln!(
             "stored {} ambiguous spectra and their {} molecules in {} (marked as a census of {config})",
             stored.spectra, stored.molecules, args.db

@@ -2,11 +2,10 @@
 
 use std::time::Instant;
 
+use bbx::verify::SpectraSource;
 use bbx::{Config, Rules};
 
-use crate::cli::{
-    Quiet, Seed, Status, json, molecules_of, open_census, open_complete, progress_bar, spinner,
-};
+use crate::cli::{Quiet, Seed, Status, json, progress_bar, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -65,73 +64,24 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         partial: args.partial,
     };
     let start = Instant::now();
-    let catalogue = if args.rules == Rules::Standard {
-        open_complete(&args.db, config, args.busy_ms)?
-    } else {
-        None
-    };
-    // Without a complete catalogue, the ambiguous spectra of a stored census.
-    let census = match (&catalogue, args.ambiguous && args.rules == Rules::Standard) {
-        (None, true) => open_census(&args.db, config, args.busy_ms)?,
-        _ => None,
-    };
-    if catalogue.is_none()
-        && census.is_none()
-        && config
-            .molecule_count()
-            .is_none_or(|n| n > bbx::catalogue::SANE_LIMIT)
-    {
-        let size = molecules_of(config);
-        let limit = bbx::catalogue::SANE_LIMIT;
-        return Err(bbx::Error::Invalid(
-            match (bbx::census::countable(config), args.rules) {
-                (Ok(_), Rules::Standard) => format!(
-                    "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
-                ),
-                (Ok(_), _) => format!(
-                    "{config} has {size}, too many to enumerate in memory (at most {limit}); a census's stored groups are checked under the standard rules only"
-                ),
-                (Err(why), _) => format!(
-                    "{config} has {size}, too many to enumerate in memory (at most {limit}), and no census can count it ({why}): `bbx solve` checks single games of it"
-                ),
-            },
+    let mut reading = None;
+    let found = bbx::verify::spectra_for(config, &args.db, args.busy_ms, &options, |source| {
+        reading = Some(spinner(
+            args.quiet.quiet,
+            format!("verify {config}: {}", source.reading()),
         ));
+    });
+    if let Some(spinner) = reading {
+        spinner.finish_and_clear();
     }
-    let spinner = spinner(
-        args.quiet.quiet,
-        match (&catalogue, &census) {
-            (Some(_), _) => format!("verify {config}: reading the spectra from {}", args.db),
-            (None, Some(_)) => format!(
-                "verify {config}: reading the census's ambiguous spectra from {}",
-                args.db
-            ),
-            (None, None) => format!("verify {config}: enumerating the spectra"),
-        },
-    );
-    let groups = match (&catalogue, &census) {
-        (Some(cat), _) => bbx::verify::spectra_from_catalogue(cat, config),
-        (None, Some((cat, _))) => bbx::verify::spectra_from_census(cat, config),
-        (None, None) => bbx::verify::spectra(config, args.rules),
-    };
-    spinner.finish_and_clear();
-    let groups = groups?;
-    let source = match (&catalogue, &census) {
-        (Some(_), _) => format!("catalogue {}", args.db),
-        (None, Some(_)) => format!("census {}: ambiguous spectra only", args.db),
-        (None, None) => "enumeration in memory".to_string(),
-    };
+    let (groups, source) = found?;
     let bar = progress_bar(args.quiet.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let mut v = v?;
-    if let Some((_, status)) = &census {
-        // Every spectrum not stored is a molecule's own.
-        v.spectra =
-            (status.nb_mol - status.ambiguous_molecules + status.ambiguous_spectra) as usize;
-    }
+    let v = v?;
     let code = if v.agrees() { Status::Done } else { Status::No };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
@@ -149,28 +99,28 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             kind: &'a str,
             db: Option<&'a str>,
         }
-        let source = match (&catalogue, &census) {
-            (Some(_), _) => Source {
+        let from = match &source {
+            SpectraSource::Catalogue(db) => Source {
                 kind: "catalogue",
-                db: Some(&args.db),
+                db: Some(db),
             },
-            (None, Some(_)) => Source {
+            SpectraSource::Census(db) => Source {
                 kind: "census",
-                db: Some(&args.db),
+                db: Some(db),
             },
-            (None, None) => Source {
+            SpectraSource::Enumeration => Source {
                 kind: "enumeration",
                 db: None,
             },
         };
         let verified = Verified {
             verification: &v,
-            source,
+            source: from,
             seconds: (secs * 1000.0).round() / 1000.0,
         };
         return Ok((json(&verified)?, code));
     }
-    let text = bbx::render::verify_text(&v, &source, &options, secs);
+    let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
     Ok((text, code))
 }
 

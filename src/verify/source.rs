@@ -1,0 +1,111 @@
+//! Where `bbx verify` takes a configuration's spectra from: the one place
+//! that chooses between a complete catalogue, a census's stored groups and
+//! an enumeration in memory.
+
+use std::fmt;
+
+use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, molecules_of};
+use crate::census::countable;
+use crate::error::Error;
+use crate::rules::config::Config;
+use crate::verify::VerifyOptions;
+use crate::verify::groups::{SpectralGroups, spectra, spectra_from_store};
+
+/// Where the spectra checked come from; displayed as the verification's
+/// source (`catalogue FILE`, `census FILE: ambiguous spectra only`,
+/// `enumeration in memory`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpectraSource {
+    /// The complete catalogue in this file.
+    Catalogue(String),
+    /// The groups a census stored in this file: the shared spectra only.
+    Census(String),
+    /// Every molecule traced in memory.
+    Enumeration,
+}
+
+impl SpectraSource {
+    /// What reading the spectra from this source is, for a progress display.
+    pub fn reading(&self) -> String {
+        match self {
+            SpectraSource::Catalogue(db) => format!("reading the spectra from {db}"),
+            SpectraSource::Census(db) => {
+                format!("reading the census's ambiguous spectra from {db}")
+            }
+            SpectraSource::Enumeration => "enumerating the spectra".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for SpectraSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpectraSource::Catalogue(db) => write!(f, "catalogue {db}"),
+            SpectraSource::Census(db) => write!(f, "census {db}: ambiguous spectra only"),
+            SpectraSource::Enumeration => f.write_str("enumeration in memory"),
+        }
+    }
+}
+
+/// The spectra of `config` to check with `options`, from the best source:
+/// the complete catalogue in file `db`; with
+/// [`ambiguous_only`](VerifyOptions::ambiguous_only), the groups a census
+/// stored there; otherwise an enumeration in memory, refused (with what to
+/// do instead) for a configuration of more than [`SANE_LIMIT`] molecules.
+/// `db` is read only under the rules it is written in ([`RULES`]), waiting
+/// at most `busy_ms` milliseconds for writers. `reading` hears the source
+/// chosen before the spectra are read.
+pub fn spectra_for(
+    config: Config,
+    db: &str,
+    busy_ms: u32,
+    options: &VerifyOptions,
+    reading: impl FnOnce(&SpectraSource),
+) -> Result<(SpectralGroups, SpectraSource), Error> {
+    let held = if options.rules == RULES {
+        Some(Store::open(db, config, busy_ms)?)
+    } else {
+        None
+    };
+    let store = held.filter(|s| match s.holding() {
+        Holding::Catalogue => true,
+        Holding::Census(_) => options.ambiguous_only,
+        _ => false,
+    });
+    let source = match store.as_ref().map(Store::holding) {
+        Some(Holding::Catalogue) => SpectraSource::Catalogue(db.to_string()),
+        Some(_) => SpectraSource::Census(db.to_string()),
+        None => {
+            if config.molecule_count().is_none_or(|n| n > SANE_LIMIT) {
+                return Err(too_many(config, options));
+            }
+            SpectraSource::Enumeration
+        }
+    };
+    reading(&source);
+    let groups = match &store {
+        Some(store) => spectra_from_store(store)?.ok_or_else(|| {
+            Error::Internal(format!("{db}: the spectra of {config} went missing"))
+        })?,
+        None => spectra(config, options.rules)?,
+    };
+    Ok((groups, source))
+}
+
+/// The error for a configuration too large to enumerate with no spectra
+/// stored for it.
+fn too_many(config: Config, options: &VerifyOptions) -> Error {
+    let size = molecules_of(config);
+    let limit = SANE_LIMIT;
+    Error::Invalid(match (countable(config), options.rules == RULES) {
+        (Ok(_), true) => format!(
+            "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
+        ),
+        (Ok(_), false) => format!(
+            "{config} has {size}, too many to enumerate in memory (at most {limit}); a census's stored groups are checked under the standard rules only"
+        ),
+        (Err(why), _) => format!(
+            "{config} has {size}, too many to enumerate in memory (at most {limit}), and no census can count it ({why}): `bbx solve` checks single games of it"
+        ),
+    })
+}
