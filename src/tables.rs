@@ -22,6 +22,10 @@ pub const LARGEST_GROUPS: usize = 10;
 pub struct StatsReport {
     /// The configuration.
     pub config: String,
+    /// The rules: always the standard rules, which catalogues and censuses
+    /// count under (absent from reports stored before it was written).
+    #[serde(default)]
+    pub rules: Rules,
     /// Molecules in it.
     pub molecules: u64,
     /// Where the counts come from.
@@ -56,7 +60,8 @@ pub enum ReportSource {
         /// Wall-clock seconds.
         seconds: f64,
         /// The largest resident memory of a process, in bytes (0 where the
-        /// system does not say).
+        /// system does not say, `null` in JSON).
+        #[serde(serialize_with = "zero_is_null", deserialize_with = "null_is_zero")]
         peak_memory_bytes: u64,
         /// Worker threads in all.
         workers: usize,
@@ -70,7 +75,8 @@ pub enum ReportSource {
 /// One line of the ambiguity table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AmbiguityRow {
-    /// Molecules per spectrum.
+    /// Molecules per spectrum (`molecules_per_spectrum` in JSON).
+    #[serde(rename = "molecules_per_spectrum", alias = "nb_mol")]
     pub nb_mol: u64,
     /// Spectra of this size, counting the images of one under the symmetries once.
     pub spectra_up_to_symmetry: u64,
@@ -120,10 +126,33 @@ pub struct RecordReport {
     pub measure: RecordName,
     /// The record value.
     pub value: u32,
-    /// The lowest-numbered molecule reaching it.
-    pub number: u64,
-    /// A ray of that molecule reaching it.
-    pub ray: usize,
+    /// The lowest-numbered molecule reaching it (`None` when no molecule
+    /// has a ray of this kind).
+    pub number: Option<u64>,
+    /// The border position of a ray of that molecule reaching it (`None`
+    /// when no molecule has a ray of this kind: a box full of atoms reflects
+    /// nothing and lets nothing out). Reports stored before it was written
+    /// call it `ray`, 0 for none.
+    #[serde(alias = "ray", deserialize_with = "zero_is_none")]
+    pub position: Option<usize>,
+}
+
+/// Writes a count that is 0 when unknown as `null`.
+fn zero_is_null<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        0 => s.serialize_none(),
+        n => s.serialize_u64(*n),
+    }
+}
+
+/// Reads what [`zero_is_null`] writes.
+fn null_is_zero<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    Ok(<Option<u64> as serde::Deserialize>::deserialize(d)?.unwrap_or(0))
+}
+
+/// Reads a position that is `null`, or 0, for none.
+fn zero_is_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    Ok(<Option<usize> as serde::Deserialize>::deserialize(d)?.filter(|&p| p > 0))
 }
 
 /// A name [`RECORDS`] uses (an alias, so that serde does not take the
@@ -182,13 +211,13 @@ impl RecordReport {
                         r.length == value
                     }
             })
-            .map_or(0, |i| i + 1);
+            .map(|i| i + 1);
         RecordReport {
             kind,
             measure,
             value,
-            number,
-            ray,
+            number: ray.map(|_| number),
+            position: ray,
         }
     }
 }
@@ -238,6 +267,7 @@ impl StatsReport {
         let shared: u64 = ambiguity.iter().map(|a| a.molecules).sum();
         StatsReport {
             config: config.to_string(),
+            rules: Rules::Standard,
             molecules,
             source,
             ambiguity,
@@ -272,4 +302,33 @@ pub fn atoms_apart(a: &Molecule, b: &Molecule) -> usize {
         .iter()
         .filter(|x| b.atoms().binary_search(x).is_err())
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_stored_before_the_json_names_changed_still_reads() {
+        // A census stored by an earlier bbx keeps its report in the earlier
+        // names (`nb_mol`, `ray` with 0 for none, no `rules`, memory 0 for
+        // unknown): read back, it is the same report, not counted again.
+        let old = r#"{"config":"A4_B2","molecules":1,
+            "source":{"kind":"census","symmetry":true,"molecules_traced":1,"seconds":0.5,
+                "peak_memory_bytes":0,"workers":1,"processes":1,"resumed":false},
+            "ambiguity":[{"nb_mol":2,"spectra_up_to_symmetry":1,"spectra":4,"molecules":8}],
+            "unique_molecules":0,"largest_groups":[],"groups_by_difference":[[1,1]],
+            "records":[{"kind":"absorbed","measure":"turns","value":3,"number":37,"ray":10},
+                {"kind":"out","measure":"turns","value":0,"number":1,"ray":0}]}"#;
+        let report: StatsReport = serde_json::from_str(old).expect("the earlier form reads");
+        assert_eq!(report.rules, Rules::Standard);
+        assert_eq!(report.ambiguity[0].nb_mol, 2);
+        assert_eq!(report.records[0].position, Some(10));
+        assert_eq!(report.records[1].position, None);
+        // Written again in today's names, it reads back the same.
+        let new = serde_json::to_string(&report).unwrap();
+        assert!(new.contains(r#""molecules_per_spectrum":2"#), "{new}");
+        assert!(new.contains(r#""peak_memory_bytes":null"#), "{new}");
+        assert_eq!(serde_json::from_str::<StatsReport>(&new).unwrap(), report);
+    }
 }

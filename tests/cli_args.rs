@@ -12,6 +12,8 @@ fn untimed(text: &str) -> String {
     text.lines()
         .map(|l| match l.strip_prefix("verdict:") {
             Some(v) => v.rsplit_once(" (").map_or(v, |(a, _)| a).to_string(),
+            // The time a command took, in its JSON.
+            None if l.trim_start().starts_with("\"seconds\": ") => String::new(),
             // A census's last line: what it traced and where, then time and memory.
             None if l.starts_with("census: ") => {
                 l.split(", ").take(2).collect::<Vec<_>>().join(", ")
@@ -197,7 +199,7 @@ fn a_timeout_keeps_what_was_found() {
 }
 
 #[test]
-fn a_seed_from_the_clock_is_printed_and_repeats_the_run() {
+fn a_drawn_seed_is_printed_and_repeats_the_run() {
     // generate: the summary names the seed; giving it back gives the puzzle.
     let out = bbx().args(["generate", "A4_B8"]).output().unwrap();
     assert!(out.status.success());
@@ -238,7 +240,63 @@ fn a_seed_from_the_clock_is_printed_and_repeats_the_run() {
     let all = stdout(&["verify", "A2_B4"]);
     assert!(!all.contains("seed"), "{all}");
     let v: Value = serde_json::from_str(&stdout(&["verify", "A2_B4", "--json"])).unwrap();
-    assert!(v.get("seed").is_none());
+    assert!(v["seed"].is_null());
+}
+
+/// 2^53 - 1: the largest seed, the largest whole number every JSON reader
+/// keeps exact.
+const MAX_SEED: u64 = (1 << 53) - 1;
+
+#[test]
+fn drawn_seeds_fit_in_53_bits_and_come_back_through_json() {
+    // Seeds drawn without --seed (generate, verify) fit in 53 bits, so that
+    // a reader holding numbers as doubles reads them exactly; given back,
+    // they repeat the run.
+    for _ in 0..8 {
+        let g: Value = serde_json::from_str(&stdout(&["generate", "A3_B5", "--json"])).unwrap();
+        let seed = g["seed"].as_u64().expect("an integer seed");
+        assert!(seed <= MAX_SEED, "seed {seed} is past 2^53 - 1");
+        let read_back = g["seed"].as_f64().unwrap() as u64;
+        let again: Value = serde_json::from_str(&stdout(&[
+            "generate",
+            "A3_B5",
+            "--json",
+            "--seed",
+            &read_back.to_string(),
+        ]))
+        .unwrap();
+        assert_eq!(again["molecule"], g["molecule"], "seed {seed}");
+        let v: Value =
+            serde_json::from_str(&stdout(&["verify", "A2_B4", "--sample", "3", "--json"])).unwrap();
+        assert!(v["seed"].as_u64().is_some_and(|s| s <= MAX_SEED), "{v}");
+    }
+}
+
+#[test]
+fn seeds_past_53_bits_are_refused() {
+    let max = MAX_SEED.to_string();
+    let g: Value =
+        serde_json::from_str(&stdout(&["generate", "A3_B5", "--json", "--seed", &max])).unwrap();
+    assert_eq!(g["seed"].as_u64(), Some(MAX_SEED));
+    for big in [
+        "9007199254740992",
+        "18446744073709551615",
+        "99999999999999999999",
+    ] {
+        for command in [
+            vec!["generate", "A3_B5", "--seed", big],
+            vec!["verify", "A2_B4", "--sample", "3", "--seed", big],
+            vec!["play", "A3_B5", "--seed", big],
+        ] {
+            let err = refused(&command, "");
+            assert!(
+                err.contains(&format!(
+                    "invalid value '{big}' for '--seed <SEED>': {big} is past the largest seed, 9007199254740991 (2^53 - 1"
+                )),
+                "{command:?}: {err}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -265,7 +323,7 @@ fn max_means_the_same_for_solve_and_suggest() {
         serde_json::from_str(&stdout(&["suggest", &path, "--max", "5", "--json"])).unwrap();
     for v in [&solve, &suggest] {
         assert_eq!(
-            (v["count"].as_u64(), v["complete"].as_bool()),
+            (v["molecules"].as_u64(), v["complete"].as_bool()),
             (Some(5), Some(false))
         );
     }
@@ -298,7 +356,7 @@ fn explore_prints_json_too() {
         serde_json::from_str(&stdout(&["explore", "A2_B4", "--db", db, "--json"])).unwrap();
     assert_eq!(v["config"], "A2_B4");
     assert_eq!(v["db"], db);
-    assert_eq!(v["nb_mol"], 120);
+    assert_eq!(v["molecules"], 120);
     assert_eq!(v["stored"], 120);
     assert_eq!(v["complete"], true);
     assert_eq!(v["already_complete"], false);

@@ -40,7 +40,7 @@ fn a2_b4_molecule_2_is_the_seed_record() {
     let db = dir.join("bbx.sqlite");
     explore(&db, "A2_B4");
     let v = json(&["show", "A2_B4", "2"], &db);
-    let row = &v[0];
+    let row = &v["rows"][0];
     assert_eq!(row["molecule"], "O-O-------------");
     assert_eq!(row["spectrum"], "@&ab@&@cbac@&@&@");
     assert_eq!(row["canonical_number"], 2);
@@ -66,9 +66,9 @@ fn a2_b4_molecule_2_is_the_seed_record() {
     assert_eq!((rows, distinct), (120, 120));
     // The seed's rot180 image of molecule 2.
     let v = json(&["show", "A2_B4", "119"], &db);
-    assert_eq!(v[0]["canonical_number"], 2);
-    assert_eq!(v[0]["transform"], "rot180");
-    assert_eq!(v[0]["spectrum"], "abc@&@&@@&ba@&@c");
+    assert_eq!(v["rows"][0]["canonical_number"], 2);
+    assert_eq!(v["rows"][0]["transform"], "rot180");
+    assert_eq!(v["rows"][0]["spectrum"], "abc@&@&@@&ba@&@c");
     // Already complete: nothing is done.
     bbx()
         .args(["explore", "A2_B4", "--db"])
@@ -85,13 +85,19 @@ fn a4_b6_catalogue_matches_the_seed() {
     let db = dir.join("bbx.sqlite");
     explore(&db, "a4_b6");
     let v = json(&["show", "A4_B6", "868", "15993"], &db);
-    assert_eq!(v[0]["molecule"], "O-O-----------O---------O-----------");
-    assert_eq!(v[0]["canonical_number"], 868);
-    assert_eq!(v[1]["molecule"], "--O---------O-O---------O-----------");
-    assert_eq!(v[1]["canonical_number"], 7361);
-    assert_eq!(v[1]["transform"], "rot90");
-    assert_eq!(v[0]["spectrum"], "@&@&@&@a@bcda@b@&@dc&@&@");
-    assert_eq!(v[1]["spectrum"], v[0]["spectrum"]);
+    assert_eq!(
+        v["rows"][0]["molecule"],
+        "O-O-----------O---------O-----------"
+    );
+    assert_eq!(v["rows"][0]["canonical_number"], 868);
+    assert_eq!(
+        v["rows"][1]["molecule"],
+        "--O---------O-O---------O-----------"
+    );
+    assert_eq!(v["rows"][1]["canonical_number"], 7361);
+    assert_eq!(v["rows"][1]["transform"], "rot90");
+    assert_eq!(v["rows"][0]["spectrum"], "@&@&@&@a@bcda@b@&@dc&@&@");
+    assert_eq!(v["rows"][1]["spectrum"], v["rows"][0]["spectrum"]);
     let conn = Connection::open(&db).unwrap();
     let spectrum = |s: &str| -> (i64, String, i64) {
         conn.query_row(
@@ -117,7 +123,7 @@ fn a4_b6_catalogue_matches_the_seed() {
         .iter()
         .map(|r| {
             (
-                r["nb_mol"].as_u64().unwrap(),
+                r["molecules_per_spectrum"].as_u64().unwrap(),
                 r["spectra_up_to_symmetry"].as_u64().unwrap(),
                 r["spectra"].as_u64().unwrap(),
                 r["molecules"].as_u64().unwrap(),
@@ -679,7 +685,7 @@ fn a_busy_catalogue_is_waited_for_then_called_busy_never_foreign() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["molecule"], "O-O-------------");
+    assert_eq!(v["rows"][0]["molecule"], "O-O-------------");
     // Past the wait (60 s by default, 0.2 s here), readers say that another
     // program is writing the file, with exit 3.
     writer.execute_batch("BEGIN EXCLUSIVE;").unwrap();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use crate::common::{bbx, temp_dir};
+use crate::common::{bbx, json_error, temp_dir};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bbx")
@@ -277,7 +277,8 @@ fn a_lost_process_stops_the_other_with_exit_3_and_the_work_resumes() {
         "{err}"
     );
     assert!(err.contains("the same commands resume it"), "{err}");
-    assert!(out.stdout.is_empty());
+    let message = json_error(&out.stdout, "system", 3);
+    assert_eq!(format!("error: {message}\n"), err);
     assert!(census(0).join("manifest.json").exists(), "the work is kept");
     // Both started again, the census resumes to its end.
     let zero = process(&args, 0, &hosts, &work(0));
@@ -419,9 +420,10 @@ fn a_stopped_census_resumes_to_the_same_report() {
         stopped.extend(["--stop-after", "20"]);
         let out = run(&stopped);
         assert_eq!(out.status.code(), Some(130));
-        assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("run the same command to resume"), "{err}");
+        let message = json_error(&out.stdout, "interrupted", 130);
+        assert_eq!(format!("{message}\n"), err);
         assert!(
             Path::new(work)
                 .join("bbx-census-A5_B7/manifest.json")
@@ -546,7 +548,8 @@ fn a_census_that_filled_the_disk_resumes_to_the_right_report() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{err}");
         assert!(err.contains("No space left on device"), "{err}");
-        assert!(out.stdout.is_empty());
+        let message = json_error(&out.stdout, "work_dir", 3);
+        assert_eq!(format!("error: {message}\n"), err);
     }
     // Space freed: the same command resumes and gives the report.
     let resumed = stdout(&run(&args));

@@ -3,7 +3,7 @@
 //! called so, a broken seed 001 file reported in its own terms, empty ranges,
 //! directories given for files, and atom counts that do not fit.
 
-use crate::common::{bbx, puzzle, rejects, stdout, temp_dir};
+use crate::common::{bbx, json_error, puzzle, rejects, stdout, temp_dir};
 
 /// The seed's A2_B4 board with its border, as `puzzles/` holds it.
 const A2_B4: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";
@@ -325,4 +325,55 @@ fn input_is_read_up_to_a_bound_and_more_is_refused() {
     let err = rejects(&["solve", big.to_str().unwrap()], None, "big.txt");
     assert!(!err.contains("more than 16 MiB"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn with_json_an_error_is_one_object_on_standard_output() {
+    // The object names the kind and the exit status, and says what the
+    // error line says; standard error keeps that line, and the exit status
+    // is the one without --json.
+    let dir = temp_dir("json-errors");
+    let absent = dir.join("absent.sqlite");
+    let absent = absent.to_str().unwrap();
+    let cases: [(&[&str], &str, i32); 6] = [
+        (&["trace", "OO", "--json"], "parse", 2),
+        (&["trace", "A4_B", "1", "--json"], "invalid", 2),
+        (&["solve", "no-such-file.txt", "--json"], "io", 2),
+        (
+            &["show", "A3_B4", "1", "--db", absent, "--json"],
+            "invalid",
+            2,
+        ),
+        (
+            &["verify", "A2_B4", "--partial", "2", "--json"],
+            "invalid",
+            2,
+        ),
+        (&["generate", "A3_B5", "--seed", "x", "--json"], "usage", 2),
+    ];
+    for (args, kind, status) in cases {
+        let out = bbx().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(status), "{args:?}");
+        let message = json_error(&out.stdout, kind, status);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: {message}")),
+            "{args:?}: {message} / {err}"
+        );
+        assert!(!message.contains('\n'), "{args:?}: {message}");
+    }
+    // Stopped with nothing to report: the sentence saying why.
+    let out = bbx()
+        .args(["strategy", "A3_B5", "--timeout", "0", "--json"])
+        .output()
+        .unwrap();
+    let message = json_error(&out.stdout, "time_limit", 4);
+    assert!(message.contains("the time limit passed"), "{message}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{message}\n"));
+    // Without --json, nothing changes: the error line alone.
+    let out = bbx().args(["trace", "OO"]).output().unwrap();
+    assert!(out.stdout.is_empty());
+    // --help stays text.
+    let help = stdout(&["solve", "--help", "--json"]);
+    assert!(help.starts_with("Find every molecule"), "{help}");
 }

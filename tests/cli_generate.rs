@@ -122,7 +122,7 @@ fn minimal_puzzles_solve_to_their_molecule_and_need_every_ray() {
                 .output()
                 .unwrap();
             let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-            assert_eq!(v["count"], 1, "{config} seed {seed}");
+            assert_eq!(v["molecules"], 1, "{config} seed {seed}");
             assert_eq!(v["solutions"][0], molecule, "{config} seed {seed}");
             // Removing any single ray makes the answer ambiguous.
             let p = parse_puzzle(puzzle, "generated", None).unwrap();
@@ -199,7 +199,7 @@ fn suggest_ranks_rays_as_brute_force_counts_them() {
         let fit: Vec<Molecule> = Molecules::new(config)
             .filter(|m| p.observation.matches(&Spectrum::of(m, Rules::Standard)))
             .collect();
-        assert_eq!(v["count"], fit.len(), "{name}");
+        assert_eq!(v["molecules"], fit.len(), "{name}");
         let rays = v["rays"].as_array().unwrap();
         assert!(!rays.is_empty());
         let mut last = 0.0;
@@ -287,7 +287,7 @@ fn plan_expected_depth_equals_an_exhaustive_computation() {
             .output()
             .unwrap();
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["count"], fit.len());
+        assert_eq!(v["molecules"], fit.len());
         let got = v["plan"]["expected_rays"].as_f64().unwrap();
         assert!(
             (got - expected).abs() < 1e-9,
@@ -407,7 +407,7 @@ fn the_strategy_search_stops_at_the_time_limit_and_says_so() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["count"], 6464);
+    assert_eq!(v["molecules"], 6464);
     assert_eq!(
         v["complete"], true,
         "the solve itself fits in the time limit"

@@ -45,7 +45,7 @@ fn brute_force(name: &str, rules: Rules) -> Vec<String> {
 fn check(name: &str, count: usize, rules: Rules, brute: bool) -> Vec<String> {
     let (v, code) = solve_json(name, &[]);
     assert_eq!(code, if count == 0 { 1 } else { 0 }, "{name}");
-    assert_eq!(v["count"], count, "{name}");
+    assert_eq!(v["molecules"], count, "{name}");
     assert_eq!(v["complete"], true, "{name}");
     let found = solutions(&v);
     let p = load_puzzle(&path(name), None).expect("parses");
@@ -162,14 +162,14 @@ fn partial_games() {
         )
     );
     let (v, _) = solve_json("generated-a4-b8-partial.txt", &[]);
-    let splits = v["splits"].as_array().unwrap();
+    let splits = v["rays"].as_array().unwrap();
     assert!(!splits.is_empty());
     // The best ray is listed first and its classes add up to the count.
     let total: u64 = splits[0]["classes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["count"].as_u64().unwrap())
+        .map(|c| c["molecules"].as_u64().unwrap())
         .sum();
     assert_eq!(total, 17);
     let found = check("generated-a8-b15-partial.txt", 11, Rules::Standard, false);
@@ -241,7 +241,7 @@ fn generated_full_games() {
 fn contradictory_game() {
     let (v, code) = solve_json("contradictory-a2-b4.txt", &[]);
     assert_eq!(code, 1);
-    assert_eq!(v["count"], 0);
+    assert_eq!(v["molecules"], 0);
     assert_eq!(v["conflict"], serde_json::json!([1, 2, 12]));
     let out = bbx()
         .args(["solve", &path("contradictory-a2-b4.txt")])
@@ -258,7 +258,7 @@ fn max_count_and_ranges() {
     // Ten listed; the families found hold at least that many.
     assert_eq!(v["listed"], 10);
     assert_eq!(v["solutions"].as_array().unwrap().len(), 10);
-    let at_least = v["count"].as_u64().unwrap();
+    let at_least = v["molecules"].as_u64().unwrap();
     assert!(at_least >= 10, "{at_least}");
     assert_eq!(v["complete"], false);
     // Certainty is still exact: computed by the solver, not from the ten found.
@@ -316,7 +316,7 @@ fn solve_from_standard_input_and_timeout() {
     assert_eq!(code, 4);
     assert_eq!(v["timed_out"], true);
     assert_eq!(v["complete"], false);
-    assert_eq!(v["count"], 0);
+    assert_eq!(v["molecules"], 0);
     let out = bbx()
         .args(["solve", &path("seed-23-cell-path.txt"), "--timeout", "0"])
         .output()
@@ -456,7 +456,7 @@ fn probabilities_are_the_share_of_molecules_with_an_atom_there() {
             .unwrap();
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         if max == "100000" {
-            assert_eq!(v["count"], fit.len());
+            assert_eq!(v["molecules"], fit.len());
         }
         let got = v["probabilities"].as_array().expect("probabilities");
         assert_eq!(got.len(), 64);
@@ -629,7 +629,7 @@ fn a_fully_shot_wide_box_is_worked_out_quickly() {
     let (out, err, code) = solve_bounded(&text, &["--timeout", "20", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["count"], 1);
+    assert_eq!(v["molecules"], 1);
     assert_eq!(v["complete"], true);
     assert_eq!(solutions(&v), [m.to_string()]);
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bbx, temp_dir};
+use crate::common::{bbx, json_error, temp_dir};
 
 fn run(args: &[&str]) -> Output {
     bbx().args(args).output().expect("runs")
@@ -202,8 +202,11 @@ fn a_stopped_store_leaves_the_file_as_it_was_and_resumes() {
         let out = run(&a);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(130), "{err}");
-        assert!(out.stdout.is_empty());
         assert!(err.contains("the groups were not stored"), "{err}");
+        assert_eq!(
+            format!("{}\n", json_error(&out.stdout, "interrupted", 130)),
+            err
+        );
         assert!(err.contains("the same command stores it"), "{err}");
         assert!(census_kept(&work), "the census is kept");
         assert!(leftovers(&db).is_empty(), "{:?}", leftovers(&db));
@@ -282,8 +285,8 @@ fn a_census_stopped_while_grouping_resumes_to_the_same_report() {
     let out = run(&stopped);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(out.stdout.is_empty());
     assert!(err.contains("interrupted while grouping"), "{err}");
+    json_error(&out.stdout, "interrupted", 130);
     assert!(err.contains("run the same command to resume"), "{err}");
     assert!(census_kept(&work));
     let json = success(&run(&args));
@@ -325,8 +328,8 @@ fn ctrl_c_while_grouping_stops_at_once() {
     let out = wait(child);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(out.stdout.is_empty());
     assert!(err.contains("interrupted while grouping"), "{err}");
+    json_error(&out.stdout, "interrupted", 130);
     assert!(err.contains("run the same command to resume"), "{err}");
     assert!(census_kept(&work), "the work is kept");
     std::fs::remove_dir_all(&dir).ok();

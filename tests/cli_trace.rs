@@ -152,7 +152,7 @@ fn ray_path_is_drawn_and_described() {
     let path = v["rays"][30]["path"].as_array().unwrap();
     assert_eq!(path.len(), 23 + 6);
     assert_eq!(path[0], serde_json::json!([1, 2, "south"]));
-    assert!(v["rays"][0].get("path").is_none());
+    assert!(v["rays"][0]["path"].is_null());
 }
 
 #[test]

@@ -254,3 +254,28 @@ fn a_closed_terminal_ends_the_game() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn a_game_without_a_seed_draws_one_of_53_bits() {
+    let Some(t) = Tmux::start("seed") else {
+        eprintln!(
+            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in (apt-get install tmux)"
+        );
+        return;
+    };
+    t.line(&format!("{} play A3_B5; echo ALL\"\"DONE", bin().display()));
+    t.wait_for("bbx play · A3_B5, standard rules, seed ");
+    t.keys(&["q"]);
+    t.wait_for("Quit?");
+    t.keys(&["y"]);
+    let s = t.wait_for("ALLDONE");
+    // The summary names the seed drawn: at most 2^53 - 1, so that every JSON
+    // reader keeps it exact and `--seed` takes it back.
+    let seed: u64 = s
+        .split("A3_B5, standard rules, seed ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no seed in the summary: {s}"));
+    assert!(seed < 1 << 53, "seed {seed} is past 2^53 - 1");
+}

@@ -20,6 +20,7 @@ mod cli_trace;
 mod cli_verify;
 mod facts;
 mod fuzz;
+mod json_schema;
 mod layers;
 mod play;
 mod play_terminal;

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{SliceRandom, index};
-use rand::{Rng, SeedableRng};
+use rand::{Rng, SeedableRng, TryRng};
 
 use crate::error::{Error, quantity};
 use crate::rules::board::Molecule;
@@ -35,6 +35,30 @@ use crate::solver::{self, Ended, Limits};
 /// every platform.
 pub fn seeded(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// The largest seed bbx draws or takes: 2^53 − 1, the largest whole number
+/// that every JSON reader keeps exact (JavaScript, `jq` and most others hold
+/// numbers as 64-bit floating point), so that a seed read back from `--json`
+/// gives the same game.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// A fresh seed, from 0 to [`MAX_SEED`], drawn from the operating system's
+/// randomness: for the commands and games started without `--seed`.
+///
+/// ```
+/// use bbx::assistant::generate::{MAX_SEED, fresh_seed};
+/// assert!(fresh_seed().unwrap() <= MAX_SEED);
+/// ```
+pub fn fresh_seed() -> Result<u64, Error> {
+    rand::rngs::SysRng
+        .try_next_u64()
+        .map(|n| n & MAX_SEED)
+        .map_err(|e| {
+            Error::System(format!(
+                "cannot draw a seed from the operating system's randomness: {e} (give one with --seed)"
+            ))
+        })
 }
 
 /// A random molecule of `config`: its atoms on distinct cells drawn uniformly.

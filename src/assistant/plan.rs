@@ -40,7 +40,8 @@ pub enum Node {
     Undecidable(Vec<String>),
     /// Shoot this ray; then follow the branch of its outcome.
     Shoot {
-        /// Border position.
+        /// Border position (`position` in JSON, as everywhere).
+        #[serde(rename = "position")]
         ray: usize,
         /// Expected rays from here on, this one included.
         expected_rays: f64,

@@ -31,7 +31,16 @@ pub struct SuggestOptions {
 /// The rays worth shooting next, ready to print or serialise.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Suggestion {
-    /// Molecules that fit: exact when `complete`, else how many were found.
+    /// The puzzle file.
+    pub origin: String,
+    /// The configuration, `An_Bp`, when one atom count is searched (`None`
+    /// for a range).
+    pub config: Option<String>,
+    /// The rules used.
+    pub rules: Rules,
+    /// Molecules that fit: exact when `complete`, else how many were found;
+    /// `molecules` in JSON.
+    #[serde(rename = "molecules")]
     pub count: u128,
     /// False when `max` stopped the search (the ranking then rests on the
     /// molecules found first).
@@ -50,6 +59,12 @@ pub struct Suggestion {
     /// Why the strategy asked for was not found: its search was cut short
     /// (time limit, interruption, memory bound).
     pub plan_cut: Option<String>,
+    /// When nothing fits: the positions of a smallest set of contradicting
+    /// rays.
+    pub conflict: Option<Vec<usize>>,
+    /// The fewest atoms the rays allow, when an atom count below it was
+    /// asked for.
+    pub fewest_atoms: Option<usize>,
     /// The solve behind it.
     #[serde(skip)]
     pub report: SolveReport,
@@ -120,6 +135,9 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         .unwrap_or(Some(ForwardCut::TooMany));
     let _ = cut;
     Suggestion {
+        origin: report.origin.clone(),
+        config: report.config.clone(),
+        rules: report.rules,
         count: report.count,
         complete: report.ended.is_complete(),
         decided: report.ended.is_complete() && report.count == 1,
@@ -132,6 +150,8 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         ranking_exact: report.splits_exact,
         plan,
         plan_cut,
+        conflict: report.conflict.clone(),
+        fewest_atoms: report.fewest_atoms,
         report,
     }
 }

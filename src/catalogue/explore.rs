@@ -36,7 +36,8 @@ pub struct ExploreOptions {
 /// How an exploration ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Explored {
-    /// Molecules in the configuration.
+    /// Molecules in the configuration (`molecules` in JSON).
+    #[serde(rename = "molecules")]
     pub nb_mol: u64,
     /// Molecules stored before this run.
     pub resumed_from: u64,

@@ -15,12 +15,12 @@
 //! ```
 
 use std::path::Path;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
-use crate::assistant::generate::{random_molecule, seeded, unique};
+use crate::assistant::generate::{fresh_seed, random_molecule, seeded, unique};
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
@@ -178,19 +178,12 @@ fn file_name(path: &str) -> String {
 /// How long `--unique` may look for a molecule whose spectrum identifies it.
 const UNIQUE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// A seed from the clock, for games started without `--seed`.
-pub fn fresh_seed() -> u64 {
-    let t = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    // Small enough to type back; mixed so that consecutive games differ.
-    (t ^ (u64::from(std::process::id()) << 20)).wrapping_mul(0x9E37_79B9_7F4A_7C15) % 1_000_000_000
-}
-
 /// Starts a game as `setup` says.
 pub fn start(setup: &Setup) -> Result<Started, Error> {
-    let seed = setup.seed.unwrap_or_else(fresh_seed);
+    let seed = match setup.seed {
+        Some(seed) => seed,
+        None => fresh_seed()?,
+    };
     let mut rng = seeded(seed);
     match &setup.start {
         Start::Random { config, unique: u } => {

@@ -150,16 +150,13 @@ pub fn stats_text(report: &StatsReport) -> String {
             } else {
                 "cells"
             };
-            // Ray numbers start at 1: 0 says no molecule has a ray of this kind
-            // (a box full of atoms reflects nothing and lets nothing out).
-            let _ = if r.ray == 0 {
-                writeln!(out, "  {:<10}most {measure:<7}   —   no such ray", r.kind)
-            } else {
-                writeln!(
+            let _ = match (r.number, r.position) {
+                (Some(number), Some(ray)) => writeln!(
                     out,
-                    "  {:<10}most {measure:<7}{:>4}   molecule {}, ray {}",
-                    r.kind, r.value, r.number, r.ray
-                )
+                    "  {:<10}most {measure:<7}{:>4}   molecule {number}, ray {ray}",
+                    r.kind, r.value
+                ),
+                _ => writeln!(out, "  {:<10}most {measure:<7}   —   no such ray", r.kind),
             };
         }
     }

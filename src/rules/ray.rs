@@ -32,7 +32,9 @@ use std::str::FromStr;
 use crate::rules::board::{Heading, Molecule, port, position_at};
 
 /// Which rule set decides what happens when a ray enters next to an atom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rules {
     /// Emacs `blackbox.el`, Tatham's Puzzles and the seed: an atom on one

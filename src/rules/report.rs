@@ -51,8 +51,8 @@ pub struct RayReport {
     pub length: u32,
     /// 90° turns.
     pub turns: u32,
-    /// The path, when requested: `[row, column, heading]` per state.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The path, when requested: `[row, column, heading]` per state
+    /// (`null` when not requested).
     pub path: Option<Vec<(usize, usize, Heading)>>,
 }
 

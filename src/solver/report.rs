@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
+use crate::rules::config::Config;
 use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Spectrum;
@@ -38,7 +39,8 @@ pub struct ClassReport {
     pub result: &'static str,
     /// The exit position, for `exit`.
     pub exit: Option<usize>,
-    /// How many of the molecules give this outcome.
+    /// How many of the molecules give this outcome (`molecules` in JSON).
+    #[serde(rename = "molecules")]
     pub count: usize,
 }
 
@@ -82,6 +84,9 @@ fn result_name(o: Outcome) -> (&'static str, Option<usize>) {
 pub struct SolveReport {
     /// The puzzle file.
     pub origin: String,
+    /// The configuration, `An_Bp`, when one atom count is searched (`None`
+    /// for a range: `atoms_min` and `atoms_max` give it).
+    pub config: Option<String>,
     /// The rules used.
     pub rules: Rules,
     /// Smallest atom count searched.
@@ -90,9 +95,12 @@ pub struct SolveReport {
     pub atoms_max: usize,
     /// The observation (spectrum string with `?` for rays not shot).
     pub observation: String,
-    /// Rays shot (positions with a known result).
+    /// Rays shot (positions with a known result); `rays_shot` in JSON.
+    #[serde(rename = "rays_shot")]
     pub shot: usize,
-    /// Molecules that fit: exact when `complete`, else how many were found.
+    /// Molecules that fit: exact when `complete`, else how many were found;
+    /// `molecules` in JSON.
+    #[serde(rename = "molecules")]
     pub count: u128,
     /// Molecules listed in `solutions` (at most `--max`).
     pub listed: usize,
@@ -117,11 +125,15 @@ pub struct SolveReport {
     /// When nothing fits: the positions of a smallest set of contradicting rays.
     pub conflict: Option<Vec<usize>>,
     /// Unshot rays that tell the molecules apart, best first, counted on the
-    /// molecules listed: on all that fit only when `splits_exact`.
+    /// molecules listed: on all that fit only when `splits_exact`; `rays` in
+    /// JSON, as in `bbx suggest`.
+    #[serde(rename = "rays")]
     pub splits: Vec<SplitReport>,
     /// True when `splits` rest on every molecule that fits; false when they
     /// rest on the first `listed` the solver found (not a random sample, so
-    /// the ranking may differ from the true one).
+    /// the ranking may differ from the true one); `ranking_exact` in JSON, as
+    /// in `bbx suggest`.
+    #[serde(rename = "ranking_exact")]
     pub splits_exact: bool,
     /// Why the rays could not be ranked on every molecule, when
     /// [`SolveReport::rank_exactly`] was tried and could not.
@@ -266,6 +278,13 @@ impl SolveReport {
         });
         SolveReport {
             origin: origin.to_string(),
+            config: (solution.atoms.start() == solution.atoms.end()).then(|| {
+                Config {
+                    atoms: *solution.atoms.start(),
+                    width: p,
+                }
+                .to_string()
+            }),
             rules,
             atoms_min: *solution.atoms.start(),
             atoms_max: *solution.atoms.end(),

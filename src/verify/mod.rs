@@ -106,13 +106,19 @@ pub struct Mismatch {
 pub struct Verification {
     /// The configuration.
     pub config: String,
+    /// The rules of the enumeration.
+    pub rules: Rules,
     /// Distinct spectra in the configuration.
     pub spectra: usize,
     /// Spectra checked.
     pub checked: usize,
+    /// Whether only the spectra shared by two molecules or more were checked.
+    pub ambiguous_only: bool,
+    /// The fraction of the rays of each checked spectrum that was hidden
+    /// (`--partial`), if any.
+    pub partial: Option<f64>,
     /// The seed of the random choices, when there were any (`sample` or
     /// `partial`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// One row per group size.
     pub rows: Vec<SizeRow>,
@@ -283,8 +289,11 @@ pub fn verify_spectra(
     }
     Ok(Verification {
         config: config.to_string(),
+        rules: options.rules,
         spectra: groups.spectra(),
         checked: total,
+        ambiguous_only: options.ambiguous_only,
+        partial: options.partial,
         seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
         rows: rows.into_values().collect(),
         mismatches,

@@ -187,3 +187,20 @@ pub fn brute_force(o: &Observation, rules: Rules, atoms: usize) -> Vec<Molecule>
         .filter(|m| o.matches(&Spectrum::of(m, rules)))
         .collect()
 }
+
+/// The error object a command given `--json` prints on standard output when
+/// it fails or stops with nothing to report (docs/json.md, Errors): checks
+/// that `stdout` is that one object, of `kind`, with exit status `status`,
+/// and returns its message.
+pub fn json_error(stdout: &[u8], kind: &str, status: i32) -> String {
+    let text = String::from_utf8_lossy(stdout);
+    let v: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not one JSON object ({e}): {text}"));
+    assert_eq!(v["error"]["kind"], kind, "{text}");
+    assert_eq!(v["error"]["status"], status, "{text}");
+    assert_eq!(v.as_object().map(|o| o.len()), Some(1), "{text}");
+    v["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no message: {text}"))
+        .to_string()
+}

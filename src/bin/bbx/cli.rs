@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
 
+use bbx::assistant::generate::{MAX_SEED, fresh_seed};
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
 use bbx::{Observation, Rules};
@@ -169,21 +170,44 @@ pub struct Quiet {
 /// `--seed`, the same on every command that draws at random.
 #[derive(clap::Args)]
 pub struct Seed {
-    /// Seed of the random choices, to repeat a run (default: taken from the
-    /// clock, and printed).
-    #[arg(long, value_name = "SEED")]
+    /// Seed of the random choices, to repeat a run: 0 to 9007199254740991
+    /// (2^53 - 1) (default: drawn at random, and printed).
+    #[arg(long, value_name = "SEED", value_parser = parse_seed)]
     seed: Option<u64>,
 }
 
 impl Seed {
-    /// The seed given, or one taken from the clock.
-    pub fn value(&self) -> u64 {
-        self.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        })
+    /// The seed given, if one was.
+    pub fn given(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// The seed given, or a fresh one drawn from the operating system's
+    /// randomness ([`fresh_seed`]).
+    pub fn value(&self) -> bbx::Result<u64> {
+        match self.seed {
+            Some(seed) => Ok(seed),
+            None => fresh_seed(),
+        }
+    }
+}
+
+/// Parses `--seed SEED`: a whole number from 0 to [`MAX_SEED`] (2^53 - 1,
+/// the largest that JSON readers keep exact).
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    let too_large = || {
+        format!(
+            "{s} is past the largest seed, {MAX_SEED} (2^53 - 1, the largest number every JSON reader keeps exact): give a smaller one"
+        )
+    };
+    let t = s.trim();
+    match t.parse::<u64>() {
+        Ok(n) if n <= MAX_SEED => Ok(n),
+        Ok(_) => Err(too_large()),
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => Err(too_large()),
+        Err(_) => Err(format!(
+            "expected a seed, a whole number from 0 to {MAX_SEED}, not '{s}'"
+        )),
     }
 }
 
@@ -328,6 +352,81 @@ pub fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
     Ok(s)
 }
 
+/// The commands that take `--json`.
+const JSON_COMMANDS: [&str; 9] = [
+    "trace", "solve", "explore", "show", "stats", "verify", "suggest", "strategy", "generate",
+];
+
+/// Whether the command line asks for JSON: a command that takes `--json`,
+/// and `--json` among its arguments (before a `--` that ends the options).
+/// Read from the raw arguments, so that it is known even when they do not
+/// parse.
+pub fn json_mode() -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    args.first()
+        .is_some_and(|c| JSON_COMMANDS.contains(&c.as_str()))
+        && args
+            .iter()
+            .take_while(|a| a.as_str() != "--")
+            .any(|a| a == "--json")
+}
+
+/// The object a command prints instead of its own when it fails or stops
+/// with nothing to report in `--json` mode (docs/json.md, Errors):
+/// `{"error": {"kind", "message", "status"}}`.
+pub fn json_error(kind: &str, message: &str, status: Status) -> String {
+    #[derive(serde::Serialize)]
+    struct Detail<'a> {
+        kind: &'a str,
+        message: &'a str,
+        status: u8,
+    }
+    #[derive(serde::Serialize)]
+    struct Failed<'a> {
+        error: Detail<'a>,
+    }
+    let failed = Failed {
+        error: Detail {
+            kind,
+            message,
+            status: status as u8,
+        },
+    };
+    // A struct of strings and a number always serialises.
+    json(&failed).unwrap_or_default()
+}
+
+/// The kind of an error, as `--json` names it: the variant of
+/// [`bbx::Error`], in snake case.
+pub fn error_kind(error: &bbx::Error) -> &'static str {
+    match error {
+        bbx::Error::Parse(_) => "parse",
+        bbx::Error::Config { .. } => "config",
+        bbx::Error::Invalid(_) => "invalid",
+        bbx::Error::Io { .. } => "io",
+        bbx::Error::WorkDir { .. } => "work_dir",
+        bbx::Error::Database { .. } => "database",
+        bbx::Error::Solver(_) => "solver",
+        bbx::Error::Json(_) => "json",
+        bbx::Error::Damaged { .. } => "damaged",
+        bbx::Error::System(_) => "system",
+        bbx::Error::Busy(_) => "busy",
+        bbx::Error::Internal(_) => "internal",
+    }
+}
+
+/// A command that stops with nothing to report (interrupted, or out of
+/// time): the sentence saying why goes to standard error and, in `--json`
+/// mode, into the error object printed (of kind `kind`).
+pub fn stopped(as_json: bool, kind: &str, message: &str, status: Status) -> (String, Status) {
+    eprintln!("{message}");
+    if as_json {
+        (json_error(kind, message, status), status)
+    } else {
+        (String::new(), status)
+    }
+}
+
 /// Prints `text`; a closed pipe (`bbx … | head`) is not an error.
 pub fn emit(text: &str) -> Result<(), Status> {
     let mut out = std::io::stdout().lock();
@@ -415,6 +514,28 @@ mod tests {
         ] {
             let e = parse_timeout(bad).unwrap_err();
             assert!(e.contains("between 0 and 604800"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn seeds_fit_in_53_bits() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("42"), Ok(42));
+        assert_eq!(parse_seed("9007199254740991"), Ok(MAX_SEED));
+        for big in [
+            "9007199254740992",
+            "18446744073709551615",
+            "99999999999999999999",
+        ] {
+            let e = parse_seed(big).unwrap_err();
+            assert!(
+                e.contains("past the largest seed, 9007199254740991"),
+                "{big}: {e}"
+            );
+        }
+        for bad in ["-1", "", "x", "1.5"] {
+            let e = parse_seed(bad).unwrap_err();
+            assert!(e.contains("expected a seed"), "{bad}: {e}");
         }
     }
 

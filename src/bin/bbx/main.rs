@@ -45,7 +45,25 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let json = cli::json_mode();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // With --json, a command line that does not parse is an error
+        // object on standard output too (help and --version print as usual).
+        Err(e) if json && e.use_stderr() => {
+            let _ = e.print();
+            let rendered = e.to_string();
+            let message = rendered
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ");
+            let status = cli::Status::BadInput;
+            let failed = cli::emit(&cli::json_error("usage", message, status));
+            return failed.map_or_else(|failed| failed, |()| status).into();
+        }
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Trace(args) => commands::trace::run(args),
         Command::Solve(args) => commands::solve::run(args),
@@ -62,6 +80,12 @@ fn main() -> ExitCode {
     };
     let status = match result {
         Ok((text, status)) => cli::emit(&text).map_or_else(|failed| failed, |()| status),
+        Err(e) if json => {
+            eprintln!("error: {e}");
+            let status = cli::status_of(&e);
+            let text = cli::json_error(cli::error_kind(&e), &e.to_string(), status);
+            cli::emit(&text).map_or_else(|failed| failed, |()| status)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             cli::status_of(&e)

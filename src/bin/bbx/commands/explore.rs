@@ -87,6 +87,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         #[derive(serde::Serialize)]
         struct Report<'a> {
             config: String,
+            rules: bbx::Rules,
             db: &'a str,
             #[serde(flatten)]
             explored: bbx::catalogue::Explored,
@@ -94,6 +95,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         let report = Report {
             config: args.config.to_string(),
+            rules: bbx::Rules::Standard,
             db: &args.db,
             explored: done,
             seconds: (secs * 1000.0).round() / 1000.0,

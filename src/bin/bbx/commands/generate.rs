@@ -49,7 +49,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
 
 fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
-    let seed = args.seed.value();
+    let seed = args.seed.value()?;
     let mut rng = seeded(seed);
     let start = Instant::now();
     let deadline = deadline(args.timeout);
@@ -102,18 +102,20 @@ fn inner(args: Args) -> bbx::Result<String> {
         #[derive(serde::Serialize)]
         struct Generated {
             config: String,
+            rules: Rules,
             seed: u64,
             molecule: String,
             draws: usize,
             unique: bool,
-            #[serde(skip_serializing_if = "Option::is_none")]
             minimal: Option<bool>,
             rays_shot: usize,
             observation: String,
             puzzle: String,
+            seconds: f64,
         }
         return json(&Generated {
             config: config.to_string(),
+            rules: args.rules,
             seed,
             molecule: molecule.to_string(),
             draws,
@@ -122,6 +124,7 @@ fn inner(args: Args) -> bbx::Result<String> {
             rays_shot: observation.shot_count(),
             observation: observation.to_string(),
             puzzle: picture,
+            seconds: (secs * 1000.0).round() / 1000.0,
         });
     }
     let summary = format!(

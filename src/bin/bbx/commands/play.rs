@@ -88,7 +88,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     let setup = Setup {
         start,
-        seed: Some(args.seed.value()),
+        seed: args.seed.given(),
         rules: args.rules,
         atoms: args.atoms,
         judge: args.judge,

@@ -1,6 +1,7 @@
 //! `bbx show`.
 
-use bbx::Config;
+use bbx::catalogue::{MoleculeRow, RULES};
+use bbx::{Config, Rules};
 
 use crate::cli::{Status, json};
 
@@ -29,7 +30,7 @@ pub struct Args {
     /// --store-groups`).
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
-    /// Print JSON rows instead of text.
+    /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
     /// How long to wait for other programs to let go of --db, in
@@ -100,9 +101,20 @@ fn inner(args: Args) -> bbx::Result<String> {
         ));
     }
     if args.json {
-        let mut all = rows;
-        all.extend(group.unwrap_or_default());
-        return json(&all);
+        /// The molecules asked for, and the group.
+        #[derive(serde::Serialize)]
+        struct Shown {
+            config: String,
+            rules: Rules,
+            rows: Vec<MoleculeRow>,
+            group: Option<Vec<MoleculeRow>>,
+        }
+        return json(&Shown {
+            config: config.to_string(),
+            rules: RULES,
+            rows,
+            group,
+        });
     }
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {

@@ -8,7 +8,9 @@ use bbx::census::store::StoreOptions;
 use bbx::census::{self, CensusOptions, Cluster};
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, ctrl_c, json, parse_size, progress_bar, spinner, stop_flag};
+use crate::cli::{
+    Quiet, Status, ctrl_c, json, parse_size, progress_bar, spinner, stop_flag, stopped,
+};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -166,29 +168,34 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             // A process's share is known only once counted: with several
             // processes, no "of" for it, and no telling from the counts whether
             // every molecule is counted.
-            if cluster.processes > 1 {
-                eprintln!(
+            let message = if cluster.processes > 1 {
+                format!(
                     "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
                     quantity(done.counted, "molecule", "molecules"),
                     cluster.process,
                     done.total,
                     cluster.processes,
                     done.work_dir.display()
-                );
+                )
             } else if done.counted >= done.total {
-                eprintln!(
+                format!(
                     "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
                     done.work_dir.display()
-                );
+                )
             } else {
-                eprintln!(
+                format!(
                     "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
                     done.counted,
                     done.total,
                     done.work_dir.display()
-                );
-            }
-            return Ok((String::new(), Status::Interrupted));
+                )
+            };
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                &message,
+                Status::Interrupted,
+            ));
         }
         Tables::ShareDone => {
             eprintln!(
@@ -198,18 +205,20 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             return Ok((String::new(), Status::Done));
         }
         Tables::StoreInterrupted(work_dir) => {
-            eprintln!(
-                "{}",
-                kept(
-                    &work_dir,
-                    &format!(
-                        "interrupted: the groups were not stored, and {} is as it was",
-                        args.db
-                    ),
-                    ""
-                )
+            let message = kept(
+                &work_dir,
+                &format!(
+                    "interrupted: the groups were not stored, and {} is as it was",
+                    args.db
+                ),
+                "",
             );
-            return Ok((String::new(), Status::Interrupted));
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                &message,
+                Status::Interrupted,
+            ));
         }
     };
     if let Some(stored) = stored {

@@ -5,7 +5,7 @@ use std::time::Duration;
 use bbx::assistant::strategy::{Policy, StrategyOptions, play_all, play_one};
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Status, ctrl_c, deadline, json, parse_timeout, spinner};
+use crate::cli::{Quiet, Status, ctrl_c, deadline, json, parse_timeout, spinner, stopped};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -56,7 +56,21 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if let Some(n) = args.molecule {
         let game = play_one(args.config, &options, n)?;
         let text = if args.json {
-            json(&game)?
+            /// One game, with what it was played under.
+            #[derive(serde::Serialize)]
+            struct OneGame<'a> {
+                config: String,
+                rules: Rules,
+                policy: Policy,
+                #[serde(flatten)]
+                game: &'a bbx::assistant::strategy::Game,
+            }
+            json(&OneGame {
+                config: args.config.to_string(),
+                rules: args.rules,
+                policy: args.policy,
+                game: &game,
+            })?
         } else {
             bbx::render::game_text(&game)
         };
@@ -73,13 +87,19 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     spinner.finish_and_clear();
     let Some(report) = report? else {
         if ctrl_c().load(std::sync::atomic::Ordering::Relaxed) {
-            eprintln!("interrupted before every game was played: nothing to report");
-            return Ok((String::new(), Status::Interrupted));
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                "interrupted before every game was played: nothing to report",
+                Status::Interrupted,
+            ));
         }
-        eprintln!(
-            "the time limit passed before every game was played: nothing to report (--timeout raises it)"
-        );
-        return Ok((String::new(), Status::Incomplete));
+        return Ok(stopped(
+            args.json,
+            "time_limit",
+            "the time limit passed before every game was played: nothing to report (--timeout raises it)",
+            Status::Incomplete,
+        ));
     };
     let text = if args.json {
         json(&report)?

@@ -87,8 +87,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     spinner.finish_and_clear();
     let s = s?;
     if s.complete && s.count == 0 {
+        // The same object as any other answer: no molecule, and the
+        // contradicting rays in `conflict`.
         let text = if args.json {
-            json(&s.report)?
+            json(&s)?
         } else {
             render::solve_text(&s.report, 0)
         };

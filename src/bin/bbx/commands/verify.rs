@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use bbx::verify::SpectraSource;
 use bbx::{Config, Rules};
 
 use crate::cli::{Quiet, Seed, Status, json, progress_bar, spinner};
@@ -31,6 +32,9 @@ pub struct Args {
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
+    /// Rules of the SAT side, to see the check fail (for tests).
+    #[arg(long, hide = true, value_name = "standard|edge-miss")]
+    sat_rules: Option<Rules>,
     #[command(flatten)]
     quiet: Quiet,
     /// Print one JSON object instead of text.
@@ -53,9 +57,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     let options = bbx::verify::VerifyOptions {
         rules: args.rules,
-        sat_rules: args.rules,
+        sat_rules: args.sat_rules.unwrap_or(args.rules),
         sample: args.sample,
-        seed: args.seed.value(),
+        seed: args.seed.value()?,
         ambiguous_only: args.ambiguous,
         partial: args.partial,
     };
@@ -79,15 +83,44 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     bar.finish_and_clear();
     let v = v?;
     let code = if v.agrees() { Status::Done } else { Status::No };
+    let secs = start.elapsed().as_secs_f64();
     if args.json {
-        return Ok((json(&v)?, code));
+        /// The verification, with where its spectra came from and the time.
+        #[derive(serde::Serialize)]
+        struct Verified<'a> {
+            #[serde(flatten)]
+            verification: &'a bbx::verify::Verification,
+            source: Source<'a>,
+            seconds: f64,
+        }
+        /// Where the spectra came from.
+        #[derive(serde::Serialize)]
+        struct Source<'a> {
+            kind: &'a str,
+            db: Option<&'a str>,
+        }
+        let from = match &source {
+            SpectraSource::Catalogue(db) => Source {
+                kind: "catalogue",
+                db: Some(db),
+            },
+            SpectraSource::Census(db) => Source {
+                kind: "census",
+                db: Some(db),
+            },
+            SpectraSource::Enumeration => Source {
+                kind: "enumeration",
+                db: None,
+            },
+        };
+        let verified = Verified {
+            verification: &v,
+            source: from,
+            seconds: (secs * 1000.0).round() / 1000.0,
+        };
+        return Ok((json(&verified)?, code));
     }
-    let text = bbx::render::verify_text(
-        &v,
-        &source.to_string(),
-        &options,
-        start.elapsed().as_secs_f64(),
-    );
+    let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
     Ok((text, code))
 }
 
