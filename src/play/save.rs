@@ -1,6 +1,6 @@
 //! Saved games: a puzzle file that `bbx solve` reads and `bbx play` resumes.
 //!
-//! A saved game is the seed's display of the rays shot so far (exit pairs
+//! A saved game is J. Forget's display of the rays shot so far (exit pairs
 //! lettered in the order they were shot) with the player's atoms as `O`s and a
 //! `There are N balls in the box` line, so `bbx solve FILE` lists the
 //! molecules that fit and checks the guess. Above the board, comment lines
@@ -61,7 +61,7 @@ pub struct Resume {
 }
 
 /// The border marks of `game` in `notation`, and the notation actually used:
-/// Emacs notation has digits for 9 exit pairs only, so past that the seed's
+/// Emacs notation has digits for 9 exit pairs only, so past that J. Forget's
 /// letters are used.
 pub fn marks_in(game: &Game, notation: Notation) -> (Vec<char>, Notation) {
     let marks = game.marks();
@@ -71,13 +71,13 @@ pub fn marks_in(game: &Game, notation: Notation) -> (Vec<char>, Notation) {
     (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
 }
 
-/// The saved game as text: comments, the board in the seed's display and the
+/// The saved game as text: comments, the board in J. Forget's display and the
 /// balls line. Fails when the rays cannot be written in the display (more
 /// than 52 exit pairs).
 pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
     if game.pair_order().len() > 52 {
         return Err(Error::Invalid(
-            "more than 52 exit pairs cannot be written in the seed's display, so this game cannot be saved".into(),
+            "more than 52 exit pairs cannot be written in J. Forget's display, so this game cannot be saved".into(),
         ));
     }
     let p = game.width();
