@@ -10,7 +10,7 @@ use bbx::solver::{self, Limits};
 use bbx::{Analysis, Molecule, Observation, Rules};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // The seed's A4_B6 molecule 868.
+    // J. Forget's A4_B6 molecule 868.
     let m: Molecule = "O-O-----------O---------O-----------".parse()?;
     let a = Analysis::of(&m, Rules::Standard);
     println!("molecule {m}, number {:?}", enumeration::rank(&m));

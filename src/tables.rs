@@ -1,6 +1,6 @@
 //! The exact tables of a whole configuration, whoever computed them.
 //!
-//! `bbx stats` prints a [`StatsReport`]: the seed's ambiguity table, the
+//! `bbx stats` prints a [`StatsReport`]: J. Forget's ambiguity table, the
 //! molecules whose spectrum is theirs alone, the largest spectral groups and
 //! the ray records. The catalogue builds one from its SQLite tables
 //! ([`Catalogue::stats_report`](crate::catalogue::Catalogue::stats_report));

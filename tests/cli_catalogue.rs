@@ -64,7 +64,7 @@ fn a2_b4_molecule_2_is_the_seed_record() {
         )
         .unwrap();
     assert_eq!((rows, distinct), (120, 120));
-    // The seed's rot180 image of molecule 2.
+    // J. Forget's rot180 image of molecule 2.
     let v = json(&["show", "A2_B4", "119"], &db);
     assert_eq!(v["rows"][0]["canonical_number"], 2);
     assert_eq!(v["rows"][0]["transform"], "rot180");

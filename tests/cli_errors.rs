@@ -1,11 +1,11 @@
 //! Errors that say what failed and where, run as a real binary: a wrong cell
 //! at its line and column, byte-order marks accepted, binary and empty input
-//! called so, a broken seed 001 file reported in its own terms, empty ranges,
+//! called so, a broken file in A. Janns's format reported in its own terms, empty ranges,
 //! directories given for files, and atom counts that do not fit.
 
 use crate::common::{bbx, json_error, puzzle, rejects, stdout, temp_dir};
 
-/// The seed's A2_B4 board with its border, as `puzzles/` holds it.
+/// J. Forget's A2_B4 board with its border, as `puzzles/` holds it.
 const A2_B4: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";
 
 /// `A2_B4` with the cell at (`row`, `col`) replaced by `ch`.

@@ -151,7 +151,7 @@ fn the_same_seed_gives_the_same_puzzle() {
 #[test]
 fn a_seed_gives_the_same_puzzle_on_every_machine_and_release() {
     // The generator (ChaCha8, seeded from a u64) is documented as reproducible:
-    // the README's `--seed 42` example must keep giving this molecule.
+    // the guide's `--seed 42` example (docs/guide.md) must keep giving this molecule.
     let g = run_json(&["generate", "A5_B10", "--minimal", "--seed", "42"]);
     assert_eq!(
         g["molecule"],
@@ -218,7 +218,7 @@ fn suggest_ranks_rays_as_brute_force_counts_them() {
 
 #[test]
 fn suggest_says_when_nothing_can_tell_molecules_apart() {
-    // The seed's pure-thought game: every ray shot, three molecules left.
+    // J. Forget's pure-thought game: every ray shot, three molecules left.
     let path = puzzle("seed-pure-thought-a4-b8.txt");
     let out = bbx().args(["suggest", &path]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

@@ -152,7 +152,7 @@ fn seed_a2_b4_record() {
 
 #[test]
 fn partial_games() {
-    // One ray of the seed's 23-cell drawing, with its four atoms.
+    // One ray of J. Forget's 23-cell drawing, with its four atoms.
     check("seed-23-cell-path.txt", 1862, Rules::Standard, true);
     let found = check("generated-a4-b8-partial.txt", 17, Rules::Standard, true);
     // The molecule `examples/generate_games.rs` hid.
@@ -533,7 +533,7 @@ fn solve_bounded(puzzle: &str, args: &[&str]) -> (String, String, i32) {
 
 #[test]
 fn a_wide_seed001_game_with_few_rays_keeps_its_limits() {
-    // The seed-001 sample's rays on boxes 100 and 522 wide: every ray not
+    // A. Janns's sample's rays on boxes 100 and 522 wide: every ray not
     // listed is a miss, and the first two misses contradict each other.
     // Each miss was encoded along the whole path it never takes (6 GB on the
     // 100-wide box before the allocator gave up, 24 GB on the 522-wide one).

@@ -84,7 +84,7 @@ fn whole_configurations_under_both_rule_sets() {
             assert_eq!(t, counted(config, rules), "{config} {name}");
             assert_eq!(v["checked"], v["spectra"]);
             if (config, rules) == ("A4_B5", Rules::Standard) {
-                // The ambiguous part, as README's ambiguity table gives it
+                // The ambiguous part, as the ambiguity table of docs/findings.md gives it
                 // (that table was computed by bbx's catalogue; the count
                 // above is independent of both).
                 let ambiguous: Vec<(u64, u64, u64)> = t.into_iter().filter(|r| r.0 > 1).collect();

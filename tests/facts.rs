@@ -41,7 +41,7 @@ fn a2_b4_molecule_2_record() {
 
 #[test]
 fn a2_b4_rot180_image_is_number_119() {
-    // The seed's second record of the group: rot180 of molecule 2.
+    // J. Forget's second record of the group: rot180 of molecule 2.
     let m = molecule("O-O-------------");
     let image = Transform::Rot180.molecule(&m);
     assert_eq!(image.to_string(), "-------------O-O");
@@ -67,7 +67,7 @@ fn a4_b6_molecules_868_and_15993_share_a_spectrum() {
     assert_eq!(enumeration::canonical(&m868), Some((868, Transform::Id)));
     let (canonical, transform) = enumeration::canonical(&m15993).unwrap();
     assert_eq!(canonical, 7361);
-    // The seed's record says `transform: 'id'`, which cannot be: molecule 15993 is
+    // J. Forget's record says `transform: 'id'`, which cannot be: molecule 15993 is
     // not its group's canonical molecule. The definition (docs/RULES.md, Molecules and
     // their numbers) gives rot90.
     assert_eq!(transform, Transform::Rot90);
@@ -136,7 +136,7 @@ fn seed_23_cell_path_with_6_turns() {
 
 #[test]
 fn seed_out_ray_extremes_in_a4_b8() {
-    // The seed's first-optimisation examples: 14 pairs and 4 hits; 4 pairs, 16
+    // J. Forget's first-optimisation examples: 14 pairs and 4 hits; 4 pairs, 16
     // hits and 8 reflections.
     let many = "--------\
                 ---O----\

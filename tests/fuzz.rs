@@ -310,8 +310,8 @@ fn written() -> impl Strategy<Value = Written> {
 }
 
 /// `m`'s game with the rays whose bit in `keep` is clear hidden, written as a
-/// display in the seed's notation (`style` 0), in Emacs notation (1, when
-/// its digits suffice), as a linear line (2) or in seed 001's format (3,
+/// display in J. Forget's notation (`style` 0), in Emacs notation (1, when
+/// its digits suffice), as a linear line (2) or in A. Janns's format (3,
 /// every ray, under its edge-miss rules).
 fn write_puzzle(m: &Molecule, style: usize, keep: &[bool]) -> Written {
     let p = m.width();

@@ -418,7 +418,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The three answers of the seed's pure-thought game.
+/// The three answers of J. Forget's pure-thought game.
 fn pure_thought_answers() -> Vec<Molecule> {
     let p = bbx::puzzle::load_puzzle(&puzzle("seed-pure-thought-a4-b8.txt"), None).unwrap();
     let s = solver::solve(

@@ -443,7 +443,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// Exhaustive comparisons and the seed's facts
+// Exhaustive comparisons and J. Forget's facts
 // ---------------------------------------------------------------------------
 
 /// Every subset of cells on every board up to 4×4 (2^16 boards at 4×4).
@@ -594,7 +594,7 @@ fn naive_engine_reproduces_the_a4_b6_facts() {
     assert_eq!(string_images(expected)[2], "a@b@&@cd&@&@@&@&@&@a@bdc");
 }
 
-/// Every molecule of A4_B6, traced by the naive engine: the seed's ambiguity
+/// Every molecule of A4_B6, traced by the naive engine: J. Forget's ambiguity
 /// counts, and the library agrees on every molecule.
 #[test]
 fn a4_b6_ambiguity_and_exhaustive_agreement() {
@@ -634,12 +634,12 @@ fn a4_b6_ambiguity_and_exhaustive_agreement() {
     assert_eq!(orbit_sizes, [(2, 89), (3, 6), (4, 4), (5, 1)]);
 }
 
-/// Seed 001's sample puzzle (its own clockwise numbering, edge-miss rules) has
+/// A. Janns's sample puzzle (its own clockwise numbering, edge-miss rules) has
 /// exactly one 5-atom answer, for the naive engine and for the library.
 #[test]
 fn seed_001_sample_has_one_answer_under_edge_miss() {
     let p = 5usize;
-    // Seed 001 position (clockwise from the top-left corner) → bbx's numbering
+    // A. Janns's position (clockwise from the top-left corner) → bbx's numbering
     // (RULES.md, Puzzle formats).
     let ours = |q: usize| -> usize {
         if q <= p {
@@ -769,7 +769,7 @@ fn a4_b8_longest_and_most_deflected_rays() {
     let overall_len = extremes.iter().map(|e| e.1).max().unwrap();
     assert_eq!((overall_turns, overall_len), (6, 26), "{best:?}");
     // Per kind of ray (length, turns): found by this enumeration, and the
-    // same as the catalogue's ray records in README ("Findings"), which
+    // same as the catalogue's ray records in docs/findings.md, which
     // come from the library's tracer; no ray misses under the standard rules.
     assert_eq!(
         extremes,

@@ -116,7 +116,7 @@ fn past(deadline: Option<Instant>) -> bool {
 }
 
 /// Draws random molecules until one's full spectrum has exactly one answer
-/// (like seed 003's generator); gives up after `max_draws`, or at `deadline`.
+/// (like the generator of S. Manecke's molekularis); gives up after `max_draws`, or at `deadline`.
 pub fn unique(
     config: Config,
     rules: Rules,

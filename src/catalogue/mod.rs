@@ -1,7 +1,7 @@
 //! The catalogue: every molecule of a configuration, its spectrum and
 //! statistics, stored in SQLite, and the spectra shared by several molecules.
 //!
-//! The tables follow the seed's SQLite version, in snake_case:
+//! The tables follow J. Forget's SQLite version, in snake_case:
 //!
 //! * `configurations`: one row per configuration explored (`config`, `nb_atoms`,
 //!   `width`, `nb_mol`, `complete`, timestamps);

@@ -6,7 +6,7 @@ use crate::rules::ray::Tracer;
 use crate::rules::spectrum::{Analysis, Stats};
 use crate::rules::symmetry::Transform;
 
-/// The 17 statistics columns of the `molecules` table, in the seed's order.
+/// The 17 statistics columns of the `molecules` table, in J. Forget's order.
 pub(super) const STAT_COLUMNS: [&str; 17] = [
     "absorbed_number",
     "absorbed_max_length",

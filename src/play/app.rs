@@ -423,7 +423,7 @@ impl App {
                     (Notation::Emacs, _) => {
                         "Emacs notation has digits for 9 exit pairs only: this game has more, so letters stay."
                     }
-                    _ => "The seed's notation: @ hit, & reflection, letters for exit pairs.",
+                    _ => "J. Forget's notation: @ hit, & reflection, letters for exit pairs.",
                 };
                 self.say(text, Tone::Info);
             }

@@ -205,7 +205,7 @@ impl Game {
     }
 
     /// The label of the exit pair through `pos` (its rank in the order the pairs
-    /// were seen: `a`, `b`, … in the seed's notation), if `pos` is such an end.
+    /// were seen: `a`, `b`, … in J. Forget's notation), if `pos` is such an end.
     pub fn pair_index(&self, pos: usize) -> Option<usize> {
         match self.observation.get(pos)? {
             Outcome::Exit(k) => {
@@ -217,7 +217,7 @@ impl Game {
     }
 
     /// The border marks in `notation`, and the notation actually used: Emacs
-    /// notation has digits for 9 exit pairs only, so past that the seed's
+    /// notation has digits for 9 exit pairs only, so past that J. Forget's
     /// letters are used.
     pub fn marks_in(&self, notation: Notation) -> (Vec<char>, Notation) {
         let marks = self.marks();
@@ -227,7 +227,7 @@ impl Game {
         (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
     }
 
-    /// The border marks in the seed's notation, pairs lettered in the order they
+    /// The border marks in J. Forget's notation, pairs lettered in the order they
     /// were seen (so a label never changes during a game); a space where no ray
     /// was shot, `+` for pairs past the 52 letters.
     pub fn marks(&self) -> Vec<char> {

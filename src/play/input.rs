@@ -126,7 +126,7 @@ pub enum Command {
     ShowMolecules,
     /// Save the game.
     Save,
-    /// Switch between the seed's and Emacs notation.
+    /// Switch between J. Forget's and Emacs notation.
     SwitchNotation,
     /// A new game (after this one is over).
     NewGame,

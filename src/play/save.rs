@@ -1,6 +1,6 @@
 //! Saved games: a puzzle file that `bbx solve` reads and `bbx play` resumes.
 //!
-//! A saved game is the seed's display of the rays shot so far (exit pairs
+//! A saved game is J. Forget's display of the rays shot so far (exit pairs
 //! lettered in the order they were shot) with the player's atoms as `O`s and a
 //! `There are N balls in the box` line, so `bbx solve FILE` lists the
 //! molecules that fit and checks the guess. Above the board, comment lines
@@ -64,13 +64,13 @@ pub struct Resume {
     pub over: bool,
 }
 
-/// The saved game as text: comments, the board in the seed's display and the
+/// The saved game as text: comments, the board in J. Forget's display and the
 /// balls line. Fails when the rays cannot be written in the display (more
 /// than 52 exit pairs).
 pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
     if game.pair_order().len() > 52 {
         return Err(Error::Invalid(
-            "more than 52 exit pairs cannot be written in the seed's display, so this game cannot be saved".into(),
+            "more than 52 exit pairs cannot be written in J. Forget's display, so this game cannot be saved".into(),
         ));
     }
     let p = game.width();

@@ -211,7 +211,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
 /// oversized file.
 const SAVED_GAME: Expected = Expected {
     noun: "puzzle or saved game",
-    description: "a puzzle or a game saved by bbx play: a board with its border marks, a line such as 'A4_B8 @&ab…', or seed 001's 'P K' and one ray per line",
+    description: "a puzzle or a game saved by bbx play: a board with its border marks, a line such as 'A4_B8 @&ab…', or A. Janns's 'P K' and one ray per line",
 };
 
 /// Starts a game from the text of a puzzle or saved game read from `path`.
@@ -333,7 +333,7 @@ fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
 }
 
 /// The notation a display is written in: Emacs when a mark is a digit, or
-/// `H`/`R` appear with none of the seed's marks; `None` for other formats.
+/// `H`/`R` appear with none of J. Forget's marks; `None` for other formats.
 fn picture_notation(text: &str, path: &str) -> Option<Notation> {
     let pic = Picture::parse(text, path).ok()?;
     let marks: Vec<char> = pic.marks.iter().flatten().map(|m| m.ch).collect();

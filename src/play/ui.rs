@@ -1,4 +1,4 @@
-//! Drawing the game with ratatui: the board in the seed's display, the side
+//! Drawing the game with ratatui: the board in J. Forget's display, the side
 //! panel (score, cursor, coach, verdict), the message and key lines, and the
 //! windows over them (help, questions, the list of molecules).
 //!

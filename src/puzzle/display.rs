@@ -1,4 +1,4 @@
-//! Puzzles in the seed's display (or Emacs notation): border marks around the
+//! Puzzles in J. Forget's display (or Emacs notation): border marks around the
 //! box, the player's guess inside it.
 
 use crate::error::{ParseError, quantity};
@@ -53,7 +53,7 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
                     )
                 };
                 return Err(err(format!(
-                    "mark '{c}' belongs to the seed's notation (letters, '@', '&', '~'), but this board is in Emacs notation (digits, 'H', 'R'), as {why} shows: one board cannot mix the two notations"
+                    "mark '{c}' belongs to J. Forget's notation (letters, '@', '&', '~'), but this board is in Emacs notation (digits, 'H', 'R'), as {why} shows: one board cannot mix the two notations"
                 )));
             }
             (None, c) if c.is_ascii_alphabetic() => MarkKind::Label,

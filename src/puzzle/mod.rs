@@ -1,6 +1,6 @@
-//! Reading boards drawn in the seed's display.
+//! Reading boards drawn in J. Forget's display.
 //!
-//! The seed draws a box like this, the border marks around the cells, one
+//! J. Forget's exploration draws a box like this, the border marks around the cells, one
 //! character every two columns:
 //!
 //! ```text
@@ -23,8 +23,8 @@
 //!
 //! Observed games (*puzzles*: the rays shot and their results) are read by
 //! [`parse_puzzle`] and [`load_puzzle`] in three [`Format`]s: this display (in
-//! the seed's notation or Emacs `blackbox.el`'s `H`/`R`/digits), the linear
-//! form `A2_B4 @&ab@&@?ba?@&@&@` and seed 001's `P K` list of rays.
+//! J. Forget's notation or Emacs `blackbox.el`'s `H`/`R`/digits), the linear
+//! form `A2_B4 @&ab@&@?ba?@&@&@` and A. Janns's `P K` list of rays.
 //!
 //! One file per job: `picture.rs` reads the layout of a drawn box,
 //! `marks.rs` turns border marks into an observation, and `display.rs`,
@@ -57,24 +57,24 @@ pub use seed001::{position_to_seed001, seed001_to_position};
 
 /// The ways an observed game (a puzzle) can be written.
 ///
-/// * [`Format::Display`]: the seed's display — border marks around the box, in
-///   the seed's notation (letters for exit pairs, `@` hit, `&` reflection, `~`
+/// * [`Format::Display`]: J. Forget's display — border marks around the box, in
+///   J. Forget's notation (letters for exit pairs, `@` hit, `&` reflection, `~`
 ///   miss) or Emacs `blackbox.el`'s (digits for exit pairs, `H` hit, `R`
 ///   reflection); a blank or `?` mark is a ray not shot, interior `O`s are the
 ///   player's guess, and a `There are N balls in the box` line may give the
 ///   atom count; lines starting with `#` are comments.
 /// * [`Format::Linear`]: one line `A4_B8 <spectrum>`, the spectrum string with
 ///   `?` for rays not shot; blank lines and lines starting with `#` around it.
-/// * [`Format::Seed001`]: seed 001's input — `P K`, then one ray per line in
+/// * [`Format::Seed001`]: A. Janns's input — `P K`, then one ray per line in
 ///   its own clockwise numbering (see [`seed001_to_position`]); rays that
 ///   appear on no line missed the board (rules [`Rules::EdgeMiss`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// The seed's display, in the seed's or Emacs notation.
+    /// J. Forget's display, in J. Forget's or Emacs notation.
     Display,
     /// `An_Bp` and a spectrum string with `?` for rays not shot.
     Linear,
-    /// Seed 001's `P K` header and one ray per line.
+    /// A. Janns's `P K` header and one ray per line.
     Seed001,
 }
 
@@ -125,13 +125,13 @@ pub struct Puzzle {
     /// The rays shot and their results.
     pub observation: Observation,
     /// The atom count, when the text gives it: a `There are N balls in the box`
-    /// line, seed 001's `K`, or the linear format's configuration.
+    /// line, A. Janns's `K`, or the linear format's configuration.
     pub atoms: Option<usize>,
     /// The player's guess: the `O` cells of a display (`None` if the box has
     /// none). Its atom count need not equal [`Puzzle::atoms`] (a guess may be
     /// incomplete).
     pub guess: Option<Molecule>,
-    /// The rules the format implies: `Some(EdgeMiss)` for seed 001's format
+    /// The rules the format implies: `Some(EdgeMiss)` for A. Janns's format
     /// (its rays that never appear are misses), `None` otherwise.
     pub rules: Option<Rules>,
 }
@@ -155,7 +155,7 @@ impl Puzzle {
 /// * the first line is two whole numbers (`P K`) and the next line, if any,
 ///   holds only numbers, signed or not → [`Format::Seed001`] (a display's
 ///   next line holds cells, so a wrong number such as `-1` is then reported
-///   as seed 001's error on its line);
+///   as A. Janns's error on its line);
 /// * anything else → [`Format::Display`].
 pub fn detect_format(text: &str) -> Format {
     let text = without_bom(text);
@@ -214,7 +214,7 @@ pub fn load_puzzle(path: &str, format: Option<Format>) -> Result<Puzzle, Error> 
 /// What a puzzle is, for the messages about an empty or binary input.
 const PUZZLE: Expected = Expected {
     noun: "puzzle",
-    description: "a puzzle: a board with its border marks, a line such as 'A4_B8 @&ab…', or seed 001's 'P K' and one ray per line",
+    description: "a puzzle: a board with its border marks, a line such as 'A4_B8 @&ab…', or A. Janns's 'P K' and one ray per line",
 };
 
 /// What an input should hold, for the messages about one that is empty, binary

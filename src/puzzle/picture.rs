@@ -1,4 +1,4 @@
-//! Pictures of a box in the seed's display: where every mark and cell stands,
+//! Pictures of a box in J. Forget's display: where every mark and cell stands,
 //! and the molecules drawn in them.
 
 use std::path::Path;
@@ -24,7 +24,7 @@ pub struct Located {
     pub column: usize,
 }
 
-/// A board read from the seed's display, before interpretation.
+/// A board read from J. Forget's display, before interpretation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Picture {
     /// Where the text came from.
@@ -249,7 +249,7 @@ impl Picture {
             return Err(err(
                 *n,
                 1,
-                "border marks need the seed's layout: each row starts with ' m ' (a mark or a blank between spaces)".into(),
+                "border marks need J. Forget's layout: each row starts with ' m ' (a mark or a blank between spaces)".into(),
             ));
         }
         let mut cells = Vec::with_capacity(p * p);

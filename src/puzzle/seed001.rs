@@ -1,4 +1,4 @@
-//! Puzzles in seed 001's format: `P K`, then one ray per line in its own
+//! Puzzles in A. Janns's format: `P K`, then one ray per line in its own
 //! clockwise numbering, rules [`Rules::EdgeMiss`].
 
 use crate::error::{ParseError, quantity};
@@ -7,14 +7,14 @@ use crate::rules::config::MAX_WIDTH;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 
-/// Converts a border position of seed 001's numbering to bbx's.
+/// Converts a border position of A. Janns's numbering to bbx's.
 ///
-/// Seed 001 numbers the 4P positions from 1, **clockwise** from the top-left
+/// A. Janns's solver numbers the 4P positions from 1, **clockwise** from the top-left
 /// corner: 1..P along the top from left to right, P+1..2P down the right side,
 /// 2P+1..3P along the bottom from right to left, 3P+1..4P up the left side.
 /// bbx numbers them counter-clockwise from the same corner (see
 /// [`crate::rules::board`]), so both walk the same ring in opposite directions and
-/// seed 001's `k` is bbx's `4P+1−k` on every side: top column c (`k = c`) is
+/// A. Janns's `k` is bbx's `4P+1−k` on every side: top column c (`k = c`) is
 /// `4P+1−c`, right row r (`k = P+r`) is `3P+1−r`, bottom column c
 /// (`k = 3P+1−c`) is `P+c`, left row r (`k = 4P+1−r`) is `r`.
 ///
@@ -31,13 +31,13 @@ use crate::rules::spectrum::Observation;
 pub fn seed001_to_position(width: usize, k: usize) -> usize {
     assert!(
         k >= 1 && k <= 4 * width,
-        "seed 001 position {k} out of 1..={}",
+        "A. Janns's position {k} out of 1..={}",
         4 * width
     );
     4 * width + 1 - k
 }
 
-/// Converts a bbx border position to seed 001's numbering (the inverse of
+/// Converts a bbx border position to A. Janns's numbering (the inverse of
 /// [`seed001_to_position`]).
 ///
 /// # Panics
@@ -90,7 +90,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
             origin,
             0,
             0,
-            "no puzzle found (seed 001's format starts with a line 'P K': box width and atom count)",
+            "no puzzle found (A. Janns's format starts with a line 'P K': box width and atom count)",
         ));
     };
     let words = tokens(header);

@@ -51,7 +51,7 @@ fn detection() {
         6
     );
     assert_eq!(detect_format(""), Format::Display);
-    // Numbers out of range, negative ones included, are still seed 001's.
+    // Numbers out of range, negative ones included, are still A. Janns's.
     assert_eq!(detect_format("5 5\n-1\n"), Format::Seed001);
     assert_eq!(detect_format("5 5\n2 99\n"), Format::Seed001);
     assert_eq!(detect_format("5 5\n+3 -4\n"), Format::Seed001);
@@ -123,7 +123,7 @@ fn unreadable_files_are_named() {
 fn seed001_numbering_on_all_four_sides() {
     for p in 1..=9 {
         for k in 1..=4 * p {
-            // Seed 001's own description of position k.
+            // A. Janns's own description of position k.
             let (side, line) = if k <= p {
                 (Side::Top, k)
             } else if k <= 2 * p {
@@ -184,7 +184,7 @@ fn display_blanks_and_question_marks_are_not_shot() {
 
 #[test]
 fn seed_upper_case_letters_are_labels() {
-    // In the seed's notation 'H' and 'R' are pair labels like any letter.
+    // In J. Forget's notation 'H' and 'R' are pair labels like any letter.
     let t = "   H a\n & - - a\n R - - H\n   R &\n";
     let p = parse_puzzle(t, "t", None).unwrap();
     // 'H': top column 1 (8) and right row 2 (5); 'a': top column 2 (7)
@@ -293,7 +293,7 @@ fn seed001_sample() {
         (o.get(5), o.get(1)),
         (Some(Outcome::Miss), Some(Outcome::Miss))
     );
-    // Exactly one 5-atom molecule fits (seed 001's claim).
+    // Exactly one 5-atom molecule fits (A. Janns's claim).
     let fits: Vec<Molecule> = Molecules::new(p.config().unwrap())
         .filter(|m| o.matches(&Spectrum::of(m, Rules::EdgeMiss)))
         .collect();
@@ -454,7 +454,7 @@ fn display_mixed_notations() {
     assert_eq!(at(&e), (1, 6));
     assert!(
         e.message
-            .contains("mark 'a' belongs to the seed's notation"),
+            .contains("mark 'a' belongs to J. Forget's notation"),
         "{e}"
     );
     assert!(e.message.contains("the digit '1' at 1:4"), "{e}");
@@ -559,7 +559,7 @@ fn linear_bad_characters_and_labels() {
     assert!(e.message.contains("expected the spectrum"), "{e}");
 }
 
-// ---- errors: seed 001 ----
+// ---- errors: A. Janns's format ----
 
 #[test]
 fn seed001_out_of_range() {

@@ -1,4 +1,4 @@
-//! Boards with their border marks, in the seed's display.
+//! Boards with their border marks, in J. Forget's display.
 
 use std::fmt::Write as _;
 
@@ -8,7 +8,7 @@ use crate::rules::spectrum::Spectrum;
 /// How exit pairs and results are written on the border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Notation {
-    /// The seed's: `@` hit, `&` reflection, letters for exit pairs.
+    /// J. Forget's: `@` hit, `&` reflection, letters for exit pairs.
     #[default]
     Seed,
     /// Emacs `blackbox.el`'s: `H` hit, `R` reflection, digits 1–9 for exit
@@ -60,7 +60,7 @@ impl Notation {
     }
 }
 
-/// A seed mark in Emacs notation: `@` → `H`, `&` → `R`, pair letters `a`–`i`
+/// A mark of J. Forget's notation in Emacs notation: `@` → `H`, `&` → `R`, pair letters `a`–`i`
 /// → digits `1`–`9`; any other mark (`~`, a blank) as it is.
 pub fn emacs_mark(seed: char) -> char {
     match seed {
@@ -108,7 +108,7 @@ pub fn board(m: &Molecule, marks: &[char]) -> String {
     grid(m.width(), |i| if cells[i] { 'O' } else { '-' }, marks)
 }
 
-/// The seed's closing line: `There are N balls in the box`.
+/// J. Forget's closing line: `There are N balls in the box`.
 pub fn balls_line(n: usize) -> String {
     if n == 1 {
         "There is 1 ball in the box".to_string()
@@ -127,7 +127,7 @@ pub fn position_name(width: usize, pos: usize) -> String {
     format!("{}, {what} {}", q.side.name(), q.line)
 }
 
-/// Boards side by side, separated by `gap` spaces, as the seed shows spectral
+/// Boards side by side, separated by `gap` spaces, as J. Forget's exploration shows spectral
 /// groups.
 pub fn side_by_side(boards: &[String], gap: usize) -> String {
     let blocks: Vec<Vec<&str>> = boards.iter().map(|b| b.lines().collect()).collect();

@@ -11,7 +11,7 @@ use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::tables::{ReportSource, StatsReport};
 
-/// A catalogue row drawn as the seed's display programme does: header, board
+/// A catalogue row drawn as J. Forget's display programme does: header, board
 /// with its spectrum, statistics table.
 pub fn molecule_row(config: Config, row: &MoleculeRow) -> String {
     let mut out = format!(
@@ -62,7 +62,7 @@ pub fn spectral_group(config: Config, rows: &[MoleculeRow], per_line: usize) -> 
     out
 }
 
-/// The text of `bbx stats`: the seed's ambiguity table, unique share,
+/// The text of `bbx stats`: J. Forget's ambiguity table, unique share,
 /// largest groups, records.
 pub fn stats_text(report: &StatsReport) -> String {
     let mut out = String::new();

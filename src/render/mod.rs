@@ -6,7 +6,7 @@
 //! [`StatsReport`](crate::tables::StatsReport), a verification) and returns
 //! text; the layers below compute.
 //!
-//! The board layout is the seed's: border marks around the cells, one
+//! The board layout is J. Forget's: border marks around the cells, one
 //! character every two columns (see [`crate::puzzle`] for the reverse).
 //!
 //! ```

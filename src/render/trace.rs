@@ -9,7 +9,7 @@ use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules};
 use crate::rules::report::TraceReport;
 use crate::rules::spectrum::Stats;
 
-/// Draws one ray's path over the board with `+`, as in the seed's 23-cell
+/// Draws one ray's path over the board with `+`, as in J. Forget's 23-cell
 /// example; the border shows the ray in Emacs notation (`1` at both ends of an
 /// exit, `H` for a hit, `R` for a reflection, `~` for a miss).
 pub fn path_board(m: &Molecule, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
@@ -102,7 +102,7 @@ pub fn describe_ray(width: usize, pos: usize, trace: &RayTrace, path: &[PathStep
     out
 }
 
-/// The statistics table of one molecule, like the seed's display programme:
+/// The statistics table of one molecule, like J. Forget's display programme:
 /// number, lengths and turns for absorbed, reflected (edge, deep) and exit rays.
 pub fn stats_table(s: &Stats) -> String {
     let mut out = String::new();

@@ -415,7 +415,7 @@ mod tests {
             assert_eq!(position_at(p, 0, 0), None);
             assert_eq!(position_at(p, 1, 1), None);
         }
-        // The 8×8 numbering drawn in the seed.
+        // The 8×8 numbering drawn in J. Forget's exploration.
         assert_eq!(port(8, 1).row, 1);
         assert_eq!(port(8, 9).col, 1);
         assert_eq!(port(8, 17).row, 8);

@@ -286,7 +286,7 @@ mod tests {
         let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
         assert_eq!(rank(&m), Some(868));
         assert_eq!(canonical(&m), Some((868, Transform::Id)));
-        // The seed's rot180 image of molecule 2 is number 119.
+        // J. Forget's rot180 image of molecule 2 is number 119.
         let m: Molecule = "-------------O-O".parse().unwrap();
         assert_eq!(rank(&m), Some(119));
         assert_eq!(canonical(&m), Some((2, Transform::Rot180)));

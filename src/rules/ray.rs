@@ -37,11 +37,11 @@ use crate::rules::board::{Heading, Molecule, port, position_at};
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Rules {
-    /// Emacs `blackbox.el`, Tatham's Puzzles and the seed: an atom on one
+    /// Emacs `blackbox.el`, Tatham's Puzzles and J. Forget's exploration: an atom on one
     /// diagonal of the entry reflects the ray at once.
     #[default]
     Standard,
-    /// Seed 001's variant: an atom on exactly one diagonal of the entry makes the
+    /// A. Janns's variant: an atom on exactly one diagonal of the entry makes the
     /// ray miss the board; it gives no result (`~`).
     EdgeMiss,
 }

@@ -43,7 +43,7 @@ pub struct RayReport {
     pub position: usize,
     /// `absorbed`, `reflected`, `exit` or `miss`.
     pub result: &'static str,
-    /// The mark on the border in the seed's notation (`null` past 52 pairs).
+    /// The mark on the border in J. Forget's notation (`null` past 52 pairs).
     pub mark: Option<char>,
     /// Where the ray comes out, for `exit`.
     pub exit: Option<usize>,

@@ -390,7 +390,7 @@ impl fmt::Display for Observation {
     }
 }
 
-/// The 17 per-molecule ray statistics of the seed's catalogue.
+/// The 17 per-molecule ray statistics of J. Forget's catalogue.
 ///
 /// Absorbed and reflected rays are counted per position; exit pairs are counted
 /// (and measured) once. Maxima over no ray are 0.
@@ -473,7 +473,7 @@ impl Stats {
         s
     }
 
-    /// The statistics as (seed column name, value) pairs, in the seed's order.
+    /// The statistics as (J. Forget's column name, value) pairs, in J. Forget's order.
     pub fn named(&self) -> [(&'static str, u32); 17] {
         [
             ("absorbed_number", self.absorbed_number),

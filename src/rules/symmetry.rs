@@ -1,6 +1,6 @@
 //! The eight symmetries of the square, on molecules, border positions and spectra.
 //!
-//! Names and formulas are the seed's. Each transform is given by where the new
+//! Names and formulas are J. Forget's. Each transform is given by where the new
 //! board takes each cell from, with p the width:
 //!
 //! | transform | new(r, c) = m(…) |
@@ -70,7 +70,7 @@ impl Transform {
         Transform::Diag2,
     ];
 
-    /// The seed's name: `id`, `rot90`, `rot180`, `rot270`, `symm-h`, `symm-v`,
+    /// J. Forget's name: `id`, `rot90`, `rot180`, `rot270`, `symm-h`, `symm-v`,
     /// `diag-1`, `diag-2`.
     pub fn name(self) -> &'static str {
         match self {
@@ -150,7 +150,7 @@ impl Transform {
         Spectrum::from_outcomes_unchecked(w, out)
     }
 
-    /// The seed's string formulas, applied to a raw spectrum string (4p
+    /// J. Forget's string formulas, applied to a raw spectrum string (4p
     /// characters) before renormalising its letters. [`Transform::spectrum`]
     /// agrees with these.
     pub fn spectrum_string(self, s: &str) -> String {
@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn seed_enantiomers() {
-        // The seed's example and two of its seven enantiomers.
+        // J. Forget's example and two of its seven enantiomers.
         let m: Molecule = "-OO-----\
                            -O------\
                            O-------\

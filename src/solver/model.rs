@@ -248,8 +248,8 @@ impl RayModel {
     }
 
     /// A model of one observation, simplified for speed: before encoding, the
-    /// rays are run forward over the cells they force empty or full (the seed
-    /// 001 edge analysis, generalised to every ray and repeated until nothing
+    /// rays are run forward over the cells they force empty or full (the edge analysis of
+    /// A. Janns's solver, generalised to every ray and repeated until nothing
     /// changes); known cells become constants, steps they decide are not encoded,
     /// and the atom counter covers only the undecided cells.
     ///

@@ -366,7 +366,7 @@ mod tests {
         }
         assert_eq!(enumerated.len(), counted.len());
         // 12650 molecules; 665 of them share 279 spectra. These values were
-        // computed by bbx (README, "Findings"), not taken from elsewhere: they
+        // computed by bbx (docs/findings.md), not taken from elsewhere: they
         // pin today's answer, and the count above checks it.
         assert_eq!(enumerated.len(), 12650 - 665 + 279);
         let mut sizes = BTreeMap::new();

@@ -24,7 +24,7 @@ enum Command {
     Solve(commands::solve::Args),
     /// Enumerate every molecule of a configuration into the SQLite catalogue.
     Explore(commands::explore::Args),
-    /// Display catalogued molecules as the seed's display programme does.
+    /// Display catalogued molecules as J. Forget's display programme does.
     Show(commands::show::Args),
     /// The ambiguity table, unique spectra, largest groups and ray records of a configuration.
     Stats(commands::stats::Args),

@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(value_name = "CONFIG", allow_hyphen_values = true)]
     first: Option<String>,
     /// The molecule: its linear form (`O` atom, `-` or `.` empty, row by row), a
-    /// file holding that or a picture in the seed's display, `-` for standard
+    /// file holding that or a picture in J. Forget's display, `-` for standard
     /// input, or a molecule number after the configuration.
     #[arg(value_name = "MOLECULE", allow_hyphen_values = true)]
     second: Option<String>,
