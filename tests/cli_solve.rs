@@ -660,3 +660,17 @@ fn the_default_max_keeps_wide_boxes_quick_to_list() {
     assert_eq!(v["listed"], 625);
     assert_eq!(v["complete"], false);
 }
+
+#[test]
+fn no_boards_asked_for_means_none_is_more() {
+    // `--boards 0` printed "1 molecule fits." and then "… and 1 more".
+    let out = crate::common::stdout(&["solve", &path("seed-emacs-game-2.txt"), "--boards", "0"]);
+    assert!(out.contains("1 molecule fits."), "{out}");
+    assert!(!out.contains("more"), "{out}");
+    assert!(!out.contains("molecule 1 of 1"), "{out}");
+    let out = crate::common::stdout(&["solve", &path("seed-emacs-game-2.txt"), "--boards", "1"]);
+    assert!(
+        out.contains("molecule 1 of 1") && !out.contains("more"),
+        "{out}"
+    );
+}

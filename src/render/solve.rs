@@ -167,7 +167,8 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             None => out.push_str(&board(m, &[])),
         }
     }
-    if report.count > boards as u128 {
+    // With `--boards 0` no board was asked for, so none is "more".
+    if boards > 0 && report.count > boards as u128 {
         let more = report.count - boards as u128;
         if report.listed as u128 == report.count {
             let _ = writeln!(
