@@ -94,6 +94,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The SQLite database of a catalogue failed.
+    #[cfg(feature = "catalogue")]
     #[error("{path}: {}", database_message(source))]
     Database {
         /// The catalogue file.
@@ -155,8 +156,9 @@ impl Error {
                     | ErrorKind::InvalidInput
                     | ErrorKind::UnexpectedEof
             ),
-            Error::Database { .. }
-            | Error::Damaged { .. }
+            #[cfg(feature = "catalogue")]
+            Error::Database { .. } => true,
+            Error::Damaged { .. }
             | Error::Solver(_)
             | Error::Json(_)
             | Error::System(_)
@@ -167,6 +169,7 @@ impl Error {
 }
 
 /// What SQLite said, and what to do about it when that is clear.
+#[cfg(feature = "catalogue")]
 fn database_message(e: &rusqlite::Error) -> String {
     use rusqlite::ErrorCode;
     match e.sqlite_error_code() {

@@ -28,6 +28,26 @@
 //!
 //! The main types are re-exported here.
 //!
+//! ## Features
+//!
+//! The default feature, `cli`, builds the `bbx` program and every module. A
+//! program that needs less takes `default-features = false` and adds what it
+//! uses; the rules, the solver, the puzzle formats, the tables, the
+//! assistant and the pictures are always there, without SQLite, timely or a
+//! terminal library:
+//!
+//! | feature | adds | brings in |
+//! |---------|------|-----------|
+//! | `catalogue` | [`catalogue`] | rusqlite (SQLite, compiled from its C source) |
+//! | `census` | [`census`] and [`verify`] (and `catalogue`) | timely |
+//! | `play` | [`play`] | ratatui, crossterm, signal-hook |
+//! | `cli` (default) | all of the above and the binary | clap, indicatif… |
+//!
+//! ```toml
+//! [dependencies]
+//! bbx = { path = "…", default-features = false }   # rules, solver, assistant
+//! ```
+//!
 //! ```
 //! use bbx::rules::enumeration;
 //! use bbx::{Analysis, Molecule, Rules};
@@ -49,17 +69,21 @@ pub mod rules;
 pub mod puzzle;
 pub mod solver;
 
+#[cfg(feature = "catalogue")]
 pub mod catalogue;
 pub mod tables;
 
+#[cfg(feature = "census")]
 pub mod census;
 
+#[cfg(feature = "census")]
 pub mod verify;
 
 pub mod assistant;
 
 pub mod render;
 
+#[cfg(feature = "play")]
 pub mod play;
 
 /// The `rand` crate the random choices come from (generators and traits), so

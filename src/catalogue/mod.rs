@@ -519,8 +519,8 @@ mod tests {
 
     #[test]
     fn refuses_foreign_databases() {
-        let dir = std::env::temp_dir().join(format!("bbx-catalogue-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let text = dir.join("text.sqlite");
         std::fs::write(
             &text,
@@ -556,6 +556,5 @@ mod tests {
                 .to_string()
                 .contains("schema version 0")
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

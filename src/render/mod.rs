@@ -22,20 +22,24 @@
 
 mod assist;
 mod board;
+#[cfg(feature = "catalogue")]
 mod catalogue;
 mod solve;
 mod strategy;
 mod trace;
+#[cfg(feature = "census")]
 mod verify;
 
 pub use assist::{plan_text, suggest_text};
 pub use board::{
     Notation, balls_line, board, emacs_mark, grid, position_name, side_by_side, spectrum_marks,
 };
+#[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, spectral_group, stats_text};
 pub use solve::{certainty_board, probability_board, solve_text, verdict};
 pub use strategy::{game_text, strategy_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};
+#[cfg(feature = "census")]
 pub use verify::verify_text;
 
 #[cfg(test)]
