@@ -903,3 +903,31 @@ fn the_command_refuses_bad_input_in_one_line() {
         assert!(out.is_empty(), "{args:?}: {out}");
     }
 }
+
+#[test]
+fn a_best_ray_ranked_on_every_molecule_is_not_called_partial() {
+    // The coach lists at most 100 molecules, but A4_B8 can be walked, so its
+    // best ray is ranked on all of them: the panel said "ranked on the first
+    // 100 found only" all the same.
+    let setup = Setup {
+        seed: Some(11),
+        ..Setup::default()
+    };
+    let options = Options {
+        coach: CoachLimits {
+            max: 100,
+            timeout: COACH_WAIT,
+        },
+        ..Options::default()
+    };
+    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    keys(&mut app, "Enter b");
+    assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
+    let obs = app.game().observation().clone();
+    let answer = app.coach().answer_for(&obs).expect("an answer").clone();
+    assert!(!answer.all_listed(), "the coach listed only some");
+    assert!(answer.report.splits_exact, "ranked on every molecule");
+    let shown = text(&screen(&mut app, 100, 30));
+    assert!(shown.contains("best ray "), "{shown}");
+    assert!(!shown.contains("ranked on the first"), "{shown}");
+}

@@ -653,8 +653,10 @@ fn game_text(app: &App) -> Text<'static> {
         }
     }
     if panels.best {
-        let partial = if a.all_listed() {
+        let partial = if a.all_listed() || a.report.splits_exact {
             String::new()
+        } else if let Some(sm) = &a.report.sample {
+            format!(" (ranked on a random sample of {})", sm.molecules)
         } else {
             format!(
                 " (ranked on the first {} found only, not a sample)",
