@@ -680,3 +680,41 @@ fn no_boards_asked_for_means_none_is_more() {
         "{out}"
     );
 }
+
+#[test]
+fn too_many_to_walk_are_ranked_on_a_uniform_sample_and_it_says_so() {
+    // The opening of A5_B12: 481 million molecules, past the forward walk.
+    let dir = crate::common::temp_dir("sample");
+    let opening = dir.join("a5-b12-opening.txt");
+    std::fs::write(&opening, format!("A5_B12 {}\n", "?".repeat(48))).unwrap();
+    let opening = opening.to_string_lossy().into_owned();
+    let out = crate::common::stdout(&["suggest", &opening, "--json", "-q"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ranking_exact"], Value::Bool(false), "{out}");
+    let sample = &v["ranking_sample"];
+    let size = sample["molecules"].as_u64().unwrap();
+    assert!(size >= 10_000, "{out}");
+    assert_eq!(v["ranked_on"].as_u64(), Some(size));
+    // Nothing is shot, so every molecule drawn fits, and the estimate is
+    // the configuration's count.
+    assert_eq!(sample["drawn"].as_u64(), Some(size));
+    let estimated = sample["estimated_molecules"].as_f64().unwrap();
+    assert!((estimated - 481_008_528.0).abs() < 1.0, "{estimated}");
+    let margin = sample["margin"].as_f64().unwrap();
+    assert!(margin > 0.0 && margin < 0.05, "{margin}");
+    // The same question, the same sample.
+    assert_eq!(
+        crate::common::stdout(&["suggest", &opening, "--json", "-q"]),
+        out
+    );
+    let text = crate::common::stdout(&["suggest", &opening, "-q"]);
+    assert!(
+        text.contains(&format!(
+            "ranked on a uniform random sample of {size} of the molecules that fit"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("would split the sample of"), "{text}");
+    let solved = crate::common::stdout(&["solve", &opening, "-q", "--boards", "0"]);
+    assert!(solved.contains("uniform random sample"), "{solved}");
+}

@@ -278,6 +278,10 @@ fn every_command_prints_the_documented_json() {
     );
     let spectrum = p("seed-a2-b4-molecule-2-spectrum.txt");
     let twins = p("a4-b6-molecules-868-and-15993.txt");
+    // The opening of A5_B12: too many molecules to walk, ranked on a sample.
+    let opening = d.join("a5-b12-opening.txt");
+    std::fs::write(&opening, format!("A5_B12 {}\n", "?".repeat(48))).unwrap();
+    let opening = opening.to_string_lossy().into_owned();
     let cases: Vec<(Vec<&str>, &str, i32)> = vec![
         (
             vec!["explore", "A3_B4", "--db", "cat.sqlite"],
@@ -332,6 +336,7 @@ fn every_command_prints_the_documented_json() {
         (vec!["suggest", &contradictory], "bbx suggest", 1),
         // Two molecules no ray tells apart: an undecidable plan.
         (vec!["suggest", &twins, "--plan"], "bbx suggest", 0),
+        (vec!["suggest", &opening, "--top", "2"], "bbx suggest", 0),
         (vec!["strategy", "A2_B4"], "bbx strategy", 0),
         (
             vec!["strategy", "A2_B3", "--policy", "score"],

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::solver::forward::{ForwardCut, ForwardLimits};
-use crate::solver::report::{SolveReport, SplitReport};
+use crate::solver::report::{SampleReport, SolveReport, SplitReport};
 use crate::solver::{self, Limits, Solution};
 
 /// What to look for.
@@ -50,10 +50,14 @@ pub struct Suggestion {
     /// The best `top` rays.
     pub rays: Vec<SplitReport>,
     /// Molecules the ranking rests on: all that fit when `ranking_exact`,
-    /// else the first ones the solver found (not a random sample).
+    /// else the sample's when `ranking_sample`, else the first ones the
+    /// solver found (not a random sample).
     pub ranked_on: usize,
     /// True when the rays are ranked on every molecule that fits.
     pub ranking_exact: bool,
+    /// When the rays are ranked on a uniform random sample of the molecules
+    /// that fit (too many to walk): the sample.
+    pub ranking_sample: Option<SampleReport>,
     /// The best strategy, when asked for and the molecules are few enough.
     pub plan: Option<Plan>,
     /// Why the strategy asked for was not found: its search was cut short
@@ -142,12 +146,13 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         complete: report.ended.is_complete(),
         decided: report.ended.is_complete() && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
-        ranked_on: if report.splits_exact {
-            usize::try_from(report.count).unwrap_or(usize::MAX)
-        } else {
-            report.listed
+        ranked_on: match (&report.sample, report.splits_exact) {
+            (_, true) => usize::try_from(report.count).unwrap_or(usize::MAX),
+            (Some(sm), false) => usize::try_from(sm.molecules).unwrap_or(usize::MAX),
+            (None, false) => report.listed,
         },
         ranking_exact: report.splits_exact,
+        ranking_sample: report.sample.clone(),
         plan,
         plan_cut,
         conflict: report.conflict.clone(),

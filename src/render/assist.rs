@@ -78,8 +78,12 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
                 Some(k) => format!("out at {k}: {}", c.count),
                 None => format!("{}: {}", c.result, c.count),
             });
+            let them = match &report.sample {
+                Some(sm) => format!("the sample of {}", sm.molecules),
+                None => "them".to_string(),
+            };
             out.push_str(&format!(
-                "\nray {} would split them as {}.\n",
+                "\nray {} would split {them} as {}.\n",
                 best.position,
                 classes.format(", ")
             ));

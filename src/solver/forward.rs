@@ -27,6 +27,10 @@ use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use rand::RngExt as _;
+use rand::SeedableRng as _;
+use rand::rngs::ChaCha8Rng;
+use rand::seq::index;
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -58,6 +62,75 @@ pub struct ForwardLimits {
     pub deadline: Option<Instant>,
     /// Give up when this is set (Ctrl-C).
     pub stop: Option<&'static AtomicBool>,
+}
+
+/// The molecules a sample aims at: the expected values of the best rays are
+/// then known to a few percent.
+pub const SAMPLE_SIZE: u64 = 10_000;
+
+/// The fewest molecules a sample must reach to rank on: below, the ranking
+/// stays on the molecules the solver found, and says so.
+pub const SAMPLE_MIN: u64 = 1_000;
+
+/// The most molecules drawn at random for a sample (each traced only until
+/// one of its shot rays disagrees).
+pub const SAMPLE_DRAWS: u64 = 20_000_000;
+
+/// Draws per task of a sample.
+const SAMPLE_CHUNK: u64 = 1 << 12;
+
+/// Tasks per round of a sample: the sample grows by whole rounds, the same
+/// on every machine whatever its number of threads.
+const SAMPLE_ROUND: u64 = 16;
+
+/// Counts over a uniform random sample of the molecules that fit, where
+/// there are too many to walk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForwardSample {
+    /// The counts over the sample (`molecules` is the sample's size).
+    pub tally: ForwardTally,
+    /// Molecules drawn at random (uniformly among all the configuration's
+    /// molecules) to find the sample: those that fit are the sample.
+    pub drawn: u64,
+    /// The molecules that fit, estimated from the share of those drawn that
+    /// fit.
+    pub estimated: f64,
+    /// The seed of the draws (fixed by the observation, so that the same
+    /// question gets the same answer).
+    pub seed: u64,
+}
+
+impl ForwardSample {
+    /// The unshot rays that tell the molecules apart, best first, from the
+    /// sample: each ray's expected molecules left is the estimated number
+    /// that fit times the sampled chance that two of them agree on it.
+    pub fn splits(&self) -> Vec<Split> {
+        let scale = self.estimated / self.tally.molecules.max(1) as f64;
+        let mut splits = self.tally.splits();
+        for s in &mut splits {
+            s.expected_remaining *= scale;
+        }
+        splits
+    }
+
+    /// The relative margin (95%) of the best ray's expected value, as a
+    /// share (0.03 is ±3%): the sampling error of the chance that two
+    /// molecules agree on that ray, and of the estimated number that fit.
+    pub fn margin(&self) -> f64 {
+        let n = self.tally.molecules as f64;
+        let Some(best) = self.tally.splits().into_iter().next() else {
+            return 0.0;
+        };
+        let shares: Vec<f64> = best.classes.iter().map(|&(_, k)| k as f64 / n).collect();
+        let s2: f64 = shares.iter().map(|q| q * q).sum();
+        let s3: f64 = shares.iter().map(|q| q * q * q).sum();
+        // The estimator of sum q^2 has variance about 4 (sum q^3 - (sum q^2)^2) / n.
+        let agree = (4.0 * (s3 - s2 * s2).max(0.0) / n).sqrt() / s2;
+        // The share of draws that fit is a binomial proportion.
+        let fit = n / self.drawn.max(1) as f64;
+        let found = ((1.0 - fit).max(0.0) / n).sqrt();
+        1.96 * (agree * agree + found * found).sqrt()
+    }
 }
 
 /// Exact counts over every molecule that fits an observation.
@@ -227,6 +300,164 @@ pub fn tally(
     }))
 }
 
+/// Counts over a uniform random sample of the molecules of `atoms` atoms
+/// that fit `observed` under `rules`, for when there are too many to walk
+/// ([`tally`] says [`ForwardCut::TooMany`]). Molecules are drawn uniformly
+/// among all of the configuration's (an atom count in proportion to its
+/// molecules, then the cells), and those that fit form the sample: a
+/// rejection sample, so uniform among the molecules that fit. It draws in
+/// rounds of 65,536 until it has [`SAMPLE_SIZE`] molecules or has drawn
+/// [`SAMPLE_DRAWS`]; `Ok(None)` when
+/// fewer than [`SAMPLE_MIN`] fit among the draws. The draws are seeded by
+/// the observation, so the same question gets the same sample.
+pub fn sample(
+    observed: &Observation,
+    rules: Rules,
+    atoms: RangeInclusive<usize>,
+    limits: &ForwardLimits,
+) -> Result<Result<Option<ForwardSample>, ForwardCut>, Error> {
+    let p = observed.width();
+    let cells = p * p;
+    // Each atom count's share of the molecules, from the logarithms of their
+    // counts (which pass any integer type on a large box).
+    let logs: Vec<(usize, f64)> = atoms
+        .clone()
+        .filter(|&k| k <= cells)
+        .map(|k| (k, ln_binomial(cells, k)))
+        .collect();
+    let Some(top) = logs.iter().map(|c| c.1).reduce(f64::max) else {
+        return Ok(Err(ForwardCut::TooMany));
+    };
+    let counts: Vec<(usize, f64)> = logs.iter().map(|&(k, l)| (k, (l - top).exp())).collect();
+    let total: f64 = counts.iter().map(|c| c.1).sum();
+    let ln_total = top + total.ln();
+    let shot: Vec<(usize, Outcome)> = observed.rays();
+    let unshot: Vec<usize> = (1..=4 * p).filter(|&q| observed.get(q).is_none()).collect();
+    let table = unshot.len() as u64 * Codes { width: p }.len() as u64;
+    if ln_total > 700.0 || table > FORWARD_TABLE {
+        return Ok(Err(ForwardCut::TooMany));
+    }
+    let seed = sample_seed(observed, rules, &atoms);
+    let mut total_part = Part::new(p, unshot.len());
+    let mut drawn = 0u64;
+    let mut chunk = 0u64;
+    // Whole batches of chunks in order, so that the sample does not depend
+    // on which thread finishes first.
+    while total_part.fit < SAMPLE_SIZE && drawn < SAMPLE_DRAWS {
+        if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok(Err(ForwardCut::Interrupted));
+        }
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Err(ForwardCut::TimeLimit));
+        }
+        let batch: Vec<Part> = (chunk..chunk + SAMPLE_ROUND)
+            .into_par_iter()
+            .map(|c| {
+                let mut part = Part::new(p, unshot.len());
+                let mut rng =
+                    ChaCha8Rng::seed_from_u64(seed ^ c.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                draw_chunk(
+                    &mut part, &mut rng, p, rules, &counts, total, &shot, &unshot,
+                );
+                part
+            })
+            .collect();
+        for part in &batch {
+            total_part.merge(part);
+        }
+        chunk += SAMPLE_ROUND;
+        drawn += SAMPLE_ROUND * SAMPLE_CHUNK;
+    }
+    if total_part.fit < SAMPLE_MIN {
+        return Ok(Ok(None));
+    }
+    let codes = Codes { width: p };
+    let mut outcomes = vec![Vec::new(); 4 * p];
+    for (i, &q) in unshot.iter().enumerate() {
+        outcomes[q - 1] = total_part.counts[i * codes.len()..(i + 1) * codes.len()]
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k > 0)
+            .map(|(code, &k)| (codes.outcome(code), k))
+            .collect();
+    }
+    let fit = total_part.fit;
+    Ok(Ok(Some(ForwardSample {
+        tally: ForwardTally {
+            width: p,
+            molecules: fit,
+            walked: drawn,
+            outcomes,
+            atoms: total_part.atoms,
+        },
+        drawn,
+        estimated: ln_total.exp() * fit as f64 / drawn as f64,
+        seed,
+    })))
+}
+
+/// The natural logarithm of the binomial coefficient C(n, k).
+fn ln_binomial(n: usize, k: usize) -> f64 {
+    let k = k.min(n - k);
+    (1..=k).map(|i| ((n - k + i) as f64 / i as f64).ln()).sum()
+}
+
+/// The seed of a sample: a hash of the question.
+fn sample_seed(observed: &Observation, rules: Rules, atoms: &RangeInclusive<usize>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    observed.rays().hash(&mut h);
+    observed.width().hash(&mut h);
+    (rules == Rules::Standard).hash(&mut h);
+    atoms.hash(&mut h);
+    // Below 2^53, as every seed bbx prints, so that JSON readers keep it.
+    h.finish() & ((1 << 53) - 1)
+}
+
+/// Draws [`SAMPLE_CHUNK`] molecules uniformly at random, counting those that
+/// fit into `part`.
+#[allow(clippy::too_many_arguments)]
+fn draw_chunk(
+    part: &mut Part,
+    rng: &mut ChaCha8Rng,
+    width: usize,
+    rules: Rules,
+    counts: &[(usize, f64)],
+    total: f64,
+    shot: &[(usize, Outcome)],
+    unshot: &[usize],
+) {
+    let codes = Codes { width };
+    let mut tracer = Tracer::new(width, rules);
+    let cells = width * width;
+    let mut atoms: Vec<usize> = Vec::new();
+    for _ in 0..SAMPLE_CHUNK {
+        // An atom count in proportion to its molecules.
+        let mut x = rng.random::<f64>() * total;
+        let mut k = counts[counts.len() - 1].0;
+        for &(n, c) in counts {
+            if x < c {
+                k = n;
+                break;
+            }
+            x -= c;
+        }
+        atoms.clear();
+        atoms.extend(index::sample(rng, cells, k).iter());
+        atoms.sort_unstable();
+        tracer.load_cells(&atoms);
+        if shot.iter().all(|&(q, o)| tracer.trace(q).outcome == o) {
+            part.fit += 1;
+            for (i, &q) in unshot.iter().enumerate() {
+                part.counts[i * codes.len() + codes.code(tracer.trace(q).outcome)] += 1;
+            }
+            for &a in &atoms {
+                part.atoms[a] += 1;
+            }
+        }
+    }
+}
+
 /// Outcomes as dense codes: 0 absorbed, 1 reflected, 2 miss, 2 + k out at k.
 #[derive(Clone, Copy)]
 struct Codes {
@@ -393,6 +624,88 @@ mod tests {
         assert_eq!(
             tally(&Observation::empty(8), Rules::Standard, 4..=4, &past).unwrap(),
             Err(ForwardCut::TimeLimit)
+        );
+    }
+
+    #[test]
+    fn a_sample_agrees_with_the_exact_counts_within_its_margin() {
+        // Three atoms in 6×6 with two rays shot: thousands fit, few enough to
+        // count exactly, and sampled here as if they were too many.
+        let hidden: Molecule = "------O------------O------O---------".parse().unwrap();
+        let rules = Rules::Standard;
+        let s = Spectrum::of(&hidden, rules);
+        let mut seen = Observation::empty(6);
+        for q in [2, 9] {
+            seen.record(q, s.get(q));
+        }
+        let exact = tally(&seen, rules, 3..=3, &ForwardLimits::default())
+            .unwrap()
+            .unwrap();
+        let got = sample(&seen, rules, 3..=3, &ForwardLimits::default())
+            .unwrap()
+            .unwrap()
+            .expect("enough of the draws fit");
+        assert!(
+            got.tally.molecules >= SAMPLE_SIZE,
+            "{}",
+            got.tally.molecules
+        );
+        // The estimated number that fit: a binomial proportion of the draws.
+        let rel = (got.estimated - exact.molecules as f64).abs() / exact.molecules as f64;
+        assert!(
+            rel < 0.05,
+            "{} estimated, {} fit",
+            got.estimated,
+            exact.molecules
+        );
+        // Every ray's expected value within the margin (with room: the
+        // margin is the best ray's, at 95%).
+        let margin = got.margin();
+        assert!(margin > 0.0 && margin < 0.1, "{margin}");
+        let truth: std::collections::HashMap<usize, f64> = exact
+            .splits()
+            .iter()
+            .map(|s| (s.position, s.expected_remaining))
+            .collect();
+        for s in got.splits() {
+            let t = truth[&s.position];
+            assert!(
+                (s.expected_remaining - t).abs() <= 2.0 * margin * t,
+                "ray {}: {} sampled, {t} exact, margin {margin}",
+                s.position,
+                s.expected_remaining
+            );
+        }
+        // Each cell's share of the atoms.
+        let n = got.tally.molecules as f64;
+        for (a, b) in got.tally.atoms.iter().zip(exact.probabilities()) {
+            assert!((*a as f64 / n - b).abs() < 0.03);
+        }
+        // The same question draws the same sample.
+        let again = sample(&seen, rules, 3..=3, &ForwardLimits::default())
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(again, got);
+        assert!(got.seed < 1 << 53);
+    }
+
+    #[test]
+    fn a_sample_too_thin_to_rank_on_is_none() {
+        // Every ray of a 10×10 box shot: one molecule fits among 10^13.
+        let hidden: Molecule = Molecule::new(10, [5, 38, 61, 99]).unwrap();
+        let s = Spectrum::of(&hidden, Rules::Standard);
+        let mut seen = Observation::empty(10);
+        for q in 1..=40 {
+            seen.record(q, s.get(q));
+        }
+        let limits = ForwardLimits {
+            deadline: Some(Instant::now() + std::time::Duration::from_secs(60)),
+            ..ForwardLimits::default()
+        };
+        assert_eq!(
+            sample(&seen, Rules::Standard, 4..=4, &limits).unwrap(),
+            Ok(None)
         );
     }
 }

@@ -57,6 +57,36 @@ pub struct SplitReport {
     pub entropy: f64,
 }
 
+/// A large count for people: "2.3 million", "4.1e15".
+fn about(n: f64) -> String {
+    if n < 1e4 {
+        format!("{n:.0}")
+    } else if n < 1e6 {
+        format!("{:.0} thousand", n / 1e3)
+    } else if n < 1e9 {
+        format!("{:.1} million", n / 1e6)
+    } else if n < 1e12 {
+        format!("{:.1} billion", n / 1e9)
+    } else {
+        format!("{n:.1e}")
+    }
+}
+
+/// The uniform random sample the rays were ranked on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SampleReport {
+    /// Molecules in the sample (those of the draws that fit).
+    pub molecules: u64,
+    /// Molecules drawn at random among all of the configuration's.
+    pub drawn: u64,
+    /// The molecules that fit, estimated from the share of the draws that fit.
+    pub estimated_molecules: f64,
+    /// The relative margin (95%) of the best ray's expected value: 0.03 is ±3%.
+    pub margin: f64,
+    /// The seed of the draws (a hash of the question).
+    pub seed: u64,
+}
+
 /// Whether the player's guess fits, for JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct GuessReport {
@@ -139,6 +169,11 @@ pub struct SolveReport {
     /// [`SolveReport::rank_exactly`] was tried and could not.
     #[serde(skip)]
     pub exact_cut: Option<ForwardCut>,
+    /// When the rays are ranked on a uniform random sample of the molecules
+    /// that fit (too many to walk): the sample; `ranking_sample` in JSON,
+    /// `null` otherwise.
+    #[serde(rename = "ranking_sample")]
+    pub sample: Option<SampleReport>,
     /// Per cell (linear index), the share of the molecules that fit with an
     /// atom there, when asked for ([`SolveReport::count_atoms`]) and
     /// counted on all of them; `null` otherwise.
@@ -155,6 +190,16 @@ impl SolveReport {
     pub fn ranking_caveat(&self) -> Option<String> {
         if self.splits_exact || self.listed < 2 {
             return None;
+        }
+        if let Some(sm) = &self.sample {
+            return Some(format!(
+                "These rays are ranked on a uniform random sample of {} of the molecules that fit (about {} fit, estimated from {} molecules drawn at random; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all ({} molecules walked at most).",
+                sm.molecules,
+                about(sm.estimated_molecules),
+                sm.drawn,
+                100.0 * sm.margin,
+                forward::FORWARD_LIMIT
+            ));
         }
         let why = match self.exact_cut {
             Some(ForwardCut::TooMany) => format!(
@@ -201,6 +246,26 @@ impl SolveReport {
                 self.splits_exact = true;
                 self.probabilities = (t.molecules > 0).then(|| t.probabilities());
                 Ok(None)
+            }
+            Err(ForwardCut::TooMany) => {
+                self.exact_cut = Some(ForwardCut::TooMany);
+                // Too many to walk: a uniform random sample, if enough of the
+                // molecules drawn fit.
+                match forward::sample(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
+                    Ok(Some(sm)) => {
+                        self.splits = sm.splits().iter().map(split_report).collect();
+                        self.sample = Some(SampleReport {
+                            molecules: sm.tally.molecules,
+                            drawn: sm.drawn,
+                            estimated_molecules: sm.estimated,
+                            margin: sm.margin(),
+                            seed: sm.seed,
+                        });
+                    }
+                    Ok(None) => {}
+                    Err(cut) => self.exact_cut = Some(cut),
+                }
+                Ok(Some(ForwardCut::TooMany))
             }
             Err(cut) => {
                 self.exact_cut = Some(cut);
@@ -307,6 +372,7 @@ impl SolveReport {
             splits_exact: solution.ended.is_complete()
                 && solution.count == solution.molecules.len() as u128,
             exact_cut: None,
+            sample: None,
             probabilities: None,
             guess,
             solution,
