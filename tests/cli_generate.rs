@@ -302,7 +302,7 @@ fn plan_expected_depth_equals_an_exhaustive_computation() {
 }
 
 #[test]
-fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_some_says_so() {
+fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_fewer_says_so() {
     // The opening of the standard game: 635,376 molecules fit, more than the
     // default --max lists. The rays are ranked on all of them, counted
     // forward: the eight rays next to the corners' neighbours tie, as every
@@ -343,8 +343,8 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_some_says_so() {
     }
     assert!((best - 112_941.31).abs() < 0.005, "{best}");
 
-    // A box too large to walk: the ranking rests on the first molecules the
-    // solver found, in its order, and says so.
+    // A box too large to walk: the ranking rests on a uniform random sample
+    // of the molecules that fit, and says so.
     let big = format!("A5_B12 {}\n", "?".repeat(48));
     let out = bbx()
         .args(["suggest", "-", "--top", "1"])
@@ -353,18 +353,33 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_some_says_so() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("ranked on the first 100000 of the 481008528 molecules that fit")
+        text.contains("ranked on a uniform random sample of 65536 of the molecules that fit"),
+        "{text}"
+    );
+    // Nine hits and reflections on a 12×12 box: too few of the molecules
+    // drawn at random fit to rank on, so the ranking rests on the first ones
+    // the solver found (here the first 2), in its order, and says so.
+    let thin = "A5_B12 ?@?@?@@?@?@???@?@??????@????????????????????????\n";
+    let out = bbx()
+        .args(["suggest", "-", "--top", "1", "--max", "2"])
+        .write_stdin(thin)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("ranked on the first 2 molecules the solver found")
             && text.contains("not a random sample"),
         "{text}"
     );
     let out = bbx()
-        .args(["suggest", "-", "--json", "--top", "1"])
-        .write_stdin(big.as_str())
+        .args(["suggest", "-", "--json", "--top", "1", "--max", "2"])
+        .write_stdin(thin)
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ranking_exact"], false);
-    assert_eq!(v["ranked_on"], 100_000);
+    assert_eq!(v["ranking_sample"], Value::Null);
+    assert_eq!(v["ranked_on"], 2);
 }
 
 #[test]

@@ -931,3 +931,52 @@ fn a_best_ray_ranked_on_every_molecule_is_not_called_partial() {
     assert!(shown.contains("best ray "), "{shown}");
     assert!(!shown.contains("ranked on the first"), "{shown}");
 }
+
+#[test]
+fn the_coach_shows_each_cells_chance_of_an_atom() {
+    let dir = scratch("chance");
+    let setup = Setup {
+        seed: Some(11),
+        ..Setup::default()
+    };
+    let mut app = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
+    for q in [3, 12, 20, 28] {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    let off = text(&screen(&mut app, 100, 30));
+    assert!(off.contains("p the chances"), "{off}");
+    keys(&mut app, "p");
+    assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
+    let lines = screen(&mut app, 100, 30);
+    assert!(
+        panel(&lines).contains("chance of an atom: digits in tenths"),
+        "{}",
+        panel(&lines)
+    );
+    // The digits drawn are the tenths of `bbx solve --probabilities`.
+    let file = dir.join("chances.txt");
+    let file = file.to_str().unwrap();
+    save(&mut app, file);
+    let (out, err, code) = bbx(&["solve", file, "--json", "--probabilities"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let chances: Vec<f64> = v["probabilities"]
+        .as_array()
+        .expect("probabilities")
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let b = board(&lines, 8);
+    for (i, q) in chances.iter().enumerate() {
+        let want = if *q < 0.0005 {
+            '.'
+        } else if *q > 0.9995 {
+            '*'
+        } else {
+            char::from_digit(((q * 10.0) as u32).min(9), 10).unwrap()
+        };
+        let got = b[1 + i / 8].chars().nth(3 + 2 * (i % 8));
+        assert_eq!(got, Some(want), "cell {i} ({q}): {b:?}");
+    }
+}

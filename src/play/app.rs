@@ -91,11 +91,13 @@ pub struct Panels {
     pub certain: bool,
     /// The best next ray.
     pub best: bool,
+    /// Each cell's chance of holding an atom.
+    pub chance: bool,
 }
 
 impl Panels {
     fn any(self) -> bool {
-        self.count || self.certain || self.best
+        self.count || self.certain || self.best || self.chance
     }
 }
 
@@ -374,7 +376,10 @@ impl App {
         if self.game().is_over()
             && matches!(
                 c,
-                Command::ToggleCount | Command::ToggleCertain | Command::ToggleBest
+                Command::ToggleCount
+                    | Command::ToggleCertain
+                    | Command::ToggleBest
+                    | Command::ToggleChance
             )
         {
             self.say(
@@ -398,6 +403,10 @@ impl App {
             Command::ToggleBest => {
                 self.panels.best = !self.panels.best;
                 self.coach_toggled(self.panels.best, "best next ray");
+            }
+            Command::ToggleChance => {
+                self.panels.chance = !self.panels.chance;
+                self.coach_toggled(self.panels.chance, "chance of an atom in each cell");
             }
             Command::ShowMolecules => {
                 if self.game().is_over() {

@@ -71,6 +71,12 @@ impl Answer {
         self.report.splits.first()
     }
 
+    /// Per cell, the share of the molecules that fit with an atom there
+    /// (`None` when they could not all be counted in the time).
+    pub fn chances(&self) -> Option<&[f64]> {
+        self.report.probabilities.as_deref()
+    }
+
     /// Per cell, what holds in every molecule that fits (`None` when the
     /// search stopped before that was known).
     pub fn certainty(&self) -> Option<&[Certainty]> {
@@ -212,10 +218,14 @@ impl Coach {
                     // the first ones found, where the box can be walked in
                     // the time left.
                     let mut report = SolveReport::new("the game", solution, None);
-                    report.rank_exactly(&ForwardLimits {
+                    let forward = ForwardLimits {
                         deadline: limits.deadline,
                         stop: None,
-                    })?;
+                    };
+                    report.rank_exactly(&forward)?;
+                    // Each cell's chance of an atom, from the same count (or
+                    // the molecules listed, when they are all).
+                    report.count_atoms(&forward)?;
                     Ok(Box::new(report))
                 });
                 let _ = tx.send(Message::Done(id, r.map_err(|e| e.to_string())));

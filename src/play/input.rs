@@ -122,6 +122,8 @@ pub enum Command {
     ToggleCertain,
     /// Coach: the best ray to shoot next, on or off.
     ToggleBest,
+    /// Coach: each cell's chance of holding an atom, on or off.
+    ToggleChance,
     /// After the game: every molecule the rays allowed.
     ShowMolecules,
     /// Save the game.
@@ -156,6 +158,7 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
         KeyCode::Char('c') => Command::ToggleCount,
         KeyCode::Char('x') => Command::ToggleCertain,
         KeyCode::Char('b') => Command::ToggleBest,
+        KeyCode::Char('p') => Command::ToggleChance,
         KeyCode::Char('a') => Command::ShowMolecules,
         KeyCode::Char('s') => Command::Save,
         KeyCode::Char('e') => Command::SwitchNotation,
@@ -184,6 +187,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "coach: cells certain to hold an atom (*) or to be empty (.)",
     ),
     ("b", "coach: the best ray to shoot next (*)"),
+    (
+        "p",
+        "coach: each cell's chance of an atom (tenths: 7 is 70-79%)",
+    ),
     ("a", "after the game: every molecule the rays allowed"),
     ("s", "save the game (a puzzle file bbx solve reads)"),
     ("e", "switch the border marks to Emacs notation and back"),

@@ -363,6 +363,29 @@ fn mark_style(app: &App, q: usize) -> Style {
     base
 }
 
+/// A cell's chance of an atom as one character: `.` never, `*` always, else
+/// the tenths (`7` is 70 to 79%), brighter the likelier.
+fn chance_mark(q: f64) -> (char, Style) {
+    if q < 0.0005 {
+        ('.', Style::new().fg(Color::DarkGray))
+    } else if q > 0.9995 {
+        (
+            '*',
+            Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        )
+    } else {
+        let tenths = ((q * 10.0) as u32).min(9);
+        let style = match tenths {
+            0..=2 => Style::new().fg(Color::DarkGray),
+            3..=5 => Style::new().fg(Color::Yellow),
+            _ => Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        };
+        (char::from_digit(tenths, 10).unwrap_or('?'), style)
+    }
+}
+
 fn play_lines(app: &App) -> Vec<Line<'static>> {
     let g = app.game();
     let p = g.width();
@@ -378,10 +401,18 @@ fn play_lines(app: &App) -> Vec<Line<'static>> {
         .best
         .then(|| answer.and_then(|a| a.best()).map(|s| s.position))
         .flatten();
+    let chances = app
+        .panels()
+        .chance
+        .then(|| answer.and_then(|a| a.chances()))
+        .flatten();
     board_lines(
         p,
         |i| {
             let c = certainty.map(|c| c[i]);
+            if let Some(ch) = chances.filter(|_| !g.is_guessed(i)) {
+                return chance_mark(ch[i]);
+            }
             if g.is_guessed(i) {
                 let colour = if c == Some(Certainty::Empty) {
                     Color::Red
@@ -603,9 +634,9 @@ fn game_text(app: &App) -> Text<'static> {
     lines.push(Line::from(""));
     lines.push(heading("coach"));
     let panels = app.panels();
-    if !panels.count && !panels.certain && !panels.best {
+    if !panels.count && !panels.certain && !panels.best && !panels.chance {
         lines.push(dim(
-            "off: c counts the molecules that fit, x shows certain cells, b the best ray"
+            "off: c counts the molecules that fit, x shows certain cells, b the best ray, p the chances"
                 .to_string(),
         ));
         return Text::from(lines);
@@ -649,6 +680,31 @@ fn game_text(app: &App) -> Text<'static> {
             }
             None => lines.push(dim(
                 "certain cells: not known, the search stopped at its time limit".to_string(),
+            )),
+        }
+    }
+    if panels.chance {
+        match a.chances() {
+            Some(ch) => {
+                lines.push(Line::from(
+                    "chance of an atom: digits in tenths, . none, * sure".to_string(),
+                ));
+                let open = ch
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
+                    .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
+                if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
+                    lines.push(Line::from(format!(
+                        "likeliest open cell: row {}, column {} ({:.0}%)",
+                        i / p + 1,
+                        i % p + 1,
+                        100.0 * q
+                    )));
+                }
+            }
+            None => lines.push(dim(
+                "chances: not known, too many molecules to count in the time".to_string(),
             )),
         }
     }
