@@ -21,6 +21,7 @@ mod cli_verify;
 mod facts;
 mod fuzz;
 mod layers;
+mod optimal;
 mod play;
 mod play_terminal;
 mod properties;
