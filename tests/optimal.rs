@@ -229,3 +229,34 @@ fn a_search_stopped_short_says_so_and_exits_4() {
     assert!(text.contains("stopped short"), "{text}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--timeout raises it"));
 }
+
+#[test]
+fn the_bound_is_in_the_report() {
+    let v = json_ok(&["strategy", "A3_B5", "--bound", "--optimal", "-q"]);
+    let b = &v["bound"];
+    assert_eq!(b["molecules"], 2300);
+    let total = b["rays_total"].as_u64().unwrap();
+    assert!(total <= v["optimal"]["rays_total"].as_u64().unwrap());
+    assert_eq!(
+        total,
+        b["hitting_total"]
+            .as_u64()
+            .unwrap()
+            .max(b["huffman_total"].as_u64().unwrap())
+    );
+    let text = String::from_utf8(
+        bbx()
+            .args(["strategy", "A3_B5", "--bound", "-q"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains(&format!(
+            "bound  rays  mean at least {:.4} ({total} / 2300)",
+            total as f64 / 2300.0
+        )),
+        "{text}"
+    );
+}

@@ -575,6 +575,154 @@ pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Erro
     Ok(out)
 }
 
+/// A proven lower bound of the fewest rays, where the optimum is out of
+/// reach.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LowerBound {
+    /// Molecules of the configuration (the games).
+    pub molecules: u64,
+    /// No strategy shoots fewer rays than this, all games together: the
+    /// larger of the two bounds below.
+    pub rays_total: u64,
+    /// `rays_total` / molecules.
+    pub rays_mean: f64,
+    /// The sum over the molecules of the fewest rays whose results tell the
+    /// molecule apart from every molecule one atom move away that has
+    /// another spectrum (a hitting set: each neighbour differs on some rays,
+    /// one end of an exit pair shows the other).
+    pub hitting_total: u64,
+    /// The b-ary Huffman bound over the spectrum classes, b the most
+    /// outcomes a ray has.
+    pub huffman_total: u64,
+    /// No strategy's longest game is shorter: the most rays a molecule needs
+    /// by the hitting bound.
+    pub rays_worst: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// The fewest rays (bits of `u128` masks) hitting every mask of `sets`,
+/// sorted by size: branch and bound on the elements of the smallest set not
+/// hit yet.
+fn hitting_set(sets: &[u128], chosen: u128, depth: u32, best: &mut u32) {
+    let Some(mut s) = sets.iter().copied().find(|&s| s & chosen == 0) else {
+        *best = (*best).min(depth);
+        return;
+    };
+    if depth + 1 >= *best {
+        return;
+    }
+    while s != 0 {
+        let bit = s & s.wrapping_neg();
+        hitting_set(sets, chosen | bit, depth + 1, best);
+        s &= !bit;
+    }
+}
+
+/// A proven lower bound of the fewest rays over every molecule of
+/// `config` (see [`LowerBound`]); `Ok(None)` when the deadline or the stop
+/// flag ended it.
+pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<LowerBound>, Error> {
+    use rayon::prelude::*;
+    let start = Instant::now();
+    let t = Table::new(config, options.rules)?;
+    let rays = t.rays;
+    let n = t.codes.len() / rays.max(1);
+    let numbering = Numbering::new(config)
+        .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+    let cells = config.width * config.width;
+    let k = config.atoms;
+    // Per molecule, the hitting bound (0 when the box is too wide for the
+    // masks: the Huffman bound stands alone).
+    let per: Option<Vec<u32>> = if rays > 128 {
+        Some(vec![0; n])
+    } else {
+        (0..n)
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(masks, moved): &mut (Vec<u128>, Vec<usize>), m| {
+                    if m % 4096 == 0
+                        && (options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                            || options.deadline.is_some_and(|d| Instant::now() >= d))
+                    {
+                        return None;
+                    }
+                    let atoms = t.atoms(m as u32);
+                    let row = &t.codes[m * rays..(m + 1) * rays];
+                    masks.clear();
+                    for j in 0..k {
+                        for b in 0..cells as u16 {
+                            if atoms.contains(&b) {
+                                continue;
+                            }
+                            moved.clear();
+                            moved.extend(
+                                atoms
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, &a)| if i == j { b as usize } else { a as usize }),
+                            );
+                            moved.sort_unstable();
+                            let other = (numbering.rank(moved) - 1) as usize;
+                            let orow = &t.codes[other * rays..(other + 1) * rays];
+                            let mask = row
+                                .iter()
+                                .zip(orow)
+                                .enumerate()
+                                .filter(|(_, (x, y))| x != y)
+                                .fold(0u128, |acc, (q, _)| acc | (1u128 << q));
+                            if mask != 0 {
+                                masks.push(mask);
+                            }
+                        }
+                    }
+                    masks.sort_unstable_by_key(|s| (s.count_ones(), *s));
+                    masks.dedup();
+                    let mut best = masks.len().min(rays) as u32 + 1;
+                    hitting_set(masks, 0, 0, &mut best);
+                    Some(if masks.is_empty() { 0 } else { best })
+                },
+            )
+            .collect()
+    };
+    let Some(per) = per else {
+        return Ok(None);
+    };
+    let hitting_total: u64 = per.iter().map(|&h| u64::from(h)).sum();
+    let rays_worst = per.iter().copied().max().unwrap_or(0) as u64;
+    // The Huffman bound over the whole configuration.
+    let mut sizes: HashMap<&[u8], u64> = HashMap::new();
+    for m in 0..n {
+        *sizes.entry(&t.codes[m * rays..(m + 1) * rays]).or_insert(0) += 1;
+    }
+    let mut most = 0;
+    let mut seen = vec![false; rays + 3];
+    for q in 1..=rays {
+        seen.iter_mut().for_each(|x| *x = false);
+        for m in 0..n as u32 {
+            seen[t.code(m, q) as usize] = true;
+        }
+        most = most.max(seen.iter().filter(|&&x| x).count());
+    }
+    let weights: Vec<u64> = sizes.values().copied().collect();
+    let huffman_total = huffman(&weights, most);
+    let rays_total = hitting_total.max(huffman_total);
+    Ok(Some(LowerBound {
+        molecules: n as u64,
+        rays_total,
+        rays_mean: if n == 0 {
+            0.0
+        } else {
+            rays_total as f64 / n as f64
+        },
+        hitting_total,
+        huffman_total,
+        rays_worst,
+        seconds: start.elapsed().as_secs_f64(),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,6 +736,21 @@ mod tests {
         assert_eq!(huffman(&[1, 1, 2], 2), 6);
         assert_eq!(huffman(&[1, 1, 1], 3), 3);
         assert_eq!(huffman(&[1, 1, 1, 1], 3), 6);
+    }
+
+    #[test]
+    fn the_hitting_set_is_the_smallest() {
+        let mut best = 10;
+        // {1}, {2, 3}, {3, 4}: 1 and 3.
+        hitting_set(&[0b10, 0b1100, 0b11000], 0, 0, &mut best);
+        assert_eq!(best, 2);
+        let mut best = 10;
+        // Three disjoint pairs: three rays.
+        hitting_set(&[0b11, 0b1100, 0b110000], 0, 0, &mut best);
+        assert_eq!(best, 3);
+        let mut best = 10;
+        hitting_set(&[], 0, 0, &mut best);
+        assert_eq!(best, 0);
     }
 
     #[test]

@@ -176,6 +176,9 @@ pub struct StrategyReport {
     /// The best strategy's values, when asked for (`--optimal`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal: Option<crate::assistant::optimal::Optimum>,
+    /// A proven lower bound of the fewest rays, when asked for (`--bound`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<crate::assistant::optimal::LowerBound>,
 }
 
 /// Dense outcome codes in a byte: 0 absorbed, 1 reflected, 2 miss, 2 + k out at k.
@@ -556,6 +559,7 @@ pub fn play_all(
         first_rays: first_rays(&t, options.policy, 3),
         seconds: start.elapsed().as_secs_f64(),
         optimal: None,
+        bound: None,
     }))
 }
 

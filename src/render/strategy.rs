@@ -3,7 +3,7 @@
 use itertools::Itertools as _;
 use std::fmt::Write as _;
 
-use crate::assistant::optimal::{OptimalCut, Optimum};
+use crate::assistant::optimal::{LowerBound, OptimalCut, Optimum};
 use crate::assistant::strategy::{Game, StrategyReport};
 
 /// The widest bar of a histogram, in characters.
@@ -100,6 +100,9 @@ pub fn strategy_text(r: &StrategyReport) -> String {
     if let Some(o) = &r.optimal {
         out.push_str(&optimum_text(o));
     }
+    if let Some(b) = &r.bound {
+        out.push_str(&bound_text(b));
+    }
     histogram(&mut out, "rays per game", &r.rays_histogram, r.molecules);
     histogram(&mut out, "score per game", &r.score_histogram, r.molecules);
     if !r.hardest.is_empty() {
@@ -173,4 +176,20 @@ pub fn optimum_text(o: &Optimum) -> String {
         );
     }
     out
+}
+
+/// The lower bound of the fewest rays, in two lines.
+pub fn bound_text(b: &LowerBound) -> String {
+    let n = b.molecules.max(1) as f64;
+    format!(
+        "bound  rays  mean at least {:.4} ({} / {}), worst game at least {} ({:.1} s)\n       \
+         each molecule told from those one atom move away: {:.4}; Huffman over the spectra: {:.4}\n",
+        b.rays_mean,
+        b.rays_total,
+        b.molecules,
+        b.rays_worst,
+        b.seconds,
+        b.hitting_total as f64 / n,
+        b.huffman_total as f64 / n
+    )
 }

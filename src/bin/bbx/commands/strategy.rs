@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use bbx::assistant::optimal::{OptimalCut, OptimalOptions, optimum};
+use bbx::assistant::optimal::{OptimalCut, OptimalOptions, lower_bound, optimum};
 use bbx::assistant::strategy::{Policy, StrategyOptions, play_all, play_one};
 use bbx::{Config, Rules};
 
@@ -22,14 +22,18 @@ the policy's first rays. Ties between rays go to the lowest position.
 the sets of molecules the rays can leave: the fewest rays (shooting until no \
 ray tells the molecules left apart) and the lowest score (stopping and \
 placing the atoms at any moment), as totals over all games. Stopped short by \
---timeout or Ctrl-C it says so and exits with status 4 (130 for Ctrl-C).
+--timeout or Ctrl-C it says so and exits with status 4 (130 for Ctrl-C). \
+--bound adds a proven lower bound of the fewest rays, where the optimum is \
+out of reach: no strategy needs fewer rays on average, nor a shorter \
+longest game.
 
 Examples:
   bbx strategy A3_B5
   bbx strategy A4_B8 --policy entropy
   bbx strategy A4_B8 --molecule 868
   bbx strategy A4_B6 --policy score --json
-  bbx strategy A3_B5 --optimal")]
+  bbx strategy A3_B5 --optimal
+  bbx strategy A4_B8 --bound")]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
@@ -44,6 +48,11 @@ pub struct Args {
     /// Also the best strategy for each measure, by exhaustive search.
     #[arg(long, conflicts_with = "molecule")]
     optimal: bool,
+    /// Also a proven lower bound of the fewest rays: per molecule, the
+    /// fewest rays telling it from every molecule one atom move away
+    /// (averaged), and the Huffman bound over the spectra.
+    #[arg(long, conflicts_with = "molecule")]
+    bound: bool,
     /// The most memory the exhaustive search may remember sets in (2G,
     /// 500M…): when it is full it forgets them and starts remembering
     /// again, which slows the search but never changes its answer.
@@ -128,6 +137,32 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             None => {}
         }
         report.optimal = Some(o);
+    }
+    if args.bound && status == Status::Done {
+        spinner.set_message(format!("strategy {}: a lower bound", args.config));
+        let b = lower_bound(
+            args.config,
+            &OptimalOptions {
+                rules: args.rules,
+                deadline: options.deadline,
+                stop: options.stop,
+                memory: args.memory,
+                stop_after: None,
+            },
+        )?;
+        match b {
+            Some(b) => report.bound = Some(b),
+            None if ctrl_c().load(std::sync::atomic::Ordering::Relaxed) => {
+                eprintln!("interrupted before the lower bound was found");
+                status = Status::Interrupted;
+            }
+            None => {
+                eprintln!(
+                    "the time limit passed before the lower bound was found (--timeout raises it)"
+                );
+                status = Status::Incomplete;
+            }
+        }
     }
     spinner.finish_and_clear();
     let text = if args.json {
