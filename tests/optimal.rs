@@ -6,9 +6,12 @@
 
 use std::collections::HashMap;
 
-use bbx::{Outcome, Rules, Tracer};
+use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
+use bbx::assistant::strategy::{Policy, StrategyOptions, play_all};
+use bbx::{Config, Outcome, Rules, Tracer};
+use proptest::prelude::*;
 
-use crate::common::{bbx, json_ok, run_json};
+use crate::common::{bbx, json_ok, proptest_config, rules, run_json};
 
 /// Every `atoms`-subset of `cells` cells, in any order.
 fn subsets(cells: usize, atoms: usize) -> Vec<Vec<usize>> {
@@ -228,6 +231,38 @@ fn a_search_stopped_short_says_so_and_exits_4() {
     assert!(text.contains("best   rays  not reached"), "{text}");
     assert!(text.contains("stopped short"), "{text}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--timeout raises it"));
+}
+
+proptest! {
+    #![proptest_config(proptest_config(8))]
+
+    /// No policy beats the optimum (the rays: the policies that shoot until
+    /// no ray splits; the score: all of them), and the lower bound never
+    /// exceeds it, on average or in the longest game.
+    #[test]
+    fn no_policy_beats_the_optimum_and_the_bound_stays_below(
+        (atoms, width) in prop_oneof![Just((1, 3)), Just((2, 3)), Just((3, 3)), Just((1, 4)), Just((2, 4)), Just((3, 4)), Just((1, 5)), Just((2, 5))],
+        rules in rules(),
+    ) {
+        let config = Config::new(atoms, width).unwrap();
+        let options = OptimalOptions { rules, ..OptimalOptions::default() };
+        let o = optimum(config, &options).unwrap();
+        let rays = o.rays_total.unwrap();
+        let score = o.score_total.unwrap();
+        let b = lower_bound(config, &options).unwrap().unwrap();
+        prop_assert!(b.rays_total <= rays, "{config} {rules}: bound {} optimum {rays}", b.rays_total);
+        prop_assert!(b.hitting_total <= b.rays_total && b.huffman_total <= b.rays_total);
+        for policy in [Policy::Greedy, Policy::Entropy, Policy::Score] {
+            let p = play_all(config, &StrategyOptions { rules, ..StrategyOptions::new(policy) })
+                .unwrap()
+                .unwrap();
+            prop_assert!(p.score_total >= score, "{config} {rules} {policy}");
+            if policy != Policy::Score {
+                prop_assert!(p.rays_total >= rays, "{config} {rules} {policy}");
+                prop_assert!(p.rays_worst >= b.rays_worst, "{config} {rules} {policy}");
+            }
+        }
+    }
 }
 
 #[test]
