@@ -339,6 +339,11 @@ fn every_command_prints_the_documented_json() {
         (vec!["suggest", &opening, "--top", "2"], "bbx suggest", 0),
         (vec!["strategy", "A2_B4"], "bbx strategy", 0),
         (
+            vec!["strategy", "A2_B4", "--optimal", "--bound"],
+            "bbx strategy",
+            0,
+        ),
+        (
             vec!["strategy", "A2_B3", "--policy", "score"],
             "bbx strategy",
             0,

@@ -23,6 +23,7 @@ mod facts;
 mod fuzz;
 mod json_schema;
 mod layers;
+mod optimal;
 mod play;
 mod play_terminal;
 mod properties;

@@ -2,10 +2,13 @@
 //!
 //! Built on the solver: [`suggest`] ranks the rays not yet shot by how well
 //! they split the molecules that still fit, [`plan`] finds the shooting strategy with the fewest
-//! rays on average as a decision tree, [`generate`] draws molecules whose
+//! rays on average as a decision tree, [`strategy`] plays a policy against
+//! every molecule of a configuration and [`optimal`] finds the best one
+//! there by exhaustive search, [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
 pub mod generate;
+pub mod optimal;
 pub mod plan;
 pub mod strategy;
 pub mod suggest;

@@ -173,6 +173,10 @@ pub struct StrategyReport {
     pub first_rays: Vec<(usize, String, f64)>,
     /// Seconds taken.
     pub seconds: f64,
+    /// The best strategy's values, when asked for (`--optimal`).
+    pub optimal: Option<crate::assistant::optimal::Optimum>,
+    /// A proven lower bound of the fewest rays, when asked for (`--bound`).
+    pub bound: Option<crate::assistant::optimal::LowerBound>,
 }
 
 /// Dense outcome codes in a byte: 0 absorbed, 1 reflected, 2 miss, 2 + k out at k.
@@ -185,7 +189,7 @@ fn code(o: Outcome) -> u8 {
     }
 }
 
-fn outcome(c: u8) -> Outcome {
+pub(crate) fn outcome(c: u8) -> Outcome {
     match c {
         0 => Outcome::Absorbed,
         1 => Outcome::Reflected,
@@ -195,22 +199,22 @@ fn outcome(c: u8) -> Outcome {
 }
 
 /// What a ray costs in the original game.
-fn ray_cost(c: u8) -> u64 {
+pub(crate) fn ray_cost(c: u8) -> u64 {
     if c > 2 { 2 } else { 1 }
 }
 
 /// Every molecule of a configuration with its spectrum.
-struct Table {
-    config: Config,
-    rays: usize,
+pub(crate) struct Table {
+    pub(crate) config: Config,
+    pub(crate) rays: usize,
     /// Molecule i's atoms at `atoms[i*k..(i+1)*k]` (cell indices).
-    atoms: Vec<u16>,
+    pub(crate) atoms: Vec<u16>,
     /// Molecule i's outcome codes at `codes[i*rays..(i+1)*rays]`.
-    codes: Vec<u8>,
+    pub(crate) codes: Vec<u8>,
 }
 
 impl Table {
-    fn new(config: Config, rules: Rules) -> Result<Table, Error> {
+    pub(crate) fn new(config: Config, rules: Rules) -> Result<Table, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
         if count > STRATEGY_LIMIT || config.width > 63 {
             return Err(Error::Invalid(format!(
@@ -258,11 +262,11 @@ impl Table {
         })
     }
 
-    fn code(&self, m: u32, q: usize) -> u8 {
+    pub(crate) fn code(&self, m: u32, q: usize) -> u8 {
         self.codes[m as usize * self.rays + q - 1]
     }
 
-    fn atoms(&self, m: u32) -> &[u16] {
+    pub(crate) fn atoms(&self, m: u32) -> &[u16] {
         let k = self.config.atoms;
         &self.atoms[m as usize * k..(m as usize + 1) * k]
     }
@@ -291,7 +295,7 @@ impl Table {
 
 /// The expected penalty of placing the atoms now, for the molecules with
 /// these cell frequencies: 5 per atom, less what the best cells cover.
-fn stop_penalty(freq: &mut [u64], atoms: usize, size: u64) -> f64 {
+pub(crate) fn stop_penalty(freq: &mut [u64], atoms: usize, size: u64) -> f64 {
     freq.sort_unstable_by(|a, b| b.cmp(a));
     let covered: u64 = freq.iter().take(atoms).sum();
     ATOM_PENALTY as f64 * (atoms as f64 - covered as f64 / size as f64)
@@ -553,6 +557,8 @@ pub fn play_all(
         hardest,
         first_rays: first_rays(&t, options.policy, 3),
         seconds: start.elapsed().as_secs_f64(),
+        optimal: None,
+        bound: None,
     }))
 }
 

@@ -37,7 +37,7 @@ pub use board::{
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, spectral_group, stats_text};
 pub use solve::{certainty_board, probability_board, solve_text, verdict};
-pub use strategy::{game_text, strategy_text};
+pub use strategy::{bound_text, game_text, optimum_text, strategy_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};
 #[cfg(feature = "census")]
 pub use verify::verify_text;

@@ -3,6 +3,7 @@
 use itertools::Itertools as _;
 use std::fmt::Write as _;
 
+use crate::assistant::optimal::{LowerBound, OptimalCut, Optimum};
 use crate::assistant::strategy::{Game, StrategyReport};
 
 /// The widest bar of a histogram, in characters.
@@ -96,6 +97,12 @@ pub fn strategy_text(r: &StrategyReport) -> String {
             .map(|(q, o, share)| format!("ray {q} (most often {o}, {:.1}%)", 100.0 * share));
         let _ = writeln!(out, "first  {}", steps.format(", then "));
     }
+    if let Some(o) = &r.optimal {
+        out.push_str(&optimum_text(o));
+    }
+    if let Some(b) = &r.bound {
+        out.push_str(&bound_text(b));
+    }
     histogram(&mut out, "rays per game", &r.rays_histogram, r.molecules);
     histogram(&mut out, "score per game", &r.score_histogram, r.molecules);
     if !r.hardest.is_empty() {
@@ -105,4 +112,84 @@ pub fn strategy_text(r: &StrategyReport) -> String {
         }
     }
     out
+}
+
+/// The best strategy's values: a few lines, or what stopped the search.
+pub fn optimum_text(o: &Optimum) -> String {
+    let mut out = String::new();
+    let first = |q: Option<usize>, stop: &str| match q {
+        Some(q) => format!("first ray {q}"),
+        None => stop.to_string(),
+    };
+    let n = o.molecules.max(1) as f64;
+    match o.rays_total {
+        Some(total) => {
+            let _ = writeln!(
+                out,
+                "best   rays  mean {:.4} ({total} / {}), {}",
+                total as f64 / n,
+                o.molecules,
+                first(o.rays_first, "no ray needed")
+            );
+        }
+        None => {
+            let _ = writeln!(out, "best   rays  not reached");
+        }
+    }
+    match o.score_total {
+        Some(total) => {
+            let _ = writeln!(
+                out,
+                "       score mean {:.4} ({total} / {}), {} (stopping at any moment)",
+                total as f64 / n,
+                o.molecules,
+                first(o.score_first, "placing the atoms at once")
+            );
+        }
+        None => {
+            let _ = writeln!(out, "       score not reached");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "       exhaustive search: {} sets searched, {} remembered{}, {:.1} s",
+        o.sets_searched,
+        o.sets_remembered,
+        if o.sets_forgotten > 0 {
+            format!(
+                ", {} forgotten (memory bound: --memory raises it)",
+                o.sets_forgotten
+            )
+        } else {
+            String::new()
+        },
+        o.seconds
+    );
+    if let Some(cut) = o.stopped {
+        let _ = writeln!(
+            out,
+            "       stopped short: {}; the values not reached are unknown",
+            match cut {
+                OptimalCut::TimeLimit => "the time limit passed (--timeout raises it)",
+                OptimalCut::Interrupted => "interrupted",
+            }
+        );
+    }
+    out
+}
+
+/// The lower bound of the fewest rays, in two lines.
+pub fn bound_text(b: &LowerBound) -> String {
+    let n = b.molecules.max(1) as f64;
+    format!(
+        "bound  rays  mean at least {:.4} ({} / {}), worst game at least {} ({:.1} s)\n       \
+         each molecule told from those one atom move away: {:.4}; Huffman over the spectra: {:.4}\n",
+        b.rays_mean,
+        b.rays_total,
+        b.molecules,
+        b.rays_worst,
+        b.seconds,
+        b.hitting_total as f64 / n,
+        b.huffman_total as f64 / n
+    )
 }

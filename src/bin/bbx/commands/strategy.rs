@@ -2,10 +2,13 @@
 
 use std::time::Duration;
 
+use bbx::assistant::optimal::{OptimalCut, OptimalOptions, lower_bound, optimum};
 use bbx::assistant::strategy::{Policy, StrategyOptions, play_all, play_one};
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Status, ctrl_c, deadline, json, parse_timeout, spinner, stopped};
+use crate::cli::{
+    Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout, spinner, stopped,
+};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -17,11 +20,22 @@ out, 5 per hidden atom missed by atoms placed where they most often are), \
 the same games by Tatham's rule, the distribution, the hardest games and \
 the policy's first rays. Ties between rays go to the lowest position.
 
+--optimal adds the best strategy for each measure, by exhaustive search over \
+the sets of molecules the rays can leave: the fewest rays (shooting until no \
+ray tells the molecules left apart) and the lowest score (stopping and \
+placing the atoms at any moment), as totals over all games. Stopped short by \
+--timeout or Ctrl-C it says so and exits with status 4 (130 for Ctrl-C). \
+--bound adds a proven lower bound of the fewest rays, where the optimum is \
+out of reach: no strategy needs fewer rays on average, nor a shorter \
+longest game.
+
 Examples:
   bbx strategy A3_B5
   bbx strategy A4_B8 --policy entropy
   bbx strategy A4_B8 --molecule 868
-  bbx strategy A4_B6 --policy score --json")]
+  bbx strategy A4_B6 --policy score --json
+  bbx strategy A3_B5 --optimal
+  bbx strategy A4_B8 --bound")]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
@@ -33,6 +47,23 @@ pub struct Args {
     /// Play one game only, against molecule N, and show its rays.
     #[arg(long, value_name = "N")]
     molecule: Option<u64>,
+    /// Also the best strategy for each measure, by exhaustive search.
+    #[arg(long, conflicts_with = "molecule")]
+    optimal: bool,
+    /// Also a proven lower bound of the fewest rays: per molecule, the
+    /// fewest rays telling it from every molecule one atom move away
+    /// (averaged), and the Huffman bound over the spectra.
+    #[arg(long, conflicts_with = "molecule")]
+    bound: bool,
+    /// The most memory the exhaustive search may remember sets in (2G,
+    /// 500M…): when it is full it forgets them and starts remembering
+    /// again, which slows the search but never changes its answer.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    memory: u64,
+    /// Stop the exhaustive search after N sets, as the time limit would
+    /// (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u64>,
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
@@ -84,8 +115,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         ),
     );
     let report = play_all(args.config, &options);
-    spinner.finish_and_clear();
-    let Some(report) = report? else {
+    let Some(mut report) = report? else {
+        spinner.finish_and_clear();
         if ctrl_c().load(std::sync::atomic::Ordering::Relaxed) {
             return Ok(stopped(
                 args.json,
@@ -101,10 +132,65 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             Status::Incomplete,
         ));
     };
+    let mut status = Status::Done;
+    if args.optimal {
+        spinner.set_message(format!("strategy {}: the best strategy", args.config));
+        let o = optimum(
+            args.config,
+            &OptimalOptions {
+                rules: args.rules,
+                deadline: options.deadline,
+                stop: options.stop,
+                memory: args.memory,
+                stop_after: args.stop_after,
+            },
+        )?;
+        match o.stopped {
+            Some(OptimalCut::Interrupted) => {
+                eprintln!("interrupted before the best strategy was found");
+                status = Status::Interrupted;
+            }
+            Some(OptimalCut::TimeLimit) => {
+                eprintln!(
+                    "the time limit passed before the best strategy was found (--timeout raises it)"
+                );
+                status = Status::Incomplete;
+            }
+            None => {}
+        }
+        report.optimal = Some(o);
+    }
+    if args.bound && status == Status::Done {
+        spinner.set_message(format!("strategy {}: a lower bound", args.config));
+        let b = lower_bound(
+            args.config,
+            &OptimalOptions {
+                rules: args.rules,
+                deadline: options.deadline,
+                stop: options.stop,
+                memory: args.memory,
+                stop_after: None,
+            },
+        )?;
+        match b {
+            Some(b) => report.bound = Some(b),
+            None if ctrl_c().load(std::sync::atomic::Ordering::Relaxed) => {
+                eprintln!("interrupted before the lower bound was found");
+                status = Status::Interrupted;
+            }
+            None => {
+                eprintln!(
+                    "the time limit passed before the lower bound was found (--timeout raises it)"
+                );
+                status = Status::Incomplete;
+            }
+        }
+    }
+    spinner.finish_and_clear();
     let text = if args.json {
         json(&report)?
     } else {
         bbx::render::strategy_text(&report)
     };
-    Ok((text, Status::Done))
+    Ok((text, status))
 }

@@ -1,0 +1,767 @@
+//! The best strategy of a configuration, exactly, by exhaustive search.
+//!
+//! The game is the one [`super::strategy`] plays (the hidden molecule chosen
+//! uniformly, one end of an exit pair shows the other), and a position is
+//! the set of molecules that still fit: a ray already shot gives the same
+//! result on all of them, so what was shot adds nothing. Two measures:
+//!
+//! - **rays**: the seeker shoots until no ray tells the molecules left
+//!   apart; T(S) = 0 when no ray splits S, else the least over the rays q
+//!   that split it of |S| + Σ T(S_o) over q's outcomes o;
+//! - **score** (the original game's): the seeker may stop at any moment and
+//!   place the atoms on the cells most often holding one, paying 5 per
+//!   hidden atom missed; V(S) = the least of that penalty and, over the rays
+//!   q that split S, Σ (|S_o| × cost(o) + V(S_o)), cost 1 for a ray absorbed
+//!   or reflected and 2 for a ray that comes out.
+//!
+//! Both are totals over the molecules of S, integers (the mean is the total
+//! over the configuration's molecules). The search is memoised on the set,
+//! under the eight symmetries of the square (a set and its mirror images
+//! share one entry: the key is the least, over the symmetries, of a sum of
+//! 128-bit random words, one per molecule of the image), and cut by bounds:
+//! each set's lower bound (for rays, the b-ary Huffman code of its spectrum
+//! classes, b the most outcomes a ray has on it, since every strategy is a
+//! b-ary tree whose leaves are those classes; for score, the least of the
+//! penalty now and one ray per molecule plus 5 per molecule that shares its
+//! spectrum with another), and the best value found so far: a ray whose
+//! outcomes cannot beat it is dropped as soon as that is proven. Rays are
+//! tried in the greedy order (Σ size², ties the lowest ray), so the first
+//! one found is usually good.
+//!
+//! Memory: the memo is bounded; when it is full it is emptied and filled
+//! again (the sets dropped are counted in [`Optimum::sets_forgotten`]),
+//! which only slows the search, never changes its answer. Time: a deadline and a stop flag.
+//!
+//! ```
+//! use bbx::assistant::optimal::{optimum, OptimalOptions};
+//! let o = optimum("A1_B3".parse().unwrap(), &OptimalOptions::default()).unwrap();
+//! assert_eq!(o.molecules, 9);
+//! assert!(o.rays_total.is_some() && o.score_total.is_some());
+//! ```
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::error::Error;
+use crate::rules::config::Config;
+use crate::rules::enumeration::Numbering;
+use crate::rules::ray::Rules;
+use crate::rules::symmetry::Transform;
+
+use super::strategy::{ATOM_PENALTY, Table, ray_cost};
+
+/// Bytes a slot of the memo takes (a 128-bit key, a 64-bit value and a
+/// control byte).
+const SLOT_BYTES: u64 = 25;
+
+/// The most sets the memo may hold within `memory` bytes: its table has a
+/// power of two slots, 7/8 of them used at most, and while it grows the old
+/// table (half the size) is still there, so at most `memory` / 1.5 bytes of
+/// table.
+pub fn memo_capacity(memory: u64) -> usize {
+    let slots = (memory.saturating_mul(2) / 3 / SLOT_BYTES).max(16);
+    let slots = 1u64 << (63 - slots.leading_zeros());
+    (slots / 8 * 7) as usize
+}
+
+/// The default memory bound of the memo.
+pub const MEMO_MEMORY: u64 = 1 << 30;
+
+/// What the exhaustive search may use.
+#[derive(Debug, Clone, Copy)]
+pub struct OptimalOptions {
+    /// The ray rules.
+    pub rules: Rules,
+    /// Give up at this moment.
+    pub deadline: Option<Instant>,
+    /// Give up when this is set (Ctrl-C).
+    pub stop: Option<&'static AtomicBool>,
+    /// The most memory the memo may take, in bytes.
+    pub memory: u64,
+    /// Stop after this many sets, as the time limit would (for tests).
+    pub stop_after: Option<u64>,
+}
+
+impl Default for OptimalOptions {
+    fn default() -> OptimalOptions {
+        OptimalOptions {
+            rules: Rules::Standard,
+            deadline: None,
+            stop: None,
+            memory: MEMO_MEMORY,
+            stop_after: None,
+        }
+    }
+}
+
+/// Why the search stopped short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimalCut {
+    /// The deadline passed.
+    TimeLimit,
+    /// Interrupted (Ctrl-C).
+    Interrupted,
+}
+
+/// The best strategy's value for each measure, as far as the search got.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Optimum {
+    /// Molecules of the configuration (the games).
+    pub molecules: u64,
+    /// The fewest rays, all games together (mean = total / molecules);
+    /// `None` when the search stopped short.
+    pub rays_total: Option<u64>,
+    /// The mean of the fewest rays.
+    pub rays_mean: Option<f64>,
+    /// A best first ray for the rays measure (the first found in the greedy
+    /// order); `None` when no ray tells the molecules apart.
+    pub rays_first: Option<usize>,
+    /// The lowest score, all games together; `None` when the search stopped
+    /// short (or before, on the rays).
+    pub score_total: Option<u64>,
+    /// The mean of the lowest score.
+    pub score_mean: Option<f64>,
+    /// A best first ray for the score; `None` when placing the atoms at
+    /// once is best.
+    pub score_first: Option<usize>,
+    /// Sets of molecules searched (both measures).
+    pub sets_searched: u64,
+    /// Sets remembered in the memo at the end (both measures).
+    pub sets_remembered: u64,
+    /// Sets forgotten because the memo was full (the memory bound): it is
+    /// emptied and filled again.
+    pub sets_forgotten: u64,
+    /// Why the search stopped short, if it did.
+    pub stopped: Option<OptimalCut>,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// The measure searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    Rays,
+    Score,
+}
+
+/// Hashes a key that is already a random 128-bit word: its low 64 bits.
+#[derive(Default, Clone, Copy)]
+struct KeyHash;
+
+/// [`KeyHash`]'s hasher.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        self.0 = k as u64;
+    }
+}
+
+impl BuildHasher for KeyHash {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+/// A memo entry's low bit: the value is exact (else a lower bound).
+const EXACT: u64 = 1;
+
+/// The exhaustive search over one configuration's table.
+struct Search<'a> {
+    t: &'a Table,
+    options: &'a OptimalOptions,
+    measure: Measure,
+    /// Per molecule, the number of its spectrum class.
+    class: Vec<u32>,
+    /// Per molecule, for each symmetry, the random word of its image.
+    words: Vec<[u128; 8]>,
+    memo: HashMap<u128, u64, KeyHash>,
+    /// The most entries in the memo.
+    capacity: usize,
+    forgotten: u64,
+    nodes: u64,
+    cut: Option<OptimalCut>,
+    /// A best first ray of the root.
+    first: Option<usize>,
+    /// Scratch: class numbers of a set.
+    scratch: Vec<u32>,
+}
+
+impl<'a> Search<'a> {
+    fn new(t: &'a Table, options: &'a OptimalOptions) -> Result<Search<'a>, Error> {
+        let n = t.codes.len() / t.rays.max(1);
+        let config = t.config;
+        let k = config.atoms;
+        // Spectrum classes: molecules whose outcome codes are the same.
+        let mut by_spectrum: HashMap<&[u8], u32> = HashMap::new();
+        let mut class = Vec::with_capacity(n);
+        for m in 0..n {
+            let row = &t.codes[m * t.rays..(m + 1) * t.rays];
+            let next = by_spectrum.len() as u32;
+            class.push(*by_spectrum.entry(row).or_insert(next));
+        }
+        // Random words, and the images of each molecule under the symmetries.
+        let numbering = Numbering::new(config)
+            .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+        let word = |m: usize| {
+            xxhash_rust::xxh3::xxh3_128_with_seed(&(m as u64).to_le_bytes(), 0x6262_7820_6f70_7431)
+        };
+        let base: Vec<u128> = (0..n).map(word).collect();
+        let mut words = vec![[0u128; 8]; n];
+        let mut cells: Vec<usize> = Vec::with_capacity(k);
+        for (m, w) in words.iter_mut().enumerate() {
+            for (i, tr) in Transform::ALL.iter().enumerate() {
+                cells.clear();
+                cells.extend(
+                    t.atoms(m as u32)
+                        .iter()
+                        .map(|&a| tr.cell(config.width, a as usize)),
+                );
+                cells.sort_unstable();
+                let image = numbering.rank(&cells) - 1;
+                w[i] = base[image as usize];
+            }
+        }
+        Ok(Search {
+            t,
+            options,
+            measure: Measure::Rays,
+            class,
+            words,
+            memo: HashMap::with_hasher(KeyHash),
+            capacity: memo_capacity(options.memory),
+            forgotten: 0,
+            nodes: 0,
+            cut: None,
+            first: None,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Counts a node; true once the search must stop.
+    fn must_stop(&mut self) -> bool {
+        self.nodes += 1;
+        if self.options.stop_after.is_some_and(|s| self.nodes > s) {
+            self.cut = Some(OptimalCut::TimeLimit);
+        }
+        if self.cut.is_none() && self.nodes.is_multiple_of(256) {
+            if self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                self.cut = Some(OptimalCut::Interrupted);
+            } else if self.options.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.cut = Some(OptimalCut::TimeLimit);
+            }
+        }
+        self.cut.is_some()
+    }
+
+    /// The set's key, the same for its images under the symmetries.
+    fn key(&self, set: &[u32]) -> u128 {
+        let mut sums = [0u128; 8];
+        for &m in set {
+            for (s, w) in sums.iter_mut().zip(&self.words[m as usize]) {
+                *s = s.wrapping_add(*w);
+            }
+        }
+        // The measure is part of the key: both searches share the memo.
+        let min = sums.iter().copied().min().unwrap_or(0);
+        match self.measure {
+            Measure::Rays => min,
+            Measure::Score => min ^ 0x5c0e_5c0e_5c0e_5c0e_5c0e_5c0e_5c0e_5c0e,
+        }
+    }
+
+    fn remember(&mut self, key: u128, value: u64, exact: bool) {
+        let entry = (value << 1) | if exact { EXACT } else { 0 };
+        let full = self.memo.len() >= self.capacity;
+        match self.memo.entry(key) {
+            Entry::Occupied(mut e) => {
+                let old = *e.get();
+                if old & EXACT == 0 && (exact || value > old >> 1) {
+                    e.insert(entry);
+                }
+            }
+            Entry::Vacant(e) => {
+                if !full {
+                    e.insert(entry);
+                    return;
+                }
+                // Full: forget everything and start again, so that the sets
+                // of the search's current part are remembered.
+                self.forgotten += self.memo.len() as u64;
+                self.memo.clear();
+                self.memo.insert(key, entry);
+            }
+        }
+    }
+
+    /// The penalty of placing the atoms now, all molecules of `set`
+    /// together: 5 per hidden atom not on the cells most often holding one.
+    fn stop_total(&self, set: &[u32]) -> u64 {
+        let cells = self.t.config.width * self.t.config.width;
+        let k = self.t.config.atoms;
+        let mut freq = vec![0u64; cells];
+        for &m in set {
+            for &a in self.t.atoms(m) {
+                freq[a as usize] += 1;
+            }
+        }
+        freq.sort_unstable_by(|a, b| b.cmp(a));
+        let covered: u64 = freq.iter().take(k).sum();
+        ATOM_PENALTY * (k as u64 * set.len() as u64 - covered)
+    }
+
+    /// The sizes of the spectrum classes of `set`.
+    fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
+        self.scratch.clear();
+        self.scratch
+            .extend(set.iter().map(|&m| self.class[m as usize]));
+        self.scratch.sort_unstable();
+        let mut sizes = Vec::new();
+        let mut i = 0;
+        while i < self.scratch.len() {
+            let j = i + self.scratch[i..]
+                .iter()
+                .take_while(|&&c| c == self.scratch[i])
+                .count();
+            sizes.push((j - i) as u64);
+            i = j;
+        }
+        sizes
+    }
+
+    /// Whether every molecule of `set` has the same spectrum.
+    fn one_class(&self, set: &[u32]) -> bool {
+        set.iter()
+            .all(|&m| self.class[m as usize] == self.class[set[0] as usize])
+    }
+
+    /// The set's value when it is below `budget`; otherwise a lower bound of
+    /// it, at least `budget`.
+    fn value(&mut self, set: &[u32], budget: u64, root: bool) -> u64 {
+        let n = set.len();
+        if n <= 1 || self.must_stop() {
+            return if n <= 1 { 0 } else { budget };
+        }
+        let key = self.key(set);
+        let known = self.memo.get(&key).copied();
+        if let Some(e) = known
+            && (e & EXACT == EXACT || e >> 1 >= budget)
+            && !root
+        {
+            return e >> 1;
+        }
+        let t = self.t;
+        let codes = t.rays + 3;
+        // The rays that split the set: (Σ size², ray, outcomes).
+        let mut splits: Vec<(u64, usize)> = Vec::new();
+        let mut counts = vec![0u64; codes];
+        let mut most = 0usize;
+        for q in 1..=t.rays {
+            counts.iter_mut().for_each(|c| *c = 0);
+            for &m in set {
+                counts[t.code(m, q) as usize] += 1;
+            }
+            let outcomes = counts.iter().filter(|&&c| c > 0).count();
+            if outcomes >= 2 {
+                most = most.max(outcomes);
+                splits.push((counts.iter().map(|&c| c * c).sum(), q));
+            }
+        }
+        let stop = match self.measure {
+            Measure::Rays => 0,
+            Measure::Score => self.stop_total(set),
+        };
+        if splits.is_empty() {
+            self.remember(key, stop, true);
+            return stop;
+        }
+        let sizes = self.class_sizes(set);
+        let lower = match self.measure {
+            Measure::Rays => huffman(&sizes, most),
+            Measure::Score => {
+                stop.min(n as u64 + ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
+            }
+        }
+        .max(known.map_or(0, |e| e >> 1));
+        if lower >= budget && !root {
+            self.remember(key, lower, false);
+            return lower;
+        }
+        splits.sort_unstable();
+        let mut best = budget;
+        let mut exact = false;
+        let mut best_ray = None;
+        if self.measure == Measure::Score && stop < best {
+            best = stop;
+            exact = true;
+        }
+        // The least lower bound of the rays that could not beat `best`.
+        let mut floor = u64::MAX;
+        let mut part = vec![0u32; n];
+        let mut starts = vec![0usize; codes + 1];
+        for &(_, q) in &splits {
+            if exact && best <= lower {
+                break;
+            }
+            // Split the set by the outcome of q (a stable counting sort).
+            starts.iter_mut().for_each(|s| *s = 0);
+            for &m in set {
+                starts[t.code(m, q) as usize + 1] += 1;
+            }
+            for c in 0..codes {
+                starts[c + 1] += starts[c];
+            }
+            let mut at = starts.clone();
+            for &m in set {
+                let c = t.code(m, q) as usize;
+                part[at[c]] = m;
+                at[c] += 1;
+            }
+            // Children, largest first, with what they cost at least.
+            let mut children: Vec<(usize, usize, u64)> = Vec::new();
+            let mut acc = 0u64;
+            let mut rest = 0u64;
+            for c in 0..codes {
+                let (a, b) = (starts[c], starts[c + 1]);
+                if a == b {
+                    continue;
+                }
+                let size = (b - a) as u64;
+                acc += match self.measure {
+                    Measure::Rays => size,
+                    Measure::Score => size * ray_cost(c as u8),
+                };
+                let cheap = match self.measure {
+                    Measure::Rays if !self.one_class(&part[a..b]) => size,
+                    _ => 0,
+                };
+                rest += cheap;
+                children.push((a, b, cheap));
+            }
+            if acc + rest >= best {
+                floor = floor.min(acc + rest);
+                continue;
+            }
+            children.sort_by_key(|&(a, b, _)| std::cmp::Reverse(b - a));
+            let mut beaten = false;
+            for &(a, b, cheap) in &children {
+                rest -= cheap;
+                let v = self.value(&part[a..b], best - acc - rest, false);
+                acc += v;
+                if acc + rest >= best {
+                    beaten = true;
+                    floor = floor.min(acc + rest);
+                    break;
+                }
+            }
+            if self.cut.is_some() {
+                return budget;
+            }
+            if !beaten {
+                best = acc;
+                exact = true;
+                best_ray = Some(q);
+            }
+        }
+        if root {
+            self.first = best_ray;
+        }
+        if exact {
+            self.remember(key, best, true);
+            best
+        } else {
+            // Stopping now (the score) is one of the moves the bound covers.
+            if self.measure == Measure::Score {
+                floor = floor.min(stop);
+            }
+            let v = floor.max(lower);
+            self.remember(key, v, false);
+            v
+        }
+    }
+}
+
+/// The least weighted path length of a tree of at most `b` branches a node
+/// whose leaves weigh `weights`: b-ary Huffman.
+fn huffman(weights: &[u64], b: usize) -> u64 {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    if weights.len() <= 1 {
+        return 0;
+    }
+    let b = b.max(2);
+    let mut heap: BinaryHeap<Reverse<u64>> = weights.iter().map(|&w| Reverse(w)).collect();
+    while !(heap.len() - 1).is_multiple_of(b - 1) {
+        heap.push(Reverse(0));
+    }
+    let mut total = 0;
+    while heap.len() > 1 {
+        let mut merged = 0;
+        for _ in 0..b {
+            if let Some(Reverse(w)) = heap.pop() {
+                merged += w;
+            }
+        }
+        total += merged;
+        heap.push(Reverse(merged));
+    }
+    total
+}
+
+/// The best strategy of `config` for each measure, by exhaustive search:
+/// the fewest rays, then the lowest score. When the deadline or the stop
+/// flag ends it, what was not finished is `None` and [`Optimum::stopped`]
+/// says why.
+pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Error> {
+    let start = Instant::now();
+    let t = Table::new(config, options.rules)?;
+    let n = (t.codes.len() / t.rays.max(1)) as u64;
+    let mut search = Search::new(&t, options)?;
+    let all: Vec<u32> = (0..n as u32).collect();
+    let mut out = Optimum {
+        molecules: n,
+        rays_total: None,
+        rays_mean: None,
+        rays_first: None,
+        score_total: None,
+        score_mean: None,
+        score_first: None,
+        sets_searched: 0,
+        sets_remembered: 0,
+        sets_forgotten: 0,
+        stopped: None,
+        seconds: 0.0,
+    };
+    let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+    for measure in [Measure::Rays, Measure::Score] {
+        search.measure = measure;
+        search.first = None;
+        let v = search.value(&all, u64::MAX, true);
+        if search.cut.is_some() {
+            break;
+        }
+        match measure {
+            Measure::Rays => {
+                out.rays_total = Some(v);
+                out.rays_mean = Some(mean(v));
+                out.rays_first = search.first;
+            }
+            Measure::Score => {
+                out.score_total = Some(v);
+                out.score_mean = Some(mean(v));
+                out.score_first = search.first;
+            }
+        }
+    }
+    out.sets_searched = search.nodes;
+    out.sets_remembered = search.memo.len() as u64;
+    out.sets_forgotten = search.forgotten;
+    out.stopped = search.cut;
+    out.seconds = start.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// A proven lower bound of the fewest rays, where the optimum is out of
+/// reach.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LowerBound {
+    /// Molecules of the configuration (the games).
+    pub molecules: u64,
+    /// No strategy shoots fewer rays than this, all games together: the
+    /// larger of the two bounds below.
+    pub rays_total: u64,
+    /// `rays_total` / molecules.
+    pub rays_mean: f64,
+    /// The sum over the molecules of the fewest rays whose results tell the
+    /// molecule apart from every molecule one atom move away that has
+    /// another spectrum (a hitting set: each neighbour differs on some rays,
+    /// one end of an exit pair shows the other).
+    pub hitting_total: u64,
+    /// The b-ary Huffman bound over the spectrum classes, b the most
+    /// outcomes a ray has.
+    pub huffman_total: u64,
+    /// No strategy's longest game is shorter: the most rays a molecule needs
+    /// by the hitting bound.
+    pub rays_worst: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// The fewest rays (bits of `u128` masks) hitting every mask of `sets`,
+/// sorted by size: branch and bound on the elements of the smallest set not
+/// hit yet.
+fn hitting_set(sets: &[u128], chosen: u128, depth: u32, best: &mut u32) {
+    let Some(mut s) = sets.iter().copied().find(|&s| s & chosen == 0) else {
+        *best = (*best).min(depth);
+        return;
+    };
+    if depth + 1 >= *best {
+        return;
+    }
+    while s != 0 {
+        let bit = s & s.wrapping_neg();
+        hitting_set(sets, chosen | bit, depth + 1, best);
+        s &= !bit;
+    }
+}
+
+/// A proven lower bound of the fewest rays over every molecule of
+/// `config` (see [`LowerBound`]); `Ok(None)` when the deadline or the stop
+/// flag ended it.
+pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<LowerBound>, Error> {
+    use rayon::prelude::*;
+    let start = Instant::now();
+    let t = Table::new(config, options.rules)?;
+    let rays = t.rays;
+    let n = t.codes.len() / rays.max(1);
+    let numbering = Numbering::new(config)
+        .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+    let cells = config.width * config.width;
+    let k = config.atoms;
+    // Per molecule, the hitting bound (0 when the box is too wide for the
+    // masks: the Huffman bound stands alone).
+    let per: Option<Vec<u32>> = if rays > 128 {
+        Some(vec![0; n])
+    } else {
+        (0..n)
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(masks, moved): &mut (Vec<u128>, Vec<usize>), m| {
+                    if m % 4096 == 0
+                        && (options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                            || options.deadline.is_some_and(|d| Instant::now() >= d))
+                    {
+                        return None;
+                    }
+                    let atoms = t.atoms(m as u32);
+                    let row = &t.codes[m * rays..(m + 1) * rays];
+                    masks.clear();
+                    for j in 0..k {
+                        for b in 0..cells as u16 {
+                            if atoms.contains(&b) {
+                                continue;
+                            }
+                            moved.clear();
+                            moved.extend(
+                                atoms
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, &a)| if i == j { b as usize } else { a as usize }),
+                            );
+                            moved.sort_unstable();
+                            let other = (numbering.rank(moved) - 1) as usize;
+                            let orow = &t.codes[other * rays..(other + 1) * rays];
+                            let mask = row
+                                .iter()
+                                .zip(orow)
+                                .enumerate()
+                                .filter(|(_, (x, y))| x != y)
+                                .fold(0u128, |acc, (q, _)| acc | (1u128 << q));
+                            if mask != 0 {
+                                masks.push(mask);
+                            }
+                        }
+                    }
+                    masks.sort_unstable_by_key(|s| (s.count_ones(), *s));
+                    masks.dedup();
+                    let mut best = masks.len().min(rays) as u32 + 1;
+                    hitting_set(masks, 0, 0, &mut best);
+                    Some(if masks.is_empty() { 0 } else { best })
+                },
+            )
+            .collect()
+    };
+    let Some(per) = per else {
+        return Ok(None);
+    };
+    let hitting_total: u64 = per.iter().map(|&h| u64::from(h)).sum();
+    let rays_worst = per.iter().copied().max().unwrap_or(0) as u64;
+    // The Huffman bound over the whole configuration.
+    let mut sizes: HashMap<&[u8], u64> = HashMap::new();
+    for m in 0..n {
+        *sizes.entry(&t.codes[m * rays..(m + 1) * rays]).or_insert(0) += 1;
+    }
+    let mut most = 0;
+    let mut seen = vec![false; rays + 3];
+    for q in 1..=rays {
+        seen.iter_mut().for_each(|x| *x = false);
+        for m in 0..n as u32 {
+            seen[t.code(m, q) as usize] = true;
+        }
+        most = most.max(seen.iter().filter(|&&x| x).count());
+    }
+    let weights: Vec<u64> = sizes.values().copied().collect();
+    let huffman_total = huffman(&weights, most);
+    let rays_total = hitting_total.max(huffman_total);
+    Ok(Some(LowerBound {
+        molecules: n as u64,
+        rays_total,
+        rays_mean: if n == 0 {
+            0.0
+        } else {
+            rays_total as f64 / n as f64
+        },
+        hitting_total,
+        huffman_total,
+        rays_worst,
+        seconds: start.elapsed().as_secs_f64(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huffman_is_the_least_weighted_path_length() {
+        assert_eq!(huffman(&[5], 3), 0);
+        assert_eq!(huffman(&[1, 1], 2), 2);
+        assert_eq!(huffman(&[1, 1, 1, 1], 2), 8);
+        // Three leaves, two branches: 1 and 1 at depth 2, 2 at depth 1.
+        assert_eq!(huffman(&[1, 1, 2], 2), 6);
+        assert_eq!(huffman(&[1, 1, 1], 3), 3);
+        assert_eq!(huffman(&[1, 1, 1, 1], 3), 6);
+    }
+
+    #[test]
+    fn the_hitting_set_is_the_smallest() {
+        let mut best = 10;
+        // {1}, {2, 3}, {3, 4}: 1 and 3.
+        hitting_set(&[0b10, 0b1100, 0b11000], 0, 0, &mut best);
+        assert_eq!(best, 2);
+        let mut best = 10;
+        // Three disjoint pairs: three rays.
+        hitting_set(&[0b11, 0b1100, 0b110000], 0, 0, &mut best);
+        assert_eq!(best, 3);
+        let mut best = 10;
+        hitting_set(&[], 0, 0, &mut best);
+        assert_eq!(best, 0);
+    }
+
+    #[test]
+    fn the_memo_stays_within_its_memory() {
+        for memory in [1_000_000u64, 1 << 30, 2_000_000_000] {
+            let sets = memo_capacity(memory) as u64;
+            // The table's slots for that many sets, and the old table while
+            // it grows.
+            let slots = (sets * 8 / 7).next_power_of_two();
+            assert!(slots * SLOT_BYTES * 3 / 2 <= memory, "{memory}");
+            assert!(sets * 4 > memory / SLOT_BYTES / 8, "{memory}: not too few");
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! `bbx strategy --optimal` against a brute-force search written here, from
+//! the ray engine alone: the expectation recursion over sets of molecules,
+//! every ray tried at every set, every placement of the atoms tried when
+//! stopping. Nothing is shared with the library's search (no bounds, no
+//! symmetries, no greedy order, no "most frequent cells" placement).
+
+use std::collections::HashMap;
+
+use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
+use bbx::assistant::strategy::{Policy, StrategyOptions, play_all};
+use bbx::{Config, Outcome, Rules, Tracer};
+use proptest::prelude::*;
+
+use crate::common::{bbx, json_ok, proptest_config, rules, run_json};
+
+/// Every `atoms`-subset of `cells` cells, in any order.
+fn subsets(cells: usize, atoms: usize) -> Vec<Vec<usize>> {
+    fn go(
+        start: usize,
+        cells: usize,
+        left: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if left == 0 {
+            out.push(cur.clone());
+            return;
+        }
+        for c in start..cells {
+            cur.push(c);
+            go(c + 1, cells, left - 1, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(0, cells, atoms, &mut Vec::new(), &mut out);
+    out
+}
+
+/// A configuration's molecules with their outcomes, traced here.
+pub struct Board {
+    pub atoms: Vec<Vec<usize>>,
+    pub outcomes: Vec<Vec<Outcome>>,
+    pub rays: usize,
+    pub placements: Vec<Vec<usize>>,
+}
+
+impl Board {
+    pub fn new(atoms: usize, width: usize, rules: Rules) -> Board {
+        let molecules = subsets(width * width, atoms);
+        let mut tracer = Tracer::new(width, rules);
+        let outcomes = molecules
+            .iter()
+            .map(|m| {
+                tracer.update_cells(m);
+                (1..=4 * width).map(|q| tracer.trace(q).outcome).collect()
+            })
+            .collect();
+        Board {
+            placements: molecules.clone(),
+            atoms: molecules,
+            outcomes,
+            rays: 4 * width,
+        }
+    }
+
+    /// The sets of `set` that ray `q` leaves, one per outcome.
+    fn split(&self, set: &[usize], q: usize) -> Vec<(Outcome, Vec<usize>)> {
+        let mut parts: Vec<(Outcome, Vec<usize>)> = Vec::new();
+        for &m in set {
+            let o = self.outcomes[m][q];
+            match parts.iter_mut().find(|p| p.0 == o) {
+                Some(p) => p.1.push(m),
+                None => parts.push((o, vec![m])),
+            }
+        }
+        parts
+    }
+
+    /// The least penalty of stopping now, over every placement of the atoms.
+    fn stop(&self, set: &[usize]) -> u64 {
+        self.placements
+            .iter()
+            .map(|p| {
+                set.iter()
+                    .map(|&m| 5 * self.atoms[m].iter().filter(|a| !p.contains(a)).count() as u64)
+                    .sum::<u64>()
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The fewest rays (`score` false) or the lowest score (`score` true),
+    /// all molecules of `set` together.
+    pub fn best(&self, set: &[usize], score: bool, memo: &mut HashMap<Vec<usize>, u64>) -> u64 {
+        if let Some(&v) = memo.get(set) {
+            return v;
+        }
+        let mut best = if score { Some(self.stop(set)) } else { None };
+        for q in 0..self.rays {
+            let parts = self.split(set, q);
+            if parts.len() < 2 {
+                continue;
+            }
+            let mut total = 0;
+            for (o, part) in &parts {
+                let cost = if score {
+                    if matches!(o, Outcome::Exit(_)) { 2 } else { 1 }
+                } else {
+                    1
+                };
+                total += cost * part.len() as u64 + self.best(part, score, memo);
+            }
+            best = Some(best.map_or(total, |b: u64| b.min(total)));
+        }
+        // No ray splits the set: the game ends (the rays measure), or the
+        // atoms are placed (the score).
+        let v = best.unwrap_or(0);
+        memo.insert(set.to_vec(), v);
+        v
+    }
+}
+
+#[test]
+fn the_optimum_is_what_a_brute_force_search_finds() {
+    for (atoms, width, rules) in [
+        (1, 3, Rules::Standard),
+        (2, 3, Rules::Standard),
+        (1, 4, Rules::Standard),
+        (2, 4, Rules::Standard),
+        (3, 3, Rules::Standard),
+        (2, 3, Rules::EdgeMiss),
+        (2, 4, Rules::EdgeMiss),
+    ] {
+        let config = format!("A{atoms}_B{width}");
+        let board = Board::new(atoms, width, rules);
+        let all: Vec<usize> = (0..board.atoms.len()).collect();
+        let rays = board.best(&all, false, &mut HashMap::new());
+        let score = board.best(&all, true, &mut HashMap::new());
+        let v = json_ok(&[
+            "strategy",
+            &config,
+            "--optimal",
+            "--rules",
+            &rules.to_string(),
+            "-q",
+        ]);
+        let o = &v["optimal"];
+        assert_eq!(o["molecules"], all.len(), "{config} {rules}");
+        assert_eq!(o["rays_total"], rays, "{config} {rules}: rays");
+        assert_eq!(o["score_total"], score, "{config} {rules}: score");
+        assert_eq!(o["stopped"], serde_json::Value::Null);
+        // No policy beats it.
+        for policy in ["greedy", "entropy", "score"] {
+            let p = json_ok(&[
+                "strategy",
+                &config,
+                "--policy",
+                policy,
+                "--rules",
+                &rules.to_string(),
+                "-q",
+            ]);
+            assert!(
+                p["score_total"].as_u64().unwrap() >= score,
+                "{config} {policy}"
+            );
+            if policy != "score" {
+                assert!(
+                    p["rays_total"].as_u64().unwrap() >= rays,
+                    "{config} {policy}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_small_memory_bound_forgets_sets_but_not_the_answer() {
+    let full = json_ok(&["strategy", "A3_B4", "--optimal", "-q"]);
+    let small = json_ok(&["strategy", "A3_B4", "--optimal", "--memory", "1M", "-q"]);
+    assert_eq!(
+        full["optimal"]["rays_total"],
+        small["optimal"]["rays_total"]
+    );
+    assert_eq!(
+        full["optimal"]["score_total"],
+        small["optimal"]["score_total"]
+    );
+    assert_eq!(full["optimal"]["sets_forgotten"], 0);
+    assert!(small["optimal"]["sets_forgotten"].as_u64().unwrap() > 0);
+    let text = String::from_utf8(
+        bbx()
+            .args(["strategy", "A3_B4", "--optimal", "--memory", "1M", "-q"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("forgotten (memory bound"), "{text}");
+}
+
+#[test]
+fn a_search_stopped_short_says_so_and_exits_4() {
+    let (v, code) = run_json(&[
+        "strategy",
+        "A3_B4",
+        "--optimal",
+        "--stop-after",
+        "100",
+        "-q",
+    ]);
+    assert_eq!(code, 4);
+    assert_eq!(v["optimal"]["rays_total"], serde_json::Value::Null);
+    assert_eq!(v["optimal"]["stopped"], "time_limit");
+    // The policy's own report is still there.
+    assert_eq!(v["molecules"], 560);
+    let out = bbx()
+        .args([
+            "strategy",
+            "A3_B4",
+            "--optimal",
+            "--stop-after",
+            "100",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("best   rays  not reached"), "{text}");
+    assert!(text.contains("stopped short"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--timeout raises it"));
+}
+
+proptest! {
+    #![proptest_config(proptest_config(8))]
+
+    /// No policy beats the optimum (the rays: the policies that shoot until
+    /// no ray splits; the score: all of them), and the lower bound never
+    /// exceeds it, on average or in the longest game.
+    #[test]
+    fn no_policy_beats_the_optimum_and_the_bound_stays_below(
+        (atoms, width) in prop_oneof![Just((1, 3)), Just((2, 3)), Just((3, 3)), Just((1, 4)), Just((2, 4)), Just((3, 4)), Just((1, 5)), Just((2, 5))],
+        rules in rules(),
+    ) {
+        let config = Config::new(atoms, width).unwrap();
+        let options = OptimalOptions { rules, ..OptimalOptions::default() };
+        let o = optimum(config, &options).unwrap();
+        let rays = o.rays_total.unwrap();
+        let score = o.score_total.unwrap();
+        let b = lower_bound(config, &options).unwrap().unwrap();
+        prop_assert!(b.rays_total <= rays, "{config} {rules}: bound {} optimum {rays}", b.rays_total);
+        prop_assert!(b.hitting_total <= b.rays_total && b.huffman_total <= b.rays_total);
+        for policy in [Policy::Greedy, Policy::Entropy, Policy::Score] {
+            let p = play_all(config, &StrategyOptions { rules, ..StrategyOptions::new(policy) })
+                .unwrap()
+                .unwrap();
+            prop_assert!(p.score_total >= score, "{config} {rules} {policy}");
+            if policy != Policy::Score {
+                prop_assert!(p.rays_total >= rays, "{config} {rules} {policy}");
+                prop_assert!(p.rays_worst >= b.rays_worst, "{config} {rules} {policy}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_bound_is_in_the_report() {
+    let v = json_ok(&["strategy", "A3_B5", "--bound", "--optimal", "-q"]);
+    let b = &v["bound"];
+    assert_eq!(b["molecules"], 2300);
+    let total = b["rays_total"].as_u64().unwrap();
+    assert!(total <= v["optimal"]["rays_total"].as_u64().unwrap());
+    assert_eq!(
+        total,
+        b["hitting_total"]
+            .as_u64()
+            .unwrap()
+            .max(b["huffman_total"].as_u64().unwrap())
+    );
+    let text = String::from_utf8(
+        bbx()
+            .args(["strategy", "A3_B5", "--bound", "-q"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains(&format!(
+            "bound  rays  mean at least {:.4} ({total} / 2300)",
+            total as f64 / 2300.0
+        )),
+        "{text}"
+    );
+}
