@@ -28,9 +28,10 @@
 //! tried in the greedy order (Σ size², ties the lowest ray), so the first
 //! one found is usually good.
 //!
-//! Memory: the memo is bounded; when it is full it is emptied and filled
-//! again (the sets dropped are counted in [`Optimum::sets_forgotten`]),
-//! which only slows the search, never changes its answer. Time: a deadline and a stop flag.
+//! Memory: the memo is bounded; when it is full, half its sets (drawn by
+//! their random keys) are forgotten (counted in
+//! [`Optimum::sets_forgotten`]), which only slows the search, never changes
+//! its answer. Time: a deadline and a stop flag.
 //!
 //! ```
 //! use bbx::assistant::optimal::{optimum, OptimalOptions};
@@ -40,7 +41,6 @@
 //! ```
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -53,9 +53,9 @@ use crate::rules::symmetry::Transform;
 
 use super::strategy::{ATOM_PENALTY, Table, ray_cost};
 
-/// Bytes a slot of the memo takes (a 128-bit key, a 64-bit value and a
-/// control byte).
-const SLOT_BYTES: u64 = 25;
+/// Bytes a slot of the memo takes (a 128-bit key aligned on 16 bytes, a
+/// 64-bit value, and a control byte).
+const SLOT_BYTES: u64 = 33;
 
 /// The most sets the memo may hold within `memory` bytes: its table has a
 /// power of two slots, 7/8 of them used at most, and while it grows the old
@@ -132,8 +132,8 @@ pub struct Optimum {
     pub sets_searched: u64,
     /// Sets remembered in the memo at the end (both measures).
     pub sets_remembered: u64,
-    /// Sets forgotten because the memo was full (the memory bound): it is
-    /// emptied and filled again.
+    /// Sets forgotten because the memo was full (the memory bound): half of
+    /// them each time.
     pub sets_forgotten: u64,
     /// Why the search stopped short, if it did.
     pub stopped: Option<OptimalCut>,
@@ -193,6 +193,8 @@ struct Search<'a> {
     /// The most entries in the memo.
     capacity: usize,
     forgotten: u64,
+    /// Times the memo was full.
+    halvings: u32,
     nodes: u64,
     cut: Option<OptimalCut>,
     /// A best first ray of the root.
@@ -245,6 +247,7 @@ impl<'a> Search<'a> {
             memo: HashMap::with_hasher(KeyHash),
             capacity: memo_capacity(options.memory),
             forgotten: 0,
+            halvings: 0,
             nodes: 0,
             cut: None,
             first: None,
@@ -286,26 +289,23 @@ impl<'a> Search<'a> {
 
     fn remember(&mut self, key: u128, value: u64, exact: bool) {
         let entry = (value << 1) | if exact { EXACT } else { 0 };
-        let full = self.memo.len() >= self.capacity;
-        match self.memo.entry(key) {
-            Entry::Occupied(mut e) => {
-                let old = *e.get();
-                if old & EXACT == 0 && (exact || value > old >> 1) {
-                    e.insert(entry);
-                }
+        if let Some(old) = self.memo.get_mut(&key) {
+            if *old & EXACT == 0 && (exact || value > *old >> 1) {
+                *old = entry;
             }
-            Entry::Vacant(e) => {
-                if !full {
-                    e.insert(entry);
-                    return;
-                }
-                // Full: forget everything and start again, so that the sets
-                // of the search's current part are remembered.
-                self.forgotten += self.memo.len() as u64;
-                self.memo.clear();
-                self.memo.insert(key, entry);
-            }
+            return;
         }
+        // Full: forget half the sets, those whose random key has a bit set
+        // (the bit turns each time), so that the table never grows past its
+        // bound and the sets of the search's current part find room.
+        if self.memo.len() >= self.capacity {
+            let before = self.memo.len();
+            let bit = 1u128 << (64 + self.halvings % 64);
+            self.halvings += 1;
+            self.memo.retain(|k, _| k & bit == 0);
+            self.forgotten += (before - self.memo.len()) as u64;
+        }
+        self.memo.insert(key, entry);
     }
 
     /// The penalty of placing the atoms now, all molecules of `set`

@@ -56,8 +56,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
     /// The most memory the exhaustive search may remember sets in (2G,
-    /// 500M…): when it is full it forgets them and starts remembering
-    /// again, which slows the search but never changes its answer.
+    /// 500M…): when it is full it forgets half of them, which slows the
+    /// search but never changes its answer.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     memory: u64,
     /// Stop the exhaustive search after N sets, as the time limit would
