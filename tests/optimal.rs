@@ -151,7 +151,7 @@ fn the_optimum_is_what_a_brute_force_search_finds() {
         assert_eq!(o["score_total"], score, "{config} {rules}: score");
         assert_eq!(o["stopped"], serde_json::Value::Null);
         // No policy beats it.
-        for policy in ["greedy", "entropy", "score"] {
+        for policy in ["greedy", "entropy", "score", "lookahead"] {
             let p = json_ok(&[
                 "strategy",
                 &config,
@@ -252,7 +252,7 @@ proptest! {
         let b = lower_bound(config, &options).unwrap().unwrap();
         prop_assert!(b.rays_total <= rays, "{config} {rules}: bound {} optimum {rays}", b.rays_total);
         prop_assert!(b.hitting_total <= b.rays_total && b.huffman_total <= b.rays_total);
-        for policy in [Policy::Greedy, Policy::Entropy, Policy::Score] {
+        for policy in [Policy::Greedy, Policy::Entropy, Policy::Score, Policy::Lookahead] {
             let p = play_all(config, &StrategyOptions { rules, ..StrategyOptions::new(policy) })
                 .unwrap()
                 .unwrap();

@@ -59,6 +59,9 @@ pub enum Policy {
     /// The cheapest expected score one step ahead: the ray's own cost and
     /// the penalty of placing the atoms after it, against placing them now.
     Score,
+    /// Two plies: the ray that leaves the fewest molecules on average after
+    /// it and the best next ray for each of its outcomes.
+    Lookahead,
 }
 
 impl std::str::FromStr for Policy {
@@ -68,8 +71,9 @@ impl std::str::FromStr for Policy {
             "greedy" => Ok(Policy::Greedy),
             "entropy" => Ok(Policy::Entropy),
             "score" => Ok(Policy::Score),
+            "lookahead" => Ok(Policy::Lookahead),
             _ => Err(format!(
-                "unknown policy '{s}': expected greedy, entropy or score"
+                "unknown policy '{s}': expected greedy, entropy, score or lookahead"
             )),
         }
     }
@@ -81,6 +85,7 @@ impl std::fmt::Display for Policy {
             Policy::Greedy => "greedy",
             Policy::Entropy => "entropy",
             Policy::Score => "score",
+            Policy::Lookahead => "lookahead",
         })
     }
 }
@@ -331,6 +336,36 @@ fn choose(t: &Table, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize
                     p * p.log2()
                 })
                 .sum::<f64>(),
+            Policy::Lookahead => {
+                // Per outcome class, the fewest molecules the best next ray
+                // leaves on average (Σ size² over its classes, in integers
+                // so that ties are exact): the class itself when no ray
+                // splits it.
+                let mut classes: Vec<Vec<u32>> = vec![Vec::new(); codes];
+                for &m in set {
+                    classes[t.code(m, q) as usize].push(m);
+                }
+                let mut next = vec![0u64; codes];
+                let mut total: u64 = 0;
+                for class in classes.iter().filter(|c| !c.is_empty()) {
+                    let size = class.len() as u64;
+                    let mut least = size * size;
+                    if size > 1 {
+                        for q2 in 1..=t.rays {
+                            if shot[q2 - 1] || q2 == q {
+                                continue;
+                            }
+                            next.iter_mut().for_each(|c| *c = 0);
+                            for &m in class {
+                                next[t.code(m, q2) as usize] += 1;
+                            }
+                            least = least.min(next.iter().map(|&c| c * c).sum());
+                        }
+                    }
+                    total += least;
+                }
+                total as f64 / n
+            }
             Policy::Score => {
                 // Per outcome class: its cell frequencies.
                 freq.clear();

@@ -39,10 +39,15 @@ Examples:
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// greedy (fewest molecules expected left), entropy (most bits), or
-    /// score (cheapest expected score one step ahead, stopping early when
-    /// placing the atoms is cheaper).
-    #[arg(long, default_value = "greedy", value_name = "greedy|entropy|score")]
+    /// greedy (fewest molecules expected left), entropy (most bits), score
+    /// (cheapest expected score one step ahead, stopping early when placing
+    /// the atoms is cheaper), or lookahead (fewest molecules expected left
+    /// two rays ahead).
+    #[arg(
+        long,
+        default_value = "greedy",
+        value_name = "greedy|entropy|score|lookahead"
+    )]
     policy: Policy,
     /// Play one game only, against molecule N, and show its rays.
     #[arg(long, value_name = "N")]
