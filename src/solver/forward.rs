@@ -281,23 +281,7 @@ pub fn tally(
             Err(cut) => return Ok(Err(cut)),
         }
     }
-    let codes = Codes { width: p };
-    let mut outcomes = vec![Vec::new(); 4 * p];
-    for (i, &q) in unshot.iter().enumerate() {
-        outcomes[q - 1] = total.counts[i * codes.len()..(i + 1) * codes.len()]
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k > 0)
-            .map(|(code, &k)| (codes.outcome(code), k))
-            .collect();
-    }
-    Ok(Ok(ForwardTally {
-        width: p,
-        molecules: total.fit,
-        walked: walk,
-        outcomes,
-        atoms: total.atoms,
-    }))
+    Ok(Ok(total.into_tally(p, &unshot, walk)))
 }
 
 /// Counts over a uniform random sample of the molecules of `atoms` atoms
@@ -371,25 +355,9 @@ pub fn sample(
     if total_part.fit < SAMPLE_MIN {
         return Ok(Ok(None));
     }
-    let codes = Codes { width: p };
-    let mut outcomes = vec![Vec::new(); 4 * p];
-    for (i, &q) in unshot.iter().enumerate() {
-        outcomes[q - 1] = total_part.counts[i * codes.len()..(i + 1) * codes.len()]
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k > 0)
-            .map(|(code, &k)| (codes.outcome(code), k))
-            .collect();
-    }
     let fit = total_part.fit;
     Ok(Ok(Some(ForwardSample {
-        tally: ForwardTally {
-            width: p,
-            molecules: fit,
-            walked: drawn,
-            outcomes,
-            atoms: total_part.atoms,
-        },
+        tally: total_part.into_tally(p, &unshot, drawn),
         drawn,
         estimated: ln_total.exp() * fit as f64 / drawn as f64,
         seed,
@@ -502,6 +470,28 @@ impl Part {
             fit: 0,
             counts: vec![0; unshot * Codes { width }.len()],
             atoms: vec![0; width * width],
+        }
+    }
+
+    /// The counts as a tally of a box `width` wide whose rays `unshot` were
+    /// counted, over `walked` molecules walked or drawn.
+    fn into_tally(self, width: usize, unshot: &[usize], walked: u64) -> ForwardTally {
+        let codes = Codes { width };
+        let mut outcomes = vec![Vec::new(); 4 * width];
+        for (i, &q) in unshot.iter().enumerate() {
+            outcomes[q - 1] = self.counts[i * codes.len()..(i + 1) * codes.len()]
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| **k > 0)
+                .map(|(code, &k)| (codes.outcome(code), k))
+                .collect();
+        }
+        ForwardTally {
+            width,
+            molecules: self.fit,
+            walked,
+            outcomes,
+            atoms: self.atoms,
         }
     }
 

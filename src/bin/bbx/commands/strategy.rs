@@ -138,18 +138,16 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         ));
     };
     let mut status = Status::Done;
+    let exhaustive = OptimalOptions {
+        rules: args.rules,
+        deadline: options.deadline,
+        stop: options.stop,
+        memory: args.memory,
+        stop_after: args.stop_after,
+    };
     if args.optimal {
         spinner.set_message(format!("strategy {}: the best strategy", args.config));
-        let o = optimum(
-            args.config,
-            &OptimalOptions {
-                rules: args.rules,
-                deadline: options.deadline,
-                stop: options.stop,
-                memory: args.memory,
-                stop_after: args.stop_after,
-            },
-        )?;
+        let o = optimum(args.config, &exhaustive)?;
         match o.stopped {
             Some(OptimalCut::Interrupted) => {
                 eprintln!("interrupted before the best strategy was found");
@@ -170,11 +168,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         let b = lower_bound(
             args.config,
             &OptimalOptions {
-                rules: args.rules,
-                deadline: options.deadline,
-                stop: options.stop,
-                memory: args.memory,
                 stop_after: None,
+                ..exhaustive
             },
         )?;
         match b {
