@@ -214,62 +214,31 @@ pub fn verify_spectra(
     };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = work.len();
-    let name = |n: u64| unrank(config, n).map(|m: Molecule| m.to_string());
-    // Per spectrum: molecules expected, molecules found, the disagreement if any.
-    type Checked = Result<(usize, usize, Option<Mismatch>), Error>;
-    let results: Vec<Checked> = work
+    let results: Vec<Result<Checked, Error>> = work
         .par_iter()
         .map(|(o, i)| {
             // What the enumeration predicts: the spectrum's group, or with
             // hidden rays every molecule that agrees on the rays left.
-            let mut want: Vec<u64> = match &index {
+            let want: Vec<u64> = match &index {
                 Some(index) => index.matching(&groups, o),
                 None => groups.molecules(*i).to_vec(),
             };
-            want.sort_unstable();
-            // Every ray as clauses, none checked by the ray engine: the SAT
-            // side shares nothing with the enumeration but the observation.
-            let mut model = RayModel::simplified(o, options.sat_rules, config.atoms);
-            model.encode_all_rays();
-            let s = model.solve(config.atoms..=config.atoms, None, None)?;
-            let mut found: Vec<u64> = s
-                .molecules
-                .iter()
-                .map(|m| {
-                    rank(m).ok_or_else(|| {
-                        Error::Internal(format!(
-                            "the solver found molecule {m}, which has no number"
-                        ))
-                    })
-                })
-                .collect::<Result<_, _>>()?;
-            found.sort_unstable();
+            let checked = check_observation(config, o, want, options.sat_rules)?;
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if n.is_multiple_of(64) || n == total {
                 progress(n, total);
             }
-            let mismatch = if found == want {
-                None
-            } else {
-                let only = |a: &[u64], b: &[u64]| -> Result<Vec<String>, Error> {
-                    a.iter()
-                        .filter(|m| b.binary_search(m).is_err())
-                        .map(|&m| name(m))
-                        .collect()
-                };
-                Some(Mismatch {
-                    observation: o.to_string(),
-                    only_enumeration: only(&want, &found)?,
-                    only_sat: only(&found, &want)?,
-                })
-            };
-            Ok((want.len(), found.len(), mismatch))
+            Ok(checked)
         })
         .collect();
     let mut rows: BTreeMap<usize, SizeRow> = BTreeMap::new();
     let mut mismatches = Vec::new();
     for r in results {
-        let (want, found, mismatch) = r?;
+        let Checked {
+            expected: want,
+            found,
+            mismatch,
+        } = r?;
         let row = rows.entry(want).or_insert_with(|| SizeRow {
             size: want,
             ..SizeRow::default()
@@ -297,6 +266,68 @@ pub fn verify_spectra(
         seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
         rows: rows.into_values().collect(),
         mismatches,
+    })
+}
+
+/// What one observation's check found: how many molecules the enumeration
+/// expects, how many SAT found, and the disagreement if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    /// Molecules the enumeration predicts.
+    pub expected: usize,
+    /// Molecules the SAT solver found.
+    pub found: usize,
+    /// The difference, when the two disagree.
+    pub mismatch: Option<Mismatch>,
+}
+
+/// Checks one observation: the SAT solver, given only `o` under `sat_rules`,
+/// must find exactly the molecules `want` (numbers in `config`, in any
+/// order). Every ray is encoded as clauses and none is checked by the ray
+/// engine, so the SAT side shares nothing with the enumeration but the
+/// observation.
+pub fn check_observation(
+    config: Config,
+    o: &Observation,
+    mut want: Vec<u64>,
+    sat_rules: Rules,
+) -> Result<Checked, Error> {
+    want.sort_unstable();
+    let mut model = RayModel::simplified(o, sat_rules, config.atoms);
+    model.encode_all_rays();
+    let s = model.solve(config.atoms..=config.atoms, None, None)?;
+    let mut found: Vec<u64> = s
+        .molecules
+        .iter()
+        .map(|m| {
+            rank(m).ok_or_else(|| {
+                Error::Internal(format!(
+                    "the solver found molecule {m}, which has no number"
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    found.sort_unstable();
+    let mismatch = if found == want {
+        None
+    } else {
+        let name = |n: u64| unrank(config, n).map(|m: Molecule| m.to_string());
+        let only = |a: &[u64], b: &[u64]| -> Result<Vec<String>, Error> {
+            a.iter()
+                .filter(|m| b.binary_search(m).is_err())
+                .map(|&m| name(m))
+                .collect()
+        };
+        Some(Mismatch {
+            observation: o.to_string(),
+            only_enumeration: only(&want, &found)?,
+            only_sat: only(&found, &want)?,
+        })
+    };
+    Ok(Checked {
+        expected: want.len(),
+        found: found.len(),
+        mismatch,
     })
 }
 
