@@ -331,6 +331,26 @@ pub fn check_observation(
     })
 }
 
+/// The SAT side of the check, one per thread: checks observation after
+/// observation under the same rules.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    config: Config,
+    sat_rules: Rules,
+}
+
+impl Checker {
+    /// A checker of `config`'s observations, solving under `sat_rules`.
+    pub fn new(config: Config, sat_rules: Rules) -> Checker {
+        Checker { config, sat_rules }
+    }
+
+    /// Checks one observation: see [`check_observation`].
+    pub fn check(&mut self, o: &Observation, want: Vec<u64>) -> Result<Checked, Error> {
+        check_observation(self.config, o, want, self.sat_rules)
+    }
+}
+
 /// Hides `fraction` of the rays of `o` (rounded to the nearest whole ray),
 /// chosen at random. An exit pair is one ray: shooting either end shows both,
 /// so its two positions are hidden together, and the positions hidden are on
