@@ -673,6 +673,25 @@ fn stored_groups_serve_show_and_verify() {
     ]));
     assert!(v.contains("58033 distinct spectra (census"), "{v}");
     assert!(v.contains("agree on all 764 checked spectra"), "{v}");
+    // Every shared spectrum with every molecule, as the catalogue has them.
+    let config = "A4_B6".parse().unwrap();
+    let stored = bbx::catalogue::Store::open(groups, config, 1000)
+        .unwrap()
+        .groups()
+        .unwrap()
+        .unwrap();
+    let every = bbx::catalogue::Store::open(catalogue, config, 1000)
+        .unwrap()
+        .groups()
+        .unwrap()
+        .unwrap();
+    let shared: Vec<_> = every
+        .groups
+        .into_iter()
+        .filter(|(_, v)| v.len() > 1)
+        .collect();
+    assert_eq!(stored.groups, shared);
+    assert_eq!(stored.spectra, every.spectra);
     // Storing again replaces the census; a catalogue or another
     // configuration's census is never written to.
     stdout(&run(&[
