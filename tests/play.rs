@@ -980,3 +980,96 @@ fn the_coach_shows_each_cells_chance_of_an_atom() {
         assert_eq!(got, Some(want), "cell {i} ({q}): {b:?}");
     }
 }
+
+/// Plays a game of `config` (seed `seed`) by shooting `rays` in order and
+/// then placing the hidden molecule; returns the app after the verdict.
+fn won_game(config: &str, seed: u64, rays: &[usize]) -> App {
+    let mut app = app_for(Setup {
+        start: Start::Random {
+            config: config.parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(seed),
+        ..Setup::default()
+    });
+    for &q in rays {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    let hidden = app.game().hidden().clone();
+    place(&mut app, &hidden);
+    keys(&mut app, "g");
+    assert!(app.game().verdict().is_some_and(|v| v.won));
+    app
+}
+
+#[test]
+fn the_verdict_reviews_the_game_against_the_policy() {
+    let rays: Vec<usize> = (1..=20).collect();
+    let mut app = won_game("A3_B5", 2, &rays);
+    assert!(app.wait_for_coach(COACH_WAIT), "the review is worked out");
+    let said = panel(&screen(&mut app, 130, 40));
+    // The policy's own game against the same molecule, as bbx strategy plays it.
+    let hidden = app.game().hidden().clone();
+    let number = bbx::rules::enumeration::rank(&hidden).unwrap();
+    let (out, err, code) = bbx(&[
+        "strategy",
+        "A3_B5",
+        "--molecule",
+        &number.to_string(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let policy_rays = v["shots"].as_array().unwrap().len();
+    assert!(
+        said.contains(&format!(
+            "the greedy policy: {policy_rays} rays, score {} for this molecule",
+            v["score"]
+        )),
+        "{said}"
+    );
+    // Its average over all 2300 molecules: 11431 rays and 16626 points.
+    assert!(
+        said.contains("on average over all 2300 molecules: 4.97 rays, score 7.23"),
+        "{said}"
+    );
+    // The rays that told nothing new, counted here over every molecule.
+    let config: bbx::Config = "A3_B5".parse().unwrap();
+    let spectra: Vec<Spectrum> = (1..=2300)
+        .map(|n| {
+            Spectrum::of(
+                &bbx::rules::enumeration::unrank(config, n).unwrap(),
+                Rules::Standard,
+            )
+        })
+        .collect();
+    let mut fitting: Vec<&Spectrum> = spectra.iter().collect();
+    let truth = Spectrum::of(&hidden, Rules::Standard);
+    let mut idle = Vec::new();
+    for &q in app.game().shots() {
+        if fitting.iter().all(|s| s.get(q) == truth.get(q)) {
+            idle.push(q.to_string());
+        }
+        fitting.retain(|s| s.get(q) == truth.get(q));
+    }
+    assert!(
+        !idle.is_empty(),
+        "twenty rays in a 5×5 box repeat themselves"
+    );
+    assert!(
+        said.contains(&format!("told nothing new: {}", idle.join(", "))),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_configuration_too_large_to_review_says_so() {
+    let mut app = won_game("A5_B8", 1, &[1]);
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let said = panel(&screen(&mut app, 130, 40));
+    assert!(
+        said.contains("not worked out: A5_B8 has 7624512 molecules"),
+        "{said}"
+    );
+}

@@ -26,7 +26,8 @@ use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 
-use crate::play::coach::{Coach, CoachLimits};
+use crate::assistant::strategy::Policy;
+use crate::play::coach::{Coach, CoachLimits, ReviewRequest};
 use crate::play::game::{Game, GuessError, Shot};
 use crate::play::input::{Command, Cursor, Target, command};
 use crate::play::save::save_text;
@@ -43,6 +44,8 @@ pub struct Options {
     pub coach: CoachLimits,
     /// Where `s` offers to save (default: see [`Started::default_save_path`]).
     pub save_path: Option<String>,
+    /// The policy the verdict compares the player's game with.
+    pub policy: Policy,
 }
 
 /// Which window has the keyboard.
@@ -194,6 +197,11 @@ impl App {
     /// The coach.
     pub fn coach(&self) -> &Coach {
         &self.coach
+    }
+
+    /// The display and coach settings.
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     /// Which coach panels are on.
@@ -534,6 +542,14 @@ impl App {
         if let Some(e) = v.evidence {
             self.cursor = Cursor::at_position(p, e.position);
         }
+        let g = &self.started.game;
+        self.coach.ask_review(ReviewRequest {
+            hidden: g.hidden().clone(),
+            rules: g.rules(),
+            policy: self.options.policy,
+            given: g.free_positions(),
+            shots: g.shots().to_vec(),
+        });
         let text = if v.won {
             format!(
                 "You win with a score of {}. The hidden molecule is shown; move along the border to see any ray's path.",

@@ -22,8 +22,11 @@
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
+
+use crate::assistant::strategy::{self, Policy, REVIEW_LIMIT, Review, StrategyOptions};
 
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
@@ -120,6 +123,43 @@ impl Answer {
 enum Message {
     Found(u64, Molecule),
     Done(u64, Result<Box<SolveReport>, String>),
+    /// A review (`.1`: whether its average is in).
+    Reviewed(u64, bool, Result<Box<Review>, String>),
+}
+
+/// Where the review of a finished game stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReviewState {
+    /// Not asked for.
+    NotAsked,
+    /// Being worked out.
+    Working,
+    /// Worked out; `complete` once the average over every molecule is in
+    /// (or was not asked for).
+    Ready {
+        /// The review.
+        review: Box<Review>,
+        /// Whether nothing more is coming.
+        complete: bool,
+    },
+    /// Not worked out: the configuration is too large (the sentence says
+    /// so), or the work failed.
+    Unavailable(String),
+}
+
+/// The game a review is asked about.
+#[derive(Debug, Clone)]
+pub struct ReviewRequest {
+    /// The hidden molecule.
+    pub hidden: Molecule,
+    /// The rules.
+    pub rules: Rules,
+    /// The policy whose game is shown.
+    pub policy: Policy,
+    /// Rays given free by a puzzle.
+    pub given: Vec<usize>,
+    /// The player's rays, in the order shot.
+    pub shots: Vec<usize>,
 }
 
 struct Job {
@@ -142,6 +182,18 @@ pub struct Coach {
     pending: Option<(Observation, Rules, usize)>,
     answer: Option<Answer>,
     failure: Option<String>,
+    review_id: u64,
+    review: ReviewState,
+    /// Set to stop the review's thread (a new game, or the coach dropped).
+    review_stop: Option<&'static AtomicBool>,
+}
+
+impl Drop for Coach {
+    fn drop(&mut self) {
+        if let Some(stop) = self.review_stop {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 impl std::fmt::Debug for Coach {
@@ -167,7 +219,76 @@ impl Coach {
             pending: None,
             answer: None,
             failure: None,
+            review_id: 0,
+            review: ReviewState::NotAsked,
+            review_stop: None,
         }
+    }
+
+    /// Asks for the review of a finished game on a thread of its own: the
+    /// policy's game against the same hidden molecule and the player's rays
+    /// that told nothing new first, then the policy's averages over every
+    /// molecule of the configuration. Configurations of more than
+    /// [`REVIEW_LIMIT`] molecules are not reviewed (the state says so).
+    pub fn ask_review(&mut self, request: ReviewRequest) {
+        if self.review != ReviewState::NotAsked {
+            return;
+        }
+        let p = request.hidden.width();
+        let k = request.hidden.atoms().len();
+        let count = crate::rules::config::Config::new(k, p)
+            .ok()
+            .and_then(|c| c.molecule_count());
+        if count.is_none_or(|n| n > REVIEW_LIMIT) {
+            self.review = ReviewState::Unavailable(format!(
+                "not worked out: A{k}_B{p} has {} molecules, more than the {REVIEW_LIMIT} a game is reviewed against",
+                count.map_or("too many".to_string(), |n| n.to_string())
+            ));
+            return;
+        }
+        // One flag per review, leaked: the strategy's stop flag lives as
+        // long as the program (a byte per game reviewed).
+        let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        self.review_stop = Some(stop);
+        self.review_id += 1;
+        let id = self.review_id;
+        let tx = self.tx.clone();
+        let options = StrategyOptions {
+            policy: request.policy,
+            rules: request.rules,
+            deadline: None,
+            stop: Some(stop),
+        };
+        let spawned = std::thread::Builder::new()
+            .name("bbx-review".into())
+            .spawn(move || {
+                let first = tx.clone();
+                let r = strategy::review(
+                    &request.hidden,
+                    &request.given,
+                    &request.shots,
+                    &options,
+                    true,
+                    |r| {
+                        let _ = first.send(Message::Reviewed(id, false, Ok(Box::new(r.clone()))));
+                    },
+                );
+                let msg = match r {
+                    Ok(Some(r)) => Message::Reviewed(id, true, Ok(Box::new(r))),
+                    Ok(None) => return,
+                    Err(e) => Message::Reviewed(id, true, Err(e.to_string())),
+                };
+                let _ = tx.send(msg);
+            });
+        self.review = match spawned {
+            Ok(_) => ReviewState::Working,
+            Err(e) => ReviewState::Unavailable(format!("cannot start the review: {e}")),
+        };
+    }
+
+    /// Where the review of the finished game stands.
+    pub fn review(&self) -> &ReviewState {
+        &self.review
     }
 
     /// The bounds on each question.
@@ -292,6 +413,16 @@ impl Coach {
                 }
                 true
             }
+            Message::Reviewed(id, complete, result) => {
+                if id != self.review_id || self.review == ReviewState::NotAsked {
+                    return false;
+                }
+                self.review = match result {
+                    Ok(review) => ReviewState::Ready { review, complete },
+                    Err(e) => ReviewState::Unavailable(format!("the review failed: {e}")),
+                };
+                true
+            }
         }
     }
 
@@ -335,9 +466,18 @@ impl Coach {
         self.failure.as_deref()
     }
 
-    /// Whether nothing is being worked on or waiting.
+    /// Whether nothing is being worked on or waiting (the review included).
     pub fn is_idle(&self) -> bool {
-        self.job.is_none() && self.pending.is_none()
+        self.job.is_none()
+            && self.pending.is_none()
+            && !matches!(
+                self.review,
+                ReviewState::Working
+                    | ReviewState::Ready {
+                        complete: false,
+                        ..
+                    }
+            )
     }
 
     /// Waits until the coach is idle, at most `timeout`; returns whether it

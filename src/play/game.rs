@@ -79,6 +79,8 @@ pub struct Game {
     pairs: Vec<usize>,
     /// Per cell: the player has put an atom there.
     guess: Vec<bool>,
+    /// The rays the player paid for, in the order shot (one end per ray).
+    shots: Vec<usize>,
     verdict: Option<Verdict>,
 }
 
@@ -95,6 +97,7 @@ impl Game {
             free: vec![false; 4 * p],
             pairs: Vec::new(),
             guess: vec![false; p * p],
+            shots: Vec::new(),
             verdict: None,
             hidden,
         }
@@ -143,6 +146,13 @@ impl Game {
         for (i, r) in known.results().iter().enumerate() {
             if r.is_some() && self.observation.get(i + 1).is_none() {
                 self.free[i] = free;
+            }
+        }
+        if !free {
+            for (q, _) in known.rays() {
+                if self.observation.get(q).is_none() {
+                    self.shots.push(q);
+                }
             }
         }
         for (q, o) in known.rays() {
@@ -258,6 +268,7 @@ impl Game {
         if let Outcome::Exit(k) = o {
             self.pairs.push(pos.min(k));
         }
+        self.shots.push(pos);
         Shot::New(o)
     }
 
@@ -268,6 +279,13 @@ impl Game {
         (1..=4 * self.width())
             .filter(|&q| self.observation.get(q).is_some() && !self.is_free(q))
             .count()
+    }
+
+    /// The rays the player shot, in the order shot (the end shot of an exit
+    /// pair; for a resumed game whose file does not keep the order, by
+    /// position), given rays excluded.
+    pub fn shots(&self) -> &[usize] {
+        &self.shots
     }
 
     /// How many rays the player shot (an exit pair once), given rays excluded.

@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use crate::play::app::{App, Mode, Tone, outcome_words};
+use crate::play::coach::ReviewState;
 use crate::play::game::ray_path;
 use crate::play::input::{KEYS, Target};
 use crate::play::referee::{Judge, WRONG_ATOM_PENALTY};
@@ -817,6 +818,8 @@ fn verdict_text(app: &App) -> Text<'static> {
     };
     lines.push(Line::from(explanation));
     lines.push(Line::from(""));
+    lines.extend(review_lines(app));
+    lines.push(Line::from(""));
     lines.push(dim(
         "O your atom, right · x your atom, wrong · * a hidden atom you missed · + the path of the ray at the cursor".to_string(),
     ));
@@ -827,6 +830,53 @@ fn verdict_text(app: &App) -> Text<'static> {
         lines.push(dim("(the coach helped in this game)".to_string()));
     }
     Text::from(lines)
+}
+
+/// The review of the game: the policy's game against the same molecule, its
+/// average over every molecule, and the player's rays that told nothing new.
+fn review_lines(app: &App) -> Vec<Line<'static>> {
+    let policy = app.options().policy;
+    let mut lines = Vec::new();
+    match app.coach().review() {
+        ReviewState::NotAsked => {}
+        ReviewState::Working => {
+            lines.push(dim(format!("the {policy} policy's game: working it out…")))
+        }
+        ReviewState::Unavailable(why) => {
+            lines.push(dim(format!("the {policy} policy's game: {why}")))
+        }
+        ReviewState::Ready { review, complete } => {
+            let g = &review.game;
+            lines.push(Line::from(format!(
+                "the {policy} policy: {} ray{}, score {} for this molecule",
+                g.shots.len(),
+                if g.shots.len() == 1 { "" } else { "s" },
+                g.score
+            )));
+            lines.push(match (&review.average, complete) {
+                (Some(a), _) => Line::from(format!(
+                    "  on average over all {} molecules: {:.2} rays, score {:.2}",
+                    a.molecules, a.rays_mean, a.score_mean
+                )),
+                (None, false) => dim("  its average over every molecule: computing…".to_string()),
+                (None, true) => dim("  its average over every molecule: not computed".to_string()),
+            });
+            let shots = app.game().shots().len();
+            lines.push(Line::from(if shots == 0 {
+                "you shot no ray".to_string()
+            } else if review.idle.is_empty() {
+                "each of your rays told something new".to_string()
+            } else {
+                let list: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
+                format!(
+                    "your ray{} that told nothing new: {}",
+                    if list.len() == 1 { "" } else { "s" },
+                    list.join(", ")
+                )
+            }));
+        }
+    }
+    lines
 }
 
 fn draw_help(app: &App, f: &mut Frame, area: Rect) {

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use bbx::assistant::strategy::Policy;
 use bbx::play::app::Options;
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
@@ -49,6 +50,14 @@ pub struct Args {
     /// The file s offers to save to.
     #[arg(long, value_name = "FILE")]
     save: Option<String>,
+    /// After the game, the verdict shows what this policy (as in bbx
+    /// strategy) does against the same hidden molecule and on average.
+    #[arg(
+        long,
+        value_name = "greedy|entropy|score|lookahead",
+        default_value = "greedy"
+    )]
+    policy: Policy,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -104,6 +113,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             timeout: args.timeout,
         },
         save_path: args.save,
+        policy: args.policy,
     };
     let played = bbx::play::play(setup, options)?;
     let status = if played.interrupted {
