@@ -316,12 +316,12 @@ fn bad_files_are_refused_in_one_line_naming_the_record() {
         (
             "DESC    :24:ecc6c20f5c5974358000bfac",
             "DESC    :24:ecc6c20f5c5974358000bfaz",
-            "record DESC: the description character 24 ('z') is not a hexadecimal digit",
+            "record DESC: the description's character 24 ('z') is not a hexadecimal digit",
         ),
         (
             "DESC    :24:ecc6c20f5c5974358000bfac",
             "DESC    :24:ecc6c20f5c5974358000bfad",
-            "record DESC: the description it is corrupted",
+            "record DESC: the description is corrupted",
         ),
         (
             "DESC    :24:ecc6c20f5c5974358000bfac",

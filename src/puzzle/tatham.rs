@@ -325,14 +325,14 @@ pub fn decode_description(
         .find(|(_, c)| !c.is_ascii_hexdigit())
     {
         return Err(format!(
-            "character {} ('{c}') is not a hexadecimal digit",
+            "the description's character {} ('{c}') is not a hexadecimal digit",
             i + 1
         ));
     }
     let len = desc.len();
     if len < 4 || !len.is_multiple_of(4) {
         return Err(format!(
-            "it is {} long; a description has 4 hex digits for the box and 4 for each ball",
+            "the description is {} long; it has 4 hex digits for the box and 4 for each ball",
             quantity(len, "hex digit", "hex digits")
         ));
     }
@@ -344,7 +344,7 @@ pub fn decode_description(
             format!("{} to {}", params.min_balls, params.max_balls)
         };
         return Err(format!(
-            "it hides {} but the parameters say {allowed}",
+            "the description hides {} but the parameters say {allowed}",
             quantity(n, "ball", "balls")
         ));
     }
@@ -355,7 +355,7 @@ pub fn decode_description(
     let (w, h) = (usize::from(bytes[0]), usize::from(bytes[1]));
     if (w, h) != (params.width, params.height) {
         return Err(format!(
-            "it is corrupted: it decodes to a {w}×{h} box but the parameters say {}×{} (was it edited or cut?)",
+            "the description is corrupted: it decodes to a {w}×{h} box but the parameters say {}×{} (was it edited or cut?)",
             params.width, params.height
         ));
     }
@@ -365,7 +365,7 @@ pub fn decode_description(
         let (x, y) = (usize::from(xy[0]), usize::from(xy[1]));
         if x >= w || y >= h {
             return Err(format!(
-                "it is corrupted: ball {} decodes to column {}, row {}, outside the {w}×{h} box",
+                "the description is corrupted: ball {} decodes to column {}, row {}, outside the {w}×{h} box",
                 i + 1,
                 x + 1,
                 y + 1
@@ -373,7 +373,7 @@ pub fn decode_description(
         }
         if std::mem::replace(&mut taken[y * w + x], true) {
             return Err(format!(
-                "it is corrupted: two balls decode to column {}, row {}",
+                "the description is corrupted: two balls decode to column {}, row {}",
                 x + 1,
                 y + 1
             ));
@@ -543,7 +543,7 @@ pub fn parse_tatham(text: &str, origin: &str) -> Result<TathamGame, ParseError> 
     let (balls, kind) = match rest {
         Ok(desc) => (
             decode_description(&params, desc)
-                .map_err(|e| err(format!("the game ID's description '{desc}': {e}")))?,
+                .map_err(|e| err(format!("the game ID '{id}': {e}")))?,
             TathamKind::GameId,
         ),
         Err(seed) => (
@@ -774,8 +774,8 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
             "no DESC record: the game's description is missing".into(),
         )
     })?;
-    let balls = decode_description(&params, desc)
-        .map_err(|e| at(dline, format!("record DESC: the description {e}")))?;
+    let balls =
+        decode_description(&params, desc).map_err(|e| at(dline, format!("record DESC: {e}")))?;
     let mut state = State::new(&params, &balls);
     let mut current = None;
     for (i, m) in moves.iter().enumerate() {
@@ -794,8 +794,7 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
             )
         };
         if m.key == "RESTART" {
-            let balls = decode_description(&params, m.value)
-                .map_err(|e| bad(format!("the description {e}")))?;
+            let balls = decode_description(&params, m.value).map_err(bad)?;
             state = State::new(&params, &balls);
         } else {
             state.play(m.value).map_err(bad)?;
