@@ -29,3 +29,4 @@ mod play_terminal;
 mod properties;
 mod reference;
 mod sat_props;
+mod tatham;
