@@ -18,6 +18,7 @@ mod cli_store;
 mod cli_strategy;
 mod cli_trace;
 mod cli_verify;
+mod cli_verify_stream;
 mod docs;
 mod facts;
 mod fuzz;

@@ -28,10 +28,12 @@ use rayon::prelude::*;
 mod groups;
 mod index;
 mod source;
+mod stream;
 
 pub use groups::{SpectralGroups, spectra, spectra_from_store};
 use index::RayIndex;
-pub use source::{SpectraSource, spectra_for};
+pub use source::{Spectra, SpectraSource, spectra_for, spectra_or_stream};
+pub use stream::{DEFAULT_SAMPLE, LISTED_MISMATCHES, Streamed, Streaming, verify_streaming};
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
