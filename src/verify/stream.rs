@@ -264,8 +264,9 @@ pub fn verify_streaming(
         checked: checked as usize,
         ambiguous_only: options.ambiguous_only,
         partial: None,
-        // The seed said only when it chose: a sample of fewer than all.
-        seed: (all.unique < unique).then_some(options.seed),
+        // The seed said only when it chose: a sample of fewer than all
+        // (none with the ambiguous spectra alone).
+        seed: (sample > 0 && all.unique < unique).then_some(options.seed),
         rows,
         mismatches: all
             .listed
