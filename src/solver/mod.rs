@@ -69,6 +69,7 @@
 //! ```
 
 mod bounds;
+mod clauses;
 mod conflict;
 mod encode;
 pub mod forward;
@@ -80,6 +81,7 @@ mod search;
 mod solution;
 
 pub use bounds::Fewest;
+pub use clauses::ObservationClauses;
 pub use infer::infer;
 pub use limits::{Cut, DEFAULT_MEMORY, Ended, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
