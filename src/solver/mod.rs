@@ -51,7 +51,9 @@
 //! ([`Limits`], [`Cut`]) and how it ended ([`Ended`]); `infer.rs` decides
 //! cells before solving ([`infer`]); `search.rs` enumerates molecules and
 //! families, blocking each; `bounds.rs` the fewest atoms the rays allow;
-//! `conflict.rs` explains contradictions;
+//! `conflict.rs` explains contradictions; `clauses.rs` holds one
+//! observation's clauses for a check ([`ObservationClauses`]: does each
+//! given molecule fit, and does any other?);
 //! `solution.rs` is the whole answer to a game ([`solve`], [`Solution`]) and
 //! `report.rs` what `bbx solve` reports of it.
 //!

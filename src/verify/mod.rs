@@ -7,7 +7,7 @@
 //! spectrum and the molecules only one side found.
 //!
 //! The two sides share nothing but the board's numbering: the SAT side
-//! encodes every observed ray as clauses ([`RayModel::encode_all_rays`]) and
+//! encodes every observed ray as clauses ([`ObservationClauses`]) and
 //! never asks the ray engine whether a candidate fits, so a wrong rule in
 //! either shows up as a mismatch.
 //!
