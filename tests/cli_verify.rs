@@ -121,6 +121,17 @@ fn hidden_rays_and_samples() {
         table(&v),
         [(2, 696, 1392), (3, 36, 108), (4, 24, 96), (5, 8, 40)]
     );
+    // Enumerated in memory (hidden rays), the sample means the same.
+    let v = verify(&[
+        "A4_B6",
+        "--sample",
+        "200",
+        "--partial",
+        "0.5",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(v["checked"], 764 + 200);
     let v = verify(&["A4_B6", "--sample", "1000"]);
     // Every ambiguous spectrum is checked, whatever the sample of unique ones.
     let t = table(&v);
@@ -174,6 +185,9 @@ fn a_sample_of_nothing_is_refused() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("--sample 0 would check nothing"), "{err}");
+    assert!(
+        err.contains("--sample 0: give at least 1") && err.contains("--ambiguous"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }

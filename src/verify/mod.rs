@@ -50,8 +50,10 @@ pub struct VerifyOptions {
     pub rules: Rules,
     /// Rules of the SAT side (the same, except to prove the check can fail).
     pub sat_rules: Rules,
-    /// Check this many random spectra (every ambiguous one included when there
-    /// are fewer ambiguous spectra than that).
+    /// Check every ambiguous spectrum and this many unique ones drawn at
+    /// random (all of them when there are fewer); `None`: every spectrum (in
+    /// memory), or [`DEFAULT_SAMPLE`](stream::DEFAULT_SAMPLE) unique ones
+    /// (streamed).
     pub sample: Option<usize>,
     /// Seed of the random choices (a ChaCha8 generator seeded with
     /// [`SeedableRng::seed_from_u64`], reproducible on every platform).
@@ -162,36 +164,24 @@ pub fn verify_spectra(
     }
     if options.sample == Some(0) {
         return Err(Error::Invalid(
-            "a sample of 0 spectra would check nothing: give at least 1".into(),
+            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with --ambiguous".into(),
         ));
     }
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    if let Some(n) = options.sample
-        && n < chosen.len()
-    {
-        let ambiguous: Vec<usize> = chosen
+    if let Some(n) = options.sample {
+        // Every ambiguous spectrum, and n of the unique ones at random.
+        let (mut pick, unique): (Vec<usize>, Vec<usize>) = chosen
             .iter()
             .copied()
-            .filter(|&i| groups.molecules(i).len() > 1)
-            .collect();
-        let mut pick: Vec<usize> = if ambiguous.len() < n {
-            ambiguous
-        } else {
-            Vec::new()
-        };
-        let rest: Vec<usize> = chosen
-            .iter()
-            .copied()
-            .filter(|i| pick.binary_search(i).is_err())
-            .collect();
-        let need = (n - pick.len()).min(rest.len());
+            .partition(|&i| groups.molecules(i).len() > 1);
+        let need = n.min(unique.len());
         pick.extend(
-            sample(&mut rng, rest.len(), need)
+            sample(&mut rng, unique.len(), need)
                 .into_iter()
-                .map(|j| rest[j]),
+                .map(|j| unique[j]),
         );
         pick.sort_unstable();
         chosen = pick;

@@ -294,7 +294,7 @@ fn stream(
 /// none would check nothing and still report agreement).
 fn parse_sample(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
-        Ok(0) => Err("--sample 0 would check nothing: give at least 1 spectrum".into()),
+        Ok(0) => Err("--sample 0: give at least 1 unique spectrum, or --ambiguous to check the shared spectra alone".into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
             "expected a number of spectra (a whole number, at least 1), not '{s}'"
