@@ -54,8 +54,9 @@ fn games_drawn_without_a_seed_have_seeds_of_53_bits() {
 }
 
 /// Presses keys: whitespace-separated tokens, each a key name (`Enter`,
-/// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `CtrlC`) or a
-/// run of characters pressed one by one.
+/// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `Tab`, `Home`,
+/// `End`, `Ctrl` and a letter: `CtrlC`) or a run of characters pressed one by
+/// one.
 fn keys(app: &mut App, script: &str) {
     for token in script.split_whitespace() {
         let named = match token {
@@ -67,12 +68,16 @@ fn keys(app: &mut App, script: &str) {
             "Down" => Some(KeyCode::Down),
             "Left" => Some(KeyCode::Left),
             "Right" => Some(KeyCode::Right),
+            "Tab" => Some(KeyCode::Tab),
+            "Home" => Some(KeyCode::Home),
+            "End" => Some(KeyCode::End),
             _ => None,
         };
         match (named, token) {
             (Some(code), _) => app.handle_key(KeyEvent::new(code, KeyModifiers::NONE)),
-            (None, "CtrlC") => {
-                app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
+            (None, ctrl) if ctrl.len() == 5 && ctrl.starts_with("Ctrl") => {
+                let c = ctrl[4..].to_ascii_lowercase().chars().next().unwrap();
+                app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
             }
             (None, chars) => {
                 for c in chars.chars() {
@@ -292,10 +297,13 @@ fn shooting_and_marking() {
     keys(&mut app, "Enter");
     assert_eq!(app.game().placed(), 0);
 
-    // The cursor does not step onto a corner.
+    // The cursor goes round a corner, and across the box outwards.
     goto(&mut app, 1, 0);
-    keys(&mut app, "Up Up");
-    assert_eq!(app.cursor().row_col(), (1, 0));
+    keys(&mut app, "Up");
+    assert_eq!(app.cursor().row_col(), (0, 1));
+    keys(&mut app, "Up");
+    assert_eq!(app.cursor().row_col(), (p + 1, 1));
+    goto(&mut app, 1, 0);
 
     // A mouse click on a cell puts an atom there; one on the border shoots.
     let lines = screen(&mut app, 100, 30);
@@ -395,7 +403,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
     assert_eq!(misplaced, 1, "the atom put on cell {empty_cell}");
     assert_eq!(dots + misplaced, empty, "{}", text(&lines));
     assert!(
-        panel(&lines).contains("1 of your atoms on a cell certainly empty"),
+        panel(&lines).contains("1 of your atoms is on a cell certainly empty (!)"),
         "{}",
         panel(&lines)
     );
@@ -406,10 +414,23 @@ fn the_coach_agrees_with_solve_and_suggest() {
     let best = v["rays"][0]["position"].as_u64().unwrap() as usize;
     assert_eq!(answer.best().map(|s| s.position), Some(best));
     assert!(shown.contains(&format!("best ray {best} (")), "{shown}");
-    // ... and marked with '*' on the border.
+    // ... and marked with an arrow into the box on the border.
     let q = bbx::rules::board::port(8, best);
     let b = board(&lines, 8);
-    assert_eq!(b[q.row].chars().nth(1 + 2 * q.col), Some('*'), "{b:?}");
+    let arrow = match q.side {
+        bbx::rules::board::Side::Left => '>',
+        bbx::rules::board::Side::Bottom => '^',
+        bbx::rules::board::Side::Right => '<',
+        bbx::rules::board::Side::Top => 'v',
+    };
+    assert_eq!(b[q.row].chars().nth(1 + 2 * q.col), Some(arrow), "{b:?}");
+    // The player's atom on a cell certainly empty is drawn '!', not 'O'.
+    let r = 1 + empty_cell / 8;
+    assert_eq!(
+        b[r].chars().nth(3 + 2 * (empty_cell % 8)),
+        Some('!'),
+        "{b:?}"
+    );
 
     // Off again: the panel goes quiet and nothing is drawn on the board.
     keys(&mut app, "c x b");
@@ -526,6 +547,8 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         .expect("a contradicted guess");
     place(&mut app, &guess);
     keys(&mut app, "g");
+    assert!(matches!(app.mode(), Mode::WrongGuess { .. }));
+    keys(&mut app, "e");
     let v = app.game().verdict().unwrap().clone();
     let e = v.evidence.expect("the telling ray");
     assert!(!v.won && e.shot);
@@ -601,6 +624,8 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     );
     place(&mut app, &guess);
     keys(&mut app, "g");
+    assert!(matches!(app.mode(), Mode::WrongGuess { .. }));
+    keys(&mut app, "e");
     let v = app.game().verdict().unwrap().clone();
     let e = v.evidence.unwrap();
     assert!(!v.won && !e.shot && v.score == 5);
@@ -617,6 +642,25 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
         judge: Judge::RaysShot,
         ..Setup::default()
     });
+    place(&mut lenient, &guess);
+    // ... once a ray is shot: a guess before any ray is judged by every ray
+    // (it used to win with score 0).
+    keys(&mut lenient, "g");
+    assert!(matches!(lenient.mode(), Mode::WrongGuess { .. }));
+    keys(&mut lenient, "e");
+    assert!(!lenient.game().verdict().unwrap().won);
+    let mut lenient = app_for(Setup {
+        seed: Some(21),
+        judge: Judge::RaysShot,
+        ..Setup::default()
+    });
+    let (h, g) = (
+        Spectrum::of(&hidden, Rules::Standard),
+        Spectrum::of(&guess, Rules::Standard),
+    );
+    let agreed = (1..=4 * p).find(|&q| h.get(q) == g.get(q)).unwrap();
+    goto_position(&mut lenient, agreed);
+    keys(&mut lenient, "Enter");
     place(&mut lenient, &guess);
     keys(&mut lenient, "g");
     assert!(lenient.game().verdict().unwrap().won);
@@ -1024,14 +1068,14 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     let policy_rays = v["shots"].as_array().unwrap().len();
     assert!(
         said.contains(&format!(
-            "the greedy policy: {policy_rays} rays, score {} for this molecule",
+            "greedy policy: {policy_rays} rays, score {}",
             v["score"]
         )),
         "{said}"
     );
     // Its average over all 2300 molecules: 11431 rays and 16626 points.
     assert!(
-        said.contains("on average over all 2300 molecules: 4.97 rays, score 7.23"),
+        said.contains("on average (2300 molecules): 4.97 rays, score 7.23"),
         "{said}"
     );
     // The rays that told nothing new, counted here over every molecule.
@@ -1058,7 +1102,7 @@ fn the_verdict_reviews_the_game_against_the_policy() {
         "twenty rays in a 5×5 box repeat themselves"
     );
     assert!(
-        said.contains(&format!("told nothing new: {}", idle.join(", "))),
+        said.contains(&format!("told nothing new: your rays {}", idle.join(", "))),
         "{said}"
     );
 }
@@ -1071,5 +1115,338 @@ fn a_configuration_too_large_to_review_says_so() {
     assert!(
         said.contains("not worked out: A5_B8 has 7624512 molecules"),
         "{said}"
+    );
+}
+
+#[test]
+fn the_cursor_goes_round_corners_across_to_either_end_and_counts() {
+    let mut app = random_game(30);
+    let p = 8;
+    let at = |app: &App| app.cursor().row_col();
+    assert_eq!(at(&app), (1, 0));
+    keys(&mut app, "o");
+    assert_eq!(at(&app), (1, p + 1), "o: the opposite side");
+    keys(&mut app, "Tab");
+    assert_eq!(at(&app), (1, 0), "Tab too");
+    keys(&mut app, "Left");
+    assert_eq!(at(&app), (1, p + 1), "outwards: across the box");
+    keys(&mut app, "End");
+    assert_eq!(at(&app), (p, p + 1), "End: the far end of the side");
+    keys(&mut app, "Down");
+    assert_eq!(at(&app), (p + 1, p), "round the corner");
+    keys(&mut app, "Home");
+    assert_eq!(at(&app), (p + 1, 1));
+    keys(&mut app, "CtrlE");
+    assert_eq!(at(&app), (p + 1, p), "Ctrl-E as End");
+    keys(&mut app, "CtrlA");
+    assert_eq!(at(&app), (p + 1, 1), "Ctrl-A as Home");
+    // Counts: digits, and Ctrl-U for 4 as in Emacs.
+    keys(&mut app, "3k");
+    assert_eq!(at(&app), (p - 2, 1));
+    keys(&mut app, "CtrlU l");
+    assert_eq!(at(&app), (p - 2, 5));
+    keys(&mut app, "0 l");
+    assert_eq!(at(&app), (p - 2, 6), "a 0 alone starts no count");
+    keys(&mut app, "1 0 h");
+    assert_eq!(at(&app), (p - 2, 6), "10 left: round the box and back");
+    // In the box, Home and End go to the border at the ends of the row.
+    keys(&mut app, "h Home");
+    assert_eq!(at(&app), (p - 2, 0));
+    let help = text(&screen(&mut app, 80, 24));
+    assert!(help.contains("? help"), "{help}");
+}
+
+#[test]
+fn marks_of_empty_cells_rows_and_columns_undo_and_redo() {
+    let mut app = random_game(31);
+    let p = 8;
+    // A cell.
+    goto_cell(&mut app, 9);
+    keys(&mut app, "m");
+    assert!(app.game().is_marked_empty(9));
+    let b = board(&screen(&mut app, 80, 24), p);
+    assert_eq!(b[2].chars().nth(5), Some(':'), "{b:?}");
+    // No atom on a marked cell.
+    keys(&mut app, "Enter");
+    assert!(!app.game().is_guessed(9));
+    assert!(app.message().unwrap().0.contains("marked empty"));
+    // A row, from its border position; an atom in it stays.
+    goto_cell(&mut app, 3 * p + 2);
+    keys(&mut app, "Enter");
+    goto_position(&mut app, 4);
+    keys(&mut app, "m");
+    let row: Vec<bool> = (0..p)
+        .map(|c| app.game().is_marked_empty(3 * p + c))
+        .collect();
+    assert_eq!(row.iter().filter(|&&m| m).count(), p - 1, "{row:?}");
+    assert!(!row[2] && app.game().is_guessed(3 * p + 2));
+    // A column from the top; m again unmarks it.
+    goto_position(&mut app, 4 * p); // top, column 1
+    keys(&mut app, "m");
+    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    keys(&mut app, "m");
+    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r)));
+    // Undo: the column marked again, then unmarked; redo.
+    keys(&mut app, "u");
+    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    keys(&mut app, "u");
+    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r) || r == 3));
+    keys(&mut app, "U");
+    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    keys(&mut app, "CtrlR");
+    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r)));
+    // Undo the rest with a count: the column twice, the row, the atom and
+    // the cell.
+    keys(&mut app, "5u");
+    assert!(!app.game().is_guessed(3 * p + 2));
+    assert!((0..p * p).all(|i| !app.game().is_marked_empty(i)));
+    keys(&mut app, "u");
+    assert_eq!(app.message().unwrap().0, "Nothing to undo.");
+}
+
+#[test]
+fn undoing_a_shot_keeps_its_points() {
+    let mut app = random_game(32);
+    let hidden = app.game().spectrum().clone();
+    // A ray that comes out: 2 points.
+    let q = (1..=32)
+        .find(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k != q))
+        .unwrap();
+    goto_position(&mut app, q);
+    keys(&mut app, "Enter");
+    assert_eq!(app.game().ray_score(), 2);
+    keys(&mut app, "u");
+    assert_eq!(app.game().observation().shot_count(), 0, "off the board");
+    assert_eq!(app.game().ray_score(), 2, "but paid");
+    let m = app.message().unwrap().0.to_string();
+    assert!(m.contains("Rays stay paid: score 2"), "{m}");
+    let b = board(&screen(&mut app, 80, 24), 8);
+    let port = bbx::rules::board::port(8, q);
+    assert_eq!(
+        b[port.row].chars().nth(1 + 2 * port.col),
+        Some(' '),
+        "{b:?}"
+    );
+    keys(&mut app, "U");
+    assert_eq!(app.game().observation().get(q), Some(hidden.get(q)));
+    assert_eq!(app.game().ray_score(), 2);
+    // Shot again after an undo: nothing more to pay.
+    keys(&mut app, "u Enter");
+    assert_eq!(app.game().ray_score(), 2);
+    assert!(app.message().unwrap().0.contains("paid already"));
+    // The coach and the referee see only the rays on the board.
+    keys(&mut app, "u");
+    assert_eq!(app.game().rays_shot(), 0);
+    let shown = panel(&screen(&mut app, 80, 24));
+    assert!(shown.contains("rays shot 0 score 2"), "{shown}");
+}
+
+#[test]
+fn resigning_shows_the_answer_and_loses() {
+    let mut app = random_game(33);
+    keys(&mut app, "Enter Down Enter");
+    let rays = app.game().ray_score();
+    keys(&mut app, "r");
+    assert_eq!(app.mode(), &Mode::ConfirmResign);
+    assert!(text(&screen(&mut app, 80, 24)).contains("y resigns"));
+    keys(&mut app, "n");
+    assert_eq!(app.mode(), &Mode::Board);
+    assert!(!app.game().is_over(), "any other key goes back");
+    keys(&mut app, "r y");
+    let v = app.game().verdict().expect("over").clone();
+    assert!(v.resigned && !v.won && v.score == rays + 5 * 4, "{v:?}");
+    let lines = screen(&mut app, 80, 24);
+    let said = panel(&lines);
+    assert!(said.contains("YOU RESIGNED"), "{said}");
+    // The answer is shown: every hidden atom drawn # (none was placed).
+    let b = board(&lines, 8);
+    let hashes: usize = b[1..9].iter().map(|l| l.matches('#').count()).sum();
+    assert_eq!(hashes, 4, "{b:?}");
+    keys(&mut app, "q");
+    assert!(
+        app.summary().contains("resigned (lost)"),
+        "{}",
+        app.summary()
+    );
+    // n during a game says r resigns.
+    let mut app = random_game(34);
+    keys(&mut app, "n");
+    assert!(app.message().unwrap().0.contains("r resigns"));
+}
+
+#[test]
+fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
+    let mut app = random_game(35);
+    let hidden = app.game().hidden().clone();
+    let p = 8;
+    // One atom moved: no ray shot yet, so the referee names one not shot.
+    let moved = (0..p * p).find(|c| !hidden.cells()[*c]).unwrap();
+    let mut atoms = hidden.atoms().to_vec();
+    atoms[0] = moved;
+    let guess = Molecule::new(p, atoms).unwrap();
+    let hs = Spectrum::of(&hidden, Rules::Standard);
+    assert_ne!(hs, Spectrum::of(&guess, Rules::Standard));
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    let Mode::WrongGuess { verdict } = app.mode().clone() else {
+        panic!("a wrong guess asks first: {:?}", app.mode());
+    };
+    let e = verdict.evidence.unwrap();
+    assert!(!e.shot);
+    let shown = text(&screen(&mut app, 80, 24));
+    assert!(shown.contains("Your guess is wrong."), "{shown}");
+    assert!(shown.contains("p or Enter plays on"), "{shown}");
+    assert!(shown.contains("e ends the game"), "{shown}");
+    assert!(!app.game().is_over(), "the answer is not shown yet");
+    // Play on: the ray is shot and counted, the cursor on it.
+    keys(&mut app, "p");
+    assert_eq!(app.mode(), &Mode::Board);
+    assert!(!app.game().is_over());
+    assert_eq!(app.game().observation().get(e.position), Some(e.hidden));
+    let cost = if matches!(e.hidden, Outcome::Exit(_)) {
+        2
+    } else {
+        1
+    };
+    assert_eq!(app.game().ray_score(), cost);
+    assert_eq!(app.cursor().row_col(), {
+        let q = bbx::rules::board::port(p, e.position);
+        (q.row, q.col)
+    });
+    assert!(panel(&screen(&mut app, 80, 24)).contains("1 wrong guess played on"));
+    // Fix the guess and win, the wrong guess told in the verdict.
+    place(&mut app, &hidden);
+    keys(&mut app, "g");
+    let v = app.game().verdict().unwrap().clone();
+    assert!(v.won && v.wrong_guesses == 1 && v.score == cost, "{v:?}");
+    let said = panel(&screen(&mut app, 80, 24));
+    assert!(said.contains("after 1 wrong guess played on"), "{said}");
+}
+
+/// The lines of the screen that hold a phrase, for the layout checks: each
+/// phrase must be on screen whole, on one line.
+fn on_one_line(lines: &[String], phrase: &str) -> bool {
+    lines.iter().any(|l| l.contains(phrase))
+}
+
+#[test]
+fn every_screen_fits_80_by_24() {
+    let (w, h) = (80, 24);
+    let mut app = random_game(36);
+    for q in [1, 5, 9, 12, 20] {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    keys(&mut app, "c x b");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, w, h);
+    let said = panel(&lines);
+    for phrase in [
+        "molecules fit the rays shot",
+        "certain:",
+        "best ray",
+        "then ray",
+    ] {
+        assert!(said.contains(phrase), "{phrase}: {}", text(&lines));
+    }
+    let key_line = &lines[usize::from(h) - 1];
+    assert!(key_line.trim_end().ends_with("q quit"), "{key_line}");
+    assert!(lines[0].trim_end().ends_with("? help"), "{}", lines[0]);
+    // The coach's numbers stay down to 60 columns.
+    let narrow = panel(&screen(&mut app, 64, h));
+    assert!(narrow.contains("molecules fit"), "{narrow}");
+
+    // Help: every key and what it does, the score, the judge and the rules.
+    keys(&mut app, "?");
+    let lines = screen(&mut app, w, h);
+    for (k, what) in bbx::play::input::KEYS {
+        assert!(
+            lines.iter().any(|l| l.contains(&format!("{k} {what}"))),
+            "{k}: {}",
+            text(&lines)
+        );
+    }
+    for phrase in [
+        "Score: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom.",
+        "(Tatham's rule)",
+        "Undone rays stay paid",
+        "Box: O your atom, : marked empty",
+    ] {
+        assert!(on_one_line(&lines, phrase), "{phrase}: {}", text(&lines));
+    }
+    assert!(on_one_line(&lines, "any key closes the help"));
+    keys(&mut app, "Esc");
+
+    // The verdict of a losing guess: both boards, the explanation, the
+    // review, the legend, the cursor, the message and the keys.
+    let hidden = app.game().hidden().clone();
+    let a = hidden.atoms();
+    let wrong = (0..64)
+        .filter(|c| !hidden.cells()[*c])
+        .map(|c| Molecule::new(8, [a[0], a[1], a[2], c]).unwrap())
+        .find(|g| Spectrum::of(g, Rules::Standard) != Spectrum::of(&hidden, Rules::Standard))
+        .unwrap();
+    place(&mut app, &wrong);
+    keys(&mut app, "g");
+    let popup = screen(&mut app, w, h);
+    assert!(on_one_line(&popup, "e ends the game"), "{}", text(&popup));
+    keys(&mut app, "e");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, w, h);
+    let all = text(&lines);
+    assert!(all.contains("the hidden molecule"), "{all}");
+    assert!(all.contains("your molecule"), "{all}");
+    let said = panel(&lines);
+    for phrase in [
+        "NOT THIS TIME",
+        "score ",
+        "greedy policy:",
+        "on average (635376 molecules)",
+        "O right · x wrong",
+        "cursor ray",
+        "(the coach helped in this game)",
+    ] {
+        assert!(said.contains(phrase), "{phrase}: {all}");
+    }
+    assert!(
+        lines.iter().any(|l| l.contains("Not this time: score")),
+        "{all}"
+    );
+    assert!(
+        lines[usize::from(h) - 1].trim_end().ends_with("q quit"),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_wrong_atom_on_the_path_stays_visible() {
+    // The reveal draws the path of the ray at the cursor through the
+    // player's wrong atoms as 'X', not '+' (which would hide the atom) nor
+    // 'x' (which would hide the path).
+    let mut app = random_game(37);
+    let hidden = app.game().hidden().clone();
+    let p = 8;
+    let a = hidden.atoms();
+    // A wrong atom on the path of some ray in the hidden molecule.
+    let (ray, cell) = (1..=4 * p)
+        .find_map(|q| {
+            let (_, path) = bbx::play::game::ray_path(&hidden, Rules::Standard, q);
+            (0..p * p)
+                .find(|&c| path[c] && !hidden.cells()[c])
+                .map(|c| (q, c))
+        })
+        .unwrap();
+    let guess = Molecule::new(p, [a[0], a[1], a[2], cell]).unwrap();
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    if matches!(app.mode(), Mode::WrongGuess { .. }) {
+        keys(&mut app, "e");
+    }
+    goto_position(&mut app, ray);
+    let b = board(&screen(&mut app, 120, 30), p);
+    assert_eq!(
+        b[1 + cell / p].chars().nth(3 + 2 * (cell % p)),
+        Some('X'),
+        "{b:?}"
     );
 }
