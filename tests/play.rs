@@ -930,6 +930,11 @@ fn the_command_refuses_bad_input_in_one_line() {
         ),
         (vec!["play", "A4_B8", "--judge", "lenient"], "unknown judge"),
         (
+            vec!["play", "A0_B8"],
+            "a game with no atom has nothing to find",
+        ),
+        (vec!["play", "A64_B8"], "64 atoms fill the 8×8 box"),
+        (
             vec!["play", "A4_B8", "--seed", "x"],
             "invalid value 'x' for '--seed <SEED>'",
         ),
@@ -1449,4 +1454,146 @@ fn a_wrong_atom_on_the_path_stays_visible() {
         Some('X'),
         "{b:?}"
     );
+}
+
+#[test]
+fn a_save_keeps_marks_undo_and_the_rays_paid() {
+    let dir = scratch("tools");
+    let mut app = random_game(40);
+    let spectrum = app.game().spectrum().clone();
+    goto_position(&mut app, 3);
+    keys(&mut app, "Enter");
+    goto_cell(&mut app, 20);
+    keys(&mut app, "m");
+    goto_position(&mut app, 14); // bottom, column 6
+    keys(&mut app, "m");
+    goto_position(&mut app, 11);
+    keys(&mut app, "Enter u"); // shot, then undone: still paid
+    let score = app.game().ray_score();
+    let file = dir.join("with tools.txt");
+    let file = file.to_str().unwrap();
+    save(&mut app, file);
+    let m = app.message().unwrap().0.to_string();
+    assert!(
+        m.contains(&format!("'bbx play \"{file}\"' resumes")),
+        "a name with a space is quoted: {m}"
+    );
+    let mut resumed = app_for(Setup {
+        start: Start::File(file.to_string()),
+        ..Setup::default()
+    });
+    let g = resumed.game();
+    assert_eq!(g.ray_score(), score, "the undone ray is still paid");
+    assert_eq!(g.observation(), app.game().observation());
+    assert!(g.is_marked_empty(20));
+    assert!((0..8).all(|r| g.is_marked_empty(8 * r + 5)));
+    assert_eq!(g.history(), app.game().history());
+    assert_eq!(g.shots(), app.game().shots());
+    // Redo after resuming: the undone ray comes back, for free.
+    assert_eq!(resumed.game().observation().get(11), None);
+    keys(&mut resumed, "U");
+    assert_eq!(resumed.game().observation().get(11), Some(spectrum.get(11)));
+    assert_eq!(resumed.game().ray_score(), score);
+    // bbx solve reads the file as before: the marks are the player's notes.
+    let (_, err, code) = bbx(&["solve", file]);
+    assert_eq!(code, 0, "{err}");
+    // A resigned game resumes resigned.
+    keys(&mut resumed, "r y");
+    keys(&mut resumed, "s Enter");
+    let finished = start(&Setup {
+        start: Start::File(file.to_string()),
+        ..Setup::default()
+    })
+    .unwrap();
+    assert!(finished.game.verdict().is_some_and(|v| v.resigned));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn smaller_things_found_in_play() {
+    // "1 atom is hidden", not "1 atoms are".
+    let mut one = app_for(Setup {
+        start: Start::Random {
+            config: "A1_B4".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(1),
+        ..Setup::default()
+    });
+    assert!(one.message().unwrap().0.starts_with("1 atom is hidden"));
+    for q in 1..=16 {
+        goto_position(&mut one, q);
+        keys(&mut one, "Enter");
+    }
+    keys(&mut one, "x");
+    assert!(one.wait_for_coach(COACH_WAIT));
+    let said = panel(&screen(&mut one, 80, 24));
+    assert!(
+        said.contains("certain: 1 atom (*), 15 empty cells (.)"),
+        "{said}"
+    );
+
+    // Emacs notation says once that letters replace digits past nine pairs.
+    let setup = Setup {
+        start: Start::Random {
+            config: "A1_B10".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(2),
+        ..Setup::default()
+    };
+    let options = Options {
+        notation: Notation::Emacs,
+        ..Options::default()
+    };
+    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut told = 0;
+    for q in 1..=40 {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+        if app
+            .message()
+            .is_some_and(|(m, _)| m.contains("letters from now on"))
+        {
+            told += 1;
+            assert_eq!(app.game().pair_order().len(), 10, "at the tenth pair");
+        }
+    }
+    assert!(app.game().pair_order().len() > 10);
+    assert_eq!(told, 1, "said once");
+
+    // After the verdict the cursor panel no longer offers to remove an atom.
+    let mut app = won_game("A2_B4", 3, &[]);
+    let cell = app.game().hidden().atoms()[0];
+    goto_cell(&mut app, cell);
+    let said = panel(&screen(&mut app, 80, 24));
+    assert!(said.contains("your atom"), "{said}");
+    assert!(!said.contains("Enter removes it"), "{said}");
+
+    // The title keeps the seed when the file name is long.
+    let dir = scratch("title");
+    let long = dir.join(format!("{}.txt", "a-very-long-puzzle-name".repeat(4)));
+    std::fs::copy(puzzle("seed-pure-thought-a4-b8.txt"), &long).unwrap();
+    let mut app = app_for(Setup {
+        start: Start::File(long.to_string_lossy().into_owned()),
+        seed: Some(1),
+        ..Setup::default()
+    });
+    let top = screen(&mut app, 80, 24)[0].clone();
+    assert!(
+        top.contains('…') && top.contains("answers (seed 1)"),
+        "{top}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // After n, the exit lines report every game of the session.
+    let mut app = won_game("A2_B4", 4, &[1]);
+    keys(&mut app, "n");
+    assert!(!app.game().is_over());
+    keys(&mut app, "q y");
+    let summary = app.summary();
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines.len(), 2, "{summary}");
+    assert!(lines[0].contains("seed 4: won"), "{summary}");
+    assert!(lines[1].ends_with("unfinished, not saved."), "{summary}");
 }
