@@ -1100,7 +1100,7 @@ fn draw_help(app: &App, f: &mut Frame, area: Rect) {
         Judge::RaysShot => "A guess wins when it fits every ray you shot (none shot: every ray).",
     }));
     lines.push(Line::from(
-        "Undone rays stay paid; after a wrong guess, play on (its ray paid) or end.",
+        "Undone rays stay paid. A wrong guess: p plays on (its ray paid), e ends.",
     ));
     lines.push(Line::from(
         "Box: O your atom, : marked empty; coach * atom . empty ! your atom wrong",
