@@ -107,12 +107,13 @@ fn every_long_command_takes_quiet_and_prints_the_same() {
     let dir = temp_dir("quiet");
     let db = dir.join("q.sqlite");
     let db = db.to_str().unwrap();
+    let work = dir.to_str().unwrap();
     let partial = puzzle("generated-a4-b8-partial.txt");
     let cases: Vec<Vec<&str>> = vec![
         vec!["solve", &partial, "--count"],
         vec!["suggest", &partial, "--top", "3"],
         vec!["stats", "A3_B4", "--db", db],
-        vec!["verify", "A3_B4", "--db", db],
+        vec!["verify", "A3_B4", "--db", db, "--work-dir", work],
         vec!["generate", "A4_B8", "--minimal", "--seed", "3", "--json"],
     ];
     for args in cases {
@@ -231,15 +232,28 @@ fn a_drawn_seed_is_printed_and_repeats_the_run() {
         &seed,
     ]);
     assert_eq!(untimed(&again), untimed(&first));
+    // (A census streams the groups of a full verify: in a work directory
+    // of this test's own.)
+    let dir = temp_dir("seed");
+    let work = dir.to_str().unwrap();
     let v: Value = serde_json::from_str(&stdout(&[
-        "verify", "A3_B5", "--sample", "40", "--seed", "9", "--json",
+        "verify",
+        "A3_B5",
+        "--sample",
+        "40",
+        "--seed",
+        "9",
+        "--json",
+        "--work-dir",
+        work,
     ]))
     .unwrap();
     assert_eq!(v["seed"], 9);
     // ...and not when nothing is random.
-    let all = stdout(&["verify", "A2_B4"]);
+    let all = stdout(&["verify", "A2_B4", "--work-dir", work]);
     assert!(!all.contains("seed"), "{all}");
-    let v: Value = serde_json::from_str(&stdout(&["verify", "A2_B4", "--json"])).unwrap();
+    let v: Value =
+        serde_json::from_str(&stdout(&["verify", "A2_B4", "--json", "--work-dir", work])).unwrap();
     assert!(v["seed"].is_null());
 }
 
@@ -266,8 +280,17 @@ fn drawn_seeds_fit_in_53_bits_and_come_back_through_json() {
         ]))
         .unwrap();
         assert_eq!(again["molecule"], g["molecule"], "seed {seed}");
-        let v: Value =
-            serde_json::from_str(&stdout(&["verify", "A2_B4", "--sample", "3", "--json"])).unwrap();
+        let dir = temp_dir("drawn-seed");
+        let v: Value = serde_json::from_str(&stdout(&[
+            "verify",
+            "A2_B4",
+            "--sample",
+            "3",
+            "--json",
+            "--work-dir",
+            dir.to_str().unwrap(),
+        ]))
+        .unwrap();
         assert!(v["seed"].as_u64().is_some_and(|s| s <= MAX_SEED), "{v}");
     }
 }

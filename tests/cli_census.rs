@@ -673,6 +673,25 @@ fn stored_groups_serve_show_and_verify() {
     ]));
     assert!(v.contains("58033 distinct spectra (census"), "{v}");
     assert!(v.contains("agree on all 764 checked spectra"), "{v}");
+    // Every shared spectrum with every molecule, as the catalogue has them.
+    let config = "A4_B6".parse().unwrap();
+    let stored = bbx::catalogue::Store::open(groups, config, 1000)
+        .unwrap()
+        .groups()
+        .unwrap()
+        .unwrap();
+    let every = bbx::catalogue::Store::open(catalogue, config, 1000)
+        .unwrap()
+        .groups()
+        .unwrap()
+        .unwrap();
+    let shared: Vec<_> = every
+        .groups
+        .into_iter()
+        .filter(|(_, v)| v.len() > 1)
+        .collect();
+    assert_eq!(stored.groups, shared);
+    assert_eq!(stored.spectra, every.spectra);
     // Storing again replaces the census; a catalogue or another
     // configuration's census is never written to.
     stdout(&run(&[
@@ -710,8 +729,8 @@ fn stored_groups_serve_show_and_verify() {
 
 #[test]
 fn a_damaged_census_row_is_called_damaged() {
-    // Rows of a census are checked as a catalogue's are: a board that is
-    // no board is an error (exit 3), never an empty molecule.
+    // Groups of a census are checked as a catalogue's rows are: a list
+    // that is no list of molecules is an error (exit 3), never an empty group.
     let dir = temp_dir("damaged-census");
     let groups = dir.join("groups.sqlite");
     let groups = groups.to_str().unwrap();
@@ -727,15 +746,13 @@ fn a_damaged_census_row_is_called_damaged() {
         "-q",
     ]));
     let conn = rusqlite::Connection::open(groups).unwrap();
-    let number: i64 = conn
-        .query_row("SELECT min(number) FROM census_molecules", [], |r| r.get(0))
-        .unwrap();
-    let number = number.to_string();
+    let number = first_grouped_molecule(&conn).to_string();
     let show = ["show", "A4_B5", "--group", &number, "--db", groups];
     assert!(stdout(&run(&show)).contains("is shared by"));
+    // A group's molecules are 8-byte numbers: three bytes are none.
     let changed = conn
         .execute(
-            "UPDATE census_molecules SET molecule = 'not a board' WHERE config = 'A4_B5'",
+            "UPDATE census_groups SET molecules = x'010203' WHERE config = 'A4_B5'",
             [],
         )
         .unwrap();
@@ -745,7 +762,7 @@ fn a_damaged_census_row_is_called_damaged() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("damaged") && err.contains("holds no board"),
+        err.contains("damaged") && err.contains("is not a list of its molecules"),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -860,4 +877,16 @@ fn a_full_box_names_no_ray_it_does_not_have() {
     assert!(!text.contains("ray 0"), "{text}");
     assert_eq!(text.matches("no such ray").count(), 4, "{text}");
     assert!(text.contains("census: 1 molecule traced"), "{text}");
+}
+
+/// The lowest number of the first molecule group a stored census holds.
+pub fn first_grouped_molecule(conn: &rusqlite::Connection) -> u64 {
+    let blob: Vec<u8> = conn
+        .query_row(
+            "SELECT molecules FROM census_groups ORDER BY rowid LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    u64::from_le_bytes(blob[..8].try_into().unwrap())
 }

@@ -572,7 +572,7 @@ fn the_memory_bound_cuts_a_search_short_and_says_so() {
     // With room, the same search answers. How far it gets before the bound
     // stops it depends on timing: on a slow machine the fewest-atoms probe
     // starts beside the search and shares its budget (19995 on a quiet one).
-    let (out, _, code) = solve_bounded(&puzzle, &["--memory", "60M", "--count"]);
+    let (out, _, code) = solve_bounded(&puzzle, &["--memory", "200M", "--count"]);
     let listed: u64 = out
         .strip_prefix("at least ")
         .and_then(|n| n.trim().parse().ok())

@@ -145,11 +145,9 @@ fn the_store_takes_the_writers_lock_and_checks_again_under_it() {
     assert!(resumed(&json), "the kept census is not counted again");
     assert!(!census_kept(&work), "a stored census removes its work");
     assert!(leftovers(&db).is_empty(), "{:?}", leftovers(&db));
-    let number: i64 = rusqlite::Connection::open(&db)
-        .unwrap()
-        .query_row("SELECT min(number) FROM census_molecules", [], |r| r.get(0))
-        .unwrap();
-    let number = number.to_string();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let number = crate::cli_census::first_grouped_molecule(&conn).to_string();
+    drop(conn);
     let show = success(&run(&["show", "A4_B5", "--group", &number, "--db", d]));
     assert!(show.contains("is shared by"), "{show}");
     // A second store of another configuration finds the first, under the

@@ -7,15 +7,20 @@ use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Rules, Spectrum};
 use serde_json::Value;
 
-use crate::common::bbx;
+use crate::common::{bbx, temp_dir};
 
 fn verify(args: &[&str]) -> Value {
     let db = std::env::temp_dir().join(format!("bbx-verify-none-{}.sqlite", std::process::id()));
+    // A census streams the groups of a standard-rules verify: in a work
+    // directory of this call's own.
+    let work = temp_dir("verify-work");
     let out = bbx()
         .arg("verify")
         .args(args)
         .arg("--db")
         .arg(&db)
+        .arg("--work-dir")
+        .arg(&*work)
         .arg("--json")
         .output()
         .expect("runs");
@@ -106,16 +111,18 @@ fn hidden_rays_and_samples() {
     assert_eq!(t.iter().map(|r| r.1).sum::<u64>(), distinct);
     // Hiding rays makes molecules share observations.
     assert!(t.iter().any(|r| r.0 > 10));
+    // Every ambiguous spectrum (764) and 200 of the unique ones, drawn at random.
     let v = verify(&["A4_B6", "--sample", "200", "--seed", "7"]);
-    assert_eq!(v["checked"], 200);
-    // Fewer ambiguous spectra (764) than asked? No: more, so the sample is random.
+    assert_eq!(v["checked"], 764 + 200);
+    assert_eq!(v["unique_checked"], 200);
+    assert_eq!(v["unique_spectra"], 57269);
     let v = verify(&["A4_B6", "--ambiguous"]);
     assert_eq!(
         table(&v),
         [(2, 696, 1392), (3, 36, 108), (4, 24, 96), (5, 8, 40)]
     );
     let v = verify(&["A4_B6", "--sample", "1000"]);
-    // 764 ambiguous spectra are fewer than 1000: all of them are included.
+    // Every ambiguous spectrum is checked, whatever the sample of unique ones.
     let t = table(&v);
     assert_eq!(t.iter().filter(|r| r.0 > 1).map(|r| r.1).sum::<u64>(), 764);
 }

@@ -38,6 +38,7 @@ fn parse_everything(text: &str) -> Result<(), String> {
         Some(Format::Display),
         Some(Format::Linear),
         Some(Format::Seed001),
+        Some(Format::Tatham),
     ] {
         attempt(&format!("parse_puzzle({format:?})"), &|| {
             if let Ok(p) = parse_puzzle(text, "fuzz", format) {

@@ -461,8 +461,10 @@ fn every_command_prints_the_documented_json() {
                 "none.sqlite",
                 "--sat-rules",
                 "edge-miss",
+                "--work-dir",
+                ".",
             ],
-            "bbx verify",
+            "bbx verify stream",
             1,
         ),
         // Errors: bad input, arguments that do not parse, nothing to report.

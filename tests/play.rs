@@ -1114,11 +1114,45 @@ fn the_verdict_reviews_the_game_against_the_policy() {
 
 #[test]
 fn a_configuration_too_large_to_review_says_so() {
-    let mut app = won_game("A5_B8", 1, &[1]);
+    let mut app = won_game("A5_B10", 1, &[1]);
     assert!(app.wait_for_coach(COACH_WAIT));
     let said = panel(&screen(&mut app, 130, 40));
     assert!(
-        said.contains("not worked out: A5_B8 has 7624512 molecules"),
+        said.contains("not worked out: A5_B10 has 75287520 molecules"),
+        "{said}"
+    );
+}
+
+#[test]
+fn tathams_default_is_reviewed_without_the_average() {
+    // A5_B8's 7.6 million molecules: the policy's game against this one and
+    // the rays that told nothing new, but not every game.
+    let mut app = won_game("A5_B8", 1, &[1, 9]);
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let said = panel(&screen(&mut app, 160, 40));
+    let number = bbx::rules::enumeration::rank(app.game().hidden()).unwrap();
+    let (out, err, code) = bbx(&[
+        "strategy",
+        "A5_B8",
+        "--molecule",
+        &number.to_string(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let policy_rays = v["shots"].as_array().unwrap().len();
+    assert!(
+        said.contains(&format!(
+            "greedy policy: {policy_rays} ray{}, score {}",
+            if policy_rays == 1 { "" } else { "s" },
+            v["score"]
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "not computed in play (more than 1000000 molecules); bbx strategy A5_B8 gives it"
+        ),
         "{said}"
     );
 }

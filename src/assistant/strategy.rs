@@ -695,9 +695,14 @@ fn game(t: &Table, options: &StrategyOptions, number: u64) -> Result<Game, Error
 }
 
 /// The most molecules [`review`] works out a game against (their spectra are
-/// held in memory while it works, 4p bytes each): A4_B8's 635,376 take
-/// about 3 s on two cores, the whole strategy included.
-pub const REVIEW_LIMIT: u64 = 1_000_000;
+/// held in memory while it works, 4p bytes each): Tatham's default A5_B8,
+/// 7,624,512 molecules, takes about 5 s and 350 MB.
+pub const REVIEW_LIMIT: u64 = 10_000_000;
+
+/// The most molecules whose every game a review plays for the policy's
+/// average: A4_B8's 635,376 take about 3 s on two cores (A5_B8's 7.6
+/// million, a minute and 530 MB, are left to `bbx strategy`).
+pub const REVIEW_AVERAGE_LIMIT: u64 = 1_000_000;
 
 /// A game reviewed after it was played: what the policy would have done
 /// against the same hidden molecule, the policy's averages over every

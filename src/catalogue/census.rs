@@ -9,10 +9,17 @@
 //!   `nb_atoms`, `width`, `nb_mol`, `ambiguous_spectra`,
 //!   `ambiguous_molecules`, `report` — the census's report as JSON —,
 //!   timestamps);
-//! * `census_molecules`: the `molecules` columns, for the molecules of
-//!   ambiguous spectra only;
-//! * `census_spectrums`: the `spectrums` columns, one row per ambiguous
-//!   spectrum.
+//! * `census_groups`: one row per ambiguous spectrum (`config`, `spectrum`,
+//!   `molecules` — its molecules' numbers, ascending, as 8-byte
+//!   little-endian integers), with an index on (`config`, `spectrum`).
+//!
+//! A molecule's statistics are not stored: they are traced when read
+//! ([`Store`](super::Store)), which costs less than storing them. Files
+//! written by earlier versions of bbx hold, instead of `census_groups`, a
+//! `census_molecules` table with every statistic of every molecule of an
+//! ambiguous spectrum (the `molecules` columns) and `census_spectrums`; they
+//! are read as they are, and a census stored again in such a file replaces
+//! them.
 //!
 //! A file takes a census only when it holds nothing else: no catalogue
 //! (complete or not) and no other configuration's census, so storing never
@@ -20,10 +27,33 @@
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
-use crate::catalogue::rows::{MoleculeRow, SpectrumRow, insert_row, insert_sql, row_tables_sql};
+use crate::catalogue::rows::MoleculeRow;
 use crate::catalogue::{Catalogue, sql_err};
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::rules::enumeration::unrank;
+use crate::rules::ray::Tracer;
+
+/// The tables of the census's groups as earlier versions of bbx stored them
+/// (read, and replaced when a census is stored again).
+const OLD_TABLES: [&str; 2] = ["census_molecules", "census_spectrums"];
+
+/// Molecule numbers as a `census_groups` blob.
+fn numbers_blob(numbers: &[u64]) -> Vec<u8> {
+    numbers.iter().flat_map(|n| n.to_le_bytes()).collect()
+}
+
+/// The molecule numbers of a `census_groups` blob; `None` when it is not one.
+fn blob_numbers(blob: &[u8]) -> Option<Vec<u64>> {
+    if !blob.len().is_multiple_of(8) {
+        return None;
+    }
+    Some(
+        blob.chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect(),
+    )
+}
 
 /// What a catalogue file holds of a census.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,8 +143,8 @@ impl Catalogue {
     }
 
     /// Stores the census of `config`: its report (JSON) and, class by class,
-    /// its ambiguous spectra and their molecules, replacing an earlier census
-    /// of it, all in one transaction that first checks
+    /// its ambiguous spectra with their molecules' numbers, replacing an
+    /// earlier census of it, all in one transaction that first checks
     /// [`check_census_target`](Self::check_census_target) again: the file
     /// holds the census whole or is as it was. `stopped(n)` is asked before
     /// each class, `n` classes in, and before the commit (`n` being then
@@ -128,7 +158,7 @@ impl Catalogue {
         mut stopped: impl FnMut(u64) -> bool,
     ) -> Result<Option<(u64, u64)>, Error>
     where
-        I: IntoIterator<Item = Result<(Vec<SpectrumRow>, Vec<MoleculeRow>), Error>>,
+        I: IntoIterator<Item = Result<Vec<(String, Vec<u64>)>, Error>>,
     {
         if self.read_only {
             return Err(Error::Internal(format!(
@@ -141,12 +171,9 @@ impl Catalogue {
         let tx =
             Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).map_err(&e)?;
         self.check_census_target_once(config)?;
-        let tables = row_tables_sql(
-            "CREATE TABLE IF NOT EXISTS",
-            "census_molecules",
-            "census_spectrums",
-        );
-        tx.execute_batch(&format!(
+        // The index is made after the rows: sorting them once costs less
+        // than keeping it in order row by row.
+        tx.execute_batch(
             "CREATE TABLE IF NOT EXISTS census_configurations (
                config TEXT PRIMARY KEY,
                nb_atoms INTEGER NOT NULL,
@@ -158,53 +185,52 @@ impl Catalogue {
                created_at TEXT NOT NULL,
                updated_at TEXT NOT NULL
              );
-             {tables}
-             CREATE INDEX IF NOT EXISTS census_molecules_spectrum ON census_molecules (config, spectrum);"
-        ))
+             CREATE TABLE IF NOT EXISTS census_groups (
+               config TEXT NOT NULL,
+               spectrum TEXT NOT NULL,
+               molecules BLOB NOT NULL
+             );
+             DROP INDEX IF EXISTS census_groups_spectrum;",
+        )
         .map_err(&e)?;
         let now = self.now()?;
         let key = config.to_string();
         let (mut spectrum_count, mut molecule_count) = (0u64, 0u64);
-        for table in [
-            "census_molecules",
-            "census_spectrums",
-            "census_configurations",
-        ] {
+        for table in ["census_groups", "census_configurations"] {
             tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
                 .map_err(&e)?;
         }
+        for table in OLD_TABLES {
+            if self.has_table(table)? {
+                tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
+                    .map_err(&e)?;
+            }
+        }
         let mut done = 0u64;
         {
-            let mut stmt = tx
+            let mut insert = tx
                 .prepare(
-                    "INSERT INTO census_spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+                    "INSERT INTO census_groups (config, spectrum, molecules) VALUES (?1, ?2, ?3)",
                 )
                 .map_err(&e)?;
-            let mut rows = tx.prepare(&insert_sql("census_molecules")).map_err(&e)?;
             for class in classes {
                 if stopped(done) {
                     return Ok(None);
                 }
-                let (spectra, molecules) = class?;
+                let groups = class?;
                 done += 1;
-                spectrum_count += spectra.len() as u64;
-                molecule_count += molecules.len() as u64;
-                for s in &spectra {
-                    stmt.execute(params![
-                        key,
-                        s.spectrum,
-                        s.nb_mol as i64,
-                        s.transform,
-                        s.canonical_number as i64,
-                        now
-                    ])
-                    .map_err(&e)?;
-                }
-                for r in &molecules {
-                    insert_row(&mut rows, &key, r, &now).map_err(&e)?;
+                for (spectrum, numbers) in &groups {
+                    spectrum_count += 1;
+                    molecule_count += numbers.len() as u64;
+                    insert
+                        .execute(params![key, spectrum, numbers_blob(numbers)])
+                        .map_err(&e)?;
                 }
             }
+            tx.execute_batch(
+                "CREATE UNIQUE INDEX census_groups_spectrum ON census_groups (config, spectrum);",
+            )
+            .map_err(&e)?;
             tx.execute(
                 "INSERT INTO census_configurations (config, nb_atoms, width, nb_mol, ambiguous_spectra, ambiguous_molecules, report, created_at, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
@@ -252,31 +278,97 @@ impl Catalogue {
         })
     }
 
-    fn census_select(
-        &self,
-        filter: &str,
-        args: &[&dyn rusqlite::ToSql],
-    ) -> Result<Vec<MoleculeRow>, Error> {
-        self.select_from("census_molecules", filter, args)
+    /// Whether the census's groups are in the tables of earlier versions
+    /// (`census_molecules`) rather than `census_groups`.
+    fn census_is_old(&self) -> Result<bool, Error> {
+        Ok(!self.has_table("census_groups")? && self.has_table(OLD_TABLES[0])?)
     }
 
     /// The stored census molecules with this (normalised) spectrum, by number
-    /// (read through [`Store::with_spectrum`](super::Store::with_spectrum)).
+    /// (read through [`Store::with_spectrum`](super::Store::with_spectrum)),
+    /// their rows traced under `tracer`'s rules.
     pub(super) fn census_with_spectrum(
         &self,
         config: Config,
         spectrum: &str,
+        tracer: &mut Tracer,
     ) -> Result<Vec<MoleculeRow>, Error> {
         let key = config.to_string();
-        self.census_select(
-            "config = ?1 AND spectrum = ?2 ORDER BY number",
-            &[&key, &spectrum],
-        )
+        if self.census_is_old()? {
+            return self.select_from(
+                OLD_TABLES[0],
+                "config = ?1 AND spectrum = ?2 ORDER BY number",
+                &[&key, &spectrum],
+            );
+        }
+        let blob: Option<Vec<u8>> = self.reading(|| {
+            self.conn
+                .query_row(
+                    "SELECT molecules FROM census_groups WHERE config = ?1 AND spectrum = ?2",
+                    [&key, spectrum],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(sql_err(&self.path))
+        })?;
+        let Some(blob) = blob else {
+            return Ok(Vec::new());
+        };
+        self.blob_rows(config, spectrum, &blob)?
+            .into_iter()
+            .map(|n| {
+                let m = unrank(config, n)?;
+                Ok(MoleculeRow::compute(tracer, &m, n))
+            })
+            .collect()
+    }
+
+    /// The numbers of a `census_groups` blob, checked: ascending molecule
+    /// numbers of the configuration, two or more.
+    fn blob_rows(&self, config: Config, spectrum: &str, blob: &[u8]) -> Result<Vec<u64>, Error> {
+        let count = config.molecule_count().unwrap_or(u64::MAX);
+        match blob_numbers(blob) {
+            Some(v)
+                if v.len() >= 2
+                    && v.windows(2).all(|w| w[0] < w[1])
+                    && v[0] >= 1
+                    && v[v.len() - 1] <= count =>
+            {
+                Ok(v)
+            }
+            _ => Err(Error::Damaged {
+                path: self.path.clone(),
+                detail: format!(
+                    "the census group of {config} with spectrum {spectrum} is not a list of its molecules"
+                ),
+            }),
+        }
     }
 
     /// Every stored ambiguous spectrum with its molecules' numbers, in spectrum
     /// order.
     pub(super) fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        self.numbers_by_spectrum("census_molecules", config)
+        if self.census_is_old()? {
+            return self.numbers_by_spectrum(OLD_TABLES[0], config);
+        }
+        self.reading(|| {
+            let e = sql_err(&self.path);
+            let mut stmt = self
+                .conn
+                .prepare(
+                    "SELECT spectrum, molecules FROM census_groups INDEXED BY census_groups_spectrum
+                     WHERE config = ?1 ORDER BY spectrum",
+                )
+                .map_err(&e)?;
+            let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
+            let mut out = Vec::new();
+            while let Some(r) = rows.next().map_err(&e)? {
+                let s: String = r.get(0).map_err(&e)?;
+                let blob: Vec<u8> = r.get(1).map_err(&e)?;
+                let numbers = self.blob_rows(config, &s, &blob)?;
+                out.push((s, numbers));
+            }
+            Ok(out)
+        })
     }
 }

@@ -29,7 +29,7 @@ pub(super) const STAT_COLUMNS: [&str; 17] = [
 
 /// `CREATE TABLE` statements for a table of [`MoleculeRow`]s and one of
 /// [`SpectrumRow`]s: `molecules` and `spectrums` in a catalogue,
-/// `census_molecules` and `census_spectrums` for a census's groups (`create`
+/// `census_molecules` and `census_spectrums` for a census's groups as earlier versions stored them (`create`
 /// is `CREATE TABLE` or `CREATE TABLE IF NOT EXISTS`).
 pub(super) fn row_tables_sql(create: &str, molecules: &str, spectrums: &str) -> String {
     let stats: String = STAT_COLUMNS

@@ -182,7 +182,10 @@ impl Store {
     pub fn with_spectrum(&self, spectrum: &str) -> Result<Vec<MoleculeRow>, Error> {
         match (&self.holding, self.with_rows()) {
             (Holding::Catalogue, Some(cat)) => cat.with_spectrum(self.config, spectrum),
-            (Holding::Census(_), Some(cat)) => cat.census_with_spectrum(self.config, spectrum),
+            (Holding::Census(_), Some(cat)) => {
+                let mut tracer = Tracer::new(self.config.width, RULES);
+                cat.census_with_spectrum(self.config, spectrum, &mut tracer)
+            }
             _ => Ok(Vec::new()),
         }
     }
@@ -377,7 +380,10 @@ mod tests {
             .iter()
             .map(|s| {
                 let rows = cat.with_spectrum(config, &s.spectrum)?;
-                Ok((vec![s.clone()], rows))
+                Ok(vec![(
+                    s.spectrum.clone(),
+                    rows.iter().map(|r| r.number).collect(),
+                )])
             })
             .collect();
         let db = dir.path().join("census.sqlite");
@@ -388,16 +394,114 @@ mod tests {
             .unwrap()
             .unwrap();
         drop(census);
-
+        check_census(&db, &catalogue, config, &report, &json, shared.len());
+        // A group that is not a list of molecules is damage, said as such.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute(
+            "UPDATE census_groups SET molecules = x'0102' WHERE rowid = 1",
+            [],
+        )
+        .unwrap();
+        drop(conn);
         let store = Store::open(&db, config, BUSY_MS).unwrap();
+        let err = store.groups().unwrap_err();
+        assert!(matches!(err, Error::Damaged { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_census_stored_by_an_earlier_bbx_still_reads() {
+        // Earlier versions stored every molecule's row in census_molecules
+        // (and the spectra's in census_spectrums): written here as they did.
+        let dir = tempfile::tempdir().unwrap();
+        let config: Config = "A3_B4".parse().unwrap();
+        let full = dir.path().join("catalogue.sqlite");
+        explore(&full, config, None);
+        let catalogue = Store::open(&full, config, BUSY_MS).unwrap();
+        let cat = catalogue.catalogue().unwrap();
+        let report = cat.stats_report(config).unwrap();
+        let json = serde_json::to_string(&report).unwrap();
+        let shared = cat.spectra(config).unwrap();
+        let db = dir.path().join("old.sqlite");
+        drop(Catalogue::open(&db).unwrap());
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let tables = crate::catalogue::rows::row_tables_sql(
+            "CREATE TABLE",
+            "census_molecules",
+            "census_spectrums",
+        );
+        conn.execute_batch(&format!(
+            "CREATE TABLE census_configurations (
+               config TEXT PRIMARY KEY, nb_atoms INTEGER NOT NULL, width INTEGER NOT NULL,
+               nb_mol INTEGER NOT NULL, ambiguous_spectra INTEGER NOT NULL,
+               ambiguous_molecules INTEGER NOT NULL, report TEXT NOT NULL,
+               created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+             {tables}
+             CREATE INDEX census_molecules_spectrum ON census_molecules (config, spectrum);"
+        ))
+        .unwrap();
+        let mut stmt = conn
+            .prepare(&crate::catalogue::rows::insert_sql("census_molecules"))
+            .unwrap();
+        let mut molecules = 0;
+        for s in &shared {
+            for row in cat.with_spectrum(config, &s.spectrum).unwrap() {
+                crate::catalogue::rows::insert_row(&mut stmt, "A3_B4", &row, "now").unwrap();
+                molecules += 1;
+            }
+        }
+        drop(stmt);
+        conn.execute(
+            "INSERT INTO census_configurations VALUES ('A3_B4', 3, 4, 560, ?1, ?2, ?3, 'now', 'now')",
+            rusqlite::params![shared.len() as i64, molecules, json],
+        )
+        .unwrap();
+        drop(conn);
+        check_census(&db, &catalogue, config, &report, &json, shared.len());
+        // Stored again, the census replaces the old tables' rows.
+        let classes: Vec<_> = shared
+            .iter()
+            .map(|s| {
+                let rows = cat.with_spectrum(config, &s.spectrum)?;
+                Ok(vec![(
+                    s.spectrum.clone(),
+                    rows.iter().map(|r| r.number).collect(),
+                )])
+            })
+            .collect();
+        let mut census = Catalogue::open(&db).unwrap();
+        census
+            .store_census(config, &json, classes, |_| false)
+            .unwrap()
+            .unwrap();
+        drop(census);
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let left: i64 = conn
+            .query_row("SELECT count(*) FROM census_molecules", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 0);
+        drop(conn);
+        check_census(&db, &catalogue, config, &report, &json, shared.len());
+    }
+
+    /// What a stored census of `config` in `db` must answer, against its
+    /// complete catalogue.
+    fn check_census(
+        db: &Path,
+        catalogue: &Store,
+        config: Config,
+        report: &StatsReport,
+        json: &str,
+        shared: usize,
+    ) {
+        let store = Store::open(db, config, BUSY_MS).unwrap();
         let Holding::Census(status) = store.holding() else {
             panic!("{:?}", store.holding());
         };
-        assert_eq!(status.ambiguous_spectra, shared.len() as u64);
+        assert_eq!(status.ambiguous_spectra, shared as u64);
         assert!(store.has_rows());
         // The report read back is the one stored, byte for byte.
         let read = store.stats_report().unwrap().unwrap();
-        assert_eq!(read, report);
+        assert_eq!(&read, report);
         assert_eq!(serde_json::to_string(&read).unwrap(), json);
         // The shared spectra only, but the count of every spectrum.
         let groups = store.groups().unwrap().unwrap();
@@ -424,7 +528,7 @@ mod tests {
             store.molecules(5, 9).unwrap(),
             catalogue.molecules(5, 9).unwrap()
         );
-        let lone = lone_spectrum(&catalogue);
+        let lone = lone_spectrum(catalogue);
         let spectrum = Spectrum::parse(&lone, "test").unwrap();
         assert!(store.with_spectrum(&lone).unwrap().is_empty());
         let err = store.spectrum_group(&spectrum).unwrap_err().to_string();
@@ -435,16 +539,25 @@ mod tests {
             )),
             "{err}"
         );
-        // A report this bbx cannot read is no report.
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute("UPDATE census_configurations SET report = '{}'", [])
-            .unwrap();
-        drop(conn);
-        let store = Store::open(&db, config, BUSY_MS).unwrap();
-        assert_eq!(store.stats_report().unwrap(), None);
         // Nothing of another configuration.
-        let other = Store::open(&db, "A2_B4".parse().unwrap(), BUSY_MS).unwrap();
+        let other = Store::open(db, "A2_B4".parse().unwrap(), BUSY_MS).unwrap();
         assert_eq!(*other.holding(), Holding::Other);
+    }
+
+    #[test]
+    fn a_census_report_this_bbx_cannot_read_is_no_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let config: Config = "A2_B4".parse().unwrap();
+        let db = dir.path().join("census.sqlite");
+        let mut census = Catalogue::open(&db).unwrap();
+        census
+            .store_census(config, "{}", Vec::new(), |_| false)
+            .unwrap()
+            .unwrap();
+        drop(census);
+        let store = Store::open(&db, config, BUSY_MS).unwrap();
+        assert!(matches!(store.holding(), Holding::Census(_)));
+        assert_eq!(store.stats_report().unwrap(), None);
     }
 
     /// A spectrum of the catalogue that one molecule has alone.

@@ -51,6 +51,10 @@ pub struct Manifest {
     pub process: usize,
     /// Partition files per worker.
     pub partitions: usize,
+    /// The sink the groups are handed to, and its settings (see
+    /// [`crate::census::sink`]); absent for a plain census.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<String>,
 }
 
 /// The current [`Manifest::format`].
@@ -67,6 +71,8 @@ fn is_census_file(name: &str) -> bool {
         digits > 0
             && (tail == ".log"
                 || tail == ".log.tmp"
+                || tail == ".sink"
+                || tail == ".sink.tmp"
                 || tail
                     .strip_prefix("-part")
                     .and_then(|t| t.strip_suffix(".records"))
@@ -315,11 +321,62 @@ impl WorkDir {
         })
     }
 
-    /// Removes worker `worker`'s log, so that the directory no longer claims
-    /// its work: done before its partition files are removed, a census killed
-    /// in between starts again instead of missing the files its log names.
+    /// Removes worker `worker`'s log (its sink's log first), so that the
+    /// directory no longer claims its work: done before its partition files
+    /// are removed, a census killed in between starts again instead of
+    /// missing the files its log names.
     pub fn forget(&self, worker: usize) {
+        let _ = std::fs::remove_file(self.sink_path(worker));
         let _ = std::fs::remove_file(self.log_path(worker));
+    }
+
+    fn sink_path(&self, worker: usize) -> PathBuf {
+        self.path.join(format!("worker{worker}.sink"))
+    }
+
+    /// What worker `worker`'s sink took in an earlier run, partition by
+    /// partition, in order (a torn last line is dropped).
+    pub fn sink_lines(&self, worker: usize) -> Vec<SinkLine> {
+        let Ok(f) = File::open(self.sink_path(worker)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<SinkLine> = Vec::new();
+        for l in BufReader::new(f).lines() {
+            let Ok(l) = l else { break };
+            let Ok(line) = serde_json::from_str::<SinkLine>(&l) else {
+                break;
+            };
+            if out.last().is_some_and(|p| p.partition >= line.partition) {
+                break;
+            }
+            out.push(line);
+        }
+        out
+    }
+
+    /// Opens worker `worker`'s sink log for appending, keeping only `keep`.
+    pub fn sink_log(&self, worker: usize, keep: &[SinkLine]) -> Result<SinkLog, Error> {
+        let path = self.sink_path(worker);
+        let tmp = path.with_extension("sink.tmp");
+        let mut text = String::new();
+        for l in keep {
+            text.push_str(&serde_json::to_string(l)?);
+            text.push('\n');
+        }
+        let err = |source: std::io::Error| Error::WorkDir {
+            path: path.display().to_string(),
+            what: "write the sink's log".into(),
+            source,
+        };
+        std::fs::write(&tmp, text).map_err(err)?;
+        std::fs::rename(&tmp, &path).map_err(err)?;
+        let file = OpenOptions::new().append(true).open(&path).map_err(err)?;
+        Ok(SinkLog(Log {
+            file,
+            path,
+            disk: self.disk.clone(),
+            broken: false,
+        }))
     }
 
     /// Removes the census's files, the logs first (see [`WorkDir::forget`]),
@@ -333,7 +390,8 @@ impl WorkDir {
                         .flatten()
                         .filter(|e| {
                             let name = e.file_name().to_string_lossy().into_owned();
-                            is_census_file(&name) && name.ends_with(".log") == logs
+                            is_census_file(&name)
+                                && (name.ends_with(".log") || name.ends_with(".sink")) == logs
                         })
                         .map(|e| e.path())
                         .collect()
@@ -393,6 +451,46 @@ impl Log {
     }
 }
 
+/// One line of a sink's log: what the sink took of a partition (or, at
+/// `partition` = the number of partitions, of the sample of unique spectra).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SinkLine {
+    /// The partition.
+    pub partition: u64,
+    /// What the sink logged of it ([`crate::census::sink::GroupSink::take_log`]).
+    pub logged: serde_json::Value,
+}
+
+/// A worker's sink log, open for appending.
+#[derive(Debug)]
+pub struct SinkLog(Log);
+
+impl SinkLog {
+    /// Appends a line and makes it durable (a line stands for a whole
+    /// partition's checks, so it is worth a sync).
+    pub fn append(&mut self, line: &SinkLine) -> Result<(), Error> {
+        let err = |source: std::io::Error| Error::WorkDir {
+            path: self.0.path.display().to_string(),
+            what: "write the sink's log".into(),
+            source,
+        };
+        if self.0.broken {
+            return Err(err(std::io::Error::other(
+                "an earlier write to this log failed",
+            )));
+        }
+        let mut text = serde_json::to_string(line)?;
+        text.push('\n');
+        let at = self.0.file.metadata().map_or(0, |m| m.len());
+        let written = self.0.disk.write_all(&mut self.0.file, at, text.as_bytes());
+        if written.is_err() {
+            self.0.broken = true;
+        }
+        written.map_err(err)?;
+        self.0.sync()
+    }
+}
+
 /// The round every worker finished, from each worker's last logged round
 /// (`None`: a worker logged nothing).
 pub fn common_round(last: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
@@ -420,6 +518,7 @@ mod tests {
             processes: 1,
             process: 0,
             partitions: 1,
+            sink: None,
         }
     }
 
@@ -485,6 +584,8 @@ mod tests {
             "worker0.log",
             "worker12.log.tmp",
             "worker3-part17.records",
+            "worker2.sink",
+            "worker2.sink.tmp",
         ] {
             assert!(is_census_file(ours), "{ours}");
         }

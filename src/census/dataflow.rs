@@ -36,10 +36,11 @@ use timely::dataflow::operators::{Capability, Exchange};
 use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
-use crate::census::checkpoint::{Line, Log, common_round};
-use crate::census::group::Grouper;
+use crate::census::checkpoint::{Line, Log, SinkLine, SinkLog, common_round};
+use crate::census::group::{Grouper, Handover};
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
+use crate::census::sink::{BottomK, Group, GroupSink, Sink, threshold};
 use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, key};
 use crate::census::spill::Partitions;
 use crate::census::summary::{Summary, Tally, peak_memory};
@@ -82,9 +83,15 @@ pub struct Plan {
     pub keep_work: bool,
     /// Stop grouping after this many partitions, as Ctrl-C would (for tests).
     pub stop_grouping_after: Option<u64>,
+    /// What each worker hands its groups to, if anything.
+    pub sink: Option<Sink>,
     /// Molecules this process's workers have accounted for (resumed ones
     /// included).
     pub counted: Arc<AtomicU64>,
+    /// Partitions this process's workers have grouped in this run.
+    pub grouped: AtomicU64,
+    /// Spectra this process's workers have handed to their sinks in this run.
+    pub handed: Arc<AtomicU64>,
     /// Whether any worker resumed from a checkpoint.
     pub resumed: AtomicBool,
 }
@@ -135,8 +142,9 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     let mut error = traced.error;
     let mut grouped = false;
     let mut parts = None;
+    let mut handing = Handing::default();
     if finished {
-        match group(plan, index, &traced.lengths, &mut summary) {
+        match group(plan, index, &traced.lengths, &mut summary, &mut handing) {
             Ok((done, p)) => {
                 grouped = done;
                 parts = Some(p);
@@ -144,7 +152,35 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
             Err(e) => error = Some(e),
         }
     }
-    let everyone = agree.min(worker, u64::from(grouped)) == 1;
+    let mut everyone = agree.min(worker, u64::from(grouped)) == 1;
+    if everyone && let Some(sink) = &plan.sink {
+        // The sample of unique spectra: every worker's smallest hashes meet
+        // at worker 0, which finds the threshold; each worker hands over its
+        // spectra up to it.
+        let hashes = handing
+            .sample
+            .as_ref()
+            .map(BottomK::hashes)
+            .unwrap_or_default();
+        let t = gather_threshold(worker, hashes, sink.sample);
+        let t = agree.min(worker, if index == 0 { t } else { u64::MAX });
+        let sampled = match hand_sample(plan, index, &mut handing, t) {
+            Ok(done) => done,
+            Err(e) => {
+                error.get_or_insert(e);
+                false
+            }
+        };
+        everyone = agree.min(worker, u64::from(sampled)) == 1;
+    }
+    if let Some(sink) = handing.sink.as_mut() {
+        match sink.report() {
+            Ok(r) => summary.sinks.push(r.to_string()),
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
     summary.complete = everyone;
     summary.peak_memory = peak_memory();
     let out = gather(worker, index, summary, error);
@@ -583,15 +619,154 @@ impl Logger {
     }
 }
 
+/// A worker's sink, with what it needs around it: its log, its sample of
+/// unique spectra, and whether an earlier run handed the sample over.
+#[derive(Default)]
+struct Handing {
+    sink: Option<Counting>,
+    log: Option<SinkLog>,
+    sample: Option<BottomK>,
+    sample_logged: bool,
+}
+
+/// A sink that counts the spectra handed to it, for the progress display.
+struct Counting {
+    inner: Box<dyn GroupSink>,
+    handed: Arc<AtomicU64>,
+}
+
+impl GroupSink for Counting {
+    fn group(&mut self, group: &Group<'_>) -> Result<(), Error> {
+        self.inner.group(group)?;
+        self.handed.fetch_add(group.spectra, Ordering::Relaxed);
+        Ok(())
+    }
+    fn take_log(&mut self) -> Result<serde_json::Value, Error> {
+        self.inner.take_log()
+    }
+    fn restore(&mut self, logged: serde_json::Value) -> Result<(), Error> {
+        self.inner.restore(logged)
+    }
+    fn report(&mut self) -> Result<serde_json::Value, Error> {
+        self.inner.report()
+    }
+}
+
+/// Makes this worker's sink and gives it what an earlier run logged: the
+/// partitions handed over already (their number) and, when the sample was
+/// handed over too, says so.
+fn open_sink(
+    plan: &Plan,
+    index: usize,
+    partitions: u64,
+    handing: &mut Handing,
+) -> Result<u64, Error> {
+    let Some(sink) = &plan.sink else {
+        return Ok(0);
+    };
+    let mut inner = Counting {
+        inner: (sink.make)(index)?,
+        handed: plan.handed.clone(),
+    };
+    // Lines 0, 1, … name partitions 0, 1, …; the sample's line comes last.
+    let mut keep: Vec<SinkLine> = Vec::new();
+    let mut next = 0;
+    for line in plan.work_dir.sink_lines(index) {
+        if line.partition == next && next < partitions {
+            next += 1;
+        } else if line.partition == partitions && next == partitions {
+            handing.sample_logged = true;
+        } else {
+            break;
+        }
+        inner.restore(line.logged.clone())?;
+        keep.push(line);
+    }
+    handing.log = Some(plan.work_dir.sink_log(index, &keep)?);
+    handing.sample = Some(BottomK::new(sink.sample, sink.seed));
+    handing.sink = Some(inner);
+    Ok(next)
+}
+
+/// Hands this worker's sampled unique spectra (hash up to `threshold`) to
+/// its sink, unless an earlier run did, and logs them. False when stopped.
+fn hand_sample(
+    plan: &Plan,
+    index: usize,
+    handing: &mut Handing,
+    threshold: u64,
+) -> Result<bool, Error> {
+    let (Some(sink), Some(sample), Some(log)) = (
+        handing.sink.as_mut(),
+        handing.sample.as_ref(),
+        handing.log.as_mut(),
+    ) else {
+        return Ok(true);
+    };
+    if handing.sample_logged {
+        return Ok(true);
+    }
+    let mut grouper = Grouper::new(plan.config, false).ok_or_else(|| {
+        Error::Internal(format!(
+            "configuration {} passed the census's checks but is not numbered",
+            plan.config
+        ))
+    })?;
+    for (number, image) in sample.upto(threshold) {
+        if plan.interrupted() {
+            return Ok(false);
+        }
+        let (molecule, spectrum) = grouper.sampled(number, image).ok_or_else(|| {
+            Error::Internal(format!(
+                "worker {index}: orbit {number} has no image {image}"
+            ))
+        })?;
+        sink.group(&Group {
+            spectrum: &spectrum,
+            molecules: &[molecule],
+            spectra: 1,
+        })?;
+    }
+    log.append(&SinkLine {
+        partition: plan.partitions as u64,
+        logged: sink.take_log()?,
+    })?;
+    handing.sample_logged = true;
+    Ok(true)
+}
+
+/// The `size`-th smallest of the hashes every worker offers, found at
+/// worker 0 (the others get `u64::MAX`).
+fn gather_threshold(worker: &mut Worker, hashes: Vec<u64>, size: u64) -> u64 {
+    let mut input = InputHandleVec::<u64, u64>::new();
+    let events =
+        worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
+    let mut outlet = Outlet::new(events);
+    for h in hashes {
+        input.send(h);
+    }
+    drop(input);
+    outlet.wait_for_all(worker);
+    let all: Vec<u64> = outlet.take().into_values().flatten().collect();
+    if worker.index() == 0 {
+        threshold(all, size)
+    } else {
+        u64::MAX
+    }
+}
+
 /// Step 3: groups this worker's partitions, one at a time, stopping as
-/// tracing does (Ctrl-C). Returns whether it grouped them all, and the
-/// files (removed once every worker has grouped). Stopped anywhere, no
-/// worker removes its files: the same command groups them again.
+/// tracing does (Ctrl-C), handing the groups over to its sink if it has
+/// one. Returns whether it grouped them all, and the files (removed once
+/// every worker has grouped). Stopped anywhere, no worker removes its
+/// files: the same command groups them again, and hands over the
+/// partitions its sink has not logged.
 fn group(
     plan: &Plan,
     index: usize,
     lengths: &[u64],
     summary: &mut Summary,
+    handing: &mut Handing,
 ) -> Result<(bool, Partitions), Error> {
     let mut parts = Partitions::open(
         plan.work_dir.path(),
@@ -606,15 +781,31 @@ fn group(
             plan.config
         ))
     })?;
+    let handed_before = open_sink(plan, index, parts.len() as u64, handing)?;
     let interrupted = || plan.interrupted();
     for j in 0..parts.len() {
         if interrupted() || plan.stop_grouping_after.is_some_and(|n| j as u64 >= n) {
             return Ok((false, parts));
         }
         let records = parts.read(j)?;
-        if !grouper.group_until(records, summary, &interrupted) {
+        let hands = j as u64 >= handed_before;
+        let mut hand = Handover {
+            sink: match handing.sink.as_mut() {
+                Some(s) if hands => Some(s as &mut dyn GroupSink),
+                _ => None,
+            },
+            sample: handing.sample.as_mut(),
+        };
+        if !grouper.group_handing(records, summary, &interrupted, &mut hand)? {
             return Ok((false, parts));
         }
+        if hands && let (Some(sink), Some(log)) = (handing.sink.as_mut(), handing.log.as_mut()) {
+            log.append(&SinkLine {
+                partition: j as u64,
+                logged: sink.take_log()?,
+            })?;
+        }
+        plan.grouped.fetch_add(1, Ordering::Relaxed);
     }
     Ok((true, parts))
 }

@@ -19,8 +19,10 @@ use itertools::Itertools;
 
 use crate::census::orbits::CellSymmetries;
 use crate::census::record::{Record, number, orbit_size, spectrum_stabilizer};
+use crate::census::sink::{BottomK, Group, GroupSink};
 use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, spectrum_of};
 use crate::census::summary::{Summary, TopGroup};
+use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
 
@@ -40,6 +42,18 @@ pub struct Grouper {
 struct Retraced {
     canonical: Canonical,
     atoms: Vec<usize>,
+    number: u64,
+    orbit_size: u8,
+}
+
+/// Where a grouper hands its groups over (see [`crate::census::sink`]).
+#[derive(Default)]
+pub struct Handover<'a> {
+    /// Takes every class of ambiguous spectra (`None`: they are not handed
+    /// over, say because an earlier run did).
+    pub sink: Option<&'a mut dyn GroupSink>,
+    /// Keeps the sample of unique spectra.
+    pub sample: Option<&'a mut BottomK>,
 }
 
 impl Grouper {
@@ -65,12 +79,27 @@ impl Grouper {
     /// when it stopped, and `summary` then holds part of the partition.
     pub fn group_until(
         &mut self,
-        mut records: Vec<Record>,
+        records: Vec<Record>,
         summary: &mut Summary,
         stop: &dyn Fn() -> bool,
     ) -> bool {
+        // Nothing handed over, nothing fails.
+        self.group_handing(records, summary, stop, &mut Handover::default())
+            .unwrap_or(false)
+    }
+
+    /// [`group_until`](Self::group_until), handing each class of ambiguous
+    /// spectra to `hand.sink` and offering each class of unique spectra to
+    /// `hand.sample`. Fails when the sink does.
+    pub fn group_handing(
+        &mut self,
+        mut records: Vec<Record>,
+        summary: &mut Summary,
+        stop: &dyn Fn() -> bool,
+        hand: &mut Handover<'_>,
+    ) -> Result<bool, Error> {
         if stop() {
-            return false;
+            return Ok(false);
         }
         records.sort_unstable();
         let mut i = 0;
@@ -78,7 +107,7 @@ impl Grouper {
         while i < records.len() {
             runs = runs.wrapping_add(1);
             if runs.is_multiple_of(1024) && stop() {
-                return false;
+                return Ok(false);
             }
             let mut j = i + 1;
             while j < records.len() && records[j].0 == records[i].0 {
@@ -94,15 +123,26 @@ impl Grouper {
                 .map(|&(_, p)| orbit_size(p) as u64 * spectrum_stabilizer(p) as u64)
                 .sum();
             if molecules >= 16 {
-                self.candidates(run, summary);
+                self.candidates(run, summary, hand)?;
+            } else if let Some(sample) = hand.sample.as_deref_mut() {
+                // One class of unique spectra: one orbit, whose molecules
+                // have a spectrum each.
+                for &(_, p) in run {
+                    sample.offer(number(p), orbit_size(p));
+                }
             }
             i = j;
         }
-        true
+        Ok(true)
     }
 
     /// Traces a run's orbits again and counts each actual class.
-    fn candidates(&mut self, run: &[Record], summary: &mut Summary) {
+    fn candidates(
+        &mut self,
+        run: &[Record],
+        summary: &mut Summary,
+        hand: &mut Handover<'_>,
+    ) -> Result<(), Error> {
         let mut items: Vec<Retraced> = run
             .iter()
             .map(|&(_, p)| {
@@ -112,6 +152,8 @@ impl Grouper {
                 Retraced {
                     canonical: self.positions.canonical(self.traced.codes()),
                     atoms,
+                    number: number(p),
+                    orbit_size: orbit_size(p),
                 }
             })
             .collect();
@@ -123,18 +165,24 @@ impl Grouper {
             while j < items.len() && items[j].canonical.codes == items[i].canonical.codes {
                 j += 1;
             }
-            self.class(&items[i..j], summary);
+            self.class(&items[i..j], summary, hand)?;
             classes += 1;
             i = j;
         }
         if classes > 1 {
             summary.collisions += classes - 1;
         }
+        Ok(())
     }
 
     /// Counts one class of spectra, given the canonical molecules of the
     /// orbits whose spectra lie in it.
-    fn class(&mut self, orbits: &[Retraced], summary: &mut Summary) {
+    fn class(
+        &mut self,
+        orbits: &[Retraced],
+        summary: &mut Summary,
+        hand: &mut Handover<'_>,
+    ) -> Result<(), Error> {
         let cs = &orbits[0].canonical.codes;
         let fixing = self.positions.stabilizer(cs);
         // The molecules whose spectrum is exactly cs.
@@ -152,7 +200,14 @@ impl Grouper {
         members.dedup();
         let n = members.len();
         if n < 2 {
-            return;
+            // A class of unique spectra (its key shared with another
+            // class's): one orbit.
+            if let Some(sample) = hand.sample.as_deref_mut() {
+                for o in orbits {
+                    sample.offer(o.number, o.orbit_size);
+                }
+            }
+            return Ok(());
         }
         let apart = members
             .iter()
@@ -161,13 +216,22 @@ impl Grouper {
             .max()
             .unwrap_or(0);
         summary.add_class(n as u64, (8 / fixing.len()) as u64, apart);
-        if self.keep_classes {
+        if self.keep_classes || hand.sink.is_some() {
             let mut numbers: Vec<u64> = members.iter().map(|m| self.numbering.rank(m)).collect();
             numbers.sort_unstable();
-            summary.classes.push(numbers);
+            if let Some(sink) = hand.sink.as_deref_mut() {
+                sink.group(&Group {
+                    spectrum: &spectrum_of(self.config.width, cs),
+                    molecules: &numbers,
+                    spectra: (8 / fixing.len()) as u64,
+                })?;
+            }
+            if self.keep_classes {
+                summary.classes.push(numbers);
+            }
         }
         if !summary.could_rank(n, apart) {
-            return;
+            return Ok(());
         }
         // The lowest-numbered molecule among the images of the class: its
         // spectrum is the one the catalogue shows.
@@ -195,5 +259,30 @@ impl Grouper {
             spectrum,
             numbers,
         });
+        Ok(())
+    }
+
+    /// The sampled unique spectrum `image` of the orbit of canonical
+    /// molecule `number` (see [`crate::census::sink`]): the orbit's
+    /// `image`-th distinct image, in the order of the symmetries, and its
+    /// spectrum. `None` when the orbit has no such image.
+    pub fn sampled(
+        &mut self,
+        number: u64,
+        image: u8,
+    ) -> Option<(u64, crate::rules::spectrum::Spectrum)> {
+        let mut atoms = Vec::new();
+        self.numbering.unrank_into(number, &mut atoms);
+        let mut images: Vec<Vec<usize>> = Vec::with_capacity(8);
+        for t in 0..8 {
+            let mut m = Vec::new();
+            self.cells.apply(t, &atoms, &mut m);
+            if !images.contains(&m) {
+                images.push(m);
+            }
+        }
+        let m = images.get(usize::from(image))?;
+        self.traced.trace(m);
+        Some((self.numbering.rank(m), self.traced.spectrum()))
     }
 }

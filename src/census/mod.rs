@@ -44,6 +44,7 @@ pub mod dataflow;
 pub mod group;
 pub mod orbits;
 pub mod record;
+pub mod sink;
 pub mod source;
 pub mod spectra;
 pub mod spill;
@@ -102,6 +103,9 @@ pub struct CensusOptions {
     /// Stop grouping after this many partitions per worker, as Ctrl-C would
     /// (for tests).
     pub stop_grouping_after: Option<u64>,
+    /// Hand every class of ambiguous spectra, and a sample of the unique
+    /// ones, to each worker's sink as they are formed ([`sink`]).
+    pub sink: Option<sink::Sink>,
 }
 
 impl Default for CensusOptions {
@@ -122,6 +126,7 @@ impl Default for CensusOptions {
             fail_writes_after: None,
             keep_work: false,
             stop_grouping_after: None,
+            sink: None,
         }
     }
 }
@@ -145,9 +150,28 @@ pub struct Census {
     pub counted: u64,
     /// The configuration's molecules, which all the processes share.
     pub total: u64,
+    /// With [`CensusOptions::sink`], on process 0 of a finished census,
+    /// every worker's [`report`](sink::GroupSink::report), as JSON text.
+    pub sink_reports: Vec<String>,
     /// With [`CensusOptions::keep_work`], the finished census's work
     /// directory, still locked.
     work: Option<checkpoint::WorkDir>,
+}
+
+/// How far a census is, as [`run_with`] reports it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Molecules this process has accounted for.
+    pub counted: u64,
+    /// This process's share (an estimate with several processes).
+    pub share: u64,
+    /// Partitions this process's workers have grouped in this run.
+    pub grouped: u64,
+    /// Partitions this process's workers group in all.
+    pub partitions: u64,
+    /// Spectra handed to the sinks of this process in this run (with
+    /// [`CensusOptions::sink`]).
+    pub handed: u64,
 }
 
 impl Census {
@@ -218,6 +242,15 @@ pub fn run(
     options: &CensusOptions,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Census, Error> {
+    run_with(config, options, |p| progress(p.counted, p.share))
+}
+
+/// [`run`], reporting its grouping and what it hands over too.
+pub fn run_with(
+    config: Config,
+    options: &CensusOptions,
+    mut progress: impl FnMut(&Progress),
+) -> Result<Census, Error> {
     let total = countable(config)?;
     let cluster = options.cluster.clone();
     cluster.check()?;
@@ -237,6 +270,14 @@ pub fn run(
     let partitions = (bytes * cluster.workers as u64)
         .div_ceil(options.memory.max(1 << 20) / 2)
         .max(1) as usize;
+    // A sink's checkpoints are partitions: at least its number of them,
+    // where the limit on open files allows.
+    let partitions = match &options.sink {
+        Some(sink) if partitions <= MAX_PARTITIONS => {
+            partitions.max(sink.partitions.min(MAX_PARTITIONS))
+        }
+        _ => partitions,
+    };
     if partitions > MAX_PARTITIONS {
         // Each partition is a file a worker keeps open: past a few hundred
         // the system's limit on open files fails the census half-way.
@@ -248,11 +289,15 @@ pub fn run(
             least.div_ceil(1_000_000)
         )));
     }
+    let mut name = work_dir_name(config, options.symmetry, &cluster);
+    if let Some(sink) = &options.sink {
+        name = name.replacen("bbx-census-", &format!("bbx-{}-", sink.name), 1);
+    }
     let work_dir = options
         .work_dir
         .clone()
         .unwrap_or_else(std::env::temp_dir)
-        .join(work_dir_name(config, options.symmetry, &cluster));
+        .join(name);
     // What this run creates, to remove again if it fails before working.
     let mut created = Created::before(&work_dir);
     let dir = checkpoint::WorkDir::open(
@@ -266,6 +311,10 @@ pub fn run(
             processes: cluster.processes,
             process: cluster.process,
             partitions,
+            sink: options
+                .sink
+                .as_ref()
+                .map(|s| format!("{}: {}", s.name, s.settings)),
         },
         options
             .fail_writes_after
@@ -286,7 +335,13 @@ pub fn run(
         .with("--processes", cluster.processes)
         .with("--workers", cluster.workers)
         .with("the unit size", unit_size)
-        .with("--store-groups", given(options.keep_classes));
+        .with("--store-groups", given(options.keep_classes))
+        .with(
+            "what the groups are handed to",
+            options.sink.as_ref().map_or("nothing".to_string(), |s| {
+                format!("{}: {}", s.name, s.settings)
+            }),
+        );
     let plan = Arc::new(dataflow::Plan {
         config,
         symmetry: options.symmetry,
@@ -299,7 +354,10 @@ pub fn run(
         stop_after: options.stop_after,
         keep_work: options.keep_work,
         stop_grouping_after: options.stop_grouping_after,
+        sink: options.sink.clone(),
         counted: Arc::new(AtomicU64::new(0)),
+        grouped: AtomicU64::new(0),
+        handed: Arc::new(AtomicU64::new(0)),
         resumed: AtomicBool::new(false),
     });
     let start = Instant::now();
@@ -329,6 +387,14 @@ pub fn run(
             return Err(e);
         }
     };
+    let partitions_here = (partitions * cluster.workers) as u64;
+    let at = |plan: &dataflow::Plan| Progress {
+        counted: plan.counted.load(Ordering::Relaxed),
+        share,
+        grouped: plan.grouped.load(Ordering::Relaxed),
+        partitions: partitions_here,
+        handed: plan.handed.load(Ordering::Relaxed),
+    };
     let mut shown = Instant::now();
     let mut lost_at: Option<Instant> = None;
     // Workers that returned, and workers a lost connection stopped for good.
@@ -336,7 +402,7 @@ pub fn run(
     let stopped = cluster::stopped_workers;
     while ended() + stopped() < cluster.workers {
         if shown.elapsed() >= Duration::from_millis(100) {
-            progress(plan.counted.load(Ordering::Relaxed), share);
+            progress(&at(&plan));
             shown = Instant::now();
         }
         if lost_at.is_none() && cluster::lost_process().is_some() {
@@ -409,7 +475,7 @@ pub fn run(
         }
     }
     let counted = plan.counted.load(Ordering::Relaxed);
-    progress(counted, share);
+    progress(&at(&plan));
     if let Some(e) = error {
         return Err(e);
     }
@@ -423,6 +489,7 @@ pub fn run(
         work_dir: work_dir.clone(),
         counted,
         total,
+        sink_reports: Vec::new(),
         work: None,
     };
     if let Some(s) = summary {
@@ -451,6 +518,7 @@ pub fn run(
             }
             out.report = Some(s.report(config, source)?);
             out.classes = s.classes;
+            out.sink_reports = s.sinks;
         }
         out.complete = s.complete;
     }

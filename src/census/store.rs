@@ -2,23 +2,22 @@
 //! file (see [`crate::catalogue::Catalogue::store_census`]).
 //!
 //! The census keeps, per class of ambiguous spectra, the molecules sharing
-//! its canonical spectrum. Their images under the eight symmetries are every
-//! molecule of the class; each gets the row the catalogue would give it, and
-//! each spectrum the stamp the catalogue would give it (the transform and
-//! canonical number of the class's lowest canonical molecule's image that
-//! has it), so the stored rows are the catalogue's rows for those spectra.
+//! its canonical spectrum s. The molecules with spectrum g(s), for each of
+//! the eight symmetries g, are the images g(m) of those molecules: one
+//! molecule is traced to find s, its images give the class's spectra, and
+//! the molecules' images their groups. Only that is stored — each spectrum
+//! with its molecules' numbers —; a molecule's statistics are traced when
+//! they are read, since tracing is cheaper than storing them.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::catalogue::{Catalogue, MoleculeRow, SpectrumRow};
+use crate::catalogue::Catalogue;
 use crate::census::orbits::CellSymmetries;
+use crate::census::spectra::{SpectrumSymmetries, Traced, spectrum_of};
 use crate::error::Error;
-use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
-use crate::rules::ray::{Rules, Tracer};
-use crate::rules::symmetry::Transform;
 use crate::tables::StatsReport;
 
 /// How much was stored.
@@ -30,78 +29,70 @@ pub struct Stored {
     pub molecules: u64,
 }
 
-/// The rows of one class of ambiguous spectra, as the catalogue has them.
-struct ClassRows {
-    config: Config,
+/// The spectral groups of one class of ambiguous spectra.
+struct ClassGroups {
+    width: usize,
     numbering: Numbering,
     cells: CellSymmetries,
-    tracer: Tracer,
+    positions: SpectrumSymmetries,
+    traced: Traced,
 }
 
-impl ClassRows {
-    fn new(config: Config) -> Result<ClassRows, Error> {
-        Ok(ClassRows {
-            config,
+impl ClassGroups {
+    fn new(config: Config) -> Result<ClassGroups, Error> {
+        Ok(ClassGroups {
+            width: config.width,
             numbering: Numbering::new(config).ok_or_else(|| {
                 Error::Internal(format!(
                     "the census of {config} is stored, but the configuration is not numbered"
                 ))
             })?,
             cells: CellSymmetries::new(config.width),
-            tracer: Tracer::new(config.width, Rules::Standard),
+            positions: SpectrumSymmetries::new(config.width),
+            traced: Traced::new(config.width),
         })
     }
 
-    /// The rows of the class whose canonical spectrum these molecules share.
-    fn rows(&mut self, class: &[u64]) -> (Vec<SpectrumRow>, Vec<MoleculeRow>) {
-        let mut atoms = Vec::new();
-        let mut image = Vec::new();
-        let mut numbers: Vec<u64> = Vec::new();
-        for &n in class {
-            self.numbering.unrank_into(n, &mut atoms);
-            for g in 0..8 {
-                self.cells.apply(g, &atoms, &mut image);
-                numbers.push(self.numbering.rank(&image));
-            }
-        }
-        numbers.sort_unstable();
-        numbers.dedup();
-        let mut rows: Vec<MoleculeRow> = Vec::with_capacity(numbers.len());
-        for &n in &numbers {
-            self.numbering.unrank_into(n, &mut atoms);
-            let m = Molecule::from_sorted_unchecked(self.config.width, atoms.clone());
-            let (c, t) = self.numbering.canonical(&m);
-            rows.push(MoleculeRow::with_canonical(&mut self.tracer, &m, n, c, t));
-        }
-        // Stamps: by canonical number, then transform, then number; the first
-        // molecule to reach a spectrum stamps it.
-        let order = |r: &MoleculeRow| {
-            let t = Transform::ALL
-                .iter()
-                .position(|x| x.name() == r.transform)
-                .unwrap_or(0);
-            (r.canonical_number, t, r.number)
+    /// The groups of the class whose canonical spectrum the molecules
+    /// numbered `class` share: each distinct image of that spectrum (as
+    /// text) with its molecules' numbers in order.
+    fn groups(&mut self, class: &[u64]) -> Result<Vec<(String, Vec<u64>)>, Error> {
+        let Some(&first) = class.first() else {
+            return Ok(Vec::new());
         };
-        let mut by_stamp: Vec<&MoleculeRow> = rows.iter().collect();
-        by_stamp.sort_by_key(|r| order(r));
-        let mut stamps: BTreeMap<&str, (&str, u64)> = BTreeMap::new();
-        let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
-        for r in &by_stamp {
-            stamps
-                .entry(r.spectrum.as_str())
-                .or_insert((r.transform.as_str(), r.canonical_number));
-            *counts.entry(r.spectrum.as_str()).or_default() += 1;
+        let mut atoms = Vec::new();
+        self.numbering.unrank_into(first, &mut atoms);
+        self.traced.trace(&atoms);
+        let codes = self.traced.codes().to_vec();
+        // Symmetries giving distinct spectra, each with its image.
+        let mut images: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
+        for g in 0..8 {
+            images.entry(self.positions.image(g, &codes)).or_insert(g);
         }
-        let spectra = stamps
-            .iter()
-            .map(|(s, (t, c))| SpectrumRow {
-                spectrum: s.to_string(),
-                nb_mol: counts[s],
-                transform: t.to_string(),
-                canonical_number: *c,
-            })
-            .collect();
-        (spectra, rows)
+        let mut image = Vec::new();
+        let mut groups = Vec::with_capacity(images.len());
+        for (spectrum, g) in images {
+            let mut numbers: Vec<u64> = class
+                .iter()
+                .map(|&n| {
+                    self.numbering.unrank_into(n, &mut atoms);
+                    self.cells.apply(g, &atoms, &mut image);
+                    self.numbering.rank(&image)
+                })
+                .collect();
+            numbers.sort_unstable();
+            if numbers.windows(2).any(|w| w[0] == w[1]) {
+                return Err(Error::Internal(format!(
+                    "a class of the census holds molecule {} twice",
+                    numbers
+                        .windows(2)
+                        .find(|w| w[0] == w[1])
+                        .map_or(0, |w| w[0])
+                )));
+            }
+            groups.push((spectrum_of(self.width, &spectrum).to_string(), numbers));
+        }
+        Ok(groups)
     }
 }
 
@@ -140,7 +131,7 @@ pub fn store(
     options: &StoreOptions,
 ) -> Result<Option<Stored>, Error> {
     let json = serde_json::to_string(report)?;
-    let mut rows = ClassRows::new(config)?;
+    let mut groups = ClassGroups::new(config)?;
     let mut cat = Catalogue::open_waiting(db, options.busy_ms)?;
     let stopped = |done: u64| {
         options.stop.is_some_and(|s| s.load(Ordering::SeqCst))
@@ -149,7 +140,7 @@ pub fn store(
     let stored = cat.store_census(
         config,
         &json,
-        classes.iter().map(|c| Ok(rows.rows(c))),
+        classes.iter().map(|c| groups.groups(c)),
         stopped,
     );
     match stored {

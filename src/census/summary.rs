@@ -115,6 +115,9 @@ pub struct Summary {
     pub collisions: u64,
     /// What went wrong, if anything.
     pub error: Option<String>,
+    /// With a sink ([`crate::census::sink`]), every worker's report, as
+    /// JSON text (which every wire format between processes carries).
+    pub sinks: Vec<String>,
 }
 
 impl Summary {
@@ -165,6 +168,7 @@ impl Summary {
             self.offer(g);
         }
         self.classes.extend(other.classes);
+        self.sinks.extend(other.sinks);
         self.peak_memory = self.peak_memory.max(other.peak_memory);
         self.complete &= other.complete;
         self.collisions += other.collisions;

@@ -26,7 +26,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use crate::assistant::strategy::{self, Policy, REVIEW_LIMIT, Review, StrategyOptions};
+use crate::assistant::strategy::{
+    self, Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT, Review, StrategyOptions,
+};
 
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
@@ -228,7 +230,8 @@ impl Coach {
     /// Asks for the review of a finished game on a thread of its own: the
     /// policy's game against the same hidden molecule and the player's rays
     /// that told nothing new first, then the policy's averages over every
-    /// molecule of the configuration. Configurations of more than
+    /// molecule of the configuration when it has at most
+    /// [`REVIEW_AVERAGE_LIMIT`]. Configurations of more than
     /// [`REVIEW_LIMIT`] molecules are not reviewed (the state says so).
     pub fn ask_review(&mut self, request: ReviewRequest) {
         if self.review != ReviewState::NotAsked {
@@ -246,6 +249,7 @@ impl Coach {
             ));
             return;
         }
+        let average = count.is_some_and(|n| n <= REVIEW_AVERAGE_LIMIT);
         // One flag per review, leaked: the strategy's stop flag lives as
         // long as the program (a byte per game reviewed).
         let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
@@ -268,7 +272,7 @@ impl Coach {
                     &request.given,
                     &request.shots,
                     &options,
-                    true,
+                    average,
                     |r| {
                         let _ = first.send(Message::Reviewed(id, false, Ok(Box::new(r.clone()))));
                     },

@@ -25,7 +25,9 @@ use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
 use crate::play::save::read_resume;
-use crate::puzzle::{Expected, Picture, parse_puzzle, read_input};
+use crate::puzzle::{
+    Expected, Picture, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
+};
 use crate::render::Notation;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -44,8 +46,12 @@ pub enum Start {
         /// Only molecules that no other molecule shares a spectrum with.
         unique: bool,
     },
-    /// A puzzle file (any format `bbx solve` reads) or a saved game.
+    /// A puzzle file (any format `bbx solve` reads) or a saved game (bbx's,
+    /// or a save file of Simon Tatham's Black Box).
     File(String),
+    /// A game ID of Simon Tatham's Black Box (`w8h8m5M5:…` or
+    /// `w8h8m5M5#seed`), given on the command line.
+    GameId(String),
 }
 
 /// How to start a game.
@@ -103,6 +109,11 @@ pub enum Source {
         /// The file.
         path: String,
     },
+    /// A save file or game ID of Simon Tatham's Black Box.
+    Tatham {
+        /// The file (`None` for a game ID given on the command line).
+        path: Option<String>,
+    },
 }
 
 /// A game ready to play.
@@ -143,14 +154,22 @@ impl Started {
             Source::Saved { path } => {
                 format!("{}: saved {config} game, {rules}", file_name(path))
             }
+            Source::Tatham { path: Some(path) } => {
+                format!("{}: Tatham's Black Box, {config}, {rules}", file_name(path))
+            }
+            Source::Tatham { path: None } => {
+                format!("Tatham's Black Box game ID, {config}, {rules}")
+            }
         }
     }
 
     /// The name of the file the game came from (its last part), if any.
     pub fn file_name(&self) -> Option<String> {
         match &self.source {
-            Source::Random { .. } => None,
-            Source::Puzzle { path, .. } | Source::Saved { path } => Some(file_name(path)),
+            Source::Random { .. } | Source::Tatham { path: None } => None,
+            Source::Puzzle { path, .. }
+            | Source::Saved { path }
+            | Source::Tatham { path: Some(path) } => Some(file_name(path)),
         }
     }
 
@@ -171,6 +190,19 @@ impl Started {
                     .unwrap_or_else(|| "puzzle".into());
                 format!("{stem}-game.txt")
             }
+            // Never Tatham's own file: bbx saves in its own format.
+            Source::Tatham { path: Some(path) } => {
+                let stem = Path::new(path)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "tatham".into());
+                format!("{stem}-bbx.txt")
+            }
+            Source::Tatham { path: None } => format!(
+                "bbx-tatham-A{}_B{}.txt",
+                self.game.atoms(),
+                self.game.width()
+            ),
         }
     }
 }
@@ -231,6 +263,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             let (text, origin) = read_input(path, SAVED_GAME)?;
             from_text(&text, &origin, setup, seed, &mut rng)
         }
+        Start::GameId(id) => from_tatham(&parse_tatham(id, "the game ID")?, None, setup),
     }
 }
 
@@ -238,7 +271,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
 /// oversized file.
 const SAVED_GAME: Expected = Expected {
     noun: "puzzle or saved game",
-    description: "a puzzle or a game saved by bbx play: a board with its border marks, a line such as 'A4_B8 @&ab…', or A. Janns's 'P K' and one ray per line",
+    description: "a puzzle or a game saved by bbx play: a board with its border marks, a line such as 'A4_B8 @&ab…', A. Janns's 'P K' and one ray per line, or a save file or game ID of Tatham's Black Box",
 };
 
 /// Starts a game from the text of a puzzle or saved game read from `path`.
@@ -249,6 +282,9 @@ fn from_text(
     seed: u64,
     rng: &mut ChaCha8Rng,
 ) -> Result<Started, Error> {
+    if is_tatham(text) {
+        return from_tatham(&parse_tatham(text, path)?, Some(path), setup);
+    }
     let puzzle = parse_puzzle(text, path, None)?;
     let p = puzzle.width();
     let order = label_order(text, path, &puzzle.observation);
@@ -331,6 +367,44 @@ fn from_text(
             answers,
         },
         notation: picture_notation(text, path),
+    })
+}
+
+/// Resumes a game of Simon Tatham's Black Box: its hidden balls, the lasers
+/// fired (shot again in their order, so that they count in the score and keep
+/// Tatham's numbering of the exit pairs) and the guessed balls. A game Tatham
+/// had ended (the guess checked right, or the answer revealed by Solve)
+/// comes with its guess judged.
+fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Started, Error> {
+    let origin = &t.origin;
+    if setup.rules.is_some_and(|r| r != Rules::Standard) {
+        return Err(Error::Invalid(format!(
+            "{origin}: Tatham's Black Box plays the standard rules; leave out --rules"
+        )));
+    }
+    let n = t.hidden.atoms().len();
+    if setup.atoms.is_some_and(|a| a != n) {
+        return Err(Error::Invalid(format!(
+            "{origin}: the game hides {n} balls; leave out --atoms"
+        )));
+    }
+    let mut game = Game::new(t.hidden.clone(), Rules::Standard, setup.judge);
+    for &pos in &t.fired {
+        game.shoot(pos);
+    }
+    if !t.guess.is_empty() {
+        game.set_guess(&Molecule::new(t.width(), t.guess.iter().copied())?);
+    }
+    if t.ending.is_some() {
+        // A guess of the wrong count leaves the game open.
+        let _ = game.submit();
+    }
+    Ok(Started {
+        game,
+        source: Source::Tatham {
+            path: path.map(str::to_string),
+        },
+        notation: None,
     })
 }
 

@@ -26,6 +26,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
+use crate::assistant::strategy::REVIEW_AVERAGE_LIMIT;
 use crate::play::app::{App, Mode, Tone, atoms_are, outcome_words, plural};
 use crate::play::coach::ReviewState;
 use crate::play::game::ray_path;
@@ -1034,7 +1035,13 @@ fn review_lines(app: &App) -> Vec<Line<'static>> {
                     a.molecules, a.rays_mean, a.score_mean
                 )),
                 (None, false) => dim("on average: computing…".to_string()),
-                (None, true) => dim("on average: not computed".to_string()),
+                (None, true) => {
+                    let hidden = app.game().hidden();
+                    let config = format!("A{}_B{}", hidden.atoms().len(), hidden.width());
+                    dim(format!(
+                        "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {config} gives it"
+                    ))
+                }
             });
             let shots = app.game().shots().len();
             lines.push(Line::from(if shots == 0 {

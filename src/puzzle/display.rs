@@ -101,6 +101,7 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         format: Format::Display,
         observation,
         atoms,
+        atom_range: None,
         guess,
         rules: None,
     })

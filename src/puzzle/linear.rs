@@ -96,6 +96,7 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
         format: Format::Linear,
         observation,
         atoms: Some(config.atoms),
+        atom_range: None,
         guess: None,
         rules: None,
     })

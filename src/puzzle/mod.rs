@@ -22,16 +22,18 @@
 //! report them.
 //!
 //! Observed games (*puzzles*: the rays shot and their results) are read by
-//! [`parse_puzzle`] and [`load_puzzle`] in three [`Format`]s: this display (in
+//! [`parse_puzzle`] and [`load_puzzle`] in four [`Format`]s: this display (in
 //! J. Forget's notation or Emacs `blackbox.el`'s `H`/`R`/digits), the linear
-//! form `A2_B4 @&ab@&@?ba?@&@&@` and A. Janns's `P K` list of rays.
+//! form `A2_B4 @&ab@&@?ba?@&@&@`, A. Janns's `P K` list of rays, and Simon
+//! Tatham's Black Box save files and game IDs.
 //!
 //! One file per job: `picture.rs` reads the layout of a drawn box,
 //! `marks.rs` turns border marks into an observation, and `display.rs`,
-//! `linear.rs` and `seed001.rs` read the three formats.
+//! `linear.rs`, `seed001.rs` and `tatham.rs` read the four formats.
 
 use std::fmt;
 use std::io::Read;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use crate::error::{Error, ParseError};
@@ -45,6 +47,7 @@ mod linear;
 mod marks;
 mod picture;
 mod seed001;
+mod tatham;
 #[cfg(test)]
 mod tests;
 
@@ -54,6 +57,11 @@ use seed001::parse_seed001;
 
 pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
 pub use seed001::{position_to_seed001, seed001_to_position};
+pub use tatham::{
+    GAME_NAME, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamParams, TathamRandom,
+    balls_from_seed, decode_description, is_tatham, obfuscate, parse_tatham, position_to_tatham,
+    tatham_to_position,
+};
 
 /// The ways an observed game (a puzzle) can be written.
 ///
@@ -68,6 +76,8 @@ pub use seed001::{position_to_seed001, seed001_to_position};
 /// * [`Format::Seed001`]: A. Janns's input — `P K`, then one ray per line in
 ///   its own clockwise numbering (see [`seed001_to_position`]); rays that
 ///   appear on no line missed the board (rules [`Rules::EdgeMiss`]).
+/// * [`Format::Tatham`]: a save file of Simon Tatham's Black Box, or one of
+///   its game IDs (`w8h8m5M5:…` or `w8h8m5M5#seed`); see [`parse_tatham`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// J. Forget's display, in J. Forget's or Emacs notation.
@@ -76,18 +86,27 @@ pub enum Format {
     Linear,
     /// A. Janns's `P K` header and one ray per line.
     Seed001,
+    /// Simon Tatham's Black Box: a save file or a game ID.
+    Tatham,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 3] = [Format::Display, Format::Linear, Format::Seed001];
+    pub const ALL: [Format; 4] = [
+        Format::Display,
+        Format::Linear,
+        Format::Seed001,
+        Format::Tatham,
+    ];
 
-    /// `display`, `linear` or `seed001` (the values of a `--format` flag).
+    /// `display`, `linear`, `seed001` or `tatham` (the values of a `--format`
+    /// flag).
     pub fn name(self) -> &'static str {
         match self {
             Format::Display => "display",
             Format::Linear => "linear",
             Format::Seed001 => "seed001",
+            Format::Tatham => "tatham",
         }
     }
 }
@@ -107,8 +126,9 @@ impl FromStr for Format {
             "display" => Ok(Format::Display),
             "linear" => Ok(Format::Linear),
             "seed001" | "seed-001" | "seed_001" => Ok(Format::Seed001),
+            "tatham" => Ok(Format::Tatham),
             _ => Err(format!(
-                "unknown puzzle format '{s}' (expected 'display', 'linear' or 'seed001')"
+                "unknown puzzle format '{s}' (expected 'display', 'linear', 'seed001' or 'tatham')"
             )),
         }
     }
@@ -125,8 +145,12 @@ pub struct Puzzle {
     /// The rays shot and their results.
     pub observation: Observation,
     /// The atom count, when the text gives it: a `There are N balls in the box`
-    /// line, A. Janns's `K`, or the linear format's configuration.
+    /// line, A. Janns's `K`, the linear format's configuration, or Tatham's
+    /// parameters when their least and most balls are equal.
     pub atoms: Option<usize>,
+    /// The atom counts the text allows when it gives a range rather than one
+    /// count (Tatham's parameters `m3M6`); [`Puzzle::atoms`] is then `None`.
+    pub atom_range: Option<RangeInclusive<usize>>,
     /// The player's guess: the `O` cells of a display (`None` if the box has
     /// none). Its atom count need not equal [`Puzzle::atoms`] (a guess may be
     /// incomplete).
@@ -151,6 +175,9 @@ impl Puzzle {
 /// Guesses the format of a puzzle text from its first lines (blank lines and
 /// lines starting with `#` are skipped):
 ///
+/// * the text starts with a record `SAVEFILE:`, or its first line is one word
+///   shaped as a Tatham game ID (`w8h8m5M5:…`, `w8h8m5M5#…`: see
+///   [`is_tatham`]) → [`Format::Tatham`];
 /// * the first line starts with a configuration `An_Bp` → [`Format::Linear`];
 /// * the first line is two whole numbers (`P K`) and the next line, if any,
 ///   holds only numbers, signed or not → [`Format::Seed001`] (a display's
@@ -163,6 +190,9 @@ pub fn detect_format(text: &str) -> Format {
     let Some(first) = content.next() else {
         return Format::Display;
     };
+    if is_tatham(text) {
+        return Format::Tatham;
+    }
     if starts_with_config(first) {
         return Format::Linear;
     }
@@ -200,6 +230,7 @@ pub fn parse_puzzle(
         Format::Display => parse_display(text, origin),
         Format::Linear => parse_linear(text, origin),
         Format::Seed001 => parse_seed001(text, origin),
+        Format::Tatham => parse_tatham(text, origin).map(|g| g.puzzle()),
     }
 }
 
@@ -214,7 +245,7 @@ pub fn load_puzzle(path: &str, format: Option<Format>) -> Result<Puzzle, Error> 
 /// What a puzzle is, for the messages about an empty or binary input.
 const PUZZLE: Expected = Expected {
     noun: "puzzle",
-    description: "a puzzle: a board with its border marks, a line such as 'A4_B8 @&ab…', or A. Janns's 'P K' and one ray per line",
+    description: "a puzzle: a board with its border marks, a line such as 'A4_B8 @&ab…', A. Janns's 'P K' and one ray per line, or a save file or game ID of Tatham's Black Box",
 };
 
 /// What an input should hold, for the messages about one that is empty, binary

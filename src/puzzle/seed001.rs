@@ -206,6 +206,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         format: Format::Seed001,
         observation,
         atoms: Some(k),
+        atom_range: None,
         guess: None,
         rules: Some(Rules::EdgeMiss),
     })

@@ -30,7 +30,10 @@ fn format_names() {
     }
     assert_eq!("SEED001".parse::<Format>(), Ok(Format::Seed001));
     let e = "emacs".parse::<Format>().unwrap_err();
-    assert!(e.contains("'display', 'linear' or 'seed001'"), "{e}");
+    assert!(
+        e.contains("'display', 'linear', 'seed001' or 'tatham'"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub use solve::{certainty_board, probability_board, solve_text, verdict};
 pub use strategy::{bound_text, game_text, optimum_text, strategy_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};
 #[cfg(feature = "census")]
-pub use verify::verify_text;
+pub use verify::{verify_streamed_text, verify_text};
 
 #[cfg(test)]
 mod tests {

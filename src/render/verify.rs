@@ -1,13 +1,86 @@
 //! `bbx verify`: enumeration and SAT side by side, group size by group size.
 
 use crate::error::quantity;
-use crate::verify::{Verification, VerifyOptions};
+use crate::tables::ReportSource;
+use crate::verify::{Streamed, Verification, VerifyOptions};
 
 /// The text of a verification of `v.config`: the spectra and where they came
 /// from (`source`), the table by group size (sizes past 9 gathered by order of
 /// magnitude when there are many), every mismatch and the verdict, with the
 /// time taken in `secs`.
 pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs: f64) -> String {
+    table_and_verdict(v, source, options, secs, v.mismatches.len(), "")
+}
+
+/// The text of a verification streamed from a census
+/// ([`crate::verify::verify_streaming`]): as [`verify_text`], with how many
+/// unique spectra were checked of how many, how many SAT checks that took
+/// (one per class of ambiguous spectra), and how the census ran.
+pub fn verify_streamed_text(s: &Streamed, options: &VerifyOptions, secs: f64) -> String {
+    let v = &s.verification;
+    let classes = s.sat_checks - s.unique_checked;
+    let mut notes = format!(
+        "{} ambiguous spectra checked, all of them, through the canonical spectra of their {} (one SAT check each, counted for each spectrum of the class)\n",
+        s.ambiguous_spectra,
+        quantity(classes, "class", "classes"),
+    );
+    if !options.ambiguous_only {
+        notes.push_str(&format!(
+            "{} of {} unique spectra checked ({})\n",
+            s.unique_checked,
+            s.unique_spectra,
+            match v.seed {
+                Some(seed) if s.unique_checked < s.unique_spectra => {
+                    format!("a uniform random sample, seed {seed}")
+                }
+                _ => "all of them".to_string(),
+            }
+        ));
+    }
+    if let ReportSource::Census {
+        workers,
+        processes,
+        peak_memory_bytes,
+        resumed,
+        ..
+    } = &s.census
+    {
+        notes.push_str(&format!(
+            "census: {} in {}, peak memory {} MB{}\n",
+            quantity(*workers, "worker", "workers"),
+            quantity(*processes, "process", "processes"),
+            peak_memory_bytes.div_ceil(1_000_000),
+            if *resumed { ", resumed" } else { "" }
+        ));
+    }
+    if s.mismatches_found as usize > v.mismatches.len() {
+        notes.push_str(&format!(
+            "{} mismatched spectra; the first {} mismatches listed\n",
+            s.mismatches_found,
+            v.mismatches.len()
+        ));
+    }
+    notes.push('\n');
+    table_and_verdict(
+        v,
+        "census streamed to SAT",
+        options,
+        secs,
+        s.mismatches_found as usize,
+        &notes,
+    )
+}
+
+/// The header, the table, the mismatches, `notes` and the verdict:
+/// `mismatched` checked spectra disagree.
+fn table_and_verdict(
+    v: &Verification,
+    source: &str,
+    options: &VerifyOptions,
+    secs: f64,
+    mismatched: usize,
+    notes: &str,
+) -> String {
     let config = &v.config;
     let mut out = format!(
         "{config}: {} ({source}); {} checked{}{}, {} rules{}\n\n",
@@ -93,6 +166,7 @@ pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs
             }
         ));
     }
+    out.push_str(notes);
     if v.agrees() {
         out.push_str(&format!(
             "verdict: enumeration and SAT agree on {} ({secs:.1} s)\n",
@@ -104,7 +178,7 @@ pub fn verify_text(v: &Verification, source: &str, options: &VerifyOptions, secs
     } else {
         out.push_str(&format!(
             "verdict: MISMATCH on {} of {} ({secs:.1} s)\n",
-            v.mismatches.len(),
+            mismatched,
             quantity(v.checked, "checked spectrum", "checked spectra")
         ));
     }

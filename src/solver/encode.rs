@@ -140,6 +140,17 @@ impl Encoding {
         self.known = known;
     }
 
+    /// Makes the cells of `known` constants, as [`fix`](Self::fix) does,
+    /// without stating them: the clauses never mention their variables,
+    /// and whoever reads a model takes these cells from `known`.
+    pub(super) fn fix_unstated(&mut self, known: Vec<Option<bool>>) {
+        for k in known.iter().flatten() {
+            self.known_atoms += usize::from(*k);
+            self.undecided -= 1;
+        }
+        self.known = known;
+    }
+
     /// Adds a clause, dropping false constants; a true constant satisfies it.
     pub(super) fn clause<F: Formula>(&mut self, f: &mut F, lits: &[L]) {
         let mut c: Vec<Lit> = Vec::with_capacity(lits.len());
@@ -287,6 +298,15 @@ impl Encoding {
             prev = cur;
         }
         Some(prev)
+    }
+
+    /// The atom literal of linear cell `cell` (a constant when known).
+    pub(super) fn atom_of(&self, cell: usize) -> L {
+        match self.known[cell] {
+            Some(true) => L::True,
+            Some(false) => L::False,
+            None => L::Lit(self.atoms[cell].positive()),
+        }
     }
 
     /// The atom literal of padded cell (r, c), false outside the box.

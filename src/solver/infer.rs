@@ -60,6 +60,9 @@ pub(crate) fn infer_within(
         resume_trail: None,
         guard,
         runs: 0,
+        decided: Vec::new(),
+        frontier: Vec::new(),
+        queue: Vec::new(),
     };
     net.queued = vec![false; net.walks.len()];
     net.waited = vec![false; net.walks.len()];
@@ -151,18 +154,21 @@ impl Cells {
         }
     }
 
-    /// Undoes what was decided since the probe began.
-    fn undo(&mut self) {
+    /// Undoes what was decided since the probe began; gives back the
+    /// trail, emptied, for the next probe.
+    fn undo(&mut self) -> Vec<usize> {
         if self.filled_in_trial {
             self.filled = false;
             self.filled_in_trial = false;
         }
-        for c in self.trail.take().unwrap_or_default() {
+        let mut trail = self.trail.take().unwrap_or_default();
+        for c in trail.drain(..) {
             if self.known[c] == Some(true) {
                 self.atoms -= 1;
             }
             self.known[c] = None;
         }
+        trail
     }
 }
 
@@ -186,6 +192,11 @@ struct Inference<'g> {
     guard: &'g Guard,
     /// Walks run since the guard was last asked.
     runs: u32,
+    /// Scratch of [`walk`]: the cells a walk decided, and those it waits on.
+    decided: Vec<usize>,
+    frontier: Vec<usize>,
+    /// Scratch of [`propagate`](Self::propagate): its queue.
+    queue: Vec<usize>,
 }
 
 impl Inference<'_> {
@@ -203,17 +214,24 @@ impl Inference<'_> {
     /// nothing changes; `Err` when some ray cannot end as observed or there are
     /// too many atoms (or a limit is reached).
     fn propagate(&mut self, cells: &mut Cells, start: Vec<usize>) -> Result<(), Stop> {
-        let mut queue = Vec::new();
+        let mut queue = std::mem::take(&mut self.queue);
         for w in start {
             if !self.queued[w] {
                 self.queued[w] = true;
                 queue.push(w);
             }
         }
+        self.run_queue(cells, queue)
+    }
+
+    /// Drains `queue` (its walks marked queued), then keeps it for the next
+    /// time.
+    fn run_queue(&mut self, cells: &mut Cells, mut queue: Vec<usize>) -> Result<(), Stop> {
         let result = self.drain(cells, &mut queue);
-        for w in queue {
+        for w in queue.drain(..) {
             self.queued[w] = false;
         }
+        self.queue = queue;
         result
     }
 
@@ -242,8 +260,25 @@ impl Inference<'_> {
         while let Some(w) = queue.pop() {
             self.queued[w] = false;
             self.tick()?;
-            let (decided, frontier, at) =
-                walk(cells, self.p, self.rules, self.walks[w], self.resume[w])?;
+            let mut decided = std::mem::take(&mut self.decided);
+            let mut frontier = std::mem::take(&mut self.frontier);
+            let at = walk(
+                cells,
+                self.p,
+                self.rules,
+                self.walks[w],
+                self.resume[w],
+                &mut decided,
+                &mut frontier,
+            );
+            let at = match at {
+                Ok(at) => at,
+                Err(e) => {
+                    self.decided = decided;
+                    self.frontier = frontier;
+                    return Err(e);
+                }
+            };
             if at.is_some() && at != self.resume[w] {
                 // Every step before `at` is decided by known cells: the walk
                 // goes on from there next time (undone after a probe).
@@ -252,7 +287,7 @@ impl Inference<'_> {
                 }
                 self.resume[w] = at;
             }
-            for c in frontier {
+            for &c in &frontier {
                 if !self.watch[c].contains(&w) {
                     if !self.waited[w] {
                         self.waited[w] = true;
@@ -261,7 +296,7 @@ impl Inference<'_> {
                     self.watch[c].push(w);
                 }
             }
-            for c in decided {
+            for &c in &decided {
                 for &w2 in &self.watch[c] {
                     if !self.queued[w2] {
                         self.queued[w2] = true;
@@ -269,6 +304,8 @@ impl Inference<'_> {
                     }
                 }
             }
+            self.decided = decided;
+            self.frontier = frontier;
         }
         Ok(())
     }
@@ -276,14 +313,22 @@ impl Inference<'_> {
     /// Decides cell `c` and runs the walks waiting on it.
     fn decide(&mut self, cells: &mut Cells, c: usize, v: bool) -> Result<(), Stop> {
         cells.set(c, v);
-        let waiting = self.watch[c].clone();
-        self.propagate(cells, waiting)
+        let mut queue = std::mem::take(&mut self.queue);
+        for &w in &self.watch[c] {
+            if !self.queued[w] {
+                self.queued[w] = true;
+                queue.push(w);
+            }
+        }
+        self.run_queue(cells, queue)
     }
 
     /// Probes each undecided cell some ray waits on, both ways, until
     /// nothing changes.
     fn probe(&mut self, cells: &mut Cells) -> Result<(), Stop> {
         let n = self.p * self.p;
+        let mut trail = Vec::new();
+        let mut resume_trail = Vec::new();
         loop {
             let mut progress = false;
             for c in 0..n {
@@ -291,17 +336,12 @@ impl Inference<'_> {
                     continue;
                 }
                 for v in [true, false] {
-                    cells.trail = Some(Vec::new());
-                    self.resume_trail = Some(Vec::new());
+                    cells.trail = Some(std::mem::take(&mut trail));
+                    self.resume_trail = Some(std::mem::take(&mut resume_trail));
                     let trial = self.decide(cells, c, v);
-                    cells.undo();
-                    for (w, at) in self
-                        .resume_trail
-                        .take()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .rev()
-                    {
+                    trail = cells.undo();
+                    resume_trail = self.resume_trail.take().unwrap_or_default();
+                    for (w, at) in resume_trail.drain(..).rev() {
                         self.resume[w] = at;
                     }
                     match trial {
@@ -332,9 +372,10 @@ enum Step {
     End(Outcome),
 }
 
-/// Runs one ray over the known cells; returns the cells it decided and the
-/// undecided cells its next step waits on, and the state of its first step
-/// that known cells do not decide alone (where it starts next time: `from`;
+/// Runs one ray over the known cells; puts the cells it decided in
+/// `decided` and the undecided cells its next step waits on in `frontier`
+/// (both emptied first), and returns the state of its first step that
+/// known cells do not decide alone (where it starts next time: `from`;
 /// `None` for its entry); `Err` when the ray cannot end as observed.
 #[allow(clippy::type_complexity)]
 fn walk(
@@ -343,20 +384,23 @@ fn walk(
     rules: Rules,
     (pos, outcome): (usize, Outcome),
     from: Option<At>,
-) -> Result<(Vec<usize>, Vec<usize>, Option<At>), Stop> {
+    decided: &mut Vec<usize>,
+    frontier: &mut Vec<usize>,
+) -> Result<Option<At>, Stop> {
     let pi = p as isize;
     let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= pi && c <= pi;
     let cell = |r: isize, c: isize| ((r - 1) * pi + (c - 1)) as usize;
     let q = port(p, pos);
     let (mut x, mut y, mut d, mut first) =
         from.unwrap_or((q.row as isize, q.col as isize, q.heading, true));
-    let mut decided = Vec::new();
+    decided.clear();
+    frontier.clear();
     let mut resume = None;
     for _ in 0..4 * p * p + 8 {
         let (dr, dc) = d.delta();
         let (ar, ac) = (x + dr, y + dc);
         if !inside(ar, ac) {
-            return Ok((decided, Vec::new(), resume)); // the ray came out (judged on the way)
+            return Ok(resume); // the ray came out (judged on the way)
         }
         let (lr, lc) = d.left().delta();
         let (rr, rc) = d.right().delta();
@@ -445,20 +489,21 @@ fn walk(
         }
         let s0 = possible[0].1;
         if !possible.iter().all(|(_, s)| *s == s0) {
-            let frontier = unknown
-                .iter()
-                .map(|&i| cell(around[i].0, around[i].1))
-                .filter(|&c| cells.get(c).is_none())
-                .collect();
-            return Ok((decided, frontier, resume));
+            frontier.extend(
+                unknown
+                    .iter()
+                    .map(|&i| cell(around[i].0, around[i].1))
+                    .filter(|&c| cells.get(c).is_none()),
+            );
+            return Ok(resume);
         }
         match s0 {
-            Step::End(_) => return Ok((decided, Vec::new(), resume)),
+            Step::End(_) => return Ok(resume),
             Step::Go(nx, ny, nd) => {
                 (x, y, d) = (nx, ny, nd);
                 first = false;
             }
         }
     }
-    Ok((decided, Vec::new(), resume))
+    Ok(resume)
 }

@@ -51,7 +51,9 @@
 //! ([`Limits`], [`Cut`]) and how it ended ([`Ended`]); `infer.rs` decides
 //! cells before solving ([`infer`]); `search.rs` enumerates molecules and
 //! families, blocking each; `bounds.rs` the fewest atoms the rays allow;
-//! `conflict.rs` explains contradictions;
+//! `conflict.rs` explains contradictions; `clauses.rs` holds one
+//! observation's clauses for a check ([`ObservationClauses`]: does each
+//! given molecule fit, and does any other?);
 //! `solution.rs` is the whole answer to a game ([`solve`], [`Solution`]) and
 //! `report.rs` what `bbx solve` reports of it.
 //!
@@ -69,6 +71,7 @@
 //! ```
 
 mod bounds;
+mod clauses;
 mod conflict;
 mod encode;
 pub mod forward;
@@ -80,6 +83,7 @@ mod search;
 mod solution;
 
 pub use bounds::Fewest;
+pub use clauses::ObservationClauses;
 pub use infer::infer;
 pub use limits::{Cut, DEFAULT_MEMORY, Ended, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};

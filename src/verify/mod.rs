@@ -7,7 +7,7 @@
 //! spectrum and the molecules only one side found.
 //!
 //! The two sides share nothing but the board's numbering: the SAT side
-//! encodes every observed ray as clauses ([`RayModel::encode_all_rays`]) and
+//! encodes every observed ray as clauses ([`ObservationClauses`]) and
 //! never asks the ray engine whether a candidate fits, so a wrong rule in
 //! either shows up as a mismatch.
 //!
@@ -28,10 +28,12 @@ use rayon::prelude::*;
 mod groups;
 mod index;
 mod source;
+mod stream;
 
 pub use groups::{SpectralGroups, spectra, spectra_from_store};
 use index::RayIndex;
-pub use source::{SpectraSource, spectra_for};
+pub use source::{Spectra, SpectraSource, spectra_for, spectra_or_stream};
+pub use stream::{DEFAULT_SAMPLE, LISTED_MISMATCHES, Streamed, Streaming, verify_streaming};
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
@@ -39,7 +41,7 @@ use crate::rules::config::Config;
 use crate::rules::enumeration::{rank, unrank};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::solver::RayModel;
+use crate::solver::{ObservationClauses, RayModel};
 
 /// What to check.
 #[derive(Debug, Clone)]
@@ -216,20 +218,23 @@ pub fn verify_spectra(
     let total = work.len();
     let results: Vec<Result<Checked, Error>> = work
         .par_iter()
-        .map(|(o, i)| {
-            // What the enumeration predicts: the spectrum's group, or with
-            // hidden rays every molecule that agrees on the rays left.
-            let want: Vec<u64> = match &index {
-                Some(index) => index.matching(&groups, o),
-                None => groups.molecules(*i).to_vec(),
-            };
-            let checked = check_observation(config, o, want, options.sat_rules)?;
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if n.is_multiple_of(64) || n == total {
-                progress(n, total);
-            }
-            Ok(checked)
-        })
+        .map_init(
+            || Checker::new(config, options.sat_rules),
+            |checker, (o, i)| {
+                // What the enumeration predicts: the spectrum's group, or with
+                // hidden rays every molecule that agrees on the rays left.
+                let want: Vec<u64> = match &index {
+                    Some(index) => index.matching(&groups, o),
+                    None => groups.molecules(*i).to_vec(),
+                };
+                let checked = checker.check(o, want)?;
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if n.is_multiple_of(64) || n == total {
+                    progress(n, total);
+                }
+                Ok(checked)
+            },
+        )
         .collect();
     let mut rows: BTreeMap<usize, SizeRow> = BTreeMap::new();
     let mut mismatches = Vec::new();
@@ -285,8 +290,23 @@ pub struct Checked {
 /// must find exactly the molecules `want` (numbers in `config`, in any
 /// order). Every ray is encoded as clauses and none is checked by the ray
 /// engine, so the SAT side shares nothing with the enumeration but the
-/// observation.
+/// observation. To check many observations, keep a [`Checker`]: this
+/// builds one for the one observation.
 pub fn check_observation(
+    config: Config,
+    o: &Observation,
+    want: Vec<u64>,
+    sat_rules: Rules,
+) -> Result<Checked, Error> {
+    Checker::new(config, sat_rules).check(o, want)
+}
+
+/// The check as [`check_observation`] made it before [`Checker`] kept a
+/// solver: a new model of `o` alone (its cells inferred first, every ray
+/// encoded with only its observed ending), whose every solution is listed
+/// and blocked until none is left. Slower, and kept as the reference that
+/// tests and benchmarks compare the checker with.
+pub fn check_afresh(
     config: Config,
     o: &Observation,
     mut want: Vec<u64>,
@@ -296,17 +316,27 @@ pub fn check_observation(
     let mut model = RayModel::simplified(o, sat_rules, config.atoms);
     model.encode_all_rays();
     let s = model.solve(config.atoms..=config.atoms, None, None)?;
-    let mut found: Vec<u64> = s
-        .molecules
-        .iter()
-        .map(|m| {
-            rank(m).ok_or_else(|| {
-                Error::Internal(format!(
-                    "the solver found molecule {m}, which has no number"
-                ))
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    let found: Vec<u64> = s.molecules.iter().map(number).collect::<Result<_, _>>()?;
+    compare(config, o, want, found)
+}
+
+/// The number of a molecule SAT found.
+fn number(m: &Molecule) -> Result<u64, Error> {
+    rank(m).ok_or_else(|| {
+        Error::Internal(format!(
+            "the solver found molecule {m}, which has no number"
+        ))
+    })
+}
+
+/// What the check of `o` found: `want` (sorted) from the enumeration
+/// against `found` from SAT.
+fn compare(
+    config: Config,
+    o: &Observation,
+    want: Vec<u64>,
+    mut found: Vec<u64>,
+) -> Result<Checked, Error> {
     found.sort_unstable();
     let mismatch = if found == want {
         None
@@ -332,7 +362,15 @@ pub fn check_observation(
 }
 
 /// The SAT side of the check, one per thread: checks observation after
-/// observation under the same rules.
+/// observation of one configuration under the same rules.
+///
+/// A check builds the clauses of the observation ([`ObservationClauses`])
+/// and asks the solver two things, both answered by the clauses alone:
+/// whether each molecule the enumeration expects satisfies them (all its
+/// cells assumed), and, with all those molecules blocked at once, for every
+/// other molecule that does, until the solver proves there is none. A
+/// molecule the enumeration missed and an expected one the clauses reject
+/// both show as a mismatch.
 #[derive(Debug, Clone)]
 pub struct Checker {
     config: Config,
@@ -346,8 +384,26 @@ impl Checker {
     }
 
     /// Checks one observation: see [`check_observation`].
-    pub fn check(&mut self, o: &Observation, want: Vec<u64>) -> Result<Checked, Error> {
-        check_observation(self.config, o, want, self.sat_rules)
+    pub fn check(&mut self, o: &Observation, mut want: Vec<u64>) -> Result<Checked, Error> {
+        want.sort_unstable();
+        let expected: Vec<Molecule> = want
+            .iter()
+            .map(|&n| unrank(self.config, n))
+            .collect::<Result<_, _>>()?;
+        let mut clauses = ObservationClauses::new(o, self.sat_rules, self.config.atoms);
+        let mut found = Vec::with_capacity(want.len());
+        for (&n, m) in want.iter().zip(&expected) {
+            if clauses.fits(m)? {
+                found.push(n);
+            }
+        }
+        for m in clauses.others(&expected)? {
+            found.push(number(&m)?);
+        }
+        found.sort_unstable();
+        // A number the enumeration gave twice is still one molecule.
+        found.dedup();
+        compare(self.config, o, want, found)
     }
 }
 
@@ -500,5 +556,127 @@ mod tests {
         assert_eq!(m.observation.len(), 16);
         assert!(!m.only_enumeration.is_empty() || !m.only_sat.is_empty());
         assert!(v.rows.iter().any(|r| r.mismatches > 0));
+    }
+
+    /// Checks every spectrum of `config` (enumerated under `rules`, with
+    /// `partial` of the rays hidden) with a checker and with the reference
+    /// check: both must say the same. Returns how many mismatches there were.
+    fn same_as_afresh(config: &str, rules: Rules, sat_rules: Rules, partial: Option<f64>) -> usize {
+        let config: Config = config.parse().unwrap();
+        let groups = spectra(config, rules).unwrap();
+        let index = RayIndex::new(&groups).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut checker = Checker::new(config, sat_rules);
+        let mut mismatches = 0;
+        for i in 0..groups.len() {
+            let spectrum = Spectrum::from_outcomes(config.width, groups.outcomes(i)).unwrap();
+            let mut o = Observation::full(&spectrum);
+            let want = match partial {
+                Some(f) => {
+                    hide(&mut o, f, &mut rng);
+                    index.matching(&groups, &o)
+                }
+                None => groups.molecules(i).to_vec(),
+            };
+            let new = checker.check(&o, want.clone()).unwrap();
+            let old = check_afresh(config, &o, want, sat_rules).unwrap();
+            assert_eq!(new, old, "{config} {o}");
+            mismatches += usize::from(new.mismatch.is_some());
+        }
+        mismatches
+    }
+
+    #[test]
+    fn the_checker_says_what_the_check_afresh_says() {
+        for (config, rules) in [
+            ("A3_B4", Rules::Standard),
+            ("A2_B5", Rules::Standard),
+            ("A3_B4", Rules::EdgeMiss),
+        ] {
+            for partial in [None, Some(0.3), Some(0.7)] {
+                assert_eq!(same_as_afresh(config, rules, rules, partial), 0);
+            }
+        }
+        // Under other rules the two fail alike, spectrum by spectrum.
+        for (rules, sat_rules) in [
+            (Rules::Standard, Rules::EdgeMiss),
+            (Rules::EdgeMiss, Rules::Standard),
+        ] {
+            for partial in [None, Some(0.5)] {
+                assert!(same_as_afresh("A3_B4", rules, sat_rules, partial) > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_checker_finds_a_missed_molecule_and_a_wrong_one() {
+        // A4_B6 molecules 868 and 15993 share a spectrum.
+        let config: Config = "A4_B6".parse().unwrap();
+        let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        let o = Observation::full(&Spectrum::of(&m, Rules::Standard));
+        let mut checker = Checker::new(config, Rules::Standard);
+        let right = checker.check(&o, vec![15993, 868]).unwrap();
+        assert_eq!((right.expected, right.found, right.mismatch), (2, 2, None));
+        // The enumeration missed one: SAT finds it.
+        let missed = checker.check(&o, vec![868]).unwrap();
+        let mismatch = missed.mismatch.unwrap();
+        assert_eq!(mismatch.only_sat, ["--O---------O-O---------O-----------"]);
+        assert!(mismatch.only_enumeration.is_empty());
+        // The enumeration gave one too many: the clauses reject it.
+        let extra = checker.check(&o, vec![868, 15993, 1]).unwrap();
+        let mismatch = extra.mismatch.unwrap();
+        assert_eq!(
+            mismatch.only_enumeration,
+            [unrank(config, 1).unwrap().to_string()]
+        );
+        assert!(mismatch.only_sat.is_empty());
+        assert_eq!((extra.expected, extra.found), (3, 2));
+        // Nothing expected: SAT finds both.
+        let none = checker.check(&o, vec![]).unwrap();
+        assert_eq!((none.expected, none.found), (0, 2));
+        // The same as the check afresh, each time.
+        for want in [vec![868], vec![868, 15993, 1], vec![], vec![1, 2]] {
+            assert_eq!(
+                checker.check(&o, want.clone()).unwrap(),
+                check_afresh(config, &o, want, Rules::Standard).unwrap()
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// A random molecule's spectrum, some of it hidden, and the
+        /// enumeration's answer with a molecule dropped or added: the
+        /// checker and the check afresh agree.
+        #[test]
+        fn checker_and_check_afresh_agree(
+            config in proptest::sample::select(vec!["A3_B5", "A4_B5", "A2_B6"]),
+            edge_miss in proptest::bool::ANY,
+            pick in 0.0f64..1.0,
+            hidden in 0.0f64..1.0,
+            seed in proptest::num::u64::ANY,
+            change in 0usize..3,
+        ) {
+            let config: Config = config.parse().unwrap();
+            let rules = if edge_miss { Rules::EdgeMiss } else { Rules::Standard };
+            let total = config.molecule_count().unwrap();
+            let n = 1 + ((pick * total as f64) as u64).min(total - 1);
+            let m = unrank(config, n).unwrap();
+            let mut o = Observation::full(&Spectrum::of(&m, rules));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            hide(&mut o, hidden, &mut rng);
+            let mut want: Vec<u64> = crate::rules::enumeration::Molecules::new(config)
+                .filter(|x| o.matches(&Spectrum::of(x, rules)))
+                .map(|x| rank(&x).unwrap())
+                .collect();
+            match change {
+                0 => {}
+                1 => { want.retain(|&x| x != n); }
+                _ => want.push(1 + seed % total),
+            }
+            let new = Checker::new(config, rules).check(&o, want.clone()).unwrap();
+            let old = check_afresh(config, &o, want, rules).unwrap();
+            proptest::prop_assert_eq!(new, old);
+        }
     }
 }

@@ -47,6 +47,44 @@ impl fmt::Display for SpectraSource {
     }
 }
 
+/// Where the spectra checked come from, or that a census streams them.
+#[derive(Debug)]
+pub enum Spectra {
+    /// Read or enumerated in memory, from this source.
+    Groups(SpectralGroups, SpectraSource),
+    /// No complete catalogue (nor, with `--ambiguous`, stored groups): a
+    /// census streams the groups to SAT ([`crate::verify::verify_streaming`]).
+    Stream,
+}
+
+/// Like [`spectra_for`], except that where it would enumerate the spectra in
+/// memory (or refuse to), a census streams them instead when it can: under
+/// the standard rules, with full observations (no `partial`), for a
+/// configuration a census can count. Other checks are as in
+/// [`spectra_for`]; `reading` hears the source of spectra read.
+pub fn spectra_or_stream(
+    config: Config,
+    db: &str,
+    busy_ms: u32,
+    options: &VerifyOptions,
+    reading: impl FnOnce(&SpectraSource),
+) -> Result<Spectra, Error> {
+    let streams = options.rules == RULES && options.partial.is_none() && countable(config).is_ok();
+    if streams {
+        let store = Store::open(db, config, busy_ms)?;
+        let read = match store.holding() {
+            Holding::Catalogue => true,
+            Holding::Census(_) => options.ambiguous_only,
+            _ => false,
+        };
+        if !read {
+            return Ok(Spectra::Stream);
+        }
+    }
+    let (groups, source) = spectra_for(config, db, busy_ms, options, reading)?;
+    Ok(Spectra::Groups(groups, source))
+}
+
 /// The spectra of `config` to check with `options`, from the best source:
 /// the complete catalogue in file `db`; with
 /// [`ambiguous_only`](VerifyOptions::ambiguous_only), the groups a census

@@ -95,7 +95,7 @@ pub struct PuzzleInput {
     /// The puzzle file, or `-` for standard input.
     pub file: String,
     /// Force the puzzle format instead of detecting it.
-    #[arg(long, value_name = "display|linear|seed001")]
+    #[arg(long, value_name = "display|linear|seed001|tatham")]
     pub format: Option<Format>,
     /// Number of atoms, or a range such as 3..5 (default: the count the file gives).
     #[arg(long, value_name = "N|A..B", value_parser = parse_atoms)]
@@ -109,10 +109,11 @@ impl PuzzleInput {
     /// Reads the puzzle and settles its atom counts and rules.
     pub fn load(&self) -> bbx::Result<(bbx::puzzle::Puzzle, RangeInclusive<usize>, Rules)> {
         let puzzle = load_puzzle(&self.file, self.format)?;
-        let atoms = match (self.atoms.clone(), puzzle.atoms) {
-            (Some(r), _) => r,
-            (None, Some(n)) => n..=n,
-            (None, None) => {
+        let atoms = match (self.atoms.clone(), puzzle.atoms, puzzle.atom_range.clone()) {
+            (Some(r), _, _) => r,
+            (None, Some(n), _) => n..=n,
+            (None, None, Some(r)) => r,
+            (None, None, None) => {
                 return Err(bbx::Error::Invalid(format!(
                     "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N (or a range, --atoms 3..5)",
                     puzzle.origin

@@ -14,11 +14,13 @@ use crate::cli::{Seed, Status, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)"
+    after_help = "Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)"
 )]
 pub struct Args {
-    /// A configuration (An_Bp, default A4_B8) for a random molecule, or a
-    /// puzzle file (any format bbx solve reads) or saved game to play.
+    /// A configuration (An_Bp, default A4_B8) for a random molecule, a
+    /// puzzle file (any format bbx solve reads) or saved game to play (bbx's,
+    /// or Tatham's Black Box's), or a game ID of Tatham's Black Box
+    /// (w8h8m5M5:<hex> or w8h8m5M5#<seed>).
     #[arg(value_name = "CONFIG|FILE")]
     game: Option<String>,
     #[command(flatten)]
@@ -80,6 +82,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                         ));
                     }
                     Start::File(s.to_string())
+                } else if bbx::puzzle::is_tatham(s) && !s.contains('\n') {
+                    if args.unique {
+                        return Err(bbx::Error::Invalid(
+                            "--unique chooses random molecules: it does not apply to a game ID"
+                                .into(),
+                        ));
+                    }
+                    Start::GameId(s.to_string())
                 } else if looks_like_config(s) {
                     return Err(e);
                 } else {

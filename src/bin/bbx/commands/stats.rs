@@ -130,6 +130,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             fail_writes_after: args.fail_writes_after,
             keep_work: false,
             stop_grouping_after: args.stop_grouping_after,
+            sink: None,
         },
     };
     let quiet = args.quiet.quiet;

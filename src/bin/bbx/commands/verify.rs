@@ -1,15 +1,20 @@
 //! `bbx verify`.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
-use bbx::verify::SpectraSource;
+use bbx::census::{self, CensusOptions, Cluster};
+use bbx::error::quantity;
+use bbx::verify::{Spectra, SpectraSource, Streaming};
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, json, progress_bar, spinner};
+use crate::cli::{
+    Quiet, Seed, Status, ctrl_c, json, parse_size, progress_bar, spinner, stop_flag, stopped,
+};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
+    after_help = "Reads the spectra from --db when it holds the configuration complete (or, with --ambiguous, a census's stored groups). Otherwise, under the standard rules and with full spectra, a census (as `bbx stats` runs it, on the same --workers, --processes, --memory and --work-dir, resumed the same way after Ctrl-C or a kill) hands every class of ambiguous spectra it forms straight to SAT, then a uniform random sample of --sample unique spectra (default 100000); with --partial or --rules edge-miss the spectra are enumerated in memory.\n\nExit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure, 130 interrupted.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A6_B8 --workers 2\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6.
@@ -17,7 +22,9 @@ pub struct Args {
     /// Read the spectra from this catalogue when it holds the configuration complete.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
-    /// Check N random spectra (every ambiguous one included when there are fewer than N).
+    /// Check every ambiguous spectrum and N unique ones drawn at random
+    /// (default: every spectrum, or 100000 unique ones when a census streams
+    /// the groups; see the guide).
     #[arg(long, value_name = "N", value_parser = parse_sample)]
     sample: Option<usize>,
     #[command(flatten)]
@@ -44,6 +51,37 @@ pub struct Args {
     /// milliseconds (for tests).
     #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
     busy_ms: u32,
+    /// Worker threads per process when a census streams the groups, 1 to 256
+    /// (default: all cores, at most 256), the same on every process.
+    #[arg(long, short = 'w', value_name = "N")]
+    workers: Option<usize>,
+    /// Processes taking part in the census (one per machine, say), 1 to 256.
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
+    processes: usize,
+    /// This process, 0 to N-1; process 0 prints the verdict.
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
+    process: usize,
+    /// The processes' addresses, one HOST:PORT a line in process order (default:
+    /// localhost:2101, localhost:2102, …).
+    #[arg(long, value_name = "FILE")]
+    hostfile: Option<PathBuf>,
+    /// Memory limit for the census's grouping, such as 2G or 500M.
+    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
+    memory: u64,
+    /// The directory in which the census makes its work directory
+    /// (bbx-verify-CONFIG) for partition files and checkpoints (default: the
+    /// system's temporary directory). bbx removes only the files it made.
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
+    /// Stop after N rounds of the census's tracing, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u64>,
+    /// Molecule numbers per unit of the census's work (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    unit_size: Option<u64>,
+    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_grouping_after: Option<u64>,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -65,16 +103,20 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let start = Instant::now();
     let mut reading = None;
-    let found = bbx::verify::spectra_for(config, &args.db, args.busy_ms, &options, |source| {
-        reading = Some(spinner(
-            args.quiet.quiet,
-            format!("verify {config}: {}", source.reading()),
-        ));
-    });
+    let found =
+        bbx::verify::spectra_or_stream(config, &args.db, args.busy_ms, &options, |source| {
+            reading = Some(spinner(
+                args.quiet.quiet,
+                format!("verify {config}: {}", source.reading()),
+            ));
+        });
     if let Some(spinner) = reading {
         spinner.finish_and_clear();
     }
-    let (groups, source) = found?;
+    let (groups, source) = match found? {
+        Spectra::Groups(groups, source) => (groups, source),
+        Spectra::Stream => return stream(&args, options, start),
+    };
     let bar = progress_bar(args.quiet.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
         bar.set_length(total as u64);
@@ -121,6 +163,130 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((json(&verified)?, code));
     }
     let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
+    Ok((text, code))
+}
+
+/// `bbx verify` with a census streaming the groups to SAT.
+fn stream(
+    args: &Args,
+    options: bbx::verify::VerifyOptions,
+    start: Instant,
+) -> bbx::Result<(String, Status)> {
+    let config = args.config;
+    let cluster = Cluster::new(
+        args.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(census::cluster::MAX_WORKERS)
+        }),
+        args.processes,
+        args.process,
+        args.hostfile.as_deref(),
+    )?;
+    let census_options = CensusOptions {
+        cluster: cluster.clone(),
+        memory: args.memory,
+        work_dir: args.work_dir.clone(),
+        stop: Some(stop_flag()),
+        stop_after: args.stop_after,
+        unit_size: args.unit_size,
+        stop_grouping_after: args.stop_grouping_after,
+        ..CensusOptions::default()
+    };
+    // A second Ctrl-C stops at once: the last checkpoint is safe.
+    ctrl_c();
+    let quiet = args.quiet.quiet;
+    let bar = progress_bar(quiet, "molecules", format!("verify {config}: census"));
+    let mut checking = false;
+    let done = bbx::verify::verify_streaming(config, &options, census_options, |p| {
+        if p.grouped == 0 && p.handed == 0 {
+            // With several processes the share is an estimate, which may be passed.
+            bar.set_length(p.share.max(p.counted));
+            bar.set_position(p.counted);
+            return;
+        }
+        if !checking {
+            // The census's records are grouped and checked: spectra now,
+            // their total estimated from the partitions done.
+            checking = true;
+            bar.reset();
+            bar.set_message(format!("verify {config}: SAT"));
+        }
+        let estimate = match p.grouped {
+            0 => p.handed.max(1),
+            g => (p.handed * p.partitions).div_ceil(g),
+        };
+        bar.set_length(estimate.max(p.handed));
+        bar.set_position(p.handed);
+    });
+    bar.finish_and_clear();
+    let streamed = match done? {
+        Streaming::Done(s) => s,
+        Streaming::ShareDone => {
+            eprintln!(
+                "process {} of {}: its share of the {config} verify is done; process 0 prints the verdict",
+                cluster.process, cluster.processes
+            );
+            return Ok((String::new(), Status::Done));
+        }
+        Streaming::Interrupted(done) => {
+            let message = if cluster.processes > 1 {
+                format!(
+                    "interrupted: {} counted by process {}; the work is kept in {}: run the same command to resume",
+                    quantity(done.counted, "molecule", "molecules"),
+                    cluster.process,
+                    done.work_dir.display()
+                )
+            } else if done.counted >= done.total {
+                format!(
+                    "interrupted while checking: every molecule is counted; the work and the checks done are kept in {}: run the same command to resume",
+                    done.work_dir.display()
+                )
+            } else {
+                format!(
+                    "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
+                    done.counted,
+                    done.total,
+                    done.work_dir.display()
+                )
+            };
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                &message,
+                Status::Interrupted,
+            ));
+        }
+    };
+    let v = &streamed.verification;
+    let code = if v.agrees() { Status::Done } else { Status::No };
+    let secs = start.elapsed().as_secs_f64();
+    if args.json {
+        /// The verification, with where its spectra came from and the time.
+        #[derive(serde::Serialize)]
+        struct Verified<'a> {
+            #[serde(flatten)]
+            streamed: &'a bbx::verify::Streamed,
+            source: Source,
+            seconds: f64,
+        }
+        /// Where the spectra came from.
+        #[derive(serde::Serialize)]
+        struct Source {
+            kind: &'static str,
+            db: Option<String>,
+        }
+        let verified = Verified {
+            streamed: &streamed,
+            source: Source {
+                kind: "stream",
+                db: None,
+            },
+            seconds: (secs * 1000.0).round() / 1000.0,
+        };
+        return Ok((json(&verified)?, code));
+    }
+    let text = bbx::render::verify_streamed_text(&streamed, &options, secs);
     Ok((text, code))
 }
 

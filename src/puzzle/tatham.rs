@@ -1,0 +1,1281 @@
+//! Simon Tatham's Black Box: the save files its Save command writes and its
+//! game IDs.
+//!
+//! A **game ID** is `PARAMS:DESC` (such as `w8h8m5M5:925fa66636a72ed6ae1c5015`)
+//! or `PARAMS#SEED` (`w8h8m5M5#12345`). The parameters are the box's width
+//! `w` and height `h` and the least and most balls, `m` and `M`; the
+//! description is the hidden balls, obfuscated: the bytes `w h x1 y1 x2 y2 …`
+//! (0-based columns and rows), scrambled by the collection's SHA-1 mask
+//! ([`obfuscate`]) and written in hexadecimal. A seed stands for the balls
+//! the collection's random generator draws from it ([`TathamRandom`]).
+//!
+//! A **save file** is a list of records `KEY:LENGTH:VALUE`, the key padded to
+//! eight characters, one a line: `SAVEFILE` (the collection's name), `VERSION`
+//! (1), `GAME` (`Black Box`), `PARAMS`, `CPARAMS`, `DESC`, `NSTATES`,
+//! `STATEPOS` and one `MOVE` (or `SOLVE`, `RESTART`) record for each state
+//! after the first. Its moves are `F<n>` (fire laser n), `T<x>,<y>` (toggle a
+//! guessed ball at 1-based column x, row y), `LB<x>,<y>`, `LC<x>`, `LR<y>`
+//! (lock a cell, column or row), `R` (check the guess) and `S` (reveal the
+//! answer). The game stands at state `STATEPOS`; the moves past it are the
+//! redo list, checked but not played.
+//!
+//! Tatham numbers lasers from 0, clockwise from the top-left corner; bbx's
+//! position is `4p − n` ([`tatham_to_position`]). The results of the lasers
+//! fired are those bbx's standard rules give for the balls of the
+//! description (Tatham's rules are the standard ones: `tests/tatham.rs`
+//! traces both on every molecule of small boxes). bbx's boxes are square: a
+//! rectangular game is refused.
+
+use std::ops::RangeInclusive;
+
+use sha1::{Digest, Sha1};
+
+use crate::error::{ParseError, quantity};
+use crate::puzzle::{Format, Puzzle, is_comment_or_blank, without_bom};
+use crate::rules::board::Molecule;
+use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::spectrum::Observation;
+
+/// The value of the first record of every save file of Tatham's collection.
+pub const SAVE_MAGIC: &str = "Simon Tatham's Portable Puzzle Collection";
+
+/// The name of the game in a Black Box save file's `GAME` record.
+pub const GAME_NAME: &str = "Black Box";
+
+/// Converts Tatham's laser number n (0..4p, clockwise from the top-left
+/// corner: along the top, down the right side, back along the bottom, up the
+/// left side) to bbx's border position: `4p − n` on every side.
+///
+/// ```
+/// use bbx::puzzle::tatham_to_position;
+/// assert_eq!(tatham_to_position(8, 0), 32); // top, column 1
+/// assert_eq!(tatham_to_position(8, 8), 24); // right, row 1
+/// assert_eq!(tatham_to_position(8, 16), 16); // bottom, column 8
+/// assert_eq!(tatham_to_position(8, 31), 1); // left, row 1
+/// ```
+///
+/// # Panics
+/// When `laser` is not in 0..4·width.
+pub fn tatham_to_position(width: usize, laser: usize) -> usize {
+    assert!(
+        laser < 4 * width,
+        "Tatham's laser {laser} out of 0..{}",
+        4 * width
+    );
+    4 * width - laser
+}
+
+/// Converts a bbx border position to Tatham's laser number (the inverse of
+/// [`tatham_to_position`]).
+///
+/// # Panics
+/// When `pos` is not in 1..=4·width.
+pub fn position_to_tatham(width: usize, pos: usize) -> usize {
+    assert!(
+        pos >= 1 && pos <= 4 * width,
+        "border position {pos} out of 1..={}",
+        4 * width
+    );
+    4 * width - pos
+}
+
+/// The parameters of a Tatham game: `w8h8m5M5` is an 8×8 box with 5 balls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TathamParams {
+    /// Width of the box (`w`).
+    pub width: usize,
+    /// Height of the box (`h`); bbx plays only games where it equals the width.
+    pub height: usize,
+    /// The fewest balls (`m`).
+    pub min_balls: usize,
+    /// The most balls (`M`).
+    pub max_balls: usize,
+}
+
+impl Default for TathamParams {
+    /// Tatham's defaults, which a parameter string starts from: `w8h8m5M5`.
+    fn default() -> TathamParams {
+        TathamParams {
+            width: 8,
+            height: 8,
+            min_balls: 5,
+            max_balls: 5,
+        }
+    }
+}
+
+impl TathamParams {
+    /// Reads a parameter string as Tatham's program does: from the defaults,
+    /// each of `w`, `h`, `m`, `M` followed by a number sets that value (other
+    /// characters are skipped); then checks the values as Tatham does (a box
+    /// of 2 to 255 cells a side, at least one ball, fewer balls than cells)
+    /// and refuses a rectangular box. The error says what is wrong.
+    pub fn parse(text: &str) -> Result<TathamParams, String> {
+        let mut p = TathamParams::default();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            i += 1;
+            let digits = b[i..].iter().take_while(|d| d.is_ascii_digit()).count();
+            let value = || {
+                // Any number past 255 is refused below; keep it from overflowing.
+                b[i..i + digits].iter().fold(0usize, |n, &d| {
+                    (n * 10 + usize::from(d - b'0')).min(1 << 20)
+                })
+            };
+            match c {
+                b'w' => p.width = value(),
+                b'h' => p.height = value(),
+                b'm' => p.min_balls = value(),
+                b'M' => p.max_balls = value(),
+                _ => continue,
+            }
+            i += digits;
+        }
+        if p.width < 2 || p.height < 2 {
+            return Err(format!(
+                "'{text}': the width and height must both be at least 2"
+            ));
+        }
+        if p.width > 255 || p.height > 255 {
+            return Err(format!(
+                "'{text}': Tatham's boxes are at most 255 cells a side"
+            ));
+        }
+        if p.width != p.height {
+            return Err(format!(
+                "'{text}': a {}×{} box; bbx plays square boxes only",
+                p.width, p.height
+            ));
+        }
+        if p.min_balls < 1 {
+            return Err(format!("'{text}': the number of balls must be at least 1"));
+        }
+        if p.min_balls > p.max_balls {
+            return Err(format!(
+                "'{text}': the fewest balls (m{}) is more than the most (M{})",
+                p.min_balls, p.max_balls
+            ));
+        }
+        if p.min_balls >= p.width * p.height {
+            return Err(format!(
+                "'{text}': {} do not fit in a {w}×{w} box",
+                quantity(p.min_balls, "ball", "balls"),
+                w = p.width
+            ));
+        }
+        Ok(p)
+    }
+
+    /// The ball counts the parameters allow, as `--atoms` reads them (the
+    /// upper end kept within the box).
+    pub fn balls(&self) -> RangeInclusive<usize> {
+        self.min_balls..=self.max_balls.min(self.width * self.height)
+    }
+}
+
+/// The mask of Tatham's obfuscation: the SHA-1 digests of `seed` followed by
+/// the decimal numbers 0, 1, 2…, concatenated, XORed over `target`.
+fn xor_mask(seed: &[u8], target: &mut [u8]) {
+    for (counter, chunk) in target.chunks_mut(20).enumerate() {
+        let mut h = Sha1::new();
+        h.update(seed);
+        h.update(counter.to_string().as_bytes());
+        let digest = h.finalize();
+        for (t, d) in chunk.iter_mut().zip(digest.iter()) {
+            *t ^= d;
+        }
+    }
+}
+
+/// Tatham's obfuscation of a whole number of bytes (the collection's
+/// `obfuscate_bitmap`): the bytes are cut in two halves (the first the
+/// smaller); a mask made from the second half is XORed over the first, then
+/// a mask made from the first over the second. `decode` undoes it (the two
+/// steps in the other order).
+///
+/// ```
+/// use bbx::puzzle::obfuscate;
+/// let mut b = vec![8, 8, 1, 2, 3, 4];
+/// obfuscate(&mut b, false);
+/// assert_ne!(b, [8, 8, 1, 2, 3, 4]);
+/// obfuscate(&mut b, true);
+/// assert_eq!(b, [8, 8, 1, 2, 3, 4]);
+/// ```
+pub fn obfuscate(bytes: &mut [u8], decode: bool) {
+    let first = bytes.len() / 2;
+    let (a, b) = bytes.split_at_mut(first);
+    if decode {
+        xor_mask(a, b);
+        xor_mask(b, a);
+    } else {
+        xor_mask(b, a);
+        xor_mask(a, b);
+    }
+}
+
+/// The random generator of Tatham's collection (its `random.c`), which turns
+/// a game ID's seed into the game: SHA-1 of the seed and of a counter.
+#[derive(Debug, Clone)]
+pub struct TathamRandom {
+    seed: [u8; 40],
+    data: [u8; 20],
+    pos: usize,
+}
+
+fn sha1_of(bytes: &[u8]) -> [u8; 20] {
+    Sha1::digest(bytes).into()
+}
+
+impl TathamRandom {
+    /// The generator seeded with `seed` (`random_new`).
+    pub fn new(seed: &[u8]) -> TathamRandom {
+        let mut s = [0u8; 40];
+        s[..20].copy_from_slice(&sha1_of(seed));
+        let second = sha1_of(&s[..20]);
+        s[20..].copy_from_slice(&second);
+        TathamRandom {
+            data: sha1_of(&s),
+            seed: s,
+            pos: 0,
+        }
+    }
+
+    /// The next `bits` random bits, 1 to 32 (`random_bits`).
+    pub fn bits(&mut self, bits: u32) -> u64 {
+        let mut out = 0u64;
+        for _ in (0..bits).step_by(8) {
+            if self.pos >= 20 {
+                for byte in &mut self.seed[..20] {
+                    if *byte != 0xFF {
+                        *byte += 1;
+                        break;
+                    }
+                    *byte = 0;
+                }
+                self.data = sha1_of(&self.seed);
+                self.pos = 0;
+            }
+            out = (out << 8) | u64::from(self.data[self.pos]);
+            self.pos += 1;
+        }
+        out & ((1u64 << bits) - 1)
+    }
+
+    /// A random number in 0..limit, `limit` at least 1 and below 2^28
+    /// (`random_upto`).
+    pub fn upto(&mut self, limit: u64) -> u64 {
+        let bits = 64 - limit.leading_zeros() + 3;
+        let divisor = (1u64 << bits) / limit;
+        let max = limit * divisor;
+        loop {
+            let data = self.bits(bits);
+            if data < max {
+                return data / divisor;
+            }
+        }
+    }
+}
+
+/// The balls Tatham's program hides for the seed of a game ID `PARAMS#SEED`
+/// (its `new_game_desc`): the count drawn in the parameters' range, then each
+/// ball's column and row until a free cell comes up. Returns 0-based
+/// (column, row) pairs in the order drawn, or an error when the count drawn
+/// is more than the box holds (Tatham's program would never finish).
+pub fn balls_from_seed(params: &TathamParams, seed: &str) -> Result<Vec<(usize, usize)>, String> {
+    let mut rs = TathamRandom::new(seed.as_bytes());
+    let mut n = params.min_balls;
+    if params.max_balls > params.min_balls {
+        n += rs.upto((params.max_balls - params.min_balls + 1) as u64) as usize;
+    }
+    let (w, h) = (params.width, params.height);
+    if n > w * h {
+        return Err(format!(
+            "the seed draws {n} balls, more than the {w}×{h} box holds (lower M)"
+        ));
+    }
+    let mut taken = vec![false; w * h];
+    let mut balls = Vec::with_capacity(n);
+    for _ in 0..n {
+        loop {
+            let x = rs.upto(w as u64) as usize;
+            let y = rs.upto(h as u64) as usize;
+            if !taken[y * w + x] {
+                taken[y * w + x] = true;
+                balls.push((x, y));
+                break;
+            }
+        }
+    }
+    Ok(balls)
+}
+
+/// Reads a game description (the part of a game ID after `:`): hex digits
+/// for `w h x1 y1 …`, obfuscated. Checks its length, its hex, the box it
+/// names and each ball against `params`; returns 0-based (column, row)
+/// pairs, or what is wrong.
+pub fn decode_description(
+    params: &TathamParams,
+    desc: &str,
+) -> Result<Vec<(usize, usize)>, String> {
+    if let Some((i, c)) = desc
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
+        return Err(format!(
+            "the description's character {} ('{c}') is not a hexadecimal digit",
+            i + 1
+        ));
+    }
+    let len = desc.len();
+    if len < 4 || !len.is_multiple_of(4) {
+        return Err(format!(
+            "the description is {} long; it has 4 hex digits for the box and 4 for each ball",
+            quantity(len, "hex digit", "hex digits")
+        ));
+    }
+    let n = len / 4 - 1;
+    if n < params.min_balls || n > params.max_balls {
+        let allowed = if params.min_balls == params.max_balls {
+            format!("{}", params.min_balls)
+        } else {
+            format!("{} to {}", params.min_balls, params.max_balls)
+        };
+        return Err(format!(
+            "the description hides {} but the parameters say {allowed}",
+            quantity(n, "ball", "balls")
+        ));
+    }
+    let mut bytes: Vec<u8> = (0..len / 2)
+        .map(|i| u8::from_str_radix(&desc[2 * i..2 * i + 2], 16).unwrap_or(0))
+        .collect();
+    obfuscate(&mut bytes, true);
+    let (w, h) = (usize::from(bytes[0]), usize::from(bytes[1]));
+    if (w, h) != (params.width, params.height) {
+        return Err(format!(
+            "the description is corrupted: it decodes to a {w}×{h} box but the parameters say {}×{} (was it edited or cut?)",
+            params.width, params.height
+        ));
+    }
+    let mut taken = vec![false; w * h];
+    let mut balls = Vec::with_capacity(n);
+    for (i, xy) in bytes[2..].chunks(2).enumerate() {
+        let (x, y) = (usize::from(xy[0]), usize::from(xy[1]));
+        if x >= w || y >= h {
+            return Err(format!(
+                "the description is corrupted: ball {} decodes to column {}, row {}, outside the {w}×{h} box",
+                i + 1,
+                x + 1,
+                y + 1
+            ));
+        }
+        if std::mem::replace(&mut taken[y * w + x], true) {
+            return Err(format!(
+                "the description is corrupted: two balls decode to column {}, row {}",
+                x + 1,
+                y + 1
+            ));
+        }
+        balls.push((x, y));
+    }
+    Ok(balls)
+}
+
+/// Where a Tatham game came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TathamKind {
+    /// A save file.
+    Save,
+    /// A game ID with a description, `PARAMS:DESC`.
+    GameId,
+    /// A game ID with a random seed, `PARAMS#SEED`.
+    Seed(String),
+}
+
+/// How a saved game had ended, at its current state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TathamEnding {
+    /// The player's guess was checked and found right.
+    Checked,
+    /// The player gave up: Tatham's Solve revealed the answer.
+    Solved,
+}
+
+/// A Tatham game read from a save file or a game ID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TathamGame {
+    /// Where the text came from (a file name, `standard input`, …).
+    pub origin: String,
+    /// A save file or a game ID.
+    pub kind: TathamKind,
+    /// The game's parameters (`CPARAMS` of a save file).
+    pub params: TathamParams,
+    /// The hidden balls.
+    pub hidden: Molecule,
+    /// The border positions (bbx's numbering) of the lasers fired, in the
+    /// order they were fired: by the player, and by a check of a wrong guess
+    /// that fires a laser to disprove it (as Tatham counts them).
+    pub fired: Vec<usize>,
+    /// The cells (linear indices) of the player's guessed balls.
+    pub guess: Vec<usize>,
+    /// The cells the player locked (known empty, in Tatham's terms).
+    pub locked: Vec<usize>,
+    /// How many times the guess was checked and found wrong.
+    pub wrong_checks: usize,
+    /// How the game had ended, if it had.
+    pub ending: Option<TathamEnding>,
+    /// Moves past the current state (the redo list), not played.
+    pub redo: usize,
+}
+
+impl TathamGame {
+    /// Width p of the box.
+    pub fn width(&self) -> usize {
+        self.hidden.width()
+    }
+
+    /// The rays fired, with the results bbx's standard rules give for the
+    /// hidden balls.
+    pub fn observation(&self) -> Observation {
+        let p = self.width();
+        let mut tracer = Tracer::new(p, Rules::Standard);
+        tracer.load(&self.hidden);
+        let mut o = Observation::empty(p);
+        for &pos in &self.fired {
+            o.record(pos, tracer.trace(pos).outcome);
+        }
+        o
+    }
+
+    /// The game as a puzzle: the rays fired, the ball range of the
+    /// parameters (one count when they give one), the guess, standard rules.
+    pub fn puzzle(&self) -> Puzzle {
+        let range = self.params.balls();
+        let one = (range.start() == range.end()).then_some(*range.start());
+        Puzzle {
+            origin: self.origin.clone(),
+            format: Format::Tatham,
+            observation: self.observation(),
+            atoms: one,
+            atom_range: if one.is_some() { None } else { Some(range) },
+            guess: (!self.guess.is_empty())
+                .then(|| Molecule::new(self.width(), self.guess.iter().copied()).ok())
+                .flatten(),
+            rules: Some(Rules::Standard),
+        }
+    }
+}
+
+/// Whether `text` is a Tatham save file or game ID: its first line (past
+/// blank lines and, before a game ID, `#` comments) starts with `SAVEFILE:`,
+/// or is one word `PARAMS:…` or `PARAMS#…` whose parameters are made of `w`,
+/// `h`, `m`, `M` and digits.
+pub fn is_tatham(text: &str) -> bool {
+    let text = without_bom(text);
+    let Some(first) = text.lines().find(|l| !is_comment_or_blank(l)) else {
+        return false;
+    };
+    if text.trim_start().starts_with("SAVEFILE:") {
+        return true;
+    }
+    game_id_parts(first.trim()).is_some()
+}
+
+/// Splits a game ID into its parameters, and its description (`:`) or seed
+/// (`#`); `None` when the text is not shaped as a game ID.
+fn game_id_parts(id: &str) -> Option<(&str, Result<&str, &str>)> {
+    let cut = id.find([':', '#'])?;
+    let (params, rest) = id.split_at(cut);
+    let ok = !params.is_empty()
+        && params
+            .bytes()
+            .all(|b| matches!(b, b'w' | b'h' | b'm' | b'M') || b.is_ascii_digit())
+        && params.bytes().any(|b| b.is_ascii_alphabetic())
+        && !id.chars().any(char::is_whitespace);
+    if !ok {
+        return None;
+    }
+    Some(match rest.split_at(1) {
+        (":", desc) => (params, Ok(desc)),
+        (_, seed) => (params, Err(seed)),
+    })
+}
+
+/// Reads a Tatham save file or game ID (see the module's documentation);
+/// `origin` names the text in errors.
+pub fn parse_tatham(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
+    let text = without_bom(text);
+    if text.trim_start().starts_with("SAVEFILE:") {
+        return parse_save(text, origin);
+    }
+    let (line_no, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !is_comment_or_blank(l))
+        .ok_or_else(|| ParseError::new(origin, 0, 0, "no Tatham game ID in the text"))?;
+    let id = line.trim();
+    let err = |msg: String| ParseError::new(origin, line_no + 1, 0, msg);
+    if let Some((n, extra)) = text
+        .lines()
+        .enumerate()
+        .skip(line_no + 1)
+        .find(|(_, l)| !is_comment_or_blank(l))
+    {
+        return Err(ParseError::new(
+            origin,
+            n + 1,
+            0,
+            format!(
+                "'{}' after the game ID: a file holds one game ID, alone on its line",
+                extra.trim()
+            ),
+        ));
+    }
+    let (params_text, rest) = game_id_parts(id).ok_or_else(|| {
+        err(format!(
+            "'{id}' is not a Tatham game ID (parameters such as w8h8m5M5, then ':' and the description, or '#' and a seed)"
+        ))
+    })?;
+    let params = TathamParams::parse(params_text)
+        .map_err(|e| err(format!("the game ID's parameters {e}")))?;
+    let (balls, kind) = match rest {
+        Ok(desc) => (
+            decode_description(&params, desc)
+                .map_err(|e| err(format!("the game ID '{id}': {e}")))?,
+            TathamKind::GameId,
+        ),
+        Err(seed) => (
+            balls_from_seed(&params, seed).map_err(|e| err(format!("the game ID: {e}")))?,
+            TathamKind::Seed(seed.to_string()),
+        ),
+    };
+    let state = State::new(&params, &balls);
+    Ok(state.finish(origin, kind, &params, 0))
+}
+
+/// One record `KEY:LENGTH:VALUE` of a save file.
+struct Record<'a> {
+    key: &'a str,
+    value: &'a str,
+    line: usize,
+}
+
+/// Reads the records of a save file one at a time, as Tatham's loader does:
+/// line ends before a record are skipped, the key is eight characters
+/// (padded with spaces) and a colon, the length a decimal number and a
+/// colon, the value exactly that many bytes.
+struct Records<'a> {
+    text: &'a str,
+    pos: usize,
+    origin: &'a str,
+    /// Line ends counted before `counted`.
+    lines: usize,
+    counted: usize,
+}
+
+impl<'a> Records<'a> {
+    /// The line of byte `pos`, counted on from the last one asked (`pos` never
+    /// goes back), so that a long file is read in linear time.
+    fn line_at(&mut self, pos: usize) -> usize {
+        let pos = pos.min(self.text.len()).max(self.counted);
+        self.lines += self.text.as_bytes()[self.counted..pos]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.counted = pos;
+        self.lines + 1
+    }
+
+    /// The next record, `Ok(None)` at the end of the text.
+    fn next(&mut self) -> Result<Option<Record<'a>>, ParseError> {
+        let b = self.text.as_bytes();
+        while self.pos < b.len() && matches!(b[self.pos], b'\r' | b'\n') {
+            self.pos += 1;
+        }
+        if self.pos >= b.len() {
+            return Ok(None);
+        }
+        let line = self.line_at(self.pos);
+        let origin = self.origin;
+        let err = |m: String| ParseError::new(origin, line, 0, m);
+        let head = self.text.get(self.pos..self.pos + 9).ok_or_else(|| {
+            err("a record is cut short: each starts with an 8-character key and ':'".into())
+        })?;
+        if !head.ends_with(':') {
+            return Err(err(format!(
+                "'{}' is not a record: each starts with an 8-character key (padded with spaces) and ':'",
+                head.trim_end()
+            )));
+        }
+        let key_end = head.find([':', ' ']).unwrap_or(8);
+        let key = &head[..key_end];
+        let start = self.pos + 9;
+        let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || b.get(start + digits) != Some(&b':') || digits > 9 {
+            return Err(err(format!(
+                "record {key}: its length is not a number followed by ':'"
+            )));
+        }
+        let len: usize = self.text[start..start + digits]
+            .parse()
+            .unwrap_or(usize::MAX);
+        let vstart = start + digits + 1;
+        let value = vstart
+            .checked_add(len)
+            .and_then(|end| self.text.get(vstart..end))
+            .ok_or_else(|| {
+                err(format!(
+                    "record {key} says its value is {len} bytes long but the file ends (or a character is cut) before: the file is cut short or was edited"
+                ))
+            })?;
+        if value.contains(['\n', '\r']) {
+            return Err(err(format!(
+                "record {key} says its value is {len} bytes long, but its line ends before: the length is wrong or the file was edited"
+            )));
+        }
+        if let Some(c) = value.chars().find(|c| !(' '..='~').contains(c)) {
+            return Err(err(format!(
+                "record {key}: its value holds {c:?}, which Tatham's files never hold"
+            )));
+        }
+        self.pos = vstart + len;
+        Ok(Some(Record { key, value, line }))
+    }
+}
+
+/// Reads a save file (the text starts with `SAVEFILE:`).
+fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
+    let mut records = Records {
+        text,
+        pos: 0,
+        origin,
+        lines: 0,
+        counted: 0,
+    };
+    let at = |line: usize, m: String| ParseError::new(origin, line, 0, m);
+    let first = records.next()?;
+    match &first {
+        Some(r) if r.key == "SAVEFILE" && r.value == SAVE_MAGIC => {}
+        _ => {
+            return Err(at(
+                1,
+                format!(
+                    "not a save file of Simon Tatham's Puzzles: it starts with a record SAVEFILE:41:{SAVE_MAGIC}"
+                ),
+            ));
+        }
+    }
+    let (mut params, mut cparams, mut desc) = (None, None, None);
+    let mut nstates: Option<(usize, usize)> = None;
+    let mut statepos: Option<(usize, usize)> = None;
+    let mut moves: Vec<Record> = Vec::new();
+    let mut last_line = 1;
+    while !matches!((nstates, statepos), (Some((n, _)), Some(_)) if moves.len() + 1 >= n) {
+        let Some(r) = records.next()? else {
+            let what = match nstates {
+                None => "its NSTATES record".to_string(),
+                Some((n, _)) if statepos.is_some() => {
+                    format!("all its moves ({} of {} read)", moves.len(), n - 1)
+                }
+                Some(_) => "its STATEPOS record".to_string(),
+            };
+            return Err(at(
+                records.line_at(text.len()),
+                format!("the save file ends before {what}: is it whole?"),
+            ));
+        };
+        last_line = r.line;
+        let number = |r: &Record| -> Result<usize, ParseError> {
+            r.value.trim().parse::<usize>().map_err(|_| {
+                at(
+                    r.line,
+                    format!("record {}: '{}' is not a whole number", r.key, r.value),
+                )
+            })
+        };
+        match r.key {
+            "VERSION" if r.value != "1" => {
+                return Err(at(
+                    r.line,
+                    format!(
+                        "record VERSION: version '{}' of the save format; bbx reads version 1",
+                        r.value
+                    ),
+                ));
+            }
+            "GAME" if r.value != GAME_NAME => {
+                return Err(at(
+                    r.line,
+                    format!(
+                        "record GAME: a save file of Tatham's {}, not of {GAME_NAME}",
+                        r.value
+                    ),
+                ));
+            }
+            "PARAMS" => params = Some((r.value, r.line)),
+            "CPARAMS" => cparams = Some((r.value, r.line)),
+            "DESC" => desc = Some((r.value, r.line)),
+            "NSTATES" => {
+                if nstates.is_some() {
+                    return Err(at(r.line, "a second NSTATES record".into()));
+                }
+                let n = number(&r)?;
+                if n == 0 {
+                    return Err(at(r.line, "record NSTATES: 0 states (at least 1)".into()));
+                }
+                nstates = Some((n, r.line));
+            }
+            "STATEPOS" => statepos = Some((number(&r)?, r.line)),
+            "MOVE" | "SOLVE" | "RESTART" if moves.len() >= MAX_MOVES => {
+                return Err(at(
+                    r.line,
+                    format!("more than {MAX_MOVES} moves: not a game bbx reads"),
+                ));
+            }
+            "MOVE" | "SOLVE" | "RESTART" => {
+                if nstates.is_none() || statepos.is_none() {
+                    return Err(at(
+                        r.line,
+                        format!("record {} before the NSTATES and STATEPOS records", r.key),
+                    ));
+                }
+                moves.push(r);
+            }
+            _ => {}
+        }
+    }
+    let (Some((nstates, _)), Some((statepos, pos_line))) = (nstates, statepos) else {
+        return Err(at(last_line, "no NSTATES or STATEPOS record".into()));
+    };
+    if statepos < 1 || statepos > nstates {
+        return Err(at(
+            pos_line,
+            format!("record STATEPOS: {statepos} is not a state of 1 to {nstates}"),
+        ));
+    }
+    let (cparams_text, cline) = cparams.or(params).ok_or_else(|| {
+        at(
+            last_line,
+            "no PARAMS or CPARAMS record: the game's parameters are missing".into(),
+        )
+    })?;
+    let key = if cparams.is_some() {
+        "CPARAMS"
+    } else {
+        "PARAMS"
+    };
+    let params = TathamParams::parse(cparams_text)
+        .map_err(|e| at(cline, format!("record {key}: the parameters {e}")))?;
+    let (desc, dline) = desc.ok_or_else(|| {
+        at(
+            last_line,
+            "no DESC record: the game's description is missing".into(),
+        )
+    })?;
+    let balls =
+        decode_description(&params, desc).map_err(|e| at(dline, format!("record DESC: {e}")))?;
+    let mut state = State::new(&params, &balls);
+    let mut current = None;
+    for (i, m) in moves.iter().enumerate() {
+        if i + 1 == statepos {
+            current = Some(state.clone());
+        }
+        let bad = |why: String| {
+            at(
+                m.line,
+                format!(
+                    "record {} (move {} of the file): '{}': {why}",
+                    m.key,
+                    i + 1,
+                    m.value
+                ),
+            )
+        };
+        if m.key == "RESTART" {
+            let balls = decode_description(&params, m.value).map_err(bad)?;
+            state = State::new(&params, &balls);
+        } else {
+            state.play(m.value).map_err(bad)?;
+        }
+    }
+    let state = current.unwrap_or(state);
+    Ok(state.finish(origin, TathamKind::Save, &params, nstates - statepos))
+}
+
+/// The most moves bbx replays from a save file (a game on Tatham's largest
+/// box, 255×255, fires at most 1020 lasers).
+const MAX_MOVES: usize = 100_000;
+
+/// Tatham's value in a laser cell of the grid for a hit and a reflection.
+const LASER_HIT: u32 = 0x2000;
+const LASER_REFLECT: u32 = 0x1000;
+const BALL_CORRECT: u32 = 0x01;
+const BALL_GUESS: u32 = 0x02;
+const BALL_LOCK: u32 = 0x04;
+
+/// A laser's result in Tatham's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    Hit,
+    Reflect,
+    Out(usize),
+}
+
+/// The state of a Tatham game as its program keeps it, enough to replay
+/// moves: the guess, locks, the lasers fired and the numbers drawn in their
+/// cells (which seed the choice of a laser when a check fails).
+#[derive(Debug, Clone)]
+struct State {
+    p: usize,
+    min: usize,
+    max: usize,
+    hidden: Molecule,
+    /// The hidden balls, loaded for tracing.
+    tracer: Tracer,
+    guess: Vec<bool>,
+    lock: Vec<bool>,
+    exits: Vec<Option<Exit>>,
+    cells: Vec<u32>,
+    next_laser: u32,
+    fired: Vec<usize>,
+    wrong_checks: usize,
+    ending: Option<TathamEnding>,
+}
+
+impl State {
+    fn new(params: &TathamParams, balls: &[(usize, usize)]) -> State {
+        let p = params.width;
+        let hidden = Molecule::new(p, balls.iter().map(|&(x, y)| y * p + x))
+            .unwrap_or_else(|_| Molecule::new(p, []).expect("an empty box of 2 to 255 cells"));
+        let mut tracer = Tracer::new(p, Rules::Standard);
+        tracer.load(&hidden);
+        State {
+            p,
+            min: params.min_balls,
+            max: params.max_balls,
+            hidden,
+            tracer,
+            guess: vec![false; p * p],
+            lock: vec![false; p * p],
+            exits: vec![None; 4 * p],
+            cells: vec![0; 4 * p],
+            next_laser: 1,
+            fired: Vec::new(),
+            wrong_checks: 0,
+            ending: None,
+        }
+    }
+
+    /// Laser `n`'s result for the molecule loaded in `tracer`, by bbx's
+    /// standard rules.
+    fn exit(&self, tracer: &Tracer, n: usize) -> Exit {
+        match tracer.trace(tatham_to_position(self.p, n)).outcome {
+            Outcome::Absorbed => Exit::Hit,
+            Outcome::Exit(q) => Exit::Out(position_to_tatham(self.p, q)),
+            Outcome::Reflected | Outcome::Miss => Exit::Reflect,
+        }
+    }
+
+    /// A tracer loaded with the guessed balls.
+    fn guess_tracer(&self) -> Tracer {
+        let mut t = Tracer::new(self.p, Rules::Standard);
+        let cells: Vec<usize> = (0..self.p * self.p).filter(|&i| self.guess[i]).collect();
+        t.load_cells(&cells);
+        t
+    }
+
+    /// Fires laser `n`: its result, and its number in both end cells.
+    fn fire(&mut self, n: usize) {
+        let exit = self.exit(&self.tracer, n);
+        match exit {
+            Exit::Hit => self.cells[n] = LASER_HIT,
+            Exit::Reflect => self.cells[n] = LASER_REFLECT,
+            Exit::Out(m) => {
+                self.cells[n] = self.next_laser;
+                self.cells[m] = self.next_laser;
+                self.next_laser += 1;
+                self.exits[m] = Some(Exit::Out(n));
+            }
+        }
+        self.exits[n] = Some(exit);
+        self.fired.push(n);
+    }
+
+    /// Plays one move, or says why Tatham's program would refuse it.
+    fn play(&mut self, mv: &str) -> Result<(), String> {
+        let p = self.p;
+        if mv == "S" {
+            self.ending = Some(TathamEnding::Solved);
+            return Ok(());
+        }
+        if self.ending.is_some() {
+            return Err("a move after the answer was revealed".into());
+        }
+        let number = |s: &str| -> Option<usize> {
+            (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse().ok())
+                .flatten()
+        };
+        let cell = |s: &str| -> Option<usize> {
+            let (x, y) = s.split_once(',')?;
+            let (x, y) = (number(x)?, number(y)?);
+            ((1..=p).contains(&x) && (1..=p).contains(&y)).then_some((y - 1) * p + (x - 1))
+        };
+        let line = |s: &str| number(s).filter(|n| (1..=p).contains(n));
+        let outside = || format!("outside the {p}×{p} box");
+        if let Some(rest) = mv.strip_prefix('T') {
+            let c = cell(rest).ok_or_else(outside)?;
+            self.guess[c] = !self.guess[c];
+        } else if let Some(rest) = mv.strip_prefix('F') {
+            let n = number(rest)
+                .filter(|&n| n < 4 * p)
+                .ok_or_else(|| format!("no laser {rest} (they are 0 to {})", 4 * p - 1))?;
+            if self.exits[n].is_some() {
+                return Err(format!("laser {n} was already fired or lit"));
+            }
+            self.fire(n);
+        } else if let Some(rest) = mv.strip_prefix("LB") {
+            let c = cell(rest).ok_or_else(outside)?;
+            self.lock[c] = !self.lock[c];
+        } else if let Some(rest) = mv.strip_prefix("LC") {
+            let x = line(rest).ok_or_else(outside)? - 1;
+            self.lock_line((0..p).map(|y| y * p + x).collect());
+        } else if let Some(rest) = mv.strip_prefix("LR") {
+            let y = line(rest).ok_or_else(outside)? - 1;
+            self.lock_line((0..p).map(|x| y * p + x).collect());
+        } else if mv == "R" {
+            let n = self.guess.iter().filter(|&&g| g).count();
+            if n < self.min || n > self.max {
+                return Err(format!(
+                    "a check with {} guessed, which Tatham's program does not allow",
+                    quantity(n, "ball", "balls")
+                ));
+            }
+            self.check();
+        } else {
+            return Err(
+                "not a move of Black Box (F<n>, T<x>,<y>, LB<x>,<y>, LC<x>, LR<y>, R or S)".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Locks every cell of a row or column, or unlocks them all when more
+    /// than half are locked.
+    fn lock_line(&mut self, cells: Vec<usize>) {
+        let locked = cells.iter().filter(|&&c| self.lock[c]).count();
+        let set = locked <= self.p / 2;
+        for c in cells {
+            self.lock[c] = set;
+        }
+    }
+
+    /// Tatham's check of the guess: a fired laser the guess contradicts
+    /// leaves the game as it is; else a laser not fired that tells the
+    /// guess from the answer is fired (one chosen by a generator seeded with
+    /// the grid's bytes); else the guess is right and the game ends.
+    fn check(&mut self) {
+        let guess = self.guess_tracer();
+        let contradicted =
+            (0..4 * self.p).any(|i| self.exits[i].is_some_and(|e| e != self.exit(&guess, i)));
+        if contradicted {
+            self.wrong_checks += 1;
+            return;
+        }
+        let telling: Vec<usize> = (0..4 * self.p)
+            .filter(|&i| {
+                self.exits[i].is_none() && self.exit(&self.tracer, i) != self.exit(&guess, i)
+            })
+            .collect();
+        if telling.is_empty() {
+            self.ending = Some(TathamEnding::Checked);
+            return;
+        }
+        let mut rs = TathamRandom::new(&self.grid_bytes());
+        let k = rs.upto(telling.len() as u64) as usize;
+        self.fire(telling[k]);
+        self.wrong_checks += 1;
+    }
+
+    /// The bytes of Tatham's grid with the guess in place of the balls: a
+    /// (p+2)×(p+2) array of 32-bit numbers, little-endian (the machines
+    /// Tatham's program runs on), the lasers' numbers on the border.
+    fn grid_bytes(&self) -> Vec<u8> {
+        let p = self.p;
+        let side = p + 2;
+        let mut grid = vec![0u32; side * side];
+        for r in 0..p {
+            for c in 0..p {
+                let i = r * p + c;
+                let mut v = 0;
+                if self.guess[i] {
+                    v |= BALL_GUESS | BALL_CORRECT;
+                }
+                if self.lock[i] {
+                    v |= BALL_LOCK;
+                }
+                grid[(r + 1) * side + (c + 1)] = v;
+            }
+        }
+        for n in 0..4 * p {
+            let (x, y) = laser_cell(p, n);
+            grid[y * side + x] = self.cells[n];
+        }
+        grid.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    fn finish(
+        self,
+        origin: &str,
+        kind: TathamKind,
+        params: &TathamParams,
+        redo: usize,
+    ) -> TathamGame {
+        let p = self.p;
+        TathamGame {
+            origin: origin.to_string(),
+            kind,
+            params: *params,
+            fired: self
+                .fired
+                .iter()
+                .map(|&n| tatham_to_position(p, n))
+                .collect(),
+            guess: (0..p * p).filter(|&i| self.guess[i]).collect(),
+            locked: (0..p * p).filter(|&i| self.lock[i]).collect(),
+            wrong_checks: self.wrong_checks,
+            ending: self.ending,
+            redo,
+            hidden: self.hidden,
+        }
+    }
+}
+
+/// The grid cell (column, row, 0..=p+1) of Tatham's laser `n`.
+fn laser_cell(p: usize, n: usize) -> (usize, usize) {
+    if n < p {
+        (n + 1, 0)
+    } else if n < 2 * p {
+        (p + 1, n - p + 1)
+    } else if n < 3 * p {
+        (3 * p - n, p + 1)
+    } else {
+        (0, 4 * p - n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::{Side, port};
+
+    /// Tatham's laser n on a p×p box, as his `range2grid` places it: the
+    /// side and the row or column (1-based) it faces.
+    fn tatham_side(p: usize, n: usize) -> (Side, usize) {
+        if n < p {
+            (Side::Top, n + 1)
+        } else if n < 2 * p {
+            (Side::Right, n - p + 1)
+        } else if n < 3 * p {
+            (Side::Bottom, p - (n - 2 * p))
+        } else {
+            (Side::Left, p - (n - 3 * p))
+        }
+    }
+
+    #[test]
+    fn lasers_map_to_the_same_side_and_line_on_8x8_and_5x5() {
+        for p in [8, 5] {
+            for n in 0..4 * p {
+                let pos = tatham_to_position(p, n);
+                let port = port(p, pos);
+                assert_eq!(
+                    (port.side, port.line),
+                    tatham_side(p, n),
+                    "{p}×{p}, laser {n}"
+                );
+                assert_eq!(position_to_tatham(p, pos), n);
+                // The padded cell agrees with Tatham's grid cell too.
+                assert_eq!((port.col, port.row), laser_cell(p, n));
+            }
+        }
+        // Each side's first and last laser, by hand from RULES.md's numbering.
+        let p = 8;
+        let ends: Vec<usize> = [0, 7, 8, 15, 16, 23, 24, 31]
+            .iter()
+            .map(|&n| tatham_to_position(p, n))
+            .collect();
+        // top col 1, top col 8, right row 1, right row 8, bottom col 8,
+        // bottom col 1, left row 8, left row 1.
+        assert_eq!(ends, [32, 25, 24, 17, 16, 9, 8, 1]);
+        let p = 5;
+        let ends: Vec<usize> = [0, 4, 5, 9, 10, 14, 15, 19]
+            .iter()
+            .map(|&n| tatham_to_position(p, n))
+            .collect();
+        assert_eq!(ends, [20, 16, 15, 11, 10, 6, 5, 1]);
+    }
+
+    /// Game IDs written by Tatham's own program (built from the collection's
+    /// source), with the balls it placed (1-based column, row).
+    /// A game ID with a seed, the ID with the description Tatham's program
+    /// made of it, and the balls.
+    type Example = (&'static str, &'static str, &'static [(usize, usize)]);
+
+    const FROM_TATHAM: [Example; 6] = [
+        (
+            "w8h8m5M5#12345",
+            "w8h8m5M5:925fa66636a72ed6ae1c5015",
+            &[(7, 2), (3, 4), (4, 5), (5, 7), (6, 7)],
+        ),
+        (
+            "w5h5m3M3#bbx",
+            "w5h5m3M3:a8048f3fbbd74cba",
+            &[(1, 1), (4, 2), (5, 4)],
+        ),
+        (
+            "w10h10m4M10#987654321",
+            "w10h10m4M10:2e5800db68f31961d07d5eac2d48e9d0",
+            &[(5, 3), (8, 4), (5, 6), (6, 6), (6, 7), (9, 7), (2, 8)],
+        ),
+        (
+            "w8h8m3M6#tatham",
+            "w8h8m3M6:20cd5f10972764dd",
+            &[(2, 4), (4, 4), (4, 8)],
+        ),
+        (
+            "w2h2m1M3#x",
+            "w2h2m1M3:125c67fa2c30f954",
+            &[(1, 1), (2, 1), (2, 2)],
+        ),
+        ("w255h255m1M1#big", "w255h255m1M1:3aaed5a5", &[(238, 81)]),
+    ];
+
+    fn sorted(mut balls: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+        balls.sort_by_key(|&(x, y)| (y, x));
+        balls
+    }
+
+    #[test]
+    fn seeds_and_descriptions_give_tatham_s_balls() {
+        for (seed_id, desc_id, balls) in FROM_TATHAM {
+            let want: Vec<(usize, usize)> = balls.iter().map(|&(x, y)| (x - 1, y - 1)).collect();
+            let (params, seed) = seed_id.split_once('#').unwrap();
+            let params = TathamParams::parse(params).unwrap();
+            assert_eq!(
+                sorted(balls_from_seed(&params, seed).unwrap()),
+                want,
+                "{seed_id}"
+            );
+            let desc = desc_id.split_once(':').unwrap().1;
+            assert_eq!(
+                sorted(decode_description(&params, desc).unwrap()),
+                want,
+                "{desc_id}"
+            );
+            for id in [seed_id, desc_id] {
+                let g = parse_tatham(id, "id").unwrap();
+                let p = params.width;
+                let cells: Vec<usize> = want.iter().map(|&(x, y)| y * p + x).collect();
+                let mut atoms = g.hidden.atoms().to_vec();
+                atoms.sort_unstable();
+                let mut cells = cells;
+                cells.sort_unstable();
+                assert_eq!(atoms, cells, "{id}");
+            }
+        }
+    }
+
+    #[test]
+    fn obfuscation_round_trips_and_matches_tatham() {
+        // Tatham's description of 12345 above, encoded again from its balls.
+        let mut b = vec![8u8, 8, 6, 1, 2, 3, 3, 4, 4, 6, 5, 6];
+        let mut from_seed: Vec<u8> = vec![8, 8];
+        let params = TathamParams::default();
+        for (x, y) in balls_from_seed(&params, "12345").unwrap() {
+            from_seed.extend([x as u8, y as u8]);
+        }
+        obfuscate(&mut from_seed, false);
+        let hex: String = from_seed.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, "925fa66636a72ed6ae1c5015");
+        let orig = b.clone();
+        obfuscate(&mut b, false);
+        obfuscate(&mut b, true);
+        assert_eq!(b, orig);
+    }
+
+    #[test]
+    fn corrupt_descriptions_are_refused_with_the_reason() {
+        let params = TathamParams::default();
+        let e = |d: &str| decode_description(&params, d).unwrap_err();
+        assert!(e("925fa66636a72ed6ae1c501z").contains("character 24 ('z')"));
+        assert!(e("925fa66636a72ed6ae1c50").contains("22 hex digits"));
+        assert!(e("925fa66636a72ed6ae1c501500").contains("hex digits"));
+        // Four balls where the parameters say five.
+        assert!(e("925fa66636a72ed6ae1c").contains("hides 4 balls but the parameters say 5"));
+        // One digit changed: the mask of every byte changes.
+        assert!(e("925fa66636a72ed6ae1c5016").contains("corrupted"));
+        // A ball outside the box, and two balls on one cell.
+        let encode = |bytes: &[u8]| {
+            let mut b = bytes.to_vec();
+            obfuscate(&mut b, false);
+            b.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        };
+        let p5 = TathamParams::parse("w5h5m2M2").unwrap();
+        let outside = encode(&[5, 5, 0, 0, 5, 1]);
+        assert!(
+            decode_description(&p5, &outside)
+                .unwrap_err()
+                .contains("ball 2 decodes to column 6, row 2, outside")
+        );
+        let twice = encode(&[5, 5, 1, 1, 1, 1]);
+        assert!(
+            decode_description(&p5, &twice)
+                .unwrap_err()
+                .contains("two balls")
+        );
+        assert_eq!(
+            decode_description(&p5, &encode(&[5, 5, 1, 1, 4, 4])).unwrap(),
+            [(1, 1), (4, 4)]
+        );
+    }
+
+    #[test]
+    fn parameters_as_tatham_reads_them() {
+        assert_eq!(TathamParams::parse("w5h5m3M3").unwrap().balls(), 3..=3);
+        assert_eq!(TathamParams::parse("w8h8m3M6").unwrap().balls(), 3..=6);
+        // Missing values keep Tatham's defaults (8×8, 5 balls).
+        assert_eq!(TathamParams::parse("w8").unwrap(), TathamParams::default());
+        assert!(
+            TathamParams::parse("w8h6m5M5")
+                .unwrap_err()
+                .contains("8×6 box")
+        );
+        assert!(
+            TathamParams::parse("w1h1")
+                .unwrap_err()
+                .contains("at least 2")
+        );
+        assert!(TathamParams::parse("w8h8m6M5").unwrap_err().contains("m6"));
+        assert!(
+            TathamParams::parse("w2h2m4M4")
+                .unwrap_err()
+                .contains("do not fit")
+        );
+    }
+
+    #[test]
+    fn detection() {
+        assert!(is_tatham(
+            "SAVEFILE:41:Simon Tatham's Portable Puzzle Collection\n"
+        ));
+        assert!(is_tatham("w8h8m5M5:925fa66636a72ed6ae1c5015\n"));
+        assert!(is_tatham("# a comment\n\nw8h8m5M5#12345\n"));
+        assert!(!is_tatham("A4_B8 @&ab@&@?ba?@&@&@"));
+        assert!(!is_tatham("5 5\n1\n"));
+        assert!(!is_tatham("   @ &\n @ - - -\n"));
+        assert!(!is_tatham("8:abc"));
+    }
+}

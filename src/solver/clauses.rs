@@ -1,0 +1,271 @@
+//! The clauses of one observation, built to check a group of molecules
+//! against them (the SAT side of `bbx verify`): does each molecule satisfy
+//! them, and does any other?
+
+use varisat::{Lit, Solver};
+
+use crate::error::Error;
+use crate::rules::board::Molecule;
+use crate::rules::ray::Rules;
+use crate::rules::spectrum::Observation;
+use crate::solver::encode::{Encoding, L};
+use crate::solver::infer::infer_within;
+use crate::solver::limits::Guard;
+
+/// The clauses of one observation with exactly `atoms` atoms, in a solver
+/// of their own: the cells the rays decide first become constants
+/// ([`infer`](crate::solver::infer)), folded into the clauses (the solver
+/// never sees them), every observed ray is encoded, and the atom count is
+/// fixed.
+///
+/// Every answer rests on the clauses alone: the ray engine is never asked.
+///
+/// ```
+/// use bbx::{Molecule, Observation, Rules, Spectrum};
+/// use bbx::solver::ObservationClauses;
+///
+/// let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+/// let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
+/// let mut clauses = ObservationClauses::new(&observed, Rules::Standard, 4);
+/// assert!(clauses.fits(&m).unwrap());
+/// // The one other molecule with this spectrum (A4_B6 number 15993).
+/// let others = clauses.others(&[m]).unwrap();
+/// assert_eq!(others.len(), 1);
+/// ```
+pub struct ObservationClauses {
+    solver: Solver<'static>,
+    encoding: Encoding,
+    /// Exactly this many atoms.
+    atoms: usize,
+    /// True when inference showed that no molecule fits.
+    contradiction: bool,
+    /// Solver calls made so far.
+    calls: usize,
+    /// Scratch for assumptions.
+    assumed: Vec<Lit>,
+}
+
+impl std::fmt::Debug for ObservationClauses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObservationClauses")
+            .field("width", &self.encoding.width)
+            .field("rules", &self.encoding.rules)
+            .field("atoms", &self.atoms)
+            .field("calls", &self.calls)
+            .finish()
+    }
+}
+
+impl ObservationClauses {
+    /// The clauses of `observed` under `rules` with exactly `atoms` atoms.
+    pub fn new(observed: &Observation, rules: Rules, atoms: usize) -> ObservationClauses {
+        let inferred = infer_within(observed, rules, atoms, &Guard::default());
+        let mut solver = Solver::new();
+        let mut encoding = Encoding::new(&mut solver, observed.width(), rules, atoms);
+        encoding.fix_unstated(inferred.known);
+        let t = encoding.t;
+        for (pos, outcome) in observed.rays() {
+            encoding.ray(&mut solver, pos, outcome, t);
+        }
+        encoding.build_counter(&mut solver);
+        for l in [
+            at_least(&encoding, atoms),
+            !at_least(&encoding, atoms.saturating_add(1)),
+        ] {
+            encoding.clause(&mut solver, &[l]);
+        }
+        ObservationClauses {
+            solver,
+            encoding,
+            atoms,
+            contradiction: inferred.contradiction,
+            calls: 0,
+            assumed: Vec::new(),
+        }
+    }
+
+    /// Solver calls made so far.
+    pub fn calls(&self) -> usize {
+        self.calls
+    }
+
+    /// One solver call under `self.assumed`.
+    fn run(&mut self) -> Result<bool, Error> {
+        if self.contradiction {
+            // Inference showed that no molecule fits.
+            return Ok(false);
+        }
+        self.calls += 1;
+        self.solver.assume(&self.assumed);
+        self.solver.solve().map_err(Error::Solver)
+    }
+
+    /// Whether molecule `m` satisfies the clauses (its every cell assumed).
+    pub fn fits(&mut self, m: &Molecule) -> Result<bool, Error> {
+        if m.width() != self.encoding.width {
+            return Err(Error::Invalid(format!(
+                "molecule {m} is not on a {p}×{p} box",
+                p = self.encoding.width
+            )));
+        }
+        self.assumed.clear();
+        let atoms = m.atoms();
+        for (cell, v) in self.encoding.atoms.iter().enumerate() {
+            let atom = atoms.binary_search(&cell).is_ok();
+            match self.encoding.known[cell] {
+                // A cell the clauses make a constant.
+                Some(k) if k != atom => return Ok(false),
+                Some(_) => {}
+                None => self.assumed.push(v.lit(atom)),
+            }
+        }
+        self.run()
+    }
+
+    /// Every molecule that satisfies the clauses other than those of
+    /// `known` (in the order found), and the proof that there are no more:
+    /// `known` are blocked all at once, then each molecule found in turn,
+    /// until the solver answers that nothing else fits. The blocking
+    /// clauses stay: a second call finds nothing that the first found.
+    pub fn others(&mut self, known: &[Molecule]) -> Result<Vec<Molecule>, Error> {
+        for m in known {
+            // A molecule of another box or count is not among the answers.
+            if m.width() == self.encoding.width && m.atoms().len() == self.atoms {
+                self.block(m);
+            }
+        }
+        self.assumed.clear();
+        let mut found = Vec::new();
+        while self.run()? {
+            let m = self.molecule_from_model();
+            self.block(&m);
+            found.push(m);
+        }
+        Ok(found)
+    }
+
+    /// Adds the clause that `m` is not the molecule (with the atom count
+    /// fixed, one of its atoms must be missing).
+    fn block(&mut self, m: &Molecule) {
+        let clause: Vec<L> = m
+            .atoms()
+            .iter()
+            .map(|&c| !self.encoding.atom_of(c))
+            .collect();
+        self.encoding.clause(&mut self.solver, &clause);
+    }
+
+    /// The molecule of the solver's model.
+    fn molecule_from_model(&self) -> Molecule {
+        let known = &self.encoding.known;
+        let mut atom: Vec<bool> = known.iter().map(|k| k == &Some(true)).collect();
+        for l in self.solver.model().unwrap_or_default() {
+            let cell = l.var().index();
+            if cell < atom.len() && known[cell].is_none() {
+                atom[cell] = l.is_positive();
+            }
+        }
+        let atoms = (0..atom.len()).filter(|&c| atom[c]).collect();
+        Molecule::from_sorted_unchecked(self.encoding.width, atoms)
+    }
+}
+
+/// The literal `count ≥ j` of the built counter, or the constant that the
+/// cells decide.
+fn at_least(encoding: &Encoding, j: usize) -> L {
+    encoding
+        .at_least_constant(j)
+        .or_else(|| encoding.at_least_counted(j))
+        // The counter counts to one past the atoms asked for.
+        .unwrap_or(L::False)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::enumeration::Molecules;
+    use crate::rules::spectrum::Spectrum;
+
+    /// Every molecule of `config` against the clauses of every observation
+    /// given, by brute force: a molecule fits exactly when its spectrum
+    /// matches, and the others are exactly the matching molecules not given.
+    fn brute(config: &str, rules: Rules, observations: impl Fn(&Spectrum) -> Vec<Observation>) {
+        let config: crate::Config = config.parse().unwrap();
+        let all: Vec<(Molecule, Spectrum)> = Molecules::new(config)
+            .map(|m| {
+                let s = Spectrum::of(&m, rules);
+                (m, s)
+            })
+            .collect();
+        for (_, s) in &all {
+            for o in observations(s) {
+                let mut clauses = ObservationClauses::new(&o, rules, config.atoms);
+                let fit: Vec<Molecule> = all
+                    .iter()
+                    .filter(|(_, s)| o.matches(s))
+                    .map(|(m, _)| m.clone())
+                    .collect();
+                for (m, s) in &all {
+                    assert_eq!(
+                        clauses.fits(m).unwrap(),
+                        o.matches(s),
+                        "{config} {rules} {o} {m}"
+                    );
+                }
+                // Given half of them, the clauses find the other half.
+                let (given, rest): (Vec<_>, Vec<_>) = fit
+                    .iter()
+                    .cloned()
+                    .enumerate()
+                    .partition(|(i, _)| i % 2 == 0);
+                let given: Vec<Molecule> = given.into_iter().map(|(_, m)| m).collect();
+                let mut rest: Vec<Molecule> = rest.into_iter().map(|(_, m)| m).collect();
+                let mut others = clauses.others(&given).unwrap();
+                others.sort();
+                rest.sort();
+                assert_eq!(others, rest, "{config} {rules} {o}");
+                // Blocked once, found once.
+                assert!(clauses.others(&[]).unwrap().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn full_observations_of_small_boards() {
+        for rules in [Rules::Standard, Rules::EdgeMiss] {
+            brute("A2_B4", rules, |s| vec![Observation::full(s)]);
+            brute("A3_B4", rules, |s| vec![Observation::full(s)]);
+        }
+    }
+
+    #[test]
+    fn partial_observations_of_small_boards() {
+        // Each spectrum with the rays of one side, and with every other ray.
+        for rules in [Rules::Standard, Rules::EdgeMiss] {
+            brute("A2_B4", rules, |s| {
+                let p = s.width();
+                let full = Observation::full(s);
+                let mut side = Observation::empty(p);
+                for pos in 1..=p {
+                    side.record(pos, s.get(pos));
+                }
+                let mut every_other = full.clone();
+                for pos in (1..=4 * p).step_by(2) {
+                    every_other.forget(pos);
+                }
+                vec![side, every_other, Observation::empty(p)]
+            });
+        }
+    }
+
+    #[test]
+    fn a_molecule_of_another_box_is_refused() {
+        let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
+        let o = Observation::full(&Spectrum::of(&m, Rules::Standard));
+        let mut clauses = ObservationClauses::new(&o, Rules::Standard, 4);
+        let small: Molecule = "O---O---O---O---".parse().unwrap();
+        assert!(clauses.fits(&small).is_err());
+        // Nor is it blocked: both molecules of the spectrum are found.
+        assert_eq!(clauses.others(&[small]).unwrap().len(), 2);
+    }
+}

@@ -1,0 +1,403 @@
+//! Simon Tatham's Black Box: its edge rule against bbx's standard rules, and
+//! its save files and game IDs through `bbx solve`, `suggest` and `play`.
+//!
+//! The files of `puzzles/tatham/` were written by Tatham's own program (the
+//! collection's `blackbox.c`, `midend.c`, `misc.c` and `random.c`, built with
+//! a small driver that plays the moves through the midend as the keyboard
+//! does and calls its Save): docs/guide.md ("Simon Tatham's Black Box") gives
+//! their answers, which the tests below check.
+
+use bbx::play::setup::{Setup, Source, Start, start};
+use bbx::puzzle::{TathamEnding, load_puzzle, parse_tatham};
+use bbx::{Molecule, Outcome, Rules, Tracer};
+
+use crate::common::{bbx, json_ok, puzzle, rejects, stdout, temp_dir};
+
+// ---------------------------------------------------------------------------
+// Tatham's edge rule
+// ---------------------------------------------------------------------------
+
+/// What a laser does in Tatham's program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Laser {
+    Hit,
+    Reflect,
+    Out(usize),
+}
+
+/// Tatham's `fire_laser`, written again from `blackbox.c` and independent of
+/// bbx's engine: a grid of (p+2)×(p+2) cells, the box at 1..=p, lasers
+/// numbered from 0 clockwise from the top-left corner (`range2grid`). At the
+/// entry, a ball straight ahead absorbs, else a ball on either diagonal
+/// reflects; inside, a ball ahead absorbs, a ball ahead-left turns the laser
+/// clockwise, else one ahead-right turns it anticlockwise (and it looks
+/// again without moving), else it moves on; reaching the range, it comes out
+/// there (a reflection if that is where it entered).
+fn tatham_fire(p: usize, balls: &[bool], entry: usize) -> Laser {
+    // up, right, down, left
+    const OFF: [(isize, isize); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+    let p_i = p as isize;
+    let ball = |x: isize, y: isize| {
+        x >= 1 && y >= 1 && x <= p_i && y <= p_i && balls[((y - 1) * p_i + (x - 1)) as usize]
+    };
+    let look = |x: isize, y: isize, d: usize, side: isize| {
+        let (mut x, mut y) = (x + OFF[d].0, y + OFF[d].1);
+        if side != 0 {
+            let o = OFF[(d as isize + side).rem_euclid(4) as usize];
+            x += o.0;
+            y += o.1;
+        }
+        ball(x, y)
+    };
+    let range = |x: isize, y: isize| -> Option<usize> {
+        let edge = p_i + 1;
+        let inside = |v: isize| (1..=p_i).contains(&v);
+        if y == 0 && inside(x) {
+            Some((x - 1) as usize)
+        } else if x == edge && inside(y) {
+            Some((y - 1 + p_i) as usize)
+        } else if y == edge && inside(x) {
+            Some(((p_i - x) + 2 * p_i) as usize)
+        } else if x == 0 && inside(y) {
+            Some(((p_i - y) + 3 * p_i) as usize)
+        } else {
+            None
+        }
+    };
+    let n = entry as isize;
+    let (mut x, mut y, mut d) = if n < p_i {
+        (n + 1, 0, 2)
+    } else if n < 2 * p_i {
+        (p_i + 1, n - p_i + 1, 3)
+    } else if n < 3 * p_i {
+        (p_i - (n - 2 * p_i), p_i + 1, 0)
+    } else {
+        (0, p_i - (n - 3 * p_i), 1)
+    };
+    if look(x, y, d, 0) {
+        return Laser::Hit;
+    }
+    if look(x, y, d, -1) || look(x, y, d, 1) {
+        return Laser::Reflect;
+    }
+    x += OFF[d].0;
+    y += OFF[d].1;
+    loop {
+        if let Some(out) = range(x, y) {
+            return if out == entry {
+                Laser::Reflect
+            } else {
+                Laser::Out(out)
+            };
+        }
+        if look(x, y, d, 0) {
+            return Laser::Hit;
+        }
+        if look(x, y, d, -1) {
+            d = (d + 1) % 4;
+            continue;
+        }
+        if look(x, y, d, 1) {
+            d = (d + 3) % 4;
+            continue;
+        }
+        x += OFF[d].0;
+        y += OFF[d].1;
+    }
+}
+
+/// Every molecule of a box, all entries: Tatham's logic and bbx's standard
+/// rules give the same result (laser n is bbx's position 4p − n).
+fn compare_box(p: usize, max_atoms: usize) -> usize {
+    let cells = p * p;
+    let mut tracer = Tracer::new(p, Rules::Standard);
+    let mut count = 0;
+    for mask in 0u64..(1u64 << cells) {
+        if mask.count_ones() as usize > max_atoms {
+            continue;
+        }
+        let balls: Vec<bool> = (0..cells).map(|i| mask >> i & 1 == 1).collect();
+        let atoms: Vec<usize> = (0..cells).filter(|&i| balls[i]).collect();
+        tracer.load_cells(&atoms);
+        for n in 0..4 * p {
+            let pos = 4 * p - n;
+            let want = match tatham_fire(p, &balls, n) {
+                Laser::Hit => Outcome::Absorbed,
+                Laser::Reflect => Outcome::Reflected,
+                Laser::Out(m) => Outcome::Exit(4 * p - m),
+            };
+            assert_eq!(
+                tracer.trace(pos).outcome,
+                want,
+                "{p}×{p} atoms {atoms:?}: Tatham's laser {n} (bbx's position {pos})"
+            );
+        }
+        count += 1;
+    }
+    count
+}
+
+#[test]
+fn tatham_s_edge_rule_is_bbx_s_standard_rule() {
+    // Every molecule of the 2×2, 3×3 and 4×4 boxes, and of 5×5 up to 4 atoms.
+    assert_eq!(compare_box(2, 4), 16);
+    assert_eq!(compare_box(3, 9), 512);
+    assert_eq!(compare_box(4, 16), 65536);
+    assert_eq!(compare_box(5, 4), 1 + 25 + 300 + 2300 + 12650);
+}
+
+// ---------------------------------------------------------------------------
+// The files of puzzles/tatham/
+// ---------------------------------------------------------------------------
+
+const CHECKED_ONCE: &str = "tatham/a5-b8-checked-once.sav";
+const WON: &str = "tatham/a3-6-b8-won.sav";
+const GAME_ID: &str = "tatham/a3-b5-game-id.txt";
+
+/// The hidden balls of `CHECKED_ONCE` (1-based column, row: Tatham's
+/// `T<x>,<y>` coordinates), as Tatham's program placed them.
+fn checked_once_answer() -> Molecule {
+    cells(8, &[(1, 2), (6, 5), (4, 7), (5, 7), (8, 7)])
+}
+
+fn cells(p: usize, xy: &[(usize, usize)]) -> Molecule {
+    Molecule::new(p, xy.iter().map(|&(x, y)| (y - 1) * p + (x - 1))).unwrap()
+}
+
+#[test]
+fn a_save_file_gives_the_lasers_fired_and_the_guess() {
+    let g = parse_tatham(
+        &std::fs::read_to_string(puzzle(CHECKED_ONCE)).unwrap(),
+        "save",
+    )
+    .unwrap();
+    assert_eq!(g.hidden, checked_once_answer());
+    // F1 F2 F4 F6, then the check of a wrong guess fired laser 14 (Tatham's
+    // program chose it among the lasers that tell the guess from the answer;
+    // its own replay of the file lists it). The redo list (T8,7) is not played.
+    assert_eq!(g.fired, [31, 30, 28, 26, 18]);
+    assert_eq!(g.redo, 1);
+    assert_eq!(g.wrong_checks, 1);
+    assert_eq!(g.ending, None);
+    assert_eq!(g.guess, cells(8, &[(1, 2), (6, 5), (4, 7), (5, 7)]).atoms());
+    let p = load_puzzle(&puzzle(CHECKED_ONCE), None).unwrap();
+    assert_eq!(
+        p.observation.to_string(),
+        "???a?b???????????@??c??d?c?a?bd?"
+    );
+    assert_eq!(p.atoms, Some(5));
+}
+
+#[test]
+fn solve_lists_the_hidden_molecule_among_those_that_fit() {
+    let v = json_ok(&["solve", &puzzle(CHECKED_ONCE)]);
+    assert_eq!(v["config"], "A5_B8");
+    assert_eq!(v["rays_shot"], 9);
+    assert_eq!(v["molecules"], 54);
+    assert_eq!(v["complete"], true);
+    let hidden = checked_once_answer().to_string();
+    let listed: Vec<&str> = v["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s.as_str()
+                .unwrap_or_else(|| s["molecule"].as_str().unwrap())
+        })
+        .collect();
+    assert!(listed.contains(&hidden.as_str()), "{hidden} in {listed:?}");
+    let text = stdout(&["solve", &puzzle(CHECKED_ONCE)]);
+    assert!(text.contains("54 molecules fit."), "{text}");
+    assert!(
+        text.contains("observed  ???a?b???????????@??c??d?c?a?bd?"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_ball_range_is_searched_as_atoms_reads_it() {
+    let v = json_ok(&["solve", &puzzle(WON)]);
+    assert_eq!(
+        (v["atoms_min"].as_u64(), v["atoms_max"].as_u64()),
+        (Some(3), Some(6))
+    );
+    assert_eq!(v["rays_shot"], 10);
+    let hidden = cells(8, &[(2, 4), (4, 4), (4, 8)]).to_string();
+    assert!(v["solutions"].to_string().contains(&hidden));
+    // --atoms still overrides the file's range.
+    let v = json_ok(&["solve", &puzzle(WON), "--atoms", "3"]);
+    assert_eq!(
+        (v["atoms_min"].as_u64(), v["atoms_max"].as_u64()),
+        (Some(3), Some(3))
+    );
+}
+
+#[test]
+fn suggest_and_a_game_id_file() {
+    let text = stdout(&["suggest", &puzzle(CHECKED_ONCE), "--top", "2"]);
+    assert!(text.contains("rays to shoot next"), "{text}");
+    let v = json_ok(&["solve", &puzzle(GAME_ID)]);
+    assert_eq!(v["config"], "A3_B5");
+    assert_eq!(v["rays_shot"], 0);
+    assert_eq!(v["molecules"], 2300);
+}
+
+#[test]
+fn play_resumes_a_tatham_game() {
+    let s = start(&Setup {
+        start: Start::File(puzzle(CHECKED_ONCE)),
+        ..Setup::default()
+    })
+    .unwrap();
+    let g = &s.game;
+    assert_eq!(g.hidden(), &checked_once_answer());
+    assert_eq!(g.rules(), Rules::Standard);
+    assert_eq!(
+        g.observation().to_string(),
+        "???a?b???????????@??c??d?c?a?bd?"
+    );
+    // Five lasers fired: four exit pairs (2 each) and a hit (1).
+    assert_eq!(g.ray_score(), 9);
+    assert_eq!(g.placed(), 4);
+    assert!(!g.is_over());
+    assert!(matches!(&s.source, Source::Tatham { path: Some(_) }));
+    assert!(
+        s.title().contains("Tatham's Black Box, A5_B8"),
+        "{}",
+        s.title()
+    );
+    // bbx never saves over Tatham's file.
+    assert_eq!(s.default_save_path(), "a5-b8-checked-once-bbx.txt");
+
+    // A game Tatham's check ended comes back judged.
+    let s = start(&Setup {
+        start: Start::File(puzzle(WON)),
+        ..Setup::default()
+    })
+    .unwrap();
+    assert!(s.game.verdict().is_some_and(|v| v.won));
+    let g = parse_tatham(&std::fs::read_to_string(puzzle(WON)).unwrap(), "won").unwrap();
+    assert_eq!(g.ending, Some(TathamEnding::Checked));
+
+    // A game ID on the command line; its seed form gives the same balls.
+    for id in ["w5h5m3M3:a8048f3fbbd74cba", "w5h5m3M3#bbx"] {
+        let s = start(&Setup {
+            start: Start::GameId(id.into()),
+            ..Setup::default()
+        })
+        .unwrap();
+        assert_eq!(
+            s.game.hidden(),
+            &cells(5, &[(1, 1), (4, 2), (5, 4)]),
+            "{id}"
+        );
+        assert_eq!(s.game.rays_shot(), 0);
+        assert!(matches!(s.source, Source::Tatham { path: None }));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bad files
+// ---------------------------------------------------------------------------
+
+/// The save file `CHECKED_ONCE` with `from` replaced by `to`, written in `dir`.
+fn edited(dir: &std::path::Path, name: &str, from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(puzzle(CHECKED_ONCE)).unwrap();
+    assert!(text.contains(from), "{from}");
+    let path = dir.join(name);
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_files_are_refused_in_one_line_naming_the_record() {
+    let dir = temp_dir("tatham");
+    let cases = [
+        (
+            "DESC    :24:ecc6c20f5c5974358000bfac",
+            "DESC    :24:ecc6c20f5c5974358000bfaz",
+            "record DESC: the description's character 24 ('z') is not a hexadecimal digit",
+        ),
+        (
+            "DESC    :24:ecc6c20f5c5974358000bfac",
+            "DESC    :24:ecc6c20f5c5974358000bfad",
+            "record DESC: the description is corrupted",
+        ),
+        (
+            "DESC    :24:ecc6c20f5c5974358000bfac",
+            "DESC    :20:ecc6c20f5c5974358000",
+            "hides 4 balls but the parameters say 5",
+        ),
+        (
+            "MOVE    :2:F6",
+            "MOVE    :2:X6",
+            "'X6': not a move of Black Box",
+        ),
+        ("MOVE    :2:F6", "MOVE    :3:F99", "'F99': no laser 99"),
+        (
+            "MOVE    :2:F6",
+            "MOVE    :9:F6",
+            "record MOVE says its value is 9 bytes long, but its line ends before",
+        ),
+        (
+            "MOVE    :2:F6",
+            "MOVE    :2:F4",
+            "'F4': laser 4 was already fired",
+        ),
+        (
+            "CPARAMS :8:w8h8m5M5",
+            "CPARAMS :8:w8h6m5M5",
+            "record CPARAMS: the parameters 'w8h6m5M5': a 8×6 box; bbx plays square boxes only",
+        ),
+        (
+            "GAME    :9:Black Box",
+            "GAME    :9:Mines Box",
+            "not of Black Box",
+        ),
+        (
+            "STATEPOS:2:12",
+            "STATEPOS:2:14",
+            "record STATEPOS: 14 is not a state",
+        ),
+    ];
+    for (i, (from, to, needle)) in cases.iter().enumerate() {
+        let f = edited(&dir, &format!("bad-{i}.sav"), from, to);
+        for command in ["solve", "suggest", "play"] {
+            let err = rejects(&[command, &f], None, needle);
+            assert!(err.contains(&f), "{err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        }
+    }
+    // A record longer than the file: cut short.
+    let text = std::fs::read_to_string(puzzle(CHECKED_ONCE)).unwrap();
+    let cut = dir.join("cut.sav");
+    std::fs::write(
+        &cut,
+        format!("{}MOVE    :40:F7\n", &text[..text.find("MOVE").unwrap()]),
+    )
+    .unwrap();
+    rejects(
+        &["solve", cut.to_str().unwrap()],
+        None,
+        "the file is cut short",
+    );
+    // A rectangular game ID, in a file and on the command line of play.
+    let rect = dir.join("rect.txt");
+    std::fs::write(&rect, "w8h6m5M5:925fa66636a72ed6ae1c5015\n").unwrap();
+    rejects(
+        &["solve", rect.to_str().unwrap()],
+        None,
+        "bbx plays square boxes only",
+    );
+    rejects(
+        &["play", "w8h6m5M5#12345"],
+        None,
+        "bbx plays square boxes only",
+    );
+    // A good file: the same commands succeed (the edits above are the faults).
+    let out = bbx()
+        .args(["solve", &puzzle(CHECKED_ONCE)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
