@@ -54,8 +54,9 @@ fn games_drawn_without_a_seed_have_seeds_of_53_bits() {
 }
 
 /// Presses keys: whitespace-separated tokens, each a key name (`Enter`,
-/// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `CtrlC`) or a
-/// run of characters pressed one by one.
+/// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `Tab`, `Home`,
+/// `End`, `Ctrl` and a letter: `CtrlC`) or a run of characters pressed one by
+/// one.
 fn keys(app: &mut App, script: &str) {
     for token in script.split_whitespace() {
         let named = match token {
@@ -67,12 +68,16 @@ fn keys(app: &mut App, script: &str) {
             "Down" => Some(KeyCode::Down),
             "Left" => Some(KeyCode::Left),
             "Right" => Some(KeyCode::Right),
+            "Tab" => Some(KeyCode::Tab),
+            "Home" => Some(KeyCode::Home),
+            "End" => Some(KeyCode::End),
             _ => None,
         };
         match (named, token) {
             (Some(code), _) => app.handle_key(KeyEvent::new(code, KeyModifiers::NONE)),
-            (None, "CtrlC") => {
-                app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
+            (None, ctrl) if ctrl.len() == 5 && ctrl.starts_with("Ctrl") => {
+                let c = ctrl[4..].to_ascii_lowercase().chars().next().unwrap();
+                app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
             }
             (None, chars) => {
                 for c in chars.chars() {
@@ -292,10 +297,13 @@ fn shooting_and_marking() {
     keys(&mut app, "Enter");
     assert_eq!(app.game().placed(), 0);
 
-    // The cursor does not step onto a corner.
+    // The cursor goes round a corner, and across the box outwards.
     goto(&mut app, 1, 0);
-    keys(&mut app, "Up Up");
-    assert_eq!(app.cursor().row_col(), (1, 0));
+    keys(&mut app, "Up");
+    assert_eq!(app.cursor().row_col(), (0, 1));
+    keys(&mut app, "Up");
+    assert_eq!(app.cursor().row_col(), (p + 1, 1));
+    goto(&mut app, 1, 0);
 
     // A mouse click on a cell puts an atom there; one on the border shoots.
     let lines = screen(&mut app, 100, 30);
@@ -395,7 +403,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
     assert_eq!(misplaced, 1, "the atom put on cell {empty_cell}");
     assert_eq!(dots + misplaced, empty, "{}", text(&lines));
     assert!(
-        panel(&lines).contains("1 of your atoms on a cell certainly empty"),
+        panel(&lines).contains("1 of your atoms is on a cell certainly empty (!)"),
         "{}",
         panel(&lines)
     );
@@ -406,10 +414,23 @@ fn the_coach_agrees_with_solve_and_suggest() {
     let best = v["rays"][0]["position"].as_u64().unwrap() as usize;
     assert_eq!(answer.best().map(|s| s.position), Some(best));
     assert!(shown.contains(&format!("best ray {best} (")), "{shown}");
-    // ... and marked with '*' on the border.
+    // ... and marked with an arrow into the box on the border.
     let q = bbx::rules::board::port(8, best);
     let b = board(&lines, 8);
-    assert_eq!(b[q.row].chars().nth(1 + 2 * q.col), Some('*'), "{b:?}");
+    let arrow = match q.side {
+        bbx::rules::board::Side::Left => '>',
+        bbx::rules::board::Side::Bottom => '^',
+        bbx::rules::board::Side::Right => '<',
+        bbx::rules::board::Side::Top => 'v',
+    };
+    assert_eq!(b[q.row].chars().nth(1 + 2 * q.col), Some(arrow), "{b:?}");
+    // The player's atom on a cell certainly empty is drawn '!', not 'O'.
+    let r = 1 + empty_cell / 8;
+    assert_eq!(
+        b[r].chars().nth(3 + 2 * (empty_cell % 8)),
+        Some('!'),
+        "{b:?}"
+    );
 
     // Off again: the panel goes quiet and nothing is drawn on the board.
     keys(&mut app, "c x b");
@@ -526,6 +547,8 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         .expect("a contradicted guess");
     place(&mut app, &guess);
     keys(&mut app, "g");
+    assert!(matches!(app.mode(), Mode::WrongGuess { .. }));
+    keys(&mut app, "e");
     let v = app.game().verdict().unwrap().clone();
     let e = v.evidence.expect("the telling ray");
     assert!(!v.won && e.shot);
@@ -601,6 +624,8 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     );
     place(&mut app, &guess);
     keys(&mut app, "g");
+    assert!(matches!(app.mode(), Mode::WrongGuess { .. }));
+    keys(&mut app, "e");
     let v = app.game().verdict().unwrap().clone();
     let e = v.evidence.unwrap();
     assert!(!v.won && !e.shot && v.score == 5);
@@ -617,6 +642,25 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
         judge: Judge::RaysShot,
         ..Setup::default()
     });
+    place(&mut lenient, &guess);
+    // ... once a ray is shot: a guess before any ray is judged by every ray
+    // (it used to win with score 0).
+    keys(&mut lenient, "g");
+    assert!(matches!(lenient.mode(), Mode::WrongGuess { .. }));
+    keys(&mut lenient, "e");
+    assert!(!lenient.game().verdict().unwrap().won);
+    let mut lenient = app_for(Setup {
+        seed: Some(21),
+        judge: Judge::RaysShot,
+        ..Setup::default()
+    });
+    let (h, g) = (
+        Spectrum::of(&hidden, Rules::Standard),
+        Spectrum::of(&guess, Rules::Standard),
+    );
+    let agreed = (1..=4 * p).find(|&q| h.get(q) == g.get(q)).unwrap();
+    goto_position(&mut lenient, agreed);
+    keys(&mut lenient, "Enter");
     place(&mut lenient, &guess);
     keys(&mut lenient, "g");
     assert!(lenient.game().verdict().unwrap().won);
@@ -886,6 +930,11 @@ fn the_command_refuses_bad_input_in_one_line() {
         ),
         (vec!["play", "A4_B8", "--judge", "lenient"], "unknown judge"),
         (
+            vec!["play", "A0_B8"],
+            "a game with no atom has nothing to find",
+        ),
+        (vec!["play", "A64_B8"], "64 atoms fill the 8×8 box"),
+        (
             vec!["play", "A4_B8", "--seed", "x"],
             "invalid value 'x' for '--seed <SEED>'",
         ),
@@ -1024,14 +1073,14 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     let policy_rays = v["shots"].as_array().unwrap().len();
     assert!(
         said.contains(&format!(
-            "the greedy policy: {policy_rays} rays, score {} for this molecule",
+            "greedy policy: {policy_rays} rays, score {}",
             v["score"]
         )),
         "{said}"
     );
     // Its average over all 2300 molecules: 11431 rays and 16626 points.
     assert!(
-        said.contains("on average over all 2300 molecules: 4.97 rays, score 7.23"),
+        said.contains("on average (2300 molecules): 4.97 rays, score 7.23"),
         "{said}"
     );
     // The rays that told nothing new, counted here over every molecule.
@@ -1058,7 +1107,7 @@ fn the_verdict_reviews_the_game_against_the_policy() {
         "twenty rays in a 5×5 box repeat themselves"
     );
     assert!(
-        said.contains(&format!("told nothing new: {}", idle.join(", "))),
+        said.contains(&format!("told nothing new: your rays {}", idle.join(", "))),
         "{said}"
     );
 }
@@ -1094,7 +1143,7 @@ fn tathams_default_is_reviewed_without_the_average() {
     let policy_rays = v["shots"].as_array().unwrap().len();
     assert!(
         said.contains(&format!(
-            "the greedy policy: {policy_rays} ray{}, score {} for this molecule",
+            "greedy policy: {policy_rays} ray{}, score {}",
             if policy_rays == 1 { "" } else { "s" },
             v["score"]
         )),
@@ -1106,4 +1155,479 @@ fn tathams_default_is_reviewed_without_the_average() {
         ),
         "{said}"
     );
+}
+
+#[test]
+fn the_cursor_goes_round_corners_across_to_either_end_and_counts() {
+    let mut app = random_game(30);
+    let p = 8;
+    let at = |app: &App| app.cursor().row_col();
+    assert_eq!(at(&app), (1, 0));
+    keys(&mut app, "o");
+    assert_eq!(at(&app), (1, p + 1), "o: the opposite side");
+    keys(&mut app, "Tab");
+    assert_eq!(at(&app), (1, 0), "Tab too");
+    keys(&mut app, "Left");
+    assert_eq!(at(&app), (1, p + 1), "outwards: across the box");
+    keys(&mut app, "End");
+    assert_eq!(at(&app), (p, p + 1), "End: the far end of the side");
+    keys(&mut app, "Down");
+    assert_eq!(at(&app), (p + 1, p), "round the corner");
+    keys(&mut app, "Home");
+    assert_eq!(at(&app), (p + 1, 1));
+    keys(&mut app, "CtrlE");
+    assert_eq!(at(&app), (p + 1, p), "Ctrl-E as End");
+    keys(&mut app, "CtrlA");
+    assert_eq!(at(&app), (p + 1, 1), "Ctrl-A as Home");
+    // Counts: digits, and Ctrl-U for 4 as in Emacs.
+    keys(&mut app, "3k");
+    assert_eq!(at(&app), (p - 2, 1));
+    keys(&mut app, "CtrlU l");
+    assert_eq!(at(&app), (p - 2, 5));
+    keys(&mut app, "0 l");
+    assert_eq!(at(&app), (p - 2, 6), "a 0 alone starts no count");
+    keys(&mut app, "1 0 h");
+    assert_eq!(at(&app), (p - 2, 6), "10 left: round the box and back");
+    // In the box, Home and End go to the border at the ends of the row.
+    keys(&mut app, "h Home");
+    assert_eq!(at(&app), (p - 2, 0));
+    let help = text(&screen(&mut app, 80, 24));
+    assert!(help.contains("? help"), "{help}");
+}
+
+#[test]
+fn marks_of_empty_cells_rows_and_columns_undo_and_redo() {
+    let mut app = random_game(31);
+    let p = 8;
+    // A cell.
+    goto_cell(&mut app, 9);
+    keys(&mut app, "m");
+    assert!(app.game().is_marked_empty(9));
+    let b = board(&screen(&mut app, 80, 24), p);
+    assert_eq!(b[2].chars().nth(5), Some(':'), "{b:?}");
+    // No atom on a marked cell.
+    keys(&mut app, "Enter");
+    assert!(!app.game().is_guessed(9));
+    assert!(app.message().unwrap().0.contains("marked empty"));
+    // A row, from its border position; an atom in it stays.
+    goto_cell(&mut app, 3 * p + 2);
+    keys(&mut app, "Enter");
+    goto_position(&mut app, 4);
+    keys(&mut app, "m");
+    let row: Vec<bool> = (0..p)
+        .map(|c| app.game().is_marked_empty(3 * p + c))
+        .collect();
+    assert_eq!(row.iter().filter(|&&m| m).count(), p - 1, "{row:?}");
+    assert!(!row[2] && app.game().is_guessed(3 * p + 2));
+    // A column from the top; m again unmarks it.
+    goto_position(&mut app, 4 * p); // top, column 1
+    keys(&mut app, "m");
+    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    keys(&mut app, "m");
+    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r)));
+    // Undo: the column marked again, then unmarked; redo.
+    keys(&mut app, "u");
+    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    keys(&mut app, "u");
+    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r) || r == 3));
+    keys(&mut app, "U");
+    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    keys(&mut app, "CtrlR");
+    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r)));
+    // Undo the rest with a count: the column twice, the row, the atom and
+    // the cell.
+    keys(&mut app, "5u");
+    assert!(!app.game().is_guessed(3 * p + 2));
+    assert!((0..p * p).all(|i| !app.game().is_marked_empty(i)));
+    keys(&mut app, "u");
+    assert_eq!(app.message().unwrap().0, "Nothing to undo.");
+}
+
+#[test]
+fn undoing_a_shot_keeps_its_points() {
+    let mut app = random_game(32);
+    let hidden = app.game().spectrum().clone();
+    // A ray that comes out: 2 points.
+    let q = (1..=32)
+        .find(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k != q))
+        .unwrap();
+    goto_position(&mut app, q);
+    keys(&mut app, "Enter");
+    assert_eq!(app.game().ray_score(), 2);
+    keys(&mut app, "u");
+    assert_eq!(app.game().observation().shot_count(), 0, "off the board");
+    assert_eq!(app.game().ray_score(), 2, "but paid");
+    let m = app.message().unwrap().0.to_string();
+    assert!(m.contains("Rays stay paid: score 2"), "{m}");
+    let b = board(&screen(&mut app, 80, 24), 8);
+    let port = bbx::rules::board::port(8, q);
+    assert_eq!(
+        b[port.row].chars().nth(1 + 2 * port.col),
+        Some(' '),
+        "{b:?}"
+    );
+    keys(&mut app, "U");
+    assert_eq!(app.game().observation().get(q), Some(hidden.get(q)));
+    assert_eq!(app.game().ray_score(), 2);
+    // Shot again after an undo: nothing more to pay.
+    keys(&mut app, "u Enter");
+    assert_eq!(app.game().ray_score(), 2);
+    assert!(app.message().unwrap().0.contains("paid already"));
+    // The coach and the referee see only the rays on the board.
+    keys(&mut app, "u");
+    assert_eq!(app.game().rays_shot(), 0);
+    let shown = panel(&screen(&mut app, 80, 24));
+    assert!(shown.contains("rays shot 0 score 2"), "{shown}");
+}
+
+#[test]
+fn resigning_shows_the_answer_and_loses() {
+    let mut app = random_game(33);
+    keys(&mut app, "Enter Down Enter");
+    let rays = app.game().ray_score();
+    keys(&mut app, "r");
+    assert_eq!(app.mode(), &Mode::ConfirmResign);
+    assert!(text(&screen(&mut app, 80, 24)).contains("y resigns"));
+    keys(&mut app, "n");
+    assert_eq!(app.mode(), &Mode::Board);
+    assert!(!app.game().is_over(), "any other key goes back");
+    keys(&mut app, "r y");
+    let v = app.game().verdict().expect("over").clone();
+    assert!(v.resigned && !v.won && v.score == rays + 5 * 4, "{v:?}");
+    let lines = screen(&mut app, 80, 24);
+    let said = panel(&lines);
+    assert!(said.contains("YOU RESIGNED"), "{said}");
+    // The answer is shown: every hidden atom drawn # (none was placed).
+    let b = board(&lines, 8);
+    let hashes: usize = b[1..9].iter().map(|l| l.matches('#').count()).sum();
+    assert_eq!(hashes, 4, "{b:?}");
+    keys(&mut app, "q");
+    assert!(
+        app.summary().contains("resigned (lost)"),
+        "{}",
+        app.summary()
+    );
+    // n during a game says r resigns.
+    let mut app = random_game(34);
+    keys(&mut app, "n");
+    assert!(app.message().unwrap().0.contains("r resigns"));
+}
+
+#[test]
+fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
+    let mut app = random_game(35);
+    let hidden = app.game().hidden().clone();
+    let p = 8;
+    // One atom moved: no ray shot yet, so the referee names one not shot.
+    let moved = (0..p * p).find(|c| !hidden.cells()[*c]).unwrap();
+    let mut atoms = hidden.atoms().to_vec();
+    atoms[0] = moved;
+    let guess = Molecule::new(p, atoms).unwrap();
+    let hs = Spectrum::of(&hidden, Rules::Standard);
+    assert_ne!(hs, Spectrum::of(&guess, Rules::Standard));
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    let Mode::WrongGuess { verdict } = app.mode().clone() else {
+        panic!("a wrong guess asks first: {:?}", app.mode());
+    };
+    let e = verdict.evidence.unwrap();
+    assert!(!e.shot);
+    let shown = text(&screen(&mut app, 80, 24));
+    assert!(shown.contains("Your guess is wrong."), "{shown}");
+    assert!(shown.contains("p or Enter plays on"), "{shown}");
+    assert!(shown.contains("e ends the game"), "{shown}");
+    assert!(!app.game().is_over(), "the answer is not shown yet");
+    // Play on: the ray is shot and counted, the cursor on it.
+    keys(&mut app, "p");
+    assert_eq!(app.mode(), &Mode::Board);
+    assert!(!app.game().is_over());
+    assert_eq!(app.game().observation().get(e.position), Some(e.hidden));
+    let cost = if matches!(e.hidden, Outcome::Exit(_)) {
+        2
+    } else {
+        1
+    };
+    assert_eq!(app.game().ray_score(), cost);
+    assert_eq!(app.cursor().row_col(), {
+        let q = bbx::rules::board::port(p, e.position);
+        (q.row, q.col)
+    });
+    assert!(panel(&screen(&mut app, 80, 24)).contains("1 wrong guess played on"));
+    // Fix the guess and win, the wrong guess told in the verdict.
+    place(&mut app, &hidden);
+    keys(&mut app, "g");
+    let v = app.game().verdict().unwrap().clone();
+    assert!(v.won && v.wrong_guesses == 1 && v.score == cost, "{v:?}");
+    let said = panel(&screen(&mut app, 80, 24));
+    assert!(said.contains("after 1 wrong guess played on"), "{said}");
+}
+
+/// The lines of the screen that hold a phrase, for the layout checks: each
+/// phrase must be on screen whole, on one line.
+fn on_one_line(lines: &[String], phrase: &str) -> bool {
+    lines.iter().any(|l| l.contains(phrase))
+}
+
+#[test]
+fn every_screen_fits_80_by_24() {
+    let (w, h) = (80, 24);
+    let mut app = random_game(36);
+    for q in [1, 5, 9, 12, 20] {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+    }
+    keys(&mut app, "c x b");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, w, h);
+    let said = panel(&lines);
+    for phrase in [
+        "molecules fit the rays shot",
+        "certain:",
+        "best ray",
+        "then ray",
+    ] {
+        assert!(said.contains(phrase), "{phrase}: {}", text(&lines));
+    }
+    let key_line = &lines[usize::from(h) - 1];
+    assert!(key_line.trim_end().ends_with("q quit"), "{key_line}");
+    assert!(lines[0].trim_end().ends_with("? help"), "{}", lines[0]);
+    // The coach's numbers stay down to 60 columns.
+    let narrow = panel(&screen(&mut app, 64, h));
+    assert!(narrow.contains("molecules fit"), "{narrow}");
+
+    // Help: every key and what it does, the score, the judge and the rules.
+    keys(&mut app, "?");
+    let lines = screen(&mut app, w, h);
+    for (k, what) in bbx::play::input::KEYS {
+        assert!(
+            lines.iter().any(|l| l.contains(&format!("{k} {what}"))),
+            "{k}: {}",
+            text(&lines)
+        );
+    }
+    for phrase in [
+        "Score: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom.",
+        "(Tatham's rule)",
+        "Undone rays stay paid",
+        "Box: O your atom, : marked empty",
+    ] {
+        assert!(on_one_line(&lines, phrase), "{phrase}: {}", text(&lines));
+    }
+    assert!(on_one_line(&lines, "any key closes the help"));
+    keys(&mut app, "Esc");
+
+    // The verdict of a losing guess: both boards, the explanation, the
+    // review, the legend, the cursor, the message and the keys.
+    let hidden = app.game().hidden().clone();
+    let a = hidden.atoms();
+    let wrong = (0..64)
+        .filter(|c| !hidden.cells()[*c])
+        .map(|c| Molecule::new(8, [a[0], a[1], a[2], c]).unwrap())
+        .find(|g| Spectrum::of(g, Rules::Standard) != Spectrum::of(&hidden, Rules::Standard))
+        .unwrap();
+    place(&mut app, &wrong);
+    keys(&mut app, "g");
+    let popup = screen(&mut app, w, h);
+    assert!(on_one_line(&popup, "e ends the game"), "{}", text(&popup));
+    keys(&mut app, "e");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, w, h);
+    let all = text(&lines);
+    assert!(all.contains("the hidden molecule"), "{all}");
+    assert!(all.contains("your molecule"), "{all}");
+    let said = panel(&lines);
+    for phrase in [
+        "NOT THIS TIME",
+        "score ",
+        "greedy policy:",
+        "on average (635376 molecules)",
+        "O right · x wrong",
+        "cursor ray",
+        "(the coach helped in this game)",
+    ] {
+        assert!(said.contains(phrase), "{phrase}: {all}");
+    }
+    assert!(
+        lines.iter().any(|l| l.contains("Not this time: score")),
+        "{all}"
+    );
+    assert!(
+        lines[usize::from(h) - 1].trim_end().ends_with("q quit"),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_wrong_atom_on_the_path_stays_visible() {
+    // The reveal draws the path of the ray at the cursor through the
+    // player's wrong atoms as 'X', not '+' (which would hide the atom) nor
+    // 'x' (which would hide the path).
+    let mut app = random_game(37);
+    let hidden = app.game().hidden().clone();
+    let p = 8;
+    let a = hidden.atoms();
+    // A wrong atom on the path of some ray in the hidden molecule.
+    let (ray, cell) = (1..=4 * p)
+        .find_map(|q| {
+            let (_, path) = bbx::play::game::ray_path(&hidden, Rules::Standard, q);
+            (0..p * p)
+                .find(|&c| path[c] && !hidden.cells()[c])
+                .map(|c| (q, c))
+        })
+        .unwrap();
+    let guess = Molecule::new(p, [a[0], a[1], a[2], cell]).unwrap();
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    if matches!(app.mode(), Mode::WrongGuess { .. }) {
+        keys(&mut app, "e");
+    }
+    goto_position(&mut app, ray);
+    let b = board(&screen(&mut app, 120, 30), p);
+    assert_eq!(
+        b[1 + cell / p].chars().nth(3 + 2 * (cell % p)),
+        Some('X'),
+        "{b:?}"
+    );
+}
+
+#[test]
+fn a_save_keeps_marks_undo_and_the_rays_paid() {
+    let dir = scratch("tools");
+    let mut app = random_game(40);
+    let spectrum = app.game().spectrum().clone();
+    goto_position(&mut app, 3);
+    keys(&mut app, "Enter");
+    goto_cell(&mut app, 20);
+    keys(&mut app, "m");
+    goto_position(&mut app, 14); // bottom, column 6
+    keys(&mut app, "m");
+    goto_position(&mut app, 11);
+    keys(&mut app, "Enter u"); // shot, then undone: still paid
+    let score = app.game().ray_score();
+    let file = dir.join("with tools.txt");
+    let file = file.to_str().unwrap();
+    save(&mut app, file);
+    let m = app.message().unwrap().0.to_string();
+    assert!(
+        m.contains(&format!("'bbx play \"{file}\"' resumes")),
+        "a name with a space is quoted: {m}"
+    );
+    let mut resumed = app_for(Setup {
+        start: Start::File(file.to_string()),
+        ..Setup::default()
+    });
+    let g = resumed.game();
+    assert_eq!(g.ray_score(), score, "the undone ray is still paid");
+    assert_eq!(g.observation(), app.game().observation());
+    assert!(g.is_marked_empty(20));
+    assert!((0..8).all(|r| g.is_marked_empty(8 * r + 5)));
+    assert_eq!(g.history(), app.game().history());
+    assert_eq!(g.shots(), app.game().shots());
+    // Redo after resuming: the undone ray comes back, for free.
+    assert_eq!(resumed.game().observation().get(11), None);
+    keys(&mut resumed, "U");
+    assert_eq!(resumed.game().observation().get(11), Some(spectrum.get(11)));
+    assert_eq!(resumed.game().ray_score(), score);
+    // bbx solve reads the file as before: the marks are the player's notes.
+    let (_, err, code) = bbx(&["solve", file]);
+    assert_eq!(code, 0, "{err}");
+    // A resigned game resumes resigned.
+    keys(&mut resumed, "r y");
+    keys(&mut resumed, "s Enter");
+    let finished = start(&Setup {
+        start: Start::File(file.to_string()),
+        ..Setup::default()
+    })
+    .unwrap();
+    assert!(finished.game.verdict().is_some_and(|v| v.resigned));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn smaller_things_found_in_play() {
+    // "1 atom is hidden", not "1 atoms are".
+    let mut one = app_for(Setup {
+        start: Start::Random {
+            config: "A1_B4".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(1),
+        ..Setup::default()
+    });
+    assert!(one.message().unwrap().0.starts_with("1 atom is hidden"));
+    for q in 1..=16 {
+        goto_position(&mut one, q);
+        keys(&mut one, "Enter");
+    }
+    keys(&mut one, "x");
+    assert!(one.wait_for_coach(COACH_WAIT));
+    let said = panel(&screen(&mut one, 80, 24));
+    assert!(
+        said.contains("certain: 1 atom (*), 15 empty cells (.)"),
+        "{said}"
+    );
+
+    // Emacs notation says once that letters replace digits past nine pairs.
+    let setup = Setup {
+        start: Start::Random {
+            config: "A1_B10".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(2),
+        ..Setup::default()
+    };
+    let options = Options {
+        notation: Notation::Emacs,
+        ..Options::default()
+    };
+    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut told = 0;
+    for q in 1..=40 {
+        goto_position(&mut app, q);
+        keys(&mut app, "Enter");
+        if app
+            .message()
+            .is_some_and(|(m, _)| m.contains("letters from now on"))
+        {
+            told += 1;
+            assert_eq!(app.game().pair_order().len(), 10, "at the tenth pair");
+        }
+    }
+    assert!(app.game().pair_order().len() > 10);
+    assert_eq!(told, 1, "said once");
+
+    // After the verdict the cursor panel no longer offers to remove an atom.
+    let mut app = won_game("A2_B4", 3, &[]);
+    let cell = app.game().hidden().atoms()[0];
+    goto_cell(&mut app, cell);
+    let said = panel(&screen(&mut app, 80, 24));
+    assert!(said.contains("your atom"), "{said}");
+    assert!(!said.contains("Enter removes it"), "{said}");
+
+    // The title keeps the seed when the file name is long.
+    let dir = scratch("title");
+    let long = dir.join(format!("{}.txt", "a-very-long-puzzle-name".repeat(4)));
+    std::fs::copy(puzzle("seed-pure-thought-a4-b8.txt"), &long).unwrap();
+    let mut app = app_for(Setup {
+        start: Start::File(long.to_string_lossy().into_owned()),
+        seed: Some(1),
+        ..Setup::default()
+    });
+    let top = screen(&mut app, 80, 24)[0].clone();
+    assert!(
+        top.contains('…') && top.contains("answers (seed 1)"),
+        "{top}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // After n, the exit lines report every game of the session.
+    let mut app = won_game("A2_B4", 4, &[1]);
+    keys(&mut app, "n");
+    assert!(!app.game().is_over());
+    keys(&mut app, "q y");
+    let summary = app.summary();
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines.len(), 2, "{summary}");
+    assert!(lines[0].contains("seed 4: won"), "{summary}");
+    assert!(lines[1].ends_with("unfinished, not saved."), "{summary}");
 }

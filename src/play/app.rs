@@ -28,8 +28,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent,
 
 use crate::assistant::strategy::Policy;
 use crate::play::coach::{Coach, CoachLimits, ReviewRequest};
-use crate::play::game::{Game, GuessError, Shot};
+use crate::play::game::{Action, Game, GuessError, Shot};
 use crate::play::input::{Command, Cursor, Target, command};
+use crate::play::referee::Verdict;
 use crate::play::save::save_text;
 use crate::play::setup::{Setup, Source, Started, start};
 use crate::render::{Notation, position_name};
@@ -57,6 +58,13 @@ pub enum Mode {
     Help,
     /// "Quit this unfinished game?"
     ConfirmQuit,
+    /// "Resign and see the answer?"
+    ConfirmResign,
+    /// The guess is wrong: play on, or end the game?
+    WrongGuess {
+        /// The referee's verdict, not yet final.
+        verdict: Box<Verdict>,
+    },
     /// Typing the file to save to.
     SavePrompt {
         /// The file name typed so far.
@@ -126,6 +134,12 @@ pub struct App {
     /// Where the board's text starts on screen (column, row), from the last
     /// drawing: mouse clicks are mapped through it.
     board_origin: Option<(u16, u16)>,
+    /// The count typed so far (digits, Ctrl-U), for the next command.
+    count: Option<usize>,
+    /// Whether the switch from Emacs digits to letters was told.
+    told_letters: bool,
+    /// How each earlier game of this session ended (`n` starts another).
+    earlier: Vec<String>,
 }
 
 impl App {
@@ -142,8 +156,8 @@ impl App {
         };
         let message = Some((
             format!(
-                "{} atoms are hidden. Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.",
-                started.game.atoms()
+                "{} hidden. Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.",
+                atoms_are(started.game.atoms())
             ),
             Tone::Info,
         ));
@@ -165,6 +179,9 @@ impl App {
             quit: false,
             interrupted: false,
             board_origin: None,
+            count: None,
+            told_letters: false,
+            earlier: Vec::new(),
             options,
             started,
         };
@@ -300,6 +317,33 @@ impl App {
                 }
             }
             Mode::Help => self.mode = Mode::Board,
+            Mode::ConfirmResign => match key.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => {
+                    self.mode = Mode::Board;
+                    if self.started.game.resign().is_ok() {
+                        self.unsaved = true;
+                        self.after_verdict();
+                    }
+                }
+                _ => {
+                    self.mode = Mode::Board;
+                    self.say("Back to the game.", Tone::Info);
+                }
+            },
+            Mode::WrongGuess { .. } => match key.code {
+                KeyCode::Char('p') | KeyCode::Enter | KeyCode::Char(' ') => {
+                    self.mode = Mode::Board;
+                    self.play_on();
+                }
+                KeyCode::Char('e') => {
+                    self.mode = Mode::Board;
+                    if self.started.game.submit().is_ok() {
+                        self.unsaved = true;
+                        self.after_verdict();
+                    }
+                }
+                _ => {}
+            },
             Mode::ConfirmQuit => match key.code {
                 KeyCode::Char('y') | KeyCode::Char('Y') => self.quit = true,
                 KeyCode::Char('s') => self.open_save_prompt(),
@@ -381,6 +425,30 @@ impl App {
     }
 
     fn run(&mut self, c: Command) {
+        // A count (digits, Ctrl-U) is for the next command.
+        match c {
+            Command::Digit(d) => {
+                if d == 0 && self.count.is_none() {
+                    return;
+                }
+                let n = self
+                    .count
+                    .unwrap_or(0)
+                    .saturating_mul(10)
+                    .saturating_add(d as usize);
+                self.count = Some(n.min(9999));
+                self.say(format!("count {}", n.min(9999)), Tone::Info);
+                return;
+            }
+            Command::Universal => {
+                let n = self.count.map_or(4, |n| n.saturating_mul(4)).min(9999);
+                self.count = Some(n);
+                self.say(format!("count {n}"), Tone::Info);
+                return;
+            }
+            _ => {}
+        }
+        let times = self.count.take().unwrap_or(1).max(1);
         if self.game().is_over()
             && matches!(
                 c,
@@ -397,7 +465,25 @@ impl App {
             return;
         }
         match c {
-            Command::Move(d) => self.cursor.step(d),
+            Command::Move(d) => {
+                for _ in 0..times {
+                    self.cursor.step(d);
+                }
+            }
+            Command::Opposite => self.cursor.opposite(),
+            Command::Home => self.cursor.to_end(false),
+            Command::End => self.cursor.to_end(true),
+            Command::Digit(_) | Command::Universal => {}
+            Command::MarkEmpty => self.mark_empty(),
+            Command::Undo => self.undo(times),
+            Command::Redo => self.redo(times),
+            Command::Resign => {
+                if self.game().is_over() {
+                    self.say("The game is over: n starts a new one.", Tone::Info);
+                } else {
+                    self.mode = Mode::ConfirmResign;
+                }
+            }
             Command::Activate => self.activate(),
             Command::Submit => self.submit(),
             Command::ToggleCount => {
@@ -464,20 +550,33 @@ impl App {
                 if self.game().is_over() {
                     return; // the reveal draws the ray's path at the cursor
                 }
+                let before = self.game().ray_score();
                 let shot = self.started.game.shoot(q);
                 let name = position_name(p, q);
                 match shot {
                     Shot::New(o) => {
                         self.unsaved = true;
-                        let cost = if matches!(o, Outcome::Exit(_)) { 2 } else { 1 };
-                        self.say(
-                            format!(
-                                "Ray {q} ({name}): {} (+{cost}, score {}).",
-                                outcome_words(p, o),
-                                self.game().ray_score()
-                            ),
-                            Tone::Info,
+                        let cost = self.game().ray_score() - before;
+                        let paid = if cost == 0 {
+                            "paid already".to_string()
+                        } else {
+                            format!("+{cost}")
+                        };
+                        let mut text = format!(
+                            "Ray {q} ({name}): {} ({paid}, score {}).",
+                            outcome_words(p, o),
+                            self.game().ray_score()
                         );
+                        if self.notation == Notation::Emacs
+                            && !self.told_letters
+                            && self.game().marks_in(Notation::Emacs).1 == Notation::Seed
+                        {
+                            self.told_letters = true;
+                            text.push_str(
+                                " Emacs notation has digits for 9 exit pairs only: letters from now on.",
+                            );
+                        }
+                        self.say(text, Tone::Info);
                     }
                     Shot::Again(o) => self.say(
                         format!(
@@ -493,6 +592,17 @@ impl App {
                 if self.game().is_over() {
                     self.say(
                         "The game is over: n starts a new one, a lists every molecule the rays allowed.",
+                        Tone::Info,
+                    );
+                    return;
+                }
+                if self.game().is_marked_empty(i) {
+                    self.say(
+                        format!(
+                            "Row {}, column {} is marked empty: m unmarks it.",
+                            i / p + 1,
+                            i % p + 1
+                        ),
                         Tone::Info,
                     );
                     return;
@@ -518,11 +628,173 @@ impl App {
         }
     }
 
-    fn submit(&mut self) {
-        match self.started.game.submit() {
-            Ok(_) => {
+    fn mark_empty(&mut self) {
+        if self.game().is_over() {
+            self.say("The game is over: n starts a new one.", Tone::Info);
+            return;
+        }
+        let p = self.game().width();
+        let (cells, what): (Vec<usize>, String) = match self.cursor.target() {
+            Some(Target::Cell(i)) => (vec![i], format!("row {}, column {}", i / p + 1, i % p + 1)),
+            Some(Target::Border(q)) => {
+                let port = crate::rules::board::port(p, q);
+                if port.col == 0 || port.col == p + 1 {
+                    let r = port.row - 1;
+                    (
+                        (0..p).map(|c| p * r + c).collect(),
+                        format!("row {}", r + 1),
+                    )
+                } else {
+                    let c = port.col - 1;
+                    (
+                        (0..p).map(|r| p * r + c).collect(),
+                        format!("column {}", c + 1),
+                    )
+                }
+            }
+            None => return,
+        };
+        let (n, marked) = self.started.game.mark_empty(&cells);
+        if n == 0 {
+            self.say(
+                format!("Nothing to mark in {what}: your atoms are never marked empty."),
+                Tone::Info,
+            );
+            return;
+        }
+        self.unsaved = true;
+        let cells = plural(n, "cell", "cells");
+        self.say(
+            if marked {
+                format!("Marked {what} empty ({cells}, drawn :). m again unmarks, u undoes.")
+            } else {
+                format!("Unmarked {what} ({cells}).")
+            },
+            Tone::Info,
+        );
+    }
+
+    fn undo(&mut self, times: usize) {
+        if self.game().is_over() {
+            self.say("The game is over: nothing to undo.", Tone::Info);
+            return;
+        }
+        let mut last = None;
+        let mut n = 0;
+        for _ in 0..times {
+            match self.started.game.undo() {
+                Some(a) => {
+                    last = Some(a);
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        let Some(a) = last else {
+            self.say("Nothing to undo.", Tone::Info);
+            return;
+        };
+        self.unsaved = true;
+        let what = self.action_words(&a);
+        let text = if n > 1 {
+            format!("Undid {n} actions, the last {what}; U redoes.")
+        } else {
+            format!("Undid {what}; U redoes.")
+        };
+        let text = if matches!(a, Action::Shoot(_)) || n > 1 {
+            format!("{text} Rays stay paid: score {}.", self.game().ray_score())
+        } else {
+            text
+        };
+        self.say(text, Tone::Info);
+    }
+
+    fn redo(&mut self, times: usize) {
+        if self.game().is_over() {
+            self.say("The game is over: nothing to redo.", Tone::Info);
+            return;
+        }
+        let mut last = None;
+        let mut n = 0;
+        for _ in 0..times {
+            match self.started.game.redo() {
+                Some(a) => {
+                    last = Some(a);
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        let Some(a) = last else {
+            self.say("Nothing to redo.", Tone::Info);
+            return;
+        };
+        self.unsaved = true;
+        let what = self.action_words(&a);
+        self.say(
+            if n > 1 {
+                format!("Redid {n} actions, the last {what}.")
+            } else {
+                format!("Redid {what}.")
+            },
+            Tone::Info,
+        );
+    }
+
+    fn action_words(&self, a: &Action) -> String {
+        let p = self.game().width();
+        match a {
+            Action::Shoot(q) => format!("ray {q} ({})", position_name(p, *q)),
+            Action::Atom(i) => format!("the atom at row {}, column {}", i / p + 1, i % p + 1),
+            Action::Empty(cells) => format!(
+                "the marks of {}",
+                plural(cells.len(), "empty cell", "empty cells")
+            ),
+        }
+    }
+
+    fn play_on(&mut self) {
+        let p = self.game().width();
+        let before = self.game().ray_score();
+        match self.started.game.play_on() {
+            Some(q) => {
                 self.unsaved = true;
-                self.after_verdict();
+                self.cursor = Cursor::at_position(p, q);
+                let o = self.game().observation().get(q);
+                let cost = self.game().ray_score() - before;
+                let told = o.map(|o| outcome_words(p, o)).unwrap_or_default();
+                self.say(
+                    if cost > 0 {
+                        format!(
+                            "Playing on: ray {q} ({}) is shot for you, {told} (+{cost}, score {}). Fix your guess, then g.",
+                            position_name(p, q),
+                            self.game().ray_score()
+                        )
+                    } else {
+                        format!(
+                            "Playing on: ray {q} ({}), which you shot, is {told}; your guess does not fit it. Fix it, then g.",
+                            position_name(p, q)
+                        )
+                    },
+                    Tone::Info,
+                );
+            }
+            None => self.say("Playing on.", Tone::Info),
+        }
+    }
+
+    fn submit(&mut self) {
+        match self.started.game.check() {
+            Ok(v) if !v.won => {
+                self.mode = Mode::WrongGuess {
+                    verdict: Box::new(v),
+                };
+            }
+            Ok(_) => {
+                if self.started.game.submit().is_ok() {
+                    self.unsaved = true;
+                    self.after_verdict();
+                }
             }
             Err(GuessError::AlreadyJudged) => self.say(
                 "The guess has been judged: n starts a new game, q quits.",
@@ -550,14 +822,19 @@ impl App {
             given: g.free_positions(),
             shots: g.shots().to_vec(),
         });
-        let text = if v.won {
+        let text = if v.resigned {
             format!(
-                "You win with a score of {}. The hidden molecule is shown; move along the border to see any ray's path.",
+                "You resigned: score {}. Move along the border to see each ray's path.",
+                v.score
+            )
+        } else if v.won {
+            format!(
+                "You win with a score of {}. Move along the border to see each ray's path.",
                 v.score
             )
         } else {
             format!(
-                "Not this time: score {}. The cursor is on the ray that tells your molecule apart.",
+                "Not this time: score {}. The cursor is on the ray that tells them apart.",
                 v.score
             )
         };
@@ -606,9 +883,10 @@ impl App {
             Ok(()) => {
                 self.unsaved = false;
                 self.save_path = path.clone();
+                let q = shell_word(&path);
                 self.say(
                     format!(
-                        "Saved to {path}: 'bbx solve {path}' lists what fits, 'bbx play {path}' resumes."
+                        "Saved to {path}: 'bbx solve {q}' lists what fits, 'bbx play {q}' resumes."
                     ),
                     Tone::Good,
                 );
@@ -624,7 +902,7 @@ impl App {
     fn new_game(&mut self) {
         if !self.game().is_over() {
             self.say(
-                "Finish this game first (g submits your guess), or q to quit.",
+                "Finish this game first (g submits your guess, r resigns), or q to quit.",
                 Tone::Info,
             );
             return;
@@ -643,6 +921,8 @@ impl App {
         match start(&setup) {
             Ok(s) => {
                 let p = s.game.width();
+                let done = self.game_summary();
+                self.earlier.push(done);
                 self.save_path = self
                     .options
                     .save_path
@@ -661,24 +941,75 @@ impl App {
         }
     }
 
-    /// One line on how the game ended, printed after the terminal is restored.
+    /// How the games of the session ended, one line each (the earlier games
+    /// `n` started after, then the last), printed after the terminal is
+    /// restored.
     pub fn summary(&self) -> String {
+        let mut lines = self.earlier.clone();
+        lines.push(self.game_summary());
+        lines.join("\n")
+    }
+
+    /// One line on how the game on screen ended.
+    fn game_summary(&self) -> String {
         let title = self.started.title();
         match self.game().verdict() {
             Some(v) => format!(
                 "{title}: {} with a score of {}{}.",
-                if v.won { "won" } else { "lost" },
+                if v.resigned {
+                    "resigned (lost)"
+                } else if v.won {
+                    "won"
+                } else {
+                    "lost"
+                },
                 v.score,
                 if self.coach_used { " (coached)" } else { "" }
             ),
             None => match (&self.saved_to, self.unsaved) {
                 (Some(path), false) => {
-                    format!("{title}: unfinished, saved to {path} ('bbx play {path}' resumes it).")
+                    format!(
+                        "{title}: unfinished, saved to {path} ('bbx play {}' resumes it).",
+                        shell_word(path)
+                    )
                 }
                 _ => format!("{title}: unfinished, not saved."),
             },
         }
     }
+}
+
+/// `1 atom is`, `4 atoms are`.
+pub fn atoms_are(n: usize) -> String {
+    if n == 1 {
+        "1 atom is".to_string()
+    } else {
+        format!("{n} atoms are")
+    }
+}
+
+/// `n` and its noun, singular for one: `1 cell`, `3 cells`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A file name as a shell word: as it is when it holds only safe characters,
+/// else in double quotes (with `"`, `\`, `$` and `` ` `` escaped), so that
+/// the command shown can be pasted as it is.
+pub fn shell_word(path: &str) -> String {
+    let safe = |c: char| c.is_alphanumeric() || "-_./+,:@%=".contains(c);
+    if !path.is_empty() && path.chars().all(safe) {
+        return path.to_string();
+    }
+    let mut out = String::from("\"");
+    for c in path.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
 }
 
 /// An outcome in words with the exit's place: `out at 12 (bottom, column 4)`.

@@ -21,7 +21,7 @@
 //! ```
 
 use crate::error::Error;
-use crate::play::referee::{Judge, Verdict, judge};
+use crate::play::referee::{Judge, Verdict, judge, resign};
 use crate::render::{Notation, emacs_mark};
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, Tracer};
@@ -65,6 +65,47 @@ impl std::fmt::Display for GuessError {
     }
 }
 
+/// One of the player's actions, as undo and redo take them back and do them
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// A ray shot from this border position.
+    Shoot(usize),
+    /// An atom put on or taken off this cell.
+    Atom(usize),
+    /// These cells marked empty, or unmarked (each flipped).
+    Empty(Vec<usize>),
+}
+
+/// The player's actions: those done (the last one undone first) and those
+/// undone (the last one redone first).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct History {
+    /// Actions done, oldest first.
+    pub done: Vec<Action>,
+    /// Actions undone, oldest undone last.
+    pub undone: Vec<Action>,
+}
+
+/// What a game keeps beyond the board, for the save file: the rays paid for
+/// (undone ones included), the cells marked empty, the player's history, the
+/// order the rays were shot in, and how the game went.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// Border positions paid for, undone rays included.
+    pub paid: Vec<usize>,
+    /// Cells the player marked empty.
+    pub empty: Vec<usize>,
+    /// The rays shot, in order.
+    pub shots: Vec<usize>,
+    /// Undo and redo.
+    pub history: History,
+    /// Wrong guesses played on after.
+    pub wrong_guesses: usize,
+    /// The player resigned.
+    pub resigned: bool,
+}
+
 /// The rays shot, what each one cost, the guess and the verdict.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -81,6 +122,12 @@ pub struct Game {
     guess: Vec<bool>,
     /// The rays the player paid for, in the order shot (one end per ray).
     shots: Vec<usize>,
+    /// Per border position: paid for (it stays paid when the ray is undone).
+    paid: Vec<bool>,
+    /// Per cell: the player marked it empty.
+    empty: Vec<bool>,
+    history: History,
+    wrong_guesses: usize,
     verdict: Option<Verdict>,
 }
 
@@ -98,6 +145,10 @@ impl Game {
             pairs: Vec::new(),
             guess: vec![false; p * p],
             shots: Vec::new(),
+            paid: vec![false; 4 * p],
+            empty: vec![false; p * p],
+            history: History::default(),
+            wrong_guesses: 0,
             verdict: None,
             hidden,
         }
@@ -149,9 +200,10 @@ impl Game {
             }
         }
         if !free {
-            for (q, _) in known.rays() {
+            for (q, o) in known.rays() {
                 if self.observation.get(q).is_none() {
                     self.shots.push(q);
+                    self.pay(q, o);
                 }
             }
         }
@@ -263,21 +315,194 @@ impl Game {
         if self.verdict.is_some() {
             return Shot::GameOver;
         }
+        let o = self.put_ray(pos);
+        self.pay(pos, o);
+        self.done(Action::Shoot(pos));
+        Shot::New(o)
+    }
+
+    /// Puts the ray from `pos` on the board (a shot, or a redo).
+    fn put_ray(&mut self, pos: usize) -> Outcome {
         let o = self.spectrum.get(pos);
         self.observation.record(pos, o);
         if let Outcome::Exit(k) = o {
             self.pairs.push(pos.min(k));
         }
         self.shots.push(pos);
-        Shot::New(o)
+        o
+    }
+
+    /// Takes the ray from `pos` off the board (an undo); it stays paid.
+    fn take_ray(&mut self, pos: usize) {
+        if let Some(Outcome::Exit(k)) = self.observation.get(pos) {
+            let low = pos.min(k);
+            self.pairs.retain(|&q| q != low);
+        }
+        self.observation.forget(pos);
+        if let Some(i) = self.shots.iter().rposition(|&q| q == pos) {
+            self.shots.remove(i);
+        }
+    }
+
+    fn pay(&mut self, pos: usize, o: Outcome) {
+        self.paid[pos - 1] = true;
+        if let Outcome::Exit(k) = o {
+            self.paid[k - 1] = true;
+        }
+    }
+
+    fn done(&mut self, a: Action) {
+        self.history.done.push(a);
+        self.history.undone.clear();
+    }
+
+    /// Does or undoes `a`.
+    fn apply(&mut self, a: &Action, forward: bool) {
+        match a {
+            Action::Shoot(q) => {
+                if forward {
+                    if self.observation.get(*q).is_none() {
+                        self.put_ray(*q);
+                    }
+                } else {
+                    self.take_ray(*q);
+                }
+            }
+            Action::Atom(i) => self.guess[*i] = !self.guess[*i],
+            Action::Empty(cells) => {
+                for &i in cells {
+                    self.empty[i] = !self.empty[i];
+                }
+            }
+        }
+    }
+
+    /// Takes back the last action (a shot, an atom, a mark); returns it, or
+    /// `None` when there is none or the game is over. An undone shot leaves
+    /// the board (and what the coach and the referee count as shot) but stays
+    /// paid: shooting it again, or redoing it, costs nothing more.
+    pub fn undo(&mut self) -> Option<Action> {
+        if self.verdict.is_some() {
+            return None;
+        }
+        let a = self.history.done.pop()?;
+        self.apply(&a, false);
+        self.history.undone.push(a.clone());
+        Some(a)
+    }
+
+    /// Does again the last action undone; `None` when there is none, or the
+    /// game is over.
+    pub fn redo(&mut self) -> Option<Action> {
+        if self.verdict.is_some() {
+            return None;
+        }
+        let a = self.history.undone.pop()?;
+        self.apply(&a, true);
+        self.history.done.push(a.clone());
+        Some(a)
+    }
+
+    /// Undo and redo.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Whether the player marked the cell (linear index) empty.
+    pub fn is_marked_empty(&self, cell: usize) -> bool {
+        self.empty[cell]
+    }
+
+    /// Marks `cells` empty, as Tatham locks a cell, a row or a column: the
+    /// cells without an atom of the player's are marked, or, when they all
+    /// are already, unmarked. Returns how many cells changed and whether they
+    /// are now marked. Does nothing once the game is over.
+    pub fn mark_empty(&mut self, cells: &[usize]) -> (usize, bool) {
+        if self.verdict.is_some() {
+            return (0, false);
+        }
+        let open: Vec<usize> = cells.iter().copied().filter(|&i| !self.guess[i]).collect();
+        let mark = open.iter().any(|&i| !self.empty[i]);
+        let flipped: Vec<usize> = open
+            .into_iter()
+            .filter(|&i| self.empty[i] != mark)
+            .collect();
+        if flipped.is_empty() {
+            return (0, mark);
+        }
+        let n = flipped.len();
+        let a = Action::Empty(flipped);
+        self.apply(&a, true);
+        self.done(a);
+        (n, mark)
+    }
+
+    /// What a save file keeps beyond the board.
+    pub fn extra(&self) -> Extra {
+        Extra {
+            paid: (1..=4 * self.width())
+                .filter(|&q| self.paid[q - 1])
+                .collect(),
+            empty: (0..self.empty.len()).filter(|&i| self.empty[i]).collect(),
+            shots: self.shots.clone(),
+            history: self.history.clone(),
+            wrong_guesses: self.wrong_guesses,
+            resigned: self.verdict.as_ref().is_some_and(|v| v.resigned),
+        }
+    }
+
+    /// Restores what a save file kept beyond the board (after the rays and
+    /// the guess are recorded). Positions and cells out of range are refused.
+    pub fn restore(&mut self, extra: &Extra) -> Result<(), Error> {
+        let p = self.width();
+        let ok_pos = |q: usize| (1..=4 * p).contains(&q);
+        let ok_cell = |i: usize| i < p * p;
+        let actions_ok = |list: &[Action]| {
+            list.iter().all(|a| match a {
+                Action::Shoot(q) => ok_pos(*q),
+                Action::Atom(i) => ok_cell(*i),
+                Action::Empty(c) => c.iter().all(|&i| ok_cell(i)),
+            })
+        };
+        if !extra.paid.iter().all(|&q| ok_pos(q))
+            || !extra.shots.iter().all(|&q| ok_pos(q))
+            || !extra.empty.iter().all(|&i| ok_cell(i))
+            || !actions_ok(&extra.history.done)
+            || !actions_ok(&extra.history.undone)
+        {
+            return Err(Error::Invalid(format!(
+                "a saved position or cell is out of range for a {p}×{p} box"
+            )));
+        }
+        for &q in &extra.paid {
+            if !self.free[q - 1] {
+                self.paid[q - 1] = true;
+            }
+        }
+        for &i in &extra.empty {
+            self.empty[i] = true;
+        }
+        // The order shot, where it agrees with the board.
+        let mut order = extra.shots.clone();
+        order.retain(|&q| self.shots.contains(&q));
+        for &q in &self.shots {
+            if !order.contains(&q) {
+                order.push(q);
+            }
+        }
+        self.shots = order;
+        self.history = extra.history.clone();
+        self.wrong_guesses = extra.wrong_guesses;
+        Ok(())
     }
 
     /// The rays' part of the score, as the original game counts it: one point
     /// per marked border position that the player paid for (1 per hit,
     /// reflection or miss, 2 per exit pair).
+    /// Rays undone stay paid.
     pub fn ray_score(&self) -> usize {
         (1..=4 * self.width())
-            .filter(|&q| self.observation.get(q).is_some() && !self.is_free(q))
+            .filter(|&q| self.paid[q - 1] && !self.is_free(q))
             .count()
     }
 
@@ -308,10 +533,13 @@ impl Game {
     }
 
     /// Puts or removes one of the player's atoms; returns whether the cell now
-    /// holds one. Does nothing once the guess is judged.
+    /// holds one. Does nothing once the guess is judged, nor on a cell the
+    /// player marked empty.
     pub fn toggle(&mut self, cell: usize) -> bool {
-        if self.verdict.is_none() {
-            self.guess[cell] = !self.guess[cell];
+        if self.verdict.is_none() && !self.empty[cell] {
+            let a = Action::Atom(cell);
+            self.apply(&a, true);
+            self.done(a);
         }
         self.guess[cell]
     }
@@ -331,9 +559,9 @@ impl Game {
         }
     }
 
-    /// Hands the guess to the referee. It needs exactly as many atoms as are
-    /// hidden.
-    pub fn submit(&mut self) -> Result<&Verdict, GuessError> {
+    /// What the referee would say of the guess now, without ending the game.
+    /// It needs exactly as many atoms as are hidden.
+    pub fn check(&self) -> Result<Verdict, GuessError> {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
         }
@@ -345,7 +573,7 @@ impl Game {
             });
         }
         let guess = self.guess().unwrap_or_else(|| self.hidden.clone());
-        let v = judge(
+        let mut v = judge(
             &self.hidden,
             &guess,
             &self.observation,
@@ -353,6 +581,48 @@ impl Game {
             self.judge,
             self.ray_score(),
         );
+        v.wrong_guesses = self.wrong_guesses;
+        Ok(v)
+    }
+
+    /// Hands the guess to the referee, which ends the game. It needs exactly
+    /// as many atoms as are hidden.
+    pub fn submit(&mut self) -> Result<&Verdict, GuessError> {
+        let v = self.check()?;
+        Ok(self.verdict.insert(v))
+    }
+
+    /// After a wrong guess, plays on rather than ending the game (Tatham's
+    /// way): the ray that disproves the guess is shot and paid for when it was
+    /// not shot yet, and the wrong guess is counted. Returns that ray, or
+    /// `None` when the guess is not wrong (or the game is over).
+    pub fn play_on(&mut self) -> Option<usize> {
+        let v = self.check().ok().filter(|v| !v.won)?;
+        self.wrong_guesses += 1;
+        let e = v.evidence?;
+        if !e.shot {
+            self.shoot(e.position);
+        }
+        Some(e.position)
+    }
+
+    /// Wrong guesses played on after.
+    pub fn wrong_guesses(&self) -> usize {
+        self.wrong_guesses
+    }
+
+    /// Gives up: the game is lost and the answer shown (see
+    /// [`crate::play::referee::resign`] for the score).
+    pub fn resign(&mut self) -> Result<&Verdict, GuessError> {
+        if self.verdict.is_some() {
+            return Err(GuessError::AlreadyJudged);
+        }
+        let guess = self
+            .guess()
+            .or_else(|| Molecule::new(self.width(), []).ok())
+            .unwrap_or_else(|| self.hidden.clone());
+        let mut v = resign(&self.hidden, &guess, self.ray_score());
+        v.wrong_guesses = self.wrong_guesses;
         Ok(self.verdict.insert(v))
     }
 
@@ -433,7 +703,46 @@ mod tests {
         g.toggle(5);
         let v = g.submit().unwrap().clone();
         assert!(!v.won);
+        assert_eq!(g.undo(), None, "no undo once judged");
         assert_eq!(g.shoot(1), Shot::GameOver);
         assert!(!g.toggle(7), "the guess is frozen once judged");
+    }
+
+    #[test]
+    fn undo_and_redo_keep_the_score_of_a_shot() {
+        let mut g = game();
+        g.shoot(8); // out at 11: 2 points
+        g.toggle(4);
+        assert_eq!(g.mark_empty(&[0, 1, 4]), (2, true));
+        assert_eq!(g.undo(), Some(Action::Empty(vec![0, 1])));
+        assert!(!g.is_marked_empty(0));
+        assert_eq!(g.undo(), Some(Action::Atom(4)));
+        assert_eq!(g.undo(), Some(Action::Shoot(8)));
+        assert_eq!(g.observation().shot_count(), 0);
+        assert_eq!(g.ray_score(), 2, "an undone shot stays paid");
+        assert_eq!(g.redo(), Some(Action::Shoot(8)));
+        assert_eq!(g.ray_score(), 2, "and redoing it costs nothing");
+        assert_eq!(g.observation().get(11), Some(Outcome::Exit(8)));
+        g.undo();
+        assert_eq!(g.shoot(11), Shot::New(Outcome::Exit(8)));
+        assert_eq!(g.ray_score(), 2, "nor shooting it again");
+        assert_eq!(g.redo(), None, "a new action clears what was undone");
+    }
+
+    #[test]
+    fn playing_on_after_a_wrong_guess_shows_the_ray() {
+        let mut g = game();
+        g.toggle(0);
+        g.toggle(5);
+        let v = g.check().unwrap();
+        let e = v.evidence.unwrap();
+        assert!(!v.won && !e.shot);
+        assert_eq!(g.play_on(), Some(e.position));
+        assert!(!g.is_over());
+        assert_eq!(g.observation().get(e.position), Some(e.hidden));
+        assert!(g.ray_score() >= 1);
+        assert_eq!(g.wrong_guesses(), 1);
+        let v = g.resign().unwrap();
+        assert!(v.resigned && !v.won && v.wrong_guesses == 1);
     }
 }

@@ -1,9 +1,13 @@
 //! Keys and the cursor.
 //!
 //! The cursor moves over the board as drawn: the p×p cells and the 4p border
-//! positions around them (the corners are skipped). It starts on border
-//! position 1, the top of the left side. [`command`] maps a key to what it
-//! asks for while the board has the focus.
+//! positions around them. It starts on border position 1, the top of the
+//! left side. On the border it goes round the corners (past the end of a side
+//! onto the next side) and, stepping outwards, across to the opposite side;
+//! `o` (or Tab) jumps to the opposite side, Home and End (or Ctrl-A, Ctrl-E)
+//! to either end of a side or, in the box, of a row. Counts are typed as in
+//! Emacs: digits, or Ctrl-U for 4 (twice for 16), before a move, undo or redo.
+//! [`command`] maps a key to what it asks for while the board has the focus.
 //!
 //! ```
 //! use bbx::play::input::{Cursor, Direction, Target};
@@ -13,8 +17,10 @@
 //! assert_eq!(c.target(), Some(Target::Cell(0)));
 //! c.step(Direction::Up);
 //! assert_eq!(c.target(), Some(Target::Border(32)));
-//! c.step(Direction::Left); // a corner: the cursor stays
-//! assert_eq!(c.target(), Some(Target::Border(32)));
+//! c.step(Direction::Left); // round the corner, onto the left side
+//! assert_eq!(c.target(), Some(Target::Border(1)));
+//! c.step(Direction::Left); // outwards: across to the right side
+//! assert_eq!(c.target(), Some(Target::Border(24)));
 //! ```
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -89,21 +95,68 @@ impl Cursor {
         }
     }
 
-    /// Moves one step; stays put rather than land on a corner or leave the
-    /// board.
+    /// Moves one step. In the box and into it, one cell; on the border,
+    /// along its side and round a corner onto the next side, or, stepping
+    /// outwards, across to the opposite side.
     pub fn step(&mut self, d: Direction) {
         let p = self.width;
         let (r, c) = (self.row, self.col);
         let (nr, nc) = match d {
-            Direction::Up => (r.wrapping_sub(1), c),
+            // Outwards: across the box.
+            Direction::Left if c == 0 => (r, p + 1),
+            Direction::Right if c == p + 1 => (r, 0),
+            Direction::Up if r == 0 => (p + 1, c),
+            Direction::Down if r == p + 1 => (0, c),
+            // Round a corner.
+            Direction::Up if r == 1 && (c == 0 || c == p + 1) => (0, if c == 0 { 1 } else { p }),
+            Direction::Down if r == p && (c == 0 || c == p + 1) => {
+                (p + 1, if c == 0 { 1 } else { p })
+            }
+            Direction::Left if c == 1 && (r == 0 || r == p + 1) => (if r == 0 { 1 } else { p }, 0),
+            Direction::Right if c == p && (r == 0 || r == p + 1) => {
+                (if r == 0 { 1 } else { p }, p + 1)
+            }
+            Direction::Up => (r - 1, c),
             Direction::Down => (r + 1, c),
-            Direction::Left => (r, c.wrapping_sub(1)),
+            Direction::Left => (r, c - 1),
             Direction::Right => (r, c + 1),
         };
-        if nr <= p + 1 && nc <= p + 1 && Cursor::at(p, nr, nc).is_some() {
+        if Cursor::at(p, nr, nc).is_some() {
             self.row = nr;
             self.col = nc;
         }
+    }
+
+    /// Jumps to the opposite side: from a border position to the one facing
+    /// it across the box; in the box, nothing.
+    pub fn opposite(&mut self) {
+        let p = self.width;
+        let (r, c) = (self.row, self.col);
+        let (nr, nc) = if c == 0 || c == p + 1 {
+            (r, p + 1 - c)
+        } else if r == 0 || r == p + 1 {
+            (p + 1 - r, c)
+        } else {
+            (r, c)
+        };
+        self.row = nr;
+        self.col = nc;
+    }
+
+    /// Jumps to one end of the side the cursor is on (`to_end`: the bottom
+    /// or right end, else the top or left one); in the box, to the border at
+    /// that end of the row.
+    pub fn to_end(&mut self, to_end: bool) {
+        let p = self.width;
+        let (r, c) = (self.row, self.col);
+        let far = if to_end { p } else { 1 };
+        (self.row, self.col) = if c == 0 || c == p + 1 {
+            (far, c)
+        } else if r == 0 || r == p + 1 {
+            (r, far)
+        } else {
+            (r, if to_end { p + 1 } else { 0 })
+        };
     }
 }
 
@@ -112,6 +165,25 @@ impl Cursor {
 pub enum Command {
     /// Move the cursor.
     Move(Direction),
+    /// Jump to the opposite side.
+    Opposite,
+    /// Jump to the top or left end of the side (or row).
+    Home,
+    /// Jump to the bottom or right end of the side (or row).
+    End,
+    /// A digit of a count.
+    Digit(u32),
+    /// Ctrl-U: a count of 4, or 4 times the count so far.
+    Universal,
+    /// Mark the cell at the cursor empty, or the row or column of the
+    /// border position at the cursor (or unmark them).
+    MarkEmpty,
+    /// Take back the last action.
+    Undo,
+    /// Do again the last action taken back.
+    Redo,
+    /// Give up and see the answer.
+    Resign,
     /// Shoot the ray at the cursor, or put or remove an atom there.
     Activate,
     /// Hand the guess to the referee.
@@ -145,10 +217,22 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return match key.code {
             KeyCode::Char('c') | KeyCode::Char('d') => Some(Command::Interrupt),
+            KeyCode::Char('u') => Some(Command::Universal),
+            KeyCode::Char('r') => Some(Command::Redo),
+            KeyCode::Char('a') => Some(Command::Home),
+            KeyCode::Char('e') => Some(Command::End),
             _ => None,
         };
     }
     Some(match key.code {
+        KeyCode::Char(d @ '0'..='9') => Command::Digit(d as u32 - '0' as u32),
+        KeyCode::Home => Command::Home,
+        KeyCode::End => Command::End,
+        KeyCode::Tab | KeyCode::Char('o') => Command::Opposite,
+        KeyCode::Char('m') => Command::MarkEmpty,
+        KeyCode::Char('u') => Command::Undo,
+        KeyCode::Char('U') => Command::Redo,
+        KeyCode::Char('r') => Command::Resign,
         KeyCode::Up | KeyCode::Char('k') => Command::Move(Direction::Up),
         KeyCode::Down | KeyCode::Char('j') => Command::Move(Direction::Down),
         KeyCode::Left | KeyCode::Char('h') => Command::Move(Direction::Left),
@@ -169,35 +253,29 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
     })
 }
 
-/// The keys, for the help screen and the README: (keys, what they do).
+/// The keys, for the help screen and the README: (keys, what they do), each
+/// short enough for a column of the help screen at 80 columns.
 pub const KEYS: &[(&str, &str)] = &[
-    (
-        "←↓↑→ or h j k l",
-        "move the cursor over the border and the box",
-    ),
-    (
-        "Enter or space",
-        "shoot the ray at the cursor, or put/remove an atom",
-    ),
-    ("mouse click", "the same, where the terminal reports clicks"),
-    ("g", "submit your guess (as many atoms as are hidden)"),
-    ("c", "coach: how many molecules still fit the rays shot"),
-    (
-        "x",
-        "coach: cells certain to hold an atom (*) or to be empty (.)",
-    ),
-    ("b", "coach: the best ray to shoot next (*)"),
-    (
-        "p",
-        "coach: each cell's chance of an atom (tenths: 7 is 70-79%)",
-    ),
-    ("a", "after the game: every molecule the rays allowed"),
-    ("s", "save the game (a puzzle file bbx solve reads)"),
-    ("e", "switch the border marks to Emacs notation and back"),
-    ("n", "after the game: a new game"),
+    ("←↓↑→ hjkl", "move, round the corners"),
+    ("o Tab", "jump to the opposite side"),
+    ("Home End", "to an end of side or row"),
+    ("0-9 Ctrl-U", "counts: 3j, Ctrl-U = 4"),
+    ("Enter space", "shoot, or put/take atom"),
+    ("click", "the same, with the mouse"),
+    ("m", "mark empty: cell/row/col"),
+    ("u  U Ctrl-R", "undo · redo (score kept)"),
+    ("g", "submit your guess"),
+    ("r", "resign and see the answer"),
+    ("c", "coach: molecules that fit"),
+    ("x", "coach: certain cells * ."),
+    ("b", "coach: best ray > < v ^"),
+    ("p", "coach: chance of an atom"),
+    ("a", "after: molecules that fit"),
+    ("s", "save the game"),
+    ("e", "Emacs notation H R 1-9"),
+    ("n", "after the game: a new one"),
     ("?", "this help"),
-    ("q", "quit (asks first while the game is unfinished)"),
-    ("Ctrl-C", "quit at once"),
+    ("q  Ctrl-C", "quit · quit at once"),
 ];
 
 #[cfg(test)]
@@ -212,12 +290,14 @@ mod tests {
             c.step(Direction::Down);
         }
         assert_eq!(c.target(), Some(Target::Border(4)));
-        c.step(Direction::Down); // corner
+        c.step(Direction::Down); // round the corner
+        assert_eq!(c.target(), Some(Target::Border(5)));
+        c.step(Direction::Left); // and back
         assert_eq!(c.target(), Some(Target::Border(4)));
         c.step(Direction::Right);
         c.step(Direction::Down);
         assert_eq!(c.target(), Some(Target::Border(5)));
-        for _ in 0..10 {
+        for _ in 0..3 {
             c.step(Direction::Right);
         }
         assert_eq!(c.target(), Some(Target::Border(8)));
@@ -225,6 +305,35 @@ mod tests {
         assert_eq!(c.target(), Some(Target::Cell(15)));
         c.step(Direction::Right);
         assert_eq!(c.target(), Some(Target::Border(9)));
+        // All the way round, one side after another.
+        let mut c = Cursor::start(p);
+        let mut seen = vec![1];
+        for d in [
+            Direction::Down,
+            Direction::Right,
+            Direction::Up,
+            Direction::Left,
+        ] {
+            for _ in 0..p {
+                c.step(d);
+                if let Some(Target::Border(q)) = c.target() {
+                    seen.push(q);
+                }
+            }
+        }
+        assert_eq!(seen, (1..=16).chain([1]).collect::<Vec<_>>());
+        // Across, and to either end.
+        c.opposite();
+        assert_eq!(c.target(), Some(Target::Border(12)));
+        c.step(Direction::Right);
+        assert_eq!(c.target(), Some(Target::Border(1)));
+        c.to_end(true);
+        assert_eq!(c.target(), Some(Target::Border(4)));
+        c.to_end(false);
+        assert_eq!(c.target(), Some(Target::Border(1)));
+        c.step(Direction::Right);
+        c.to_end(true);
+        assert_eq!(c.target(), Some(Target::Border(12)));
     }
 
     #[test]

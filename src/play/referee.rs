@@ -113,6 +113,11 @@ pub struct Verdict {
     pub penalty: usize,
     /// The total: ray points plus penalty.
     pub score: usize,
+    /// The player gave up: the answer is shown and the game lost.
+    pub resigned: bool,
+    /// Wrong guesses the player played on after (each disproved by a ray,
+    /// shot and counted then).
+    pub wrong_guesses: usize,
 }
 
 /// Judges `guess` against `hidden` given the rays `observed`; `ray_score` is
@@ -142,6 +147,13 @@ pub fn judge(
             guess: gs.get(q),
         });
     let count_ok = guess.atoms().len() == hidden.atoms().len();
+    // A guess made before any ray is judged by every ray, whatever the
+    // judge: under rays-shot it would otherwise win with nothing shot.
+    let how = if observed.shot_count() == 0 {
+        Judge::AllRays
+    } else {
+        how
+    };
     let won = count_ok
         && match how {
             Judge::AllRays => hs == gs,
@@ -162,6 +174,33 @@ pub fn judge(
         ray_score,
         penalty,
         score: ray_score + penalty,
+        resigned: false,
+        wrong_guesses: 0,
+    }
+}
+
+/// The verdict on a player who gives up: the game is lost, and scored as a
+/// guess with every atom misplaced (the rays' points plus
+/// [`WRONG_ATOM_PENALTY`] per hidden atom). `guess` is what the player had
+/// placed, for the reveal.
+pub fn resign(hidden: &Molecule, guess: &Molecule, ray_score: usize) -> Verdict {
+    let h = hidden.cells();
+    let g = guess.cells();
+    let wrong = (0..g.len()).filter(|&i| g[i] && !h[i]).count();
+    let missed = (0..h.len()).filter(|&i| h[i] && !g[i]).count();
+    let penalty = WRONG_ATOM_PENALTY * hidden.atoms().len();
+    Verdict {
+        guess: guess.clone(),
+        won: false,
+        exact: false,
+        wrong,
+        missed,
+        evidence: None,
+        ray_score,
+        penalty,
+        score: ray_score + penalty,
+        resigned: true,
+        wrong_guesses: 0,
     }
 }
 
@@ -195,6 +234,24 @@ mod tests {
         assert!(!e.shot && e.hidden != e.guess);
         let lenient = judge(&hidden, &guess, &seen, Rules::Standard, Judge::RaysShot, 1);
         assert!(lenient.won && lenient.score == 1);
+    }
+
+    #[test]
+    fn a_guess_before_any_ray_is_judged_by_every_ray() {
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let guess: Molecule = "O--O------------".parse().unwrap();
+        let none = Observation::empty(4);
+        let v = judge(&hidden, &guess, &none, Rules::Standard, Judge::RaysShot, 0);
+        assert!(!v.won && v.score == 5, "{v:?}");
+    }
+
+    #[test]
+    fn resigning_loses_with_every_atom_counted() {
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let guess: Molecule = "O---------------".parse().unwrap();
+        let v = resign(&hidden, &guess, 3);
+        assert!(!v.won && v.resigned && v.score == 3 + 2 * WRONG_ATOM_PENALTY);
+        assert_eq!((v.wrong, v.missed), (0, 1));
     }
 
     #[test]

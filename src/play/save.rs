@@ -7,7 +7,10 @@
 //! (starting with `#`, which the puzzle reader skips) say what the file is
 //! and carry one `# bbx-resume:` line: what `bbx play` needs to go on with the
 //! same hidden molecule — the molecule, the rules, the rays given free by a
-//! puzzle, whether the guess was judged — scrambled so that the molecule
+//! puzzle, whether the guess was judged, and (since format 3) what the board
+//! does not show: the rays paid for and undone, the cells marked empty, the
+//! order the rays were shot in, undo and redo, wrong guesses played on and a
+//! resignation — scrambled so that the molecule
 //! does not show at a glance, with a checksum. The scrambling hides; it does
 //! not protect (anyone with this source can undo it), which is all a game
 //! between friends needs.
@@ -33,7 +36,7 @@
 use std::fmt::Write as _;
 
 use crate::error::Error;
-use crate::play::game::Game;
+use crate::play::game::{Action, Extra, Game, History};
 use crate::play::referee::Judge;
 use crate::render::{Notation, balls_line, grid};
 use crate::rules::board::Molecule;
@@ -45,8 +48,9 @@ use xxhash_rust::xxh3::xxh3_64;
 /// The comment that carries the scrambled game.
 pub const RESUME_TAG: &str = "bbx-resume:";
 
-/// The format of the resume line written now (format 1 is still read).
-const VERSION: u8 = 2;
+/// The format of the resume line written now (formats 1 and 2 are still
+/// read). Format 3 added what the board does not show ([`Extra`]).
+const VERSION: u8 = 3;
 const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 
 /// What a saved game's resume line holds.
@@ -62,6 +66,8 @@ pub struct Resume {
     pub free: Vec<usize>,
     /// Whether the guess had been judged when the game was saved.
     pub over: bool,
+    /// What the board does not show (empty in saves before format 3).
+    pub extra: Extra,
 }
 
 /// The saved game as text: comments, the board in J. Forget's display and the
@@ -223,11 +229,47 @@ fn encode(game: &Game, board: &str) -> Result<String, String> {
     for &a in atoms {
         payload.extend_from_slice(&(a as u32).to_le_bytes());
     }
-    let mut free = vec![0u8; (4 * p).div_ceil(8)];
-    for q in game.free_positions() {
-        free[(q - 1) / 8] |= 1 << ((q - 1) % 8);
+    let bits = |set: &[usize], len: usize, base: usize| {
+        let mut b = vec![0u8; len.div_ceil(8)];
+        for &i in set {
+            b[(i - base) / 8] |= 1 << ((i - base) % 8);
+        }
+        b
+    };
+    payload.extend_from_slice(&bits(&game.free_positions(), 4 * p, 1));
+    // Format 3: what the board does not show.
+    let extra = game.extra();
+    payload.extend_from_slice(&bits(&extra.paid, 4 * p, 1));
+    payload.extend_from_slice(&bits(&extra.empty, p * p, 0));
+    let u32s = |out: &mut Vec<u8>, x: usize| out.extend_from_slice(&(x as u32).to_le_bytes());
+    u32s(&mut payload, extra.wrong_guesses);
+    payload.push(u8::from(extra.resigned));
+    u32s(&mut payload, extra.shots.len());
+    for &q in &extra.shots {
+        u32s(&mut payload, q);
     }
-    payload.extend_from_slice(&free);
+    for list in [&extra.history.done, &extra.history.undone] {
+        u32s(&mut payload, list.len());
+        for a in list {
+            match a {
+                Action::Shoot(q) => {
+                    payload.push(0);
+                    u32s(&mut payload, *q);
+                }
+                Action::Atom(i) => {
+                    payload.push(1);
+                    u32s(&mut payload, *i);
+                }
+                Action::Empty(cells) => {
+                    payload.push(2);
+                    u32s(&mut payload, cells.len());
+                    for &i in cells {
+                        u32s(&mut payload, i);
+                    }
+                }
+            }
+        }
+    }
     let sum = checksum(&payload);
     payload.extend_from_slice(&sum);
     let nonce = nonce_of(board);
@@ -283,12 +325,14 @@ fn decode(token: &str) -> Result<Resume, String> {
         return Err("its checksum does not match".into());
     };
     let body = body.as_slice();
-    if body[0] != version {
+    // Formats 2 and 3 share their scrambling; the byte says which.
+    if body[0] != version && !(version == VERSION && body[0] == 2) {
         return Err(format!(
             "version {} (this bbx reads versions 1 to {VERSION})",
             body[0]
         ));
     }
+    let version = body[0];
     let rules = match body[1] {
         0 => Rules::Standard,
         1 => Rules::EdgeMiss,
@@ -303,8 +347,11 @@ fn decode(token: &str) -> Result<Resume, String> {
     let p = usize::from(u16::from_le_bytes([body[4], body[5]]));
     let n = u32::from_le_bytes([body[6], body[7], body[8], body[9]]) as usize;
     let free_len = (4 * p).div_ceil(8);
-    let expected = n.checked_mul(4).and_then(|a| a.checked_add(10 + free_len));
-    if expected != Some(body.len()) {
+    let fixed = n
+        .checked_mul(4)
+        .and_then(|a| a.checked_add(10 + free_len))
+        .ok_or("wrong length")?;
+    if (version < 3 && fixed != body.len()) || fixed > body.len() {
         return Err("wrong length".into());
     }
     let atoms = (0..n).map(|i| {
@@ -312,16 +359,98 @@ fn decode(token: &str) -> Result<Resume, String> {
         u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
     });
     let hidden = Molecule::new(p, atoms).map_err(|e| e.to_string())?;
-    let bits = &body[10 + 4 * n..];
+    let bits = &body[10 + 4 * n..fixed];
     let free = (1..=4 * p)
         .filter(|&q| bits[(q - 1) / 8] & (1 << ((q - 1) % 8)) != 0)
         .collect();
+    let extra = if version >= 3 {
+        read_extra(&body[fixed..], p)?
+    } else {
+        Extra::default()
+    };
     Ok(Resume {
         hidden,
         rules,
         judge,
         free,
         over,
+        extra,
+    })
+}
+
+/// Reads format 3's [`Extra`] from `bytes`, which it must use up exactly.
+fn read_extra(bytes: &[u8], p: usize) -> Result<Extra, String> {
+    let mut at = 0usize;
+    let mut take = |len: usize| -> Result<&[u8], String> {
+        let end = at
+            .checked_add(len)
+            .filter(|&e| e <= bytes.len())
+            .ok_or("wrong length")?;
+        let slice = &bytes[at..end];
+        at = end;
+        Ok(slice)
+    };
+    let set = |b: &[u8], len: usize, base: usize| -> Vec<usize> {
+        (0..len)
+            .filter(|&i| b[i / 8] & (1 << (i % 8)) != 0)
+            .map(|i| i + base)
+            .collect()
+    };
+    let paid = set(take((4 * p).div_ceil(8))?, 4 * p, 1);
+    let empty = set(take((p * p).div_ceil(8))?, p * p, 0);
+    fn word(b: &[u8]) -> usize {
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+    }
+    // Counts are bounded by what is left, so that a damaged count cannot
+    // ask for gigabytes.
+    let left = bytes.len();
+    let wrong_guesses = word(take(4)?);
+    let resigned = take(1)?[0] != 0;
+    let count = word(take(4)?);
+    if count > left {
+        return Err("wrong length".into());
+    }
+    let mut shots = Vec::with_capacity(count);
+    for _ in 0..count {
+        shots.push(word(take(4)?));
+    }
+    let mut lists = [Vec::new(), Vec::new()];
+    for list in &mut lists {
+        let count = word(take(4)?);
+        if count > left {
+            return Err("wrong length".into());
+        }
+        for _ in 0..count {
+            let tag = take(1)?[0];
+            let x = word(take(4)?);
+            list.push(match tag {
+                0 => Action::Shoot(x),
+                1 => Action::Atom(x),
+                2 => {
+                    if x > left {
+                        return Err("wrong length".into());
+                    }
+                    let mut cells = Vec::with_capacity(x);
+                    for _ in 0..x {
+                        cells.push(word(take(4)?));
+                    }
+                    Action::Empty(cells)
+                }
+                t => return Err(format!("unknown action {t}")),
+            });
+        }
+    }
+    if at != bytes.len() {
+        return Err("wrong length".into());
+    }
+    let [done, undone] = lists;
+    Ok(Extra {
+        paid,
+        empty,
+        shots,
+        history: History { done, undone },
+        wrong_guesses,
+        resigned,
     })
 }
 
@@ -342,6 +471,9 @@ mod tests {
             g.shoot(q);
         }
         g.toggle(10);
+        g.mark_empty(&[0, 1, 2]);
+        g.shoot(7);
+        g.undo();
         g
     }
 
@@ -357,6 +489,10 @@ mod tests {
         );
         assert!(r.free.contains(&1));
         assert_eq!(r.free, g.free_positions());
+        assert_eq!(r.extra, g.extra());
+        assert_eq!(r.extra.empty, vec![0, 1, 2]);
+        assert!(r.extra.paid.contains(&7), "the undone ray stays paid");
+        assert_eq!(r.extra.history.undone, vec![Action::Shoot(7)]);
         assert!(text.contains("--rules edge-miss"), "{text}");
         let puzzle = crate::puzzle::parse_puzzle(&text, "t", None).unwrap();
         assert_eq!(puzzle.observation, *g.observation());
@@ -395,6 +531,7 @@ mod tests {
         // A game saved by bbx before format 2 (README's example).
         let text = "# bbx-resume: a6387ae53407a2b8a5f841a26d9647d970eb151181d841d65e77016fd95e4a47f3718e7a66bf\n";
         let r = read_resume(text, "old.txt").unwrap().unwrap();
+        assert_eq!(r.extra, Extra::default());
         assert_eq!(r.hidden.width(), 8);
         assert_eq!(r.hidden.atoms().len(), 4);
         assert_eq!(
@@ -421,6 +558,42 @@ mod tests {
         let (body, sum) = plain.split_at(plain.len() - 4);
         assert_eq!(checksum(body), sum);
         assert_ne!(v1::checksum(body), sum);
+    }
+
+    #[test]
+    fn games_saved_in_the_second_format_still_resume() {
+        // Format 2's payload, written here as bbx wrote it before format 3:
+        // version, rules, judge, over, width, atoms, free bits, checksum.
+        let mut body = vec![2u8, 0, 1, 0];
+        body.extend_from_slice(&4u16.to_le_bytes());
+        body.extend_from_slice(&2u32.to_le_bytes());
+        for a in [0u32, 2] {
+            body.extend_from_slice(&a.to_le_bytes());
+        }
+        body.extend_from_slice(&[0b0000_0001, 0]);
+        let sum = checksum(&body);
+        body.extend_from_slice(&sum);
+        let nonce = 0x1234_5678u32;
+        let mut token = format!("{nonce:08x}");
+        for (b, k) in body.iter().zip(keystream(nonce, body.len())) {
+            token.push_str(&format!("{:02x}", b ^ k));
+        }
+        let r = read_resume(&format!("# {RESUME_TAG} {token}\n"), "v2.txt")
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.hidden.to_string(), "O-O-------------");
+        assert_eq!((r.judge, r.free.clone()), (Judge::RaysShot, vec![1]));
+        assert_eq!(r.extra, Extra::default());
+        // One byte more is refused in format 2 (its length is fixed).
+        let mut longer = body[..body.len() - 4].to_vec();
+        longer.push(0);
+        let sum = checksum(&longer);
+        longer.extend_from_slice(&sum);
+        let mut token = format!("{nonce:08x}");
+        for (b, k) in longer.iter().zip(keystream(nonce, longer.len())) {
+            token.push_str(&format!("{:02x}", b ^ k));
+        }
+        assert!(read_resume(&format!("# {RESUME_TAG} {token}\n"), "t").is_err());
     }
 
     #[test]

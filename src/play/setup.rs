@@ -163,6 +163,16 @@ impl Started {
         }
     }
 
+    /// The name of the file the game came from (its last part), if any.
+    pub fn file_name(&self) -> Option<String> {
+        match &self.source {
+            Source::Random { .. } | Source::Tatham { path: None } => None,
+            Source::Puzzle { path, .. }
+            | Source::Saved { path }
+            | Source::Tatham { path: Some(path) } => Some(file_name(path)),
+        }
+    }
+
     /// Where `s` saves unless the player says otherwise: the saved game's own
     /// file, or a new name in the current directory.
     pub fn default_save_path(&self) -> String {
@@ -205,6 +215,24 @@ fn file_name(path: &str) -> String {
         .unwrap_or_else(|| path.to_string())
 }
 
+/// Refuses a game with nothing to find: no atom, or a box full of atoms
+/// (every ray is absorbed at once, and the answer is known before a ray).
+fn playable(atoms: usize, p: usize, what: &str) -> Result<(), Error> {
+    if atoms == 0 {
+        return Err(Error::Invalid(format!(
+            "{what}: a game with no atom has nothing to find; hide 1 to {} atoms (A4_B{p}, say)",
+            p * p - 1
+        )));
+    }
+    if atoms >= p * p {
+        return Err(Error::Invalid(format!(
+            "{what}: {atoms} atoms fill the {p}×{p} box, so the answer is known before a ray; hide 1 to {} atoms",
+            p * p - 1
+        )));
+    }
+    Ok(())
+}
+
 /// How long `--unique` may look for a molecule whose spectrum identifies it.
 const UNIQUE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
@@ -217,6 +245,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
     let mut rng = seeded(seed);
     match &setup.start {
         Start::Random { config, unique: u } => {
+            playable(config.atoms, config.width, &config.to_string())?;
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
                 let deadline = Instant::now() + UNIQUE_TIME_LIMIT;
@@ -295,7 +324,10 @@ fn from_text(
         if let Some(g) = &puzzle.guess {
             game.set_guess(g);
         }
-        if resume.over {
+        game.restore(&resume.extra).map_err(edited)?;
+        if resume.over && resume.extra.resigned {
+            let _ = game.resign();
+        } else if resume.over {
             // The verdict is recomputed from the guess; a guess edited to the
             // wrong count leaves the game open.
             let _ = game.submit();
@@ -320,6 +352,7 @@ fn from_text(
             "{atoms} atoms do not fit in the {p}×{p} box of {path}"
         )));
     }
+    playable(atoms, p, path)?;
     let (hidden, answers) = choose_answer(&puzzle.observation, rules, atoms, rng, path)?;
     let mut game = Game::new(hidden, rules, setup.judge);
     game.record_known(&puzzle.observation, &order, true)?;

@@ -3,8 +3,22 @@
 //! windows over them (help, questions, the list of molecules).
 //!
 //! The board is laid out exactly as `bbx trace` prints it: one character every
-//! two columns, border marks around the cells. Where the terminal is too small
-//! for the board, a message says how large it must be.
+//! two columns, border marks around the cells. Each mark has its own glyph, so
+//! that the screen reads without colour (`NO_COLOR`): in the game `O` your
+//! atom, `:` a cell you marked empty, `-` a cell not known; the coach's `*`
+//! certain atom, `.` certain empty, `!` your atom on a cell certainly empty,
+//! digits for chances, and the best ray as an arrow into the box on the border
+//! (`>` `<` `v` `^`); on the reveal `O` your atom where one is hidden, `x` your
+//! atom where none is (`X` where the ray at the cursor crosses it), `#` a
+//! hidden atom you missed, `+` the path of the ray at the cursor.
+//!
+//! An 80×24 terminal shows every screen whole. Narrower or lower, the screen
+//! gives up, in this order: the second board of the verdict ("your
+//! molecule"; your atoms stay drawn on the hidden one), the side panel beside
+//! the board (it goes below the board when there is room, else the score and
+//! atoms go in the board's frame), the help's second column (its last lines
+//! are then cut when the terminal is lower than they need), and last the
+//! board itself (a message says how large the terminal must be).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -13,18 +27,18 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use crate::assistant::strategy::REVIEW_AVERAGE_LIMIT;
-use crate::play::app::{App, Mode, Tone, outcome_words};
+use crate::play::app::{App, Mode, Tone, atoms_are, outcome_words, plural};
 use crate::play::coach::ReviewState;
 use crate::play::game::ray_path;
 use crate::play::input::{KEYS, Target};
 use crate::play::referee::{Judge, WRONG_ATOM_PENALTY};
 use crate::render::{grid, position_name, side_by_side};
-use crate::rules::board::{Molecule, position_at};
+use crate::rules::board::{Molecule, Side, position_at};
 use crate::rules::ray::Outcome;
 use crate::solver::Certainty;
 
-/// Width of the side panel.
-const PANEL_WIDTH: u16 = 48;
+/// Narrowest the side panel gets beside the board.
+const PANEL_WIDTH: u16 = 36;
 /// Widest the side panel gets.
 const PANEL_MAX_WIDTH: u16 = 64;
 /// Height of the side panel (at least the board's).
@@ -104,15 +118,25 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
     }
 
     let over = app.game().is_over();
-    let second = over && app.game().verdict().is_some_and(|v| !v.exact);
+    let second = over
+        && app
+            .game()
+            .verdict()
+            .is_some_and(|v| !v.exact && !v.resigned);
     let wide = main.width >= bw + PANEL_WIDTH && main.height >= bh;
+    // The verdict's two boards lose their padding before the second goes.
+    let tight = second
+        && wide
+        && main.width < 2 * bw + PANEL_WIDTH
+        && main.width >= 2 * (bw - 2) + PANEL_WIDTH;
+    let bw = if tight { bw - 2 } else { bw };
     let (board_area, guess_area, panel_area) = if wide {
         let show_guess = second && main.width >= 2 * bw + PANEL_WIDTH;
         let board = Rect::new(main.x, main.y, bw, bh);
         let guess = show_guess.then(|| Rect::new(main.x + bw, main.y, bw, bh));
         let used = if show_guess { 2 * bw } else { bw };
         let width = (main.width - used).min(PANEL_MAX_WIDTH);
-        let height = main.height.min(bh.max(PANEL_HEIGHT));
+        let height = main.height;
         let panel = Rect::new(main.x + used, main.y, width, height);
         (board, guess, Some(panel))
     } else if main.height >= bh + PANEL_MIN_HEIGHT {
@@ -139,9 +163,10 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
     } else {
         play_lines(app)
     };
+    let pad = if tight { 0 } else { 1 };
     let mut frame = Block::bordered()
         .title(title)
-        .padding(Padding::horizontal(1));
+        .padding(Padding::horizontal(pad));
     if panel_area.is_none() {
         // No room for the panel: the score and atoms under the board.
         let g = app.game();
@@ -166,7 +191,7 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
             Paragraph::new(guess_lines(app)).block(
                 Block::bordered()
                     .title(" your molecule ")
-                    .padding(Padding::horizontal(1)),
+                    .padding(Padding::horizontal(pad)),
             ),
             g,
         );
@@ -177,13 +202,23 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
         } else {
             game_text(app)
         };
-        // As tall as its text needs once wrapped, and at least the board's height.
-        let inner = usize::from(panel.width.saturating_sub(4)).max(1);
-        let needed: usize = text
-            .lines
-            .iter()
-            .map(|l| l.width().div_ceil(inner).max(1))
-            .sum();
+        // As tall as its text needs once wrapped, and at least the board's
+        // height; blank lines go first when the text is taller than the room.
+        let inner = usize::from(panel.width.saturating_sub(2 + 2 * pad)).max(1);
+        let wrapped =
+            |t: &Text| -> usize { t.lines.iter().map(|l| wrapped_height(l, inner)).sum() };
+        let room = usize::from(panel.height.saturating_sub(2));
+        let text = if wrapped(&text) > room {
+            Text::from(
+                text.lines
+                    .into_iter()
+                    .filter(|l| l.width() > 0)
+                    .collect::<Vec<_>>(),
+            )
+        } else {
+            text
+        };
+        let needed = wrapped(&text);
         let height = u16::try_from(needed)
             .unwrap_or(u16::MAX)
             .saturating_add(2)
@@ -192,7 +227,7 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
         f.render_widget(
             Paragraph::new(text)
                 .wrap(Wrap { trim: false })
-                .block(Block::bordered().padding(Padding::horizontal(1))),
+                .block(Block::bordered().padding(Padding::horizontal(pad))),
             panel,
         );
     }
@@ -231,6 +266,53 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
                 Line::from("bbx solve reads the file; bbx play resumes it."),
             ],
         ),
+        Mode::ConfirmResign => popup(
+            f,
+            area,
+            " resign? ",
+            vec![
+                Line::from("Give up? The hidden molecule is shown and the game"),
+                Line::from(format!(
+                    "is lost: your rays' {} points + {WRONG_ATOM_PENALTY} per atom.",
+                    app.game().ray_score()
+                )),
+                Line::from(""),
+                Line::from("y resigns · any other key goes back"),
+            ],
+        ),
+        Mode::WrongGuess { verdict } => {
+            let p = app.game().width();
+            let mut lines = vec![
+                Line::from(Span::styled("Your guess is wrong.", style_of(Tone::Bad))),
+                Line::from(""),
+            ];
+            match verdict.evidence {
+                Some(e) if e.shot => {
+                    lines.push(Line::from(format!(
+                        "p or Enter plays on: ray {} ({}), which you shot,",
+                        e.position,
+                        position_name(p, e.position)
+                    )));
+                    lines.push(Line::from("does not fit your guess; fix it and press g."));
+                }
+                Some(e) => {
+                    lines.push(Line::from(format!(
+                        "p or Enter plays on: ray {} ({}) tells it apart;",
+                        e.position,
+                        position_name(p, e.position)
+                    )));
+                    lines.push(Line::from(
+                        "it is shot for you and counted. Fix it, then g.",
+                    ));
+                }
+                None => lines.push(Line::from("p or Enter plays on.")),
+            }
+            lines.push(Line::from(format!(
+                "e ends the game: the answer is shown, score {}.",
+                verdict.score
+            )));
+            popup(f, area, " wrong ", lines);
+        }
         Mode::ConfirmOverwrite { path } => popup(
             f,
             area,
@@ -243,7 +325,7 @@ fn draw_screen(app: &App, f: &mut Frame) -> Option<(u16, u16)> {
         ),
         Mode::Board | Mode::Molecules { .. } => {}
     }
-    Some((board_area.x + 2, board_area.y + 1))
+    Some((board_area.x + 1 + pad, board_area.y + 1))
 }
 
 fn too_small(f: &mut Frame, area: Rect, p: usize, w: u16, h: u16) {
@@ -259,10 +341,45 @@ fn too_small(f: &mut Frame, area: Rect, p: usize, w: u16, h: u16) {
     );
 }
 
+/// The lines a line of text takes once wrapped at `width` columns, word by
+/// word as ratatui wraps it (a word longer than the width is cut).
+fn wrapped_height(line: &Line, width: usize) -> usize {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let mut lines = 1;
+    let mut used = 0;
+    for word in text.split(' ') {
+        let w = word.chars().count();
+        let need = if used == 0 { w } else { used + 1 + w };
+        if need <= width {
+            used = need;
+        } else {
+            lines += 1;
+            used = w;
+            while used > width {
+                lines += 1;
+                used -= width;
+            }
+        }
+    }
+    lines
+}
+
 fn draw_header(app: &App, f: &mut Frame, area: Rect) {
-    let title = format!(" bbx play · {}", app.started().title());
+    let mut title = format!(" bbx play · {}", app.started().title());
     let help = "? help ";
     let room = usize::from(area.width).saturating_sub(help.len() + 1);
+    // A long file name is shortened from its start, so that the rest (the
+    // seed above all) stays.
+    if title.chars().count() > room
+        && let Some(name) = app.started().file_name()
+    {
+        let over = title.chars().count() - room;
+        let keep = name.chars().count().saturating_sub(over + 1);
+        if keep >= 4 {
+            let tail: String = name.chars().skip(name.chars().count() - keep).collect();
+            title = title.replacen(&name, &format!("…{tail}"), 1);
+        }
+    }
     let mut t: String = if title.chars().count() > room {
         let mut cut: String = title.chars().take(room.saturating_sub(1)).collect();
         cut.push('…');
@@ -294,13 +411,15 @@ fn draw_message(app: &App, f: &mut Frame, area: Rect) {
 fn draw_keys(app: &App, f: &mut Frame, area: Rect) {
     let keys = match app.mode() {
         Mode::Board if app.game().is_over() => {
-            " ←↓↑→ see a ray's path · a every molecule · n new game · s save · ? help · q quit"
+            " ←↓↑→ ray paths · a every molecule · n new game · s save · ? help · q quit"
         }
         Mode::Board => {
-            " ←↓↑→ move · Enter shoot/mark · g guess · c x b coach · s save · ? help · q quit"
+            " ←↓↑→ move · Enter shoot/atom · m empty · u undo · g guess · ? help · q quit"
         }
         Mode::Help => " any key closes the help",
         Mode::ConfirmQuit => " y quit · s save · any other key: back",
+        Mode::ConfirmResign => " y resign · any other key: back",
+        Mode::WrongGuess { .. } => " p or Enter play on · e end the game",
         Mode::SavePrompt { .. } => " Enter save · Esc cancel",
         Mode::ConfirmOverwrite { .. } => " y replace · any other key: back",
         Mode::Molecules { .. } => " ↑↓ PgUp PgDn scroll · any other key: back to the board",
@@ -403,6 +522,13 @@ fn play_lines(app: &App) -> Vec<Line<'static>> {
         .best
         .then(|| answer.and_then(|a| a.best()).map(|s| s.position))
         .flatten();
+    // The best ray: an arrow into the box.
+    let arrow = |q: usize| match crate::rules::board::port(p, q).side {
+        Side::Left => '>',
+        Side::Bottom => '^',
+        Side::Right => '<',
+        Side::Top => 'v',
+    };
     let chances = app
         .panels()
         .chance
@@ -412,16 +538,24 @@ fn play_lines(app: &App) -> Vec<Line<'static>> {
         p,
         |i| {
             let c = certainty.map(|c| c[i]);
+            if g.is_marked_empty(i) && !g.is_guessed(i) {
+                return (':', Style::new().fg(Color::Blue));
+            }
             if let Some(ch) = chances.filter(|_| !g.is_guessed(i)) {
                 return chance_mark(ch[i]);
             }
             if g.is_guessed(i) {
-                let colour = if c == Some(Certainty::Empty) {
-                    Color::Red
+                if c == Some(Certainty::Empty) {
+                    (
+                        '!',
+                        Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+                    )
                 } else {
-                    Color::Cyan
-                };
-                ('O', Style::new().fg(colour).add_modifier(Modifier::BOLD))
+                    (
+                        'O',
+                        Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+                    )
+                }
             } else {
                 match c {
                     Some(Certainty::Atom) => (
@@ -438,7 +572,7 @@ fn play_lines(app: &App) -> Vec<Line<'static>> {
                 (marks[q - 1], mark_style(app, q))
             } else if best == Some(q) {
                 (
-                    '*',
+                    arrow(q),
                     Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
                 )
             } else {
@@ -487,13 +621,14 @@ fn reveal_lines(app: &App) -> Vec<Line<'static>> {
         p,
         |i| {
             let bold = |c: Color| Style::new().fg(c).add_modifier(Modifier::BOLD);
+            let on_path = path.as_ref().is_some_and(|c| c[i]);
             match (hidden[i], g.is_guessed(i)) {
                 (true, true) => ('O', bold(Color::Green)),
+                // Your wrong atom does not hide the ray's path.
+                (false, true) if on_path => ('X', bold(Color::Red)),
                 (false, true) => ('x', bold(Color::Red)),
-                (true, false) => ('*', bold(Color::Yellow)),
-                (false, false) if path.as_ref().is_some_and(|c| c[i]) => {
-                    ('+', Style::new().fg(Color::Magenta))
-                }
+                (true, false) => ('#', bold(Color::Yellow)),
+                (false, false) if on_path => ('+', Style::new().fg(Color::Magenta)),
                 _ => ('-', Style::new()),
             }
         },
@@ -560,6 +695,16 @@ fn guess_lines(app: &App) -> Vec<Line<'static>> {
     )
 }
 
+/// The arrow drawn on the border for the best ray at `q`, in words.
+fn arrow_of(p: usize, q: usize) -> &'static str {
+    match crate::rules::board::port(p, q).side {
+        Side::Left => "the >",
+        Side::Bottom => "the ^",
+        Side::Right => "the <",
+        Side::Top => "the v",
+    }
+}
+
 fn heading(s: &str) -> Line<'static> {
     Line::from(Span::styled(
         s.to_string(),
@@ -595,12 +740,12 @@ fn cursor_lines(app: &App) -> Vec<Line<'static>> {
             ]
         }
         Some(Target::Cell(i)) => {
-            let what = if g.is_guessed(i) {
-                "your atom: Enter removes it"
-            } else if g.is_over() {
-                "empty in your guess"
-            } else {
-                "Enter puts an atom here"
+            let what = match (g.is_guessed(i), g.is_over()) {
+                (true, true) => "your atom",
+                (true, false) => "your atom: Enter removes it",
+                (false, true) => "empty in your guess",
+                (false, false) if g.is_marked_empty(i) => "marked empty: m unmarks it",
+                (false, false) => "Enter puts an atom here, m marks it empty",
             };
             vec![
                 Line::from(format!("cursor  row {}, column {}", i / p + 1, i % p + 1)),
@@ -631,6 +776,12 @@ fn game_text(app: &App) -> Text<'static> {
         g.placed(),
         g.atoms()
     )));
+    if g.wrong_guesses() > 0 {
+        lines.push(Line::from(format!(
+            "           {} played on",
+            plural(g.wrong_guesses(), "wrong guess", "wrong guesses")
+        )));
+    }
     lines.push(Line::from(""));
     lines.extend(cursor_lines(app));
     lines.push(Line::from(""));
@@ -668,14 +819,19 @@ fn game_text(app: &App) -> Text<'static> {
                 let atoms = c.iter().filter(|x| **x == Certainty::Atom).count();
                 let empty = c.iter().filter(|x| **x == Certainty::Empty).count();
                 lines.push(Line::from(format!(
-                    "certain: {atoms} atoms (*), {empty} empty cells (.)"
+                    "certain: {} (*), {} (.)",
+                    plural(atoms, "atom", "atoms"),
+                    plural(empty, "empty cell", "empty cells")
                 )));
                 let wrong = (0..p * p)
                     .filter(|&i| g.is_guessed(i) && c[i] == Certainty::Empty)
                     .count();
                 if wrong > 0 {
                     lines.push(Line::from(Span::styled(
-                        format!("{wrong} of your atoms on a cell certainly empty (red)"),
+                        format!(
+                            "{} on a cell certainly empty (!)",
+                            plural(wrong, "of your atoms is", "of your atoms are")
+                        ),
                         style_of(Tone::Bad),
                     )));
                 }
@@ -724,9 +880,10 @@ fn game_text(app: &App) -> Text<'static> {
         match a.best() {
             Some(s) => {
                 lines.push(Line::from(format!(
-                    "best ray {} ({}): {:.2} molecules expected left{partial}",
+                    "best ray {} ({}, {}): {:.2} molecules expected left{partial}",
                     s.position,
                     position_name(p, s.position),
+                    arrow_of(p, s.position),
                     s.expected_remaining
                 )));
                 for s in a.report.splits.iter().skip(1).take(2) {
@@ -754,7 +911,12 @@ fn verdict_text(app: &App) -> Text<'static> {
         return Text::default();
     };
     let mut lines = Vec::new();
-    if v.won {
+    if v.resigned {
+        lines.push(Line::from(Span::styled(
+            "YOU RESIGNED",
+            style_of(Tone::Bad).add_modifier(Modifier::UNDERLINED),
+        )));
+    } else if v.won {
         lines.push(Line::from(Span::styled(
             "YOU WIN",
             style_of(Tone::Good).add_modifier(Modifier::UNDERLINED),
@@ -765,23 +927,37 @@ fn verdict_text(app: &App) -> Text<'static> {
             style_of(Tone::Bad).add_modifier(Modifier::UNDERLINED),
         )));
     }
-    let penalty = if v.penalty > 0 {
+    let penalty = if v.resigned {
         format!(
-            " + {} for {} misplaced atom{} (×{WRONG_ATOM_PENALTY})",
+            " + {} for resigning (×{WRONG_ATOM_PENALTY} per atom)",
+            v.penalty
+        )
+    } else if v.penalty > 0 {
+        format!(
+            " + {} for {} (×{WRONG_ATOM_PENALTY})",
             v.penalty,
-            v.wrong,
-            if v.wrong == 1 { "" } else { "s" }
+            plural(v.wrong, "misplaced atom", "misplaced atoms")
+        )
+    } else {
+        String::new()
+    };
+    let after = if v.wrong_guesses > 0 {
+        format!(
+            ", after {} played on",
+            plural(v.wrong_guesses, "wrong guess", "wrong guesses")
         )
     } else {
         String::new()
     };
     lines.push(Line::from(format!(
-        "score {}: {} for rays{penalty}",
+        "score {}: {} for rays{penalty}{after}",
         v.score, v.ray_score
     )));
     lines.push(Line::from(""));
     let differ = format!("{} atom{}", v.wrong, if v.wrong == 1 { "" } else { "s" });
-    let explanation = if v.exact {
+    let explanation = if v.resigned {
+        "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
+    } else if v.exact {
         "Your molecule is the hidden one.".to_string()
     } else if v.won && g.judge() == Judge::AllRays {
         format!(
@@ -822,7 +998,7 @@ fn verdict_text(app: &App) -> Text<'static> {
     lines.extend(review_lines(app));
     lines.push(Line::from(""));
     lines.push(dim(
-        "O your atom, right · x your atom, wrong · * a hidden atom you missed · + the path of the ray at the cursor".to_string(),
+        "O right · x wrong (X: on the path) · # missed · + path".to_string(),
     ));
     lines.push(Line::from(""));
     lines.extend(cursor_lines(app));
@@ -849,22 +1025,21 @@ fn review_lines(app: &App) -> Vec<Line<'static>> {
         ReviewState::Ready { review, complete } => {
             let g = &review.game;
             lines.push(Line::from(format!(
-                "the {policy} policy: {} ray{}, score {} for this molecule",
-                g.shots.len(),
-                if g.shots.len() == 1 { "" } else { "s" },
+                "{policy} policy: {}, score {}",
+                plural(g.shots.len(), "ray", "rays"),
                 g.score
             )));
             lines.push(match (&review.average, complete) {
                 (Some(a), _) => Line::from(format!(
-                    "  on average over all {} molecules: {:.2} rays, score {:.2}",
+                    "on average ({} molecules): {:.2} rays, score {:.2}",
                     a.molecules, a.rays_mean, a.score_mean
                 )),
-                (None, false) => dim("  its average over every molecule: computing…".to_string()),
+                (None, false) => dim("on average: computing…".to_string()),
                 (None, true) => {
                     let hidden = app.game().hidden();
                     let config = format!("A{}_B{}", hidden.atoms().len(), hidden.width());
                     dim(format!(
-                        "  its average over every molecule: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {config} gives it"
+                        "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {config} gives it"
                     ))
                 }
             });
@@ -872,11 +1047,11 @@ fn review_lines(app: &App) -> Vec<Line<'static>> {
             lines.push(Line::from(if shots == 0 {
                 "you shot no ray".to_string()
             } else if review.idle.is_empty() {
-                "each of your rays told something new".to_string()
+                "your rays all told something new".to_string()
             } else {
                 let list: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
                 format!(
-                    "your ray{} that told nothing new: {}",
+                    "told nothing new: your ray{} {}",
                     if list.len() == 1 { "" } else { "s" },
                     list.join(", ")
                 )
@@ -890,35 +1065,53 @@ fn draw_help(app: &App, f: &mut Frame, area: Rect) {
     let g = app.game();
     let mut lines = vec![
         Line::from(format!(
-            "{} atoms are hidden in the {p}×{p} box. Shoot rays in from the border and watch them:",
-            g.atoms(),
+            "{} hidden in the {p}×{p} box. Shoot rays in from the border:",
+            atoms_are(g.atoms()),
             p = g.width()
         )),
-        Line::from(
-            "@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of a ray that comes out.",
-        ),
+        Line::from("@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of an exit."),
         Line::from("Place atoms where you think they are, then press g for the verdict."),
         Line::from(""),
     ];
-    for (k, what) in KEYS {
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("{k:>16}  "),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(*what),
-        ]));
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let cell = |k: &str, what: &str| {
+        vec![
+            Span::styled(format!("{k:>11} "), bold),
+            Span::raw(format!("{what:<25}")),
+        ]
+    };
+    // Two columns when the terminal is 80 wide, else one.
+    if area.width >= 80 {
+        let half = KEYS.len().div_ceil(2);
+        for (i, (k, what)) in KEYS.iter().enumerate().take(half) {
+            let mut spans = cell(k, what);
+            if let Some((k, what)) = KEYS.get(half + i) {
+                spans.push(Span::raw("  "));
+                spans.extend(cell(k, what));
+            }
+            lines.push(Line::from(spans));
+        }
+    } else {
+        for (k, what) in KEYS {
+            lines.push(Line::from(cell(k, what)));
+        }
     }
     lines.push(Line::from(""));
     lines.push(Line::from(format!(
-        "Score (lower is better): 1 per hit or reflection, 2 per exit pair, {WRONG_ATOM_PENALTY} per misplaced atom."
+        "Score: 1 per hit or reflection, 2 per exit pair, {WRONG_ATOM_PENALTY} per misplaced atom."
     )));
     lines.push(Line::from(match g.judge() {
         Judge::AllRays => {
-            "A guess wins when every ray gives the same result as for the hidden molecule (Tatham's rule)."
+            "A guess wins if no ray can tell it from the hidden molecule (Tatham's rule)."
         }
-        Judge::RaysShot => "A guess wins when it fits every ray you shot.",
+        Judge::RaysShot => "A guess wins when it fits every ray you shot (none shot: every ray).",
     }));
+    lines.push(Line::from(
+        "Undone rays stay paid. A wrong guess: p plays on (its ray paid), e ends.",
+    ));
+    lines.push(Line::from(
+        "Box: O your atom, : marked empty; coach * atom . empty ! your atom wrong",
+    ));
     popup(f, area, " help ", lines);
 }
 

@@ -14,7 +14,7 @@ use crate::cli::{Seed, Status, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Keys: arrows or h j k l move, Enter or space shoots the ray at the cursor or puts/removes an atom, g submits the guess, c x b the coach (count, certain cells, best ray), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)"
+    after_help = "Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)"
 )]
 pub struct Args {
     /// A configuration (An_Bp, default A4_B8) for a random molecule, a
