@@ -14,10 +14,14 @@ fn untimed(text: &str) -> String {
             Some(v) => v.rsplit_once(" (").map_or(v, |(a, _)| a).to_string(),
             // The time a command took, in its JSON.
             None if l.trim_start().starts_with("\"seconds\": ") => String::new(),
-            // A census's last line: what it traced and where, then time and memory.
-            None if l.starts_with("census: ") => {
-                l.split(", ").take(2).collect::<Vec<_>>().join(", ")
-            }
+            // A census's last line: what it traced and where, then time and
+            // memory (verify's: where, then memory).
+            None if l.starts_with("census: ") => l
+                .split(", ")
+                .take(2)
+                .filter(|part| !part.starts_with("peak memory"))
+                .collect::<Vec<_>>()
+                .join(", "),
             None => l.to_string(),
         })
         .collect::<Vec<_>>()
