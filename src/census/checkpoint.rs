@@ -278,28 +278,28 @@ impl WorkDir {
 
     /// Worker `worker`'s log lines, in order (a torn last line is dropped).
     pub fn lines(&self, worker: usize) -> Vec<Line> {
-        let Ok(f) = File::open(self.log_path(worker)) else {
-            return Vec::new();
-        };
-        let mut out: Vec<Line> = Vec::new();
-        for l in BufReader::new(f).lines() {
-            let Ok(l) = l else { break };
-            let Ok(line) = serde_json::from_str::<Line>(&l) else {
-                break;
-            };
-            if out.last().is_some_and(|p| p.round >= line.round) {
-                break;
-            }
-            out.push(line);
-        }
-        out
+        read_log(&self.log_path(worker), |l: &Line| l.round)
     }
 
     /// Opens worker `worker`'s log for appending, keeping only `keep` (the
     /// lines up to the round the census resumes from).
     pub fn log(&self, worker: usize, keep: &[Line]) -> Result<Log, Error> {
-        let path = self.log_path(worker);
-        let tmp = path.with_extension("log.tmp");
+        self.open_log(self.log_path(worker), keep, "write the log")
+    }
+
+    /// Rewrites the log at `path` to hold `keep` alone (through a file
+    /// renamed over it, so that a kill leaves the old log or the new one)
+    /// and opens it for appending.
+    fn open_log<T: serde::Serialize>(
+        &self,
+        path: PathBuf,
+        keep: &[T],
+        what: &str,
+    ) -> Result<Log, Error> {
+        // worker3.log.tmp, worker3.sink.tmp: names the census knows as its own.
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
         let mut text = String::new();
         for l in keep {
             text.push_str(&serde_json::to_string(l)?);
@@ -307,7 +307,7 @@ impl WorkDir {
         }
         let err = |source: std::io::Error| Error::WorkDir {
             path: path.display().to_string(),
-            what: "write the log".into(),
+            what: what.into(),
             source,
         };
         std::fs::write(&tmp, text).map_err(err)?;
@@ -337,46 +337,13 @@ impl WorkDir {
     /// What worker `worker`'s sink took in an earlier run, partition by
     /// partition, in order (a torn last line is dropped).
     pub fn sink_lines(&self, worker: usize) -> Vec<SinkLine> {
-        let Ok(f) = File::open(self.sink_path(worker)) else {
-            return Vec::new();
-        };
-        let mut out: Vec<SinkLine> = Vec::new();
-        for l in BufReader::new(f).lines() {
-            let Ok(l) = l else { break };
-            let Ok(line) = serde_json::from_str::<SinkLine>(&l) else {
-                break;
-            };
-            if out.last().is_some_and(|p| p.partition >= line.partition) {
-                break;
-            }
-            out.push(line);
-        }
-        out
+        read_log(&self.sink_path(worker), |l: &SinkLine| l.partition)
     }
 
     /// Opens worker `worker`'s sink log for appending, keeping only `keep`.
     pub fn sink_log(&self, worker: usize, keep: &[SinkLine]) -> Result<SinkLog, Error> {
-        let path = self.sink_path(worker);
-        let tmp = path.with_extension("sink.tmp");
-        let mut text = String::new();
-        for l in keep {
-            text.push_str(&serde_json::to_string(l)?);
-            text.push('\n');
-        }
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: path.display().to_string(),
-            what: "write the sink's log".into(),
-            source,
-        };
-        std::fs::write(&tmp, text).map_err(err)?;
-        std::fs::rename(&tmp, &path).map_err(err)?;
-        let file = OpenOptions::new().append(true).open(&path).map_err(err)?;
-        Ok(SinkLog(Log {
-            file,
-            path,
-            disk: self.disk.clone(),
-            broken: false,
-        }))
+        self.open_log(self.sink_path(worker), keep, "write the sink's log")
+            .map(SinkLog)
     }
 
     /// Removes the census's files, the logs first (see [`WorkDir::forget`]),
@@ -502,6 +469,27 @@ pub fn common_round(last: impl IntoIterator<Item = Option<u64>>) -> Option<u64> 
         });
     }
     out.flatten()
+}
+
+/// The lines of the log at `path`, in order: JSON lines whose `order`
+/// increases; reading stops at the first that does not read or does not
+/// come after the one before (a torn last line, written while killed).
+fn read_log<T: serde::de::DeserializeOwned>(path: &Path, order: impl Fn(&T) -> u64) -> Vec<T> {
+    let Ok(f) = File::open(path) else {
+        return Vec::new();
+    };
+    let mut out: Vec<T> = Vec::new();
+    for l in BufReader::new(f).lines() {
+        let Ok(l) = l else { break };
+        let Ok(line) = serde_json::from_str::<T>(&l) else {
+            break;
+        };
+        if out.last().is_some_and(|p| order(p) >= order(&line)) {
+            break;
+        }
+        out.push(line);
+    }
+    out
 }
 
 #[cfg(test)]
