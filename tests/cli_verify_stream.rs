@@ -246,6 +246,33 @@ fn a_stopped_verify_resumes_to_the_same_verdict() {
 }
 
 #[test]
+fn a_verify_that_filled_the_disk_resumes_to_the_same_verdict() {
+    // A full disk faked after a number of bytes, through the census's own
+    // writes (records, logs, the sink's log): exit 3, the work kept, and the
+    // run after it, with room, gives the verdict of an uninterrupted one.
+    let dir = temp_dir("stream-full");
+    let reference = bbx().args(slow(&dir.join("reference"))).output().unwrap();
+    assert_eq!(reference.status.code(), Some(0));
+    let reference: Value = serde_json::from_slice(&reference.stdout).unwrap();
+    let work = dir.join("work");
+    // Room for some rounds of the tracing only: those are logged, and kept.
+    let out = bbx()
+        .args(slow(&work))
+        .args(["--fail-writes-after", "3000000"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    let out = bbx().args(slow(&work)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(resumed["census"]["resumed"], true);
+    assert_eq!(verdict(&resumed), verdict(&reference));
+    assert!(!work.join("bbx-verify-A5_B7").exists());
+}
+
+#[test]
 fn a_killed_verify_resumes_to_the_same_verdict() {
     let dir = temp_dir("stream-kill");
     let reference = bbx().args(slow(&dir.join("reference"))).output().unwrap();

@@ -574,3 +574,108 @@ mod tests {
         assert!(parse_max("many").is_err());
     }
 }
+
+/// The options of a census, shared by `stats` (which counts with one) and
+/// `verify` (which streams one's groups to SAT).
+#[derive(clap::Args)]
+pub struct CensusArgs {
+    /// Worker threads per process of the census, 1 to 256 (and at most 4096
+    /// in all processes), the same on every process (default: all cores, at
+    /// most 256).
+    #[arg(long, short = 'w', value_name = "N")]
+    workers: Option<usize>,
+    /// Processes taking part in the census (one per machine, say), 1 to 256.
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
+    processes: usize,
+    /// This process, 0 to N-1; process 0 prints the result.
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
+    process: usize,
+    /// The processes' addresses, one HOST:PORT a line in process order, at most
+    /// 1 MB (default: localhost:2101, localhost:2102, …).
+    #[arg(long, value_name = "FILE")]
+    hostfile: Option<std::path::PathBuf>,
+    /// Memory limit for the census's grouping, such as 2G or 500M.
+    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
+    memory: u64,
+    /// The directory in which the census makes its work directory
+    /// (bbx-census-CONFIG, bbx-verify-CONFIG for verify) for partition files
+    /// and checkpoints (default: the system's temporary directory). bbx
+    /// removes only the files it made.
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<std::path::PathBuf>,
+    /// Stop after N rounds of the census's tracing, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u64>,
+    /// Molecule numbers per unit of the census's work (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    unit_size: Option<u64>,
+    /// Writes to the work directory fail as on a full disk after this many
+    /// bytes (for tests).
+    #[arg(long, hide = true, value_name = "BYTES")]
+    fail_writes_after: Option<u64>,
+    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_grouping_after: Option<u64>,
+}
+
+impl CensusArgs {
+    /// The threads and processes asked for.
+    pub fn cluster(&self) -> bbx::Result<bbx::census::Cluster> {
+        bbx::census::Cluster::new(
+            self.workers.unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(bbx::census::cluster::MAX_WORKERS)
+            }),
+            self.processes,
+            self.process,
+            self.hostfile.as_deref(),
+        )
+    }
+
+    /// The census's options on `cluster`, stopped by Ctrl-C.
+    pub fn options(&self, cluster: bbx::census::Cluster) -> bbx::census::CensusOptions {
+        bbx::census::CensusOptions {
+            cluster,
+            memory: self.memory,
+            work_dir: self.work_dir.clone(),
+            stop: Some(stop_flag()),
+            stop_after: self.stop_after,
+            unit_size: self.unit_size,
+            fail_writes_after: self.fail_writes_after,
+            stop_grouping_after: self.stop_grouping_after,
+            ..bbx::census::CensusOptions::default()
+        }
+    }
+}
+
+/// What a census on `cluster` stopped by Ctrl-C did, and how to resume it:
+/// `stage` is what it was doing once every molecule was counted
+/// ("grouping"), `kept` what its work directory keeps ("the work").
+pub fn interrupted_census(
+    done: &bbx::census::Census,
+    cluster: &bbx::census::Cluster,
+    stage: &str,
+    kept: &str,
+) -> String {
+    let dir = done.work_dir.display();
+    let (process, processes) = (cluster.process, cluster.processes);
+    if processes > 1 {
+        // Each process's share is not known in advance: no "of" for it,
+        // and no telling from the counts whether every molecule is counted.
+        format!(
+            "interrupted: {} counted by process {process} (of the {} that the {processes} processes share); {kept} is kept in {dir}: run the same command to resume",
+            bbx::error::quantity(done.counted, "molecule", "molecules"),
+            done.total,
+        )
+    } else if done.counted >= done.total {
+        format!(
+            "interrupted while {stage}: every molecule is counted; {kept} is kept in {dir}: run the same command to resume"
+        )
+    } else {
+        format!(
+            "interrupted: {} of {} molecules counted; {kept} is kept in {dir}: run the same command to resume",
+            done.counted, done.total
+        )
+    }
+}

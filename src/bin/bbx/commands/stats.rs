@@ -1,15 +1,13 @@
 //! `bbx stats`.
 
-use std::path::PathBuf;
-
 use bbx::Config;
+use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
 use bbx::census::store::StoreOptions;
-use bbx::census::{self, CensusOptions, Cluster};
-use bbx::error::quantity;
 
 use crate::cli::{
-    Quiet, Status, ctrl_c, json, parse_size, progress_bar, spinner, stop_flag, stopped,
+    CensusArgs, Quiet, Status, ctrl_c, interrupted_census, json, progress_bar, spinner, stop_flag,
+    stopped,
 };
 
 #[derive(clap::Args)]
@@ -51,43 +49,10 @@ pub struct Args {
     /// Trace every molecule instead of one per orbit (to cross-check).
     #[arg(long)]
     no_symmetry: bool,
-    /// Worker threads per process, 1 to 256 (and at most 4096 in all
-    /// processes), the same on every process (default: all cores, at most 256).
-    #[arg(long, short = 'w', value_name = "N")]
-    workers: Option<usize>,
-    /// Processes taking part (one per machine, say), 1 to 256.
-    #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
-    processes: usize,
-    /// This process, 0 to N-1; process 0 prints the report.
-    #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
-    process: usize,
-    /// The processes' addresses, one HOST:PORT a line in process order, at most
-    /// 1 MB (default: localhost:2101, localhost:2102, …).
-    #[arg(long, value_name = "FILE")]
-    hostfile: Option<PathBuf>,
-    /// Memory limit for grouping, such as 2G or 500M.
-    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
-    memory: u64,
-    /// The directory in which the census makes its work directory
-    /// (bbx-census-CONFIG) for partition files and checkpoints (default: the
-    /// system's temporary directory). bbx removes only the files it made.
-    #[arg(long, value_name = "DIR")]
-    work_dir: Option<PathBuf>,
+    #[command(flatten)]
+    census_args: CensusArgs,
     #[command(flatten)]
     quiet: Quiet,
-    /// Stop after N rounds of work, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_after: Option<u64>,
-    /// Molecule numbers per unit of work (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    unit_size: Option<u64>,
-    /// Writes to the work directory fail as on a full disk after this many
-    /// bytes (for tests).
-    #[arg(long, hide = true, value_name = "BYTES")]
-    fail_writes_after: Option<u64>,
-    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_grouping_after: Option<u64>,
     /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
     #[arg(long, hide = true, value_name = "N")]
     stop_store_after: Option<u64>,
@@ -99,16 +64,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
-    let cluster = Cluster::new(
-        args.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map_or(1, |n| n.get())
-                .min(census::cluster::MAX_WORKERS)
-        }),
-        args.processes,
-        args.process,
-        args.hostfile.as_deref(),
-    )?;
+    let cluster = args.census_args.cluster()?;
     let options = TablesOptions {
         db: args.db.clone(),
         busy_ms: args.busy_ms,
@@ -120,17 +76,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }),
         census: CensusOptions {
             symmetry: !args.no_symmetry,
-            cluster: cluster.clone(),
-            memory: args.memory,
-            work_dir: args.work_dir.clone(),
-            keep_classes: false,
-            stop: Some(stop_flag()),
-            stop_after: args.stop_after,
-            unit_size: args.unit_size,
-            fail_writes_after: args.fail_writes_after,
-            keep_work: false,
-            stop_grouping_after: args.stop_grouping_after,
-            sink: None,
+            ..args.census_args.options(cluster.clone())
         },
     };
     let quiet = args.quiet.quiet;
@@ -166,31 +112,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (report, stored) = match found? {
         Tables::Report { report, stored } => (report, stored),
         Tables::Interrupted(done) => {
-            // A process's share is known only once counted: with several
-            // processes, no "of" for it, and no telling from the counts whether
-            // every molecule is counted.
-            let message = if cluster.processes > 1 {
-                format!(
-                    "interrupted: {} counted by process {} (of the {} that the {} processes share); the work is kept in {}: run the same command to resume",
-                    quantity(done.counted, "molecule", "molecules"),
-                    cluster.process,
-                    done.total,
-                    cluster.processes,
-                    done.work_dir.display()
-                )
-            } else if done.counted >= done.total {
-                format!(
-                    "interrupted while grouping: every molecule is counted; the work is kept in {}: run the same command to resume",
-                    done.work_dir.display()
-                )
-            } else {
-                format!(
-                    "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
-                    done.counted,
-                    done.total,
-                    done.work_dir.display()
-                )
-            };
+            let message = interrupted_census(&done, &cluster, "grouping", "the work");
             return Ok(stopped(
                 args.json,
                 "interrupted",

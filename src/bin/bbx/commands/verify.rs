@@ -1,15 +1,13 @@
 //! `bbx verify`.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
-use bbx::census::{self, CensusOptions, Cluster};
-use bbx::error::quantity;
 use bbx::verify::{Spectra, SpectraSource, Streaming};
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    Quiet, Seed, Status, ctrl_c, json, parse_size, progress_bar, spinner, stop_flag, stopped,
+    CensusArgs, Quiet, Seed, Status, ctrl_c, interrupted_census, json, progress_bar, spinner,
+    stopped,
 };
 
 #[derive(clap::Args)]
@@ -51,37 +49,8 @@ pub struct Args {
     /// milliseconds (for tests).
     #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
     busy_ms: u32,
-    /// Worker threads per process when a census streams the groups, 1 to 256
-    /// (default: all cores, at most 256), the same on every process.
-    #[arg(long, short = 'w', value_name = "N")]
-    workers: Option<usize>,
-    /// Processes taking part in the census (one per machine, say), 1 to 256.
-    #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
-    processes: usize,
-    /// This process, 0 to N-1; process 0 prints the verdict.
-    #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
-    process: usize,
-    /// The processes' addresses, one HOST:PORT a line in process order (default:
-    /// localhost:2101, localhost:2102, …).
-    #[arg(long, value_name = "FILE")]
-    hostfile: Option<PathBuf>,
-    /// Memory limit for the census's grouping, such as 2G or 500M.
-    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
-    memory: u64,
-    /// The directory in which the census makes its work directory
-    /// (bbx-verify-CONFIG) for partition files and checkpoints (default: the
-    /// system's temporary directory). bbx removes only the files it made.
-    #[arg(long, value_name = "DIR")]
-    work_dir: Option<PathBuf>,
-    /// Stop after N rounds of the census's tracing, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_after: Option<u64>,
-    /// Molecule numbers per unit of the census's work (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    unit_size: Option<u64>,
-    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_grouping_after: Option<u64>,
+    #[command(flatten)]
+    census_args: CensusArgs,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -173,26 +142,8 @@ fn stream(
     start: Instant,
 ) -> bbx::Result<(String, Status)> {
     let config = args.config;
-    let cluster = Cluster::new(
-        args.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map_or(1, |n| n.get())
-                .min(census::cluster::MAX_WORKERS)
-        }),
-        args.processes,
-        args.process,
-        args.hostfile.as_deref(),
-    )?;
-    let census_options = CensusOptions {
-        cluster: cluster.clone(),
-        memory: args.memory,
-        work_dir: args.work_dir.clone(),
-        stop: Some(stop_flag()),
-        stop_after: args.stop_after,
-        unit_size: args.unit_size,
-        stop_grouping_after: args.stop_grouping_after,
-        ..CensusOptions::default()
-    };
+    let cluster = args.census_args.cluster()?;
+    let census_options = args.census_args.options(cluster.clone());
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     ctrl_c();
     let quiet = args.quiet.quiet;
@@ -230,26 +181,8 @@ fn stream(
             return Ok((String::new(), Status::Done));
         }
         Streaming::Interrupted(done) => {
-            let message = if cluster.processes > 1 {
-                format!(
-                    "interrupted: {} counted by process {}; the work is kept in {}: run the same command to resume",
-                    quantity(done.counted, "molecule", "molecules"),
-                    cluster.process,
-                    done.work_dir.display()
-                )
-            } else if done.counted >= done.total {
-                format!(
-                    "interrupted while checking: every molecule is counted; the work and the checks done are kept in {}: run the same command to resume",
-                    done.work_dir.display()
-                )
-            } else {
-                format!(
-                    "interrupted: {} of {} molecules counted; the work is kept in {}: run the same command to resume",
-                    done.counted,
-                    done.total,
-                    done.work_dir.display()
-                )
-            };
+            let message =
+                interrupted_census(&done, &cluster, "checking", "the work and the checks done");
             return Ok(stopped(
                 args.json,
                 "interrupted",
