@@ -55,6 +55,10 @@ fn blob_numbers(blob: &[u8]) -> Option<Vec<u64>> {
     )
 }
 
+/// One class of a census's ambiguous spectra as it is stored: each spectrum
+/// (as text) with its molecules' numbers, in order.
+pub type ClassGroups = Vec<(String, Vec<u64>)>;
+
 /// What a catalogue file holds of a census.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CensusStatus {
@@ -158,7 +162,7 @@ impl Catalogue {
         mut stopped: impl FnMut(u64) -> bool,
     ) -> Result<Option<(u64, u64)>, Error>
     where
-        I: IntoIterator<Item = Result<Vec<(String, Vec<u64>)>, Error>>,
+        I: IntoIterator<Item = Result<ClassGroups, Error>>,
     {
         if self.read_only {
             return Err(Error::Internal(format!(

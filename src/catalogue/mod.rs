@@ -41,7 +41,7 @@ mod rows;
 mod schema;
 mod store;
 
-pub use census::CensusStatus;
+pub use census::{CensusStatus, ClassGroups};
 pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
 pub use rows::{MoleculeRow, SpectrumRow};

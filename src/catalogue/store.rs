@@ -376,16 +376,7 @@ mod tests {
             resumed: false,
         };
         let shared = cat.spectra(config).unwrap();
-        let classes: Vec<_> = shared
-            .iter()
-            .map(|s| {
-                let rows = cat.with_spectrum(config, &s.spectrum)?;
-                Ok(vec![(
-                    s.spectrum.clone(),
-                    rows.iter().map(|r| r.number).collect(),
-                )])
-            })
-            .collect();
+        let classes = classes_of(cat, config, &shared);
         let db = dir.path().join("census.sqlite");
         let mut census = Catalogue::open(&db).unwrap();
         let json = serde_json::to_string(&report).unwrap();
@@ -458,16 +449,7 @@ mod tests {
         drop(conn);
         check_census(&db, &catalogue, config, &report, &json, shared.len());
         // Stored again, the census replaces the old tables' rows.
-        let classes: Vec<_> = shared
-            .iter()
-            .map(|s| {
-                let rows = cat.with_spectrum(config, &s.spectrum)?;
-                Ok(vec![(
-                    s.spectrum.clone(),
-                    rows.iter().map(|r| r.number).collect(),
-                )])
-            })
-            .collect();
+        let classes = classes_of(cat, config, &shared);
         let mut census = Catalogue::open(&db).unwrap();
         census
             .store_census(config, &json, classes, |_| false)
@@ -481,6 +463,25 @@ mod tests {
         assert_eq!(left, 0);
         drop(conn);
         check_census(&db, &catalogue, config, &report, &json, shared.len());
+    }
+
+    /// The shared spectra of a catalogue as a census hands them to the
+    /// store: one class a spectrum, with its molecules' numbers.
+    fn classes_of(
+        cat: &Catalogue,
+        config: Config,
+        shared: &[crate::catalogue::SpectrumRow],
+    ) -> Vec<Result<crate::catalogue::ClassGroups, Error>> {
+        shared
+            .iter()
+            .map(|s| {
+                let rows = cat.with_spectrum(config, &s.spectrum)?;
+                Ok(vec![(
+                    s.spectrum.clone(),
+                    rows.iter().map(|r| r.number).collect(),
+                )])
+            })
+            .collect()
     }
 
     /// What a stored census of `config` in `db` must answer, against its

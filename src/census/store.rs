@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::catalogue::Catalogue;
+use crate::catalogue::{Catalogue, ClassGroups};
 use crate::census::orbits::CellSymmetries;
 use crate::census::spectra::{SpectrumSymmetries, Traced, spectrum_of};
 use crate::error::Error;
@@ -30,7 +30,7 @@ pub struct Stored {
 }
 
 /// The spectral groups of one class of ambiguous spectra.
-struct ClassGroups {
+struct ClassImages {
     width: usize,
     numbering: Numbering,
     cells: CellSymmetries,
@@ -38,9 +38,9 @@ struct ClassGroups {
     traced: Traced,
 }
 
-impl ClassGroups {
-    fn new(config: Config) -> Result<ClassGroups, Error> {
-        Ok(ClassGroups {
+impl ClassImages {
+    fn new(config: Config) -> Result<ClassImages, Error> {
+        Ok(ClassImages {
             width: config.width,
             numbering: Numbering::new(config).ok_or_else(|| {
                 Error::Internal(format!(
@@ -56,7 +56,7 @@ impl ClassGroups {
     /// The groups of the class whose canonical spectrum the molecules
     /// numbered `class` share: each distinct image of that spectrum (as
     /// text) with its molecules' numbers in order.
-    fn groups(&mut self, class: &[u64]) -> Result<Vec<(String, Vec<u64>)>, Error> {
+    fn groups(&mut self, class: &[u64]) -> Result<ClassGroups, Error> {
         let Some(&first) = class.first() else {
             return Ok(Vec::new());
         };
@@ -131,7 +131,7 @@ pub fn store(
     options: &StoreOptions,
 ) -> Result<Option<Stored>, Error> {
     let json = serde_json::to_string(report)?;
-    let mut groups = ClassGroups::new(config)?;
+    let mut groups = ClassImages::new(config)?;
     let mut cat = Catalogue::open_waiting(db, options.busy_ms)?;
     let stopped = |done: u64| {
         options.stop.is_some_and(|s| s.load(Ordering::SeqCst))
