@@ -96,40 +96,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let code = if v.agrees() { Status::Done } else { Status::No };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
-        /// The verification, with where its spectra came from and the time.
-        #[derive(serde::Serialize)]
-        struct Verified<'a> {
-            #[serde(flatten)]
-            verification: &'a bbx::verify::Verification,
-            source: Source<'a>,
-            seconds: f64,
-        }
-        /// Where the spectra came from.
-        #[derive(serde::Serialize)]
-        struct Source<'a> {
-            kind: &'a str,
-            db: Option<&'a str>,
-        }
-        let from = match &source {
-            SpectraSource::Catalogue(db) => Source {
-                kind: "catalogue",
-                db: Some(db),
-            },
-            SpectraSource::Census(db) => Source {
-                kind: "census",
-                db: Some(db),
-            },
-            SpectraSource::Enumeration => Source {
-                kind: "enumeration",
-                db: None,
-            },
+        let (kind, db) = match &source {
+            SpectraSource::Catalogue(db) => ("catalogue", Some(db.as_str())),
+            SpectraSource::Census(db) => ("census", Some(db.as_str())),
+            SpectraSource::Enumeration => ("enumeration", None),
         };
-        let verified = Verified {
-            verification: &v,
-            source: from,
-            seconds: (secs * 1000.0).round() / 1000.0,
-        };
-        return Ok((json(&verified)?, code));
+        return Ok((verified_json(&v, kind, db, secs)?, code));
     }
     let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
     Ok((text, code))
@@ -195,32 +167,38 @@ fn stream(
     let code = if v.agrees() { Status::Done } else { Status::No };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
-        /// The verification, with where its spectra came from and the time.
-        #[derive(serde::Serialize)]
-        struct Verified<'a> {
-            #[serde(flatten)]
-            streamed: &'a bbx::verify::Streamed,
-            source: Source,
-            seconds: f64,
-        }
-        /// Where the spectra came from.
-        #[derive(serde::Serialize)]
-        struct Source {
-            kind: &'static str,
-            db: Option<String>,
-        }
-        let verified = Verified {
-            streamed: &streamed,
-            source: Source {
-                kind: "stream",
-                db: None,
-            },
-            seconds: (secs * 1000.0).round() / 1000.0,
-        };
-        return Ok((json(&verified)?, code));
+        return Ok((verified_json(&streamed, "stream", None, secs)?, code));
     }
     let text = bbx::render::verify_streamed_text(&streamed, &options, secs);
     Ok((text, code))
+}
+
+/// The JSON of a verdict: the verification (in memory or streamed), where
+/// its spectra came from (`kind`, and the catalogue or census file) and the
+/// time in seconds.
+fn verified_json<T: serde::Serialize>(
+    verification: &T,
+    kind: &str,
+    db: Option<&str>,
+    secs: f64,
+) -> bbx::Result<String> {
+    #[derive(serde::Serialize)]
+    struct Verified<'a, T> {
+        #[serde(flatten)]
+        verification: &'a T,
+        source: Source<'a>,
+        seconds: f64,
+    }
+    #[derive(serde::Serialize)]
+    struct Source<'a> {
+        kind: &'a str,
+        db: Option<&'a str>,
+    }
+    json(&Verified {
+        verification,
+        source: Source { kind, db },
+        seconds: (secs * 1000.0).round() / 1000.0,
+    })
 }
 
 /// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
