@@ -329,36 +329,38 @@ impl Inference<'_> {
         let n = self.p * self.p;
         let mut trail = Vec::new();
         let mut resume_trail = Vec::new();
-        loop {
-            let mut progress = false;
-            for c in 0..n {
-                if cells.get(c).is_some() || self.watch[c].is_empty() {
-                    continue;
-                }
-                for v in [true, false] {
-                    cells.trail = Some(std::mem::take(&mut trail));
-                    self.resume_trail = Some(std::mem::take(&mut resume_trail));
-                    let trial = self.decide(cells, c, v);
-                    trail = cells.undo();
-                    resume_trail = self.resume_trail.take().unwrap_or_default();
-                    for (w, at) in resume_trail.drain(..).rev() {
-                        self.resume[w] = at;
-                    }
-                    match trial {
-                        Ok(()) => {}
-                        Err(Stop::Cut(cut)) => return Err(Stop::Cut(cut)),
-                        Err(Stop::Contradiction) => {
-                            self.decide(cells, c, !v)?;
-                            progress = true;
-                            break;
-                        }
-                    }
-                }
+        // Round the cells until a whole round has decided nothing: every
+        // cell was then probed against what is known now.
+        let mut c = 0;
+        let mut quiet = 0;
+        while quiet < n {
+            quiet += 1;
+            let cell = c;
+            c = if c + 1 == n { 0 } else { c + 1 };
+            if cells.get(cell).is_some() || self.watch[cell].is_empty() {
+                continue;
             }
-            if !progress {
-                return Ok(());
+            for v in [true, false] {
+                cells.trail = Some(std::mem::take(&mut trail));
+                self.resume_trail = Some(std::mem::take(&mut resume_trail));
+                let trial = self.decide(cells, cell, v);
+                trail = cells.undo();
+                resume_trail = self.resume_trail.take().unwrap_or_default();
+                for (w, at) in resume_trail.drain(..).rev() {
+                    self.resume[w] = at;
+                }
+                match trial {
+                    Ok(()) => {}
+                    Err(Stop::Cut(cut)) => return Err(Stop::Cut(cut)),
+                    Err(Stop::Contradiction) => {
+                        self.decide(cells, cell, !v)?;
+                        quiet = 0;
+                        break;
+                    }
+                }
             }
         }
+        Ok(())
     }
 }
 
@@ -405,30 +407,18 @@ fn walk(
         let (lr, lc) = d.left().delta();
         let (rr, rc) = d.right().delta();
         let around = [(ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)];
-        let vals: [Option<bool>; 3] = around.map(|(r, c)| {
+        let look = |(r, c): (isize, isize)| {
             if inside(r, c) {
                 cells.get(cell(r, c))
             } else {
                 Some(false)
             }
-        });
-        let mut unknown = [0usize; 3];
-        let mut unknowns = 0;
-        for (i, v) in vals.iter().enumerate() {
-            if v.is_none() {
-                unknown[unknowns] = i;
-                unknowns += 1;
-            }
-        }
-        let unknown = &unknown[..unknowns];
-        let mut possible = [([false; 3], Step::End(Outcome::Miss)); 8];
-        let mut possibles = 0;
-        for bits in 0..1u32 << unknowns {
-            let mut v = vals.map(|o| o.unwrap_or(false));
-            for (j, &i) in unknown.iter().enumerate() {
-                v[i] = bits >> j & 1 == 1;
-            }
-            let [a, l, r] = v;
+        };
+        // Written out rather than `around.map`, which the compiler leaves
+        // as a call (10% of a check's time).
+        let vals = [look(around[0]), look(around[1]), look(around[2])];
+        // The step the three cells make, and whether the observation allows it.
+        let step_of = |[a, l, r]: [bool; 3]| {
             let step = if a {
                 Step::End(Outcome::Absorbed)
             } else if first && (l || r) {
@@ -462,6 +452,43 @@ fn walk(
                 }
                 Step::Go(..) => true,
             };
+            (step, ok)
+        };
+        if let [Some(a), Some(l), Some(r)] = vals {
+            // Known cells decide the step (the common case).
+            match step_of([a, l, r]) {
+                (_, false) => return Err(Stop::Contradiction),
+                (Step::End(_), true) => return Ok(resume),
+                (Step::Go(nx, ny, nd), true) => {
+                    (x, y, d) = (nx, ny, nd);
+                    first = false;
+                    continue;
+                }
+            }
+        }
+        let mut unknown = [0usize; 3];
+        let mut unknowns = 0;
+        for (i, v) in vals.iter().enumerate() {
+            if v.is_none() {
+                unknown[unknowns] = i;
+                unknowns += 1;
+            }
+        }
+        let unknown = &unknown[..unknowns];
+        let mut possible = [([false; 3], Step::End(Outcome::Miss)); 8];
+        let mut possibles = 0;
+        for bits in 0..1u32 << unknowns {
+            // The unknown cells take the bits of `bits` in order (indices
+            // written out, so that `v` stays in registers).
+            let mut next = 0;
+            let mut value = |known: Option<bool>| {
+                known.unwrap_or_else(|| {
+                    next += 1;
+                    bits >> (next - 1) & 1 == 1
+                })
+            };
+            let v = [value(vals[0]), value(vals[1]), value(vals[2])];
+            let (step, ok) = step_of(v);
             if ok {
                 possible[possibles] = (v, step);
                 possibles += 1;
