@@ -2,11 +2,11 @@
 //! against them (the SAT side of `bbx verify`): does each molecule satisfy
 //! them, and does any other?
 
-use varisat::{Lit, Solver};
+use varisat::{CnfFormula, Lit, Solver};
 
 use crate::error::Error;
 use crate::rules::board::Molecule;
-use crate::rules::ray::Rules;
+use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 use crate::solver::encode::{Encoding, L};
 use crate::solver::infer::infer_within;
@@ -19,6 +19,11 @@ use crate::solver::limits::Guard;
 /// fixed.
 ///
 /// Every answer rests on the clauses alone: the ray engine is never asked.
+/// Whether a given molecule fits is the clauses evaluated at it (every cell
+/// a constant, so every clause is one), with no solver call; whether any
+/// other molecule fits is the solver's, except when inference decided every
+/// cell: the clauses are then constants too, and are evaluated at the one
+/// molecule they may allow.
 ///
 /// ```
 /// use bbx::{Molecule, Observation, Rules, Spectrum};
@@ -33,14 +38,27 @@ use crate::solver::limits::Guard;
 /// assert_eq!(others.len(), 1);
 /// ```
 pub struct ObservationClauses {
-    solver: Solver<'static>,
-    encoding: Encoding,
+    width: usize,
+    rules: Rules,
     /// Exactly this many atoms.
     atoms: usize,
+    /// The observed rays.
+    rays: Vec<(usize, Outcome)>,
     /// True when inference showed that no molecule fits.
     contradiction: bool,
+    /// The clauses in a solver, when inference left some cell undecided.
+    sat: Option<Sat>,
+    /// When inference decided every cell, the clauses are constants: the
+    /// one molecule they may allow, until it is found or blocked.
+    decided: Option<Molecule>,
     /// Solver calls made so far.
     calls: usize,
+}
+
+/// The clauses of [`ObservationClauses`] in a solver.
+struct Sat {
+    solver: Solver<'static>,
+    encoding: Encoding,
     /// Scratch for assumptions.
     assumed: Vec<Lit>,
 }
@@ -48,8 +66,8 @@ pub struct ObservationClauses {
 impl std::fmt::Debug for ObservationClauses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObservationClauses")
-            .field("width", &self.encoding.width)
-            .field("rules", &self.encoding.rules)
+            .field("width", &self.width)
+            .field("rules", &self.rules)
             .field("atoms", &self.atoms)
             .field("calls", &self.calls)
             .finish()
@@ -59,13 +77,40 @@ impl std::fmt::Debug for ObservationClauses {
 impl ObservationClauses {
     /// The clauses of `observed` under `rules` with exactly `atoms` atoms.
     pub fn new(observed: &Observation, rules: Rules, atoms: usize) -> ObservationClauses {
+        let width = observed.width();
         let inferred = infer_within(observed, rules, atoms, &Guard::default());
+        let rays = observed.rays();
+        let mut clauses = ObservationClauses {
+            width,
+            rules,
+            atoms,
+            rays,
+            contradiction: inferred.contradiction,
+            sat: None,
+            decided: None,
+            calls: 0,
+        };
+        if inferred.contradiction {
+            return clauses;
+        }
+        if inferred.known.iter().all(Option::is_some) {
+            // Every cell a constant: every clause is one, evaluated when
+            // asked (`others`), with no solver to build.
+            let atoms = (0..inferred.known.len())
+                .filter(|&c| inferred.known[c] == Some(true))
+                .collect();
+            clauses.decided = Some(Molecule::from_sorted_unchecked(width, atoms));
+            return clauses;
+        }
         let mut solver = Solver::new();
-        let mut encoding = Encoding::new(&mut solver, observed.width(), rules, atoms);
+        let mut encoding = Encoding::new(&mut solver, width, rules, atoms);
         encoding.fix_unstated(inferred.known);
-        let t = encoding.t;
-        for (pos, outcome) in observed.rays() {
-            encoding.ray(&mut solver, pos, outcome, t);
+        // The few cells inference leaves undecided make a short search,
+        // faster without the redundant clauses (measured: docs/performance.md).
+        encoding.prune_states = false;
+        for &(pos, outcome) in &clauses.rays {
+            // Every ray always holds: no selector in its clauses.
+            encoding.ray(&mut solver, pos, outcome, L::True);
         }
         encoding.build_counter(&mut solver);
         for l in [
@@ -74,14 +119,12 @@ impl ObservationClauses {
         ] {
             encoding.clause(&mut solver, &[l]);
         }
-        ObservationClauses {
+        clauses.sat = Some(Sat {
             solver,
             encoding,
-            atoms,
-            contradiction: inferred.contradiction,
-            calls: 0,
             assumed: Vec::new(),
-        }
+        });
+        clauses
     }
 
     /// Solver calls made so far.
@@ -89,37 +132,36 @@ impl ObservationClauses {
         self.calls
     }
 
-    /// One solver call under `self.assumed`.
-    fn run(&mut self) -> Result<bool, Error> {
-        if self.contradiction {
-            // Inference showed that no molecule fits.
-            return Ok(false);
-        }
-        self.calls += 1;
-        self.solver.assume(&self.assumed);
-        self.solver.solve().map_err(Error::Solver)
-    }
-
-    /// Whether molecule `m` satisfies the clauses (its every cell assumed).
+    /// Whether molecule `m` satisfies the clauses: the rays are encoded
+    /// again with every cell of `m` a constant, which leaves each clause a
+    /// constant (no ray state is left undecided), and the clauses are
+    /// evaluated; the atom count is `m`'s. No solver call is needed, and
+    /// the answer rests on the clauses alone — neither on the ray engine nor
+    /// on the cells inference decided.
     pub fn fits(&mut self, m: &Molecule) -> Result<bool, Error> {
-        if m.width() != self.encoding.width {
+        let width = self.width;
+        if m.width() != width {
             return Err(Error::Invalid(format!(
-                "molecule {m} is not on a {p}×{p} box",
-                p = self.encoding.width
+                "molecule {m} is not on a {width}×{width} box"
             )));
         }
-        self.assumed.clear();
-        let atoms = m.atoms();
-        for (cell, v) in self.encoding.atoms.iter().enumerate() {
-            let atom = atoms.binary_search(&cell).is_ok();
-            match self.encoding.known[cell] {
-                // A cell the clauses make a constant.
-                Some(k) if k != atom => return Ok(false),
-                Some(_) => {}
-                None => self.assumed.push(v.lit(atom)),
-            }
+        if m.atoms().len() != self.atoms {
+            return Ok(false);
         }
-        self.run()
+        let mut formula = CnfFormula::new();
+        let mut at_m = Encoding::new(&mut formula, width, self.rules, self.atoms);
+        let mut known = vec![Some(false); width * width];
+        for &c in m.atoms() {
+            known[c] = Some(true);
+        }
+        at_m.fix_unstated(known);
+        for &(pos, outcome) in &self.rays {
+            at_m.ray(&mut formula, pos, outcome, L::True);
+        }
+        // With every cell a constant, each clause is one: a true clause is
+        // left out, a false one is written as the false literal `¬t`.
+        let t = at_m.t;
+        Ok(formula.iter().all(|clause| clause.contains(&t)))
     }
 
     /// Every molecule that satisfies the clauses other than those of
@@ -127,23 +169,45 @@ impl ObservationClauses {
     /// `known` are blocked all at once, then each molecule found in turn,
     /// until the solver answers that nothing else fits. The blocking
     /// clauses stay: a second call finds nothing that the first found.
+    ///
+    /// When inference decided every cell, the clauses allow that one
+    /// molecule or none: they are evaluated at it ([`fits`](Self::fits))
+    /// rather than solved.
     pub fn others(&mut self, known: &[Molecule]) -> Result<Vec<Molecule>, Error> {
+        if self.contradiction {
+            return Ok(Vec::new());
+        }
+        let Some(sat) = &mut self.sat else {
+            let Some(m) = self.decided.take() else {
+                return Ok(Vec::new());
+            };
+            if known.contains(&m) || !self.fits(&m)? {
+                return Ok(Vec::new());
+            }
+            return Ok(vec![m]);
+        };
         for m in known {
             // A molecule of another box or count is not among the answers.
-            if m.width() == self.encoding.width && m.atoms().len() == self.atoms {
-                self.block(m);
+            if m.width() == self.width && m.atoms().len() == self.atoms {
+                sat.block(m);
             }
         }
-        self.assumed.clear();
+        sat.assumed.clear();
         let mut found = Vec::new();
-        while self.run()? {
-            let m = self.molecule_from_model();
-            self.block(&m);
+        loop {
+            self.calls += 1;
+            sat.solver.assume(&sat.assumed);
+            if !sat.solver.solve().map_err(Error::Solver)? {
+                return Ok(found);
+            }
+            let m = sat.molecule_from_model();
+            sat.block(&m);
             found.push(m);
         }
-        Ok(found)
     }
+}
 
+impl Sat {
     /// Adds the clause that `m` is not the molecule (with the atom count
     /// fixed, one of its atoms must be missing).
     fn block(&mut self, m: &Molecule) {
@@ -265,6 +329,10 @@ mod tests {
         let mut clauses = ObservationClauses::new(&o, Rules::Standard, 4);
         let small: Molecule = "O---O---O---O---".parse().unwrap();
         assert!(clauses.fits(&small).is_err());
+        // A molecule of the box with one atom fewer, whose rays are the
+        // same but one, does not fit: the count is part of the clauses.
+        let three: Molecule = "O-O-----------O---------------------".parse().unwrap();
+        assert!(!clauses.fits(&three).unwrap());
         // Nor is it blocked: both molecules of the spectrum are found.
         assert_eq!(clauses.others(&[small]).unwrap().len(), 2);
     }

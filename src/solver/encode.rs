@@ -88,6 +88,10 @@ pub(super) struct Encoding {
     /// Scratch: state variable of (cell, heading) for the ray being encoded.
     state: Vec<Option<Lit>>,
     touched: Vec<usize>,
+    /// Whether each ray state also states that its cell is empty: redundant
+    /// (the step into it said so), it helps a long search and slows a short
+    /// one. On by default.
+    pub(super) prune_states: bool,
 }
 
 /// Estimated bytes of a sequential counter up to `limit` over `inputs`
@@ -124,6 +128,7 @@ impl Encoding {
             record: Record::default(),
             state: vec![None; width * width * 4],
             touched: Vec::new(),
+            prune_states: true,
         }
     }
 
@@ -153,20 +158,30 @@ impl Encoding {
 
     /// Adds a clause, dropping false constants; a true constant satisfies it.
     pub(super) fn clause<F: Formula>(&mut self, f: &mut F, lits: &[L]) {
-        let mut c: Vec<Lit> = Vec::with_capacity(lits.len());
+        // Clauses are short; a long one (a blocking clause) gets a vector.
+        let mut short = [self.t; 8];
+        let mut long = Vec::new();
+        let mut n = 0;
         for &l in lits {
             match l {
                 L::True => return,
                 L::False => {}
-                L::Lit(x) => c.push(x),
+                L::Lit(x) if lits.len() <= short.len() => {
+                    short[n] = x;
+                    n += 1;
+                }
+                L::Lit(x) => long.push(x),
             }
         }
-        if c.is_empty() {
-            c.push(!self.t);
+        if n == 0 && long.is_empty() {
+            // Every literal false: the empty clause, as a false constant.
+            short[0] = !self.t;
+            n = 1;
         }
-        f.add_clause(&c);
+        let c: &[Lit] = if long.is_empty() { &short[..n] } else { &long };
+        f.add_clause(c);
         if self.record.on {
-            self.record.lits.extend_from_slice(&c);
+            self.record.lits.extend_from_slice(c);
             self.record.ends.push(self.record.lits.len());
         }
     }
@@ -325,15 +340,10 @@ impl Encoding {
     }
 
     /// Encodes an observed ray (an exit pair from both ends) under
-    /// `selector`: its clauses hold when the selector does. Stopped by the
+    /// `selector`: its clauses hold when the selector does (always, for
+    /// [`L::True`], and then the clauses do without it). Stopped by the
     /// formula, the encoding is left unfinished.
-    pub(super) fn ray<F: Formula>(
-        &mut self,
-        f: &mut F,
-        pos: usize,
-        outcome: Outcome,
-        selector: Lit,
-    ) {
+    pub(super) fn ray<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: L) {
         self.ray_from(f, pos, outcome, selector);
         if let Outcome::Exit(k) = outcome {
             self.ray_from(f, k, Outcome::Exit(pos), selector);
@@ -407,13 +417,13 @@ impl Encoding {
     }
 
     /// The clauses of the ray shot from `pos`, recorded.
-    fn ray_from<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Lit) {
+    fn ray_from<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: L) {
         self.record.on = true;
         self.ray_clauses(f, pos, outcome, selector);
         self.record.on = false;
     }
 
-    fn ray_clauses<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Lit) {
+    fn ray_clauses<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: L) {
         let p = self.width;
         let q = port(p, pos);
         let d = q.heading;
@@ -425,7 +435,7 @@ impl Encoding {
         let a = self.atom(ar, ac);
         let l = self.atom(ar + lr, ac + lc);
         let r = self.atom(ar + rr, ac + rc);
-        let sel = L::Lit(!selector);
+        let sel = !selector;
         let mut queue = Vec::new();
         // A ray that misses never enters the box: its path is not encoded.
         let first = match outcome {
@@ -485,9 +495,11 @@ impl Encoding {
     ) {
         let s = self.state_lit(f, x, y, d, queue);
         let ns = !s;
-        // Redundant, but it prunes: a ray only stands on empty cells.
-        let here = self.atom(x, y);
-        self.clause(f, &[ns, !here]);
+        // Redundant, but it prunes a search: a ray only stands on empty cells.
+        if self.prune_states {
+            let here = self.atom(x, y);
+            self.clause(f, &[ns, !here]);
+        }
         let (dr, dc) = d.delta();
         let (ar, ac) = (x + dr, y + dc);
         let (lr, lc) = d.left().delta();
@@ -533,7 +545,7 @@ mod tests {
         let mut model = RayModel::new(6, Rules::Standard, 4);
         for (pos, outcome) in observed.rays() {
             let selector = formula.new_lit();
-            encoding.ray(&mut formula, pos, outcome, selector);
+            encoding.ray(&mut formula, pos, outcome, L::Lit(selector));
             model.add_ray(pos, outcome);
         }
         assert_eq!(formula.var_count(), model.size().variables);

@@ -373,7 +373,8 @@ impl RayModel {
 
     /// Encodes an observed ray (an exit pair from both ends) under `selector`.
     fn add_ray_under(&mut self, pos: usize, outcome: Outcome, selector: Lit) -> usize {
-        self.encoding.ray(&mut self.solver, pos, outcome, selector);
+        self.encoding
+            .ray(&mut self.solver, pos, outcome, L::Lit(selector));
         self.rays.push(ObservedRay {
             position: pos,
             outcome,

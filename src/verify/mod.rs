@@ -355,9 +355,9 @@ fn compare(
 /// observation of one configuration under the same rules.
 ///
 /// A check builds the clauses of the observation ([`ObservationClauses`])
-/// and asks the solver two things, both answered by the clauses alone:
-/// whether each molecule the enumeration expects satisfies them (all its
-/// cells assumed), and, with all those molecules blocked at once, for every
+/// and asks two things of them, both answered by the clauses alone: whether
+/// each molecule the enumeration expects satisfies them (the clauses
+/// evaluated at it), and, with all those molecules blocked at once, every
 /// other molecule that does, until the solver proves there is none. A
 /// molecule the enumeration missed and an expected one the clauses reject
 /// both show as a mismatch.
