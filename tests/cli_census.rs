@@ -5,11 +5,11 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Output, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bbx, json_error, temp_dir};
+use crate::common::{bbx, json_error, kill_at_random, temp_dir, wait};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bbx")
@@ -34,19 +34,6 @@ fn counts(json: &str) -> Value {
     let mut v: Value = serde_json::from_str(json).expect("json");
     v.as_object_mut().expect("object").remove("source");
     v
-}
-
-/// Waits for a child, killing it after `limit`.
-fn wait(mut child: Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("no answer within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
 }
 
 #[test]
@@ -463,28 +450,14 @@ fn a_killed_census_resumes_to_the_same_report() {
         ]
     };
     let reference = stdout(&bbx().args(args(&dir.join("reference"))).output().unwrap());
-    let mut seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as u64
-        | 1;
-    let mut delays = Vec::new();
-    for _ in 0..4 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = 50 + seed % 900;
-        delays.push(delay);
-        let mut child = StdCommand::new(bin())
+    let delays = kill_at_random(4, 900, || {
+        StdCommand::new(bin())
             .args(args(&work))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay));
-        let _ = child.kill(); // SIGKILL: no chance to clean up
-        let _ = child.wait();
-    }
+            .unwrap()
+    });
     let out = bbx().args(args(&work)).output().unwrap();
     assert_eq!(
         counts(&stdout(&out)),

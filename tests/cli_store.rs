@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bbx, json_error, temp_dir};
+use crate::common::{bbx, json_error, temp_dir, wait};
 
 fn run(args: &[&str]) -> Output {
     bbx().args(args).output().expect("runs")
@@ -57,19 +57,6 @@ fn census_kept(work: &Path) -> bool {
     work.join("manifest.json").exists()
         || std::fs::read_dir(work)
             .is_ok_and(|d| d.flatten().any(|e| e.path().join("manifest.json").exists()))
-}
-
-/// Waits for a child, killing it after a minute.
-fn wait(mut child: Child) -> Output {
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("no answer within a minute");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().expect("output")
 }
 
 /// Ctrl-C, as a terminal sends it.
@@ -251,7 +238,7 @@ fn ctrl_c_while_storing_stops_at_once() {
         .unwrap();
     wait_for(&mut child, "storing", || lock.exists());
     interrupt(&child);
-    let out = wait(child);
+    let out = wait(child, Duration::from_secs(60));
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("the groups were not stored"), "{err}");
@@ -323,7 +310,7 @@ fn ctrl_c_while_grouping_stops_at_once() {
     let pid = child.id();
     wait_for(&mut child, "catching Ctrl-C", || catches_sigint(pid));
     interrupt(&child);
-    let out = wait(child);
+    let out = wait(child, Duration::from_secs(60));
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted while grouping"), "{err}");

@@ -5,11 +5,11 @@
 
 use std::path::Path;
 use std::process::{Child, Command as StdCommand, Output, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::common::{bbx, temp_dir};
+use crate::common::{bbx, kill_at_random, temp_dir, wait};
 
 /// `bbx verify ARGS --json` in `work`, with no catalogue; its exit status and
 /// JSON.
@@ -42,19 +42,6 @@ fn verdict(v: &Value) -> Value {
         o.remove(key);
     }
     v
-}
-
-/// Waits for a child, killing it after `limit`.
-fn wait(mut child: Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("no answer within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
 }
 
 #[test]
@@ -210,12 +197,32 @@ fn slow(work: &Path) -> Vec<String> {
     .collect()
 }
 
+/// The verdict of a [`slow`] verify run without interruption in `work`.
+fn uninterrupted(work: &Path) -> Value {
+    let out = bbx().args(slow(work)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Runs the [`slow`] verify in `work` again, after whatever stopped it
+/// (`what`): it must give the `reference` verdict and remove its work
+/// directory, and say it resumed when `resumed` (a run killed before it
+/// wrote anything starts afresh).
+fn resumes_to(work: &Path, reference: &Value, resumed: bool, what: &str) {
+    let out = bbx().args(slow(work)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{what}");
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    if resumed {
+        assert_eq!(again["census"]["resumed"], true, "{what}");
+    }
+    assert_eq!(verdict(&again), verdict(reference), "{what}");
+    assert!(!work.join("bbx-verify-A5_B7").exists(), "{what}");
+}
+
 #[test]
 fn a_stopped_verify_resumes_to_the_same_verdict() {
     let dir = temp_dir("stream-stop");
-    let reference = bbx().args(slow(&dir.join("reference"))).output().unwrap();
-    assert_eq!(reference.status.code(), Some(0));
-    let reference: Value = serde_json::from_slice(&reference.stdout).unwrap();
+    let reference = uninterrupted(&dir.join("reference"));
     assert_eq!(reference["unique_checked"], 3000);
     let work = dir.join("work");
     // Stopped while tracing, then twice while checking, then to the end.
@@ -237,12 +244,7 @@ fn a_stopped_verify_resumes_to_the_same_verdict() {
     let sink = work.join("bbx-verify-A5_B7/worker0.sink");
     let logged = std::fs::read_to_string(&sink).unwrap().lines().count();
     assert_eq!(logged, 30, "each partition checked is logged");
-    let out = bbx().args(slow(&work)).output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(resumed["census"]["resumed"], true);
-    assert_eq!(verdict(&resumed), verdict(&reference));
-    assert!(!work.join("bbx-verify-A5_B7").exists());
+    resumes_to(&work, &reference, true, "");
 }
 
 #[test]
@@ -251,9 +253,7 @@ fn a_verify_that_filled_the_disk_resumes_to_the_same_verdict() {
     // writes (records, logs, the sink's log): exit 3, the work kept, and the
     // run after it, with room, gives the verdict of an uninterrupted one.
     let dir = temp_dir("stream-full");
-    let reference = bbx().args(slow(&dir.join("reference"))).output().unwrap();
-    assert_eq!(reference.status.code(), Some(0));
-    let reference: Value = serde_json::from_slice(&reference.stdout).unwrap();
+    let reference = uninterrupted(&dir.join("reference"));
     let work = dir.join("work");
     // Room for some rounds of the tracing only: those are logged, and kept.
     let out = bbx()
@@ -264,50 +264,27 @@ fn a_verify_that_filled_the_disk_resumes_to_the_same_verdict() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("No space left on device"), "{err}");
-    let out = bbx().args(slow(&work)).output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(resumed["census"]["resumed"], true);
-    assert_eq!(verdict(&resumed), verdict(&reference));
-    assert!(!work.join("bbx-verify-A5_B7").exists());
+    resumes_to(&work, &reference, true, "");
 }
 
 #[test]
 fn a_killed_verify_resumes_to_the_same_verdict() {
     let dir = temp_dir("stream-kill");
-    let reference = bbx().args(slow(&dir.join("reference"))).output().unwrap();
-    assert_eq!(reference.status.code(), Some(0));
-    let reference: Value = serde_json::from_slice(&reference.stdout).unwrap();
+    let reference = uninterrupted(&dir.join("reference"));
     let work = dir.join("work");
-    let mut seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as u64
-        | 1;
-    let mut delays = Vec::new();
-    for _ in 0..5 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = 50 + seed % 1500;
-        delays.push(delay);
-        let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("bbx"))
+    let delays = kill_at_random(5, 1500, || {
+        StdCommand::new(assert_cmd::cargo::cargo_bin("bbx"))
             .args(slow(&work))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay));
-        let _ = child.kill(); // SIGKILL: no chance to clean up
-        let _ = child.wait();
-    }
-    let out = bbx().args(slow(&work)).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "killed after {delays:?} ms");
-    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        verdict(&resumed),
-        verdict(&reference),
-        "killed after {delays:?} ms"
+            .unwrap()
+    });
+    resumes_to(
+        &work,
+        &reference,
+        false,
+        &format!("killed after {delays:?} ms"),
     );
 }
 

@@ -1052,6 +1052,27 @@ fn won_game(config: &str, seed: u64, rays: &[usize]) -> App {
     app
 }
 
+/// The review's line of the greedy policy's game against the hidden
+/// molecule of `app`, as `bbx strategy CONFIG --molecule N` plays it.
+fn policy_game(app: &App, config: &str) -> String {
+    let number = bbx::rules::enumeration::rank(app.game().hidden()).unwrap();
+    let (out, err, code) = bbx(&[
+        "strategy",
+        config,
+        "--molecule",
+        &number.to_string(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let rays = v["shots"].as_array().unwrap().len();
+    format!(
+        "greedy policy: {rays} ray{}, score {}",
+        if rays == 1 { "" } else { "s" },
+        v["score"]
+    )
+}
+
 #[test]
 fn the_verdict_reviews_the_game_against_the_policy() {
     let rays: Vec<usize> = (1..=20).collect();
@@ -1060,24 +1081,8 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     let said = panel(&screen(&mut app, 130, 40));
     // The policy's own game against the same molecule, as bbx strategy plays it.
     let hidden = app.game().hidden().clone();
-    let number = bbx::rules::enumeration::rank(&hidden).unwrap();
-    let (out, err, code) = bbx(&[
-        "strategy",
-        "A3_B5",
-        "--molecule",
-        &number.to_string(),
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
-    let policy_rays = v["shots"].as_array().unwrap().len();
-    assert!(
-        said.contains(&format!(
-            "greedy policy: {policy_rays} rays, score {}",
-            v["score"]
-        )),
-        "{said}"
-    );
+    let policy = policy_game(&app, "A3_B5");
+    assert!(said.contains(&policy), "{policy} in {said}");
     // Its average over all 2300 molecules: 11431 rays and 16626 points.
     assert!(
         said.contains("on average (2300 molecules): 4.97 rays, score 7.23"),
@@ -1130,25 +1135,8 @@ fn tathams_default_is_reviewed_without_the_average() {
     let mut app = won_game("A5_B8", 1, &[1, 9]);
     assert!(app.wait_for_coach(COACH_WAIT));
     let said = panel(&screen(&mut app, 160, 40));
-    let number = bbx::rules::enumeration::rank(app.game().hidden()).unwrap();
-    let (out, err, code) = bbx(&[
-        "strategy",
-        "A5_B8",
-        "--molecule",
-        &number.to_string(),
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
-    let policy_rays = v["shots"].as_array().unwrap().len();
-    assert!(
-        said.contains(&format!(
-            "greedy policy: {policy_rays} ray{}, score {}",
-            if policy_rays == 1 { "" } else { "s" },
-            v["score"]
-        )),
-        "{said}"
-    );
+    let policy = policy_game(&app, "A5_B8");
+    assert!(said.contains(&policy), "{policy} in {said}");
     assert!(
         said.contains(
             "not computed in play (more than 1000000 molecules); bbx strategy A5_B8 gives it"

@@ -14,6 +14,50 @@ use serde_json::Value;
 // The binary
 // ---------------------------------------------------------------------------
 
+/// Waits for a child process, killing it (and failing the test) after
+/// `limit`: a test that starts processes stops by itself.
+pub fn wait(mut child: std::process::Child, limit: std::time::Duration) -> std::process::Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("no answer within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// Starts a process `times` times with `start` and kills each one
+/// (SIGKILL: no chance to clean up) at a random moment between 50 ms and
+/// 50 + `spread_ms` ms after its start; returns the moments, for the
+/// failure message. The moments change from run to run.
+pub fn kill_at_random(
+    times: usize,
+    spread_ms: u64,
+    mut start: impl FnMut() -> std::process::Child,
+) -> Vec<u64> {
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .subsec_nanos() as u64
+        | 1;
+    let mut delays = Vec::new();
+    for _ in 0..times {
+        // xorshift64
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let delay = 50 + seed % spread_ms;
+        delays.push(delay);
+        let mut child = start();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    delays
+}
+
 /// The `bbx` binary built for these tests.
 pub fn bbx() -> Command {
     Command::cargo_bin("bbx").expect("binary built")
