@@ -138,7 +138,7 @@ impl ObservationClauses {
     /// evaluated; the atom count is `m`'s. No solver call is needed, and
     /// the answer rests on the clauses alone — neither on the ray engine nor
     /// on the cells inference decided.
-    pub fn fits(&mut self, m: &Molecule) -> Result<bool, Error> {
+    pub fn fits(&self, m: &Molecule) -> Result<bool, Error> {
         let width = self.width;
         if m.width() != width {
             return Err(Error::Invalid(format!(
