@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::setting::{Naming, Plain, Setting, Text};
+
 /// A problem in some text given to bbx, with its location.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
@@ -53,13 +55,16 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Everything that can go wrong in the bbx library.
-#[derive(Debug, thiserror::Error)]
+///
+/// Messages that say what would get further name a
+/// [`Setting`](crate::setting::Setting), never a command-line flag:
+/// [`show`](Error::show) names the settings the way a front does, and
+/// `Display` in plain words ([`Plain`]).
+#[derive(Debug)]
 pub enum Error {
     /// Text that does not say what bbx expects (a molecule, a spectrum, a puzzle).
-    #[error("{0}")]
-    Parse(#[from] ParseError),
+    Parse(ParseError),
     /// A configuration such as `A4_B8` that is malformed or impossible.
-    #[error("invalid configuration '{input}': {reason}")]
     Config {
         /// The text as given.
         input: String,
@@ -68,53 +73,39 @@ pub enum Error {
     },
     /// A request that does not fit the board or configuration (a ray position out of
     /// range, a molecule number beyond the count, ...).
-    #[error("{0}")]
-    Invalid(String),
+    Invalid(Text),
     /// A file that could not be read or written.
-    #[error("{path}: {source}")]
     Io {
         /// The file concerned.
         path: String,
         /// What the operating system said.
-        #[source]
         source: std::io::Error,
     },
     /// A file of a census's work directory that could not be made, read or
     /// written.
-    #[error(
-        "{path}: cannot {what}: {source} (is there room on the disk? --work-dir chooses another place)"
-    )]
     WorkDir {
         /// The file or directory concerned.
         path: String,
         /// What bbx was doing: "write a partition file", ...
         what: String,
         /// What the operating system said.
-        #[source]
         source: std::io::Error,
     },
     /// The SQLite database of a catalogue failed.
     #[cfg(feature = "catalogue")]
-    #[error("{path}: {}", database_message(source))]
     Database {
         /// The catalogue file.
         path: String,
         /// What SQLite said.
-        #[source]
         source: rusqlite::Error,
     },
     /// The SAT solver failed (not: found no answer).
-    #[error("the SAT solver failed: {0}")]
-    Solver(#[source] varisat::solver::SolverError),
+    Solver(varisat::solver::SolverError),
     /// A value could not be written as JSON.
-    #[error("cannot write JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// A catalogue file whose content bbx cannot have written: a damaged page,
     /// a row that is not a molecule. Said only of a file whose header says
     /// bbx made it (the message may advise removing it).
-    #[error(
-        "{path}: the catalogue is damaged ({detail}); build it again in a new file (`bbx explore … --db NEW`, or `bbx stats … --store-groups --db NEW` for a census), or remove this one"
-    )]
     Damaged {
         /// The catalogue file.
         path: String,
@@ -123,17 +114,101 @@ pub enum Error {
     },
     /// The machine refused what bbx needs to run: a thread, a network
     /// connection to another process of a census.
-    #[error("{0}")]
-    System(String),
+    System(Text),
     /// A file another program is writing: another bbx holds its writer's
     /// lock, or SQLite's lock outlasted the wait; the message names the file
     /// and says what to do.
-    #[error("{0}")]
-    Busy(String),
+    Busy(Text),
     /// Something bbx relies on did not hold: a bug, or damaged data it made
     /// itself (a catalogue row that is not a molecule, say).
-    #[error("{0} (this is a bug or damaged data: please report it)")]
     Internal(String),
+}
+
+impl Error {
+    /// A request that does not fit ([`Error::Invalid`]).
+    pub fn invalid(message: impl Into<Text>) -> Error {
+        Error::Invalid(message.into())
+    }
+
+    /// The machine refused what bbx needs ([`Error::System`]).
+    pub fn system(message: impl Into<Text>) -> Error {
+        Error::System(message.into())
+    }
+
+    /// A file another program holds ([`Error::Busy`]).
+    pub fn busy(message: impl Into<Text>) -> Error {
+        Error::Busy(message.into())
+    }
+
+    /// The message, with each setting it refers to named by `naming`.
+    pub fn show(&self, naming: &dyn Naming) -> String {
+        match self {
+            Error::Parse(e) => e.to_string(),
+            Error::Config { input, reason } => {
+                format!("invalid configuration '{input}': {reason}")
+            }
+            Error::Invalid(t) | Error::System(t) | Error::Busy(t) => t.show(naming),
+            Error::Io { path, source } => format!("{path}: {source}"),
+            Error::WorkDir { path, what, source } => format!(
+                "{path}: cannot {what}: {source} (is there room on the disk? {} chooses another place)",
+                naming.name(Setting::WorkDir)
+            ),
+            #[cfg(feature = "catalogue")]
+            Error::Database { path, source } => {
+                format!("{path}: {}", database_message(source, naming))
+            }
+            Error::Solver(e) => format!("the SAT solver failed: {e}"),
+            Error::Json(e) => format!("cannot write JSON: {e}"),
+            Error::Damaged { path, detail } => format!(
+                "{path}: the catalogue is damaged ({detail}); {}",
+                rebuild(naming)
+            ),
+            Error::Internal(m) => {
+                format!("{m} (this is a bug or damaged data: please report it)")
+            }
+        }
+    }
+}
+
+/// What to do with a damaged catalogue.
+fn rebuild(naming: &dyn Naming) -> String {
+    let db = naming.name(Setting::Db);
+    let store = naming.name(Setting::StoreGroups);
+    format!(
+        "build it again in a new file (`bbx explore … {db} NEW`, or `bbx stats … {store} {db} NEW` for a census), or remove this one"
+    )
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.show(&Plain))
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Parse(e) => Some(e),
+            Error::Io { source, .. } | Error::WorkDir { source, .. } => Some(source),
+            #[cfg(feature = "catalogue")]
+            Error::Database { source, .. } => Some(source),
+            Error::Solver(e) => Some(e),
+            Error::Json(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Error {
+        Error::Parse(e)
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Error {
+        Error::Json(e)
+    }
 }
 
 impl Error {
@@ -170,17 +245,20 @@ impl Error {
 
 /// What SQLite said, and what to do about it when that is clear.
 #[cfg(feature = "catalogue")]
-fn database_message(e: &rusqlite::Error) -> String {
+fn database_message(e: &rusqlite::Error, naming: &dyn Naming) -> String {
     use rusqlite::ErrorCode;
     match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => format!(
             "{e}: another program holds the catalogue (another bbx writing it, or a reader inside a long transaction); when it is done, run the same command again: an exploration resumes where it stopped"
         ),
-        Some(ErrorCode::DatabaseCorrupt) => format!(
-            "{e}: the catalogue is damaged; build it again in a new file (`bbx explore … --db NEW`, or `bbx stats … --store-groups --db NEW` for a census), or remove this one"
-        ),
+        Some(ErrorCode::DatabaseCorrupt) => {
+            format!("{e}: the catalogue is damaged; {}", rebuild(naming))
+        }
         Some(ErrorCode::NotADatabase) => {
-            format!("{e}: not a bbx catalogue; give another file with --db")
+            format!(
+                "{e}: not a bbx catalogue; give another file with {}",
+                naming.name(Setting::Db)
+            )
         }
         Some(ErrorCode::ReadOnly) => format!(
             "{e}: the catalogue cannot be written; SQLite also needs to create its journal (FILE-journal) beside it, so the directory must be writable too"
@@ -226,7 +304,7 @@ mod tests {
     #[test]
     fn bad_input_and_failures_are_told_apart() {
         let input = [
-            Error::Invalid("ray 99".into()),
+            Error::invalid("ray 99"),
             Error::Io {
                 path: "x.txt".into(),
                 source: std::io::Error::from(ErrorKind::NotFound),
@@ -236,8 +314,8 @@ mod tests {
             assert!(!e.is_failure(), "{e}");
         }
         let failures = [
-            Error::System("cannot start the solver's thread".into()),
-            Error::Busy("another program is writing bbx.sqlite".into()),
+            Error::system("cannot start the solver's thread"),
+            Error::busy("another program is writing bbx.sqlite"),
             Error::Internal("a census worker failed".into()),
             Error::WorkDir {
                 path: "work/part-0".into(),
@@ -255,7 +333,7 @@ mod tests {
         };
         assert!(
             full.to_string()
-                .contains("--work-dir chooses another place")
+                .contains("the work directory chooses another place")
         );
     }
 }

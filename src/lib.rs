@@ -14,7 +14,9 @@
 //!
 //! | module | layer |
 //! |--------|-------|
+//! | [`control`] | stopping long work: the budget, the cancellation token, how work ended |
 //! | [`error`] | the errors every layer returns |
+//! | [`setting`] | the settings a user can change, which each front names its own way |
 //! | [`rules`] | the rules of the game: configurations, molecules, rays, spectra, symmetries, numbering |
 //! | [`solver`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`puzzle`] | reading boards and observed games from files |
@@ -62,8 +64,11 @@
 
 #![warn(missing_docs)]
 
+pub mod control;
 pub mod error;
 pub mod files;
+pub mod setting;
+
 pub mod rules;
 
 pub mod puzzle;

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first; modules on one line share a layer.
 const LAYERS: &[&[&str]] = &[
+    &["setting"],
     &["error"],
+    &["control"],
     &["files"],
     &["rules"],
     &["solver", "puzzle"],
@@ -30,6 +32,7 @@ const RULES: &[&str] = &[
     "config",
     "board",
     "ray",
+    "score",
     "spectrum",
     "symmetry",
     "enumeration",

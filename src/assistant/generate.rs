@@ -55,7 +55,7 @@ pub fn fresh_seed() -> Result<u64, Error> {
         .try_next_u64()
         .map(|n| n & MAX_SEED)
         .map_err(|e| {
-            Error::System(format!(
+            Error::system(format!(
                 "cannot draw a seed from the operating system's randomness: {e} (give one with --seed)"
             ))
         })
@@ -137,14 +137,14 @@ pub fn unique(
             }
             Some(false) if !past(deadline) => {}
             _ => {
-                return Err(Error::Invalid(format!(
+                return Err(Error::invalid(format!(
                     "no molecule of {config} with a unique spectrum before the time limit ({} tried): allow more time, or try more atoms or a smaller box",
                     quantity(draws, "draw", "draws")
                 )));
             }
         }
     }
-    Err(Error::Invalid(format!(
+    Err(Error::invalid(format!(
         "no molecule of {config} with a unique spectrum in {}: try more atoms or a smaller box",
         quantity(max_draws, "draw", "draws")
     )))

@@ -218,7 +218,7 @@ impl<'a> Search<'a> {
         }
         // Random words, and the images of each molecule under the symmetries.
         let numbering = Numbering::new(config)
-            .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+            .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
         let word = |m: usize| {
             xxhash_rust::xxh3::xxh3_128_with_seed(&(m as u64).to_le_bytes(), 0x6262_7820_6f70_7431)
         };
@@ -629,7 +629,7 @@ pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<Lo
     let rays = t.rays;
     let n = t.codes.len() / rays.max(1);
     let numbering = Numbering::new(config)
-        .ok_or_else(|| Error::Invalid(format!("{config} is not numbered")))?;
+        .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
     let cells = config.width * config.width;
     let k = config.atoms;
     // Per molecule, the hitting bound (0 when the box is too wide for the

@@ -224,7 +224,7 @@ impl Table {
     pub(crate) fn new(config: Config, rules: Rules) -> Result<Table, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
         if count > STRATEGY_LIMIT || config.width > 63 {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{config} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
                 config
                     .molecule_count()
@@ -654,7 +654,7 @@ fn game(t: &Table, options: &StrategyOptions, number: u64) -> Result<Game, Error
     let config = t.config;
     let n = config.molecule_count().unwrap_or(0);
     if number == 0 || number > n {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "molecule number {number} is out of range: {config} has molecules 1 to {n}"
         )));
     }
@@ -739,7 +739,7 @@ pub fn review(
     let config = Config::new(hidden.atoms().len(), hidden.width())?;
     let count = config.molecule_count().unwrap_or(u64::MAX);
     if count > REVIEW_LIMIT {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{config} has {count} molecules: a game is reviewed in configurations of up to {REVIEW_LIMIT}"
         )));
     }

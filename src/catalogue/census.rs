@@ -109,7 +109,7 @@ impl Catalogue {
             }
         }
         if let Some((c, complete)) = explored.first() {
-            return Err(Error::Invalid(if *c == config.to_string() && *complete {
+            return Err(Error::invalid(if *c == config.to_string() && *complete {
                 format!(
                     "{}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} --db {}` reads it; store a census in another file",
                     self.path, self.path
@@ -137,7 +137,7 @@ impl Catalogue {
                 .optional()
                 .map_err(&e)?;
             if let Some(other) = other {
-                return Err(Error::Invalid(format!(
+                return Err(Error::invalid(format!(
                     "{}: holds the census of {other}; a census is stored only in a file of its own: give another --db",
                     self.path
                 )));

@@ -77,18 +77,18 @@ impl Catalogue {
     /// leaves no empty catalogue behind a refusal.
     pub fn explorable(config: Config, force: bool) -> Result<u64, Error> {
         let nb_mol = config.molecule_count().ok_or_else(|| {
-            Error::Invalid(format!(
+            Error::invalid(format!(
                 "configuration {config} has too many molecules to enumerate"
             ))
         })?;
         if nb_mol > SANE_LIMIT && !force {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "configuration {config} has {nb_mol} molecules, more than bbx explores without --force ({SANE_LIMIT})"
             )));
         }
         let bytes = nb_mol.saturating_mul(row_bytes(config));
         if bytes > SANE_BYTES && !force {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "configuration {config} would make a catalogue of about {} GB (each of its {nb_mol} rows holds a {}-character molecule), more than bbx writes without --force ({} GB); `bbx stats {config}` counts it without a catalogue",
                 bytes / 1_000_000_000,
                 config.cells(),

@@ -56,7 +56,7 @@ impl WriterLock {
                     continue;
                 }
                 Err(TryLockError::WouldBlock) => {
-                    return Err(Error::Busy(format!(
+                    return Err(Error::busy(format!(
                         "{}: another bbx is writing this catalogue (it holds {}): wait for it to finish or stop it, then run the same command again",
                         db.display(),
                         path.display()

@@ -99,7 +99,7 @@ fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> Error + use<> {
 fn check_path(path: &Path) -> Result<(), Error> {
     let name = path.as_os_str();
     if name.is_empty() || name == ":memory:" {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "--db {:?} keeps nothing: give the catalogue a file name, such as bbx.sqlite",
             name.to_string_lossy()
         )));
@@ -108,14 +108,14 @@ fn check_path(path: &Path) -> Result<(), Error> {
         && !parent.as_os_str().is_empty()
         && !parent.is_dir()
     {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{}: cannot open the catalogue: directory {} does not exist",
             path.display(),
             parent.display()
         )));
     }
     if path.is_dir() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{}: is a directory: give --db a file in it, such as {}",
             path.display(),
             path.join("bbx.sqlite").display()
@@ -187,7 +187,7 @@ fn roll_back(path: &Path, busy_ms: u32) -> Result<(), Error> {
         ));
     }
     let cannot = |detail: String| {
-        Error::System(format!(
+        Error::system(format!(
             "{p}: a program writing it stopped in the middle of a transaction and left its journal {}; SQLite rolls the file back to its last commit before anyone reads it, which needs write access to the file and its directory ({detail}): run the command as someone who may write them",
             journal.display()
         ))
@@ -248,7 +248,7 @@ impl Catalogue {
         let p = path.display().to_string();
         check_path(path)?;
         let lock = WriterLock::take(path).map_err(|e| match e {
-            Error::Io { path: lock, source } => Error::System(format!(
+            Error::Io { path: lock, source } => Error::system(format!(
                 "{lock}: cannot create the writer's lock beside the catalogue ({source}): the directory must be writable"
             )),
             other => other,

@@ -266,7 +266,7 @@ impl Catalogue {
     /// number), with that value.
     pub fn record(&self, config: Config, column: &str) -> Result<Option<(u64, u32)>, Error> {
         if !STAT_COLUMNS.contains(&column) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "no statistics column named {column}"
             )));
         }

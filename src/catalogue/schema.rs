@@ -27,14 +27,14 @@ pub(super) enum Holds {
 /// "not a bbx catalogue": said only of a file that is not one, and never
 /// with advice to remove it (bbx did not make it).
 pub(super) fn not_bbx(path: &str, detail: &str) -> Error {
-    Error::Invalid(format!(
+    Error::invalid(format!(
         "{path}: not a bbx catalogue ({detail}); give another file with --db"
     ))
 }
 
 /// Another program held the file for longer than bbx waits.
 pub(super) fn busy(path: &str, busy_ms: u32) -> Error {
-    Error::Busy(format!(
+    Error::busy(format!(
         "another program is writing {path}; bbx waited {} s for it to let go: run the same command again when it is done",
         f64::from(busy_ms) / 1000.0
     ))
@@ -74,7 +74,7 @@ impl Catalogue {
                 } else {
                     // Perhaps the header itself is what is damaged: say what
                     // is known, not what the file is.
-                    Error::Invalid(format!(
+                    Error::invalid(format!(
                         "{path}: SQLite cannot read this database ({err}) and its header does not say it is a bbx catalogue; give another file with --db"
                     ))
                 }
@@ -106,7 +106,7 @@ impl Catalogue {
             return Err(not_bbx(path, "another application's database"));
         }
         if app == APPLICATION_ID && version != SCHEMA_VERSION {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it with `bbx explore … --db` on a new file"
             )));
         }

@@ -198,7 +198,7 @@ impl Store {
             return Ok(found);
         }
         let config = self.config;
-        Err(Error::Invalid(match self.holding {
+        Err(Error::invalid(match self.holding {
             Holding::Census(_) => format!(
                 "spectrum {spectrum} is not shared by two molecules of {config} (the census in {} stores only those): `bbx solve` finds the molecules of any spectrum",
                 self.path

@@ -177,7 +177,7 @@ impl WorkDir {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 if !path.is_dir() {
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::invalid(format!(
                         "{}: not a directory, so not a census's work directory: give another --work-dir",
                         path.display()
                     )));
@@ -189,7 +189,7 @@ impl WorkDir {
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .find(|name| !is_census_file(name));
                 if let Some(name) = foreign {
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::invalid(format!(
                         "{}: holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or give another --work-dir",
                         path.display()
                     )));
@@ -206,7 +206,7 @@ impl WorkDir {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::Busy(format!(
+                return Err(Error::busy(format!(
                     "{}: another census is using this work directory; wait for it to finish, or give another --work-dir",
                     path.display()
                 )));
@@ -239,7 +239,7 @@ impl WorkDir {
                             m.unit_size
                         )
                     });
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::invalid(format!(
                         "{} holds {what}, not this one: run the census with the same options to resume it, or give another --work-dir (the directory is bbx's own: deleting it discards that census's work)",
                         path.display()
                     )));

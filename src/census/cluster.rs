@@ -121,7 +121,7 @@ impl Cluster {
     pub fn check(&self) -> Result<(), Error> {
         self.check_counts()?;
         if self.processes > 1 && self.addresses.len() != self.processes {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{} for {} processes: give one HOST:PORT per process",
                 crate::error::quantity(self.addresses.len(), "address", "addresses"),
                 self.processes
@@ -132,19 +132,19 @@ impl Cluster {
 
     fn check_counts(&self) -> Result<(), Error> {
         if !(1..=MAX_WORKERS).contains(&self.workers) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "--workers {} is out of range: give from 1 to {MAX_WORKERS} worker threads per process",
                 self.workers
             )));
         }
         if !(1..=MAX_PROCESSES).contains(&self.processes) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "--processes {} is out of range: give from 1 to {MAX_PROCESSES} processes",
                 self.processes
             )));
         }
         if self.peers() > MAX_PEERS {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "--workers {} with --processes {} makes {} workers in all: give at most {MAX_PEERS} (fewer workers per process)",
                 self.workers,
                 self.processes,
@@ -152,7 +152,7 @@ impl Cluster {
             )));
         }
         if self.process >= self.processes {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "--process {} is out of range: with --processes {} the processes are numbered 0 to {}",
                 self.process,
                 self.processes,
@@ -196,7 +196,7 @@ impl Cluster {
         }
         BROKEN.store(false, Ordering::SeqCst);
         PARKED.store(0, Ordering::SeqCst);
-        let fail = |e: String| Error::System(format!("cannot start the census's workers: {e}"));
+        let fail = |e: String| Error::system(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
         }
@@ -386,7 +386,7 @@ impl Settings {
         for k in names {
             let (mine, other) = (find(self, k), find(theirs, k));
             if mine != other {
-                return Err(Error::Invalid(format!(
+                return Err(Error::invalid(format!(
                     "process {me} and process {them} were started with different settings: {} is {} here but {} in process {them}; start every process with the same command and options but --process",
                     cut(k),
                     shown(mine),
@@ -462,7 +462,7 @@ fn connect(
 ) -> Result<Vec<Option<TcpStream>>, Error> {
     let deadline = Instant::now() + patience;
     let listener = TcpListener::bind(addresses[me].as_str()).map_err(|e| {
-        Error::System(format!(
+        Error::system(format!(
             "process {me} cannot listen on {}: {e} (is the port free, and the host file's line {} this machine's address?)",
             addresses[me],
             me + 1
@@ -474,7 +474,7 @@ fn connect(
             match TcpStream::connect(address.as_str()) {
                 Ok(s) => break s,
                 Err(e) if Instant::now() > deadline => {
-                    return Err(Error::System(format!(
+                    return Err(Error::system(format!(
                         "process {me} cannot reach process {j} at {address}: {e} (is it started, with the same host file?)"
                     )));
                 }
@@ -482,7 +482,7 @@ fn connect(
             }
         };
         let lost = |e: std::io::Error| {
-            Error::System(format!(
+            Error::system(format!(
                 "process {me} lost process {j} at {address} while connecting: {e}"
             ))
         };
@@ -498,7 +498,7 @@ fn connect(
         match introduction(&mut stream, false) {
             Ok(Some((_, theirs))) => settings.compare(&theirs, me, j)?,
             Ok(None) => {
-                return Err(Error::System(format!(
+                return Err(Error::system(format!(
                     "process {me}: what answers at {address} is not process {j} of a census (another program on that port?)"
                 )));
             }
@@ -509,7 +509,7 @@ fn connect(
     }
     listener
         .set_nonblocking(true)
-        .map_err(|e| Error::System(format!("process {me} cannot wait for connections: {e}")))?;
+        .map_err(|e| Error::system(format!("process {me} cannot wait for connections: {e}")))?;
     while out[me + 1..].iter().any(Option::is_none) {
         match listener.accept() {
             Ok((mut stream, _)) => {
@@ -527,7 +527,7 @@ fn connect(
                     .and_then(|_| stream.set_read_timeout(None));
                 settings.compare(&theirs, me, j)?;
                 if j <= me || j >= addresses.len() || out[j].is_some() {
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::invalid(format!(
                         "process {me}: a connection claims to be process {j}; are two censuses sharing ports, or do the host files differ?"
                     )));
                 }
@@ -540,14 +540,14 @@ fn connect(
                     let missing = (me + 1..addresses.len())
                         .filter(|&j| out[j].is_none())
                         .join(", ");
-                    return Err(Error::System(format!(
+                    return Err(Error::system(format!(
                         "process {me}: process {missing} never connected (is it started, with the same host file?)"
                     )));
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
             Err(e) => {
-                return Err(Error::System(format!(
+                return Err(Error::system(format!(
                     "process {me} cannot accept connections on {}: {e}",
                     addresses[me]
                 )));
@@ -561,7 +561,7 @@ fn connect(
 /// (reading at most one byte more, so that `/dev/zero` is refused too).
 fn read_hostfile(path: &Path) -> Result<String, Error> {
     let cannot = |e: std::io::Error| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "{}: cannot read the host file: {e}",
             path.display()
         ))
@@ -572,13 +572,13 @@ fn read_hostfile(path: &Path) -> Result<String, Error> {
         .read_to_end(&mut bytes)
         .map_err(cannot)?;
     if bytes.len() as u64 > MAX_HOSTFILE_BYTES {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{}: a host file holds one HOST:PORT line per process, at most {MAX_HOSTFILE_BYTES} bytes; this one is larger",
             path.display()
         )));
     }
     String::from_utf8(bytes).map_err(|e| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "{}: the host file is not text (UTF-8): byte {} is not; give one HOST:PORT line per process",
             path.display(),
             e.utf8_error().valid_up_to() + 1
@@ -610,7 +610,7 @@ pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<
             continue;
         }
         let bad = |why: &str| {
-            Error::Invalid(format!(
+            Error::invalid(format!(
                 "{origin}:{}: {why}: expected HOST:PORT, for example 10.0.0.2:2101, not {}",
                 i + 1,
                 quote(line)
@@ -629,7 +629,7 @@ pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<
             return Ok(out);
         }
     }
-    Err(Error::Invalid(format!(
+    Err(Error::invalid(format!(
         "{origin}: {} address{} for --processes {processes}: give one HOST:PORT line per process",
         out.len(),
         if out.len() == 1 { "" } else { "es" }

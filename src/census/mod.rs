@@ -190,18 +190,18 @@ impl Census {
 /// written, so that a refusal leaves nothing behind.
 pub fn countable(config: Config) -> Result<u64, Error> {
     let total = config.molecule_count().ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "configuration {config} has too many molecules to number, and so to count"
         ))
     })?;
     if total > record::MAX_NUMBER {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "configuration {config} has {total} molecules, more than the census numbers ({})",
             record::MAX_NUMBER
         )));
     }
     if config.width > orbits::MAX_CENSUS_WIDTH {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "configuration {config}: the census handles boxes up to {w}×{w}",
             w = orbits::MAX_CENSUS_WIDTH
         )));
@@ -282,7 +282,7 @@ pub fn run_with(
         // Each partition is a file a worker keeps open: past a few hundred
         // the system's limit on open files fails the census half-way.
         let least = (bytes * cluster.workers as u64).div_ceil(MAX_PARTITIONS as u64) * 2;
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "--memory {} is too little for a census of {config} with {} workers a process: grouping within it would take {partitions} partition files a worker (at most {MAX_PARTITIONS}); give at least --memory {}M",
             options.memory,
             cluster.workers,
@@ -453,7 +453,7 @@ pub fn run_with(
                 work_dir.display()
             ));
         }
-        return Err(Error::System(message));
+        return Err(Error::system(message));
     }
     let mut summary = None;
     let mut error = None;
@@ -496,7 +496,7 @@ pub fn run_with(
         if let Some(e) = &s.error {
             // Only another process's error arrives here, as its text (this
             // process's own errors were returned above with their kind).
-            return Err(Error::System(format!(
+            return Err(Error::system(format!(
                 "another process of the census failed: {e}"
             )));
         }

@@ -166,7 +166,7 @@ impl OrbitWalk {
     /// with `symmetry`, only canonical molecules.
     pub fn new(config: Config, first: u64, last: u64, symmetry: bool) -> Result<OrbitWalk, Error> {
         if config.width > MAX_CENSUS_WIDTH {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "configuration {config}: the census handles boxes up to {MAX_CENSUS_WIDTH}×{MAX_CENSUS_WIDTH}"
             )));
         }

@@ -14,6 +14,7 @@ use crate::census::store::{StoreOptions, Stored, store};
 use crate::census::{Census, CensusOptions, countable, run};
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::setting::{Setting, Text};
 use crate::tables::StatsReport;
 
 /// How [`tables`] finds a configuration's report.
@@ -131,8 +132,8 @@ pub fn tables(
     progress(Step::Storing);
     let stored =
         store(&options.db, config, &report, &done.classes, store_options).map_err(|e| match e {
-            Error::Busy(m) => Error::Busy(kept(&done.work_dir, &m, "")),
-            Error::Invalid(m) => Error::Invalid(kept(&done.work_dir, &m, " with another --db")),
+            Error::Busy(m) => Error::Busy(kept(&done.work_dir, m, false)),
+            Error::Invalid(m) => Error::Invalid(kept(&done.work_dir, m, true)),
             other => other,
         })?;
     let Some(stored) = stored else {
@@ -146,12 +147,17 @@ pub fn tables(
 }
 
 /// `what` happened while storing a census kept in `work_dir`, and how to
-/// store it without counting again (the same command, `how`).
-pub fn kept(work_dir: &Path, what: &str, how: &str) -> String {
-    format!(
-        "{what}; the census is kept in {}: the same command{how} stores it without counting again",
+/// store it without counting again (the same command, with another
+/// catalogue file when `other_db`).
+pub fn kept(work_dir: &Path, what: Text, other_db: bool) -> Text {
+    let mut t = what.and(format!(
+        "; the census is kept in {}: the same command",
         work_dir.display()
-    )
+    ));
+    if other_db {
+        t = t.and(" with another ").and(Setting::Db);
+    }
+    t.and(" stores it without counting again")
 }
 
 /// The [`Store`] in `db` holding `config`'s rows (a complete catalogue or
@@ -166,7 +172,7 @@ pub fn rows(db: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
     }
     drop(held);
     if WriterLock::is_held(Path::new(db)) {
-        return Err(Error::Busy(format!(
+        return Err(Error::busy(format!(
             "another program is writing {db}, which holds no complete catalogue or census of {config} yet: run the same command again when it is done"
         )));
     }
@@ -180,12 +186,12 @@ pub fn rows(db: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
         ));
     }
     Err(if ways.is_empty() {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either (`bbx trace` shows any of its molecules given as a board)",
             molecules_of(config)
         ))
     } else {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "{db}: no complete catalogue or census of {config}: run {} first",
             ways.join(" or ")
         ))

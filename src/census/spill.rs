@@ -72,7 +72,7 @@ impl Partitions {
             let want = lengths.get(j).copied().unwrap_or(0);
             let have = file.metadata().map_err(io(&path, "read"))?.len();
             if have < want {
-                return Err(Error::Invalid(format!(
+                return Err(Error::invalid(format!(
                     "{}: the checkpoint expects {want} bytes but the file has {have} (changed by something else than bbx?); delete the census's work directory {} (bbx made it) to start again",
                     path.display(),
                     dir.display()

@@ -167,13 +167,13 @@ impl Game {
     ) -> Result<(), Error> {
         let p = self.width();
         if known.width() != p {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "the rays are for a {w}×{w} box but the game's box is {p}×{p}",
                 w = known.width()
             )));
         }
         if let Some(pos) = known.first_difference(&self.spectrum) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "ray {pos} is recorded as {} but the hidden molecule gives {}",
                 known.get(pos).map(Outcome::words).unwrap_or_default(),
                 self.spectrum.get(pos).words()
@@ -470,7 +470,7 @@ impl Game {
             || !actions_ok(&extra.history.done)
             || !actions_ok(&extra.history.undone)
         {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "a saved position or cell is out of range for a {p}×{p} box"
             )));
         }

@@ -75,8 +75,8 @@ pub struct Resume {
 /// than 52 exit pairs).
 pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
     if game.pair_order().len() > 52 {
-        return Err(Error::Invalid(
-            "more than 52 exit pairs cannot be written in J. Forget's display, so this game cannot be saved".into(),
+        return Err(Error::invalid(
+            "more than 52 exit pairs cannot be written in J. Forget's display, so this game cannot be saved",
         ));
     }
     let p = game.width();
@@ -115,7 +115,7 @@ pub fn save_text(game: &Game, notation: Notation) -> Result<String, Error> {
     let _ = writeln!(
         out,
         "# {RESUME_TAG} {}",
-        encode(game, &board).map_err(Error::Invalid)?
+        encode(game, &board).map_err(Error::invalid)?
     );
     out.push('\n');
     out.push_str(&board);
@@ -135,12 +135,12 @@ pub fn read_resume(text: &str, origin: &str) -> Result<Option<Resume>, Error> {
         return Ok(None);
     };
     if let Some((second, _)) = found.next() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{origin}:{second}: a second '# {RESUME_TAG}' line (the first is line {line}): a saved game has one, and bbx cannot tell which game this file is; keep the line of the game you want"
         )));
     }
     decode(token).map(Some).map_err(|why| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "{origin}:{line}: the {RESUME_TAG} line is damaged ({why}); remove it to play the file as a puzzle with a new hidden molecule"
         ))
     })

@@ -219,13 +219,13 @@ fn file_name(path: &str) -> String {
 /// (every ray is absorbed at once, and the answer is known before a ray).
 fn playable(atoms: usize, p: usize, what: &str) -> Result<(), Error> {
     if atoms == 0 {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{what}: a game with no atom has nothing to find; hide 1 to {} atoms (A4_B{p}, say)",
             p * p - 1
         )));
     }
     if atoms >= p * p {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{what}: {atoms} atoms fill the {p}×{p} box, so the answer is known before a ray; hide 1 to {} atoms",
             p * p - 1
         )));
@@ -290,7 +290,7 @@ fn from_text(
     let order = label_order(text, path, &puzzle.observation);
     if let Some(resume) = read_resume(text, path)? {
         if resume.hidden.width() != p {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle",
                 w = resume.hidden.width()
             )));
@@ -298,7 +298,7 @@ fn from_text(
         if let Some(r) = setup.rules
             && r != resume.rules
         {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{path}: the saved game was played under the {} rules; leave out --rules to resume it",
                 resume.rules
             )));
@@ -315,7 +315,7 @@ fn from_text(
             target.record(q, o);
         }
         let edited = |e: Error| {
-            Error::Invalid(format!(
+            Error::invalid(format!(
                 "{path}: {e}: the board no longer matches the saved game (was it edited?); remove the bbx-resume line to play it as a puzzle"
             ))
         };
@@ -342,13 +342,13 @@ fn from_text(
     let atoms = match setup.atoms.or(puzzle.atoms) {
         Some(n) => n,
         None => {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{path}: the puzzle does not say how many atoms are hidden: add a line 'There are N balls in the box' or give --atoms N"
             )));
         }
     };
     if atoms > p * p {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{atoms} atoms do not fit in the {p}×{p} box of {path}"
         )));
     }
@@ -378,13 +378,13 @@ fn from_text(
 fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Started, Error> {
     let origin = &t.origin;
     if setup.rules.is_some_and(|r| r != Rules::Standard) {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{origin}: Tatham's Black Box plays the standard rules; leave out --rules"
         )));
     }
     let n = t.hidden.atoms().len();
     if setup.atoms.is_some_and(|a| a != n) {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{origin}: the game hides {n} balls; leave out --atoms"
         )));
     }
@@ -503,7 +503,7 @@ fn choose_answer(
         |_| {},
     )?;
     if s.molecules.is_empty() {
-        return Err(Error::Invalid(if s.ended.is_complete() {
+        return Err(Error::invalid(if s.ended.is_complete() {
             format!(
                 "{path}: no molecule of {atoms} atoms fits these rays under the {rules} rules ('bbx solve {path}' shows which rays contradict each other)"
             )

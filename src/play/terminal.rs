@@ -80,8 +80,8 @@ pub fn ensure_terminal() -> Result<(), Error> {
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         Ok(())
     } else {
-        Err(Error::Invalid(
-            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected".into(),
+        Err(Error::invalid(
+            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected",
         ))
     }
 }
@@ -180,8 +180,8 @@ pub fn run(app: &mut App) -> Result<(), Error> {
         // signal reaching us) answers no more questions: stop, rather than
         // poll a dead line forever.
         if terminal::size().is_err() {
-            return Err(Error::Invalid(
-                "the terminal went away: the game is over (s saves a game to resume it)".into(),
+            return Err(Error::invalid(
+                "the terminal went away: the game is over (s saves a game to resume it)",
             ));
         }
         let wait = if app.busy() {
@@ -208,8 +208,8 @@ pub fn run(app: &mut App) -> Result<(), Error> {
                 break;
             }
             if idle > 10_000 {
-                return Err(Error::Invalid(
-                    "the terminal went away: the game is over (save with s next time)".into(),
+                return Err(Error::invalid(
+                    "the terminal went away: the game is over (save with s next time)",
                 ));
             }
             timeout = Duration::ZERO;

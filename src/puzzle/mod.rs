@@ -274,7 +274,7 @@ fn read_bounded(source: impl Read, origin: &str, expected: Expected) -> Result<V
             source,
         })?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "{origin}: more than {} MiB, too much for a {} (the largest board, 1000×1000, takes about 2 MB): is it the right file?",
             MAX_INPUT_BYTES >> 20,
             expected.noun

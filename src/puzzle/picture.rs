@@ -441,13 +441,13 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         parse_molecule(&text, &origin)?
     } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
         let config = config.ok_or_else(|| {
-            Error::Invalid(format!(
+            Error::invalid(format!(
                 "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or --config A4_B8)"
             ))
         })?;
         let n: u64 = arg
             .parse()
-            .map_err(|_| Error::Invalid(format!("molecule number {arg} is too large")))?;
+            .map_err(|_| Error::invalid(format!("molecule number {arg} is too large")))?;
         return unrank(config, n);
     } else if path.is_dir() {
         return Err(directory_error(arg, MOLECULE));
@@ -457,7 +457,7 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
         });
     } else if arg.parse::<Config>().is_ok() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "'{arg}' is a configuration, not a molecule: give a molecule after it (its number, e.g. {arg} 1, or its linear form)"
         )));
     } else {

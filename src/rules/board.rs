@@ -236,7 +236,7 @@ impl Molecule {
     /// Refuses an index outside the box or an index given twice.
     pub fn new(width: usize, atoms: impl IntoIterator<Item = usize>) -> Result<Molecule, Error> {
         if width == 0 || width > MAX_WIDTH {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "a box is 1 to {MAX_WIDTH} cells wide, not {width}"
             )));
         }
@@ -245,13 +245,13 @@ impl Molecule {
         if let Some(&last) = atoms.last()
             && last >= width * width
         {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "cell index {last} is outside the {width}×{width} box (0..{})",
                 width * width
             )));
         }
         if let Some(w) = atoms.windows(2).find(|w| w[0] == w[1]) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "cell index {} holds two atoms",
                 w[0]
             )));
@@ -349,14 +349,14 @@ impl Molecule {
     /// Checks that the molecule has the configuration's width and atom count.
     pub fn check_config(&self, config: Config) -> Result<(), Error> {
         if self.width != config.width {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "the molecule is {w}×{w} but configuration {config} has a {p}×{p} box",
                 w = self.width,
                 p = config.width
             )));
         }
         if self.atoms.len() != config.atoms {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "the molecule has {} but configuration {config} has {}",
                 quantity(self.atoms.len(), "atom", "atoms"),
                 config.atoms

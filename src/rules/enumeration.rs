@@ -44,12 +44,12 @@ pub fn unrank(config: Config, number: u64) -> Result<Molecule, Error> {
     let cells = config.cells() as u64;
     let n = config.atoms as u64;
     let total = config.molecule_count().ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "configuration {config} has too many molecules to number"
         ))
     })?;
     if number == 0 || number > total {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "molecule number {number} is out of range: configuration {config} has molecules 1 to {total}"
         )));
     }

@@ -9,6 +9,7 @@
 //! | [`config`] | configurations `An_Bp` and the binomial counts |
 //! | [`board`] | cells, headings, border positions and molecules |
 //! | [`ray`] | the ray rules and the [`Tracer`](ray::Tracer) that applies them |
+//! | [`score`] | what rays and wrong guesses cost |
 //! | [`spectrum`] | spectra, observations and the 17 per-molecule statistics |
 //! | [`symmetry`] | the eight symmetries of the square |
 //! | [`enumeration`] | molecule numbers, canonical molecules, walking a configuration |
@@ -19,5 +20,6 @@ pub mod config;
 pub mod enumeration;
 pub mod ray;
 pub mod report;
+pub mod score;
 pub mod spectrum;
 pub mod symmetry;

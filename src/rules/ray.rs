@@ -88,7 +88,94 @@ pub enum Outcome {
     Miss,
 }
 
+/// The outcome as one JSON object everywhere: `{"result": "exit", "exit": 26}`,
+/// `{"result": "absorbed", "exit": null}`; `result` is `absorbed`,
+/// `reflected`, `exit` or `miss`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct OutcomeObject {
+    result: OutcomeKind,
+    exit: Option<usize>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum OutcomeKind {
+    Absorbed,
+    Reflected,
+    Exit,
+    Miss,
+}
+
+impl serde::Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (result, exit) = match *self {
+            Outcome::Absorbed => (OutcomeKind::Absorbed, None),
+            Outcome::Reflected => (OutcomeKind::Reflected, None),
+            Outcome::Exit(k) => (OutcomeKind::Exit, Some(k)),
+            Outcome::Miss => (OutcomeKind::Miss, None),
+        };
+        OutcomeObject { result, exit }.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+        let o = OutcomeObject::deserialize(d)?;
+        match (o.result, o.exit) {
+            (OutcomeKind::Absorbed, None) => Ok(Outcome::Absorbed),
+            (OutcomeKind::Reflected, None) => Ok(Outcome::Reflected),
+            (OutcomeKind::Miss, None) => Ok(Outcome::Miss),
+            (OutcomeKind::Exit, Some(k)) if k >= 1 => Ok(Outcome::Exit(k)),
+            (OutcomeKind::Exit, _) => Err(serde::de::Error::custom(
+                "an exit needs its border position (1 or more) in \"exit\"",
+            )),
+            (_, Some(_)) => Err(serde::de::Error::custom(
+                "only an exit has a border position in \"exit\"",
+            )),
+        }
+    }
+}
+
 impl Outcome {
+    /// The outcome's dense code, the one table every compact store of
+    /// outcomes uses (the strategy's spectra, the forward tallies, verify's
+    /// groups, the census's records): 0 absorbed, 1 reflected, 2 miss,
+    /// 2 + k out at border position k (so codes run to 2 + the number of
+    /// border positions).
+    ///
+    /// ```
+    /// use bbx::Outcome;
+    /// for o in [Outcome::Absorbed, Outcome::Reflected, Outcome::Miss, Outcome::Exit(7)] {
+    ///     assert_eq!(Outcome::from_code(o.code()), o);
+    /// }
+    /// assert_eq!(Outcome::Exit(1).code(), 3);
+    /// assert_eq!(Outcome::codes(32), 35);
+    /// ```
+    pub const fn code(self) -> usize {
+        match self {
+            Outcome::Absorbed => 0,
+            Outcome::Reflected => 1,
+            Outcome::Miss => 2,
+            Outcome::Exit(k) => 2 + k,
+        }
+    }
+
+    /// The outcome of a [`code`](Outcome::code).
+    pub const fn from_code(code: usize) -> Outcome {
+        match code {
+            0 => Outcome::Absorbed,
+            1 => Outcome::Reflected,
+            2 => Outcome::Miss,
+            k => Outcome::Exit(k - 2),
+        }
+    }
+
+    /// How many codes a box with `positions` border positions needs
+    /// (every code is below it).
+    pub const fn codes(positions: usize) -> usize {
+        positions + 3
+    }
+
     /// The outcome in words: `absorbed`, `reflected`, `out at 12`, `miss`.
     ///
     /// ```

@@ -141,7 +141,7 @@ impl ObservationClauses {
     pub fn fits(&self, m: &Molecule) -> Result<bool, Error> {
         let width = self.width;
         if m.width() != width {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "molecule {m} is not on a {width}×{width} box"
             )));
         }

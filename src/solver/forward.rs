@@ -227,7 +227,7 @@ pub fn tally(
         }
         let n = Config::new(k, p)?
             .molecule_count()
-            .ok_or_else(|| Error::Invalid("too many molecules to number".into()));
+            .ok_or_else(|| Error::invalid("too many molecules to number"));
         match n {
             Ok(n) => walk = walk.saturating_add(n),
             Err(_) => return Ok(Err(ForwardCut::TooMany)),

@@ -333,7 +333,7 @@ fn fits_in_memory(
     if need <= bound {
         return Ok(());
     }
-    Err(Error::Invalid(format!(
+    Err(Error::invalid(format!(
         "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (--memory), or give the count of more rays",
         cells - undecided,
         human_bytes(need),
@@ -389,7 +389,7 @@ impl Search {
                 done.store(true, Ordering::SeqCst);
                 let _ = tx.send((id, Event::Done(r)));
             })
-            .map_err(|e| Error::System(format!("cannot start the solver's thread: {e}")))?;
+            .map_err(|e| Error::system(format!("cannot start the solver's thread: {e}")))?;
         Ok(Search {
             id,
             finished,

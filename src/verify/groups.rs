@@ -134,12 +134,12 @@ impl SpectralGroups {
 /// that produce it, by forward enumeration (in parallel).
 pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
     let total = config.molecule_count().ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "configuration {config} has too many molecules to enumerate"
         ))
     })?;
     if 4 * config.width + 2 > u16::MAX as usize {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "configuration {config}: a box over {} cells wide is too wide to verify",
             (u16::MAX as usize - 2) / 4
         )));
@@ -187,7 +187,7 @@ pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error
     for (s, v) in held.groups {
         let s = Spectrum::parse(&s, store.path())?;
         if s.width() != config.width {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{}: a spectrum of {} rays is stored for {config}",
                 store.path(),
                 s.outcomes().len()
@@ -200,7 +200,7 @@ pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error
     }
     let mut groups = SpectralGroups::from_records(config.width, codes, numbers);
     groups.spectra = usize::try_from(held.spectra).map_err(|_| {
-        Error::Invalid(format!(
+        Error::invalid(format!(
             "{}: {} spectra are more than this machine counts",
             store.path(),
             held.spectra

@@ -28,7 +28,7 @@ enum Posting {
 impl RayIndex {
     pub(super) fn new(groups: &SpectralGroups) -> Result<RayIndex, Error> {
         if u32::try_from(groups.len()).is_err() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::invalid(format!(
                 "{} spectra are too many to index for hidden rays",
                 groups.len()
             )));

@@ -157,14 +157,14 @@ pub fn verify_spectra(
     progress: impl Fn(usize, usize) + Sync,
 ) -> Result<Verification, Error> {
     if groups.width() != config.width {
-        return Err(Error::Invalid(format!(
+        return Err(Error::invalid(format!(
             "spectra of a {w}×{w} box cannot be checked against {config}",
             w = groups.width()
         )));
     }
     if options.sample == Some(0) {
-        return Err(Error::Invalid(
-            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with --ambiguous".into(),
+        return Err(Error::invalid(
+            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with --ambiguous",
         ));
     }
     let mut chosen: Vec<usize> = (0..groups.len())

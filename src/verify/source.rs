@@ -135,7 +135,7 @@ pub fn spectra_for(
 fn too_many(config: Config, options: &VerifyOptions) -> Error {
     let size = molecules_of(config);
     let limit = SANE_LIMIT;
-    Error::Invalid(match (countable(config), options.rules == RULES) {
+    Error::invalid(match (countable(config), options.rules == RULES) {
         (Ok(_), true) => format!(
             "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
         ),

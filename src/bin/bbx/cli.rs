@@ -42,6 +42,15 @@ impl From<Status> for ExitCode {
     }
 }
 
+/// How the command line names the library's settings: as its flags.
+pub struct Flags;
+
+impl bbx::setting::Naming for Flags {
+    fn name(&self, setting: bbx::setting::Setting) -> String {
+        format!("--{}", setting.key())
+    }
+}
+
 /// The flag Ctrl-C sets once [`ctrl_c`] catches it.
 static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
@@ -114,7 +123,7 @@ impl PuzzleInput {
             (None, Some(n), _) => n..=n,
             (None, None, Some(r)) => r,
             (None, None, None) => {
-                return Err(bbx::Error::Invalid(format!(
+                return Err(bbx::Error::invalid(format!(
                     "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N (or a range, --atoms 3..5)",
                     puzzle.origin
                 )));
@@ -122,7 +131,7 @@ impl PuzzleInput {
         };
         let cells = puzzle.width() * puzzle.width();
         if *atoms.start() > cells {
-            return Err(bbx::Error::Invalid(format!(
+            return Err(bbx::Error::invalid(format!(
                 "{} atoms do not fit in the {w}×{w} box of {}",
                 atoms.start(),
                 puzzle.origin,
@@ -130,7 +139,7 @@ impl PuzzleInput {
             )));
         }
         if *atoms.end() > cells {
-            return Err(bbx::Error::Invalid(format!(
+            return Err(bbx::Error::invalid(format!(
                 "--atoms {}..{}: {} atoms do not fit in the {w}×{w} box of {} ({cells} cells): end the range at {cells} at most",
                 atoms.start(),
                 atoms.end(),

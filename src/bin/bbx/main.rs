@@ -81,13 +81,14 @@ fn main() -> ExitCode {
     let status = match result {
         Ok((text, status)) => cli::emit(&text).map_or_else(|failed| failed, |()| status),
         Err(e) if json => {
-            eprintln!("error: {e}");
+            let message = e.show(&cli::Flags);
+            eprintln!("error: {message}");
             let status = cli::status_of(&e);
-            let text = cli::json_error(cli::error_kind(&e), &e.to_string(), status);
+            let text = cli::json_error(cli::error_kind(&e), &message, status);
             cli::emit(&text).map_or_else(|failed| failed, |()| status)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", e.show(&cli::Flags));
             cli::status_of(&e)
         }
     };

@@ -20,6 +20,6 @@ pub fn run(args: Args, mut command: clap::Command) -> bbx::Result<(String, Statu
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "bbx", &mut script);
     let text = String::from_utf8(script)
-        .map_err(|e| bbx::Error::Invalid(format!("the completion script is not UTF-8: {e}")))?;
+        .map_err(|e| bbx::Error::invalid(format!("the completion script is not UTF-8: {e}")))?;
     Ok((text, Status::Done))
 }

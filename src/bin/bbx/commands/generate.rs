@@ -79,9 +79,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     let secs = start.elapsed().as_secs_f64();
     let marks: Vec<char> = observation
         .marks()
-        .ok_or_else(|| {
-            bbx::Error::Invalid("more than 52 exit pairs: this puzzle has no display".into())
-        })?
+        .ok_or_else(|| bbx::Error::invalid("more than 52 exit pairs: this puzzle has no display"))?
         .into_iter()
         .map(|c| if c == '?' { ' ' } else { c })
         .collect();
@@ -154,7 +152,7 @@ fn inner(args: Args) -> bbx::Result<String> {
 fn check_out(path: &str) -> bbx::Result<()> {
     let p = std::path::Path::new(path);
     if p.is_dir() {
-        return Err(bbx::Error::Invalid(format!(
+        return Err(bbx::Error::invalid(format!(
             "--out {path}: is a directory: give a file name, such as {}",
             p.join("puzzle.txt").display()
         )));
@@ -168,7 +166,7 @@ fn check_out(path: &str) -> bbx::Result<()> {
             || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
             || head.contains(&0)
         {
-            return Err(bbx::Error::Invalid(format!(
+            return Err(bbx::Error::invalid(format!(
                 "--out {path}: the file exists and is not a puzzle ({}): give another file name",
                 if head.starts_with(b"SQLite format 3\0") {
                     "it is an SQLite database, perhaps a catalogue"

@@ -28,7 +28,7 @@ pub fn run(args: Args, command: clap::Command) -> bbx::Result<(String, Status)> 
             .render(&mut page)
             .map_err(|source| io_error("standard output", source))?;
         let text = String::from_utf8(page)
-            .map_err(|e| bbx::Error::Invalid(format!("the manual page is not UTF-8: {e}")))?;
+            .map_err(|e| bbx::Error::invalid(format!("the manual page is not UTF-8: {e}")))?;
         return Ok((text, Status::Done));
     };
     let section = dir.join("man1");

@@ -76,24 +76,22 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             Err(e) => {
                 if std::path::Path::new(s).exists() {
                     if args.unique {
-                        return Err(bbx::Error::Invalid(
-                            "--unique chooses random molecules: it does not apply to a puzzle file"
-                                .into(),
+                        return Err(bbx::Error::invalid(
+                            "--unique chooses random molecules: it does not apply to a puzzle file",
                         ));
                     }
                     Start::File(s.to_string())
                 } else if bbx::puzzle::is_tatham(s) && !s.contains('\n') {
                     if args.unique {
-                        return Err(bbx::Error::Invalid(
-                            "--unique chooses random molecules: it does not apply to a game ID"
-                                .into(),
+                        return Err(bbx::Error::invalid(
+                            "--unique chooses random molecules: it does not apply to a game ID",
                         ));
                     }
                     Start::GameId(s.to_string())
                 } else if looks_like_config(s) {
                     return Err(e);
                 } else {
-                    return Err(bbx::Error::Invalid(format!(
+                    return Err(bbx::Error::invalid(format!(
                         "'{s}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
                     )));
                 }
@@ -101,8 +99,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         },
     };
     if matches!(start, Start::Random { .. }) && args.atoms.is_some() {
-        return Err(bbx::Error::Invalid(
-            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it".into(),
+        return Err(bbx::Error::invalid(
+            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it",
         ));
     }
     let setup = Setup {

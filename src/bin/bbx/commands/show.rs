@@ -51,7 +51,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     let total = config.molecule_count().unwrap_or(0);
     let check = |n: u64| {
         if n == 0 || n > total {
-            Err(bbx::Error::Invalid(format!(
+            Err(bbx::Error::invalid(format!(
                 "molecule number {n} is out of range: {config} has molecules 1 to {total}"
             )))
         } else {
@@ -66,12 +66,12 @@ fn inner(args: Args) -> bbx::Result<String> {
         let from = check(args.from.unwrap_or(1))?;
         let to = check(args.to.unwrap_or(total))?;
         if from > to {
-            return Err(bbx::Error::Invalid(format!(
+            return Err(bbx::Error::invalid(format!(
                 "--from {from} --to {to} is an empty range: the first number comes after the last"
             )));
         }
         if to.saturating_sub(from) > 10_000 {
-            return Err(bbx::Error::Invalid(format!(
+            return Err(bbx::Error::invalid(format!(
                 "--from {from} --to {to} is more than 10000 molecules: ask for fewer"
             )));
         }
@@ -80,7 +80,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     if let Some(s) = &args.spectrum {
         let parsed = bbx::Spectrum::parse(s, "--spectrum")?;
         if parsed.width() != config.width {
-            return Err(bbx::Error::Invalid(format!(
+            return Err(bbx::Error::invalid(format!(
                 "--spectrum has {} positions but {config} has {}",
                 4 * parsed.width(),
                 4 * config.width
@@ -92,12 +92,12 @@ fn inner(args: Args) -> bbx::Result<String> {
     if let Some(n) = args.group {
         let row = store
             .molecule(check(n)?)?
-            .ok_or_else(|| bbx::Error::Invalid(format!("molecule {n} is not stored")))?;
+            .ok_or_else(|| bbx::Error::invalid(format!("molecule {n} is not stored")))?;
         group = Some(store.group_of(row)?);
     }
     if rows.is_empty() && group.is_none() {
-        return Err(bbx::Error::Invalid(
-            "say which molecules: numbers, --from/--to, --spectrum or --group".into(),
+        return Err(bbx::Error::invalid(
+            "say which molecules: numbers, --from/--to, --spectrum or --group",
         ));
     }
     if args.json {

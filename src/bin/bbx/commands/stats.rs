@@ -130,12 +130,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Tables::StoreInterrupted(work_dir) => {
             let message = kept(
                 &work_dir,
-                &format!(
+                format!(
                     "interrupted: the groups were not stored, and {} is as it was",
                     args.db
-                ),
-                "",
-            );
+                )
+                .into(),
+                false,
+            )
+            .show(&crate::cli::Flags);
             return Ok(stopped(
                 args.json,
                 "interrupted",

@@ -52,7 +52,7 @@ impl Args {
                 && !molecule_like
                 && !std::path::Path::new(word).exists()
             {
-                return Err(bbx::Error::Invalid(format!(
+                return Err(bbx::Error::invalid(format!(
                     "unexpected argument '{word}': `bbx trace --help` lists the options"
                 )));
             }
@@ -60,7 +60,7 @@ impl Args {
         let (molecule, config) = match (&self.first, &self.second) {
             (Some(config), Some(molecule)) => {
                 let config: Config = config.parse().map_err(|e| match e {
-                    bbx::Error::Config { input, reason } => bbx::Error::Invalid(format!(
+                    bbx::Error::Config { input, reason } => bbx::Error::invalid(format!(
                         "invalid configuration '{input}' before the molecule: {reason} (the configuration comes first: bbx trace A4_B6 868)"
                     )),
                     other => other,
@@ -69,13 +69,13 @@ impl Args {
             }
             (Some(molecule), None) | (None, Some(molecule)) => (molecule.as_str(), None),
             (None, None) => {
-                return Err(bbx::Error::Invalid(
-                    "no molecule given: bbx trace MOLECULE (e.g. O-O-------------), or bbx trace CONFIG NUMBER (e.g. A4_B6 868)".into(),
+                return Err(bbx::Error::invalid(
+                    "no molecule given: bbx trace MOLECULE (e.g. O-O-------------), or bbx trace CONFIG NUMBER (e.g. A4_B6 868)",
                 ));
             }
         };
         match (config, self.config) {
-            (Some(a), Some(b)) if a != b => Err(bbx::Error::Invalid(format!(
+            (Some(a), Some(b)) if a != b => Err(bbx::Error::invalid(format!(
                 "two configurations, {a} and --config {b}: give one"
             ))),
             (a, b) => Ok((molecule, a.or(b))),
@@ -92,7 +92,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     let m = load_molecule(molecule, config)?;
     let positions = 4 * m.width();
     if let Some(&k) = args.rays.iter().find(|&&k| k == 0 || k > positions) {
-        return Err(bbx::Error::Invalid(format!(
+        return Err(bbx::Error::invalid(format!(
             "--ray {k}: border positions of a {w}×{w} box are 1 to {positions}",
             w = m.width()
         )));

@@ -58,7 +58,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if let Some(f) = args.partial
         && !(0.0..=1.0).contains(&f)
     {
-        return Err(bbx::Error::Invalid(format!(
+        return Err(bbx::Error::invalid(format!(
             "--partial {f}: give a fraction between 0 and 1"
         )));
     }

@@ -1,0 +1,272 @@
+//! The settings a user can change, as the library names them, and prose
+//! that refers to them.
+//!
+//! The library never names a command-line flag. When a message says what
+//! would get further ("the memory bound stopped the search: raise it"), it
+//! names a [`Setting`], and the front that shows the message — the `bbx`
+//! command line, the web page, a program of yours — names the setting its
+//! own way through [`Naming`]: the command line as `--memory`, a page as
+//! "the memory bound". [`Text`] is prose with such references left open
+//! until it is shown.
+//!
+//! ```
+//! use bbx::setting::{Naming, Plain, Setting, Text};
+//!
+//! struct Flags;
+//! impl Naming for Flags {
+//!     fn name(&self, s: Setting) -> String {
+//!         format!("--{}", s.key())
+//!     }
+//! }
+//!
+//! let t = Text::from("raise the bound (")
+//!     .and(Setting::Memory)
+//!     .and(" raises it)");
+//! assert_eq!(t.show(&Flags), "raise the bound (--memory raises it)");
+//! assert_eq!(t.to_string(), "raise the bound (the memory bound raises it)");
+//! assert_eq!(t.show(&Plain), t.to_string());
+//! ```
+
+use std::fmt;
+
+/// A setting of some piece of work that the user can change.
+///
+/// [`key`](Setting::key) is a stable identifier in kebab case; the command
+/// line happens to spell its flags that way, but the library never adds
+/// the dashes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Setting {
+    /// The number of atoms hidden, or their range.
+    Atoms,
+    /// How many boards a listing draws.
+    Boards,
+    /// The catalogue file.
+    Db,
+    /// The puzzle format, instead of detecting it.
+    Format,
+    /// The addresses of a census's processes.
+    Hostfile,
+    /// The most molecules a search lists.
+    Max,
+    /// The most draws of a puzzle generator.
+    MaxDraws,
+    /// A memory bound.
+    Memory,
+    /// Tracing every molecule instead of one per orbit.
+    NoSymmetry,
+    /// The most molecules a plan tells apart.
+    PlanMax,
+    /// This process's index in a census.
+    Process,
+    /// The number of processes of a census.
+    Processes,
+    /// The ray rules.
+    Rules,
+    /// How many unique spectra a verify samples.
+    Sample,
+    /// The seed of the random choices.
+    Seed,
+    /// Storing a census's groups in the catalogue.
+    StoreGroups,
+    /// A time limit.
+    Timeout,
+    /// The directory a census works in.
+    WorkDir,
+    /// Worker threads per process.
+    Workers,
+}
+
+impl Setting {
+    /// A stable identifier in kebab case: `work-dir`, `plan-max`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Setting::Atoms => "atoms",
+            Setting::Boards => "boards",
+            Setting::Db => "db",
+            Setting::Format => "format",
+            Setting::Hostfile => "hostfile",
+            Setting::Max => "max",
+            Setting::MaxDraws => "max-draws",
+            Setting::Memory => "memory",
+            Setting::NoSymmetry => "no-symmetry",
+            Setting::PlanMax => "plan-max",
+            Setting::Process => "process",
+            Setting::Processes => "processes",
+            Setting::Rules => "rules",
+            Setting::Sample => "sample",
+            Setting::Seed => "seed",
+            Setting::StoreGroups => "store-groups",
+            Setting::Timeout => "timeout",
+            Setting::WorkDir => "work-dir",
+            Setting::Workers => "workers",
+        }
+    }
+
+    /// The setting in plain words: `the memory bound`.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Setting::Atoms => "the number of atoms",
+            Setting::Boards => "the number of boards",
+            Setting::Db => "the catalogue file",
+            Setting::Format => "the puzzle format",
+            Setting::Hostfile => "the host file",
+            Setting::Max => "the most molecules listed",
+            Setting::MaxDraws => "the most draws",
+            Setting::Memory => "the memory bound",
+            Setting::NoSymmetry => "tracing every molecule",
+            Setting::PlanMax => "the most molecules a plan tells apart",
+            Setting::Process => "the process index",
+            Setting::Processes => "the number of processes",
+            Setting::Rules => "the ray rules",
+            Setting::Sample => "the sample size",
+            Setting::Seed => "the seed",
+            Setting::StoreGroups => "storing the groups",
+            Setting::Timeout => "the time limit",
+            Setting::WorkDir => "the work directory",
+            Setting::Workers => "the number of workers",
+        }
+    }
+}
+
+/// How a front names the settings in what it shows.
+pub trait Naming {
+    /// The name of `setting`, as the user would type or find it.
+    fn name(&self, setting: Setting) -> String;
+}
+
+/// The library's own naming: each setting in plain words
+/// ([`Setting::words`]). `Display` of a [`Text`] and of an
+/// [`Error`](crate::Error) uses it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plain;
+
+impl Naming for Plain {
+    fn name(&self, setting: Setting) -> String {
+        setting.words().to_string()
+    }
+}
+
+/// Prose that may refer to settings, each named when it is shown.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Text {
+    pieces: Vec<Piece>,
+}
+
+/// A piece of [`Text`]: words, or a setting to be named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Words shown as they are.
+    Words(String),
+    /// A setting, named by the front.
+    Setting(Setting),
+}
+
+impl Text {
+    /// The same text, followed by `piece`.
+    pub fn and(mut self, piece: impl Into<Piece>) -> Text {
+        self.push(piece);
+        self
+    }
+
+    /// Adds `piece` at the end.
+    pub fn push(&mut self, piece: impl Into<Piece>) {
+        match (piece.into(), self.pieces.last_mut()) {
+            (Piece::Words(w), Some(Piece::Words(last))) => last.push_str(&w),
+            (p, _) => self.pieces.push(p),
+        }
+    }
+
+    /// The text with each setting named by `naming`.
+    pub fn show(&self, naming: &dyn Naming) -> String {
+        let mut out = String::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Words(w) => out.push_str(w),
+                Piece::Setting(s) => out.push_str(&naming.name(*s)),
+            }
+        }
+        out
+    }
+
+    /// The settings the text refers to, in order.
+    pub fn settings(&self) -> impl Iterator<Item = Setting> + '_ {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::Setting(s) => Some(*s),
+            Piece::Words(_) => None,
+        })
+    }
+
+    /// The pieces of the text.
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+}
+
+impl From<String> for Piece {
+    fn from(s: String) -> Piece {
+        Piece::Words(s)
+    }
+}
+
+impl From<&str> for Piece {
+    fn from(s: &str) -> Piece {
+        Piece::Words(s.to_string())
+    }
+}
+
+impl From<Setting> for Piece {
+    fn from(s: Setting) -> Piece {
+        Piece::Setting(s)
+    }
+}
+
+impl<T: Into<Piece>> From<T> for Text {
+    fn from(piece: T) -> Text {
+        Text::default().and(piece)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.show(&Plain))
+    }
+}
+
+/// [`Text`] from pieces: words (`&str`, `String`) and [`Setting`]s.
+///
+/// ```
+/// use bbx::setting::{Setting, Plain};
+/// let t = bbx::text!["give at least ", Setting::Memory, format!(" {}M", 12)];
+/// assert_eq!(t.show(&Plain), "give at least the memory bound 12M");
+/// ```
+#[macro_export]
+macro_rules! text {
+    ($($piece:expr),* $(,)?) => {{
+        let mut t = $crate::setting::Text::default();
+        $(t.push($piece);)*
+        t
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Flags;
+    impl Naming for Flags {
+        fn name(&self, s: Setting) -> String {
+            format!("--{}", s.key())
+        }
+    }
+
+    #[test]
+    fn words_run_together_and_settings_are_named_when_shown() {
+        let t = text!["a ", "b ", Setting::WorkDir, " c"];
+        assert_eq!(t.pieces().len(), 3);
+        assert_eq!(t.show(&Flags), "a b --work-dir c");
+        assert_eq!(t.to_string(), "a b the work directory c");
+        assert_eq!(t.settings().collect::<Vec<_>>(), [Setting::WorkDir]);
+        assert_eq!(Text::from("plain").show(&Flags), "plain");
+    }
+}
