@@ -19,6 +19,11 @@
 //! assert_eq!(enumeration::unrank(c, 15993).unwrap(), m);
 //! ```
 
+use std::ops::RangeInclusive;
+
+use rayon::prelude::*;
+
+use crate::control::{Budget, Cut};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -253,6 +258,137 @@ pub fn next_combination(a: &mut [usize], len: usize) -> Option<usize> {
     None
 }
 
+/// The molecules of a configuration, walked in parallel: the one walk of
+/// bbx over a whole configuration (the forward counts, the strategy's
+/// spectra, the catalogue, verify's groups).
+///
+/// [`chunks`](Walk::chunks) splits a range of numbers into chunks of
+/// consecutive numbers as a rayon parallel iterator, so that each caller
+/// reduces them its own way (a fold, an ordered collect, slices written in
+/// place); [`Chunk::visit`] walks one chunk in number order with
+/// [`next_combination`] after checking the [`Budget`].
+///
+/// ```
+/// use rayon::prelude::*;
+/// use bbx::control::Budget;
+/// use bbx::rules::enumeration::Walk;
+///
+/// let walk = Walk::new("A2_B4".parse().unwrap()).unwrap();
+/// let budget = Budget::default();
+/// // Every molecule's lowest atom, summed over the configuration.
+/// let sum: usize = walk
+///     .chunks(1..=walk.count(), 7)
+///     .map(|chunk| {
+///         let mut s = 0;
+///         chunk.visit(&budget, |_, atoms, _| s += atoms[0]).map(|()| s)
+///     })
+///     .sum::<Result<usize, _>>()
+///     .unwrap();
+/// let by_hand: usize = (0..16).map(|a| a * (15 - a)).sum();
+/// assert_eq!(sum, by_hand);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Walk {
+    numbering: Numbering,
+    count: u64,
+}
+
+/// A run of consecutive molecule numbers of a [`Walk`].
+#[derive(Debug, Clone, Copy)]
+pub struct Chunk<'a> {
+    walk: &'a Walk,
+    /// Its place among the chunks of the range, from 0.
+    pub index: usize,
+    /// Its first molecule's number.
+    pub first: u64,
+    /// Its last molecule's number.
+    pub last: u64,
+}
+
+impl Walk {
+    /// The walk of `config`; an error when it has too many molecules to
+    /// number in a `u64`.
+    pub fn new(config: Config) -> Result<Walk, Error> {
+        let count = config.molecule_count();
+        match (Numbering::new(config), count) {
+            (Some(numbering), Some(count)) => Ok(Walk { numbering, count }),
+            _ => Err(Error::invalid(format!(
+                "configuration {config} has too many molecules to number"
+            ))),
+        }
+    }
+
+    /// The configuration's number of molecules.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The numbering the walk uses.
+    pub fn numbering(&self) -> &Numbering {
+        &self.numbering
+    }
+
+    /// The molecules numbered `numbers` (within 1..=[`count`](Walk::count)),
+    /// in chunks of `size` numbers (the last may be shorter), in order.
+    pub fn chunks(
+        &self,
+        numbers: RangeInclusive<u64>,
+        size: u64,
+    ) -> impl IndexedParallelIterator<Item = Chunk<'_>> {
+        let first = (*numbers.start()).max(1);
+        let last = (*numbers.end()).min(self.count);
+        let size = size.max(1);
+        let n = if last < first {
+            0
+        } else {
+            (last - first) / size + 1
+        };
+        (0..n as usize).into_par_iter().map(move |index| {
+            let start = first + index as u64 * size;
+            Chunk {
+                walk: self,
+                index,
+                first: start,
+                last: (start + size - 1).min(last),
+            }
+        })
+    }
+}
+
+impl Chunk<'_> {
+    /// Its number of molecules.
+    pub fn len(&self) -> usize {
+        (self.last - self.first + 1) as usize
+    }
+
+    /// Whether it holds no molecule (never, for a chunk of
+    /// [`Walk::chunks`]).
+    pub fn is_empty(&self) -> bool {
+        self.last < self.first
+    }
+
+    /// Calls `f(number, atoms, moved)` for each molecule in number order:
+    /// its number, its atoms' cells (sorted), and the index of the first
+    /// atom that moved since the molecule before (0 for the chunk's first).
+    /// Checks `budget` first, and walks nothing when it is spent.
+    pub fn visit(
+        &self,
+        budget: &Budget,
+        mut f: impl FnMut(u64, &[usize], usize),
+    ) -> Result<(), Cut> {
+        budget.check()?;
+        let numbering = &self.walk.numbering;
+        let mut atoms = Vec::with_capacity(numbering.atoms);
+        numbering.unrank_into(self.first, &mut atoms);
+        let mut moved = 0;
+        for number in self.first..=self.last {
+            f(number, &atoms, moved);
+            moved = next_combination(&mut atoms, numbering.cells).unwrap_or(0);
+        }
+        Ok(())
+    }
+}
+
 impl Iterator for Molecules {
     type Item = Molecule;
     fn next(&mut self) -> Option<Molecule> {
@@ -341,5 +477,44 @@ mod tests {
         assert!(unrank(c, 0).is_err());
         let e = unrank(c, 121).unwrap_err().to_string();
         assert!(e.contains("1 to 120"), "{e}");
+    }
+
+    #[test]
+    fn the_walk_visits_every_molecule_once_in_number_order_in_any_chunking() {
+        let config: Config = "A3_B4".parse().unwrap();
+        let walk = Walk::new(config).unwrap();
+        let expected: Vec<(u64, Vec<usize>)> = Molecules::new(config)
+            .enumerate()
+            .map(|(i, m)| (i as u64 + 1, m.atoms().to_vec()))
+            .collect();
+        for size in [1, 3, 7, 560, 1000] {
+            let chunks: Vec<Vec<(u64, Vec<usize>, usize)>> = walk
+                .chunks(1..=walk.count(), size)
+                .map(|c| {
+                    let mut seen = Vec::new();
+                    c.visit(&Budget::default(), |n, a, moved| {
+                        seen.push((n, a.to_vec(), moved))
+                    })
+                    .unwrap();
+                    seen
+                })
+                .collect();
+            let seen: Vec<_> = chunks.concat();
+            let got: Vec<(u64, Vec<usize>)> =
+                seen.iter().map(|(n, a, _)| (*n, a.clone())).collect();
+            assert_eq!(got, expected, "chunks of {size}");
+            for w in seen.windows(2) {
+                let (a, b, moved) = (&w[0].1, &w[1].1, w[1].2);
+                if moved > 0 || a[0] == b[0] {
+                    assert_eq!(a[..moved], b[..moved], "{a:?} → {b:?} said {moved}");
+                }
+            }
+        }
+        let some: Vec<u64> = walk.chunks(5..=9, 2).map(|c| c.first).collect();
+        assert_eq!(some, [5, 7, 9]);
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
+        let chunk = walk.chunks(1..=10, 10).collect::<Vec<_>>()[0];
+        assert_eq!(chunk.visit(&cancelled, |_, _, _| ()), Err(Cut::Cancelled));
     }
 }
