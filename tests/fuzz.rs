@@ -14,7 +14,8 @@ use crate::common::{bbx, proptest_config, puzzle_files, sparse};
 use bbx::puzzle::{
     Format, Picture, detect_format, parse_molecule, parse_puzzle, position_to_seed001,
 };
-use bbx::render::{Notation, balls_line, board, spectrum_marks};
+use bbx::render::{balls_line, board};
+use bbx::rules::notation::Notation;
 use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum, Transform};
 use proptest::prelude::*;
 
@@ -340,7 +341,7 @@ fn write_puzzle(m: &Molecule, style: usize, keep: &[bool]) -> Written {
                 .into_iter()
                 .map(|c| if c == '?' { ' ' } else { c })
                 .collect();
-            let emacs = spectrum_marks(&s, Notation::Emacs).filter(|_| style == 1);
+            let emacs = s.marks_in(Notation::Emacs).filter(|_| style == 1);
             let marks: Vec<char> = match emacs {
                 // The full spectrum's Emacs marks, blank where not shot.
                 Some(e) => e

@@ -32,6 +32,7 @@ const RULES: &[&str] = &[
     "config",
     "board",
     "ray",
+    "notation",
     "score",
     "spectrum",
     "symmetry",

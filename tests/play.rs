@@ -10,7 +10,7 @@ use bbx::play::app::{App, Mode, Options};
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
 use bbx::play::setup::{Setup, Source, Start, start};
-use bbx::render::Notation;
+use bbx::rules::notation::Notation;
 use bbx::solver::{self, Certainty, Limits};
 use bbx::{Molecule, Outcome, Rules, Spectrum};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};

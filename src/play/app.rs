@@ -33,7 +33,8 @@ use crate::play::input::{Command, Cursor, Target, command};
 use crate::play::referee::Verdict;
 use crate::play::save::save_text;
 use crate::play::setup::{Setup, Source, Started, start};
-use crate::render::{Notation, position_name};
+use crate::render::position_name;
+use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
 
 /// Display and coach settings.
@@ -166,7 +167,7 @@ impl App {
             cursor: Cursor::start(p),
             notation: match (options.notation, started.notation) {
                 (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
-                _ => Notation::Seed,
+                _ => Notation::Letters,
             },
             coach: Coach::new(options.coach),
             panels: Panels::default(),
@@ -515,8 +516,8 @@ impl App {
             Command::Save => self.open_save_prompt(),
             Command::SwitchNotation => {
                 self.notation = match self.notation {
-                    Notation::Seed => Notation::Emacs,
-                    Notation::Emacs => Notation::Seed,
+                    Notation::Letters => Notation::Emacs,
+                    Notation::Emacs => Notation::Letters,
                 };
                 let (_, used) = self.game().marks_in(self.notation);
                 let text = match (self.notation, used) {
@@ -569,7 +570,7 @@ impl App {
                         );
                         if self.notation == Notation::Emacs
                             && !self.told_letters
-                            && self.game().marks_in(Notation::Emacs).1 == Notation::Seed
+                            && self.game().marks_in(Notation::Emacs).1 == Notation::Letters
                         {
                             self.told_letters = true;
                             text.push_str(

@@ -22,10 +22,11 @@
 
 use crate::error::Error;
 use crate::play::referee::{Judge, Verdict, judge, resign};
-use crate::render::{Notation, emacs_mark};
 use crate::rules::board::Molecule;
+use crate::rules::notation::Notation;
+use crate::rules::notation::pair_label;
 use crate::rules::ray::{Outcome, Rules, Tracer};
-use crate::rules::spectrum::{Observation, Spectrum, pair_label};
+use crate::rules::spectrum::{Observation, Spectrum};
 
 /// What shooting a ray did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,10 +284,16 @@ impl Game {
     /// letters are used.
     pub fn marks_in(&self, notation: Notation) -> (Vec<char>, Notation) {
         let marks = self.marks();
-        if notation == Notation::Seed || self.pair_order().len() > 9 {
-            return (marks, Notation::Seed);
+        if notation == Notation::Letters || self.pair_order().len() > 9 {
+            return (marks, Notation::Letters);
         }
-        (marks.into_iter().map(emacs_mark).collect(), Notation::Emacs)
+        (
+            marks
+                .into_iter()
+                .map(|m| Notation::Emacs.from_letters(m))
+                .collect(),
+            Notation::Emacs,
+        )
     }
 
     /// The border marks in J. Forget's notation, pairs lettered in the order they

@@ -19,13 +19,13 @@
 //! use bbx::play::game::Game;
 //! use bbx::play::referee::Judge;
 //! use bbx::play::save::{read_resume, save_text};
-//! use bbx::render::Notation;
+//! use bbx::rules::notation::Notation;
 //! use bbx::{Molecule, Rules};
 //!
 //! let hidden: Molecule = "O-O-------------".parse().unwrap();
 //! let mut game = Game::new(hidden.clone(), Rules::Standard, Judge::AllRays);
 //! game.shoot(8);
-//! let text = save_text(&game, Notation::Seed).unwrap();
+//! let text = save_text(&game, Notation::Letters).unwrap();
 //! assert!(!text.contains(&hidden.to_string()));
 //! let puzzle = bbx::puzzle::parse_puzzle(&text, "saved", None).unwrap();
 //! assert_eq!(puzzle.observation, *game.observation());
@@ -38,8 +38,9 @@ use std::fmt::Write as _;
 use crate::error::Error;
 use crate::play::game::{Action, Extra, Game, History};
 use crate::play::referee::Judge;
-use crate::render::{Notation, balls_line, grid};
+use crate::render::{balls_line, grid};
 use crate::rules::board::Molecule;
+use crate::rules::notation::Notation;
 use crate::rules::ray::Rules;
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng as _, SeedableRng as _};
@@ -480,7 +481,7 @@ mod tests {
     #[test]
     fn round_trip() {
         let g = sample();
-        let text = save_text(&g, Notation::Seed).unwrap();
+        let text = save_text(&g, Notation::Letters).unwrap();
         let r = read_resume(&text, "t").unwrap().unwrap();
         assert_eq!(r.hidden, *g.hidden());
         assert_eq!(
@@ -541,7 +542,7 @@ mod tests {
         // New saves are written in format 2, which the first format's
         // unscrambling does not read.
         let g = sample();
-        let text = save_text(&g, Notation::Seed).unwrap();
+        let text = save_text(&g, Notation::Letters).unwrap();
         let line = text.lines().find(|l| l.contains(RESUME_TAG)).unwrap();
         let token = line.split_whitespace().last().unwrap();
         let nonce = u32::from_str_radix(&token[..8], 16).unwrap();

@@ -28,9 +28,9 @@ use crate::play::save::read_resume;
 use crate::puzzle::{
     Expected, Picture, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
 };
-use crate::render::Notation;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
+use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::solver::{self, Limits};
@@ -450,7 +450,7 @@ fn picture_notation(text: &str, path: &str) -> Option<Notation> {
     Some(if digit || (h_or_r && !seed) {
         Notation::Emacs
     } else {
-        Notation::Seed
+        Notation::Letters
     })
 }
 
@@ -571,7 +571,7 @@ mod tests {
         })
         .unwrap();
         // The file is in Emacs notation: its top line is "   6 7 5 H 4 H 3 H".
-        let (marks, _) = s.game.marks_in(crate::render::Notation::Emacs);
+        let (marks, _) = s.game.marks_in(crate::rules::notation::Notation::Emacs);
         let top: String = marks[24..32].iter().rev().collect();
         assert_eq!(top, "675H4H3H");
     }

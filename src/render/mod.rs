@@ -13,7 +13,7 @@
 //! use bbx::{render, Molecule, Rules, Spectrum};
 //! let m: Molecule = "O-O-------------".parse().unwrap();
 //! let s = Spectrum::of(&m, Rules::Standard);
-//! let marks = render::spectrum_marks(&s, render::Notation::Seed).unwrap();
+//! let marks = s.marks().unwrap();
 //! assert_eq!(
 //!     render::board(&m, &marks),
 //!     "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n"
@@ -31,9 +31,7 @@ mod trace;
 mod verify;
 
 pub use assist::{plan_text, suggest_text};
-pub use board::{
-    Notation, balls_line, board, emacs_mark, grid, position_name, side_by_side, spectrum_marks,
-};
+pub use board::{balls_line, board, grid, position_name, side_by_side};
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, spectral_group, stats_text};
 pub use solve::{certainty_board, probability_board, solve_text, verdict};
@@ -46,6 +44,7 @@ pub use verify::{verify_streamed_text, verify_text};
 mod tests {
     use super::*;
     use crate::rules::board::Molecule;
+    use crate::rules::notation::Notation;
     use crate::rules::ray::{Outcome, RayTrace, Rules, Tracer};
     use crate::rules::spectrum::Spectrum;
 
@@ -93,13 +92,10 @@ mod tests {
     fn emacs_notation() {
         let m: Molecule = "O-O-------------".parse().unwrap();
         let s = Spectrum::of(&m, Rules::Standard);
-        let marks: String = spectrum_marks(&s, Notation::Emacs)
-            .unwrap()
-            .into_iter()
-            .collect();
+        let marks: String = s.marks_in(Notation::Emacs).unwrap().into_iter().collect();
         assert_eq!(marks, "HR12HRH3213HRHRH");
         let empty = Spectrum::of(&Molecule::new(5, []).unwrap(), Rules::Standard);
-        assert!(spectrum_marks(&empty, Notation::Emacs).is_none());
+        assert!(empty.marks_in(Notation::Emacs).is_none());
     }
 
     #[test]

@@ -5,7 +5,8 @@ use itertools::Itertools as _;
 use std::fmt::Write as _;
 
 use crate::error::quantity;
-use crate::render::board::{Notation, board, grid, position_name, spectrum_marks};
+use crate::render::board::{board, grid, position_name};
+use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::solver::report::SolveReport;
@@ -162,7 +163,7 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
         };
         let _ = writeln!(out, "\nmolecule {} of {}{number}: {m}", i + 1, report.count);
         let s = Spectrum::of(m, report.rules);
-        match spectrum_marks(&s, Notation::Seed) {
+        match s.marks_in(Notation::Letters) {
             Some(marks) => out.push_str(&board(m, &marks)),
             None => out.push_str(&board(m, &[])),
         }

@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use crate::error::quantity;
-use crate::render::board::{Notation, balls_line, board, grid, position_name, spectrum_marks};
+use crate::render::board::{balls_line, board, grid, position_name};
 use crate::rules::board::{Molecule, port};
+use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules};
 use crate::rules::report::TraceReport;
 use crate::rules::spectrum::Stats;
@@ -178,7 +179,7 @@ pub fn trace_text(report: &TraceReport, notation: Notation) -> String {
     let spectrum = &report.analysis().spectrum;
     let mut out = trace_header(report);
     out.push('\n');
-    match spectrum_marks(spectrum, notation) {
+    match spectrum.marks_in(notation) {
         Some(marks) => out.push_str(&board(m, &marks)),
         None => {
             out.push_str(&board(m, &[]));

@@ -9,6 +9,7 @@
 //! | [`config`] | configurations `An_Bp` and the binomial counts |
 //! | [`board`] | cells, headings, border positions and molecules |
 //! | [`ray`] | the ray rules and the [`Tracer`](ray::Tracer) that applies them |
+//! | [`notation`] | the marks of results on the border, in J. Forget's and Emacs's notations |
 //! | [`score`] | what rays and wrong guesses cost |
 //! | [`spectrum`] | spectra, observations and the 17 per-molecule statistics |
 //! | [`symmetry`] | the eight symmetries of the square |
@@ -18,6 +19,7 @@
 pub mod board;
 pub mod config;
 pub mod enumeration;
+pub mod notation;
 pub mod ray;
 pub mod report;
 pub mod score;

@@ -19,16 +19,8 @@ use std::fmt;
 
 use crate::error::ParseError;
 use crate::rules::board::Molecule;
+use crate::rules::notation::{MISS, Notation, pair_label};
 use crate::rules::ray::{Outcome, RayTrace, Rules, Tracer};
-
-/// The label of the `i`-th exit pair (0-based): `a`–`z`, then `A`–`Z`.
-pub fn pair_label(i: usize) -> Option<char> {
-    match i {
-        0..=25 => Some((b'a' + i as u8) as char),
-        26..=51 => Some((b'A' + (i - 26) as u8) as char),
-        _ => None,
-    }
-}
 
 /// The results of every ray of one board, by border position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -98,9 +90,9 @@ impl Spectrum {
         let mut next = 0;
         for (i, r) in self.results.iter().enumerate() {
             label[i] = match *r {
-                Outcome::Absorbed => '@',
-                Outcome::Reflected => '&',
-                Outcome::Miss => '~',
+                Outcome::Absorbed => Notation::Letters.hit(),
+                Outcome::Reflected => Notation::Letters.reflection(),
+                Outcome::Miss => MISS,
                 Outcome::Exit(k) => {
                     if k < i + 1 {
                         label[k - 1]
@@ -113,6 +105,22 @@ impl Spectrum {
             };
         }
         Some(label)
+    }
+
+    /// The marks in `notation` (`~` for a miss); `None` when the notation
+    /// cannot write them (more than 52 pairs, or more than 9 in Emacs
+    /// notation).
+    pub fn marks_in(&self, notation: Notation) -> Option<Vec<char>> {
+        if self.pairs() > notation.max_pairs() {
+            return None;
+        }
+        let marks = self.marks()?;
+        Some(
+            marks
+                .into_iter()
+                .map(|m| notation.from_letters(m))
+                .collect(),
+        )
     }
 
     /// The normalised string, or `None` when there are more than 52 pairs.
@@ -331,9 +339,9 @@ impl Observation {
         for (i, r) in self.results.iter().enumerate() {
             label[i] = match *r {
                 None => '?',
-                Some(Outcome::Absorbed) => '@',
-                Some(Outcome::Reflected) => '&',
-                Some(Outcome::Miss) => '~',
+                Some(Outcome::Absorbed) => Notation::Letters.hit(),
+                Some(Outcome::Reflected) => Notation::Letters.reflection(),
+                Some(Outcome::Miss) => MISS,
                 Some(Outcome::Exit(k)) if k < i + 1 => label[k - 1],
                 Some(Outcome::Exit(_)) => {
                     let c = pair_label(next)?;
@@ -558,15 +566,6 @@ mod tests {
         assert!(e.message.contains("only once"), "{e}");
         let e = Spectrum::parse("@&ab@&@cbac@&@&!", "s").unwrap_err();
         assert_eq!(e.column, 16);
-    }
-
-    #[test]
-    fn labels() {
-        assert_eq!(pair_label(0), Some('a'));
-        assert_eq!(pair_label(25), Some('z'));
-        assert_eq!(pair_label(26), Some('A'));
-        assert_eq!(pair_label(51), Some('Z'));
-        assert_eq!(pair_label(52), None);
     }
 
     #[test]

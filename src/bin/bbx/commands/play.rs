@@ -7,7 +7,7 @@ use bbx::play::app::Options;
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
 use bbx::play::setup::{Setup, Start};
-use bbx::render::Notation;
+use bbx::rules::notation::Notation;
 use bbx::{Config, Rules};
 
 use crate::cli::{Seed, Status, parse_max, parse_timeout};
@@ -114,7 +114,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         notation: if args.emacs {
             Notation::Emacs
         } else {
-            Notation::Seed
+            Notation::Letters
         },
         coach: CoachLimits {
             max: args.max,

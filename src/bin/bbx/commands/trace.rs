@@ -1,7 +1,8 @@
 //! `bbx trace`.
 
 use bbx::puzzle::load_molecule;
-use bbx::render::{self, Notation};
+use bbx::render;
+use bbx::rules::notation::Notation;
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
@@ -106,7 +107,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     let notation = if args.emacs {
         Notation::Emacs
     } else {
-        Notation::Seed
+        Notation::Letters
     };
     if args.rays.is_empty() {
         return Ok(render::trace_text(&report, notation));
