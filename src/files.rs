@@ -17,7 +17,8 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Writes `path` with `write`, into a temporary file in the same directory
-/// that then replaces `path` (keeping its permissions): if `write` or the
+/// that then replaces `path` (keeping its permissions; a new file gets the
+/// usual mode, 0666 less the umask): if `write` or the
 /// disk fails, `path` is left as it was and the temporary file is removed.
 /// A path that is a symbolic link has its target replaced; one that is not
 /// a regular file (a device such as `/dev/stdout`, a pipe) is written in
@@ -39,10 +40,16 @@ pub fn write_whole_with(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".bbx-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".bbx-").suffix(".tmp");
+    // A new file gets the mode any program's new file gets (0666 less the
+    // umask), not the temporary file's private 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     write(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     if let Some(m) = existing {
@@ -94,5 +101,25 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_gets_the_mode_of_any_new_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // What the umask makes of a plain new file.
+        let plain = dir.path().join("plain.txt");
+        std::fs::File::create(&plain).unwrap();
+        let usual = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
+        let path = dir.path().join("saved.txt");
+        write_whole(&path, b"a save\n").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, usual, "{mode:o} against {usual:o}");
+        // An existing file keeps its own mode.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_whole(&path, b"again\n").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 }
