@@ -33,6 +33,7 @@ use crate::rules::config::Config;
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
+use crate::setting::{Setting, Text};
 use crate::solver::{self, Limits};
 
 /// Where the game comes from.
@@ -298,10 +299,14 @@ fn from_text(
         if let Some(r) = setup.rules
             && r != resume.rules
         {
-            return Err(Error::invalid(format!(
-                "{path}: the saved game was played under the {} rules; leave out --rules to resume it",
-                resume.rules
-            )));
+            return Err(Error::invalid(
+                Text::from(format!(
+                    "{path}: the saved game was played under the {} rules; leave out ",
+                    resume.rules
+                ))
+                .and(Setting::Rules)
+                .and(" to resume it"),
+            ));
         }
         let mut game = Game::new(resume.hidden.clone(), resume.rules, resume.judge);
         let mut given = Observation::empty(p);
@@ -342,9 +347,9 @@ fn from_text(
     let atoms = match setup.atoms.or(puzzle.atoms) {
         Some(n) => n,
         None => {
-            return Err(Error::invalid(format!(
-                "{path}: the puzzle does not say how many atoms are hidden: add a line 'There are N balls in the box' or give --atoms N"
-            )));
+            return Err(Error::invalid(Text::from(format!(
+                    "{path}: the puzzle does not say how many atoms are hidden: add a line 'There are N balls in the box' or give "
+                )).and(Setting::Atoms).and(" N")));
         }
     };
     if atoms > p * p {
@@ -378,15 +383,19 @@ fn from_text(
 fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Started, Error> {
     let origin = &t.origin;
     if setup.rules.is_some_and(|r| r != Rules::Standard) {
-        return Err(Error::invalid(format!(
-            "{origin}: Tatham's Black Box plays the standard rules; leave out --rules"
-        )));
+        return Err(Error::invalid(
+            Text::from(format!(
+                "{origin}: Tatham's Black Box plays the standard rules; leave out "
+            ))
+            .and(Setting::Rules),
+        ));
     }
     let n = t.hidden.atoms().len();
     if setup.atoms.is_some_and(|a| a != n) {
-        return Err(Error::invalid(format!(
-            "{origin}: the game hides {n} balls; leave out --atoms"
-        )));
+        return Err(Error::invalid(
+            Text::from(format!("{origin}: the game hides {n} balls; leave out "))
+                .and(Setting::Atoms),
+        ));
     }
     let mut game = Game::new(t.hidden.clone(), Rules::Standard, setup.judge);
     for &pos in &t.fired {
@@ -588,8 +597,10 @@ mod tests {
             seed: Some(3),
             ..Setup::default()
         };
-        let e = start(&setup).unwrap_err().to_string();
-        assert!(e.contains("--atoms N"), "{e}");
+        let Err(Error::Invalid(e)) = start(&setup) else {
+            panic!("a puzzle without a count is refused")
+        };
+        assert!(e.settings().eq([Setting::Atoms]), "{e}");
         setup.atoms = Some(2);
         let s = start(&setup).unwrap();
         assert_eq!(s.game.atoms(), 2);

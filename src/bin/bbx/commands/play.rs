@@ -1,20 +1,22 @@
 //! `bbx play`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bbx::assistant::strategy::Policy;
 use bbx::play::app::Options;
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
+use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Start};
 use bbx::rules::notation::Notation;
 use bbx::{Config, Rules};
 
-use crate::cli::{Seed, Status, parse_max, parse_timeout};
+use crate::cli::{Flags, Seed, Status, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)"
+    after_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
 )]
 pub struct Args {
     /// A configuration (An_Bp, default A4_B8) for a random molecule, a
@@ -122,8 +124,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         },
         save_path: args.save,
         policy: args.policy,
+        naming: Arc::new(Flags),
     };
-    let played = bbx::play::play(setup, options)?;
+    // The game first, so that a bad file or option is reported even without
+    // a terminal; then the terminal.
+    let started = bbx::play::setup::start(&setup)?;
+    let mut session = Session::new(setup, started, options);
+    crate::terminal::play(&mut session)?;
+    let played = session.played();
     let status = if played.interrupted {
         Status::Interrupted
     } else {

@@ -1,32 +1,30 @@
-//! The real terminal: raw mode, the alternate screen and mouse reports while
-//! the game runs, and the terminal given back as it was afterwards — on a
-//! normal quit, on an error, on a panic (a panic hook restores it before the
-//! message is printed) and on SIGINT, SIGTERM or SIGHUP (the loop notices
-//! within a quarter of a second). In raw mode Ctrl-C arrives as a key, which
-//! quits at once.
+//! The real terminal for `bbx play`: raw mode, the alternate screen and
+//! mouse reports while the game runs, and the terminal given back as it was
+//! afterwards — on a normal quit, on an error, on a panic (a panic hook
+//! restores it before the message is printed) and on SIGINT, SIGTERM or
+//! SIGHUP (the game's loop notices within a quarter of a second). In raw mode
+//! Ctrl-C arrives as a key, which quits at once.
 //!
-//! A watchdog thread ends the game when its terminal goes away (the window
-//! closed, the shell that started it gone): crossterm 0.29 then reads the dead
-//! line in an endless loop that never returns to the game's own loop.
+//! A watchdog thread ends the process when its terminal goes away (the
+//! window closed, the shell that started it gone): crossterm 0.29 then reads
+//! the dead line in an endless loop that never returns to the game's loop.
 
 use std::io::{self, IsTerminal};
-use std::sync::Arc;
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use bbx::control::Cancel;
+use bbx::play::session::{Session, run};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use crate::error::Error;
-use crate::play::app::App;
-
 /// Environment variable that makes the game panic after its first frame, so
 /// that a test can check the terminal is restored on a panic.
-pub const PANIC_TEST_VARIABLE: &str = "BBX_PLAY_TEST_PANIC";
+const PANIC_TEST_VARIABLE: &str = "BBX_PLAY_TEST_PANIC";
 
 /// Whether the game holds the terminal (raw mode, alternate screen).
 static HELD: AtomicBool = AtomicBool::new(false);
@@ -35,7 +33,7 @@ static HELD: AtomicBool = AtomicBool::new(false);
 /// cursor shown. Does nothing when the game does not hold the terminal, so
 /// that a second call (the panic hook, then the unwinding) does not move the
 /// cursor back to where the game started.
-pub fn restore() {
+fn restore() {
     if !HELD.swap(false, Ordering::SeqCst) {
         return;
     }
@@ -68,21 +66,10 @@ fn install_panic_hook() {
     });
 }
 
-fn tty(e: io::Error) -> Error {
-    Error::Io {
+fn tty(e: io::Error) -> bbx::Error {
+    bbx::Error::Io {
         path: "the terminal".into(),
         source: e,
-    }
-}
-
-/// Fails unless standard input and output are both a terminal.
-pub fn ensure_terminal() -> Result<(), Error> {
-    if io::stdin().is_terminal() && io::stdout().is_terminal() {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected",
-        ))
     }
 }
 
@@ -134,12 +121,15 @@ impl Drop for Watchdog {
     }
 }
 
-/// Plays `app` on the terminal until the player quits.
-///
-/// Fails without touching the terminal when standard input or output is not
-/// a terminal.
-pub fn run(app: &mut App) -> Result<(), Error> {
-    ensure_terminal()?;
+/// Plays `session` on the terminal until the player quits or a signal
+/// interrupts it. Fails without touching the terminal when standard input or
+/// output is not a terminal.
+pub fn play(session: &mut Session) -> bbx::Result<()> {
+    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        return Err(bbx::Error::invalid(
+            "bbx play needs a terminal: run it in a terminal window, with neither its input nor its output redirected",
+        ));
+    }
     install_panic_hook();
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [
@@ -165,56 +155,16 @@ pub fn run(app: &mut App) -> Result<(), Error> {
     .map_err(tty)?;
     let mut term = Terminal::new(CrosstermBackend::new(io::stdout())).map_err(tty)?;
     term.clear().map_err(tty)?;
-    loop {
-        term.draw(|f| crate::play::draw(app, f)).map_err(tty)?;
+    // The loop asks for events once the first frame is drawn.
+    let mut next = |timeout| {
         if panic_test {
             panic!("{PANIC_TEST_VARIABLE} is set: panicking to test that the terminal is restored");
         }
-        if stop.load(Ordering::Relaxed) {
-            app.interrupt();
-        }
-        if app.should_quit() {
-            break;
-        }
-        // A terminal that went away (its window closed without a hang-up
-        // signal reaching us) answers no more questions: stop, rather than
-        // poll a dead line forever.
-        if terminal::size().is_err() {
-            return Err(Error::invalid(
-                "the terminal went away: the game is over (s saves a game to resume it)",
-            ));
-        }
-        let wait = if app.busy() {
-            Duration::from_millis(100)
+        if event::poll(timeout)? {
+            event::read().map(Some)
         } else {
-            Duration::from_millis(250)
-        };
-        // Take the events waiting before drawing again. A terminal that went
-        // away (its window closed) reads as an endless stream of nothing:
-        // stop then, rather than spin.
-        let mut timeout = wait;
-        let mut idle = 0u32;
-        while event::poll(timeout).map_err(tty)? {
-            match event::read().map_err(tty)? {
-                Event::Key(k) => app.handle_key(k),
-                Event::Mouse(m) => app.handle_mouse(m),
-                Event::Resize(..) => term.autoresize().map_err(tty)?,
-                _ => idle += 1,
-            }
-            if stop.load(Ordering::Relaxed) {
-                app.interrupt();
-            }
-            if app.should_quit() {
-                break;
-            }
-            if idle > 10_000 {
-                return Err(Error::invalid(
-                    "the terminal went away: the game is over (save with s next time)",
-                ));
-            }
-            timeout = Duration::ZERO;
+            Ok(None)
         }
-        app.tick();
-    }
-    Ok(())
+    };
+    run(session, &mut term, &mut next, &Cancel::from_flag(stop))
 }
