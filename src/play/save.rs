@@ -7,11 +7,11 @@
 //! (starting with `#`, which the puzzle reader skips) say what the file is
 //! and carry one `# bbx-resume:` line: what `bbx play` needs to go on with the
 //! same hidden molecule — the molecule, the rules, the rays given free by a
-//! puzzle, whether the guess was judged, and (since format 3) what the board
-//! does not show: the rays paid for and undone, the cells marked empty, the
-//! order the rays were shot in, undo and redo, wrong guesses played on and a
-//! resignation — scrambled so that the molecule
-//! does not show at a glance, with a checksum. The scrambling hides; it does
+//! puzzle, whether the guess was judged, and what the board does not show:
+//! the rays paid for and undone, the cells marked empty, the order the rays
+//! were shot in, undo and redo, wrong guesses played on and a resignation —
+//! scrambled so that the molecule does not show at a glance, with a
+//! checksum. The scrambling hides; it does
 //! not protect (anyone with this source can undo it), which is all a game
 //! between friends needs.
 //!
@@ -51,8 +51,7 @@ use xxhash_rust::xxh3::xxh3_64;
 /// The comment that carries the scrambled game.
 pub const RESUME_TAG: &str = "bbx-resume:";
 
-/// The format of the resume line written now (formats 1 and 2 are still
-/// read). Format 3 added what the board does not show ([`Extra`]).
+/// The format of the resume line: its first byte, once unscrambled.
 const VERSION: u8 = 3;
 const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 
@@ -69,7 +68,7 @@ pub struct Resume {
     pub free: Vec<usize>,
     /// Whether the guess had been judged when the game was saved.
     pub over: bool,
-    /// What the board does not show (empty in saves before format 3).
+    /// What the board does not show.
     pub extra: Extra,
 }
 
@@ -144,12 +143,6 @@ pub fn read_resume(text: &str, origin: &str) -> Result<Option<Resume>, Error> {
     })
 }
 
-/// A format's keystream, from the nonce and the length.
-type Keystream = fn(u32, usize) -> Vec<u8>;
-
-/// A format's checksum of a payload.
-type Checksum = fn(&[u8]) -> [u8; 4];
-
 /// The checksum of a payload: the first four bytes of its XXH3 hash.
 fn checksum(bytes: &[u8]) -> [u8; 4] {
     let h = xxh3_64(bytes).to_le_bytes();
@@ -165,39 +158,6 @@ fn keystream(nonce: u32, len: usize) -> Vec<u8> {
     let mut out = vec![0u8; len];
     ChaCha8Rng::from_seed(seed).fill_bytes(&mut out);
     out
-}
-
-/// The first format of the resume line (bbx before the save format 2), kept
-/// so that games saved then still resume: an FNV-1a checksum and a splitmix64
-/// keystream, both written out here because no crate keeps them in this
-/// exact form. New saves never use it.
-mod v1 {
-    use super::KEY;
-
-    /// 64-bit FNV-1a.
-    pub(super) fn checksum(bytes: &[u8]) -> [u8; 4] {
-        let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-        let h = h.to_le_bytes();
-        [h[0], h[1], h[2], h[3]]
-    }
-
-    /// splitmix64 from the key and nonce.
-    pub(super) fn keystream(nonce: u32, len: usize) -> Vec<u8> {
-        let mut state = KEY ^ (u64::from(nonce) << 17);
-        let mut out = Vec::with_capacity(len + 8);
-        while out.len() < len {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            out.extend_from_slice(&z.to_le_bytes());
-        }
-        out.truncate(len);
-        out
-    }
 }
 
 /// A payload being written: little-endian words and bit sets.
@@ -235,7 +195,6 @@ fn encode(game: &Game, board: &str) -> String {
     w.word(atoms.len());
     atoms.iter().for_each(|&a| w.word(a));
     w.bits(&game.free_positions(), 4 * p, 1);
-    // Format 3: what the board does not show.
     let extra = game.extra();
     w.bits(&extra.paid, 4 * p, 1);
     w.bits(&extra.empty, p * p, 0);
@@ -319,9 +278,8 @@ impl Reader<'_> {
     }
 }
 
-/// The payload of a resume line, unscrambled by whichever format's
-/// keystream makes its checksum match, and that format's version.
-fn unscramble(token: &str) -> Result<(Vec<u8>, u8), String> {
+/// The payload of a resume line, unscrambled, its checksum checked.
+fn unscramble(token: &str) -> Result<Vec<u8>, String> {
     if token.is_ascii() && token.len() < 8 {
         return Err("too short".into());
     }
@@ -336,37 +294,25 @@ fn unscramble(token: &str) -> Result<(Vec<u8>, u8), String> {
         return Err("too short".into());
     }
     let nonce = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-    let scrambled = &bytes[4..];
-    // This format's scrambling first, then the first format's.
-    let formats: [(Keystream, Checksum, u8); 2] = [
-        (keystream, checksum, VERSION),
-        (v1::keystream, v1::checksum, 1),
-    ];
-    formats
-        .iter()
-        .find_map(|&(stream, sum_of, version)| {
-            let mut payload: Vec<u8> = scrambled
-                .iter()
-                .zip(stream(nonce, scrambled.len()))
-                .map(|(b, k)| b ^ k)
-                .collect();
-            let sum = payload.split_off(payload.len() - 4);
-            (sum_of(&payload) == *sum).then_some((payload, version))
-        })
-        .ok_or_else(|| "its checksum does not match".into())
+    let stream = keystream(nonce, bytes.len() - 4);
+    let mut payload: Vec<u8> = bytes[4..].iter().zip(stream).map(|(b, k)| b ^ k).collect();
+    let sum = payload.split_off(payload.len() - 4);
+    if checksum(&payload) != *sum {
+        return Err("its checksum does not match".into());
+    }
+    Ok(payload)
 }
 
 fn decode(token: &str) -> Result<Resume, String> {
-    let (body, scrambling) = unscramble(token)?;
+    let body = unscramble(token)?;
     let mut r = Reader {
         bytes: &body,
         at: 0,
     };
     let version = r.byte()?;
-    // Formats 2 and 3 share their scrambling; the byte says which.
-    if version != scrambling && !(scrambling == VERSION && version == 2) {
+    if version != VERSION {
         return Err(format!(
-            "version {version} (this bbx reads versions 1 to {VERSION})"
+            "version {version} (this bbx reads version {VERSION})"
         ));
     }
     let rules = match r.byte()? {
@@ -383,14 +329,9 @@ fn decode(token: &str) -> Result<Resume, String> {
     let w = r.take(2)?;
     let p = usize::from(u16::from_le_bytes([w[0], w[1]]));
     let count = r.word()?;
-    let atoms = r.words(count)?;
-    let hidden = Molecule::new(p, atoms).map_err(|e| e.to_string())?;
+    let hidden = Molecule::new(p, r.words(count)?).map_err(|e| e.to_string())?;
     let free = r.bits(4 * p, 1)?;
-    let extra = if version >= 3 {
-        read_extra(&mut r, p)?
-    } else {
-        Extra::default()
-    };
+    let extra = read_extra(&mut r, p)?;
     if r.at != body.len() {
         return Err("wrong length".into());
     }
@@ -404,7 +345,7 @@ fn decode(token: &str) -> Result<Resume, String> {
     })
 }
 
-/// Reads format 3's [`Extra`].
+/// Reads the [`Extra`] of a payload.
 fn read_extra(r: &mut Reader, p: usize) -> Result<Extra, String> {
     let paid = r.bits(4 * p, 1)?;
     let empty = r.bits(p * p, 0)?;
@@ -524,43 +465,9 @@ mod tests {
     }
 
     #[test]
-    fn games_saved_in_the_first_format_still_resume() {
-        // A game saved by bbx before format 2 (README's example).
-        let text = "# bbx-resume: a6387ae53407a2b8a5f841a26d9647d970eb151181d841d65e77016fd95e4a47f3718e7a66bf\n";
-        let r = read_resume(text, "old.txt").unwrap().unwrap();
-        assert_eq!(r.extra, Extra::default());
-        assert_eq!(r.hidden.width(), 8);
-        assert_eq!(r.hidden.atoms().len(), 4);
-        assert_eq!(
-            (r.rules, r.judge, r.over),
-            (Rules::Standard, Judge::AllRays, false)
-        );
-        // New saves are written in format 2, which the first format's
-        // unscrambling does not read.
-        let g = sample();
-        let text = save_text(&g, Notation::Letters, &Flags).unwrap();
-        let line = text.lines().find(|l| l.contains(RESUME_TAG)).unwrap();
-        let token = line.split_whitespace().last().unwrap();
-        let nonce = u32::from_str_radix(&token[..8], 16).unwrap();
-        let bytes: Vec<u8> = (8..token.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&token[i..i + 2], 16).unwrap())
-            .collect();
-        let plain: Vec<u8> = bytes
-            .iter()
-            .zip(keystream(nonce, bytes.len()))
-            .map(|(b, k)| b ^ k)
-            .collect();
-        assert_eq!(plain[0], VERSION);
-        let (body, sum) = plain.split_at(plain.len() - 4);
-        assert_eq!(checksum(body), sum);
-        assert_ne!(v1::checksum(body), sum);
-    }
-
-    #[test]
-    fn games_saved_in_the_second_format_still_resume() {
-        // Format 2's payload, written here as bbx wrote it before format 3:
-        // version, rules, judge, over, width, atoms, free bits, checksum.
+    fn another_version_is_refused() {
+        // A payload of version 2: version, rules, judge, over, width, atoms,
+        // free bits, checksum.
         let mut body = vec![2u8, 0, 1, 0];
         body.extend_from_slice(&4u16.to_le_bytes());
         body.extend_from_slice(&2u32.to_le_bytes());
@@ -575,22 +482,12 @@ mod tests {
         for (b, k) in body.iter().zip(keystream(nonce, body.len())) {
             token.push_str(&format!("{:02x}", b ^ k));
         }
-        let r = read_resume(&format!("# {RESUME_TAG} {token}\n"), "v2.txt")
-            .unwrap()
-            .unwrap();
-        assert_eq!(r.hidden.to_string(), "O-O-------------");
-        assert_eq!((r.judge, r.free.clone()), (Judge::RaysShot, vec![1]));
-        assert_eq!(r.extra, Extra::default());
-        // One byte more is refused in format 2 (its length is fixed).
-        let mut longer = body[..body.len() - 4].to_vec();
-        longer.push(0);
-        let sum = checksum(&longer);
-        longer.extend_from_slice(&sum);
-        let mut token = format!("{nonce:08x}");
-        for (b, k) in longer.iter().zip(keystream(nonce, longer.len())) {
-            token.push_str(&format!("{:02x}", b ^ k));
-        }
-        assert!(read_resume(&format!("# {RESUME_TAG} {token}\n"), "t").is_err());
+        let e = read_resume(&format!("# {RESUME_TAG} {token}\n"), "v2.txt").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("(version 2 (this bbx reads version 3))"),
+            "{e}"
+        );
     }
 
     #[test]
