@@ -390,24 +390,29 @@ impl Game {
     /// the board (and what the coach and the referee count as shot) but stays
     /// paid: shooting it again, or redoing it, costs nothing more.
     pub fn undo(&mut self) -> Option<Action> {
-        if self.verdict.is_some() {
-            return None;
-        }
-        let a = self.history.done.pop()?;
-        self.apply(&a, false);
-        self.history.undone.push(a.clone());
-        Some(a)
+        self.travel(false)
     }
 
     /// Does again the last action undone; `None` when there is none, or the
     /// game is over.
     pub fn redo(&mut self) -> Option<Action> {
+        self.travel(true)
+    }
+
+    /// Undoes the last action done, or (`forward`) redoes the last undone.
+    fn travel(&mut self, forward: bool) -> Option<Action> {
         if self.verdict.is_some() {
             return None;
         }
-        let a = self.history.undone.pop()?;
-        self.apply(&a, true);
-        self.history.done.push(a.clone());
+        let h = &mut self.history;
+        let (from, to) = if forward {
+            (&mut h.undone, &mut h.done)
+        } else {
+            (&mut h.done, &mut h.undone)
+        };
+        let a = from.pop()?;
+        to.push(a.clone());
+        self.apply(&a, forward);
         Some(a)
     }
 

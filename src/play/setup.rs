@@ -177,33 +177,18 @@ impl Started {
     /// Where `s` saves unless the player says otherwise: the saved game's own
     /// file, or a new name in the current directory.
     pub fn default_save_path(&self) -> String {
+        let config = format!("A{}_B{}", self.game.atoms(), self.game.width());
+        let stem = |path: &str, or: &str| {
+            let stem = Path::new(path).file_stem();
+            stem.map_or(or.into(), |s| s.to_string_lossy().into_owned())
+        };
         match &self.source {
             Source::Saved { path } => path.clone(),
-            Source::Random { seed, .. } => format!(
-                "bbx-A{}_B{}-seed-{seed}.txt",
-                self.game.atoms(),
-                self.game.width()
-            ),
-            Source::Puzzle { path, .. } => {
-                let stem = Path::new(path)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "puzzle".into());
-                format!("{stem}-game.txt")
-            }
+            Source::Random { seed, .. } => format!("bbx-{config}-seed-{seed}.txt"),
+            Source::Puzzle { path, .. } => format!("{}-game.txt", stem(path, "puzzle")),
             // Never Tatham's own file: bbx saves in its own format.
-            Source::Tatham { path: Some(path) } => {
-                let stem = Path::new(path)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "tatham".into());
-                format!("{stem}-bbx.txt")
-            }
-            Source::Tatham { path: None } => format!(
-                "bbx-tatham-A{}_B{}.txt",
-                self.game.atoms(),
-                self.game.width()
-            ),
+            Source::Tatham { path: Some(path) } => format!("{}-bbx.txt", stem(path, "tatham")),
+            Source::Tatham { path: None } => format!("bbx-tatham-{config}.txt"),
         }
     }
 }

@@ -46,15 +46,6 @@ fn restore() {
     );
 }
 
-/// Restores the terminal when dropped, whatever the way out.
-struct Restorer;
-
-impl Drop for Restorer {
-    fn drop(&mut self) {
-        restore();
-    }
-}
-
 fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -73,27 +64,32 @@ fn tty(e: io::Error) -> bbx::Error {
     }
 }
 
-/// Ends the process when the terminal goes away while the game's loop is
-/// stuck where it cannot notice: a hang-up or termination signal not acted on
-/// within a second, the parent process gone, or a terminal that no longer
-/// answers. Stopped when dropped.
-struct Watchdog {
+/// The terminal while the game holds it: given back when dropped, whatever
+/// the way out. Meanwhile a watchdog thread ends the process when the
+/// terminal goes away while the game's loop is stuck where it cannot notice:
+/// a hang-up or termination signal (`stop`) not acted on within a second,
+/// the parent process gone, or a terminal that no longer answers.
+struct Held {
     done: Arc<AtomicBool>,
 }
 
-impl Watchdog {
-    fn start(stop: Arc<AtomicBool>) -> Watchdog {
+impl Held {
+    fn take(stop: Arc<AtomicBool>) -> io::Result<Held> {
+        terminal::enable_raw_mode()?;
+        HELD.store(true, Ordering::SeqCst);
         let done = Arc::new(AtomicBool::new(false));
-        let finished = Arc::clone(&done);
+        let held = Held {
+            done: Arc::clone(&done),
+        };
         #[cfg(unix)]
         let parent = std::os::unix::process::parent_id();
         let _ = std::thread::Builder::new()
             .name("bbx-play-watchdog".into())
             .spawn(move || {
                 let mut signalled = 0;
-                while !finished.load(Ordering::SeqCst) {
+                loop {
                     std::thread::sleep(Duration::from_millis(200));
-                    if finished.load(Ordering::SeqCst) {
+                    if done.load(Ordering::SeqCst) {
                         return;
                     }
                     signalled = if stop.load(Ordering::SeqCst) {
@@ -111,13 +107,16 @@ impl Watchdog {
                     }
                 }
             });
-        Watchdog { done }
+        let mut out = io::stdout();
+        execute!(out, EnterAlternateScreen, EnableMouseCapture, cursor::Hide)?;
+        Ok(held)
     }
 }
 
-impl Drop for Watchdog {
+impl Drop for Held {
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
+        restore();
     }
 }
 
@@ -142,17 +141,7 @@ pub fn play(session: &mut Session) -> bbx::Result<()> {
     }
     let panic_test = std::env::var_os(PANIC_TEST_VARIABLE).is_some();
 
-    terminal::enable_raw_mode().map_err(tty)?;
-    HELD.store(true, Ordering::SeqCst);
-    let _restorer = Restorer;
-    let _watchdog = Watchdog::start(Arc::clone(&stop));
-    execute!(
-        io::stdout(),
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        cursor::Hide
-    )
-    .map_err(tty)?;
+    let _held = Held::take(Arc::clone(&stop)).map_err(tty)?;
     let mut term = Terminal::new(CrosstermBackend::new(io::stdout())).map_err(tty)?;
     term.clear().map_err(tty)?;
     // The loop asks for events once the first frame is drawn.

@@ -65,45 +65,41 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
-    let start = match args.game.as_deref() {
-        None => Start::Random {
-            config: Config { atoms: 4, width: 8 },
+    let game = args.game.as_deref().unwrap_or("A4_B8");
+    let lower = game.to_ascii_lowercase();
+    let start = match game.parse::<Config>() {
+        Ok(config) => Start::Random {
+            config,
             unique: args.unique,
         },
-        Some(s) => match s.parse::<Config>() {
-            Ok(config) => Start::Random {
-                config,
-                unique: args.unique,
-            },
-            Err(e) => {
-                if std::path::Path::new(s).exists() {
-                    if args.unique {
-                        return Err(bbx::Error::invalid(
-                            "--unique chooses random molecules: it does not apply to a puzzle file",
-                        ));
-                    }
-                    Start::File(s.to_string())
-                } else if bbx::puzzle::is_tatham(s) && !s.contains('\n') {
-                    if args.unique {
-                        return Err(bbx::Error::invalid(
-                            "--unique chooses random molecules: it does not apply to a game ID",
-                        ));
-                    }
-                    Start::GameId(s.to_string())
-                } else if looks_like_config(s) {
-                    return Err(e);
-                } else {
-                    return Err(bbx::Error::invalid(format!(
-                        "'{s}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
-                    )));
-                }
-            }
-        },
+        Err(_) if std::path::Path::new(game).exists() => Start::File(game.to_string()),
+        Err(_) if bbx::puzzle::is_tatham(game) && !game.contains('\n') => {
+            Start::GameId(game.to_string())
+        }
+        // Meant as a configuration: its parse error is the better message.
+        Err(e) if lower.starts_with('a') && lower.contains("_b") => {
+            return Err(e);
+        }
+        Err(_) => {
+            return Err(bbx::Error::invalid(format!(
+                "'{game}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
+            )));
+        }
     };
-    if matches!(start, Start::Random { .. }) && args.atoms.is_some() {
-        return Err(bbx::Error::invalid(
-            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it",
-        ));
+    let refused = match start {
+        Start::Random { .. } if args.atoms.is_some() => {
+            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
+        }
+        Start::File(_) if args.unique => {
+            "--unique chooses random molecules: it does not apply to a puzzle file"
+        }
+        Start::GameId(_) if args.unique => {
+            "--unique chooses random molecules: it does not apply to a game ID"
+        }
+        _ => "",
+    };
+    if !refused.is_empty() {
+        return Err(bbx::Error::invalid(refused));
     }
     let setup = Setup {
         start,
@@ -138,11 +134,4 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Status::Done
     };
     Ok((format!("{}\n", played.summary), status))
-}
-
-/// Whether `s` was meant as a configuration (`A…_B…`), so that its parse
-/// error is the better message.
-fn looks_like_config(s: &str) -> bool {
-    let t = s.to_ascii_lowercase();
-    t.starts_with('a') && t.contains("_b")
 }
