@@ -169,6 +169,14 @@ impl Text {
         self
     }
 
+    /// The same text, followed by `other`.
+    pub fn and_text(mut self, other: Text) -> Text {
+        for piece in other.pieces {
+            self.push(piece);
+        }
+        self
+    }
+
     /// Adds `piece` at the end.
     pub fn push(&mut self, piece: impl Into<Piece>) {
         match (piece.into(), self.pieces.last_mut()) {

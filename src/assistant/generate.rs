@@ -17,7 +17,7 @@
 //! assert!(small.observation.shot_count() <= g.observation.shot_count());
 //! ```
 
-use std::time::Instant;
+use crate::control::{Budget, Ended, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{SliceRandom, index};
@@ -28,7 +28,7 @@ use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::solver::{self, Ended, Limits};
+use crate::solver::{self, Limits};
 
 /// The random generator `bbx` uses for a seed: ChaCha8 seeded with
 /// [`SeedableRng::seed_from_u64`]. The same seed gives the same numbers on
@@ -97,9 +97,7 @@ fn unique_before(
         atoms..=atoms,
         &Limits {
             max: Some(2),
-            deadline,
-            stop: None,
-            ..Limits::default()
+            budget: Budget::default().with_deadline(deadline),
         },
         |_| {},
     )?;

@@ -4,15 +4,15 @@
 use std::ops::RangeInclusive;
 
 use crate::assistant::plan::{Plan, PlanLimits, plan};
+use crate::control::Budget;
 use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::forward::{ForwardCut, ForwardLimits};
 use crate::solver::report::{SampleReport, SolveReport, SplitReport};
 use crate::solver::{self, Limits, Solution};
 
 /// What to look for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SuggestOptions {
     /// Stop the search after this many molecules (the ranking then rests on
     /// them); used by [`suggest`], not by [`rank`].
@@ -23,9 +23,10 @@ pub struct SuggestOptions {
     pub plan_max: Option<usize>,
     /// How far that strategy's search may go.
     pub plan_limits: PlanLimits,
-    /// How far ranking the rays on every molecule that fits may go, when the
-    /// search listed only some (see [`SolveReport::rank_exactly`]).
-    pub forward: ForwardLimits,
+    /// The budget of the search ([`suggest`]) and of ranking the rays on
+    /// every molecule that fits, when the search listed only some (see
+    /// [`SolveReport::rank_exactly`]).
+    pub budget: Budget,
 }
 
 /// The rays worth shooting next, ready to print or serialise.
@@ -90,7 +91,7 @@ pub struct Suggestion {
 ///     top: 3,
 ///     plan_max: None,
 ///     plan_limits: Default::default(),
-///     forward: Default::default(),
+///     budget: Default::default(),
 /// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
 /// assert!(s.complete && s.count > 1 && s.rays.len() == 3);
@@ -104,17 +105,21 @@ pub fn suggest(
 ) -> Result<Suggestion, Error> {
     let limits = Limits {
         max: Some(options.max),
-        ..Limits::default()
+        budget: options.budget.clone(),
     };
     let solution = solver::solve(observed, rules, atoms, &limits, |_| {})?;
-    Ok(rank(origin, solution, options))
+    rank(origin, solution, options)
 }
 
 /// Ranks the rays not yet shot for a game already solved: `solution` (of the
 /// game read from `origin`), complete or not. [`suggest`] solves and ranks;
 /// a caller that solves in its own way (on a worker thread, under a time
 /// limit) ranks with this.
-pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Suggestion {
+pub fn rank(
+    origin: &str,
+    solution: Solution,
+    options: &SuggestOptions,
+) -> Result<Suggestion, Error> {
     let (plan, plan_cut) = match options.plan_max {
         Some(n)
             if solution.ended.is_complete()
@@ -134,11 +139,8 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         _ => (None, None),
     };
     let mut report = SolveReport::new(origin, solution, None);
-    let cut = report
-        .rank_exactly(&options.forward)
-        .unwrap_or(Some(ForwardCut::TooMany));
-    let _ = cut;
-    Suggestion {
+    report.rank_exactly(&options.budget)?;
+    Ok(Suggestion {
         origin: report.origin.clone(),
         config: report.config.clone(),
         rules: report.rules,
@@ -158,5 +160,5 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         conflict: report.conflict.clone(),
         fewest_atoms: report.fewest_atoms,
         report,
-    }
+    })
 }

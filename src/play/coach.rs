@@ -30,12 +30,12 @@ use crate::assistant::strategy::{
     self, Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT, Review, StrategyOptions,
 };
 
+use crate::control::{Budget, Ended};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::forward::ForwardLimits;
 use crate::solver::report::{SolveReport, SplitReport};
-use crate::solver::{self, Certainty, Ended, Limits, Solution};
+use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -325,9 +325,7 @@ impl Coach {
         let tx = self.tx.clone();
         let limits = Limits {
             max: Some(self.limits.max),
-            deadline: Some(Instant::now() + self.limits.timeout),
-            stop: None,
-            ..Limits::default()
+            budget: Budget::default().with_timeout(self.limits.timeout),
         };
         let obs = observation.clone();
         self.failure = None;
@@ -343,14 +341,10 @@ impl Coach {
                     // the first ones found, where the box can be walked in
                     // the time left.
                     let mut report = SolveReport::new("the game", solution, None);
-                    let forward = ForwardLimits {
-                        deadline: limits.deadline,
-                        stop: None,
-                    };
-                    report.rank_exactly(&forward)?;
+                    report.rank_exactly(&limits.budget)?;
                     // Each cell's chance of an atom, from the same count (or
                     // the molecules listed, when they are all).
-                    report.count_atoms(&forward)?;
+                    report.count_atoms(&limits.budget)?;
                     Ok(Box::new(report))
                 });
                 let _ = tx.send(Message::Done(id, r.map_err(|e| e.to_string())));

@@ -21,6 +21,7 @@ use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
 use crate::assistant::generate::{fresh_seed, random_molecule, seeded, unique};
+use crate::control::Budget;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
@@ -481,9 +482,7 @@ fn choose_answer(
                 atoms..=atoms,
                 &Limits {
                     max: Some(1000),
-                    deadline: Some(Instant::now() + Duration::from_secs(2)),
-                    stop: None,
-                    ..Limits::default()
+                    budget: Budget::default().with_timeout(Duration::from_secs(2)),
                 },
                 |_| {},
             )?;
@@ -496,9 +495,7 @@ fn choose_answer(
         atoms..=atoms,
         &Limits {
             max: Some(100_000),
-            deadline: Some(Instant::now() + Duration::from_secs(20)),
-            stop: None,
-            ..Limits::default()
+            budget: Budget::default().with_timeout(Duration::from_secs(20)),
         },
         |_| {},
     )?;

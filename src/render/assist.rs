@@ -2,14 +2,15 @@
 
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
+use crate::control::Cut;
 use crate::error::quantity;
 use crate::render::board::position_name;
 use crate::render::solve::verdict;
-use crate::solver::Cut;
+use crate::setting::Naming;
 use itertools::Itertools as _;
 
 /// The text of a suggestion, listing the `top` best rays.
-pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
+pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) -> String {
     let report = &suggestion.report;
     let p = report.solution().observation.width();
     let mut out = format!(
@@ -28,9 +29,9 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
             quantity(report.count, "molecule", "molecules"),
             if report.count == 1 { "fits" } else { "fit" },
             match cut {
-                Cut::Stop => "interruption",
-                Cut::Memory => "memory bound (--memory raises it)",
-                Cut::Time => "time limit (--timeout raises it)",
+                Cut::Cancelled => "interruption",
+                Cut::OverMemory => "memory bound (--memory raises it)",
+                Cut::TimedOut => "time limit (--timeout raises it)",
             },
             if report.count == 1 {
                 "that one"
@@ -59,7 +60,7 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         );
     } else {
         if let Some(caveat) = report.ranking_caveat() {
-            out.push_str(&format!("{caveat}\n"));
+            out.push_str(&format!("{}\n", caveat.show(naming)));
         }
         out.push_str("\nrays to shoot next, best first:\n");
         out.push_str("   ray  position          outcomes  expected left  bits\n");
@@ -74,10 +75,8 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
             ));
         }
         if let Some(best) = report.splits.first() {
-            let classes = best.classes.iter().map(|c| match c.exit {
-                Some(k) => format!("out at {k}: {}", c.count),
-                None => format!("{}: {}", c.result, c.count),
-            });
+            let classes =
+                (best.classes.iter()).map(|c| format!("{}: {}", c.outcome.words(), c.count));
             let them = match &report.sample {
                 Some(sm) => format!("the sample of {}", sm.molecules),
                 None => "them".to_string(),

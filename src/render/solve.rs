@@ -4,13 +4,15 @@
 use itertools::Itertools as _;
 use std::fmt::Write as _;
 
+use crate::control::{Cut, Ended};
 use crate::error::quantity;
 use crate::render::board::{board, grid, position_name};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
+use crate::setting::Naming;
+use crate::solver::Certainty;
 use crate::solver::report::SolveReport;
-use crate::solver::{Certainty, Cut, Ended};
 
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
@@ -35,9 +37,9 @@ pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> Strin
 /// What a limit is called in the text: `time limit`, `memory bound`.
 pub fn limit_name(cut: Cut) -> &'static str {
     match cut {
-        Cut::Time => "time limit",
-        Cut::Stop => "interruption",
-        Cut::Memory => "memory bound",
+        Cut::TimedOut => "time limit",
+        Cut::Cancelled => "interruption",
+        Cut::OverMemory => "memory bound",
     }
 }
 
@@ -55,11 +57,11 @@ pub fn verdict(report: &SolveReport) -> String {
             _ => format!("{n} {word}."),
         },
         ended if n == 0 && ended.cut().is_some() => {
-            let cut = ended.cut().unwrap_or(Cut::Time);
+            let cut = ended.cut().unwrap_or(Cut::TimedOut);
             format!(
                 "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
                 limit_name(cut),
-                if cut == Cut::Memory {
+                if cut == Cut::OverMemory {
                     " (--memory raises it)"
                 } else {
                     ""
@@ -69,13 +71,13 @@ pub fn verdict(report: &SolveReport) -> String {
         Ended::TimedOut => format!(
             "At least {n} {word} (the time limit stopped the search before it was complete)."
         ),
-        Ended::Interrupted => {
+        Ended::Cancelled => {
             format!("At least {n} {word} (interrupted before the search was complete).")
         }
         Ended::OverMemory => format!(
             "At least {n} {word} (the memory bound stopped the search before it was complete; --memory raises it)."
         ),
-        Ended::ReachedMax => format!(
+        Ended::ReachedMax | Ended::TooLarge => format!(
             "At least {n} {word} (the search stopped at --max {}).",
             report.listed
         ),
@@ -84,7 +86,7 @@ pub fn verdict(report: &SolveReport) -> String {
 
 /// The full text of a solve: verdict, each molecule (up to `boards`), certainty
 /// map, splitting rays, the guess, or the conflict.
-pub fn solve_text(report: &SolveReport, boards: usize) -> String {
+pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> String {
     let sol = report.solution();
     let p = sol.observation.width();
     let mut out = String::new();
@@ -213,13 +215,10 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
         if let Some(caveat) = report.ranking_caveat() {
-            let _ = writeln!(out, "  {caveat}");
+            let _ = writeln!(out, "  {}", caveat.show(naming));
         }
         for s in report.splits.iter().take(10) {
-            let classes = s.classes.iter().map(|c| match c.exit {
-                Some(k) => format!("out at {k} ×{}", c.count),
-                None => format!("{} ×{}", c.result, c.count),
-            });
+            let classes = (s.classes.iter()).map(|c| format!("{} ×{}", c.outcome.words(), c.count));
             let _ = writeln!(
                 out,
                 "  ray {} ({}): {}; {:.2} expected to remain",

@@ -10,6 +10,7 @@ use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
 
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
+use bbx::control::{Budget, Cancel};
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
 use bbx::{Observation, Rules};
@@ -66,6 +67,22 @@ pub fn ctrl_c() -> &'static AtomicBool {
     static CATCH: Once = Once::new();
     CATCH.call_once(|| watch_interrupts(Arc::clone(&STOP)));
     &STOP
+}
+
+/// A token that Ctrl-C cancels, catching Ctrl-C from now on ([`ctrl_c`]).
+pub fn interrupt() -> Cancel {
+    ctrl_c();
+    Cancel::from_flag(Arc::clone(&STOP))
+}
+
+/// The budget of a command's work: until its `--timeout` from now, and
+/// cancelled by Ctrl-C.
+pub fn budget(timeout: Option<Duration>) -> Budget {
+    let budget = Budget::default().with_cancel(interrupt());
+    match timeout {
+        Some(t) => budget.with_timeout(t),
+        None => budget,
+    }
 }
 
 /// Sets `stop` on the first SIGINT; on the second, says so and exits.

@@ -4,14 +4,14 @@ use std::time::Duration;
 
 use bbx::assistant::plan::PlanLimits;
 use bbx::assistant::suggest::{SuggestOptions, rank};
+use bbx::control::Ended;
 use bbx::error::quantity;
 use bbx::render;
-use bbx::solver::forward::ForwardLimits;
-use bbx::solver::{Ended, Limits};
+use bbx::solver::Limits;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
-    solve_counting, spinner,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, ctrl_c, json, parse_size,
+    parse_timeout, solve_counting, spinner,
 };
 
 #[derive(clap::Args)]
@@ -51,26 +51,21 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
-    let deadline = deadline(args.timeout);
+    let budget = budget(args.timeout).with_memory(Some(args.memory));
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
         plan_limits: PlanLimits {
-            deadline,
+            deadline: budget.deadline,
             stop: Some(ctrl_c()),
             ..PlanLimits::default()
         },
-        forward: ForwardLimits {
-            deadline,
-            stop: Some(ctrl_c()),
-        },
+        budget: budget.clone(),
     };
     let limits = Limits {
         max: Some(options.max),
-        deadline,
-        stop: Some(ctrl_c()),
-        memory: Some(args.memory),
+        budget,
     };
     let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -83,7 +78,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if args.plan {
         spinner.set_message(format!("suggest {}: planning", puzzle.origin));
     }
-    let s = solution.map(|solution| rank(&puzzle.origin, solution, &options));
+    let s = solution.and_then(|solution| rank(&puzzle.origin, solution, &options));
     spinner.finish_and_clear();
     let s = s?;
     if s.complete && s.count == 0 {
@@ -92,7 +87,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         let text = if args.json {
             json(&s)?
         } else {
-            render::solve_text(&s.report, 0)
+            render::solve_text(&s.report, 0, &Flags)
         };
         return Ok((text, Status::No));
     }
@@ -111,11 +106,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&s)?
     } else {
-        render::suggest_text(&s, args.top)
+        render::suggest_text(&s, args.top, &Flags)
     };
     let plan_interrupted =
         s.plan_cut.is_some() && ctrl_c().load(std::sync::atomic::Ordering::Relaxed);
-    let status = if s.report.ended == Ended::Interrupted || plan_interrupted {
+    let status = if s.report.ended == Ended::Cancelled || plan_interrupted {
         Status::Interrupted
     } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
         Status::Incomplete
