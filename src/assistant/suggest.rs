@@ -3,11 +3,12 @@
 
 use std::ops::RangeInclusive;
 
-use crate::assistant::plan::{Plan, PlanLimits, plan};
-use crate::control::Budget;
+use crate::assistant::plan::{ShootingPlan, plan, why_no_plan};
+use crate::control::{Budget, Ended};
 use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
+use crate::setting::Text;
 use crate::solver::report::{SampleReport, SolveReport, SplitReport};
 use crate::solver::{self, Limits, Solution};
 
@@ -21,8 +22,9 @@ pub struct SuggestOptions {
     pub top: usize,
     /// Also compute the best strategy, when at most this many molecules fit.
     pub plan_max: Option<usize>,
-    /// How far that strategy's search may go.
-    pub plan_limits: PlanLimits,
+    /// The budget of that strategy's search (its memory bound is on the
+    /// subsets it remembers: see [`plan`]).
+    pub plan_budget: Budget,
     /// The budget of the search ([`suggest`]) and of ranking the rays on
     /// every molecule that fits, when the search listed only some (see
     /// [`SolveReport::rank_exactly`]).
@@ -60,10 +62,14 @@ pub struct Suggestion {
     /// that fit (too many to walk): the sample.
     pub ranking_sample: Option<SampleReport>,
     /// The best strategy, when asked for and the molecules are few enough.
-    pub plan: Option<Plan>,
-    /// Why the strategy asked for was not found: its search was cut short
-    /// (time limit, interruption, memory bound).
-    pub plan_cut: Option<String>,
+    pub plan: Option<ShootingPlan>,
+    /// How the search for the strategy asked for ended, when it was cut
+    /// short (the time limit, cancelled, the memory bound).
+    #[serde(skip)]
+    pub plan_ended: Option<Ended>,
+    /// Why the strategy asked for was not found, in words (see
+    /// [`why_no_plan`]).
+    pub plan_cut: Option<Text>,
     /// When nothing fits: the positions of a smallest set of contradicting
     /// rays.
     pub conflict: Option<Vec<usize>>,
@@ -90,7 +96,7 @@ pub struct Suggestion {
 ///     max: 1000,
 ///     top: 3,
 ///     plan_max: None,
-///     plan_limits: Default::default(),
+///     plan_budget: Default::default(),
 ///     budget: Default::default(),
 /// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
@@ -120,21 +126,15 @@ pub fn rank(
     solution: Solution,
     options: &SuggestOptions,
 ) -> Result<Suggestion, Error> {
-    let (plan, plan_cut) = match options.plan_max {
+    let (plan, plan_ended) = match options.plan_max {
         Some(n)
             if solution.ended.is_complete()
                 && !solution.molecules.is_empty()
                 && solution.molecules.len() <= n =>
         {
-            match plan(
-                &solution.molecules,
-                &solution.observation,
-                solution.rules,
-                &options.plan_limits,
-            ) {
-                Ok(p) => (Some(p), None),
-                Err(cut) => (None, Some(cut.to_string())),
-            }
+            let (molecules, observed) = (&solution.molecules, &solution.observation);
+            let p = plan(molecules, observed, solution.rules, &options.plan_budget);
+            (p.value, (!p.ended.is_complete()).then_some(p.ended))
         }
         _ => (None, None),
     };
@@ -156,7 +156,8 @@ pub fn rank(
         ranking_exact: report.splits_exact,
         ranking_sample: report.sample.clone(),
         plan,
-        plan_cut,
+        plan_ended,
+        plan_cut: plan_ended.map(|e| why_no_plan(e, &options.plan_budget)),
         conflict: report.conflict.clone(),
         fewest_atoms: report.fewest_atoms,
         report,

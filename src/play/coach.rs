@@ -22,7 +22,6 @@
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -30,7 +29,7 @@ use crate::assistant::strategy::{
     self, Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT, Review, StrategyOptions,
 };
 
-use crate::control::{Budget, Ended};
+use crate::control::{Budget, Cancel, Ended};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
@@ -186,14 +185,15 @@ pub struct Coach {
     failure: Option<String>,
     review_id: u64,
     review: ReviewState,
-    /// Set to stop the review's thread (a new game, or the coach dropped).
-    review_stop: Option<&'static AtomicBool>,
+    /// Cancelled to stop the review's thread (a new game, or the coach
+    /// dropped).
+    review_stop: Option<Cancel>,
 }
 
 impl Drop for Coach {
     fn drop(&mut self) {
-        if let Some(stop) = self.review_stop {
-            stop.store(true, Ordering::Relaxed);
+        if let Some(stop) = &self.review_stop {
+            stop.cancel();
         }
     }
 }
@@ -250,18 +250,15 @@ impl Coach {
             return;
         }
         let average = count.is_some_and(|n| n <= REVIEW_AVERAGE_LIMIT);
-        // One flag per review, leaked: the strategy's stop flag lives as
-        // long as the program (a byte per game reviewed).
-        let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-        self.review_stop = Some(stop);
+        let stop = Cancel::new();
+        self.review_stop = Some(stop.clone());
         self.review_id += 1;
         let id = self.review_id;
         let tx = self.tx.clone();
         let options = StrategyOptions {
             policy: request.policy,
             rules: request.rules,
-            deadline: None,
-            stop: Some(stop),
+            budget: Budget::default().with_cancel(stop),
         };
         let spawned = std::thread::Builder::new()
             .name("bbx-review".into())
@@ -278,8 +275,10 @@ impl Coach {
                     },
                 );
                 let msg = match r {
-                    Ok(Some(r)) => Message::Reviewed(id, true, Ok(Box::new(r))),
-                    Ok(None) => return,
+                    Ok(done) => match (done.value, done.ended) {
+                        (Some(r), Ended::Complete) => Message::Reviewed(id, true, Ok(Box::new(r))),
+                        _ => return,
+                    },
                     Err(e) => Message::Reviewed(id, true, Err(e.to_string())),
                 };
                 let _ = tx.send(msg);

@@ -249,8 +249,8 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             playable(config.atoms, config.width, &config.to_string())?;
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
-                let deadline = Instant::now() + UNIQUE_TIME_LIMIT;
-                unique(*config, rules, &mut rng, usize::MAX, Some(deadline))?.molecule
+                let budget = Budget::default().with_timeout(UNIQUE_TIME_LIMIT);
+                unique(*config, rules, &mut rng, usize::MAX, &budget)?.molecule
             } else {
                 random_molecule(*config, &mut rng)
             };

@@ -117,7 +117,7 @@ pub fn plan_text(node: &Node, indent: usize, out: &mut String) {
                 "{pad}shoot ray {ray} ({expected_rays:.2} rays expected from here)\n"
             ));
             for (o, child) in branches {
-                out.push_str(&format!("{pad}  if {o}:\n"));
+                out.push_str(&format!("{pad}  if {}:\n", o.words()));
                 plan_text(child, indent + 4, out);
             }
         }

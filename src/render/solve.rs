@@ -269,8 +269,10 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
             Some((q, observed, guessed)) => {
                 let _ = writeln!(
                     out,
-                    "does not fit: ray {q} ({}) was observed {observed}, the guess gives {guessed}.",
-                    position_name(p, *q)
+                    "does not fit: ray {q} ({}) was observed {}, the guess gives {}.",
+                    position_name(p, *q),
+                    observed.words(),
+                    guessed.words()
                 );
             }
         }

@@ -86,6 +86,7 @@ mod solution;
 pub use bounds::Fewest;
 pub use clauses::ObservationClauses;
 pub use infer::infer;
+pub(crate) use limits::human_bytes;
 pub use limits::{DEFAULT_MEMORY, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
 pub use search::{Family, Found};

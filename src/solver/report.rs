@@ -88,7 +88,7 @@ pub struct GuessReport {
     /// Whether it has the right atom count and reproduces every observed ray.
     pub fits: bool,
     /// A ray on which it differs: position, observed and guessed results.
-    pub differs_at: Option<(usize, String, String)>,
+    pub differs_at: Option<(usize, Outcome, Outcome)>,
     /// Whether it is among the molecules found.
     pub among_solutions: bool,
 }
@@ -192,11 +192,9 @@ impl SolveReport {
                 forward::FORWARD_LIMIT,
                 forward::FORWARD_TRACES
             )),
-            Some(Ended::TimedOut) => crate::text![
-                "; the time limit stopped ranking them on all (",
-                Setting::Timeout,
-                " raises it)"
-            ],
+            Some(Ended::TimedOut) => Text::from("; the time limit stopped ranking them on all (")
+                .and(Setting::Timeout)
+                .and(" raises it)"),
             Some(Ended::Cancelled) => "; interrupted before ranking them on all".into(),
             _ => Text::default(),
         };
@@ -215,18 +213,10 @@ impl SolveReport {
             .and_text(why)
             .and(".")
         } else {
-            crate::text![
-                format!(
+            Text::from(format!(
                     "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise ",
                     self.listed
-                ),
-                Setting::Max,
-                ", ",
-                Setting::Timeout,
-                " or ",
-                Setting::Memory,
-                " to rank them on more)."
-            ]
+                )).and(Setting::Max).and(", ").and(Setting::Timeout).and(" or ").and(Setting::Memory).and(" to rank them on more).")
         })
     }
 
@@ -321,14 +311,7 @@ impl SolveReport {
             GuessReport {
                 molecule: g.to_string(),
                 fits: differs.is_none() && count_ok,
-                differs_at: differs.map(|p| {
-                    let observed = solution
-                        .observation
-                        .get(p)
-                        .map(Outcome::words)
-                        .unwrap_or_default();
-                    (p, observed, s.get(p).words())
-                }),
+                differs_at: differs.and_then(|p| Some((p, solution.observation.get(p)?, s.get(p)))),
                 among_solutions: solution.molecules.contains(g),
             }
         });

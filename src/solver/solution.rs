@@ -15,7 +15,7 @@ use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Observation;
-use crate::setting::Setting;
+use crate::setting::{Setting, Text};
 use crate::solver::bounds::Fewest;
 use crate::solver::encode::counter_bytes;
 use crate::solver::infer::{Inferred, infer_within};
@@ -344,16 +344,16 @@ fn fits_in_memory(
     if need <= bound {
         return Ok(());
     }
-    Err(Error::invalid(crate::text![
-        format!(
-            "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (",
-            cells - undecided,
-            human_bytes(need),
-            human_bytes(bound)
-        ),
-        Setting::Memory,
-        "), or give the count of more rays",
-    ]))
+    let needs = format!(
+        "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (",
+        cells - undecided,
+        human_bytes(need),
+        human_bytes(bound)
+    );
+    let what_to_do = "), or give the count of more rays";
+    Err(Error::invalid(
+        Text::from(needs).and(Setting::Memory).and(what_to_do),
+    ))
 }
 
 /// One question to the search: the game, what inference decided of its

@@ -2,16 +2,15 @@
 
 use std::time::Duration;
 
-use bbx::assistant::plan::PlanLimits;
 use bbx::assistant::suggest::{SuggestOptions, rank};
-use bbx::control::Ended;
+use bbx::control::{Budget, Ended};
 use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
 
 use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, ctrl_c, json, parse_size,
-    parse_timeout, solve_counting, spinner,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
+    solve_counting, spinner,
 };
 
 #[derive(clap::Args)]
@@ -56,10 +55,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         max: args.max.limit(puzzle.width() * puzzle.width()),
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
-        plan_limits: PlanLimits {
-            deadline: budget.deadline,
-            stop: Some(ctrl_c()),
-            ..PlanLimits::default()
+        // The strategy's own memory bound, on the subsets it remembers.
+        plan_budget: Budget {
+            memory: None,
+            ..budget.clone()
         },
         budget: budget.clone(),
     };
@@ -94,7 +93,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if let Some(cut) = &s.plan_cut
         && !args.json
     {
-        eprintln!("note: no strategy (--plan): {cut}");
+        eprintln!("note: no strategy (--plan): {}", cut.show(&Flags));
     } else if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
             "note: --plan works on complete sets of at most {} (--plan-max); this game has {}{}",
@@ -108,9 +107,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         render::suggest_text(&s, args.top, &Flags)
     };
-    let plan_interrupted =
-        s.plan_cut.is_some() && ctrl_c().load(std::sync::atomic::Ordering::Relaxed);
-    let status = if s.report.ended == Ended::Cancelled || plan_interrupted {
+    let status = if s.report.ended == Ended::Cancelled || s.plan_ended == Some(Ended::Cancelled) {
         Status::Interrupted
     } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
         Status::Incomplete
