@@ -42,12 +42,16 @@ pub enum Setting {
     Atoms,
     /// How many boards a listing draws.
     Boards,
+    /// The configuration of a molecule given by its number.
+    Config,
     /// The catalogue file.
     Db,
     /// The puzzle format, instead of detecting it.
     Format,
     /// The addresses of a census's processes.
     Hostfile,
+    /// Writing the answer as JSON.
+    Json,
     /// The most molecules a search lists.
     Max,
     /// The most draws of a puzzle generator.
@@ -84,9 +88,11 @@ impl Setting {
         match self {
             Setting::Atoms => "atoms",
             Setting::Boards => "boards",
+            Setting::Config => "config",
             Setting::Db => "db",
             Setting::Format => "format",
             Setting::Hostfile => "hostfile",
+            Setting::Json => "json",
             Setting::Max => "max",
             Setting::MaxDraws => "max-draws",
             Setting::Memory => "memory",
@@ -109,9 +115,11 @@ impl Setting {
         match self {
             Setting::Atoms => "the number of atoms",
             Setting::Boards => "the number of boards",
+            Setting::Config => "the configuration",
             Setting::Db => "the catalogue file",
             Setting::Format => "the puzzle format",
             Setting::Hostfile => "the host file",
+            Setting::Json => "the JSON output",
             Setting::Max => "the most molecules listed",
             Setting::MaxDraws => "the most draws",
             Setting::Memory => "the memory bound",

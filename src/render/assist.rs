@@ -2,14 +2,14 @@
 
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
-use crate::control::Cut;
 use crate::error::quantity;
 use crate::render::board::position_name;
-use crate::render::solve::verdict;
-use crate::setting::Naming;
+use crate::render::solve::{limit_raised, verdict};
+use crate::setting::{Naming, Setting};
 use itertools::Itertools as _;
 
-/// The text of a suggestion, listing the `top` best rays.
+/// The text of a suggestion, listing the `top` best rays; `naming` names
+/// the settings it mentions.
 pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) -> String {
     let report = &suggestion.report;
     let p = report.solution().observation.width();
@@ -21,18 +21,17 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         report.observation
     );
     let cut = report.ended.cut();
+    let (max, fits) = (
+        naming.name(Setting::Max),
+        if report.count == 1 { "fits" } else { "fit" },
+    );
+    let molecules = quantity(report.count, "molecule", "molecules");
     if report.ended.is_complete() || (cut.is_some() && report.count == 0) {
-        out.push_str(&format!("{}\n", verdict(report)));
+        out.push_str(&format!("{}\n", verdict(report, naming)));
     } else if let Some(cut) = cut {
         out.push_str(&format!(
-            "At least {} {}: the {} stopped the search, and the ranking is based on {}.\n",
-            quantity(report.count, "molecule", "molecules"),
-            if report.count == 1 { "fits" } else { "fit" },
-            match cut {
-                Cut::Cancelled => "interruption",
-                Cut::OverMemory => "memory bound (--memory raises it)",
-                Cut::TimedOut => "time limit (--timeout raises it)",
-            },
+            "At least {molecules} {fits}: the {} stopped the search, and the ranking is based on {}.\n",
+            limit_raised(cut, naming),
             if report.count == 1 {
                 "that one"
             } else {
@@ -41,19 +40,20 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         ));
     } else {
         out.push_str(&format!(
-            "More than {} {}: the search stopped at --max.\n",
-            quantity(report.count, "molecule", "molecules"),
-            if report.count == 1 { "fits" } else { "fit" },
+            "More than {molecules} {fits}: the search stopped at {max}.\n"
         ));
     }
     if report.ended.is_complete() && report.count == 1 {
         out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
     } else if report.listed < 2 {
-        out.push_str("Too few molecules found to rank the rays: raise --max or --timeout.\n");
+        out.push_str(&format!(
+            "Too few molecules found to rank the rays: raise {max} or {}.\n",
+            naming.name(Setting::Timeout)
+        ));
     } else if report.splits.is_empty() && !report.ended.is_complete() {
-        out.push_str(
-            "No ray left to shoot tells the molecules found apart; others may differ (--max raises it).\n",
-        );
+        out.push_str(&format!(
+            "No ray left to shoot tells the molecules found apart; others may differ ({max} raises it).\n"
+        ));
     } else if report.splits.is_empty() {
         out.push_str(
             "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",

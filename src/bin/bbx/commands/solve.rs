@@ -89,7 +89,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             format!("{}\n", report.count)
         } else if report.count == 0 {
             // Not "at least 0": say what stopped the search.
-            format!("{}\n", render::verdict(&report))
+            format!("{}\n", render::verdict(&report, &Flags))
         } else {
             format!("at least {}\n", report.count)
         }
