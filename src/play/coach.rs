@@ -13,9 +13,10 @@
 //! The coach is in two parts, as the game is: [`Coach`], the worker that the
 //! game's loop owns, asked [`Question`]s and [`ReviewRequest`]s and answering
 //! with [`News`]; and [`Advice`], what the game's state knows of those
-//! answers. Every question has a [`Cancel`] token of its own, a child of the
-//! coach's: a question superseded by a newer one (another ray shot) is
-//! cancelled, and dropping the coach cancels them all.
+//! answers. The coach's limits are a [`Budget`]: every question and review
+//! works within a [`child`](Budget::child) of it, with a token of its own,
+//! so that a question superseded by a newer one (another ray shot) is
+//! cancelled alone, and dropping the coach cancels them all.
 //!
 //! ```
 //! use std::time::Duration;
@@ -34,16 +35,14 @@
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
-use crate::control::Cancel;
+use crate::control::{Budget, Cancel, Ended};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::forward::ForwardLimits;
 use crate::solver::report::{SolveReport, SplitReport};
 use crate::solver::{self, Certainty, Limits, Solution};
 
@@ -201,6 +200,7 @@ enum Message {
     Reviewed(u64, bool, Result<Box<Review>, String>),
 }
 
+#[derive(Debug)]
 struct Job {
     id: u64,
     question: Question,
@@ -212,10 +212,11 @@ struct Job {
 /// The worker: asks the solver on threads of its own, one question at a
 /// time (a newer question cancels the one in hand), and the review of a
 /// finished game beside it.
+#[derive(Debug)]
 pub struct Coach {
     limits: CoachLimits,
-    /// The coach's token: every question's and review's is a child of it.
-    cancel: Cancel,
+    /// The coach's budget: every question's and review's is a child of it.
+    budget: Budget,
     tx: Sender<Message>,
     rx: Receiver<Message>,
     next_id: u64,
@@ -225,38 +226,23 @@ pub struct Coach {
 
 impl Drop for Coach {
     fn drop(&mut self) {
-        self.cancel.cancel();
-    }
-}
-
-impl std::fmt::Debug for Coach {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Coach")
-            .field("limits", &self.limits)
-            .field("working", &self.job.is_some())
-            .field("reviewing", &self.review.is_some())
-            .finish()
+        self.budget.cancel.cancel();
     }
 }
 
 impl Coach {
-    /// A coach with nothing asked yet.
+    /// A coach with nothing asked yet, each question bounded by `limits`.
     pub fn new(limits: CoachLimits) -> Coach {
         let (tx, rx) = channel();
         Coach {
             limits,
-            cancel: Cancel::new(),
+            budget: Budget::default(),
             tx,
             rx,
             next_id: 0,
             job: None,
             review: None,
         }
-    }
-
-    /// The bounds on each question.
-    pub fn limits(&self) -> CoachLimits {
-        self.limits
     }
 
     /// Cancels every question and review (a new game starts).
@@ -279,23 +265,18 @@ impl Coach {
         }
         self.next_id += 1;
         let id = self.next_id;
-        let cancel = self.cancel.child();
+        let budget = self.budget.child();
+        let cancel = budget.cancel.clone();
         let tx = self.tx.clone();
-        // The strategy takes a flag for the life of the program: one byte
-        // per review.
-        let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         let options = StrategyOptions {
             policy: request.policy,
             rules: request.rules,
-            deadline: None,
-            stop: Some(stop),
+            budget,
         };
-        let watched = cancel.clone();
         let spawned = std::thread::Builder::new()
             .name("bbx-review".into())
             .spawn(move || {
                 let first = tx.clone();
-                let _ = &watched;
                 let r = strategy::review(
                     &request.hidden,
                     &request.given,
@@ -307,8 +288,11 @@ impl Coach {
                     },
                 );
                 let msg = match r {
-                    Ok(Some(r)) => Message::Reviewed(id, true, Ok(Box::new(r))),
-                    Ok(None) => return,
+                    Ok(done) => match (done.value, done.ended) {
+                        (Some(r), Ended::Complete) => Message::Reviewed(id, true, Ok(Box::new(r))),
+                        // Cancelled: a new game, or the coach dropped.
+                        _ => return,
+                    },
                     Err(e) => Message::Reviewed(id, true, Err(e.to_string())),
                 };
                 let _ = tx.send(msg);
@@ -332,13 +316,12 @@ impl Coach {
         }
         self.next_id += 1;
         let id = self.next_id;
-        let cancel = self.cancel.child();
+        let budget = self.budget.child().with_timeout(self.limits.timeout);
+        let cancel = budget.cancel.clone();
         let tx = self.tx.clone();
         let limits = Limits {
             max: Some(self.limits.max),
-            deadline: Some(Instant::now() + self.limits.timeout),
-            stop: None,
-            ..Limits::default()
+            budget,
         };
         let q = question.clone();
         let spawned = std::thread::Builder::new()
@@ -353,14 +336,10 @@ impl Coach {
                     // the first ones found, where the box can be walked in
                     // the time left.
                     let mut report = SolveReport::new("the game", solution, None);
-                    let forward = ForwardLimits {
-                        deadline: limits.deadline,
-                        stop: None,
-                    };
-                    report.rank_exactly(&forward)?;
+                    report.rank_exactly(&limits.budget)?;
                     // Each cell's chance of an atom, from the same count (or
                     // the molecules listed, when they are all).
-                    report.count_atoms(&forward)?;
+                    report.count_atoms(&limits.budget)?;
                     Ok(Box::new(report))
                 });
                 let _ = tx.send(Message::Done(id, r.map_err(|e| e.to_string())));

@@ -21,6 +21,7 @@ use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
 use crate::assistant::generate::{fresh_seed, random_molecule, seeded, unique};
+use crate::control::Budget;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
@@ -234,8 +235,8 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             playable(config.atoms, config.width, &config.to_string())?;
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
-                let deadline = Instant::now() + UNIQUE_TIME_LIMIT;
-                unique(*config, rules, &mut rng, usize::MAX, Some(deadline))?.molecule
+                let budget = Budget::default().with_timeout(UNIQUE_TIME_LIMIT);
+                unique(*config, rules, &mut rng, usize::MAX, &budget)?.molecule
             } else {
                 random_molecule(*config, &mut rng)
             };
@@ -475,9 +476,7 @@ fn choose_answer(
                 atoms..=atoms,
                 &Limits {
                     max: Some(1000),
-                    deadline: Some(Instant::now() + Duration::from_secs(2)),
-                    stop: None,
-                    ..Limits::default()
+                    budget: Budget::default().with_timeout(Duration::from_secs(2)),
                 },
                 |_| {},
             )?;
@@ -490,9 +489,7 @@ fn choose_answer(
         atoms..=atoms,
         &Limits {
             max: Some(100_000),
-            deadline: Some(Instant::now() + Duration::from_secs(20)),
-            stop: None,
-            ..Limits::default()
+            budget: Budget::default().with_timeout(Duration::from_secs(20)),
         },
         |_| {},
     )?;

@@ -12,6 +12,7 @@
 //! ```
 
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
+use crate::control::Ended;
 use crate::play::coach::{Advice, Answer, Panels, ReviewState};
 use crate::play::game::{Action, Game};
 use crate::play::input::Target;
@@ -22,7 +23,7 @@ use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
 use crate::rules::score::RULE;
 use crate::setting::{Setting, Text};
-use crate::solver::{Certainty, Ended};
+use crate::solver::Certainty;
 
 /// How a message or a line looks; the view gives each its style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

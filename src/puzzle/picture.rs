@@ -8,6 +8,7 @@ use crate::puzzle::{Expected, check_text, directory_error, read_input, without_b
 use crate::rules::board::Molecule;
 use crate::rules::config::{Config, MAX_WIDTH};
 use crate::rules::enumeration::unrank;
+use crate::setting::{Setting, Text};
 
 /// Characters accepted inside the box: `O` atom; `-`, `.` empty or unknown; `+`
 /// a drawn path.
@@ -441,9 +442,10 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         parse_molecule(&text, &origin)?
     } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
         let config = config.ok_or_else(|| {
-            Error::invalid(format!(
-                "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or --config A4_B8)"
-            ))
+            let first = format!(
+                "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or "
+            );
+            Error::invalid(Text::from(first).and(Setting::Config).and(" A4_B8)"))
         })?;
         let n: u64 = arg
             .parse()

@@ -4,13 +4,13 @@
 
 use varisat::{CnfFormula, Lit, Solver};
 
+use crate::control::Budget;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 use crate::solver::encode::{Encoding, L};
 use crate::solver::infer::infer_within;
-use crate::solver::limits::Guard;
 
 /// The clauses of one observation with exactly `atoms` atoms, in a solver
 /// of their own: the cells the rays decide first become constants
@@ -78,7 +78,7 @@ impl ObservationClauses {
     /// The clauses of `observed` under `rules` with exactly `atoms` atoms.
     pub fn new(observed: &Observation, rules: Rules, atoms: usize) -> ObservationClauses {
         let width = observed.width();
-        let inferred = infer_within(observed, rules, atoms, &Guard::default());
+        let inferred = infer_within(observed, rules, atoms, &Budget::default());
         let rays = observed.rays();
         let mut clauses = ObservationClauses {
             width,
