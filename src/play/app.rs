@@ -302,11 +302,6 @@ impl App {
         &self.advice
     }
 
-    /// The display and coach settings.
-    pub fn options(&self) -> &Options {
-        &self.options
-    }
-
     /// Which coach panels are on.
     pub fn panels(&self) -> Panels {
         self.panels
@@ -656,7 +651,7 @@ impl App {
         };
         let (n, marked) = self.game_mut().mark_empty(&cells);
         self.unsaved |= n > 0;
-        self.info(say::marks(&say::lot(p, target), n, marked));
+        self.info(say::marks(p, target, n, marked));
     }
 
     /// Undoes (or, with `redo`, redoes) up to `times` actions.

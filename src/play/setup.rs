@@ -460,8 +460,20 @@ fn choose_answer(
     rng: &mut ChaCha8Rng,
     path: &str,
 ) -> Result<(Molecule, Option<usize>), Error> {
-    let p = observed.width();
-    let config = Config::new(atoms, p)?;
+    let config = Config::new(atoms, observed.width())?;
+    let solve = |max, secs| {
+        let budget = Budget::default().with_timeout(Duration::from_secs(secs));
+        let limits = Limits {
+            max: Some(max),
+            budget,
+        };
+        solver::solve(observed, rules, atoms..=atoms, &limits, |_| {})
+    };
+    // The answers counted only when there are few (for the title).
+    let count = |s: &solver::Solution| {
+        let n = usize::try_from(s.count).unwrap_or(usize::MAX);
+        s.ended.is_complete().then_some(n)
+    };
     let budget = Instant::now() + Duration::from_millis(300);
     for i in 0.. {
         if i % 256 == 0 && Instant::now() > budget {
@@ -469,30 +481,10 @@ fn choose_answer(
         }
         let m = random_molecule(config, rng);
         if observed.matches(&Spectrum::of(&m, rules)) {
-            // Count the answers only when there are few (for the title).
-            let s = solver::solve(
-                observed,
-                rules,
-                atoms..=atoms,
-                &Limits {
-                    max: Some(1000),
-                    budget: Budget::default().with_timeout(Duration::from_secs(2)),
-                },
-                |_| {},
-            )?;
-            return Ok((m, s.ended.is_complete().then(|| count(&s))));
+            return Ok((m, count(&solve(1000, 2)?)));
         }
     }
-    let s = solver::solve(
-        observed,
-        rules,
-        atoms..=atoms,
-        &Limits {
-            max: Some(100_000),
-            budget: Budget::default().with_timeout(Duration::from_secs(20)),
-        },
-        |_| {},
-    )?;
+    let s = solve(100_000, 20)?;
     if s.molecules.is_empty() {
         return Err(Error::invalid(if s.ended.is_complete() {
             format!(
@@ -508,12 +500,7 @@ fn choose_answer(
     let m = s
         .nth(rng.random_range(0..s.count))
         .ok_or_else(|| Error::Internal("an answer past the solver's count".into()))?;
-    Ok((m, s.ended.is_complete().then(|| count(&s))))
-}
-
-/// The number of answers, as a count for the title.
-fn count(s: &solver::Solution) -> usize {
-    usize::try_from(s.count).unwrap_or(usize::MAX)
+    Ok((m, count(&s)))
 }
 
 #[cfg(test)]

@@ -5,14 +5,15 @@
 //! style; neither writes a sentence of its own.
 //!
 //! ```
-//! use bbx::play::words::{outcome_words, plural};
+//! use bbx::play::words::{atoms_are, outcome_words};
 //! use bbx::Outcome;
-//! assert_eq!(plural(1, "ray", "rays"), "1 ray");
+//! assert_eq!(atoms_are(1), "1 atom is");
 //! assert_eq!(outcome_words(8, Outcome::Exit(12)), "out at 12 (bottom, column 4)");
 //! ```
 
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
 use crate::control::Ended;
+use crate::error::quantity;
 use crate::play::coach::{Advice, Answer, Panels, ReviewState};
 use crate::play::game::{Action, Game};
 use crate::play::input::Target;
@@ -47,14 +48,9 @@ pub enum Tone {
 /// Lines of text, each with its tone.
 pub type Lines = Vec<(String, Tone)>;
 
-/// `n` and its noun, singular for one: `1 cell`, `3 cells`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// `1 atom is`, `4 atoms are`.
 pub fn atoms_are(n: usize) -> String {
-    plural(n, "atom is", "atoms are")
+    quantity(n, "atom is", "atoms are")
 }
 
 /// A cell (linear index) of a `p`-wide box: `row 2, column 7`.
@@ -213,24 +209,17 @@ pub mod say {
         }
     }
 
-    /// The cells `m` marks: a cell, a row or a column.
-    pub fn lot(p: usize, target: Target) -> String {
-        match target {
+    /// `n` cells marked empty (`marked`) or unmarked in the cell, row or
+    /// column of `target`.
+    pub fn marks(p: usize, target: Target, n: usize, marked: bool) -> String {
+        let what = match target {
             Target::Cell(i) => cell_name(p, i),
-            Target::Border(q) => {
-                let port = port(p, q);
-                if port.col == 0 || port.col == p + 1 {
-                    format!("row {}", port.row)
-                } else {
-                    format!("column {}", port.col)
-                }
-            }
-        }
-    }
-
-    /// `n` cells of `what` marked empty (`marked`) or unmarked.
-    pub fn marks(what: &str, n: usize, marked: bool) -> String {
-        let cells = plural(n, "cell", "cells");
+            Target::Border(q) => match port(p, q) {
+                q if q.col == 0 || q.col == p + 1 => format!("row {}", q.row),
+                q => format!("column {}", q.col),
+            },
+        };
+        let cells = quantity(n, "cell", "cells");
         match (n, marked) {
             (0, _) => format!("Nothing to mark in {what}: your atoms are never marked empty."),
             (_, true) => {
@@ -246,7 +235,7 @@ pub mod say {
             Action::Atom(i) => format!("the atom at {}", cell_name(p, *i)),
             Action::Empty(cells) => format!(
                 "the marks of {}",
-                plural(cells.len(), "empty cell", "empty cells")
+                quantity(cells.len(), "empty cell", "empty cells")
             ),
         }
     }
@@ -503,7 +492,7 @@ pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Adv
     if g.wrong_guesses() > 0 {
         lines.push(line(format!(
             "           {} played on",
-            plural(g.wrong_guesses(), "wrong guess", "wrong guesses")
+            quantity(g.wrong_guesses(), "wrong guess", "wrong guesses")
         )));
     }
     lines.push(BLANK);
@@ -539,8 +528,8 @@ pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Adv
                 let empty = c.iter().filter(|x| **x == Certainty::Empty).count();
                 lines.push(line(format!(
                     "certain: {} (*), {} (.)",
-                    plural(atoms, "atom", "atoms"),
-                    plural(empty, "empty cell", "empty cells")
+                    quantity(atoms, "atom", "atoms"),
+                    quantity(empty, "empty cell", "empty cells")
                 )));
                 let wrong = (0..p * p)
                     .filter(|&i| g.is_guessed(i) && c[i] == Certainty::Empty)
@@ -549,7 +538,7 @@ pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Adv
                     lines.push((
                         format!(
                             "{} on a cell certainly empty (!)",
-                            plural(wrong, "of your atoms is", "of your atoms are")
+                            quantity(wrong, "of your atoms is", "of your atoms are")
                         ),
                         Tone::Bad,
                     ));
@@ -647,7 +636,7 @@ pub fn verdict_panel(
         format!(
             " + {} for {} (×{})",
             v.penalty,
-            plural(v.wrong, "misplaced atom", "misplaced atoms"),
+            quantity(v.wrong, "misplaced atom", "misplaced atoms"),
             per_atom()
         )
     } else {
@@ -656,7 +645,7 @@ pub fn verdict_panel(
     let after = if v.wrong_guesses > 0 {
         format!(
             ", after {} played on",
-            plural(v.wrong_guesses, "wrong guess", "wrong guesses")
+            quantity(v.wrong_guesses, "wrong guess", "wrong guesses")
         )
     } else {
         String::new()
@@ -666,7 +655,7 @@ pub fn verdict_panel(
         v.score, v.ray_score
     )));
     lines.push(BLANK);
-    let differ = plural(v.wrong, "atom", "atoms");
+    let differ = quantity(v.wrong, "atom", "atoms");
     lines.push(line(if v.resigned {
         "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
     } else if v.exact {
@@ -730,7 +719,7 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
         ReviewState::Ready { review, complete } => {
             let mut lines = vec![line(format!(
                 "{policy} policy: {}, score {}",
-                plural(review.game.shots.len(), "ray", "rays"),
+                quantity(review.game.shots.len(), "ray", "rays"),
                 review.game.score
             ))];
             lines.push(match (&review.average, complete) {
@@ -780,7 +769,10 @@ pub fn molecules_heading(g: &Game, advice: &Advice) -> Result<String, String> {
     let rays = g.observation().rays().len();
     Ok(format!(
         "{}; each of them gives the same results on those rays.",
-        count_sentence(a, &format!("the {}", plural(rays, "ray shot", "rays shot")))
+        count_sentence(
+            a,
+            &format!("the {}", quantity(rays, "ray shot", "rays shot"))
+        )
     ))
 }
 
