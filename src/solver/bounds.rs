@@ -13,7 +13,7 @@
 use varisat::Lit;
 
 use crate::error::Error;
-use crate::solver::encode::L;
+use crate::solver::encode::Term;
 use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
@@ -239,7 +239,7 @@ impl RayModel {
         prev[1..]
             .iter()
             .map(|l| match l {
-                L::Lit(x) => Ok(*x),
+                Term::Lit(x) => Ok(*x),
                 _ => Err(Halt::Failed(Error::Internal(
                     "a count of the core's counter has no variable".into(),
                 ))),

@@ -8,7 +8,7 @@ use crate::control::{Budget, Cut};
 use crate::error::Error;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
-use crate::solver::encode::{Encoding, Formula, L};
+use crate::solver::encode::{Encoding, Formula, Term};
 use crate::solver::infer::{Inferred, infer_within};
 use crate::solver::limits::{Guard, Halt, model_bytes};
 
@@ -334,7 +334,7 @@ impl RayModel {
     }
 
     /// Adds a clause (see [`Encoding::clause`]).
-    pub(super) fn clause(&mut self, lits: &[L]) {
+    pub(super) fn clause(&mut self, lits: &[Term]) {
         self.encoding.clause(&mut self.solver, lits);
     }
 
@@ -347,7 +347,7 @@ impl RayModel {
     /// decided. The atom counter is built on first use, unless it would not
     /// fit in the memory budget (the model is cut); one cut while built is
     /// left unbuilt.
-    pub(super) fn at_least_lit(&mut self, j: usize) -> Result<L, Halt> {
+    pub(super) fn at_least_lit(&mut self, j: usize) -> Result<Term, Halt> {
         if let Some(l) = self.encoding.at_least_constant(j) {
             return Ok(l);
         }
@@ -398,7 +398,7 @@ impl RayModel {
     /// Encodes an observed ray (an exit pair from both ends) under `selector`.
     fn add_ray_under(&mut self, pos: usize, outcome: Outcome, selector: Lit) -> usize {
         self.encoding
-            .ray(&mut self.solver, pos, outcome, L::Lit(selector));
+            .ray(&mut self.solver, pos, outcome, Term::Lit(selector));
         self.rays.push(ObservedRay {
             position: pos,
             outcome,

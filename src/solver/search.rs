@@ -10,7 +10,7 @@ use crate::control::Ended;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::binomial_wide;
-use crate::solver::encode::L;
+use crate::solver::encode::Term;
 use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
@@ -150,9 +150,9 @@ impl RayModel {
             !self.at_least_lit(atoms.end().saturating_add(1))?,
         ] {
             match l {
-                L::Lit(x) => v.push(x),
-                L::False => v.push(!self.encoding.t),
-                L::True => {}
+                Term::Lit(x) => v.push(x),
+                Term::False => v.push(!self.encoding.t),
+                Term::True => {}
             }
         }
         Ok(v)
@@ -355,7 +355,7 @@ impl RayModel {
             out.families.push(family);
         };
         // Retire this enumeration's blocking clauses.
-        self.clause(&[L::Lit(!act)]);
+        self.clause(&[Term::Lit(!act)]);
         Ok(ended)
     }
 
@@ -370,13 +370,13 @@ impl RayModel {
         act: Lit,
     ) -> Result<(), Halt> {
         let n = m.atoms().len();
-        let mut block: Vec<L> = vec![L::Lit(!act)];
+        let mut block: Vec<Term> = vec![Term::Lit(!act)];
         if family.extra == 0 {
             // Every atom is needed where it is: block the molecule alone.
             block.extend(
                 m.atoms()
                     .iter()
-                    .map(|&i| L::Lit(self.encoding.atoms[i].negative())),
+                    .map(|&i| Term::Lit(self.encoding.atoms[i].negative())),
             );
             block.push(self.at_least_lit(n + 1)?);
         } else {
@@ -385,7 +385,7 @@ impl RayModel {
             for (c, &kept) in needed.iter().enumerate() {
                 if kept {
                     let atom = m.atoms().binary_search(&c).is_ok();
-                    block.push(L::Lit(self.encoding.atoms[c].lit(!atom)));
+                    block.push(Term::Lit(self.encoding.atoms[c].lit(!atom)));
                 }
             }
             block.push(self.at_least_lit(n + 1)?);
