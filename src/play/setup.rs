@@ -274,7 +274,12 @@ fn from_text(
     }
     let puzzle = parse_puzzle(text, path, None)?;
     let p = puzzle.width();
-    let order = label_order(text, path, &puzzle.observation);
+    // A display: its labels' order, and its notation.
+    let picture = Picture::parse(text, path).ok();
+    let order = picture
+        .as_ref()
+        .map_or(Vec::new(), |pic| label_order(pic, &puzzle.observation));
+    let notation = picture.map(|pic| pic.notation());
     if let Some(resume) = read_resume(text, path)? {
         if resume.hidden.width() != p {
             return Err(Error::invalid(format!(
@@ -326,7 +331,7 @@ fn from_text(
         return Ok(Started {
             game,
             source: Source::Saved { path: path.into() },
-            notation: picture_notation(text, path),
+            notation,
         });
     }
     let rules = setup.rules.or(puzzle.rules).unwrap_or_default();
@@ -357,7 +362,7 @@ fn from_text(
             seed,
             answers,
         },
-        notation: picture_notation(text, path),
+        notation,
     })
 }
 
@@ -406,16 +411,9 @@ fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Star
 /// The lower end of each exit pair in the order of its label in the picture
 /// (`a`, `b`, … or `1`, `2`, …), so that a resumed game or a puzzle keeps its
 /// letters; empty when the text is not a display.
-fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
-    let Ok(pic) = Picture::parse(text, path) else {
-        return Vec::new();
-    };
-    let rank = |c: char| match c {
-        '1'..='9' => Some(c as usize - '1' as usize),
-        'a'..='z' => Some(c as usize - 'a' as usize),
-        'A'..='Z' => Some(26 + c as usize - 'A' as usize),
-        _ => None,
-    };
+fn label_order(pic: &Picture, observed: &Observation) -> Vec<usize> {
+    let notations = [Notation::Letters, Notation::Emacs];
+    let rank = |c| (0..52).find(|&i| notations.iter().any(|n| n.pair(i) == Some(c)));
     let mut lows: Vec<(usize, usize)> = pic
         .marks
         .iter()
@@ -430,23 +428,6 @@ fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
         .collect();
     lows.sort_unstable();
     lows.into_iter().map(|(_, q)| q).collect()
-}
-
-/// The notation a display is written in: Emacs when a mark is a digit, or
-/// `H`/`R` appear with none of J. Forget's marks; `None` for other formats.
-fn picture_notation(text: &str, path: &str) -> Option<Notation> {
-    let pic = Picture::parse(text, path).ok()?;
-    let marks: Vec<char> = pic.marks.iter().flatten().map(|m| m.ch).collect();
-    let digit = marks.iter().any(char::is_ascii_digit);
-    let seed = marks
-        .iter()
-        .any(|&c| c.is_ascii_lowercase() || matches!(c, '@' | '&' | '~'));
-    let h_or_r = marks.iter().any(|&c| matches!(c, 'H' | 'R'));
-    Some(if digit || (h_or_r && !seed) {
-        Notation::Emacs
-    } else {
-        Notation::Letters
-    })
 }
 
 /// Draws the hidden molecule among the answers of a puzzle, uniformly: first
