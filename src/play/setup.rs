@@ -25,9 +25,9 @@ use crate::control::Budget;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
-use crate::play::save::read_resume;
+use crate::play::save::{Resume, read_resume};
 use crate::puzzle::{
-    Expected, Picture, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
+    Expected, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
 };
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -281,67 +281,19 @@ fn from_text(
         .map_or(Vec::new(), |pic| label_order(pic, &puzzle.observation));
     let notation = picture.map(|pic| pic.notation());
     if let Some(resume) = read_resume(text, path)? {
-        if resume.hidden.width() != p {
-            return Err(Error::invalid(format!(
-                "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle",
-                w = resume.hidden.width()
-            )));
-        }
-        if let Some(r) = setup.rules
-            && r != resume.rules
-        {
-            return Err(Error::invalid(
-                Text::from(format!(
-                    "{path}: the saved game was played under the {} rules; leave out ",
-                    resume.rules
-                ))
-                .and(Setting::Rules)
-                .and(" to resume it"),
-            ));
-        }
-        let mut game = Game::new(resume.hidden.clone(), resume.rules, resume.judge);
-        let mut given = Observation::empty(p);
-        let mut paid = Observation::empty(p);
-        for (q, o) in puzzle.observation.rays() {
-            let target = if resume.free.contains(&q) {
-                &mut given
-            } else {
-                &mut paid
-            };
-            target.record(q, o);
-        }
-        let edited = |e: Error| {
-            Error::invalid(format!(
-                "{path}: {e}: the board no longer matches the saved game (was it edited?); remove the bbx-resume line to play it as a puzzle"
-            ))
-        };
-        game.record_known(&given, &order, true).map_err(edited)?;
-        game.record_known(&paid, &order, false).map_err(edited)?;
-        if let Some(g) = &puzzle.guess {
-            game.set_guess(g);
-        }
-        game.restore(&resume.extra).map_err(edited)?;
-        if resume.over && resume.extra.resigned {
-            let _ = game.resign();
-        } else if resume.over {
-            // The verdict is recomputed from the guess; a guess edited to the
-            // wrong count leaves the game open.
-            let _ = game.submit();
-        }
         return Ok(Started {
-            game,
+            game: resumed(resume, &puzzle, &order, setup, path)?,
             source: Source::Saved { path: path.into() },
             notation,
         });
     }
     let rules = setup.rules.or(puzzle.rules).unwrap_or_default();
-    let atoms = match setup.atoms.or(puzzle.atoms) {
-        Some(n) => n,
-        None => {
-            return Err(Error::invalid(Text::from(format!(
-                    "{path}: the puzzle does not say how many atoms are hidden: add a line 'There are N balls in the box' or give "
-                )).and(Setting::Atoms).and(" N")));
-        }
+    let Some(atoms) = setup.atoms.or(puzzle.atoms) else {
+        let how = "add a line 'There are N balls in the box' or give ";
+        let what = format!("{path}: the puzzle does not say how many atoms are hidden: {how}");
+        return Err(Error::invalid(
+            Text::from(what).and(Setting::Atoms).and(" N"),
+        ));
     };
     if atoms > p * p {
         return Err(Error::invalid(format!(
@@ -364,6 +316,60 @@ fn from_text(
         },
         notation,
     })
+}
+
+/// The game saved in a file: its hidden molecule and what the resume line
+/// kept, the rays and the guess on the board of `puzzle`.
+fn resumed(
+    resume: Resume,
+    puzzle: &Puzzle,
+    order: &[usize],
+    setup: &Setup,
+    path: &str,
+) -> Result<Game, Error> {
+    let (p, w) = (puzzle.width(), resume.hidden.width());
+    if w != p {
+        return Err(Error::invalid(format!(
+            "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle"
+        )));
+    }
+    if let Some(r) = setup.rules
+        && r != resume.rules
+    {
+        let what = format!(
+            "{path}: the saved game was played under the {} rules; leave out ",
+            resume.rules
+        );
+        return Err(Error::invalid(
+            Text::from(what).and(Setting::Rules).and(" to resume it"),
+        ));
+    }
+    let mut game = Game::new(resume.hidden, resume.rules, resume.judge);
+    let mut given = Observation::empty(p);
+    let mut paid = Observation::empty(p);
+    for (q, o) in puzzle.observation.rays() {
+        let free = resume.free.contains(&q);
+        if free { &mut given } else { &mut paid }.record(q, o);
+    }
+    let edited = |e: Error| {
+        Error::invalid(format!(
+            "{path}: {e}: the board no longer matches the saved game (was it edited?); remove the bbx-resume line to play it as a puzzle"
+        ))
+    };
+    game.record_known(&given, order, true).map_err(edited)?;
+    game.record_known(&paid, order, false).map_err(edited)?;
+    if let Some(g) = &puzzle.guess {
+        game.set_guess(g);
+    }
+    game.restore(&resume.extra).map_err(edited)?;
+    if resume.over && resume.extra.resigned {
+        let _ = game.resign();
+    } else if resume.over {
+        // The verdict is recomputed from the guess; a guess edited to the
+        // wrong count leaves the game open.
+        let _ = game.submit();
+    }
+    Ok(game)
 }
 
 /// Resumes a game of Simon Tatham's Black Box: its hidden balls, the lasers

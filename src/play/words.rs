@@ -22,7 +22,7 @@ use crate::render::position_name;
 use crate::rules::board::{Side, port};
 use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
-use crate::rules::score::RULE;
+use crate::rules::score::{MISSED_ATOM_PENALTY, RULE};
 use crate::setting::{Setting, Text};
 use crate::solver::Certainty;
 
@@ -97,10 +97,8 @@ pub mod say {
 
     /// The first message of a game.
     pub fn welcome(atoms: usize) -> String {
-        format!(
-            "{} hidden. Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.",
-            atoms_are(atoms)
-        )
+        let how = "Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.";
+        format!("{} hidden. {how}", atoms_are(atoms))
     }
 
     /// Back from a question answered no.
@@ -171,30 +169,21 @@ pub mod say {
         } else {
             format!("+{cost}")
         };
-        let name = position_name(p, q);
+        let (name, o) = (position_name(p, q), outcome_words(p, o));
         let told = if letters { LETTERS_NOW } else { "" };
-        format!(
-            "Ray {q} ({name}): {} ({paid}, score {score}).{told}",
-            outcome_words(p, o)
-        )
+        format!("Ray {q} ({name}): {o} ({paid}, score {score}).{told}")
     }
 
     /// A ray shot again.
     pub fn known(p: usize, q: usize, o: Outcome) -> String {
-        let name = position_name(p, q);
-        format!(
-            "Ray {q} ({name}) is known already: {}.",
-            outcome_words(p, o)
-        )
+        let (name, o) = (position_name(p, q), outcome_words(p, o));
+        format!("Ray {q} ({name}) is known already: {o}.")
     }
 
     /// An atom put on a cell marked empty.
     pub fn marked(p: usize, i: usize) -> String {
-        format!(
-            "Row {}, column {} is marked empty: m unmarks it.",
-            i / p + 1,
-            i % p + 1
-        )
+        let (r, c) = (i / p + 1, i % p + 1);
+        format!("Row {r}, column {c} is marked empty: m unmarks it.")
     }
 
     /// An atom put on (`on`) or taken off cell `i`, `placed` of `atoms` now.
@@ -233,9 +222,9 @@ pub mod say {
         match a {
             Action::Shoot(q) => ray(p, *q),
             Action::Atom(i) => format!("the atom at {}", cell_name(p, *i)),
-            Action::Empty(cells) => format!(
+            Action::Empty(c) => format!(
                 "the marks of {}",
-                quantity(cells.len(), "empty cell", "empty cells")
+                quantity(c.len(), "empty cell", "empty cells")
             ),
         }
     }
@@ -293,21 +282,13 @@ pub mod say {
 
     /// The verdict, in the message line.
     pub fn verdict(v: &Verdict) -> String {
+        let (score, paths) = (v.score, "Move along the border to see each ray's path.");
         if v.resigned {
-            format!(
-                "You resigned: score {}. Move along the border to see each ray's path.",
-                v.score
-            )
+            format!("You resigned: score {score}. {paths}")
         } else if v.won {
-            format!(
-                "You win with a score of {}. Move along the border to see each ray's path.",
-                v.score
-            )
+            format!("You win with a score of {score}. {paths}")
         } else {
-            format!(
-                "Not this time: score {}. The cursor is on the ray that tells them apart.",
-                v.score
-            )
+            format!("Not this time: score {score}. The cursor is on the ray that tells them apart.")
         }
     }
 
@@ -346,22 +327,19 @@ pub fn summary(
     saved: Option<&str>,
 ) -> String {
     match (verdict, saved) {
-        (Some(v), _) => format!(
-            "{title}: {} with a score of {}{}.",
-            if v.resigned {
-                "resigned (lost)"
-            } else if v.won {
-                "won"
-            } else {
-                "lost"
-            },
-            v.score,
-            if coached { " (coached)" } else { "" }
-        ),
-        (None, Some(path)) => format!(
-            "{title}: unfinished, saved to {path} ('bbx play {}' resumes it).",
-            shell_word(path)
-        ),
+        (Some(v), _) => {
+            let how = match (v.resigned, v.won) {
+                (true, _) => "resigned (lost)",
+                (false, true) => "won",
+                (false, false) => "lost",
+            };
+            let coached = if coached { " (coached)" } else { "" };
+            format!("{title}: {how} with a score of {}{coached}.", v.score)
+        }
+        (None, Some(path)) => {
+            let q = shell_word(path);
+            format!("{title}: unfinished, saved to {path} ('bbx play {q}' resumes it).")
+        }
         (None, None) => format!("{title}: unfinished, not saved."),
     }
 }
@@ -387,9 +365,9 @@ pub fn status(g: &Game) -> String {
 /// The review's sentence for a configuration of `count` molecules (`None`:
 /// too many to count), more than a game is reviewed against.
 pub fn too_large_to_review(atoms: usize, p: usize, count: Option<u64>) -> String {
+    let n = count.map_or("too many".to_string(), |n| n.to_string());
     format!(
-        "not worked out: A{atoms}_B{p} has {} molecules, more than the {REVIEW_LIMIT} a game is reviewed against",
-        count.map_or("too many".to_string(), |n| n.to_string())
+        "not worked out: A{atoms}_B{p} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
     )
 }
 
@@ -397,21 +375,14 @@ pub fn too_large_to_review(atoms: usize, p: usize, count: Option<u64>) -> String
 /// molecules fit the rays shot`, `at least 10000 molecules fit the rays shot
 /// (the search stopped at the coach's limit)`.
 pub fn count_sentence(a: &Answer, what: &str) -> String {
-    let n = a.report.count;
-    let verb = if n == 1 {
-        "molecule fits"
-    } else {
-        "molecules fit"
-    };
-    if a.report.ended.is_complete() {
-        format!("{n} {verb} {what}")
-    } else if a.report.ended == Ended::TimedOut {
-        format!(
-            "at least {n} {verb} {what} (the search stopped at its time limit, {:.1} s)",
-            a.elapsed.as_secs_f64()
-        )
-    } else {
-        format!("at least {n} {verb} {what} (the search stopped at the coach's limit)")
+    let fit = quantity(a.report.count, "molecule fits", "molecules fit");
+    let t = a.elapsed.as_secs_f64();
+    match a.report.ended {
+        Ended::Complete => format!("{fit} {what}"),
+        Ended::TimedOut => {
+            format!("at least {fit} {what} (the search stopped at its time limit, {t:.1} s)")
+        }
+        _ => format!("at least {fit} {what} (the search stopped at the coach's limit)"),
     }
 }
 
@@ -444,9 +415,7 @@ fn cursor(g: &Game, target: Option<Target>) -> Lines {
             match g.observation().get(q) {
                 None if g.is_over() => "not shot".to_string(),
                 None => "not shot yet: Enter shoots it".to_string(),
-                Some(o) if g.is_free(q) => {
-                    format!("{} (given by the puzzle)", outcome_words(p, o))
-                }
+                Some(o) if g.is_free(q) => format!("{} (given by the puzzle)", outcome_words(p, o)),
                 Some(o) => outcome_words(p, o),
             },
         ),
@@ -471,13 +440,9 @@ fn cursor(g: &Game, target: Option<Target>) -> Lines {
 
 /// The side panel during the game: the score, the cursor and the coach.
 pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Advice) -> Lines {
-    let p = g.width();
     let mut lines = vec![("game".to_string(), Tone::Heading)];
-    lines.push(line(format!(
-        "rays shot  {:<4} score {}",
-        g.rays_shot(),
-        g.ray_score()
-    )));
+    let (rays, score) = (g.rays_shot(), g.ray_score());
+    lines.push(line(format!("rays shot  {rays:<4} score {score}")));
     let given = g.free_positions().len();
     if given > 0 {
         lines.push(dim(format!(
@@ -490,121 +455,122 @@ pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Adv
         g.atoms()
     )));
     if g.wrong_guesses() > 0 {
-        lines.push(line(format!(
-            "           {} played on",
-            quantity(g.wrong_guesses(), "wrong guess", "wrong guesses")
-        )));
+        let wrong = quantity(g.wrong_guesses(), "wrong guess", "wrong guesses");
+        lines.push(line(format!("           {wrong} played on")));
     }
     lines.push(BLANK);
     lines.extend(cursor(g, target));
     lines.push(BLANK);
     lines.push(("coach".to_string(), Tone::Heading));
+    lines.extend(coach_lines(g, panels, advice));
+    lines
+}
+
+/// What the coach says in the panels shown.
+fn coach_lines(g: &Game, panels: Panels, advice: &Advice) -> Lines {
     if !panels.any() {
-        lines.push(dim(
-            "off: c counts the molecules that fit, x shows certain cells, b the best ray, p the chances",
-        ));
-        return lines;
+        let off = "off: c counts the molecules that fit, x shows certain cells, b the best ray, p the chances";
+        return vec![dim(off)];
     }
     let Some(a) = advice.answer_for(g.observation()) else {
-        lines.push(match advice.failure() {
+        return vec![match advice.failure() {
             Some(why) => (format!("the coach failed: {why}"), Tone::Bad),
             None => {
                 let (found, t) = advice.progress().unwrap_or_default();
-                dim(format!(
-                    "thinking… {found} molecules so far ({:.1} s)",
-                    t.as_secs_f64()
-                ))
+                let t = t.as_secs_f64();
+                dim(format!("thinking… {found} molecules so far ({t:.1} s)"))
             }
-        });
-        return lines;
+        }];
     };
+    let mut lines = Vec::new();
     if panels.count {
         lines.push(line(count_sentence(a, "the rays shot")));
     }
     if panels.certain {
-        match a.certainty() {
-            Some(c) => {
-                let atoms = c.iter().filter(|x| **x == Certainty::Atom).count();
-                let empty = c.iter().filter(|x| **x == Certainty::Empty).count();
-                lines.push(line(format!(
-                    "certain: {} (*), {} (.)",
-                    quantity(atoms, "atom", "atoms"),
-                    quantity(empty, "empty cell", "empty cells")
-                )));
-                let wrong = (0..p * p)
-                    .filter(|&i| g.is_guessed(i) && c[i] == Certainty::Empty)
-                    .count();
-                if wrong > 0 {
-                    lines.push((
-                        format!(
-                            "{} on a cell certainly empty (!)",
-                            quantity(wrong, "of your atoms is", "of your atoms are")
-                        ),
-                        Tone::Bad,
-                    ));
-                }
-            }
-            None => lines.push(dim(
-                "certain cells: not known, the search stopped at its time limit",
-            )),
-        }
+        lines.extend(certain_lines(g, a));
     }
     if panels.chance {
-        match a.chances() {
-            Some(ch) => {
-                lines.push(line("chance of an atom: digits in tenths, . none, * sure"));
-                let open = ch
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
-                    .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
-                if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
-                    lines.push(line(format!(
-                        "likeliest open cell: {} ({:.0}%)",
-                        cell_name(p, i),
-                        100.0 * q
-                    )));
-                }
-            }
-            None => lines.push(dim(
-                "chances: not known, too many molecules to count in the time",
-            )),
-        }
+        lines.extend(chance_lines(g, a));
     }
     if panels.best {
-        let partial = if a.all_listed() || a.report.splits_exact {
-            String::new()
-        } else if let Some(sm) = &a.report.sample {
-            format!(" (ranked on a random sample of {})", sm.molecules)
+        lines.extend(best_lines(g.width(), a));
+    }
+    lines
+}
+
+/// The cells certain to hold an atom or to be empty.
+fn certain_lines(g: &Game, a: &Answer) -> Lines {
+    let Some(c) = a.certainty() else {
+        return vec![dim(
+            "certain cells: not known, the search stopped at its time limit",
+        )];
+    };
+    let count = |what| c.iter().filter(|x| **x == what).count();
+    let mut lines = vec![line(format!(
+        "certain: {} (*), {} (.)",
+        quantity(count(Certainty::Atom), "atom", "atoms"),
+        quantity(count(Certainty::Empty), "empty cell", "empty cells")
+    ))];
+    let wrong = (0..c.len())
+        .filter(|&i| g.is_guessed(i) && c[i] == Certainty::Empty)
+        .count();
+    if wrong > 0 {
+        let atoms = quantity(wrong, "of your atoms is", "of your atoms are");
+        lines.push((format!("{atoms} on a cell certainly empty (!)"), Tone::Bad));
+    }
+    lines
+}
+
+/// Each cell's chance of an atom, and the likeliest cell still open.
+fn chance_lines(g: &Game, a: &Answer) -> Lines {
+    let Some(ch) = a.chances() else {
+        return vec![dim(
+            "chances: not known, too many molecules to count in the time",
+        )];
+    };
+    let mut lines = vec![line("chance of an atom: digits in tenths, . none, * sure")];
+    let open = ch
+        .iter()
+        .enumerate()
+        .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
+    if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
+        let cell = cell_name(g.width(), i);
+        lines.push(line(format!(
+            "likeliest open cell: {cell} ({:.0}%)",
+            100.0 * q
+        )));
+    }
+    lines
+}
+
+/// The best ray to shoot next, and the two after it.
+fn best_lines(p: usize, a: &Answer) -> Lines {
+    let Some(s) = a.best() else {
+        return vec![line(if a.report.count == 1 {
+            "best ray: none needed, one molecule fits"
         } else {
-            format!(
-                " (ranked on the first {} found only, not a sample)",
-                a.report.listed
-            )
-        };
-        match a.best() {
-            Some(s) => {
-                lines.push(line(format!(
-                    "best ray {} ({}, the {}): {:.2} molecules expected left{partial}",
-                    s.position,
-                    position_name(p, s.position),
-                    arrow(p, s.position),
-                    s.expected_remaining
-                )));
-                for s in a.report.splits.iter().skip(1).take(2) {
-                    lines.push(dim(format!(
-                        "  then ray {} ({:.2})",
-                        s.position, s.expected_remaining
-                    )));
-                }
-            }
-            None if a.report.count == 1 => {
-                lines.push(line("best ray: none needed, one molecule fits"))
-            }
-            None => lines.push(line(
-                "best ray: none, no ray left tells the molecules apart",
-            )),
-        }
+            "best ray: none, no ray left tells the molecules apart"
+        })];
+    };
+    let partial = if a.all_listed() || a.report.splits_exact {
+        String::new()
+    } else if let Some(sm) = &a.report.sample {
+        format!(" (ranked on a random sample of {})", sm.molecules)
+    } else {
+        let n = a.report.listed;
+        format!(" (ranked on the first {n} found only, not a sample)")
+    };
+    let mut lines = vec![line(format!(
+        "best ray {} ({}, the {}): {:.2} molecules expected left{partial}",
+        s.position,
+        position_name(p, s.position),
+        arrow(p, s.position),
+        s.expected_remaining
+    ))];
+    for s in a.report.splits.iter().skip(1).take(2) {
+        let (q, left) = (s.position, s.expected_remaining);
+        lines.push(dim(format!("  then ray {q} ({left:.2})")));
     }
     lines
 }
@@ -618,7 +584,6 @@ pub fn verdict_panel(
     policy: Policy,
     coached: bool,
 ) -> Lines {
-    let p = g.width();
     let Some(v) = g.verdict() else {
         return Vec::new();
     };
@@ -630,65 +595,27 @@ pub fn verdict_panel(
         "NOT THIS TIME"
     };
     let mut lines = vec![(title.to_string(), Tone::Verdict(v.won))];
+    let (points, each) = (v.penalty, MISSED_ATOM_PENALTY);
     let penalty = if v.resigned {
-        format!(" + {} for resigning (×{} per atom)", v.penalty, per_atom())
+        format!(" + {points} for resigning (×{each} per atom)")
     } else if v.penalty > 0 {
-        format!(
-            " + {} for {} (×{})",
-            v.penalty,
-            quantity(v.wrong, "misplaced atom", "misplaced atoms"),
-            per_atom()
-        )
+        let atoms = quantity(v.wrong, "misplaced atom", "misplaced atoms");
+        format!(" + {points} for {atoms} (×{each})")
     } else {
         String::new()
     };
     let after = if v.wrong_guesses > 0 {
-        format!(
-            ", after {} played on",
-            quantity(v.wrong_guesses, "wrong guess", "wrong guesses")
-        )
+        let wrong = quantity(v.wrong_guesses, "wrong guess", "wrong guesses");
+        format!(", after {wrong} played on")
     } else {
         String::new()
     };
+    let (score, rays) = (v.score, v.ray_score);
     lines.push(line(format!(
-        "score {}: {} for rays{penalty}{after}",
-        v.score, v.ray_score
+        "score {score}: {rays} for rays{penalty}{after}"
     )));
     lines.push(BLANK);
-    let differ = quantity(v.wrong, "atom", "atoms");
-    lines.push(line(if v.resigned {
-        "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
-    } else if v.exact {
-        "Your molecule is the hidden one.".to_string()
-    } else if v.won && g.judge() == Judge::AllRays {
-        format!(
-            "Your molecule differs from the hidden one by {differ}, but every ray gives the same result in both: no ray can tell them apart, so it wins."
-        )
-    } else if v.won {
-        let would = v.evidence.map_or(String::new(), |e| {
-            format!(" (ray {}, not shot, would have told them apart)", e.position)
-        });
-        format!(
-            "Your molecule differs from the hidden one by {differ}, but fits every ray you shot, so it wins{would}."
-        )
-    } else {
-        match v.evidence {
-            Some(e) if e.shot => format!(
-                "Ray {} ({}) was {}, but in your molecule it would be {}.",
-                e.position,
-                position_name(p, e.position),
-                outcome_words(p, e.hidden),
-                outcome_words(p, e.guess)
-            ),
-            Some(e) => format!(
-                "Your molecule fits every ray you shot, but {}, not shot, tells it apart: {} for the hidden molecule, {} for yours (shown underlined).",
-                ray(p, e.position),
-                outcome_words(p, e.hidden),
-                outcome_words(p, e.guess)
-            ),
-            None => "Your molecule is not the hidden one.".to_string(),
-        }
-    }));
+    lines.push(line(explanation(g, v)));
     lines.push(BLANK);
     lines.extend(review_lines(g, review, policy));
     lines.push(BLANK);
@@ -704,9 +631,42 @@ pub fn verdict_panel(
     lines
 }
 
-/// The penalty per misplaced atom.
-fn per_atom() -> u64 {
-    crate::rules::score::MISSED_ATOM_PENALTY
+/// Why the guess won or lost.
+fn explanation(g: &Game, v: &Verdict) -> String {
+    let p = g.width();
+    let differ = quantity(v.wrong, "atom", "atoms");
+    if v.resigned {
+        "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
+    } else if v.exact {
+        "Your molecule is the hidden one.".to_string()
+    } else if v.won && g.judge() == Judge::AllRays {
+        format!(
+            "Your molecule differs from the hidden one by {differ}, but every ray gives the same result in both: no ray can tell them apart, so it wins."
+        )
+    } else if v.won {
+        let would = v.evidence.map_or(String::new(), |e| {
+            format!(
+                " (ray {}, not shot, would have told them apart)",
+                e.position
+            )
+        });
+        format!(
+            "Your molecule differs from the hidden one by {differ}, but fits every ray you shot, so it wins{would}."
+        )
+    } else {
+        let Some(e) = v.evidence else {
+            return "Your molecule is not the hidden one.".to_string();
+        };
+        let (q, name) = (e.position, position_name(p, e.position));
+        let (hidden, yours) = (outcome_words(p, e.hidden), outcome_words(p, e.guess));
+        if e.shot {
+            format!("Ray {q} ({name}) was {hidden}, but in your molecule it would be {yours}.")
+        } else {
+            format!(
+                "Your molecule fits every ray you shot, but ray {q} ({name}), not shot, tells it apart: {hidden} for the hidden molecule, {yours} for yours (shown underlined)."
+            )
+        }
+    }
 }
 
 /// The review of the game: the policy's game against the same molecule, its
@@ -717,11 +677,12 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
         ReviewState::Working => vec![dim(format!("the {policy} policy's game: working it out…"))],
         ReviewState::Unavailable(why) => vec![dim(format!("the {policy} policy's game: {why}"))],
         ReviewState::Ready { review, complete } => {
+            let rays = quantity(review.game.shots.len(), "ray", "rays");
             let mut lines = vec![line(format!(
-                "{policy} policy: {}, score {}",
-                quantity(review.game.shots.len(), "ray", "rays"),
+                "{policy} policy: {rays}, score {}",
                 review.game.score
             ))];
+            let (k, p) = (g.atoms(), g.width());
             lines.push(match (&review.average, complete) {
                 (Some(a), _) => line(format!(
                     "on average ({} molecules): {:.2} rays, score {:.2}",
@@ -729,22 +690,15 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
                 )),
                 (None, false) => dim("on average: computing…"),
                 (None, true) => dim(format!(
-                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy A{}_B{} gives it",
-                    g.atoms(),
-                    g.width()
+                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy A{k}_B{p} gives it"
                 )),
             });
-            lines.push(line(if g.shots().is_empty() {
-                "you shot no ray".to_string()
-            } else if review.idle.is_empty() {
-                "your rays all told something new".to_string()
-            } else {
-                let list: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
-                format!(
-                    "told nothing new: your ray{} {}",
-                    if list.len() == 1 { "" } else { "s" },
-                    list.join(", ")
-                )
+            let idle: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
+            lines.push(line(match idle.len() {
+                _ if g.shots().is_empty() => "you shot no ray".to_string(),
+                0 => "your rays all told something new".to_string(),
+                1 => format!("told nothing new: your ray {}", idle[0]),
+                _ => format!("told nothing new: your rays {}", idle.join(", ")),
             }));
             lines
         }
@@ -766,13 +720,10 @@ pub fn molecules_heading(g: &Game, advice: &Advice) -> Result<String, String> {
             }
         });
     };
-    let rays = g.observation().rays().len();
+    let rays = quantity(g.observation().rays().len(), "ray shot", "rays shot");
+    let fit = count_sentence(a, &format!("the {rays}"));
     Ok(format!(
-        "{}; each of them gives the same results on those rays.",
-        count_sentence(
-            a,
-            &format!("the {}", quantity(rays, "ray shot", "rays shot"))
-        )
+        "{fit}; each of them gives the same results on those rays."
     ))
 }
 
@@ -790,22 +741,18 @@ pub fn molecule_title(n: usize, hidden: bool, yours: bool) -> String {
 /// drawn of `listed`, which are all the coach's limits let it list unless
 /// `all`.
 pub fn molecules_cut(shown: usize, listed: usize, all: bool) -> Option<Text> {
-    if shown < listed {
-        Some(Text::from(format!(
+    let text = if shown < listed {
+        Text::from(format!(
             "The first {shown} of the {listed} molecules listed are shown."
-        )))
+        ))
     } else if !all {
         let limits = format!("The list stops at {listed} molecules, within the coach's limits (");
-        Some(
-            Text::from(limits)
-                .and(Setting::Max)
-                .and(", ")
-                .and(Setting::Timeout)
-                .and(")."),
-        )
+        let max = Text::from(limits).and(Setting::Max);
+        max.and(", ").and(Setting::Timeout).and(").")
     } else {
-        None
-    }
+        return None;
+    };
+    Some(text)
 }
 
 /// The title of the list of molecules.
@@ -875,8 +822,7 @@ pub fn resign_window(rays: usize) -> Window {
         vec![
             line("Give up? The hidden molecule is shown and the game"),
             line(format!(
-                "is lost: your rays' {rays} points + {} per atom.",
-                per_atom()
+                "is lost: your rays' {rays} points + {MISSED_ATOM_PENALTY} per atom."
             )),
             BLANK,
             line("y resigns · any other key goes back"),
@@ -887,23 +833,18 @@ pub fn resign_window(rays: usize) -> Window {
 /// The guess `v` is wrong: play on, or end the game?
 pub fn wrong_window(p: usize, v: &Verdict) -> Window {
     let mut lines = vec![("Your guess is wrong.".to_string(), Tone::Bad), BLANK];
-    match v.evidence {
-        Some(e) if e.shot => {
-            lines.push(line(format!(
-                "p or Enter plays on: {}, which you shot,",
-                ray(p, e.position)
-            )));
-            lines.push(line("does not fit your guess; fix it and press g."));
-        }
-        Some(e) => {
-            lines.push(line(format!(
-                "p or Enter plays on: {} tells it apart;",
-                ray(p, e.position)
-            )));
-            lines.push(line("it is shot for you and counted. Fix it, then g."));
-        }
-        None => lines.push(line("p or Enter plays on.")),
-    }
+    let telling = v.evidence.map(|e| (ray(p, e.position), e.shot));
+    lines.extend(match telling {
+        Some((ray, true)) => vec![
+            line(format!("p or Enter plays on: {ray}, which you shot,")),
+            line("does not fit your guess; fix it and press g."),
+        ],
+        Some((ray, false)) => vec![
+            line(format!("p or Enter plays on: {ray} tells it apart;")),
+            line("it is shot for you and counted. Fix it, then g."),
+        ],
+        None => vec![line("p or Enter plays on.")],
+    });
     lines.push(line(format!(
         "e ends the game: the answer is shown, score {}.",
         v.score
@@ -926,11 +867,10 @@ pub fn replace_window(path: &str) -> Window {
 /// The help's lines above and below the table of keys
 /// ([`crate::play::input::KEYS`]).
 pub fn help(g: &Game) -> (Lines, Lines) {
+    let (atoms, p) = (atoms_are(g.atoms()), g.width());
     let above = vec![
         line(format!(
-            "{} hidden in the {p}×{p} box. Shoot rays in from the border:",
-            atoms_are(g.atoms()),
-            p = g.width()
+            "{atoms} hidden in the {p}×{p} box. Shoot rays in from the border:"
         )),
         line("@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of an exit."),
         line("Place atoms where you think they are, then press g for the verdict."),
