@@ -231,29 +231,20 @@ impl App {
     /// The screen for a game `started` from `setup` (kept to start new
     /// games), and what the loop must do first.
     pub fn new(setup: Setup, started: Started, options: Options) -> (App, Vec<Effect>) {
-        let p = started.game.width();
-        let save_path = options
-            .save_path
-            .clone()
-            .unwrap_or_else(|| started.default_save_path());
-        let saved_to = match &started.source {
-            Source::Saved { path } => Some(path.clone()),
-            _ => None,
-        };
         let notation = match (options.notation, started.notation) {
             (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
             _ => Notation::Letters,
         };
         let mut app = App {
             setup,
-            cursor: Cursor::start(p),
+            cursor: Cursor::start(started.game.width()),
             notation,
             advice: Advice::default(),
             panels: Panels::default(),
             mode: Mode::Board,
             message: Some((say::welcome(started.game.atoms()), Tone::Info)),
-            save_path,
-            saved_to,
+            save_path: String::new(),
+            saved_to: None,
             unsaved: false,
             coach_used: false,
             interrupted: false,
@@ -265,12 +256,30 @@ impl App {
             scene: Scene::default(),
             effects: Vec::new(),
         };
+        app.fresh();
         if app.game().is_over() {
             app.after_verdict();
         }
         app.refresh();
         let effects = std::mem::take(&mut app.effects);
         (app, effects)
+    }
+
+    /// Everything about the game in `started` afresh: where it saves, the
+    /// cursor, the coach.
+    fn fresh(&mut self) {
+        let s = &self.started;
+        let path = self.options.save_path.clone();
+        self.save_path = path.unwrap_or_else(|| s.default_save_path());
+        self.saved_to = match &s.source {
+            Source::Saved { path } => Some(path.clone()),
+            _ => None,
+        };
+        self.cursor = Cursor::start(s.game.width());
+        self.advice = Advice::default();
+        self.panels = Panels::default();
+        self.unsaved = false;
+        self.coach_used = false;
     }
 
     /// The game.
@@ -798,19 +807,9 @@ impl App {
         };
         let done = self.game_summary();
         self.earlier.push(done);
-        self.save_path = self
-            .options
-            .save_path
-            .clone()
-            .unwrap_or_else(|| s.default_save_path());
-        self.cursor = Cursor::start(s.game.width());
         self.started = s;
-        self.advice = Advice::default();
+        self.fresh();
         self.effects.push(Effect::ForgetCoach);
-        self.panels = Panels::default();
-        self.saved_to = None;
-        self.unsaved = false;
-        self.coach_used = false;
         self.info(say::new_game(&self.started.title()));
     }
 

@@ -266,11 +266,12 @@ pub fn draw(app: &App, f: &mut Frame) {
             .title(title)
             .padding(Padding::horizontal(plan.pad))
     };
-    let mut box_frame = frame(if over {
+    let title = if over {
         " the hidden molecule "
     } else {
         " the box "
-    });
+    };
+    let mut box_frame = frame(title);
     if plan.panel.is_none() {
         // No room for the panel: the score and atoms under the board.
         box_frame = box_frame.title_bottom(scene.status.clone());
