@@ -5,6 +5,7 @@
 use std::hint::black_box;
 
 use bbx::assistant::generate::{minimize, seeded, unique};
+use bbx::control::Budget;
 use bbx::{Config, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -15,17 +16,13 @@ fn minimal(c: &mut Criterion) {
     for seed in 1..=20u64 {
         group.bench_function(format!("seed-{seed:02}"), |b| {
             b.iter(|| {
-                let mut rng = seeded(seed);
-                let g = unique(config, Rules::Standard, &mut rng, 10_000, None).expect("unique");
+                let (mut rng, anytime) = (seeded(seed), Budget::default());
+                let g =
+                    unique(config, Rules::Standard, &mut rng, 10_000, &anytime).expect("unique");
+                let o = &g.observation;
                 black_box(
-                    minimize(
-                        &g.observation,
-                        Rules::Standard,
-                        config.atoms,
-                        &mut rng,
-                        None,
-                    )
-                    .expect("minimal"),
+                    minimize(o, Rules::Standard, config.atoms, &mut rng, &anytime)
+                        .expect("minimal"),
                 )
             })
         });

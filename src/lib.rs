@@ -42,7 +42,7 @@
 //! |---------|------|-----------|
 //! | `catalogue` | [`catalogue`] | rusqlite (SQLite, compiled from its C source) |
 //! | `census` | [`census`] and [`verify`] (and `catalogue`) | timely |
-//! | `play` | [`play`] | ratatui, crossterm, signal-hook |
+//! | `play` | [`play`] | ratatui, crossterm |
 //! | `cli` (default) | all of the above and the binary | clap, indicatif… |
 //!
 //! ```toml

@@ -27,6 +27,7 @@
 //! assert_eq!(t.show(&Plain), t.to_string());
 //! ```
 
+use std::cell::Cell;
 use std::fmt;
 
 /// A setting of some piece of work that the user can change.
@@ -41,12 +42,16 @@ pub enum Setting {
     Atoms,
     /// How many boards a listing draws.
     Boards,
+    /// The configuration of a molecule given by its number.
+    Config,
     /// The catalogue file.
     Db,
     /// The puzzle format, instead of detecting it.
     Format,
     /// The addresses of a census's processes.
     Hostfile,
+    /// Writing the answer as JSON.
+    Json,
     /// The most molecules a search lists.
     Max,
     /// The most draws of a puzzle generator.
@@ -83,9 +88,11 @@ impl Setting {
         match self {
             Setting::Atoms => "atoms",
             Setting::Boards => "boards",
+            Setting::Config => "config",
             Setting::Db => "db",
             Setting::Format => "format",
             Setting::Hostfile => "hostfile",
+            Setting::Json => "json",
             Setting::Max => "max",
             Setting::MaxDraws => "max-draws",
             Setting::Memory => "memory",
@@ -108,9 +115,11 @@ impl Setting {
         match self {
             Setting::Atoms => "the number of atoms",
             Setting::Boards => "the number of boards",
+            Setting::Config => "the configuration",
             Setting::Db => "the catalogue file",
             Setting::Format => "the puzzle format",
             Setting::Hostfile => "the host file",
+            Setting::Json => "the JSON output",
             Setting::Max => "the most molecules listed",
             Setting::MaxDraws => "the most draws",
             Setting::Memory => "the memory bound",
@@ -166,6 +175,14 @@ impl Text {
     /// The same text, followed by `piece`.
     pub fn and(mut self, piece: impl Into<Piece>) -> Text {
         self.push(piece);
+        self
+    }
+
+    /// The same text, followed by `other`.
+    pub fn and_text(mut self, other: Text) -> Text {
+        for piece in other.pieces {
+            self.push(piece);
+        }
         self
     }
 
@@ -230,6 +247,47 @@ impl<T: Into<Piece>> From<T> for Text {
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.show(&Plain))
+    }
+}
+
+thread_local! {
+    /// How the [`Text`]s serialised on this thread name the settings.
+    static SERIALISING: Cell<&'static dyn Naming> = const { Cell::new(&Plain) };
+}
+
+/// Runs `write` with `naming` naming the settings of every [`Text`]
+/// serialised meanwhile on this thread: a front writes its JSON with the
+/// names it shows (a `Text` serialises as a string, in plain words
+/// otherwise).
+///
+/// ```
+/// use bbx::setting::{Naming, Setting, Text, serialising_with};
+/// struct Flags;
+/// impl Naming for Flags {
+///     fn name(&self, s: Setting) -> String {
+///         format!("--{}", s.key())
+///     }
+/// }
+/// let t = Text::from("raise ").and(Setting::Timeout);
+/// assert_eq!(serde_json::to_string(&t).unwrap(), "\"raise the time limit\"");
+/// let json = serialising_with(&Flags, || serde_json::to_string(&t)).unwrap();
+/// assert_eq!(json, "\"raise --timeout\"");
+/// ```
+pub fn serialising_with<T>(naming: &'static dyn Naming, write: impl FnOnce() -> T) -> T {
+    /// Gives the naming before back, even when `write` panics.
+    struct Restore(&'static dyn Naming);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SERIALISING.with(|n| n.set(self.0));
+        }
+    }
+    let _restore = Restore(SERIALISING.with(|n| n.replace(naming)));
+    write()
+}
+
+impl serde::Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&SERIALISING.with(|n| self.show(n.get())))
     }
 }
 

@@ -128,7 +128,7 @@ fn a4_b6_shared_spectrum() {
 }
 
 #[test]
-fn seed001_sample_has_one_answer() {
+fn janns_sample_has_one_answer() {
     let found = check("seed001-sample.txt", 1, Rules::EdgeMiss, true);
     assert_eq!(found, ["-----O------OO-O--O------"]);
 }
@@ -622,12 +622,12 @@ fn a_fully_shot_wide_box_is_worked_out_quickly() {
     let s = Spectrum::of(&m, Rules::EdgeMiss);
     let mut text = format!("{p} 5\n");
     for pos in 1..=4 * p {
-        let k = bbx::puzzle::position_to_seed001(p, pos);
+        let k = bbx::puzzle::position_to_janns(p, pos);
         match s.get(pos) {
             bbx::Outcome::Absorbed => text.push_str(&format!("{k}\n")),
             bbx::Outcome::Reflected => text.push_str(&format!("{k} {k}\n")),
             bbx::Outcome::Exit(e) if e > pos => {
-                text.push_str(&format!("{k} {}\n", bbx::puzzle::position_to_seed001(p, e)))
+                text.push_str(&format!("{k} {}\n", bbx::puzzle::position_to_janns(p, e)))
             }
             _ => {}
         }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use crate::common::{bbx, proptest_config, puzzle_files, sparse};
 use bbx::puzzle::{
-    Format, Picture, detect_format, parse_molecule, parse_puzzle, position_to_seed001,
+    Format, Picture, detect_format, parse_molecule, parse_puzzle, position_to_janns,
 };
 use bbx::render::{balls_line, board};
 use bbx::rules::notation::Notation;
@@ -38,7 +38,7 @@ fn parse_everything(text: &str) -> Result<(), String> {
         None,
         Some(Format::Display),
         Some(Format::Linear),
-        Some(Format::Seed001),
+        Some(Format::Janns),
         Some(Format::Tatham),
     ] {
         attempt(&format!("parse_puzzle({format:?})"), &|| {
@@ -360,15 +360,15 @@ fn write_puzzle(m: &Molecule, style: usize, keep: &[bool]) -> Written {
         _ => {
             let mut text = format!("{p} {n}\n");
             for (pos, o) in observation.rays() {
-                let k = position_to_seed001(p, pos);
+                let k = position_to_janns(p, pos);
                 match o {
                     Outcome::Absorbed => text += &format!("{k}\n"),
                     Outcome::Reflected => text += &format!("{k} {k}\n"),
-                    Outcome::Exit(j) => text += &format!("{k} {}\n", position_to_seed001(p, j)),
+                    Outcome::Exit(j) => text += &format!("{k} {}\n", position_to_janns(p, j)),
                     Outcome::Miss => {}
                 }
             }
-            (text, Format::Seed001)
+            (text, Format::Janns)
         }
     };
     Written {

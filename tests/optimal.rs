@@ -11,7 +11,7 @@ use bbx::assistant::strategy::{Policy, StrategyOptions, play_all};
 use bbx::{Config, Outcome, Rules, Tracer};
 use proptest::prelude::*;
 
-use crate::common::{bbx, json_ok, proptest_config, rules, run_json};
+use crate::common::{bbx, json_ok, proptest_config, rules};
 
 /// Every `atoms`-subset of `cells` cells, in any order.
 fn subsets(cells: usize, atoms: usize) -> Vec<Vec<usize>> {
@@ -202,30 +202,23 @@ fn a_small_memory_bound_forgets_sets_but_not_the_answer() {
 
 #[test]
 fn a_search_stopped_short_says_so_and_exits_4() {
-    let (v, code) = run_json(&[
-        "strategy",
-        "A3_B4",
-        "--optimal",
-        "--stop-after",
-        "100",
-        "-q",
-    ]);
+    let stopped = || {
+        let mut c = bbx();
+        c.env("BBX_TEST_FAULTS", "stop-after=100");
+        c.args(["strategy", "A3_B4", "--optimal", "-q"]);
+        c
+    };
+    let out = stopped().arg("--json").output().unwrap();
+    let (v, code): (serde_json::Value, _) = (
+        serde_json::from_slice(&out.stdout).unwrap(),
+        out.status.code().unwrap(),
+    );
     assert_eq!(code, 4);
     assert_eq!(v["optimal"]["rays_total"], serde_json::Value::Null);
     assert_eq!(v["optimal"]["stopped"], "time_limit");
     // The policy's own report is still there.
     assert_eq!(v["molecules"], 560);
-    let out = bbx()
-        .args([
-            "strategy",
-            "A3_B4",
-            "--optimal",
-            "--stop-after",
-            "100",
-            "-q",
-        ])
-        .output()
-        .unwrap();
+    let out = stopped().output().unwrap();
     assert_eq!(out.status.code(), Some(4));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("best   rays  not reached"), "{text}");
@@ -249,12 +242,13 @@ proptest! {
         let o = optimum(config, &options).unwrap();
         let rays = o.rays_total.unwrap();
         let score = o.score_total.unwrap();
-        let b = lower_bound(config, &options).unwrap().unwrap();
+        let b = lower_bound(config, &options).unwrap().value.unwrap();
         prop_assert!(b.rays_total <= rays, "{config} {rules}: bound {} optimum {rays}", b.rays_total);
         prop_assert!(b.hitting_total <= b.rays_total && b.huffman_total <= b.rays_total);
         for policy in [Policy::Greedy, Policy::Entropy, Policy::Score, Policy::Lookahead] {
             let p = play_all(config, &StrategyOptions { rules, ..StrategyOptions::new(policy) })
                 .unwrap()
+                .value
                 .unwrap();
             prop_assert!(p.score_total >= score, "{config} {rules} {policy}");
             if policy != Policy::Score {

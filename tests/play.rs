@@ -6,9 +6,10 @@
 
 use std::time::Duration;
 
-use bbx::play::app::{App, Mode, Options};
+use bbx::play::app::{Mode, Options};
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
+use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Source, Start, start};
 use bbx::rules::notation::Notation;
 use bbx::solver::{self, Certainty, Limits};
@@ -22,12 +23,12 @@ use crate::common::{puzzle, temp_dir as scratch};
 
 const COACH_WAIT: Duration = Duration::from_secs(30);
 
-fn app_for(setup: Setup) -> App {
+fn app_for(setup: Setup) -> Session {
     let started = start(&setup).expect("the game starts");
-    App::new(setup, started, Options::default())
+    Session::new(setup, started, Options::default())
 }
 
-fn random_game(seed: u64) -> App {
+fn random_game(seed: u64) -> Session {
     app_for(Setup {
         seed: Some(seed),
         ..Setup::default()
@@ -57,7 +58,7 @@ fn games_drawn_without_a_seed_have_seeds_of_53_bits() {
 /// `Space`, `Esc`, `Backspace`, `Up`, `Down`, `Left`, `Right`, `Tab`, `Home`,
 /// `End`, `Ctrl` and a letter: `CtrlC`) or a run of characters pressed one by
 /// one.
-fn keys(app: &mut App, script: &str) {
+fn keys(app: &mut Session, script: &str) {
     for token in script.split_whitespace() {
         let named = match token {
             "Enter" => Some(KeyCode::Enter),
@@ -89,7 +90,7 @@ fn keys(app: &mut App, script: &str) {
 }
 
 /// Types text into a prompt, replacing what it holds.
-fn type_text(app: &mut App, text: &str) {
+fn type_text(app: &mut Session, text: &str) {
     for _ in 0..200 {
         keys(app, "Backspace");
     }
@@ -99,9 +100,9 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 /// Draws the app on a `w`×`h` test terminal and returns its lines.
-fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
+fn screen(app: &mut Session, w: u16, h: u16) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| bbx::play::draw(app, f)).expect("draws");
+    t.draw(|f| bbx::play::draw(app.app(), f)).expect("draws");
     let buf = t.backend().buffer();
     (0..h)
         .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
@@ -154,9 +155,9 @@ fn board(lines: &[String], p: usize) -> Vec<String> {
 
 /// Moves the cursor to padded row `r`, column `c` with the arrow keys, going
 /// through the box (the corners are not on the cursor's way).
-fn goto(app: &mut App, r: usize, c: usize) {
-    let p = app.game().width();
-    let (mut row, mut col) = app.cursor().row_col();
+fn goto(app: &mut Session, r: usize, c: usize) {
+    let p = app.app().game().width();
+    let (mut row, mut col) = app.app().cursor().row_col();
     let mut press = |k: &str| keys(app, k);
     // Into the box first.
     if col == 0 {
@@ -200,28 +201,28 @@ fn goto(app: &mut App, r: usize, c: usize) {
         press("Right");
     }
     assert_eq!(
-        app.cursor().row_col(),
+        app.app().cursor().row_col(),
         (r, c),
         "the cursor reached ({r},{c})"
     );
 }
 
-fn goto_position(app: &mut App, pos: usize) {
-    let p = app.game().width();
+fn goto_position(app: &mut Session, pos: usize) {
+    let p = app.app().game().width();
     let q = bbx::rules::board::port(p, pos);
     goto(app, q.row, q.col);
 }
 
-fn goto_cell(app: &mut App, cell: usize) {
-    let p = app.game().width();
+fn goto_cell(app: &mut Session, cell: usize) {
+    let p = app.app().game().width();
     goto(app, cell / p + 1, cell % p + 1);
 }
 
 /// Places the guess `m` (removing any other atoms) with the keyboard.
-fn place(app: &mut App, m: &Molecule) {
-    let p = app.game().width();
+fn place(app: &mut Session, m: &Molecule) {
+    let p = app.app().game().width();
     for (i, want) in m.cells().into_iter().enumerate().take(p * p) {
-        if app.game().is_guessed(i) != want {
+        if app.app().game().is_guessed(i) != want {
             goto_cell(app, i);
             keys(app, "Space");
         }
@@ -242,20 +243,25 @@ fn bbx(args: &[&str]) -> (String, String, i32) {
     )
 }
 
-fn save(app: &mut App, path: &str) {
+fn save(app: &mut Session, path: &str) {
     keys(app, "s");
-    assert!(matches!(app.mode(), Mode::SavePrompt { .. }));
+    assert!(matches!(app.app().mode(), Mode::SavePrompt { .. }));
     type_text(app, path);
     keys(app, "Enter");
-    assert_eq!(app.mode(), &Mode::Board, "{:?}", app.message());
-    assert_eq!(app.saved_to(), Some(path), "{:?}", app.message());
+    assert_eq!(app.app().mode(), &Mode::Board, "{:?}", app.app().message());
+    assert_eq!(
+        app.app().saved_to(),
+        Some(path),
+        "{:?}",
+        app.app().message()
+    );
 }
 
 #[test]
 fn shooting_and_marking() {
     let mut app = random_game(7);
     let p = 8;
-    let hidden = app.game().spectrum().clone();
+    let hidden = app.app().game().spectrum().clone();
     let first = screen(&mut app, 100, 30);
     assert!(text(&first).contains("cursor  ray 1 (left, row 1)"));
     assert!(text(&first).contains("4 atoms are hidden"));
@@ -263,11 +269,11 @@ fn shooting_and_marking() {
     // Ray 1, then rays 2 and 3 down the left side.
     keys(&mut app, "Enter j Enter Down Space");
     for q in 1..=3 {
-        assert_eq!(app.game().observation().get(q), Some(hidden.get(q)));
+        assert_eq!(app.app().game().observation().get(q), Some(hidden.get(q)));
     }
     let lines = screen(&mut app, 100, 30);
     let b = board(&lines, p);
-    let marks = app.game().marks();
+    let marks = app.app().game().marks();
     for r in 1..=3 {
         let left = b[r].chars().nth(1).unwrap();
         assert_eq!(left, marks[r - 1], "row {r}: {}", b[r]);
@@ -281,44 +287,45 @@ fn shooting_and_marking() {
         - (1..=3)
             .filter(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k <= 3))
             .count();
-    assert_eq!(app.game().ray_score(), expected);
+    assert_eq!(app.app().game().ray_score(), expected);
     assert!(text(&lines).contains(&format!("score {expected}")));
 
     // Shooting a ray again costs nothing.
     keys(&mut app, "Enter");
-    assert_eq!(app.game().ray_score(), expected);
-    assert!(app.message().unwrap().0.contains("known already"));
+    assert_eq!(app.app().game().ray_score(), expected);
+    assert!(app.app().message().unwrap().0.contains("known already"));
 
     // An atom in the box, put and taken back.
     keys(&mut app, "l Enter");
-    assert!(app.game().is_guessed(2 * p));
+    assert!(app.app().game().is_guessed(2 * p));
     let b = board(&screen(&mut app, 100, 30), p);
     assert_eq!(b[3].chars().nth(3), Some('O'), "{}", b[3]);
     keys(&mut app, "Enter");
-    assert_eq!(app.game().placed(), 0);
+    assert_eq!(app.app().game().placed(), 0);
 
     // The cursor goes round a corner, and across the box outwards.
     goto(&mut app, 1, 0);
     keys(&mut app, "Up");
-    assert_eq!(app.cursor().row_col(), (0, 1));
+    assert_eq!(app.app().cursor().row_col(), (0, 1));
     keys(&mut app, "Up");
-    assert_eq!(app.cursor().row_col(), (p + 1, 1));
+    assert_eq!(app.app().cursor().row_col(), (p + 1, 1));
     goto(&mut app, 1, 0);
 
     // A mouse click on a cell puts an atom there; one on the border shoots.
     let lines = screen(&mut app, 100, 30);
     let top = lines.iter().position(|l| l.contains("┌ the box")).unwrap() as u16;
     let (x0, y0) = (2u16, top + 1);
+    let area = ratatui::layout::Rect::new(0, 0, 100, 30);
     let click = |column, row| MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column,
         row,
         modifiers: KeyModifiers::NONE,
     };
-    app.handle_mouse(click(x0 + 2 * 5 + 1, y0 + 4)); // row 4, column 5
-    assert!(app.game().is_guessed(3 * p + 4));
-    app.handle_mouse(click(x0 + 2 * 3 + 1, y0)); // top, column 3: position 30
-    assert_eq!(app.game().observation().get(30), Some(hidden.get(30)));
+    app.handle_mouse(click(x0 + 2 * 5 + 1, y0 + 4), area); // row 4, column 5
+    assert!(app.app().game().is_guessed(3 * p + 4));
+    app.handle_mouse(click(x0 + 2 * 3 + 1, y0), area); // top, column 3: position 30
+    assert_eq!(app.app().game().observation().get(30), Some(hidden.get(30)));
 }
 
 #[test]
@@ -337,7 +344,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
         },
         ..Options::default()
     };
-    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
     // Before asking, the coach says nothing about the molecules.
     let before = text(&screen(&mut app, 100, 30));
     assert!(before.contains("off: c counts"));
@@ -347,10 +354,15 @@ fn the_coach_agrees_with_solve_and_suggest() {
         keys(&mut app, "Enter");
     }
     keys(&mut app, "c x b");
-    assert!(app.coach_used());
+    assert!(app.app().coach_used());
     assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
-    let obs = app.game().observation().clone();
-    let answer = app.coach().answer_for(&obs).expect("an answer").clone();
+    let obs = app.app().game().observation().clone();
+    let answer = app
+        .app()
+        .coach()
+        .answer_for(&obs)
+        .expect("an answer")
+        .clone();
     // An atom on a cell the coach shows certainly empty.
     let empty_cell = answer
         .certainty()
@@ -398,7 +410,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
         .collect();
     let misplaced = certain_empty
         .iter()
-        .filter(|&&c| app.game().is_guessed(c))
+        .filter(|&&c| app.app().game().is_guessed(c))
         .count();
     assert_eq!(misplaced, 1, "the atom put on cell {empty_cell}");
     assert_eq!(dots + misplaced, empty, "{}", text(&lines));
@@ -464,20 +476,20 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
     };
     let mut app = app_for(setup);
     assert!(matches!(
-        app.started().source,
+        app.app().started().source,
         Source::Puzzle {
             answers: Some(3),
             ..
         }
     ));
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     assert!(answers.contains(&hidden));
     let other = answers.iter().find(|m| **m != hidden).unwrap().clone();
     // Every ray was given by the puzzle: nothing to pay.
-    assert_eq!(app.game().ray_score(), 0);
+    assert_eq!(app.app().game().ray_score(), 0);
     place(&mut app, &other);
     keys(&mut app, "g");
-    let v = app.game().verdict().expect("judged").clone();
+    let v = app.app().game().verdict().expect("judged").clone();
     assert!(v.won && !v.exact && v.score == 0 && v.penalty == 0, "{v:?}");
     assert!(v.wrong >= 1);
     let lines = screen(&mut app, 120, 34);
@@ -492,12 +504,18 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
 
     // The coach's keys now point to the list of molecules.
     keys(&mut app, "c");
-    assert!(app.message().unwrap().0.starts_with("The game is over"));
+    assert!(
+        app.app()
+            .message()
+            .unwrap()
+            .0
+            .starts_with("The game is over")
+    );
     // After the game: every molecule the rays allowed, the hidden one first.
     keys(&mut app, "a");
     assert!(app.wait_for_coach(COACH_WAIT));
     let listed = text(&screen(&mut app, 120, 40));
-    let rays = app.game().observation().rays().len();
+    let rays = app.app().game().observation().rays().len();
     assert!(
         listed.contains(&format!("3 molecules fit the {rays} rays shot")),
         "{listed}"
@@ -507,14 +525,14 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
         "{listed}"
     );
     keys(&mut app, "Esc");
-    assert_eq!(app.mode(), &Mode::Board);
+    assert_eq!(app.app().mode(), &Mode::Board);
     // The game is over: q quits without asking.
     keys(&mut app, "q");
     assert!(app.should_quit());
     assert!(
-        app.summary().contains("won with a score of 0"),
+        app.app().summary().contains("won with a score of 0"),
         "{}",
-        app.summary()
+        app.app().summary()
     );
 }
 
@@ -522,7 +540,7 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
 fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
     let mut app = random_game(3);
     let p = 8;
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     // Shoot every ray along the left side and the bottom.
     for q in 1..=2 * p {
         goto_position(&mut app, q);
@@ -539,7 +557,8 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         })
         .filter_map(Result::ok)
         .find(|g| {
-            app.game()
+            app.app()
+                .game()
                 .observation()
                 .first_difference(&Spectrum::of(g, Rules::Standard))
                 .is_some()
@@ -547,13 +566,16 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         .expect("a contradicted guess");
     place(&mut app, &guess);
     keys(&mut app, "g");
-    assert!(matches!(app.mode(), Mode::WrongGuess { .. }));
+    assert!(matches!(app.app().mode(), Mode::WrongGuess { .. }));
     keys(&mut app, "e");
-    let v = app.game().verdict().unwrap().clone();
+    let v = app.app().game().verdict().unwrap().clone();
     let e = v.evidence.expect("the telling ray");
     assert!(!v.won && e.shot);
-    assert_eq!(v.score, app.game().ray_score() + 5 * v.wrong);
-    assert_eq!(app.game().observation().get(e.position), Some(e.hidden));
+    assert_eq!(v.score, app.app().game().ray_score() + 5 * v.wrong);
+    assert_eq!(
+        app.app().game().observation().get(e.position),
+        Some(e.hidden)
+    );
     assert_eq!(
         Spectrum::of(&guess, Rules::Standard).get(e.position),
         e.guess
@@ -561,7 +583,7 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
     assert_ne!(e.hidden, e.guess);
     // The cursor is put on that ray, and the panel explains it.
     let q = bbx::rules::board::port(p, e.position);
-    assert_eq!(app.cursor().row_col(), (q.row, q.col));
+    assert_eq!(app.app().cursor().row_col(), (q.row, q.col));
     let shown = panel(&screen(&mut app, 130, 34));
     assert!(shown.contains("NOT THIS TIME"), "{shown}");
     assert!(
@@ -569,7 +591,7 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
             "Ray {} ({}) was {}",
             e.position,
             bbx::render::position_name(p, e.position),
-            bbx::play::app::outcome_words(p, e.hidden)
+            bbx::play::words::outcome_words(p, e.hidden)
         )) && shown.contains("but in your molecule it would be"),
         "{shown}"
     );
@@ -588,22 +610,22 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
     cells.dedup();
     let guessed = cells
         .iter()
-        .filter(|(r, c)| app.game().is_guessed(p * (r - 1) + c - 1))
+        .filter(|(r, c)| app.app().game().is_guessed(p * (r - 1) + c - 1))
         .count();
     assert_eq!(plus, cells.len() - guessed, "{b:?}");
     // Shooting is over.
     let unshot = (1..=4 * p)
-        .find(|&q| app.game().observation().get(q).is_none())
+        .find(|&q| app.app().game().observation().get(q).is_none())
         .expect("a ray not shot");
     goto_position(&mut app, unshot);
     keys(&mut app, "Enter");
-    assert_eq!(app.game().observation().get(unshot), None);
+    assert_eq!(app.app().game().observation().get(unshot), None);
 }
 
 #[test]
 fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     let mut app = random_game(21);
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     let p = 8;
     // No ray shot: any other molecule fits the rays shot, but a ray tells.
     let moved: Vec<usize> = hidden
@@ -624,9 +646,9 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     );
     place(&mut app, &guess);
     keys(&mut app, "g");
-    assert!(matches!(app.mode(), Mode::WrongGuess { .. }));
+    assert!(matches!(app.app().mode(), Mode::WrongGuess { .. }));
     keys(&mut app, "e");
-    let v = app.game().verdict().unwrap().clone();
+    let v = app.app().game().verdict().unwrap().clone();
     let e = v.evidence.unwrap();
     assert!(!v.won && !e.shot && v.score == 5);
     let shown = panel(&screen(&mut app, 130, 34));
@@ -646,9 +668,9 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     // ... once a ray is shot: a guess before any ray is judged by every ray
     // (it used to win with score 0).
     keys(&mut lenient, "g");
-    assert!(matches!(lenient.mode(), Mode::WrongGuess { .. }));
+    assert!(matches!(lenient.app().mode(), Mode::WrongGuess { .. }));
     keys(&mut lenient, "e");
-    assert!(!lenient.game().verdict().unwrap().won);
+    assert!(!lenient.app().game().verdict().unwrap().won);
     let mut lenient = app_for(Setup {
         seed: Some(21),
         judge: Judge::RaysShot,
@@ -663,15 +685,15 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     keys(&mut lenient, "Enter");
     place(&mut lenient, &guess);
     keys(&mut lenient, "g");
-    assert!(lenient.game().verdict().unwrap().won);
+    assert!(lenient.app().game().verdict().unwrap().won);
 }
 
 #[test]
 fn a_guess_needs_as_many_atoms_as_hidden() {
     let mut app = random_game(4);
     keys(&mut app, "l Enter g");
-    assert!(app.game().verdict().is_none());
-    let (m, _) = app.message().unwrap();
+    assert!(app.app().game().verdict().is_none());
+    let (m, _) = app.app().message().unwrap();
     assert!(m.contains("place exactly 4 atoms"), "{m}");
 }
 
@@ -679,7 +701,7 @@ fn a_guess_needs_as_many_atoms_as_hidden() {
 fn save_then_resume() {
     let dir = scratch("save");
     let mut app = random_game(99);
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     for q in [1, 5, 9, 14, 20, 27] {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
@@ -732,29 +754,38 @@ fn save_then_resume() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    assert_eq!(resumed.game().hidden(), &hidden);
-    assert_eq!(resumed.game().observation(), app.game().observation());
-    assert_eq!(resumed.game().marks(), app.game().marks());
-    assert_eq!(resumed.game().ray_score(), app.game().ray_score());
-    assert_eq!(resumed.game().guess(), app.game().guess());
-    assert!(matches!(resumed.started().source, Source::Saved { .. }));
+    assert_eq!(resumed.app().game().hidden(), &hidden);
+    assert_eq!(
+        resumed.app().game().observation(),
+        app.app().game().observation()
+    );
+    assert_eq!(resumed.app().game().marks(), app.app().game().marks());
+    assert_eq!(
+        resumed.app().game().ray_score(),
+        app.app().game().ray_score()
+    );
+    assert_eq!(resumed.app().game().guess(), app.app().game().guess());
+    assert!(matches!(
+        resumed.app().started().source,
+        Source::Saved { .. }
+    ));
     let mut resumed = resumed;
     let shown = text(&screen(&mut resumed, 100, 30));
     assert!(shown.contains("saved A4_B8 game"), "{shown}");
 
     // Finish both the same way: the same verdict. Saving again goes to the same
     // file without asking.
-    let finish = |a: &mut App| {
+    let finish = |a: &mut Session| {
         place(a, &hidden);
         keys(a, "g");
-        a.game().verdict().unwrap().clone()
+        a.app().game().verdict().unwrap().clone()
     };
     let v1 = finish(&mut app);
     let v2 = finish(&mut resumed);
     assert_eq!(v1, v2);
     assert!(v1.won && v1.exact);
     keys(&mut resumed, "s Enter");
-    assert_eq!(resumed.mode(), &Mode::Board);
+    assert_eq!(resumed.app().mode(), &Mode::Board);
     let finished = start(&Setup {
         start: Start::File(file.to_string()),
         ..Setup::default()
@@ -813,14 +844,14 @@ fn saving_asks_before_replacing_a_file_and_reports_failures() {
     keys(&mut app, "s");
     type_text(&mut app, file.to_str().unwrap());
     keys(&mut app, "Enter");
-    assert!(matches!(app.mode(), Mode::ConfirmOverwrite { .. }));
+    assert!(matches!(app.app().mode(), Mode::ConfirmOverwrite { .. }));
     keys(&mut app, "n Esc");
-    assert_eq!(app.mode(), &Mode::Board);
+    assert_eq!(app.app().mode(), &Mode::Board);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
     keys(&mut app, "s");
     type_text(&mut app, dir.join("no/such/dir.txt").to_str().unwrap());
     keys(&mut app, "Enter");
-    let (m, _) = app.message().unwrap();
+    let (m, _) = app.app().message().unwrap();
     assert!(m.starts_with("Cannot save to"), "{m}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -829,15 +860,15 @@ fn saving_asks_before_replacing_a_file_and_reports_failures() {
 fn quitting_asks_while_the_game_is_unfinished() {
     let mut app = random_game(8);
     keys(&mut app, "q");
-    assert_eq!(app.mode(), &Mode::ConfirmQuit);
+    assert_eq!(app.app().mode(), &Mode::ConfirmQuit);
     let shown = text(&screen(&mut app, 100, 30));
     assert!(shown.contains("The game is not finished. Quit?"), "{shown}");
     keys(&mut app, "n");
     assert!(!app.should_quit());
-    assert_eq!(app.mode(), &Mode::Board);
+    assert_eq!(app.app().mode(), &Mode::Board);
     keys(&mut app, "q y");
     assert!(app.should_quit());
-    assert!(app.summary().ends_with("unfinished, not saved."));
+    assert!(app.app().summary().ends_with("unfinished, not saved."));
     let mut app = random_game(8);
     keys(&mut app, "CtrlC");
     assert!(app.should_quit(), "Ctrl-C quits at once");
@@ -853,9 +884,9 @@ fn help_notation_and_small_terminals() {
         "{shown}"
     );
     keys(&mut app, "x");
-    assert_eq!(app.mode(), &Mode::Board, "any key closes the help");
+    assert_eq!(app.app().mode(), &Mode::Board, "any key closes the help");
     assert!(
-        !app.panels().certain,
+        !app.app().panels().certain,
         "the key that closed the help did nothing else"
     );
 
@@ -865,7 +896,7 @@ fn help_notation_and_small_terminals() {
         keys(&mut app, "Enter");
     }
     keys(&mut app, "e");
-    assert_eq!(app.notation(), Notation::Emacs);
+    assert_eq!(app.app().notation(), Notation::Emacs);
     let b = board(&screen(&mut app, 100, 30), 8);
     let left: String = b[1..9].iter().map(|l| l.chars().nth(1).unwrap()).collect();
     assert!(left.chars().all(|c| "HR123456789".contains(c)), "{left}");
@@ -903,9 +934,9 @@ fn a_puzzle_that_does_not_give_the_count() {
         seed: Some(1),
         ..Setup::default()
     });
-    assert_eq!(app.game().hidden().to_string(), "O-O-------------");
+    assert_eq!(app.app().game().hidden().to_string(), "O-O-------------");
     keys(&mut app, "l Enter Right Right Enter g");
-    assert!(app.game().verdict().unwrap().won);
+    assert!(app.app().game().verdict().unwrap().won);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -969,11 +1000,16 @@ fn a_best_ray_ranked_on_every_molecule_is_not_called_partial() {
         },
         ..Options::default()
     };
-    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
     keys(&mut app, "Enter b");
     assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
-    let obs = app.game().observation().clone();
-    let answer = app.coach().answer_for(&obs).expect("an answer").clone();
+    let obs = app.app().game().observation().clone();
+    let answer = app
+        .app()
+        .coach()
+        .answer_for(&obs)
+        .expect("an answer")
+        .clone();
     assert!(!answer.all_listed(), "the coach listed only some");
     assert!(answer.report.splits_exact, "ranked on every molecule");
     let shown = text(&screen(&mut app, 100, 30));
@@ -988,7 +1024,7 @@ fn the_coach_shows_each_cells_chance_of_an_atom() {
         seed: Some(11),
         ..Setup::default()
     };
-    let mut app = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), Options::default());
     for q in [3, 12, 20, 28] {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
@@ -1032,7 +1068,7 @@ fn the_coach_shows_each_cells_chance_of_an_atom() {
 
 /// Plays a game of `config` (seed `seed`) by shooting `rays` in order and
 /// then placing the hidden molecule; returns the app after the verdict.
-fn won_game(config: &str, seed: u64, rays: &[usize]) -> App {
+fn won_game(config: &str, seed: u64, rays: &[usize]) -> Session {
     let mut app = app_for(Setup {
         start: Start::Random {
             config: config.parse().unwrap(),
@@ -1045,17 +1081,17 @@ fn won_game(config: &str, seed: u64, rays: &[usize]) -> App {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
     }
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     place(&mut app, &hidden);
     keys(&mut app, "g");
-    assert!(app.game().verdict().is_some_and(|v| v.won));
+    assert!(app.app().game().verdict().is_some_and(|v| v.won));
     app
 }
 
 /// The review's line of the greedy policy's game against the hidden
 /// molecule of `app`, as `bbx strategy CONFIG --molecule N` plays it.
-fn policy_game(app: &App, config: &str) -> String {
-    let number = bbx::rules::enumeration::rank(app.game().hidden()).unwrap();
+fn policy_game(app: &Session, config: &str) -> String {
+    let number = bbx::rules::enumeration::rank(app.app().game().hidden()).unwrap();
     let (out, err, code) = bbx(&[
         "strategy",
         config,
@@ -1080,7 +1116,7 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     assert!(app.wait_for_coach(COACH_WAIT), "the review is worked out");
     let said = panel(&screen(&mut app, 130, 40));
     // The policy's own game against the same molecule, as bbx strategy plays it.
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     let policy = policy_game(&app, "A3_B5");
     assert!(said.contains(&policy), "{policy} in {said}");
     // Its average over all 2300 molecules: 11431 rays and 16626 points.
@@ -1101,7 +1137,7 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     let mut fitting: Vec<&Spectrum> = spectra.iter().collect();
     let truth = Spectrum::of(&hidden, Rules::Standard);
     let mut idle = Vec::new();
-    for &q in app.game().shots() {
+    for &q in app.app().game().shots() {
         if fitting.iter().all(|s| s.get(q) == truth.get(q)) {
             idle.push(q.to_string());
         }
@@ -1149,7 +1185,7 @@ fn tathams_default_is_reviewed_without_the_average() {
 fn the_cursor_goes_round_corners_across_to_either_end_and_counts() {
     let mut app = random_game(30);
     let p = 8;
-    let at = |app: &App| app.cursor().row_col();
+    let at = |app: &Session| app.app().cursor().row_col();
     assert_eq!(at(&app), (1, 0));
     keys(&mut app, "o");
     assert_eq!(at(&app), (1, p + 1), "o: the opposite side");
@@ -1190,62 +1226,66 @@ fn marks_of_empty_cells_rows_and_columns_undo_and_redo() {
     // A cell.
     goto_cell(&mut app, 9);
     keys(&mut app, "m");
-    assert!(app.game().is_marked_empty(9));
+    assert!(app.app().game().is_marked_empty(9));
     let b = board(&screen(&mut app, 80, 24), p);
     assert_eq!(b[2].chars().nth(5), Some(':'), "{b:?}");
     // No atom on a marked cell.
     keys(&mut app, "Enter");
-    assert!(!app.game().is_guessed(9));
-    assert!(app.message().unwrap().0.contains("marked empty"));
+    assert!(!app.app().game().is_guessed(9));
+    assert!(app.app().message().unwrap().0.contains("marked empty"));
     // A row, from its border position; an atom in it stays.
     goto_cell(&mut app, 3 * p + 2);
     keys(&mut app, "Enter");
     goto_position(&mut app, 4);
     keys(&mut app, "m");
     let row: Vec<bool> = (0..p)
-        .map(|c| app.game().is_marked_empty(3 * p + c))
+        .map(|c| app.app().game().is_marked_empty(3 * p + c))
         .collect();
     assert_eq!(row.iter().filter(|&&m| m).count(), p - 1, "{row:?}");
-    assert!(!row[2] && app.game().is_guessed(3 * p + 2));
+    assert!(!row[2] && app.app().game().is_guessed(3 * p + 2));
     // A column from the top; m again unmarks it.
     goto_position(&mut app, 4 * p); // top, column 1
     keys(&mut app, "m");
-    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| app.app().game().is_marked_empty(p * r)));
     keys(&mut app, "m");
-    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| !app.app().game().is_marked_empty(p * r)));
     // Undo: the column marked again, then unmarked; redo.
     keys(&mut app, "u");
-    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| app.app().game().is_marked_empty(p * r)));
     keys(&mut app, "u");
-    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r) || r == 3));
+    assert!((0..p).all(|r| !app.app().game().is_marked_empty(p * r) || r == 3));
     keys(&mut app, "U");
-    assert!((0..p).all(|r| app.game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| app.app().game().is_marked_empty(p * r)));
     keys(&mut app, "CtrlR");
-    assert!((0..p).all(|r| !app.game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| !app.app().game().is_marked_empty(p * r)));
     // Undo the rest with a count: the column twice, the row, the atom and
     // the cell.
     keys(&mut app, "5u");
-    assert!(!app.game().is_guessed(3 * p + 2));
-    assert!((0..p * p).all(|i| !app.game().is_marked_empty(i)));
+    assert!(!app.app().game().is_guessed(3 * p + 2));
+    assert!((0..p * p).all(|i| !app.app().game().is_marked_empty(i)));
     keys(&mut app, "u");
-    assert_eq!(app.message().unwrap().0, "Nothing to undo.");
+    assert_eq!(app.app().message().unwrap().0, "Nothing to undo.");
 }
 
 #[test]
 fn undoing_a_shot_keeps_its_points() {
     let mut app = random_game(32);
-    let hidden = app.game().spectrum().clone();
+    let hidden = app.app().game().spectrum().clone();
     // A ray that comes out: 2 points.
     let q = (1..=32)
         .find(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k != q))
         .unwrap();
     goto_position(&mut app, q);
     keys(&mut app, "Enter");
-    assert_eq!(app.game().ray_score(), 2);
+    assert_eq!(app.app().game().ray_score(), 2);
     keys(&mut app, "u");
-    assert_eq!(app.game().observation().shot_count(), 0, "off the board");
-    assert_eq!(app.game().ray_score(), 2, "but paid");
-    let m = app.message().unwrap().0.to_string();
+    assert_eq!(
+        app.app().game().observation().shot_count(),
+        0,
+        "off the board"
+    );
+    assert_eq!(app.app().game().ray_score(), 2, "but paid");
+    let m = app.app().message().unwrap().0.to_string();
     assert!(m.contains("Rays stay paid: score 2"), "{m}");
     let b = board(&screen(&mut app, 80, 24), 8);
     let port = bbx::rules::board::port(8, q);
@@ -1255,15 +1295,15 @@ fn undoing_a_shot_keeps_its_points() {
         "{b:?}"
     );
     keys(&mut app, "U");
-    assert_eq!(app.game().observation().get(q), Some(hidden.get(q)));
-    assert_eq!(app.game().ray_score(), 2);
+    assert_eq!(app.app().game().observation().get(q), Some(hidden.get(q)));
+    assert_eq!(app.app().game().ray_score(), 2);
     // Shot again after an undo: nothing more to pay.
     keys(&mut app, "u Enter");
-    assert_eq!(app.game().ray_score(), 2);
-    assert!(app.message().unwrap().0.contains("paid already"));
+    assert_eq!(app.app().game().ray_score(), 2);
+    assert!(app.app().message().unwrap().0.contains("paid already"));
     // The coach and the referee see only the rays on the board.
     keys(&mut app, "u");
-    assert_eq!(app.game().rays_shot(), 0);
+    assert_eq!(app.app().game().rays_shot(), 0);
     let shown = panel(&screen(&mut app, 80, 24));
     assert!(shown.contains("rays shot 0 score 2"), "{shown}");
 }
@@ -1272,15 +1312,15 @@ fn undoing_a_shot_keeps_its_points() {
 fn resigning_shows_the_answer_and_loses() {
     let mut app = random_game(33);
     keys(&mut app, "Enter Down Enter");
-    let rays = app.game().ray_score();
+    let rays = app.app().game().ray_score();
     keys(&mut app, "r");
-    assert_eq!(app.mode(), &Mode::ConfirmResign);
+    assert_eq!(app.app().mode(), &Mode::ConfirmResign);
     assert!(text(&screen(&mut app, 80, 24)).contains("y resigns"));
     keys(&mut app, "n");
-    assert_eq!(app.mode(), &Mode::Board);
-    assert!(!app.game().is_over(), "any other key goes back");
+    assert_eq!(app.app().mode(), &Mode::Board);
+    assert!(!app.app().game().is_over(), "any other key goes back");
     keys(&mut app, "r y");
-    let v = app.game().verdict().expect("over").clone();
+    let v = app.app().game().verdict().expect("over").clone();
     assert!(v.resigned && !v.won && v.score == rays + 5 * 4, "{v:?}");
     let lines = screen(&mut app, 80, 24);
     let said = panel(&lines);
@@ -1291,20 +1331,20 @@ fn resigning_shows_the_answer_and_loses() {
     assert_eq!(hashes, 4, "{b:?}");
     keys(&mut app, "q");
     assert!(
-        app.summary().contains("resigned (lost)"),
+        app.app().summary().contains("resigned (lost)"),
         "{}",
-        app.summary()
+        app.app().summary()
     );
     // n during a game says r resigns.
     let mut app = random_game(34);
     keys(&mut app, "n");
-    assert!(app.message().unwrap().0.contains("r resigns"));
+    assert!(app.app().message().unwrap().0.contains("r resigns"));
 }
 
 #[test]
 fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     let mut app = random_game(35);
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     let p = 8;
     // One atom moved: no ray shot yet, so the referee names one not shot.
     let moved = (0..p * p).find(|c| !hidden.cells()[*c]).unwrap();
@@ -1315,8 +1355,8 @@ fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     assert_ne!(hs, Spectrum::of(&guess, Rules::Standard));
     place(&mut app, &guess);
     keys(&mut app, "g");
-    let Mode::WrongGuess { verdict } = app.mode().clone() else {
-        panic!("a wrong guess asks first: {:?}", app.mode());
+    let Mode::WrongGuess { verdict } = app.app().mode().clone() else {
+        panic!("a wrong guess asks first: {:?}", app.app().mode());
     };
     let e = verdict.evidence.unwrap();
     assert!(!e.shot);
@@ -1324,19 +1364,22 @@ fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     assert!(shown.contains("Your guess is wrong."), "{shown}");
     assert!(shown.contains("p or Enter plays on"), "{shown}");
     assert!(shown.contains("e ends the game"), "{shown}");
-    assert!(!app.game().is_over(), "the answer is not shown yet");
+    assert!(!app.app().game().is_over(), "the answer is not shown yet");
     // Play on: the ray is shot and counted, the cursor on it.
     keys(&mut app, "p");
-    assert_eq!(app.mode(), &Mode::Board);
-    assert!(!app.game().is_over());
-    assert_eq!(app.game().observation().get(e.position), Some(e.hidden));
+    assert_eq!(app.app().mode(), &Mode::Board);
+    assert!(!app.app().game().is_over());
+    assert_eq!(
+        app.app().game().observation().get(e.position),
+        Some(e.hidden)
+    );
     let cost = if matches!(e.hidden, Outcome::Exit(_)) {
         2
     } else {
         1
     };
-    assert_eq!(app.game().ray_score(), cost);
-    assert_eq!(app.cursor().row_col(), {
+    assert_eq!(app.app().game().ray_score(), cost);
+    assert_eq!(app.app().cursor().row_col(), {
         let q = bbx::rules::board::port(p, e.position);
         (q.row, q.col)
     });
@@ -1344,7 +1387,7 @@ fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     // Fix the guess and win, the wrong guess told in the verdict.
     place(&mut app, &hidden);
     keys(&mut app, "g");
-    let v = app.game().verdict().unwrap().clone();
+    let v = app.app().game().verdict().unwrap().clone();
     assert!(v.won && v.wrong_guesses == 1 && v.score == cost, "{v:?}");
     let said = panel(&screen(&mut app, 80, 24));
     assert!(said.contains("after 1 wrong guess played on"), "{said}");
@@ -1406,7 +1449,7 @@ fn every_screen_fits_80_by_24() {
 
     // The verdict of a losing guess: both boards, the explanation, the
     // review, the legend, the cursor, the message and the keys.
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     let a = hidden.atoms();
     let wrong = (0..64)
         .filter(|c| !hidden.cells()[*c])
@@ -1451,7 +1494,7 @@ fn a_wrong_atom_on_the_path_stays_visible() {
     // player's wrong atoms as 'X', not '+' (which would hide the atom) nor
     // 'x' (which would hide the path).
     let mut app = random_game(37);
-    let hidden = app.game().hidden().clone();
+    let hidden = app.app().game().hidden().clone();
     let p = 8;
     let a = hidden.atoms();
     // A wrong atom on the path of some ray in the hidden molecule.
@@ -1466,7 +1509,7 @@ fn a_wrong_atom_on_the_path_stays_visible() {
     let guess = Molecule::new(p, [a[0], a[1], a[2], cell]).unwrap();
     place(&mut app, &guess);
     keys(&mut app, "g");
-    if matches!(app.mode(), Mode::WrongGuess { .. }) {
+    if matches!(app.app().mode(), Mode::WrongGuess { .. }) {
         keys(&mut app, "e");
     }
     goto_position(&mut app, ray);
@@ -1482,7 +1525,7 @@ fn a_wrong_atom_on_the_path_stays_visible() {
 fn a_save_keeps_marks_undo_and_the_rays_paid() {
     let dir = scratch("tools");
     let mut app = random_game(40);
-    let spectrum = app.game().spectrum().clone();
+    let spectrum = app.app().game().spectrum().clone();
     goto_position(&mut app, 3);
     keys(&mut app, "Enter");
     goto_cell(&mut app, 20);
@@ -1491,11 +1534,11 @@ fn a_save_keeps_marks_undo_and_the_rays_paid() {
     keys(&mut app, "m");
     goto_position(&mut app, 11);
     keys(&mut app, "Enter u"); // shot, then undone: still paid
-    let score = app.game().ray_score();
+    let score = app.app().game().ray_score();
     let file = dir.join("with tools.txt");
     let file = file.to_str().unwrap();
     save(&mut app, file);
-    let m = app.message().unwrap().0.to_string();
+    let m = app.app().message().unwrap().0.to_string();
     assert!(
         m.contains(&format!("'bbx play \"{file}\"' resumes")),
         "a name with a space is quoted: {m}"
@@ -1504,18 +1547,21 @@ fn a_save_keeps_marks_undo_and_the_rays_paid() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    let g = resumed.game();
+    let g = resumed.app().game();
     assert_eq!(g.ray_score(), score, "the undone ray is still paid");
-    assert_eq!(g.observation(), app.game().observation());
+    assert_eq!(g.observation(), app.app().game().observation());
     assert!(g.is_marked_empty(20));
     assert!((0..8).all(|r| g.is_marked_empty(8 * r + 5)));
-    assert_eq!(g.history(), app.game().history());
-    assert_eq!(g.shots(), app.game().shots());
+    assert_eq!(g.history(), app.app().game().history());
+    assert_eq!(g.shots(), app.app().game().shots());
     // Redo after resuming: the undone ray comes back, for free.
-    assert_eq!(resumed.game().observation().get(11), None);
+    assert_eq!(resumed.app().game().observation().get(11), None);
     keys(&mut resumed, "U");
-    assert_eq!(resumed.game().observation().get(11), Some(spectrum.get(11)));
-    assert_eq!(resumed.game().ray_score(), score);
+    assert_eq!(
+        resumed.app().game().observation().get(11),
+        Some(spectrum.get(11))
+    );
+    assert_eq!(resumed.app().game().ray_score(), score);
     // bbx solve reads the file as before: the marks are the player's notes.
     let (_, err, code) = bbx(&["solve", file]);
     assert_eq!(code, 0, "{err}");
@@ -1542,7 +1588,13 @@ fn smaller_things_found_in_play() {
         seed: Some(1),
         ..Setup::default()
     });
-    assert!(one.message().unwrap().0.starts_with("1 atom is hidden"));
+    assert!(
+        one.app()
+            .message()
+            .unwrap()
+            .0
+            .starts_with("1 atom is hidden")
+    );
     for q in 1..=16 {
         goto_position(&mut one, q);
         keys(&mut one, "Enter");
@@ -1568,25 +1620,26 @@ fn smaller_things_found_in_play() {
         notation: Notation::Emacs,
         ..Options::default()
     };
-    let mut app = App::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
     let mut told = 0;
     for q in 1..=40 {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
         if app
+            .app()
             .message()
             .is_some_and(|(m, _)| m.contains("letters from now on"))
         {
             told += 1;
-            assert_eq!(app.game().pair_order().len(), 10, "at the tenth pair");
+            assert_eq!(app.app().game().pair_order().len(), 10, "at the tenth pair");
         }
     }
-    assert!(app.game().pair_order().len() > 10);
+    assert!(app.app().game().pair_order().len() > 10);
     assert_eq!(told, 1, "said once");
 
     // After the verdict the cursor panel no longer offers to remove an atom.
     let mut app = won_game("A2_B4", 3, &[]);
-    let cell = app.game().hidden().atoms()[0];
+    let cell = app.app().game().hidden().atoms()[0];
     goto_cell(&mut app, cell);
     let said = panel(&screen(&mut app, 80, 24));
     assert!(said.contains("your atom"), "{said}");
@@ -1611,9 +1664,9 @@ fn smaller_things_found_in_play() {
     // After n, the exit lines report every game of the session.
     let mut app = won_game("A2_B4", 4, &[1]);
     keys(&mut app, "n");
-    assert!(!app.game().is_over());
+    assert!(!app.app().game().is_over());
     keys(&mut app, "q y");
-    let summary = app.summary();
+    let summary = app.app().summary();
     let lines: Vec<&str> = summary.lines().collect();
     assert_eq!(lines.len(), 2, "{summary}");
     assert!(lines[0].contains("seed 4: won"), "{summary}");

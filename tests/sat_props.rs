@@ -44,7 +44,7 @@ fn check_stream(
     let selectors: Vec<_> = model.rays().iter().map(|r| r.selector).collect();
     let mut stream: Vec<Molecule> = Vec::new();
     let found = model
-        .solve_with(&selectors, n..=n, None, None, |m| stream.push(m.clone()))
+        .solve_with(&selectors, n..=n, None, |m| stream.push(m.clone()))
         .unwrap();
     prop_assert!(found.ended.is_complete());
     let mut seen = BTreeSet::new();
@@ -86,7 +86,7 @@ proptest! {
         // `solve` (all rays) gives the same molecules.
         let mut plain = RayModel::new(o.width(), rules, n);
         plain.observe(&o);
-        let found = plain.solve(n..=n, None, None).unwrap();
+        let found = plain.solve(n..=n, None).unwrap();
         let got: BTreeSet<Molecule> = found.molecules.iter().cloned().collect();
         prop_assert_eq!(&got, &expected);
 

@@ -8,27 +8,29 @@
 //!
 //! ```
 //! use bbx::assistant::generate::{minimize, seeded, unique};
+//! use bbx::control::Budget;
 //! use bbx::Rules;
 //! let config = "A4_B8".parse().unwrap();
 //! let mut rng = seeded(7);
-//! let g = unique(config, Rules::Standard, &mut rng, 1000, None).unwrap();
-//! let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, None).unwrap();
-//! assert!(small.minimal);
-//! assert!(small.observation.shot_count() <= g.observation.shot_count());
+//! let anytime = Budget::default();
+//! let g = unique(config, Rules::Standard, &mut rng, 1000, &anytime).unwrap();
+//! let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, &anytime).unwrap();
+//! assert!(small.is_complete()); // minimal: every ray left is needed
+//! assert!(small.value.shot_count() <= g.observation.shot_count());
 //! ```
-
-use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{SliceRandom, index};
 use rand::{Rng, SeedableRng, TryRng};
 
+use crate::control::{Budget, Cut, Ended, Finished};
 use crate::error::{Error, quantity};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::solver::{self, Ended, Limits};
+use crate::setting::{Setting, Text};
+use crate::solver::{self, Limits};
 
 /// The random generator `bbx` uses for a seed: ChaCha8 seeded with
 /// [`SeedableRng::seed_from_u64`]. The same seed gives the same numbers on
@@ -55,9 +57,13 @@ pub fn fresh_seed() -> Result<u64, Error> {
         .try_next_u64()
         .map(|n| n & MAX_SEED)
         .map_err(|e| {
-            Error::system(format!(
-                "cannot draw a seed from the operating system's randomness: {e} (give one with --seed)"
-            ))
+            Error::system(
+                Text::from(format!(
+                    "cannot draw a seed from the operating system's randomness: {e} (give one with "
+                ))
+                .and(Setting::Seed)
+                .and(")"),
+            )
         })
 }
 
@@ -80,68 +86,65 @@ pub struct Generated {
 
 /// Whether `observed` admits exactly one molecule of `atoms` atoms.
 pub fn is_unique(observed: &Observation, rules: Rules, atoms: usize) -> Result<bool, Error> {
-    Ok(unique_before(observed, rules, atoms, None)? == Some(true))
+    Ok(unique_within(observed, rules, atoms, &Budget::default())?.whole() == Ok(true))
 }
 
-/// Whether `observed` admits exactly one molecule of `atoms` atoms; `None`
-/// when the deadline passed before the answer was known.
-fn unique_before(
+/// Whether `observed` admits exactly one molecule of `atoms` atoms, known
+/// unless the budget's deadline or token stopped the search.
+fn unique_within(
     observed: &Observation,
     rules: Rules,
     atoms: usize,
-    deadline: Option<Instant>,
-) -> Result<Option<bool>, Error> {
-    let s = solver::solve(
-        observed,
-        rules,
-        atoms..=atoms,
-        &Limits {
-            max: Some(2),
-            deadline,
-            stop: None,
-            ..Limits::default()
-        },
-        |_| {},
-    )?;
-    Ok(if s.ended == Ended::TimedOut {
-        None
-    } else {
-        Some(s.molecules.len() == 1 && s.ended.is_complete())
+    budget: &Budget,
+) -> Result<Finished<bool>, Error> {
+    let limits = Limits {
+        max: Some(2),
+        budget: budget.clone(),
+    };
+    let s = solver::solve(observed, rules, atoms..=atoms, &limits, |_| {})?;
+    Ok(match s.ended.cut() {
+        Some(Cut::TimedOut | Cut::Cancelled) => Finished::new(false, s.ended),
+        _ => Finished::complete(s.molecules.len() == 1 && s.ended.is_complete()),
     })
 }
 
-/// True once `deadline` has passed.
-fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
-}
-
 /// Draws random molecules until one's full spectrum has exactly one answer
-/// (like the generator of S. Manecke's molekularis); gives up after `max_draws`, or at `deadline`.
+/// (like the generator of S. Manecke's molekularis); gives up after
+/// `max_draws`, or when the budget's deadline or token stops it (an error
+/// either way).
 pub fn unique(
     config: Config,
     rules: Rules,
     rng: &mut (impl Rng + ?Sized),
     max_draws: usize,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<Generated, Error> {
     for draws in 1..=max_draws {
         let m = random_molecule(config, rng);
         let o = Observation::full(&Spectrum::of(&m, rules));
-        match unique_before(&o, rules, config.atoms, deadline)? {
-            Some(true) => {
-                return Ok(Generated {
-                    molecule: m,
-                    observation: o,
-                    draws,
-                });
-            }
-            Some(false) if !past(deadline) => {}
-            _ => {
-                return Err(Error::invalid(format!(
-                    "no molecule of {config} with a unique spectrum before the time limit ({} tried): allow more time, or try more atoms or a smaller box",
-                    quantity(draws, "draw", "draws")
-                )));
-            }
+        let u = unique_within(&o, rules, config.atoms, budget)?;
+        if u.is_complete() && u.value {
+            return Ok(Generated {
+                molecule: m,
+                observation: o,
+                draws,
+            });
+        }
+        let ended = u.ended.and(
+            budget
+                .check()
+                .map_or_else(Ended::from, |()| Ended::Complete),
+        );
+        if !ended.is_complete() {
+            return Err(Error::invalid(format!(
+                "no molecule of {config} with a unique spectrum before {} ({} tried): allow more time, or try more atoms or a smaller box",
+                if ended == Ended::Cancelled {
+                    "it was cancelled"
+                } else {
+                    "the time limit"
+                },
+                quantity(draws, "draw", "draws")
+            )));
         }
     }
     Err(Error::invalid(format!(
@@ -150,56 +153,36 @@ pub fn unique(
     )))
 }
 
-/// What [`minimize`] leaves.
-#[derive(Debug, Clone)]
-pub struct Minimized {
-    /// The rays kept; their answer is still unique.
-    pub observation: Observation,
-    /// True when every ray left is needed; false when the deadline stopped
-    /// the removal before every ray was tried.
-    pub minimal: bool,
-}
-
 /// Removes observed rays one at a time, in random order, while the answer
-/// stays unique, so that every ray left is needed. An exit pair is one ray.
-/// At `deadline` it stops and keeps the rays not yet tried.
+/// stays unique, so that every ray left is needed (an exit pair is one ray):
+/// the rays kept, whose answer is still unique. When the budget's deadline
+/// or token stops it, it keeps the rays not yet tried, and says so (the
+/// puzzle is then perhaps not minimal).
 pub fn minimize(
     observed: &Observation,
     rules: Rules,
     atoms: usize,
     rng: &mut (impl Rng + ?Sized),
-    deadline: Option<Instant>,
-) -> Result<Minimized, Error> {
+    budget: &Budget,
+) -> Result<Finished<Observation>, Error> {
     let mut o = observed.clone();
     let mut rays: Vec<usize> = o.rays().into_iter().map(|(p, _)| p).collect();
     rays.shuffle(rng);
     for pos in rays {
         let Some(outcome) = o.get(pos) else { continue };
-        if past(deadline) {
-            return Ok(Minimized {
-                observation: o,
-                minimal: false,
-            });
+        if let Err(cut) = budget.check() {
+            return Ok(Finished::new(o, cut.into()));
         }
         o.forget(pos);
-        match unique_before(&o, rules, atoms, deadline)? {
-            Some(true) => {}
-            Some(false) => {
-                o.record(pos, outcome);
-            }
-            None => {
-                o.record(pos, outcome);
-                return Ok(Minimized {
-                    observation: o,
-                    minimal: false,
-                });
-            }
+        let u = unique_within(&o, rules, atoms, budget)?;
+        if !u.value {
+            o.record(pos, outcome);
+        }
+        if !u.is_complete() {
+            return Ok(Finished::new(o, u.ended));
         }
     }
-    Ok(Minimized {
-        observation: o,
-        minimal: true,
-    })
+    Ok(Finished::complete(o))
 }
 
 #[cfg(test)]
@@ -209,14 +192,15 @@ mod tests {
     #[test]
     fn a_deadline_stops_drawing_and_removing() {
         let config: Config = "A4_B6".parse().unwrap();
-        let past = Some(Instant::now());
-        let e = unique(config, Rules::Standard, &mut seeded(1), 200, past).unwrap_err();
+        let past = Budget::default().with_timeout(std::time::Duration::ZERO);
+        let e = unique(config, Rules::Standard, &mut seeded(1), 200, &past).unwrap_err();
         assert!(e.to_string().contains("before the time limit"), "{e}");
-        let g = unique(config, Rules::Standard, &mut seeded(1), 200, None).unwrap();
-        let cut = minimize(&g.observation, Rules::Standard, 4, &mut seeded(1), past).unwrap();
-        assert!(!cut.minimal);
-        assert_eq!(cut.observation, g.observation);
-        assert!(is_unique(&cut.observation, Rules::Standard, 4).unwrap());
+        let anytime = Budget::default();
+        let g = unique(config, Rules::Standard, &mut seeded(1), 200, &anytime).unwrap();
+        let cut = minimize(&g.observation, Rules::Standard, 4, &mut seeded(1), &past).unwrap();
+        assert_eq!(cut.ended, Ended::TimedOut);
+        assert_eq!(cut.value, g.observation);
+        assert!(is_unique(&cut.value, Rules::Standard, 4).unwrap());
     }
 
     #[test]
@@ -224,10 +208,10 @@ mod tests {
         for seed in 1..=4 {
             let mut rng = seeded(seed);
             let config: Config = "A4_B6".parse().unwrap();
-            let g = unique(config, Rules::Standard, &mut rng, 200, None).unwrap();
-            let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, None).unwrap();
-            assert!(small.minimal);
-            let small = small.observation;
+            let anytime = Budget::default();
+            let g = unique(config, Rules::Standard, &mut rng, 200, &anytime).unwrap();
+            let small = minimize(&g.observation, Rules::Standard, 4, &mut rng, &anytime).unwrap();
+            let small = small.whole().expect("minimal");
             let s =
                 solver::solve(&small, Rules::Standard, 4..=4, &Limits::default(), |_| {}).unwrap();
             assert_eq!(s.molecules, std::slice::from_ref(&g.molecule));

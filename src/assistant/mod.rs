@@ -4,11 +4,13 @@
 //! they split the molecules that still fit, [`plan`] finds the shooting strategy with the fewest
 //! rays on average as a decision tree, [`strategy`] plays a policy against
 //! every molecule of a configuration and [`optimal`] finds the best one
-//! there by exhaustive search, [`generate`] draws molecules whose
+//! there by exhaustive search (both on the spectra of every molecule, held
+//! by `spectra.rs`), [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
 pub mod generate;
 pub mod optimal;
 pub mod plan;
+mod spectra;
 pub mod strategy;
 pub mod suggest;

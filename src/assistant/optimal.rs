@@ -31,7 +31,7 @@
 //! Memory: the memo is bounded; when it is full, half its sets (drawn by
 //! their random keys) are forgotten (counted in
 //! [`Optimum::sets_forgotten`]), which only slows the search, never changes
-//! its answer. Time: a deadline and a stop flag.
+//! its answer. Time: the budget's deadline and token.
 //!
 //! ```
 //! use bbx::assistant::optimal::{optimum, OptimalOptions};
@@ -41,17 +41,16 @@
 //! ```
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::assistant::spectra::Spectra;
+use crate::control::{Budget, Cut, Ended, Faults, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
-use crate::rules::ray::Rules;
+use crate::rules::ray::{Outcome, Rules};
+use crate::rules::score::{MISSED_ATOM_PENALTY, ray_cost};
 use crate::rules::symmetry::Transform;
-
-use super::strategy::{ATOM_PENALTY, Table, ray_cost};
 
 /// Bytes a slot of the memo takes (a 128-bit key aligned on 16 bytes, a
 /// 64-bit value, and a control byte).
@@ -70,41 +69,19 @@ pub fn memo_capacity(memory: u64) -> usize {
 /// The default memory bound of the memo.
 pub const MEMO_MEMORY: u64 = 1 << 30;
 
-/// What the exhaustive search may use.
-#[derive(Debug, Clone, Copy)]
+/// What the exhaustive search may use: the budget's deadline and token stop
+/// it, and its memory bound ([`MEMO_MEMORY`] when it gives none) bounds the
+/// memo, and, apart, the spectra held (see
+/// [`Spectra`](super::spectra)). `faults` may stop it after a number of
+/// sets, as the time limit would (`stop-after`).
+#[derive(Debug, Clone, Default)]
 pub struct OptimalOptions {
     /// The ray rules.
     pub rules: Rules,
-    /// Give up at this moment.
-    pub deadline: Option<Instant>,
-    /// Give up when this is set (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-    /// The most memory the memo may take, in bytes.
-    pub memory: u64,
-    /// Stop after this many sets, as the time limit would (for tests).
-    pub stop_after: Option<u64>,
-}
-
-impl Default for OptimalOptions {
-    fn default() -> OptimalOptions {
-        OptimalOptions {
-            rules: Rules::Standard,
-            deadline: None,
-            stop: None,
-            memory: MEMO_MEMORY,
-            stop_after: None,
-        }
-    }
-}
-
-/// Why the search stopped short.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OptimalCut {
-    /// The deadline passed.
-    TimeLimit,
-    /// Interrupted (Ctrl-C).
-    Interrupted,
+    /// The deadline, token and memory bound.
+    pub budget: Budget,
+    /// Faults to inject (tests).
+    pub faults: Faults,
 }
 
 /// The best strategy's value for each measure, as far as the search got.
@@ -135,8 +112,10 @@ pub struct Optimum {
     /// Sets forgotten because the memo was full (the memory bound): half of
     /// them each time.
     pub sets_forgotten: u64,
-    /// Why the search stopped short, if it did.
-    pub stopped: Option<OptimalCut>,
+    /// How the search ended: in JSON `stopped`, `null` when complete, else
+    /// `time_limit` or `interrupted`.
+    #[serde(rename = "stopped", serialize_with = "stopped")]
+    pub ended: Ended,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -148,11 +127,18 @@ enum Measure {
     Score,
 }
 
-/// Hashes a key that is already a random 128-bit word: its low 64 bits.
-#[derive(Default, Clone, Copy)]
-struct KeyHash;
+/// [`Optimum::ended`] as the JSON names it.
+fn stopped<S: serde::Serializer>(ended: &Ended, s: S) -> Result<S::Ok, S::Error> {
+    use serde::Serialize;
+    match ended {
+        Ended::Complete => s.serialize_none(),
+        Ended::TimedOut => s.serialize_str("time_limit"),
+        Ended::Cancelled => s.serialize_str("interrupted"),
+        other => other.serialize(s),
+    }
+}
 
-/// [`KeyHash`]'s hasher.
+/// Hashes a key that is already a random 128-bit word: its low 64 bits.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -170,33 +156,27 @@ impl Hasher for KeyHasher {
     }
 }
 
-impl BuildHasher for KeyHash {
-    type Hasher = KeyHasher;
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(0)
-    }
-}
-
 /// A memo entry's low bit: the value is exact (else a lower bound).
 const EXACT: u64 = 1;
 
-/// The exhaustive search over one configuration's table.
+/// The exhaustive search over one configuration's spectra.
 struct Search<'a> {
-    t: &'a Table,
-    options: &'a OptimalOptions,
+    t: &'a Spectra,
+    /// The budget, asked every 256 sets.
+    ticker: Ticker<'a>,
+    faults: &'a Faults,
     measure: Measure,
     /// Per molecule, the number of its spectrum class.
     class: Vec<u32>,
     /// Per molecule, for each symmetry, the random word of its image.
     words: Vec<[u128; 8]>,
-    memo: HashMap<u128, u64, KeyHash>,
+    memo: HashMap<u128, u64, BuildHasherDefault<KeyHasher>>,
     /// The most entries in the memo.
     capacity: usize,
     forgotten: u64,
     /// Times the memo was full.
     halvings: u32,
     nodes: u64,
-    cut: Option<OptimalCut>,
     /// A best first ray of the root.
     first: Option<usize>,
     /// Scratch: class numbers of a set.
@@ -204,17 +184,16 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(t: &'a Table, options: &'a OptimalOptions) -> Result<Search<'a>, Error> {
-        let n = t.codes.len() / t.rays.max(1);
+    fn new(t: &'a Spectra, options: &'a OptimalOptions) -> Result<Search<'a>, Error> {
+        let n = t.count;
         let config = t.config;
         let k = config.atoms;
         // Spectrum classes: molecules whose outcome codes are the same.
         let mut by_spectrum: HashMap<&[u8], u32> = HashMap::new();
         let mut class = Vec::with_capacity(n);
-        for m in 0..n {
-            let row = &t.codes[m * t.rays..(m + 1) * t.rays];
+        for m in 0..n as u32 {
             let next = by_spectrum.len() as u32;
-            class.push(*by_spectrum.entry(row).or_insert(next));
+            class.push(*by_spectrum.entry(t.spectrum(m)).or_insert(next));
         }
         // Random words, and the images of each molecule under the symmetries.
         let numbering = Numbering::new(config)
@@ -240,16 +219,16 @@ impl<'a> Search<'a> {
         }
         Ok(Search {
             t,
-            options,
+            ticker: options.budget.ticker(256),
+            faults: &options.faults,
             measure: Measure::Rays,
             class,
             words,
-            memo: HashMap::with_hasher(KeyHash),
-            capacity: memo_capacity(options.memory),
+            memo: HashMap::default(),
+            capacity: memo_capacity(options.budget.memory_or(MEMO_MEMORY)),
             forgotten: 0,
             halvings: 0,
             nodes: 0,
-            cut: None,
             first: None,
             scratch: Vec::new(),
         })
@@ -258,17 +237,10 @@ impl<'a> Search<'a> {
     /// Counts a node; true once the search must stop.
     fn must_stop(&mut self) -> bool {
         self.nodes += 1;
-        if self.options.stop_after.is_some_and(|s| self.nodes > s) {
-            self.cut = Some(OptimalCut::TimeLimit);
+        if self.faults.stop_after.is_some_and(|s| self.nodes > s) {
+            self.ticker.stop(Cut::TimedOut);
         }
-        if self.cut.is_none() && self.nodes.is_multiple_of(256) {
-            if self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                self.cut = Some(OptimalCut::Interrupted);
-            } else if self.options.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.cut = Some(OptimalCut::TimeLimit);
-            }
-        }
-        self.cut.is_some()
+        self.ticker.tick().is_err()
     }
 
     /// The set's key, the same for its images under the symmetries.
@@ -308,22 +280,6 @@ impl<'a> Search<'a> {
         self.memo.insert(key, entry);
     }
 
-    /// The penalty of placing the atoms now, all molecules of `set`
-    /// together: 5 per hidden atom not on the cells most often holding one.
-    fn stop_total(&self, set: &[u32]) -> u64 {
-        let cells = self.t.config.width * self.t.config.width;
-        let k = self.t.config.atoms;
-        let mut freq = vec![0u64; cells];
-        for &m in set {
-            for &a in self.t.atoms(m) {
-                freq[a as usize] += 1;
-            }
-        }
-        freq.sort_unstable_by(|a, b| b.cmp(a));
-        let covered: u64 = freq.iter().take(k).sum();
-        ATOM_PENALTY * (k as u64 * set.len() as u64 - covered)
-    }
-
     /// The sizes of the spectrum classes of `set`.
     fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
         self.scratch.clear();
@@ -349,32 +305,29 @@ impl<'a> Search<'a> {
             .all(|&m| self.class[m as usize] == self.class[set[0] as usize])
     }
 
-    /// The set's value when it is below `budget`; otherwise a lower bound of
-    /// it, at least `budget`.
-    fn value(&mut self, set: &[u32], budget: u64, root: bool) -> u64 {
+    /// The set's value when it is below `beat`; otherwise a lower bound of
+    /// it, at least `beat`.
+    fn value(&mut self, set: &[u32], beat: u64, root: bool) -> u64 {
         let n = set.len();
         if n <= 1 || self.must_stop() {
-            return if n <= 1 { 0 } else { budget };
+            return if n <= 1 { 0 } else { beat };
         }
         let key = self.key(set);
         let known = self.memo.get(&key).copied();
         if let Some(e) = known
-            && (e & EXACT == EXACT || e >> 1 >= budget)
+            && (e & EXACT == EXACT || e >> 1 >= beat)
             && !root
         {
             return e >> 1;
         }
         let t = self.t;
-        let codes = t.rays + 3;
+        let codes = t.codes();
         // The rays that split the set: (Σ size², ray, outcomes).
         let mut splits: Vec<(u64, usize)> = Vec::new();
         let mut counts = vec![0u64; codes];
         let mut most = 0usize;
         for q in 1..=t.rays {
-            counts.iter_mut().for_each(|c| *c = 0);
-            for &m in set {
-                counts[t.code(m, q) as usize] += 1;
-            }
+            t.count(set, q, &mut counts);
             let outcomes = counts.iter().filter(|&&c| c > 0).count();
             if outcomes >= 2 {
                 most = most.max(outcomes);
@@ -383,7 +336,7 @@ impl<'a> Search<'a> {
         }
         let stop = match self.measure {
             Measure::Rays => 0,
-            Measure::Score => self.stop_total(set),
+            Measure::Score => t.stop_total(set),
         };
         if splits.is_empty() {
             self.remember(key, stop, true);
@@ -393,16 +346,16 @@ impl<'a> Search<'a> {
         let lower = match self.measure {
             Measure::Rays => huffman(&sizes, most),
             Measure::Score => {
-                stop.min(n as u64 + ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
+                stop.min(n as u64 + MISSED_ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
             }
         }
         .max(known.map_or(0, |e| e >> 1));
-        if lower >= budget && !root {
+        if lower >= beat && !root {
             self.remember(key, lower, false);
             return lower;
         }
         splits.sort_unstable();
-        let mut best = budget;
+        let mut best = beat;
         let mut exact = false;
         let mut best_ray = None;
         if self.measure == Measure::Score && stop < best {
@@ -412,25 +365,12 @@ impl<'a> Search<'a> {
         // The least lower bound of the rays that could not beat `best`.
         let mut floor = u64::MAX;
         let mut part = vec![0u32; n];
-        let mut starts = vec![0usize; codes + 1];
+        let mut starts = Vec::new();
         for &(_, q) in &splits {
             if exact && best <= lower {
                 break;
             }
-            // Split the set by the outcome of q (a stable counting sort).
-            starts.iter_mut().for_each(|s| *s = 0);
-            for &m in set {
-                starts[t.code(m, q) as usize + 1] += 1;
-            }
-            for c in 0..codes {
-                starts[c + 1] += starts[c];
-            }
-            let mut at = starts.clone();
-            for &m in set {
-                let c = t.code(m, q) as usize;
-                part[at[c]] = m;
-                at[c] += 1;
-            }
+            t.split(set, q, &mut part, &mut starts);
             // Children, largest first, with what they cost at least.
             let mut children: Vec<(usize, usize, u64)> = Vec::new();
             let mut acc = 0u64;
@@ -443,7 +383,7 @@ impl<'a> Search<'a> {
                 let size = (b - a) as u64;
                 acc += match self.measure {
                     Measure::Rays => size,
-                    Measure::Score => size * ray_cost(c as u8),
+                    Measure::Score => size * ray_cost(Outcome::from_code(c)),
                 };
                 let cheap = match self.measure {
                     Measure::Rays if !self.one_class(&part[a..b]) => size,
@@ -468,8 +408,8 @@ impl<'a> Search<'a> {
                     break;
                 }
             }
-            if self.cut.is_some() {
-                return budget;
+            if self.ticker.cut().is_some() {
+                return beat;
             }
             if !beaten {
                 best = acc;
@@ -523,15 +463,13 @@ fn huffman(weights: &[u64], b: usize) -> u64 {
 }
 
 /// The best strategy of `config` for each measure, by exhaustive search:
-/// the fewest rays, then the lowest score. When the deadline or the stop
-/// flag ends it, what was not finished is `None` and [`Optimum::stopped`]
-/// says why.
+/// the fewest rays, then the lowest score. When the budget's deadline or
+/// token ends it, what was not finished is `None` and [`Optimum::ended`]
+/// says why; an error when the spectra are too many to hold.
 pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Error> {
     let start = Instant::now();
-    let t = Table::new(config, options.rules)?;
-    let n = (t.codes.len() / t.rays.max(1)) as u64;
-    let mut search = Search::new(&t, options)?;
-    let all: Vec<u32> = (0..n as u32).collect();
+    let spectra = Spectra::new(config, options.rules, &options.budget)?;
+    let n = config.molecule_count().unwrap_or(0);
     let mut out = Optimum {
         molecules: n,
         rays_total: None,
@@ -543,34 +481,35 @@ pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Erro
         sets_searched: 0,
         sets_remembered: 0,
         sets_forgotten: 0,
-        stopped: None,
+        ended: spectra.ended,
         seconds: 0.0,
     };
-    let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
-    for measure in [Measure::Rays, Measure::Score] {
-        search.measure = measure;
-        search.first = None;
-        let v = search.value(&all, u64::MAX, true);
-        if search.cut.is_some() {
-            break;
-        }
-        match measure {
-            Measure::Rays => {
-                out.rays_total = Some(v);
-                out.rays_mean = Some(mean(v));
-                out.rays_first = search.first;
+    if let Some(t) = &spectra.value {
+        let mut search = Search::new(t, options)?;
+        let all: Vec<u32> = (0..n as u32).collect();
+        let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        for measure in [Measure::Rays, Measure::Score] {
+            search.measure = measure;
+            search.first = None;
+            let v = search.value(&all, u64::MAX, true);
+            if search.ticker.cut().is_some() {
+                break;
             }
-            Measure::Score => {
-                out.score_total = Some(v);
-                out.score_mean = Some(mean(v));
-                out.score_first = search.first;
-            }
+            let (total, average, first) = match measure {
+                Measure::Rays => (&mut out.rays_total, &mut out.rays_mean, &mut out.rays_first),
+                Measure::Score => (
+                    &mut out.score_total,
+                    &mut out.score_mean,
+                    &mut out.score_first,
+                ),
+            };
+            (*total, *average, *first) = (Some(v), Some(mean(v)), search.first);
         }
+        out.sets_searched = search.nodes;
+        out.sets_remembered = search.memo.len() as u64;
+        out.sets_forgotten = search.forgotten;
+        out.ended = search.ticker.cut().map_or(Ended::Complete, Ended::from);
     }
-    out.sets_searched = search.nodes;
-    out.sets_remembered = search.memo.len() as u64;
-    out.sets_forgotten = search.forgotten;
-    out.stopped = search.cut;
     out.seconds = start.elapsed().as_secs_f64();
     Ok(out)
 }
@@ -620,36 +559,39 @@ fn hitting_set(sets: &[u128], chosen: u128, depth: u32, best: &mut u32) {
 }
 
 /// A proven lower bound of the fewest rays over every molecule of
-/// `config` (see [`LowerBound`]); `Ok(None)` when the deadline or the stop
-/// flag ended it.
-pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<LowerBound>, Error> {
+/// `config` (see [`LowerBound`]); nothing (`None`) when the budget's
+/// deadline or token ended it.
+pub fn lower_bound(
+    config: Config,
+    options: &OptimalOptions,
+) -> Result<Finished<Option<LowerBound>>, Error> {
     use rayon::prelude::*;
     let start = Instant::now();
-    let t = Table::new(config, options.rules)?;
-    let rays = t.rays;
-    let n = t.codes.len() / rays.max(1);
+    let budget = &options.budget;
+    let spectra = Spectra::new(config, options.rules, budget)?;
+    let Some(t) = &spectra.value else {
+        return Ok(Finished::new(None, spectra.ended));
+    };
+    let (rays, n) = (t.rays, t.count);
     let numbering = Numbering::new(config)
         .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
     let cells = config.width * config.width;
     let k = config.atoms;
     // Per molecule, the hitting bound (0 when the box is too wide for the
     // masks: the Huffman bound stands alone).
-    let per: Option<Vec<u32>> = if rays > 128 {
-        Some(vec![0; n])
+    let per: Result<Vec<u32>, Cut> = if rays > 128 {
+        Ok(vec![0; n])
     } else {
         (0..n)
             .into_par_iter()
             .map_init(
                 || (Vec::new(), Vec::new()),
                 |(masks, moved): &mut (Vec<u128>, Vec<usize>), m| {
-                    if m % 4096 == 0
-                        && (options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                            || options.deadline.is_some_and(|d| Instant::now() >= d))
-                    {
-                        return None;
+                    if m % 4096 == 0 {
+                        budget.check()?;
                     }
                     let atoms = t.atoms(m as u32);
-                    let row = &t.codes[m * rays..(m + 1) * rays];
+                    let row = t.spectrum(m as u32);
                     masks.clear();
                     for j in 0..k {
                         for b in 0..cells as u16 {
@@ -665,7 +607,7 @@ pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<Lo
                             );
                             moved.sort_unstable();
                             let other = (numbering.rank(moved) - 1) as usize;
-                            let orow = &t.codes[other * rays..(other + 1) * rays];
+                            let orow = t.spectrum(other as u32);
                             let mask = row
                                 .iter()
                                 .zip(orow)
@@ -681,34 +623,33 @@ pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<Lo
                     masks.dedup();
                     let mut best = masks.len().min(rays) as u32 + 1;
                     hitting_set(masks, 0, 0, &mut best);
-                    Some(if masks.is_empty() { 0 } else { best })
+                    Ok(if masks.is_empty() { 0 } else { best })
                 },
             )
             .collect()
     };
-    let Some(per) = per else {
-        return Ok(None);
+    let per = match per {
+        Ok(per) => per,
+        Err(cut) => return Ok(Finished::new(None, cut.into())),
     };
     let hitting_total: u64 = per.iter().map(|&h| u64::from(h)).sum();
     let rays_worst = per.iter().copied().max().unwrap_or(0) as u64;
     // The Huffman bound over the whole configuration.
     let mut sizes: HashMap<&[u8], u64> = HashMap::new();
-    for m in 0..n {
-        *sizes.entry(&t.codes[m * rays..(m + 1) * rays]).or_insert(0) += 1;
+    for m in 0..n as u32 {
+        *sizes.entry(t.spectrum(m)).or_insert(0) += 1;
     }
+    let all: Vec<u32> = (0..n as u32).collect();
+    let mut counts = vec![0u64; t.codes()];
     let mut most = 0;
-    let mut seen = vec![false; rays + 3];
     for q in 1..=rays {
-        seen.iter_mut().for_each(|x| *x = false);
-        for m in 0..n as u32 {
-            seen[t.code(m, q) as usize] = true;
-        }
-        most = most.max(seen.iter().filter(|&&x| x).count());
+        t.count(&all, q, &mut counts);
+        most = most.max(counts.iter().filter(|&&c| c > 0).count());
     }
     let weights: Vec<u64> = sizes.values().copied().collect();
     let huffman_total = huffman(&weights, most);
     let rays_total = hitting_total.max(huffman_total);
-    Ok(Some(LowerBound {
+    Ok(Finished::complete(Some(LowerBound {
         molecules: n as u64,
         rays_total,
         rays_mean: if n == 0 {
@@ -720,7 +661,7 @@ pub fn lower_bound(config: Config, options: &OptimalOptions) -> Result<Option<Lo
         huffman_total,
         rays_worst,
         seconds: start.elapsed().as_secs_f64(),
-    }))
+    })))
 }
 
 #[cfg(test)]

@@ -8,27 +8,29 @@
 //! rays r of 1 + Σ |c|/|S| · E(c) over the classes c of r. Subsets are
 //! memoised, so this is exact for sets of a few dozen molecules.
 //!
-//! The search grows quickly with the molecules, so it is bounded: by a
-//! deadline, a stop flag (Ctrl-C) and the number of subsets it may remember
-//! ([`PlanLimits`]); cut short, it says why ([`PlanCut`]) instead of giving a
-//! strategy that is not the best.
+//! The search grows quickly with the molecules, so it is bounded by a
+//! [`Budget`]: its deadline, its token and its memory bound on the subsets
+//! remembered ([`DEFAULT_PLAN_MEMORY`] when it gives none); cut short, it
+//! says how it ended ([`why_no_plan`] in words) instead of giving a strategy
+//! that is not the best.
 //!
 //! ```
-//! use bbx::assistant::plan::{plan, PlanLimits};
+//! use bbx::assistant::plan::plan;
+//! use bbx::control::Budget;
 //! use bbx::{Molecule, Observation, Rules};
 //! let a: Molecule = "O--------".parse().unwrap();
 //! let b: Molecule = "--O------".parse().unwrap();
-//! let p = plan(&[a, b], &Observation::empty(3), Rules::Standard, &PlanLimits::default()).unwrap();
-//! assert_eq!(p.expected_rays, 1.0); // one ray tells two molecules apart
+//! let p = plan(&[a, b], &Observation::empty(3), Rules::Standard, &Budget::default());
+//! assert_eq!(p.value.unwrap().expected_rays, 1.0); // one ray tells two molecules apart
 //! ```
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
+use crate::control::{Budget, Cut, Ended, Finished, Ticker};
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Observation;
+use crate::setting::{Setting, Text};
 
 /// A node of the decision tree.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -45,70 +47,39 @@ pub enum Node {
         ray: usize,
         /// Expected rays from here on, this one included.
         expected_rays: f64,
-        /// One branch per outcome: the outcome's words and the subtree.
-        branches: Vec<(String, Node)>,
+        /// One branch per outcome: the outcome and the subtree.
+        branches: Vec<(Outcome, Node)>,
     },
 }
 
-/// The best strategy.
+/// The best strategy: its expected rays and its decision tree.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Plan {
+pub struct ShootingPlan {
     /// Expected number of further rays.
     pub expected_rays: f64,
     /// The decision tree.
     pub tree: Node,
 }
 
-/// How far the search for the best strategy may go.
-#[derive(Debug, Clone, Copy)]
-pub struct PlanLimits {
-    /// Give up at this moment.
-    pub deadline: Option<Instant>,
-    /// Give up when this is set (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-    /// Give up when the subsets remembered hold more molecules than this in
-    /// all (4 bytes each).
-    pub memory: usize,
+/// The memory bound of the subsets remembered when the budget gives none:
+/// 50 million molecules in all (4 bytes each), about 200 MB with the
+/// table's own overhead.
+pub const DEFAULT_PLAN_MEMORY: u64 = 200_000_000;
+
+/// The most molecules the subsets remembered may hold within `budget`.
+fn most_remembered(budget: &Budget) -> usize {
+    (budget.memory_or(DEFAULT_PLAN_MEMORY) / 4) as usize
 }
 
-/// The default bound on the subsets remembered: 50 million molecules in
-/// all, about 200 MB with the table's own overhead.
-pub const DEFAULT_PLAN_MEMORY: usize = 50_000_000;
-
-impl Default for PlanLimits {
-    fn default() -> PlanLimits {
-        PlanLimits {
-            deadline: None,
-            stop: None,
-            memory: DEFAULT_PLAN_MEMORY,
-        }
-    }
-}
-
-/// Why no strategy was given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum PlanCut {
-    /// The deadline passed.
-    #[error("the time limit stopped it before it was done (--timeout raises it)")]
-    TimeLimit,
-    /// The stop flag was set.
-    #[error("it was interrupted")]
-    Interrupted,
-    /// The subsets to remember outgrew [`PlanLimits::memory`].
-    #[error(
-        "it needed to remember more than {0} molecules' worth of subsets (fewer molecules, --plan-max, keep it smaller)"
-    )]
-    Memory(usize),
-}
-
-/// The strategy for telling `molecules` apart, given what was `observed`,
-/// or why it was not found within `limits`.
+/// The strategy for telling `molecules` apart, given what was `observed`;
+/// nothing (`None`) when the budget ended the search first (see
+/// [`why_no_plan`]).
 pub fn plan(
     molecules: &[Molecule],
     observed: &Observation,
     rules: Rules,
-    limits: &PlanLimits,
-) -> Result<Plan, PlanCut> {
+    budget: &Budget,
+) -> Finished<Option<ShootingPlan>> {
     let p = observed.width();
     let outcomes = outcome_table(molecules, rules);
     let unshot: Vec<usize> = (1..=4 * p)
@@ -118,32 +89,49 @@ pub fn plan(
         outcomes: &outcomes,
         unshot: &unshot,
         memo: HashMap::new(),
-        limits: *limits,
+        ticker: budget.ticker(256),
+        most: most_remembered(budget),
         remembered: 0,
-        calls: 0,
-        cut: None,
     };
     let all: Vec<u32> = (0..molecules.len() as u32).collect();
-    let expected_rays = search.expected(&all);
-    if let Some(cut) = search.cut {
-        return Err(cut);
+    let expected_rays = search.best(&all).0;
+    if let Some(cut) = search.ticker.cut() {
+        return Finished::new(None, cut.into());
     }
     let tree = search.tree(&all, molecules);
-    Ok(Plan {
+    Finished::complete(Some(ShootingPlan {
         expected_rays,
         tree,
-    })
+    }))
+}
+
+/// Why a search within `budget` that ended as `ended` gave no strategy, in
+/// words.
+pub fn why_no_plan(ended: Ended, budget: &Budget) -> Text {
+    match ended {
+        Ended::TimedOut => Text::from("the time limit stopped it before it was done (")
+            .and(Setting::Timeout)
+            .and(" raises it)"),
+        Ended::OverMemory => Text::from(format!(
+            "it needed to remember more than {} molecules' worth of subsets (fewer molecules, ",
+            most_remembered(budget)
+        ))
+        .and(Setting::PlanMax)
+        .and(", keep it smaller)"),
+        _ => "it was interrupted".into(),
+    }
 }
 
 struct Search<'a> {
     outcomes: &'a [Vec<Outcome>],
     unshot: &'a [usize],
     memo: HashMap<Vec<u32>, (f64, usize)>,
-    limits: PlanLimits,
+    /// The budget, asked every 256 sets.
+    ticker: Ticker<'a>,
+    /// The most molecules the subsets remembered may hold.
+    most: usize,
     /// Molecules in the subsets remembered.
     remembered: usize,
-    calls: u64,
-    cut: Option<PlanCut>,
 }
 
 impl Search<'_> {
@@ -160,27 +148,17 @@ impl Search<'_> {
         classes
     }
 
-    /// Whether the search must stop now (checked every few hundred sets).
+    /// Whether the search must stop now (the budget is asked every few
+    /// hundred sets).
     fn must_stop(&mut self) -> bool {
-        if self.cut.is_some() {
-            return true;
+        if self.remembered > self.most {
+            self.ticker.stop(Cut::OverMemory);
         }
-        self.calls += 1;
-        if self.calls.is_multiple_of(256) {
-            if self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                self.cut = Some(PlanCut::Interrupted);
-            } else if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.cut = Some(PlanCut::TimeLimit);
-            }
-        }
-        if self.remembered > self.limits.memory {
-            self.cut = Some(PlanCut::Memory(self.limits.memory));
-        }
-        self.cut.is_some()
+        self.ticker.tick().is_err()
     }
 
     /// E(set), and the best ray (0 when none splits the set). Once the search
-    /// is cut short the values are meaningless and [`Search::cut`] says so.
+    /// is cut short the values are meaningless and the ticker says so.
     fn best(&mut self, set: &[u32]) -> (f64, usize) {
         if set.len() <= 1 {
             return (0.0, 0);
@@ -201,7 +179,7 @@ impl Search<'_> {
             for (_, c) in &classes {
                 e += c.len() as f64 / set.len() as f64 * self.best(c).0;
             }
-            if self.cut.is_some() {
+            if self.ticker.cut().is_some() {
                 return (f64::INFINITY, 0);
             }
             if e < best.0 - 1e-12 {
@@ -216,10 +194,6 @@ impl Search<'_> {
         best
     }
 
-    fn expected(&mut self, set: &[u32]) -> f64 {
-        self.best(set).0
-    }
-
     fn tree(&mut self, set: &[u32], molecules: &[Molecule]) -> Node {
         let name = |i: &u32| molecules[*i as usize].to_string();
         if set.len() == 1 {
@@ -232,7 +206,7 @@ impl Search<'_> {
         let branches = self
             .classes(set, pos)
             .into_iter()
-            .map(|(o, c)| (o.words(), self.tree(&c, molecules)))
+            .map(|(o, c)| (o, self.tree(&c, molecules)))
             .collect();
         Node::Shoot {
             ray: pos,
@@ -254,33 +228,24 @@ mod tests {
         // memory bound of 100 molecules lets it remember.
         let all: Vec<Molecule> = Molecules::new(Config::new(2, 4).unwrap()).collect();
         let seen = Observation::empty(4);
-        let tight = PlanLimits {
-            memory: 100,
-            ..PlanLimits::default()
+        let ended = |budget: &Budget| {
+            let p = plan(&all, &seen, Rules::Standard, budget);
+            assert!(p.value.is_none());
+            p.ended
         };
+        let tight = Budget::default().with_memory(Some(400));
+        assert_eq!(ended(&tight), Ended::OverMemory);
         assert_eq!(
-            plan(&all, &seen, Rules::Standard, &tight),
-            Err(PlanCut::Memory(100))
+            why_no_plan(Ended::OverMemory, &tight).to_string(),
+            "it needed to remember more than 100 molecules' worth of subsets (fewer molecules, the most molecules a plan tells apart, keep it smaller)"
         );
-        let past = PlanLimits {
-            deadline: Some(Instant::now()),
-            ..PlanLimits::default()
-        };
-        assert_eq!(
-            plan(&all, &seen, Rules::Standard, &past),
-            Err(PlanCut::TimeLimit)
-        );
-        static STOP: AtomicBool = AtomicBool::new(true);
-        let stopped = PlanLimits {
-            stop: Some(&STOP),
-            ..PlanLimits::default()
-        };
-        assert_eq!(
-            plan(&all, &seen, Rules::Standard, &stopped),
-            Err(PlanCut::Interrupted)
-        );
+        let past = Budget::default().with_timeout(std::time::Duration::ZERO);
+        assert_eq!(ended(&past), Ended::TimedOut);
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
+        assert_eq!(ended(&cancelled), Ended::Cancelled);
         // Within its limits it answers.
-        let p = plan(&all, &seen, Rules::Standard, &PlanLimits::default()).unwrap();
-        assert!(p.expected_rays > 1.0);
+        let p = plan(&all, &seen, Rules::Standard, &Budget::default());
+        assert!(p.value.unwrap().expected_rays > 1.0);
     }
 }

@@ -13,10 +13,9 @@
 //! Every game is played: the molecules are split by the policy's ray into
 //! one set per outcome, as a decision tree, so that each molecule's game is
 //! the path to its leaf. Per game this counts the rays shot and the score of
-//! the original game (Emacs's): 1 per ray absorbed or reflected, 2 per ray
-//! that comes out, 5 per hidden atom the placed atoms miss; and the same
-//! games judged by Tatham's rule, where a placement giving the hidden
-//! molecule's result on every ray wins (no penalty).
+//! the original game (Emacs's, [`rules::score`](crate::rules::score)); and
+//! the same games judged by Tatham's rule, where a placement giving the
+//! hidden molecule's result on every ray wins (no penalty).
 //!
 //! Ties between rays go to the lowest border position.
 //!
@@ -24,29 +23,23 @@
 //! use bbx::assistant::strategy::{play_all, Policy, StrategyOptions};
 //! let r = play_all("A1_B3".parse().unwrap(), &StrategyOptions::new(Policy::Greedy))
 //!     .unwrap()
+//!     .value
 //!     .unwrap();
 //! assert_eq!(r.molecules, 9);
 //! assert!(r.rays_total >= 9);
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
-use rayon::prelude::*;
-
+use crate::assistant::optimal::{LowerBound, Optimum};
+use crate::assistant::spectra::{Spectra, stop_penalty};
+use crate::control::{Budget, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
-use crate::rules::enumeration::{Numbering, next_combination};
-use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::ray::{Outcome, Rules};
+use crate::rules::score::{MISSED_ATOM_PENALTY, ray_cost, score};
 use crate::rules::spectrum::Spectrum;
 
-/// The most molecules a strategy is played against (their spectra are held
-/// in memory, 4p bytes each).
-pub const STRATEGY_LIMIT: u64 = 50_000_000;
-
-/// Points per hidden atom the placed atoms miss.
-pub const ATOM_PENALTY: u64 = 5;
+pub use crate::assistant::spectra::STRATEGY_LIMIT;
 
 /// How the seeker chooses the next ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -92,17 +85,17 @@ impl std::fmt::Display for Policy {
     }
 }
 
-/// What to play.
-#[derive(Debug, Clone, Copy)]
+/// What to play, and within what: the budget's deadline and token stop
+/// the games, and its memory bound (see [`Spectra`](super::spectra)) the
+/// spectra held.
+#[derive(Debug, Clone, Default)]
 pub struct StrategyOptions {
     /// The policy.
     pub policy: Policy,
     /// The ray rules.
     pub rules: Rules,
-    /// Give up at this moment.
-    pub deadline: Option<Instant>,
-    /// Give up when this is set (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
+    /// The deadline, token and memory bound.
+    pub budget: Budget,
 }
 
 impl StrategyOptions {
@@ -110,29 +103,27 @@ impl StrategyOptions {
     pub fn new(policy: Policy) -> StrategyOptions {
         StrategyOptions {
             policy,
-            rules: Rules::Standard,
-            deadline: None,
-            stop: None,
+            ..StrategyOptions::default()
         }
     }
 }
 
-/// One game: the rays shot and their outcomes, and how it ended.
+/// One game of a policy: the rays shot and their outcomes, and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Game {
+pub struct PolicyGame {
     /// The hidden molecule's number.
     pub number: u64,
     /// The hidden molecule.
     pub molecule: String,
-    /// Each ray shot (border position) and its outcome in words.
-    pub shots: Vec<(usize, String)>,
+    /// Each ray shot (border position) and its outcome.
+    pub shots: Vec<(usize, Outcome)>,
     /// Molecules still fitting at the end.
     pub left: u64,
     /// The atoms placed (linear form).
     pub placed: String,
     /// Hidden atoms the placement missed.
     pub missed: u64,
-    /// The score: rays plus 5 per atom missed.
+    /// The score ([`rules::score`](crate::rules::score)).
     pub score: u64,
     /// The score under Tatham's rule.
     pub score_tatham: u64,
@@ -174,157 +165,33 @@ pub struct StrategyReport {
     /// Penalty points of those games, all together: what luck costs.
     pub penalty_total: u64,
     /// The hardest games: highest score first, then most rays, then number.
-    pub hardest: Vec<Game>,
+    pub hardest: Vec<PolicyGame>,
     /// The policy's first rays, along the most likely outcomes: the ray,
-    /// the most likely outcome in words, and its share of the games.
-    pub first_rays: Vec<(usize, String, f64)>,
+    /// the most likely outcome, and its share of the games.
+    pub first_rays: Vec<(usize, Outcome, f64)>,
     /// Seconds taken.
     pub seconds: f64,
-    /// The best strategy's values, when asked for (`--optimal`).
-    pub optimal: Option<crate::assistant::optimal::Optimum>,
-    /// A proven lower bound of the fewest rays, when asked for (`--bound`).
-    pub bound: Option<crate::assistant::optimal::LowerBound>,
+    /// The best strategy's values, when asked for.
+    pub optimal: Option<Optimum>,
+    /// A proven lower bound of the fewest rays, when asked for.
+    pub bound: Option<LowerBound>,
 }
 
-/// Dense outcome codes in a byte: 0 absorbed, 1 reflected, 2 miss, 2 + k out at k.
-fn code(o: Outcome) -> u8 {
-    match o {
-        Outcome::Absorbed => 0,
-        Outcome::Reflected => 1,
-        Outcome::Miss => 2,
-        Outcome::Exit(k) => (2 + k) as u8,
+/// What the policy does for a set: shoot this ray, or stop (`None`, also
+/// for a set of one molecule).
+fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize> {
+    if set.len() < 2 {
+        return None;
     }
-}
-
-pub(crate) fn outcome(c: u8) -> Outcome {
-    match c {
-        0 => Outcome::Absorbed,
-        1 => Outcome::Reflected,
-        2 => Outcome::Miss,
-        k => Outcome::Exit(k as usize - 2),
-    }
-}
-
-/// What a ray costs in the original game.
-pub(crate) fn ray_cost(c: u8) -> u64 {
-    if c > 2 { 2 } else { 1 }
-}
-
-/// Every molecule of a configuration with its spectrum.
-pub(crate) struct Table {
-    pub(crate) config: Config,
-    pub(crate) rays: usize,
-    /// Molecule i's atoms at `atoms[i*k..(i+1)*k]` (cell indices).
-    pub(crate) atoms: Vec<u16>,
-    /// Molecule i's outcome codes at `codes[i*rays..(i+1)*rays]`.
-    pub(crate) codes: Vec<u8>,
-}
-
-impl Table {
-    pub(crate) fn new(config: Config, rules: Rules) -> Result<Table, Error> {
-        let count = config.molecule_count().unwrap_or(u64::MAX);
-        if count > STRATEGY_LIMIT || config.width > 63 {
-            return Err(Error::invalid(format!(
-                "{config} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
-                config
-                    .molecule_count()
-                    .map_or("more than 2^64".to_string(), |n| n.to_string())
-            )));
-        }
-        let numbering = Numbering::new(config).ok_or_else(|| {
-            Error::Internal(format!("{config} has a molecule count but is not numbered"))
-        })?;
-        let p = config.width;
-        let rays = 4 * p;
-        let k = config.atoms;
-        let n = count as usize;
-        let mut atoms = vec![0u16; n * k];
-        let mut codes = vec![0u8; n * rays];
-        const CHUNK: usize = 1 << 14;
-        atoms
-            .par_chunks_mut(CHUNK * k.max(1))
-            .zip(codes.par_chunks_mut(CHUNK * rays))
-            .enumerate()
-            .for_each(|(c, (a, s))| {
-                let first = (c * CHUNK) as u64 + 1;
-                let mut cells = Vec::new();
-                numbering.unrank_into(first, &mut cells);
-                let mut tracer = Tracer::new(p, rules);
-                for (i, spectrum) in s.chunks_mut(rays).enumerate() {
-                    tracer.update_cells(&cells);
-                    for (j, x) in cells.iter().enumerate() {
-                        a[i * k + j] = *x as u16;
-                    }
-                    for (q, out) in spectrum.iter_mut().enumerate() {
-                        *out = code(tracer.trace(q + 1).outcome);
-                    }
-                    next_combination(&mut cells, p * p);
-                }
-            });
-        Ok(Table {
-            config,
-            rays,
-            atoms,
-            codes,
-        })
-    }
-
-    pub(crate) fn code(&self, m: u32, q: usize) -> u8 {
-        self.codes[m as usize * self.rays + q - 1]
-    }
-
-    pub(crate) fn atoms(&self, m: u32) -> &[u16] {
-        let k = self.config.atoms;
-        &self.atoms[m as usize * k..(m as usize + 1) * k]
-    }
-
-    /// Where the seeker places the atoms for the molecules of `set`: the
-    /// cells most often holding one (ties: the lowest cells).
-    fn placement(&self, set: &[u32]) -> Vec<u16> {
-        let cells = self.config.width * self.config.width;
-        let mut freq = vec![0u64; cells];
-        for &m in set {
-            for &a in self.atoms(m) {
-                freq[a as usize] += 1;
-            }
-        }
-        let mut order: Vec<u16> = (0..cells as u16).collect();
-        order.sort_by(|&a, &b| freq[b as usize].cmp(&freq[a as usize]).then(a.cmp(&b)));
-        order.truncate(self.config.atoms);
-        order
-    }
-
-    /// Hidden atoms of `m` not among `placed`.
-    fn missed(&self, m: u32, placed: &[u16]) -> u64 {
-        self.atoms(m).iter().filter(|a| !placed.contains(a)).count() as u64
-    }
-}
-
-/// The expected penalty of placing the atoms now, for the molecules with
-/// these cell frequencies: 5 per atom, less what the best cells cover.
-pub(crate) fn stop_penalty(freq: &mut [u64], atoms: usize, size: u64) -> f64 {
-    freq.sort_unstable_by(|a, b| b.cmp(a));
-    let covered: u64 = freq.iter().take(atoms).sum();
-    ATOM_PENALTY as f64 * (atoms as f64 - covered as f64 / size as f64)
-}
-
-/// What the policy does for a set: shoot this ray, or stop.
-fn choose(t: &Table, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize> {
     let n = set.len() as f64;
-    let codes = t.rays + 3;
+    let codes = t.codes();
     let mut best: Option<(f64, usize)> = None;
-    let cells = t.config.width * t.config.width;
+    let cells = t.config.cells();
     let k = t.config.atoms;
     let mut counts = vec![0u64; codes];
     let mut freq: Vec<u64> = Vec::new();
-    for q in 1..=t.rays {
-        if shot[q - 1] {
-            continue;
-        }
-        counts.iter_mut().for_each(|c| *c = 0);
-        for &m in set {
-            counts[t.code(m, q) as usize] += 1;
-        }
+    for q in (1..=t.rays).filter(|&q| !shot[q - 1]) {
+        t.count(set, q, &mut counts);
         if counts.iter().filter(|&&c| c > 0).count() < 2 {
             continue;
         }
@@ -345,7 +212,7 @@ fn choose(t: &Table, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize
                 // splits it.
                 let mut classes: Vec<Vec<u32>> = vec![Vec::new(); codes];
                 for &m in set {
-                    classes[t.code(m, q) as usize].push(m);
+                    classes[usize::from(t.code(m, q))].push(m);
                 }
                 let mut next = vec![0u64; codes];
                 let mut total: u64 = 0;
@@ -353,14 +220,8 @@ fn choose(t: &Table, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize
                     let size = class.len() as u64;
                     let mut least = size * size;
                     if size > 1 {
-                        for q2 in 1..=t.rays {
-                            if shot[q2 - 1] || q2 == q {
-                                continue;
-                            }
-                            next.iter_mut().for_each(|c| *c = 0);
-                            for &m in class {
-                                next[t.code(m, q2) as usize] += 1;
-                            }
+                        for q2 in (1..=t.rays).filter(|&q2| !shot[q2 - 1] && q2 != q) {
+                            t.count(class, q2, &mut next);
                             least = least.min(next.iter().map(|&c| c * c).sum());
                         }
                     }
@@ -373,17 +234,14 @@ fn choose(t: &Table, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize
                 freq.clear();
                 freq.resize(codes * cells, 0);
                 for &m in set {
-                    let c = t.code(m, q) as usize;
+                    let c = usize::from(t.code(m, q));
                     for &a in t.atoms(m) {
-                        freq[c * cells + a as usize] += 1;
+                        freq[c * cells + usize::from(a)] += 1;
                     }
                 }
                 let mut v = 0.0;
-                for (c, &size) in counts.iter().enumerate() {
-                    if size == 0 {
-                        continue;
-                    }
-                    let cost = ray_cost(c as u8) as f64
+                for (c, &size) in counts.iter().enumerate().filter(|c| *c.1 > 0) {
+                    let cost = ray_cost(Outcome::from_code(c)) as f64
                         + stop_penalty(&mut freq[c * cells..(c + 1) * cells], k, size);
                     v += size as f64 / n * cost;
                 }
@@ -395,104 +253,83 @@ fn choose(t: &Table, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize
         }
     }
     let (value, q) = best?;
-    if policy == Policy::Score {
-        let mut now = vec![0u64; cells];
-        for &m in set {
-            for &a in t.atoms(m) {
-                now[a as usize] += 1;
-            }
-        }
-        if stop_penalty(&mut now, k, set.len() as u64) <= value + 1e-12 {
-            return None;
-        }
+    if policy == Policy::Score
+        && stop_penalty(&mut t.frequencies(set), k, set.len() as u64) <= value + 1e-12
+    {
+        return None;
     }
     Some(q)
 }
 
-/// Per molecule: rays shot, score, score under Tatham's rule, molecules left.
+/// Shoots ray `q`, whose outcome code is `c`: it and the other end of an
+/// exit pair are shot, and the molecules of `set` that give another
+/// outcome are dropped.
+fn shoot(t: &Spectra, set: &mut Vec<u32>, shot: &mut [bool], q: usize, c: u8) {
+    shot[q - 1] = true;
+    if let Outcome::Exit(k) = Outcome::from_code(c.into()) {
+        shot[k - 1] = true;
+    }
+    set.retain(|&m| t.code(m, q) == c);
+}
+
+/// Whether molecule `m` gives the results of `spectrum` on every ray.
+fn gives(t: &Spectra, m: u32, spectrum: &Spectrum) -> bool {
+    (1..=t.rays).all(|q| spectrum.get(q).code() == usize::from(t.code(m, q)))
+}
+
+/// One molecule's game: rays shot, score, score under Tatham's rule.
 #[derive(Clone, Copy, Default)]
-struct Result1 {
+struct Played {
     rays: u8,
     score: u32,
     tatham: u32,
 }
 
-/// Plays the policy on `set`, with the rays `shot` and the `rays`/`cost`
-/// so far, writing each molecule's result.
+/// Plays the policy on every set of molecules the rays can leave, writing
+/// each molecule's game.
 struct Player<'a> {
-    t: &'a Table,
+    t: &'a Spectra,
     options: &'a StrategyOptions,
-    rules: Rules,
-    out: Vec<Result1>,
+    /// The budget, asked every 1,024 sets.
+    ticker: Ticker<'a>,
+    out: Vec<Played>,
     undecided: u64,
     penalty: u64,
-    nodes: u64,
-    cut: bool,
 }
 
 impl Player<'_> {
-    fn must_stop(&mut self) -> bool {
-        self.nodes += 1;
-        if !self.cut && self.nodes.is_multiple_of(1024) {
-            self.cut = self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                || self.options.deadline.is_some_and(|d| Instant::now() >= d);
-        }
-        self.cut
-    }
-
+    /// Plays `set`, with the rays `shot`, `rays` shot so far for `cost`.
     fn play(&mut self, set: &mut [u32], shot: &mut Vec<bool>, rays: u8, cost: u32) {
-        if self.must_stop() {
+        if self.ticker.tick().is_err() {
             return;
         }
-        let next = if set.len() > 1 {
-            choose(self.t, set, shot, self.options.policy)
-        } else {
-            None
-        };
-        let Some(q) = next else {
+        let Some(q) = choose(self.t, set, shot, self.options.policy) else {
             self.leaf(set, rays, cost);
             return;
         };
-        // Split the set by the outcome of ray q (a counting sort).
-        let codes = self.t.rays + 3;
-        let mut starts = vec![0usize; codes + 1];
-        for &m in set.iter() {
-            starts[self.t.code(m, q) as usize + 1] += 1;
-        }
-        for c in 0..codes {
-            starts[c + 1] += starts[c];
-        }
+        // Split the set by the outcome of ray q.
         let mut sorted = vec![0u32; set.len()];
-        let mut at = starts.clone();
-        for &m in set.iter() {
-            let c = self.t.code(m, q) as usize;
-            sorted[at[c]] = m;
-            at[c] += 1;
-        }
+        let mut starts = Vec::new();
+        self.t.split(set, q, &mut sorted, &mut starts);
         set.copy_from_slice(&sorted);
         drop(sorted);
-        for c in 0..codes {
+        for c in 0..self.t.codes() {
             let (a, b) = (starts[c], starts[c + 1]);
             if a == b {
                 continue;
             }
-            let o = outcome(c as u8);
+            let o = Outcome::from_code(c);
             shot[q - 1] = true;
             let partner = match o {
-                Outcome::Exit(k) => Some(k),
+                Outcome::Exit(k) => Some((k, shot[k - 1])),
                 _ => None,
             };
-            let partner_was = partner.map(|k| shot[k - 1]);
-            if let Some(k) = partner {
+            if let Some((k, _)) = partner {
                 shot[k - 1] = true;
             }
-            self.play(
-                &mut set[a..b],
-                shot,
-                rays.saturating_add(1),
-                cost + ray_cost(c as u8) as u32,
-            );
-            if let (Some(k), Some(was)) = (partner, partner_was) {
+            let cost = cost + ray_cost(o) as u32;
+            self.play(&mut set[a..b], shot, rays.saturating_add(1), cost);
+            if let Some((k, was)) = partner {
                 shot[k - 1] = was;
             }
             shot[q - 1] = false;
@@ -501,19 +338,16 @@ impl Player<'_> {
 
     fn leaf(&mut self, set: &[u32], rays: u8, cost: u32) {
         let placed = self.t.placement(set);
-        let guess = Molecule::new(self.t.config.width, placed.iter().map(|&a| a as usize))
-            .map(|g| Spectrum::of(&g, self.rules));
+        let guess = Molecule::new(self.t.config.width, placed.iter().map(|&a| a.into()))
+            .map(|g| Spectrum::of(&g, self.options.rules));
         if set.len() > 1 {
             self.undecided += set.len() as u64;
         }
         for &m in set {
-            let missed = self.t.missed(m, &placed);
-            let penalty = (missed * ATOM_PENALTY) as u32;
+            let penalty = (self.t.missed(m, &placed) * MISSED_ATOM_PENALTY) as u32;
             self.penalty += u64::from(penalty);
-            let same = guess
-                .as_ref()
-                .is_ok_and(|g| (1..=self.t.rays).all(|q| code(g.get(q)) == self.t.code(m, q)));
-            self.out[m as usize] = Result1 {
+            let same = guess.as_ref().is_ok_and(|g| gives(self.t, m, g));
+            self.out[m as usize] = Played {
                 rays,
                 score: cost + penalty,
                 tatham: cost + if same { 0 } else { penalty },
@@ -522,47 +356,54 @@ impl Player<'_> {
     }
 }
 
-/// Plays `options.policy` against every molecule of `config`; `None` when
-/// the deadline or the stop flag ended it before every game was played.
+/// The spectra of `config` within the options' budget, or how building
+/// them ended.
+fn spectra(config: Config, options: &StrategyOptions) -> Result<Result<Spectra, Ended>, Error> {
+    let s = Spectra::new(config, options.rules, &options.budget)?;
+    Ok(s.value.ok_or(s.ended))
+}
+
+/// Plays `options.policy` against every molecule of `config`: the report,
+/// or nothing (`None`) when the budget's deadline or token ended it before
+/// every game was played. An error when the configuration's spectra are too
+/// many to hold (see [`STRATEGY_LIMIT`]).
 pub fn play_all(
     config: Config,
     options: &StrategyOptions,
-) -> Result<Option<StrategyReport>, Error> {
+) -> Result<Finished<Option<StrategyReport>>, Error> {
     let start = Instant::now();
-    let t = Table::new(config, options.rules)?;
-    play_all_on(&t, options, start)
+    match spectra(config, options)? {
+        Ok(t) => play_all_on(&t, options, start),
+        Err(ended) => Ok(Finished::new(None, ended)),
+    }
 }
 
-/// [`play_all`] on a table already made; `start` is when the work began.
+/// [`play_all`] on spectra already held; `start` is when the work began.
 fn play_all_on(
-    t: &Table,
+    t: &Spectra,
     options: &StrategyOptions,
     start: Instant,
-) -> Result<Option<StrategyReport>, Error> {
-    let config = t.config;
-    let n = config.molecule_count().unwrap_or(0) as usize;
+) -> Result<Finished<Option<StrategyReport>>, Error> {
+    let n = t.count;
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut player = Player {
         t,
         options,
-        rules: options.rules,
-        out: vec![Result1::default(); n],
+        ticker: options.budget.ticker(1024),
+        out: vec![Played::default(); n],
         undecided: 0,
         penalty: 0,
-        nodes: 0,
-        cut: false,
     };
-    let mut shot = vec![false; t.rays];
-    player.play(&mut set, &mut shot, 0, 0);
-    if player.cut {
-        return Ok(None);
+    player.play(&mut set, &mut vec![false; t.rays], 0, 0);
+    if let Some(cut) = player.ticker.cut() {
+        return Ok(Finished::new(None, cut.into()));
     }
     let out = &player.out;
-    let rays_total: u64 = out.iter().map(|r| u64::from(r.rays)).sum();
-    let score_total: u64 = out.iter().map(|r| u64::from(r.score)).sum();
-    let score_tatham_total: u64 = out.iter().map(|r| u64::from(r.tatham)).sum();
-    let rays_worst = out.iter().map(|r| u64::from(r.rays)).max().unwrap_or(0);
-    let score_worst = out.iter().map(|r| u64::from(r.score)).max().unwrap_or(0);
+    let total = |f: fn(&Played) -> u64| out.iter().map(f).sum::<u64>();
+    let worst = |f: fn(&Played) -> u64| out.iter().map(f).max().unwrap_or(0);
+    let (rays_total, rays_worst) = (total(|r| r.rays.into()), worst(|r| r.rays.into()));
+    let (score_total, score_worst) = (total(|r| r.score.into()), worst(|r| r.score.into()));
+    let score_tatham_total = total(|r| r.tatham.into());
     let mut rays_histogram = vec![0u64; rays_worst as usize + 1];
     let mut score_histogram = vec![0u64; score_worst as usize + 1];
     for r in out {
@@ -581,14 +422,13 @@ fn play_all_on(
         .iter()
         .take(5)
         .map(|&m| game(t, options, m as u64 + 1))
-        .collect::<Result<Vec<Game>, Error>>()?;
-    let molecules = n as u64;
+        .collect::<Result<Vec<PolicyGame>, Error>>()?;
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
-    Ok(Some(StrategyReport {
-        config: config.to_string(),
+    Ok(Finished::complete(Some(StrategyReport {
+        config: t.config.to_string(),
         rules: options.rules,
         policy: options.policy,
-        molecules,
+        molecules: n as u64,
         rays_total,
         score_total,
         score_tatham_total,
@@ -606,53 +446,47 @@ fn play_all_on(
         seconds: start.elapsed().as_secs_f64(),
         optimal: None,
         bound: None,
-    }))
+    })))
 }
 
 /// The policy's first `depth` rays along the most likely outcomes.
-fn first_rays(t: &Table, policy: Policy, depth: usize) -> Vec<(usize, String, f64)> {
-    let n = t.codes.len() / t.rays;
+fn first_rays(t: &Spectra, policy: Policy, depth: usize) -> Vec<(usize, Outcome, f64)> {
+    let n = t.count;
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut shot = vec![false; t.rays];
+    let mut counts = vec![0u64; t.codes()];
     let mut out = Vec::new();
-    for _ in 0..depth {
-        let Some(q) = (if set.len() > 1 {
-            choose(t, &set, &shot, policy)
-        } else {
-            None
-        }) else {
-            break;
-        };
-        let mut counts = vec![0u64; t.rays + 3];
-        for &m in &set {
-            counts[t.code(m, q) as usize] += 1;
-        }
+    while out.len() < depth
+        && let Some(q) = choose(t, &set, &shot, policy)
+    {
+        t.count(&set, q, &mut counts);
         let (c, &size) = counts
             .iter()
             .enumerate()
             .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
             .expect("codes");
-        out.push((q, outcome(c as u8).words(), size as f64 / n as f64));
-        shot[q - 1] = true;
-        if let Outcome::Exit(k) = outcome(c as u8) {
-            shot[k - 1] = true;
-        }
-        set.retain(|&m| t.code(m, q) as usize == c);
+        out.push((q, Outcome::from_code(c), size as f64 / n as f64));
+        shoot(t, &mut set, &mut shot, q, c as u8);
     }
     out
 }
 
 /// Plays the policy against molecule `number` of `config` alone: the rays
 /// it shoots, their outcomes, and how the game ends.
-pub fn play_one(config: Config, options: &StrategyOptions, number: u64) -> Result<Game, Error> {
-    let t = Table::new(config, options.rules)?;
-    game(&t, options, number)
+pub fn play_one(
+    config: Config,
+    options: &StrategyOptions,
+    number: u64,
+) -> Result<Finished<Option<PolicyGame>>, Error> {
+    Ok(match spectra(config, options)? {
+        Ok(t) => Finished::complete(Some(game(&t, options, number)?)),
+        Err(ended) => Finished::new(None, ended),
+    })
 }
 
-/// [`play_one`] on a table already made.
-fn game(t: &Table, options: &StrategyOptions, number: u64) -> Result<Game, Error> {
-    let config = t.config;
-    let n = config.molecule_count().unwrap_or(0);
+/// [`play_one`] on spectra already held.
+fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGame, Error> {
+    let (config, n) = (t.config, t.count as u64);
     if number == 0 || number > n {
         return Err(Error::invalid(format!(
             "molecule number {number} is out of range: {config} has molecules 1 to {n}"
@@ -663,34 +497,27 @@ fn game(t: &Table, options: &StrategyOptions, number: u64) -> Result<Game, Error
     let mut shot = vec![false; t.rays];
     let mut shots = Vec::new();
     let mut cost = 0u64;
-    while set.len() > 1 {
-        let Some(q) = choose(t, &set, &shot, options.policy) else {
-            break;
-        };
+    while let Some(q) = choose(t, &set, &shot, options.policy) {
         let c = t.code(hidden, q);
-        shots.push((q, outcome(c).words()));
-        cost += ray_cost(c);
-        shot[q - 1] = true;
-        if let Outcome::Exit(k) = outcome(c) {
-            shot[k - 1] = true;
-        }
-        set.retain(|&m| t.code(m, q) == c);
+        let o = Outcome::from_code(c.into());
+        shots.push((q, o));
+        cost += ray_cost(o);
+        shoot(t, &mut set, &mut shot, q, c);
     }
     let placed = t.placement(&set);
     let missed = t.missed(hidden, &placed);
-    let guess = Molecule::new(config.width, placed.iter().map(|&a| a as usize))?;
-    let g = Spectrum::of(&guess, options.rules);
-    let same = (1..=t.rays).all(|q| code(g.get(q)) == t.code(hidden, q));
-    let hidden_molecule = Molecule::new(config.width, t.atoms(hidden).iter().map(|&a| a as usize))?;
-    Ok(Game {
+    let guess = Molecule::new(config.width, placed.iter().map(|&a| a.into()))?;
+    let same = gives(t, hidden, &Spectrum::of(&guess, options.rules));
+    let hidden_molecule = Molecule::new(config.width, t.atoms(hidden).iter().map(|&a| a.into()))?;
+    Ok(PolicyGame {
         number,
         molecule: hidden_molecule.to_string(),
         shots,
         left: set.len() as u64,
         placed: guess.to_string(),
         missed,
-        score: cost + missed * ATOM_PENALTY,
-        score_tatham: cost + if same { 0 } else { missed * ATOM_PENALTY },
+        score: score(cost, missed),
+        score_tatham: score(cost, if same { 0 } else { missed }),
     })
 }
 
@@ -711,7 +538,7 @@ pub const REVIEW_AVERAGE_LIMIT: u64 = 1_000_000;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Review {
     /// The policy's game against the hidden molecule.
-    pub game: Game,
+    pub game: PolicyGame,
     /// The policy against every molecule of the configuration (`None` when
     /// not asked for).
     pub average: Option<StrategyReport>,
@@ -723,10 +550,12 @@ pub struct Review {
 /// Reviews a game of `config` (its hidden molecule `hidden`): the policy's
 /// game against it, the policy against every molecule when `average`, and,
 /// of the player's `shots` (border positions in the order shot, after the
-/// rays `given` free by a puzzle), those that told nothing new. `None` when
-/// the deadline or the stop flag ended it; an error when the configuration
-/// has more than [`REVIEW_LIMIT`] molecules. `first` is given the review
-/// without its average as soon as that is known (the average takes longer).
+/// rays `given` free by a puzzle), those that told nothing new; an error
+/// when the configuration has more than [`REVIEW_LIMIT`] molecules. `first`
+/// is given the review without its average as soon as that is known (the
+/// average takes longer). When the budget's deadline or token ends it, the
+/// review is what was done: nothing before the policy's game was known,
+/// else the review without its average.
 pub fn review(
     hidden: &Molecule,
     given: &[usize],
@@ -734,7 +563,7 @@ pub fn review(
     options: &StrategyOptions,
     average: bool,
     first: impl FnOnce(&Review),
-) -> Result<Option<Review>, Error> {
+) -> Result<Finished<Option<Review>>, Error> {
     let start = Instant::now();
     let config = Config::new(hidden.atoms().len(), hidden.width())?;
     let count = config.molecule_count().unwrap_or(u64::MAX);
@@ -743,13 +572,15 @@ pub fn review(
             "{config} has {count} molecules: a game is reviewed in configurations of up to {REVIEW_LIMIT}"
         )));
     }
-    let t = Table::new(config, options.rules)?;
+    let t = match spectra(config, options)? {
+        Ok(t) => t,
+        Err(ended) => return Ok(Finished::new(None, ended)),
+    };
     let number = crate::rules::enumeration::rank(hidden)
         .ok_or_else(|| Error::Internal(format!("{config} is numbered but {hidden} is not")))?;
     let hidden_index = (number - 1) as u32;
     let mut set: Vec<u32> = (0..count as u32).collect();
-    let rays = 4 * config.width;
-    let in_range = |q: &&usize| (1..=rays).contains(*q);
+    let in_range = |q: &&usize| (1..=t.rays).contains(*q);
     for &q in given.iter().filter(in_range) {
         let c = t.code(hidden_index, q);
         set.retain(|&m| t.code(m, q) == c);
@@ -769,14 +600,13 @@ pub fn review(
         average: None,
         idle,
     };
+    let mut ended = Ended::Complete;
     if average {
         first(&r);
-        match play_all_on(&t, options, start)? {
-            Some(a) => r.average = Some(a),
-            None => return Ok(None),
-        }
+        let all = play_all_on(&t, options, start)?;
+        (r.average, ended) = (all.value, all.ended);
     }
-    Ok(Some(r))
+    Ok(Finished::new(Some(r), ended))
 }
 
 #[cfg(test)]
@@ -793,11 +623,14 @@ mod review_tests {
         // (ignored), ray 3 then ray 10 (its pair's other end) tells nothing.
         let r = review(&hidden, &[], &[1, 3, 10], &options, true, |_| {})
             .unwrap()
+            .whole()
+            .unwrap()
             .unwrap();
-        assert_eq!(r.game, play_one(config, &options, number).unwrap());
+        let one = play_one(config, &options, number).unwrap();
+        assert_eq!(Some(r.game.clone()), one.value);
         assert_eq!(
             r.average,
-            play_all(config, &options).unwrap().map(|mut a| {
+            play_all(config, &options).unwrap().value.map(|mut a| {
                 a.seconds = r.average.as_ref().unwrap().seconds;
                 a
             })
@@ -806,10 +639,41 @@ mod review_tests {
         // A ray given free comes first: the same ray shot after it is idle.
         let r = review(&hidden, &[1], &[1], &options, false, |_| {})
             .unwrap()
+            .value
             .unwrap();
         assert_eq!(r.idle, vec![1]);
         assert!(r.average.is_none());
         let big: Molecule = Molecule::new(10, [0, 1, 2, 3, 4]).unwrap();
         assert!(review(&big, &[], &[], &options, false, |_| {}).is_err());
+        // Cancelled: no review; the average cancelled, the review without it.
+        let cancelled = StrategyOptions::new(Policy::Greedy);
+        cancelled.budget.cancel.cancel();
+        let r = review(&hidden, &[], &[1], &cancelled, true, |_| {}).unwrap();
+        assert_eq!((r.value, r.ended), (None, Ended::Cancelled));
+        let cancel = Budget::default();
+        let later = StrategyOptions {
+            budget: cancel.clone(),
+            ..StrategyOptions::new(Policy::Greedy)
+        };
+        // (A3_B5: enough sets of molecules that the budget is asked.)
+        let hidden: Molecule = Molecule::new(5, [0, 7, 19]).unwrap();
+        let r = review(&hidden, &[], &[1], &later, true, |_| cancel.cancel.cancel()).unwrap();
+        assert_eq!(r.ended, Ended::Cancelled);
+        assert!(r.value.is_some_and(|r| r.average.is_none()));
+    }
+
+    #[test]
+    fn a_strategy_stops_on_time_and_when_cancelled() {
+        let config: Config = "A3_B5".parse().unwrap();
+        let past = StrategyOptions {
+            budget: Budget::default().with_timeout(std::time::Duration::ZERO),
+            ..StrategyOptions::new(Policy::Greedy)
+        };
+        let r = play_all(config, &past).unwrap();
+        assert_eq!((r.value, r.ended), (None, Ended::TimedOut));
+        let r = play_one(config, &past, 1).unwrap();
+        assert_eq!((r.value, r.ended), (None, Ended::TimedOut));
+        let all = play_all(config, &StrategyOptions::new(Policy::Score)).unwrap();
+        assert!(all.is_complete() && all.value.is_some_and(|r| r.molecules == 2300));
     }
 }

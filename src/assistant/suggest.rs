@@ -3,16 +3,17 @@
 
 use std::ops::RangeInclusive;
 
-use crate::assistant::plan::{Plan, PlanLimits, plan};
+use crate::assistant::plan::{ShootingPlan, plan, why_no_plan};
+use crate::control::{Budget, Ended};
 use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::forward::{ForwardCut, ForwardLimits};
+use crate::setting::Text;
 use crate::solver::report::{SampleReport, SolveReport, SplitReport};
 use crate::solver::{self, Limits, Solution};
 
 /// What to look for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SuggestOptions {
     /// Stop the search after this many molecules (the ranking then rests on
     /// them); used by [`suggest`], not by [`rank`].
@@ -21,11 +22,13 @@ pub struct SuggestOptions {
     pub top: usize,
     /// Also compute the best strategy, when at most this many molecules fit.
     pub plan_max: Option<usize>,
-    /// How far that strategy's search may go.
-    pub plan_limits: PlanLimits,
-    /// How far ranking the rays on every molecule that fits may go, when the
-    /// search listed only some (see [`SolveReport::rank_exactly`]).
-    pub forward: ForwardLimits,
+    /// The budget of that strategy's search (its memory bound is on the
+    /// subsets it remembers: see [`plan`]).
+    pub plan_budget: Budget,
+    /// The budget of the search ([`suggest`]) and of ranking the rays on
+    /// every molecule that fits, when the search listed only some (see
+    /// [`SolveReport::rank_exactly`]).
+    pub budget: Budget,
 }
 
 /// The rays worth shooting next, ready to print or serialise.
@@ -59,10 +62,14 @@ pub struct Suggestion {
     /// that fit (too many to walk): the sample.
     pub ranking_sample: Option<SampleReport>,
     /// The best strategy, when asked for and the molecules are few enough.
-    pub plan: Option<Plan>,
-    /// Why the strategy asked for was not found: its search was cut short
-    /// (time limit, interruption, memory bound).
-    pub plan_cut: Option<String>,
+    pub plan: Option<ShootingPlan>,
+    /// How the search for the strategy asked for ended, when it was cut
+    /// short (the time limit, cancelled, the memory bound).
+    #[serde(skip)]
+    pub plan_ended: Option<Ended>,
+    /// Why the strategy asked for was not found, in words (see
+    /// [`why_no_plan`]).
+    pub plan_cut: Option<Text>,
     /// When nothing fits: the positions of a smallest set of contradicting
     /// rays.
     pub conflict: Option<Vec<usize>>,
@@ -89,8 +96,8 @@ pub struct Suggestion {
 ///     max: 1000,
 ///     top: 3,
 ///     plan_max: None,
-///     plan_limits: Default::default(),
-///     forward: Default::default(),
+///     plan_budget: Default::default(),
+///     budget: Default::default(),
 /// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
 /// assert!(s.complete && s.count > 1 && s.rays.len() == 3);
@@ -104,41 +111,36 @@ pub fn suggest(
 ) -> Result<Suggestion, Error> {
     let limits = Limits {
         max: Some(options.max),
-        ..Limits::default()
+        budget: options.budget.clone(),
     };
     let solution = solver::solve(observed, rules, atoms, &limits, |_| {})?;
-    Ok(rank(origin, solution, options))
+    rank(origin, solution, options)
 }
 
 /// Ranks the rays not yet shot for a game already solved: `solution` (of the
 /// game read from `origin`), complete or not. [`suggest`] solves and ranks;
 /// a caller that solves in its own way (on a worker thread, under a time
 /// limit) ranks with this.
-pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Suggestion {
-    let (plan, plan_cut) = match options.plan_max {
+pub fn rank(
+    origin: &str,
+    solution: Solution,
+    options: &SuggestOptions,
+) -> Result<Suggestion, Error> {
+    let (plan, plan_ended) = match options.plan_max {
         Some(n)
             if solution.ended.is_complete()
                 && !solution.molecules.is_empty()
                 && solution.molecules.len() <= n =>
         {
-            match plan(
-                &solution.molecules,
-                &solution.observation,
-                solution.rules,
-                &options.plan_limits,
-            ) {
-                Ok(p) => (Some(p), None),
-                Err(cut) => (None, Some(cut.to_string())),
-            }
+            let (molecules, observed) = (&solution.molecules, &solution.observation);
+            let p = plan(molecules, observed, solution.rules, &options.plan_budget);
+            (p.value, (!p.ended.is_complete()).then_some(p.ended))
         }
         _ => (None, None),
     };
     let mut report = SolveReport::new(origin, solution, None);
-    let cut = report
-        .rank_exactly(&options.forward)
-        .unwrap_or(Some(ForwardCut::TooMany));
-    let _ = cut;
-    Suggestion {
+    report.rank_exactly(&options.budget)?;
+    Ok(Suggestion {
         origin: report.origin.clone(),
         config: report.config.clone(),
         rules: report.rules,
@@ -154,9 +156,10 @@ pub fn rank(origin: &str, solution: Solution, options: &SuggestOptions) -> Sugge
         ranking_exact: report.splits_exact,
         ranking_sample: report.sample.clone(),
         plan,
-        plan_cut,
+        plan_ended,
+        plan_cut: plan_ended.map(|e| why_no_plan(e, &options.plan_budget)),
         conflict: report.conflict.clone(),
         fewest_atoms: report.fewest_atoms,
         report,
-    }
+    })
 }

@@ -1,44 +1,54 @@
-//! The game on screen: what the player sees and what each key does.
+//! The game's state and how it changes.
 //!
-//! [`App`] holds a [`Game`], the cursor, the coach and whichever window is
-//! open (help, the quit question, the save prompt, the list of molecules). It
-//! takes keys and mouse clicks as crossterm events; [`crate::play::draw`]
-//! draws it on any ratatui backend, so tests drive it on a `TestBackend`
-//! exactly as the terminal loop in [`crate::play::terminal`] does on a real
-//! terminal. The state knows nothing of how it is drawn.
+//! [`App`] holds a [`Game`], the cursor, what the coach has said and
+//! whichever window is open (help, a question, the save prompt, the list of
+//! molecules). It changes only through [`App::update`], which takes a
+//! [`Msg`] — a key, a click, or the result of something it asked for — and
+//! returns the [`Effect`]s the game's loop must carry out: write a file,
+//! start a game, ask the coach, quit. It never does them itself, so the state
+//! is the same whoever drives it: the loop of [`crate::play::session`] on a
+//! real terminal or in tests, key by key.
+//!
+//! After each change the state works out what the screen shows (its
+//! [`Scene`]: the boards' marks, the side panel's lines, the list of
+//! molecules), once; [`crate::play::view::draw`] only lays it out.
 //!
 //! ```
-//! use bbx::play::app::{App, Options};
-//! use bbx::play::setup::{Setup, Start, start};
-//! use ratatui::{Terminal, backend::TestBackend};
+//! use bbx::play::app::{App, Effect, Msg, Options};
+//! use bbx::play::setup::{Setup, start};
 //! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 //!
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
-//! let mut app = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
-//! app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)); // shoot ray 1
-//! assert_eq!(app.game().observation().shot_count() >= 1, true);
-//! let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
-//! terminal.draw(|f| bbx::play::draw(&mut app, f)).unwrap();
+//! let (mut app, _) = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! let key = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+//! app.update(key(' ')); // shoots ray 1
+//! assert_eq!(app.game().observation().shot_count(), 1);
+//! app.update(key('q')); // the game is not over: "Quit?"
+//! assert_eq!(app.update(key('y')), vec![Effect::Quit]);
 //! ```
 
-use std::path::Path;
-use std::time::Duration;
+use std::fmt;
+use std::sync::Arc;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
 
-use crate::assistant::strategy::Policy;
-use crate::play::coach::{Coach, CoachLimits, ReviewRequest};
-use crate::play::game::{Action, Game, GuessError, Shot};
+use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
+use crate::error::Error;
+use crate::play::board::{self, Board};
+use crate::play::coach::{Advice, CoachLimits, News, Panels, Question, ReviewRequest, ReviewState};
+use crate::play::game::{Game, GuessError, Shot};
 use crate::play::input::{Command, Cursor, Target, command};
 use crate::play::referee::Verdict;
 use crate::play::save::save_text;
-use crate::play::setup::{Setup, Source, Started, start};
-use crate::render::position_name;
+use crate::play::setup::{Setup, Source, Started};
+use crate::play::words::{self, Lines, Tone, say};
+use crate::render::grid;
+use crate::rules::config::Config;
 use crate::rules::notation::Notation;
-use crate::rules::ray::Outcome;
+use crate::setting::{Naming, Plain};
 
 /// Display and coach settings.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Clone)]
 pub struct Options {
     /// How the border marks are written.
     pub notation: Notation,
@@ -48,6 +58,32 @@ pub struct Options {
     pub save_path: Option<String>,
     /// The policy the verdict compares the player's game with.
     pub policy: Policy,
+    /// How the game names the settings it refers to (the command line as
+    /// its flags; plain words by default).
+    pub naming: Arc<dyn Naming + Send + Sync>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            notation: Notation::default(),
+            coach: CoachLimits::default(),
+            save_path: None,
+            policy: Policy::default(),
+            naming: Arc::new(Plain),
+        }
+    }
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("notation", &self.notation)
+            .field("coach", &self.coach)
+            .field("save_path", &self.save_path)
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Which window has the keyboard.
@@ -83,35 +119,84 @@ pub enum Mode {
     },
 }
 
-/// How a message should look.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
-    /// Plain information.
-    Info,
-    /// Good news.
-    Good,
-    /// A problem or bad news.
-    Bad,
+/// What happens to the game.
+#[derive(Debug)]
+pub enum Msg {
+    /// A key pressed.
+    Key(KeyEvent),
+    /// The mouse, and the board's padded row and column under it (if it is
+    /// over the board).
+    Mouse(MouseEventKind, Option<(usize, usize)>),
+    /// Ctrl-C or a termination signal: the game ends at once.
+    Interrupt,
+    /// What the coach has to say.
+    Coach(News),
+    /// The file to save to exists (and was not saved over).
+    Exists(String),
+    /// The game was saved to a file, or could not be (why).
+    Saved(String, Result<(), String>),
+    /// A new game, or why it could not start.
+    Started(Box<Result<Started, Error>>),
 }
 
-/// Which parts of the coach are shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Panels {
-    /// The number of molecules that fit.
-    pub count: bool,
-    /// The cells certain to be atoms or empty.
-    pub certain: bool,
-    /// The best next ray.
-    pub best: bool,
-    /// Each cell's chance of holding an atom.
-    pub chance: bool,
+/// What an update asks the game's loop to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Write `text` to `path` (answered by [`Msg::Saved`]); unless
+    /// `replace`, a file that exists is left alone (answered by
+    /// [`Msg::Exists`]).
+    Save {
+        /// The file.
+        path: String,
+        /// What to write.
+        text: String,
+        /// Whether to write over a file that exists.
+        replace: bool,
+    },
+    /// Start a new game (answered by [`Msg::Started`]).
+    Start(Setup),
+    /// Ask the coach (answered by [`Msg::Coach`]).
+    Ask(Question),
+    /// Review the finished game (answered by [`Msg::Coach`]).
+    Review(ReviewRequest),
+    /// Cancel the coach's questions and review: they were about another
+    /// game.
+    ForgetCoach,
+    /// End the game.
+    Quit,
 }
 
-impl Panels {
-    fn any(self) -> bool {
-        self.count || self.certain || self.best || self.chance
-    }
+/// The list of every molecule the rays allowed, after the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoleculeList {
+    /// Its first line, or (`Err`) what stands in for it while the coach
+    /// works.
+    pub heading: Result<String, String>,
+    /// Each molecule's board with its title, the hidden one first.
+    pub boards: Vec<String>,
+    /// The last line, when the list is not whole.
+    pub cut: Option<String>,
 }
+
+/// What the screen shows of the state, worked out once per change.
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    /// The box: during the game, or the hidden molecule after it.
+    pub board: Board,
+    /// After a verdict that is not the hidden molecule itself: the player's
+    /// molecule.
+    pub guess: Option<Board>,
+    /// The side panel.
+    pub side: Lines,
+    /// The score and atoms, for the board's frame when the side panel has
+    /// no room.
+    pub status: String,
+    /// The list of molecules, in that window.
+    pub molecules: Option<MoleculeList>,
+}
+
+/// Most molecules the list after the game draws.
+const MOLECULES_LISTED: usize = 500;
 
 /// The game on screen.
 #[derive(Debug)]
@@ -121,7 +206,7 @@ pub struct App {
     options: Options,
     cursor: Cursor,
     notation: Notation,
-    coach: Coach,
+    advice: Advice,
     panels: Panels,
     mode: Mode,
     message: Option<(String, Tone)>,
@@ -129,72 +214,81 @@ pub struct App {
     saved_to: Option<String>,
     unsaved: bool,
     coach_used: bool,
-    quit: bool,
     /// The game was ended by Ctrl-C or a signal, not by quitting.
     interrupted: bool,
-    /// Where the board's text starts on screen (column, row), from the last
-    /// drawing: mouse clicks are mapped through it.
-    board_origin: Option<(u16, u16)>,
     /// The count typed so far (digits, Ctrl-U), for the next command.
     count: Option<usize>,
     /// Whether the switch from Emacs digits to letters was told.
     told_letters: bool,
     /// How each earlier game of this session ended (`n` starts another).
     earlier: Vec<String>,
+    scene: Scene,
+    /// What this update asks of the loop, handed over when it returns.
+    effects: Vec<Effect>,
 }
 
 impl App {
-    /// The screen for a game `started` from `setup` (kept to start new games).
-    pub fn new(setup: Setup, started: Started, options: Options) -> App {
-        let p = started.game.width();
-        let save_path = options
-            .save_path
-            .clone()
-            .unwrap_or_else(|| started.default_save_path());
-        let saved_to = match &started.source {
-            Source::Saved { path } => Some(path.clone()),
-            _ => None,
+    /// The screen for a game `started` from `setup` (kept to start new
+    /// games), and what the loop must do first.
+    pub fn new(setup: Setup, started: Started, options: Options) -> (App, Vec<Effect>) {
+        let notation = match (options.notation, started.notation) {
+            (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
+            _ => Notation::Letters,
         };
-        let message = Some((
-            format!(
-                "{} hidden. Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.",
-                atoms_are(started.game.atoms())
-            ),
-            Tone::Info,
-        ));
         let mut app = App {
             setup,
-            cursor: Cursor::start(p),
-            notation: match (options.notation, started.notation) {
-                (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
-                _ => Notation::Letters,
-            },
-            coach: Coach::new(options.coach),
+            cursor: Cursor::start(started.game.width()),
+            notation,
+            advice: Advice::default(),
             panels: Panels::default(),
             mode: Mode::Board,
-            message,
-            save_path,
-            saved_to,
+            message: Some((say::welcome(started.game.atoms()), Tone::Info)),
+            save_path: String::new(),
+            saved_to: None,
             unsaved: false,
             coach_used: false,
-            quit: false,
             interrupted: false,
-            board_origin: None,
             count: None,
             told_letters: false,
             earlier: Vec::new(),
             options,
             started,
+            scene: Scene::default(),
+            effects: Vec::new(),
         };
-        if app.started.game.is_over() {
+        app.fresh();
+        if app.game().is_over() {
             app.after_verdict();
         }
-        app
+        app.refresh();
+        let effects = std::mem::take(&mut app.effects);
+        (app, effects)
+    }
+
+    /// Everything about the game in `started` afresh: where it saves, the
+    /// cursor, the coach.
+    fn fresh(&mut self) {
+        let s = &self.started;
+        let path = self.options.save_path.clone();
+        self.save_path = path.unwrap_or_else(|| s.default_save_path());
+        self.saved_to = match &s.source {
+            Source::Saved { path } => Some(path.clone()),
+            _ => None,
+        };
+        self.cursor = Cursor::start(s.game.width());
+        self.advice = Advice::default();
+        self.panels = Panels::default();
+        self.unsaved = false;
+        self.coach_used = false;
     }
 
     /// The game.
     pub fn game(&self) -> &Game {
         &self.started.game
+    }
+
+    fn game_mut(&mut self) -> &mut Game {
+        &mut self.started.game
     }
 
     /// Where the game came from.
@@ -212,14 +306,9 @@ impl App {
         self.notation
     }
 
-    /// The coach.
-    pub fn coach(&self) -> &Coach {
-        &self.coach
-    }
-
-    /// The display and coach settings.
-    pub fn options(&self) -> &Options {
-        &self.options
+    /// What the coach has said.
+    pub fn coach(&self) -> &Advice {
+        &self.advice
     }
 
     /// Which coach panels are on.
@@ -232,6 +321,11 @@ impl App {
         &self.mode
     }
 
+    /// What the screen shows.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
     /// The last message and its tone.
     pub fn message(&self) -> Option<(&str, Tone)> {
         self.message.as_ref().map(|(m, t)| (m.as_str(), *t))
@@ -242,26 +336,9 @@ impl App {
         self.coach_used
     }
 
-    /// Whether the player has quit.
-    pub fn should_quit(&self) -> bool {
-        self.quit
-    }
-
-    /// Ends the game as Ctrl-C or a termination signal does: at once, and
-    /// reported as interrupted (exit status 130), not as a quit.
-    pub fn interrupt(&mut self) {
-        self.quit = true;
-        self.interrupted = true;
-    }
-
     /// Whether the game was ended by Ctrl-C or a signal.
     pub fn was_interrupted(&self) -> bool {
         self.interrupted
-    }
-
-    /// Whether the coach is working (the screen then refreshes its progress).
-    pub fn busy(&self) -> bool {
-        !self.coach.is_idle()
     }
 
     /// Where the last save went.
@@ -273,106 +350,164 @@ impl App {
         self.message = Some((text.into(), tone));
     }
 
-    /// Takes in the coach's progress; returns whether the screen changed.
-    pub fn tick(&mut self) -> bool {
-        let changed = self.coach.poll();
-        self.ask_coach();
-        changed
+    fn info(&mut self, text: impl Into<String>) {
+        self.say(text, Tone::Info);
     }
 
-    /// Waits (at most `timeout`) until the coach has answered; for tests and
-    /// scripts. Returns whether it has.
-    pub fn wait_for_coach(&mut self, timeout: Duration) -> bool {
-        self.ask_coach();
-        self.coach.wait(timeout)
-    }
-
-    fn ask_coach(&mut self) {
+    /// Takes `msg` in; returns what the loop must do.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Key(key) => self.key(key),
+            Msg::Mouse(kind, at) => self.mouse(kind, at),
+            Msg::Interrupt => {
+                self.interrupted = true;
+                self.effects.push(Effect::Quit);
+            }
+            Msg::Coach(news) => self.advice.hear(news),
+            Msg::Exists(path) => self.mode = Mode::ConfirmOverwrite { path },
+            Msg::Saved(path, Ok(())) => {
+                self.unsaved = false;
+                self.save_path = path.clone();
+                self.say(say::saved(&path), Tone::Good);
+                self.saved_to = Some(path);
+            }
+            Msg::Saved(path, Err(why)) => self.say(say::save_failed(&path, &why), Tone::Bad),
+            Msg::Started(started) => self.started_new(*started),
+        }
         let wanted = self.panels.any() || matches!(self.mode, Mode::Molecules { .. });
-        if wanted {
-            let g = &self.started.game;
-            self.coach.ask(g.observation(), g.rules(), g.atoms());
+        let g = &self.started.game;
+        if let Some(q) = wanted
+            .then(|| self.advice.question(g.observation(), g.rules(), g.atoms()))
+            .flatten()
+        {
+            self.effects.push(Effect::Ask(q));
+        }
+        self.refresh();
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Works out the scene anew.
+    fn refresh(&mut self) {
+        let g = &self.started.game;
+        let (cursor, target) = (self.cursor, self.cursor.target());
+        self.scene = if g.is_over() {
+            let second = g.verdict().is_some_and(|v| !v.exact && !v.resigned);
+            Scene {
+                board: board::reveal(g, self.notation, cursor),
+                guess: board::guessed(g, self.notation, cursor).filter(|_| second),
+                side: words::verdict_panel(
+                    g,
+                    target,
+                    self.advice.review(),
+                    self.options.policy,
+                    self.coach_used,
+                ),
+                status: words::status(g),
+                molecules: matches!(self.mode, Mode::Molecules { .. }).then(|| self.molecules()),
+            }
+        } else {
+            let answer = self.advice.answer_for(g.observation());
+            Scene {
+                board: board::playing(g, self.notation, cursor, self.panels, answer),
+                guess: None,
+                side: words::game_panel(g, target, self.panels, &self.advice),
+                status: words::status(g),
+                molecules: None,
+            }
+        };
+    }
+
+    /// The list of every molecule the rays allowed: the hidden molecule
+    /// first, then the guess, then the others as found.
+    fn molecules(&self) -> MoleculeList {
+        let g = self.game();
+        let heading = words::molecules_heading(g, &self.advice);
+        let Some(a) = self.advice.answer_for(g.observation()) else {
+            return MoleculeList {
+                heading,
+                boards: Vec::new(),
+                cut: None,
+            };
+        };
+        let (marks, _) = g.marks_in(self.notation);
+        let guess = g.verdict().map(|v| &v.guess);
+        let is = |m| (m == g.hidden(), Some(m) == guess);
+        let mut mols: Vec<_> = a.molecules().iter().collect();
+        mols.sort_by_key(|m| {
+            let (hidden, yours) = is(m);
+            (!hidden, !yours)
+        });
+        let boards = mols
+            .iter()
+            .take(MOLECULES_LISTED)
+            .enumerate()
+            .map(|(n, m)| {
+                let (hidden, yours) = is(m);
+                let cells = m.cells();
+                format!(
+                    "  {}\n{}",
+                    words::molecule_title(n + 1, hidden, yours),
+                    grid(g.width(), |i| if cells[i] { 'O' } else { '-' }, &marks)
+                )
+            })
+            .collect::<Vec<_>>();
+        let cut = words::molecules_cut(boards.len(), mols.len(), a.all_listed())
+            .map(|t| t.show(self.options.naming.as_ref()));
+        MoleculeList {
+            heading,
+            boards,
+            cut,
         }
     }
 
-    /// Records where the board's text starts on the screen, as drawn by
-    /// [`crate::play::draw`] (`None` when the screen is too small for it), so
-    /// that a mouse click finds its cell.
-    pub fn set_board_origin(&mut self, origin: Option<(u16, u16)>) {
-        self.board_origin = origin;
-    }
-
-    /// Handles one key press (releases and repeats of other kinds are ignored).
-    pub fn handle_key(&mut self, key: KeyEvent) {
+    fn key(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        if command(&key) == Some(Command::Interrupt) {
-            self.interrupt();
-            return;
+        let c = command(&key);
+        if c == Some(Command::Interrupt) {
+            self.interrupted = true;
+            return self.effects.push(Effect::Quit);
         }
-        match self.mode.clone() {
+        let yes = matches!(key.code, KeyCode::Char('y' | 'Y'));
+        match std::mem::replace(&mut self.mode, Mode::Board) {
             Mode::Board => {
-                if let Some(c) = command(&key) {
+                if let Some(c) = c {
                     self.run(c);
                 }
             }
-            Mode::Help => self.mode = Mode::Board,
-            Mode::ConfirmResign => match key.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') => {
-                    self.mode = Mode::Board;
-                    if self.started.game.resign().is_ok() {
-                        self.unsaved = true;
-                        self.after_verdict();
-                    }
+            Mode::Help => {}
+            Mode::ConfirmResign if yes => {
+                if self.game_mut().resign().is_ok() {
+                    self.judged();
                 }
-                _ => {
-                    self.mode = Mode::Board;
-                    self.say("Back to the game.", Tone::Info);
-                }
-            },
-            Mode::WrongGuess { .. } => match key.code {
-                KeyCode::Char('p') | KeyCode::Enter | KeyCode::Char(' ') => {
-                    self.mode = Mode::Board;
-                    self.play_on();
-                }
+            }
+            Mode::ConfirmQuit if yes => self.effects.push(Effect::Quit),
+            Mode::ConfirmQuit if key.code == KeyCode::Char('s') => self.open_save_prompt(),
+            Mode::ConfirmResign | Mode::ConfirmQuit => self.info(say::BACK),
+            Mode::WrongGuess { verdict } => match key.code {
+                KeyCode::Char('p' | ' ') | KeyCode::Enter => self.play_on(),
                 KeyCode::Char('e') => {
-                    self.mode = Mode::Board;
-                    if self.started.game.submit().is_ok() {
-                        self.unsaved = true;
-                        self.after_verdict();
+                    if self.game_mut().submit().is_ok() {
+                        self.judged();
                     }
                 }
-                _ => {}
-            },
-            Mode::ConfirmQuit => match key.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') => self.quit = true,
-                KeyCode::Char('s') => self.open_save_prompt(),
-                _ => {
-                    self.mode = Mode::Board;
-                    self.say("Back to the game.", Tone::Info);
-                }
+                _ => self.mode = Mode::WrongGuess { verdict },
             },
             Mode::SavePrompt { mut input } => match key.code {
                 KeyCode::Enter => self.save_requested(input),
-                KeyCode::Esc => {
-                    self.mode = Mode::Board;
-                    self.say("Not saved.", Tone::Info);
-                }
-                KeyCode::Backspace => {
-                    input.pop();
+                KeyCode::Esc => self.info(say::NOT_SAVED),
+                code => {
+                    match code {
+                        KeyCode::Backspace => drop(input.pop()),
+                        KeyCode::Char(c) if !c.is_control() => input.push(c),
+                        _ => {}
+                    }
                     self.mode = Mode::SavePrompt { input };
                 }
-                KeyCode::Char(c) if !c.is_control() => {
-                    input.push(c);
-                    self.mode = Mode::SavePrompt { input };
-                }
-                _ => {}
             },
-            Mode::ConfirmOverwrite { path } => match key.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') => self.save_to(path),
-                _ => self.mode = Mode::SavePrompt { input: path },
-            },
+            Mode::ConfirmOverwrite { path } if yes => self.save_to(path, true),
+            Mode::ConfirmOverwrite { path } => self.mode = Mode::SavePrompt { input: path },
             Mode::Molecules { scroll } => {
                 let scroll = match key.code {
                     KeyCode::Up | KeyCode::Char('k') => scroll.saturating_sub(1),
@@ -380,139 +515,74 @@ impl App {
                     KeyCode::PageUp => scroll.saturating_sub(10),
                     KeyCode::PageDown | KeyCode::Char(' ') => scroll.saturating_add(10),
                     KeyCode::Home => 0,
-                    _ => {
-                        self.mode = Mode::Board;
-                        return;
-                    }
+                    _ => return,
                 };
                 self.mode = Mode::Molecules { scroll };
             }
         }
-        self.ask_coach();
     }
 
-    /// Handles a mouse event: a left click on the board moves the cursor there
-    /// and shoots or places an atom; the wheel scrolls the list of molecules.
-    pub fn handle_mouse(&mut self, event: MouseEvent) {
-        match (&self.mode, event.kind) {
+    /// A left click on the board moves the cursor there and shoots or places
+    /// an atom; any click closes the help; the wheel scrolls the list of
+    /// molecules.
+    fn mouse(&mut self, kind: MouseEventKind, at: Option<(usize, usize)>) {
+        let p = self.game().width();
+        match (&mut self.mode, kind) {
             (Mode::Board, MouseEventKind::Down(MouseButton::Left)) => {
-                let Some((x0, y0)) = self.board_origin else {
-                    return;
-                };
-                if event.column < x0 || event.row < y0 {
-                    return;
-                }
-                let col = usize::from((event.column - x0) / 2);
-                let row = usize::from(event.row - y0);
-                if let Some(c) = Cursor::at(self.game().width(), row, col) {
+                if let Some(c) = at.and_then(|(row, col)| Cursor::at(p, row, col)) {
                     self.cursor = c;
                     self.run(Command::Activate);
                 }
             }
             (Mode::Help, MouseEventKind::Down(_)) => self.mode = Mode::Board,
             (Mode::Molecules { scroll }, MouseEventKind::ScrollDown) => {
-                self.mode = Mode::Molecules {
-                    scroll: scroll.saturating_add(3),
-                }
+                *scroll = scroll.saturating_add(3)
             }
             (Mode::Molecules { scroll }, MouseEventKind::ScrollUp) => {
-                self.mode = Mode::Molecules {
-                    scroll: scroll.saturating_sub(3),
-                }
+                *scroll = scroll.saturating_sub(3)
             }
             _ => {}
         }
-        self.ask_coach();
     }
 
     fn run(&mut self, c: Command) {
         // A count (digits, Ctrl-U) is for the next command.
-        match c {
-            Command::Digit(d) => {
-                if d == 0 && self.count.is_none() {
-                    return;
-                }
-                let n = self
-                    .count
-                    .unwrap_or(0)
-                    .saturating_mul(10)
-                    .saturating_add(d as usize);
-                self.count = Some(n.min(9999));
-                self.say(format!("count {}", n.min(9999)), Tone::Info);
-                return;
-            }
-            Command::Universal => {
-                let n = self.count.map_or(4, |n| n.saturating_mul(4)).min(9999);
-                self.count = Some(n);
-                self.say(format!("count {n}"), Tone::Info);
-                return;
-            }
-            _ => {}
+        let typed = match c {
+            Command::Digit(0) if self.count.is_none() => return,
+            Command::Digit(d) => Some(self.count.unwrap_or(0).saturating_mul(10) + d as usize),
+            Command::Universal => Some(self.count.map_or(4, |n| n.saturating_mul(4))),
+            _ => None,
+        };
+        if let Some(n) = typed {
+            self.count = Some(n.min(9999));
+            return self.info(say::count(n.min(9999)));
         }
         let times = self.count.take().unwrap_or(1).max(1);
-        if self.game().is_over()
-            && matches!(
-                c,
-                Command::ToggleCount
-                    | Command::ToggleCertain
-                    | Command::ToggleBest
-                    | Command::ToggleChance
-            )
-        {
-            self.say(
-                "The game is over: a lists every molecule the rays allowed.",
-                Tone::Info,
-            );
-            return;
+        let over = self.game().is_over();
+        if let Some((on, what)) = panel(&mut self.panels, c) {
+            let text = if over {
+                say::OVER_COACH.to_string()
+            } else {
+                *on = !*on;
+                self.coach_used |= *on;
+                say::coach(what, *on)
+            };
+            return self.info(text);
         }
         match c {
-            Command::Move(d) => {
-                for _ in 0..times {
-                    self.cursor.step(d);
-                }
-            }
+            Command::Move(d) => (0..times).for_each(|_| self.cursor.step(d)),
             Command::Opposite => self.cursor.opposite(),
             Command::Home => self.cursor.to_end(false),
             Command::End => self.cursor.to_end(true),
-            Command::Digit(_) | Command::Universal => {}
+            Command::MarkEmpty if over => self.info(say::OVER),
             Command::MarkEmpty => self.mark_empty(),
-            Command::Undo => self.undo(times),
-            Command::Redo => self.redo(times),
-            Command::Resign => {
-                if self.game().is_over() {
-                    self.say("The game is over: n starts a new one.", Tone::Info);
-                } else {
-                    self.mode = Mode::ConfirmResign;
-                }
-            }
+            Command::Undo | Command::Redo => self.undo(c == Command::Redo, times),
+            Command::Resign if over => self.info(say::OVER),
+            Command::Resign => self.mode = Mode::ConfirmResign,
             Command::Activate => self.activate(),
             Command::Submit => self.submit(),
-            Command::ToggleCount => {
-                self.panels.count = !self.panels.count;
-                self.coach_toggled(self.panels.count, "count of molecules that fit");
-            }
-            Command::ToggleCertain => {
-                self.panels.certain = !self.panels.certain;
-                self.coach_toggled(self.panels.certain, "certain cells");
-            }
-            Command::ToggleBest => {
-                self.panels.best = !self.panels.best;
-                self.coach_toggled(self.panels.best, "best next ray");
-            }
-            Command::ToggleChance => {
-                self.panels.chance = !self.panels.chance;
-                self.coach_toggled(self.panels.chance, "chance of an atom in each cell");
-            }
-            Command::ShowMolecules => {
-                if self.game().is_over() {
-                    self.mode = Mode::Molecules { scroll: 0 };
-                } else {
-                    self.say(
-                        "Every molecule the rays allow is shown after the game (it would give the game away); c counts them.",
-                        Tone::Info,
-                    );
-                }
-            }
+            Command::ShowMolecules if over => self.mode = Mode::Molecules { scroll: 0 },
+            Command::ShowMolecules => self.info(say::NOT_YET_MOLECULES),
             Command::Save => self.open_save_prompt(),
             Command::SwitchNotation => {
                 self.notation = match self.notation {
@@ -520,293 +590,139 @@ impl App {
                     Notation::Emacs => Notation::Letters,
                 };
                 let (_, used) = self.game().marks_in(self.notation);
-                let text = match (self.notation, used) {
-                    (Notation::Emacs, Notation::Emacs) => {
-                        "Emacs notation: H hit, R reflection, digits for exit pairs."
-                    }
-                    (Notation::Emacs, _) => {
-                        "Emacs notation has digits for 9 exit pairs only: this game has more, so letters stay."
-                    }
-                    _ => "J. Forget's notation: @ hit, & reflection, letters for exit pairs.",
-                };
-                self.say(text, Tone::Info);
+                self.info(say::notation(self.notation, used));
             }
             Command::NewGame => self.new_game(),
             Command::Help => self.mode = Mode::Help,
-            Command::Quit => {
-                if self.game().is_over() {
-                    self.quit = true;
-                } else {
-                    self.mode = Mode::ConfirmQuit;
-                }
-            }
-            Command::Interrupt => self.interrupt(),
+            Command::Quit if over => self.effects.push(Effect::Quit),
+            Command::Quit => self.mode = Mode::ConfirmQuit,
+            // Taken above.
+            Command::Interrupt
+            | Command::Digit(_)
+            | Command::Universal
+            | Command::ToggleCount
+            | Command::ToggleCertain
+            | Command::ToggleBest
+            | Command::ToggleChance => {}
         }
     }
 
     fn activate(&mut self) {
         let p = self.game().width();
         match self.cursor.target() {
+            // After the game the reveal draws the ray's path at the cursor.
+            Some(Target::Border(_)) if self.game().is_over() => {}
             Some(Target::Border(q)) => {
-                if self.game().is_over() {
-                    return; // the reveal draws the ray's path at the cursor
-                }
                 let before = self.game().ray_score();
-                let shot = self.started.game.shoot(q);
-                let name = position_name(p, q);
-                match shot {
+                match self.game_mut().shoot(q) {
                     Shot::New(o) => {
                         self.unsaved = true;
-                        let cost = self.game().ray_score() - before;
-                        let paid = if cost == 0 {
-                            "paid already".to_string()
-                        } else {
-                            format!("+{cost}")
-                        };
-                        let mut text = format!(
-                            "Ray {q} ({name}): {} ({paid}, score {}).",
-                            outcome_words(p, o),
-                            self.game().ray_score()
-                        );
-                        if self.notation == Notation::Emacs
+                        let letters = self.notation == Notation::Emacs
                             && !self.told_letters
-                            && self.game().marks_in(Notation::Emacs).1 == Notation::Letters
-                        {
-                            self.told_letters = true;
-                            text.push_str(
-                                " Emacs notation has digits for 9 exit pairs only: letters from now on.",
-                            );
-                        }
-                        self.say(text, Tone::Info);
+                            && self.game().marks_in(Notation::Emacs).1 == Notation::Letters;
+                        self.told_letters |= letters;
+                        let score = self.game().ray_score();
+                        self.info(say::shot(p, q, o, score - before, score, letters));
                     }
-                    Shot::Again(o) => self.say(
-                        format!(
-                            "Ray {q} ({name}) is known already: {}.",
-                            outcome_words(p, o)
-                        ),
-                        Tone::Info,
-                    ),
+                    Shot::Again(o) => self.info(say::known(p, q, o)),
                     Shot::GameOver => {}
                 }
             }
+            Some(Target::Cell(_)) if self.game().is_over() => self.info(say::OVER_CELL),
+            Some(Target::Cell(i)) if self.game().is_marked_empty(i) => self.info(say::marked(p, i)),
             Some(Target::Cell(i)) => {
-                if self.game().is_over() {
-                    self.say(
-                        "The game is over: n starts a new one, a lists every molecule the rays allowed.",
-                        Tone::Info,
-                    );
-                    return;
-                }
-                if self.game().is_marked_empty(i) {
-                    self.say(
-                        format!(
-                            "Row {}, column {} is marked empty: m unmarks it.",
-                            i / p + 1,
-                            i % p + 1
-                        ),
-                        Tone::Info,
-                    );
-                    return;
-                }
-                let on = self.started.game.toggle(i);
+                let on = self.game_mut().toggle(i);
                 self.unsaved = true;
                 let (placed, n) = (self.game().placed(), self.game().atoms());
-                let where_ = format!("row {}, column {}", i / p + 1, i % p + 1);
-                let text = if on {
-                    if placed == n {
-                        format!(
-                            "Atom at {where_}: all {n} placed. g asks the referee for the verdict."
-                        )
-                    } else {
-                        format!("Atom at {where_} ({placed} of {n}).")
-                    }
-                } else {
-                    format!("Atom removed from {where_} ({placed} of {n}).")
-                };
-                self.say(text, Tone::Info);
+                self.info(say::atom(p, i, on, placed, n));
             }
             None => {}
         }
     }
 
+    /// Marks empty the cell at the cursor, or the row or column of the
+    /// border position at the cursor (or unmarks them).
     fn mark_empty(&mut self) {
-        if self.game().is_over() {
-            self.say("The game is over: n starts a new one.", Tone::Info);
-            return;
-        }
         let p = self.game().width();
-        let (cells, what): (Vec<usize>, String) = match self.cursor.target() {
-            Some(Target::Cell(i)) => (vec![i], format!("row {}, column {}", i / p + 1, i % p + 1)),
-            Some(Target::Border(q)) => {
+        let Some(target) = self.cursor.target() else {
+            return;
+        };
+        let cells: Vec<usize> = match target {
+            Target::Cell(i) => vec![i],
+            Target::Border(q) => {
                 let port = crate::rules::board::port(p, q);
                 if port.col == 0 || port.col == p + 1 {
-                    let r = port.row - 1;
-                    (
-                        (0..p).map(|c| p * r + c).collect(),
-                        format!("row {}", r + 1),
-                    )
+                    (0..p).map(|c| p * (port.row - 1) + c).collect()
                 } else {
-                    let c = port.col - 1;
-                    (
-                        (0..p).map(|r| p * r + c).collect(),
-                        format!("column {}", c + 1),
-                    )
+                    (0..p).map(|r| p * r + port.col - 1).collect()
                 }
             }
-            None => return,
         };
-        let (n, marked) = self.started.game.mark_empty(&cells);
-        if n == 0 {
-            self.say(
-                format!("Nothing to mark in {what}: your atoms are never marked empty."),
-                Tone::Info,
-            );
-            return;
-        }
-        self.unsaved = true;
-        let cells = plural(n, "cell", "cells");
-        self.say(
-            if marked {
-                format!("Marked {what} empty ({cells}, drawn :). m again unmarks, u undoes.")
-            } else {
-                format!("Unmarked {what} ({cells}).")
-            },
-            Tone::Info,
-        );
+        let (n, marked) = self.game_mut().mark_empty(&cells);
+        self.unsaved |= n > 0;
+        self.info(say::marks(p, target, n, marked));
     }
 
-    fn undo(&mut self, times: usize) {
+    /// Undoes (or, with `redo`, redoes) up to `times` actions.
+    fn undo(&mut self, redo: bool, times: usize) {
         if self.game().is_over() {
-            self.say("The game is over: nothing to undo.", Tone::Info);
-            return;
+            return self.info(say::over_undo(redo));
         }
         let mut last = None;
         let mut n = 0;
-        for _ in 0..times {
-            match self.started.game.undo() {
-                Some(a) => {
-                    last = Some(a);
-                    n += 1;
-                }
-                None => break,
-            }
+        while n < times {
+            let g = self.game_mut();
+            let Some(a) = (if redo { g.redo() } else { g.undo() }) else {
+                break;
+            };
+            last = Some(a);
+            n += 1;
         }
-        let Some(a) = last else {
-            self.say("Nothing to undo.", Tone::Info);
-            return;
-        };
-        self.unsaved = true;
-        let what = self.action_words(&a);
-        let text = if n > 1 {
-            format!("Undid {n} actions, the last {what}; U redoes.")
-        } else {
-            format!("Undid {what}; U redoes.")
-        };
-        let text = if matches!(a, Action::Shoot(_)) || n > 1 {
-            format!("{text} Rays stay paid: score {}.", self.game().ray_score())
-        } else {
-            text
-        };
-        self.say(text, Tone::Info);
-    }
-
-    fn redo(&mut self, times: usize) {
-        if self.game().is_over() {
-            self.say("The game is over: nothing to redo.", Tone::Info);
-            return;
-        }
-        let mut last = None;
-        let mut n = 0;
-        for _ in 0..times {
-            match self.started.game.redo() {
-                Some(a) => {
-                    last = Some(a);
-                    n += 1;
-                }
-                None => break,
-            }
-        }
-        let Some(a) = last else {
-            self.say("Nothing to redo.", Tone::Info);
-            return;
-        };
-        self.unsaved = true;
-        let what = self.action_words(&a);
-        self.say(
-            if n > 1 {
-                format!("Redid {n} actions, the last {what}.")
-            } else {
-                format!("Redid {what}.")
-            },
-            Tone::Info,
-        );
-    }
-
-    fn action_words(&self, a: &Action) -> String {
+        self.unsaved |= n > 0;
         let p = self.game().width();
-        match a {
-            Action::Shoot(q) => format!("ray {q} ({})", position_name(p, *q)),
-            Action::Atom(i) => format!("the atom at row {}, column {}", i / p + 1, i % p + 1),
-            Action::Empty(cells) => format!(
-                "the marks of {}",
-                plural(cells.len(), "empty cell", "empty cells")
-            ),
-        }
+        let score = self.game().ray_score();
+        self.info(say::undid(p, redo, n, last.as_ref(), score));
     }
 
     fn play_on(&mut self) {
         let p = self.game().width();
         let before = self.game().ray_score();
-        match self.started.game.play_on() {
+        match self.game_mut().play_on() {
             Some(q) => {
                 self.unsaved = true;
                 self.cursor = Cursor::at_position(p, q);
                 let o = self.game().observation().get(q);
-                let cost = self.game().ray_score() - before;
-                let told = o.map(|o| outcome_words(p, o)).unwrap_or_default();
-                self.say(
-                    if cost > 0 {
-                        format!(
-                            "Playing on: ray {q} ({}) is shot for you, {told} (+{cost}, score {}). Fix your guess, then g.",
-                            position_name(p, q),
-                            self.game().ray_score()
-                        )
-                    } else {
-                        format!(
-                            "Playing on: ray {q} ({}), which you shot, is {told}; your guess does not fit it. Fix it, then g.",
-                            position_name(p, q)
-                        )
-                    },
-                    Tone::Info,
-                );
+                let score = self.game().ray_score();
+                self.info(say::playing_on(p, q, o, score - before, score));
             }
-            None => self.say("Playing on.", Tone::Info),
+            None => self.info(say::PLAYING_ON),
         }
     }
 
     fn submit(&mut self) {
-        match self.started.game.check() {
+        match self.game().check() {
             Ok(v) if !v.won => {
                 self.mode = Mode::WrongGuess {
                     verdict: Box::new(v),
-                };
-            }
-            Ok(_) => {
-                if self.started.game.submit().is_ok() {
-                    self.unsaved = true;
-                    self.after_verdict();
                 }
             }
-            Err(GuessError::AlreadyJudged) => self.say(
-                "The guess has been judged: n starts a new game, q quits.",
-                Tone::Info,
-            ),
-            Err(e) => self.say(format!("Not yet: {e}."), Tone::Bad),
+            Ok(_) => {
+                if self.game_mut().submit().is_ok() {
+                    self.judged();
+                }
+            }
+            Err(GuessError::AlreadyJudged) => self.info(say::JUDGED),
+            Err(e) => self.say(say::not_yet(&e.to_string()), Tone::Bad),
         }
     }
 
-    /// Shows the verdict: the message, and the cursor on the ray that tells a
-    /// wrong guess apart.
+    fn judged(&mut self) {
+        self.unsaved = true;
+        self.after_verdict();
+    }
+
+    /// Shows the verdict: the message, the cursor on the ray that tells a
+    /// wrong guess apart; and asks for the review.
     fn after_verdict(&mut self) {
         let Some(v) = self.game().verdict().cloned() else {
             return;
@@ -816,39 +732,26 @@ impl App {
             self.cursor = Cursor::at_position(p, e.position);
         }
         let g = &self.started.game;
-        self.coach.ask_review(ReviewRequest {
-            hidden: g.hidden().clone(),
-            rules: g.rules(),
-            policy: self.options.policy,
-            given: g.free_positions(),
-            shots: g.shots().to_vec(),
-        });
-        let text = if v.resigned {
-            format!(
-                "You resigned: score {}. Move along the border to see each ray's path.",
-                v.score
-            )
-        } else if v.won {
-            format!(
-                "You win with a score of {}. Move along the border to see each ray's path.",
-                v.score
-            )
-        } else {
-            format!(
-                "Not this time: score {}. The cursor is on the ray that tells them apart.",
-                v.score
-            )
-        };
-        self.say(text, if v.won { Tone::Good } else { Tone::Bad });
-    }
-
-    fn coach_toggled(&mut self, on: bool, what: &str) {
-        if on {
-            self.coach_used = true;
-            self.say(format!("Coach: {what} on."), Tone::Info);
-        } else {
-            self.say(format!("Coach: {what} off."), Tone::Info);
+        if *self.advice.review() == ReviewState::NotAsked {
+            let k = g.atoms();
+            let count = Config::new(k, p).ok().and_then(|c| c.molecule_count());
+            if count.is_none_or(|n| n > REVIEW_LIMIT) {
+                let why = words::too_large_to_review(k, p, count);
+                self.advice.set_review(ReviewState::Unavailable(why));
+            } else {
+                let request = ReviewRequest {
+                    hidden: g.hidden().clone(),
+                    rules: g.rules(),
+                    policy: self.options.policy,
+                    given: g.free_positions(),
+                    shots: g.shots().to_vec(),
+                    average: count.is_some_and(|n| n <= REVIEW_AVERAGE_LIMIT),
+                };
+                self.advice.set_review(ReviewState::Working);
+                self.effects.push(Effect::Review(request));
+            }
         }
+        self.say(say::verdict(&v), if v.won { Tone::Good } else { Tone::Bad });
     }
 
     fn open_save_prompt(&mut self) {
@@ -860,91 +763,58 @@ impl App {
     fn save_requested(&mut self, input: String) {
         let path = input.trim().to_string();
         if path.is_empty() {
-            self.say("Type a file name, or Esc not to save.", Tone::Bad);
-            return;
+            self.mode = Mode::SavePrompt { input };
+            return self.say(say::NO_NAME, Tone::Bad);
         }
         let own = self.saved_to.as_deref() == Some(path.as_str());
-        if Path::new(&path).exists() && !own {
-            self.mode = Mode::ConfirmOverwrite { path };
-        } else {
-            self.save_to(path);
-        }
+        self.save_to(path, own);
     }
 
-    fn save_to(&mut self, path: String) {
-        self.mode = Mode::Board;
-        let text = match save_text(self.game(), self.notation) {
-            Ok(t) => t,
-            Err(e) => {
-                self.say(format!("Cannot save: {e}."), Tone::Bad);
-                return;
+    fn save_to(&mut self, path: String, replace: bool) {
+        let naming = self.options.naming.as_ref();
+        match save_text(self.game(), self.notation, naming) {
+            Ok(text) => {
+                self.effects.push(Effect::Save {
+                    path,
+                    text,
+                    replace,
+                });
             }
-        };
-        match crate::files::write_whole(Path::new(&path), text.as_bytes()) {
-            Ok(()) => {
-                self.unsaved = false;
-                self.save_path = path.clone();
-                let q = shell_word(&path);
-                self.say(
-                    format!(
-                        "Saved to {path}: 'bbx solve {q}' lists what fits, 'bbx play {q}' resumes."
-                    ),
-                    Tone::Good,
-                );
-                self.saved_to = Some(path);
-            }
-            Err(e) => self.say(
-                format!("Cannot save to {path}: {e}. s tries again with another name."),
-                Tone::Bad,
-            ),
+            Err(e) => self.say(say::cannot_save(&e.show(naming)), Tone::Bad),
         }
     }
 
     fn new_game(&mut self) {
         if !self.game().is_over() {
-            self.say(
-                "Finish this game first (g submits your guess, r resigns), or q to quit.",
-                Tone::Info,
-            );
-            return;
-        }
-        if matches!(self.started.source, Source::Saved { .. }) {
-            self.say(
-                "This was a saved game: 'bbx play A4_B8' (or any configuration) starts a new one.",
-                Tone::Info,
-            );
-            return;
-        }
-        let setup = Setup {
-            seed: None,
-            ..self.setup.clone()
-        };
-        match start(&setup) {
-            Ok(s) => {
-                let p = s.game.width();
-                let done = self.game_summary();
-                self.earlier.push(done);
-                self.save_path = self
-                    .options
-                    .save_path
-                    .clone()
-                    .unwrap_or_else(|| s.default_save_path());
-                self.started = s;
-                self.cursor = Cursor::start(p);
-                self.coach = Coach::new(self.options.coach);
-                self.panels = Panels::default();
-                self.saved_to = None;
-                self.unsaved = false;
-                self.coach_used = false;
-                self.say(format!("A new game: {}.", self.started.title()), Tone::Info);
-            }
-            Err(e) => self.say(format!("Cannot start a new game: {e}"), Tone::Bad),
+            self.info(say::FINISH_FIRST);
+        } else if matches!(self.started.source, Source::Saved { .. }) {
+            self.info(say::SAVED_GAME);
+        } else {
+            self.effects.push(Effect::Start(Setup {
+                seed: None,
+                ..self.setup.clone()
+            }));
         }
     }
 
+    fn started_new(&mut self, started: Result<Started, Error>) {
+        let s = match started {
+            Ok(s) => s,
+            Err(e) => {
+                let why = e.show(self.options.naming.as_ref());
+                return self.say(say::no_new_game(&why), Tone::Bad);
+            }
+        };
+        let done = self.game_summary();
+        self.earlier.push(done);
+        self.started = s;
+        self.fresh();
+        self.effects.push(Effect::ForgetCoach);
+        self.info(say::new_game(&self.started.title()));
+    }
+
     /// How the games of the session ended, one line each (the earlier games
-    /// `n` started after, then the last), printed after the terminal is
-    /// restored.
+    /// `n` started after, then the last).
     pub fn summary(&self) -> String {
         let mut lines = self.earlier.clone();
         lines.push(self.game_summary());
@@ -953,71 +823,23 @@ impl App {
 
     /// One line on how the game on screen ended.
     fn game_summary(&self) -> String {
-        let title = self.started.title();
-        match self.game().verdict() {
-            Some(v) => format!(
-                "{title}: {} with a score of {}{}.",
-                if v.resigned {
-                    "resigned (lost)"
-                } else if v.won {
-                    "won"
-                } else {
-                    "lost"
-                },
-                v.score,
-                if self.coach_used { " (coached)" } else { "" }
-            ),
-            None => match (&self.saved_to, self.unsaved) {
-                (Some(path), false) => {
-                    format!(
-                        "{title}: unfinished, saved to {path} ('bbx play {}' resumes it).",
-                        shell_word(path)
-                    )
-                }
-                _ => format!("{title}: unfinished, not saved."),
-            },
-        }
+        let saved = self.saved_to.as_deref().filter(|_| !self.unsaved);
+        words::summary(
+            &self.started.title(),
+            self.game().verdict(),
+            self.coach_used,
+            saved,
+        )
     }
 }
 
-/// `1 atom is`, `4 atoms are`.
-pub fn atoms_are(n: usize) -> String {
-    if n == 1 {
-        "1 atom is".to_string()
-    } else {
-        format!("{n} atoms are")
-    }
-}
-
-/// `n` and its noun, singular for one: `1 cell`, `3 cells`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// A file name as a shell word: as it is when it holds only safe characters,
-/// else in double quotes (with `"`, `\`, `$` and `` ` `` escaped), so that
-/// the command shown can be pasted as it is.
-pub fn shell_word(path: &str) -> String {
-    let safe = |c: char| c.is_alphanumeric() || "-_./+,:@%=".contains(c);
-    if !path.is_empty() && path.chars().all(safe) {
-        return path.to_string();
-    }
-    let mut out = String::from("\"");
-    for c in path.chars() {
-        if matches!(c, '"' | '\\' | '$' | '`') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
-}
-
-/// An outcome in words with the exit's place: `out at 12 (bottom, column 4)`.
-pub fn outcome_words(width: usize, o: Outcome) -> String {
-    match o {
-        Outcome::Exit(k) => format!("out at {k} ({})", position_name(width, k)),
-        Outcome::Miss => "missed the board".into(),
-        other => other.words(),
-    }
+/// The coach panel a command switches on or off, and its name.
+fn panel(panels: &mut Panels, c: Command) -> Option<(&mut bool, &'static str)> {
+    Some(match c {
+        Command::ToggleCount => (&mut panels.count, "count of molecules that fit"),
+        Command::ToggleCertain => (&mut panels.certain, "certain cells"),
+        Command::ToggleBest => (&mut panels.best, "best next ray"),
+        Command::ToggleChance => (&mut panels.chance, "chance of an atom in each cell"),
+        _ => return None,
+    })
 }

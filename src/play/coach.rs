@@ -8,34 +8,43 @@
 //! [`SolveReport`]). Each question is bounded by [`CoachLimits`]: a time limit
 //! and a largest number of molecules; a count stopped by either is reported as
 //! "at least". A question whose solver call overruns its time limit is
-//! abandoned with what it found (the thread ends on its own later).
+//! answered with what it found.
+//!
+//! The coach is in two parts, as the game is: [`Coach`], the worker that the
+//! game's loop owns, asked [`Question`]s and [`ReviewRequest`]s and answering
+//! with [`News`]; and [`Advice`], what the game's state knows of those
+//! answers. The coach's limits are a [`Budget`]: every question and review
+//! works within a [`child`](Budget::child) of it, with a token of its own,
+//! so that a question superseded by a newer one (another ray shot) is
+//! cancelled alone, and dropping the coach cancels them all.
 //!
 //! ```
 //! use std::time::Duration;
-//! use bbx::play::coach::{Coach, CoachLimits};
+//! use bbx::play::coach::{Advice, Coach, CoachLimits};
 //! use bbx::{Observation, Rules};
 //! let mut coach = Coach::new(CoachLimits::default());
+//! let mut advice = Advice::default();
 //! let seen = Observation::parse("@&??????????????", "example").unwrap();
-//! coach.ask(&seen, Rules::Standard, 2);
-//! assert!(coach.wait(Duration::from_secs(10)));
-//! let answer = coach.answer_for(&seen).unwrap();
+//! coach.ask(advice.question(&seen, Rules::Standard, 2).unwrap());
+//! while !advice.is_idle() {
+//!     for news in coach.wait(Duration::from_secs(10)) {
+//!         advice.hear(news);
+//!     }
+//! }
+//! let answer = advice.answer_for(&seen).unwrap();
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use crate::assistant::strategy::{
-    self, Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT, Review, StrategyOptions,
-};
-
+use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
+use crate::control::{Budget, Cancel, Ended};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::forward::ForwardLimits;
 use crate::solver::report::{SolveReport, SplitReport};
-use crate::solver::{self, Certainty, Ended, Limits, Solution};
+use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,8 +65,39 @@ impl Default for CoachLimits {
 }
 
 /// Extra time a solver call may overrun the time limit before its question is
-/// abandoned.
+/// answered with what it found.
 const GRACE: Duration = Duration::from_secs(1);
+
+/// Which parts of the coach are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Panels {
+    /// The number of molecules that fit.
+    pub count: bool,
+    /// The cells certain to be atoms or empty.
+    pub certain: bool,
+    /// The best next ray.
+    pub best: bool,
+    /// Each cell's chance of holding an atom.
+    pub chance: bool,
+}
+
+impl Panels {
+    /// Whether any is on.
+    pub fn any(self) -> bool {
+        self.count || self.certain || self.best || self.chance
+    }
+}
+
+/// A question to the coach: what fits these rays?
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    /// The rays shot.
+    pub observation: Observation,
+    /// Their rules.
+    pub rules: Rules,
+    /// The atoms hidden.
+    pub atoms: usize,
+}
 
 /// The coach's answer for one set of rays.
 #[derive(Debug, Clone)]
@@ -98,41 +138,13 @@ impl Answer {
     pub fn all_listed(&self) -> bool {
         self.report.ended.is_complete() && self.report.count == self.report.listed as u128
     }
-
-    /// The count as a sentence about `what` was observed: `3 molecules fit
-    /// the rays shot`, `at least 10000 molecules fit the rays shot (the search
-    /// stopped at the coach's limit)`.
-    pub fn count_sentence(&self, what: &str) -> String {
-        let n = self.report.count;
-        let verb = if n == 1 {
-            "molecule fits"
-        } else {
-            "molecules fit"
-        };
-        if self.report.ended.is_complete() {
-            format!("{n} {verb} {what}")
-        } else if self.report.ended == Ended::TimedOut {
-            format!(
-                "at least {n} {verb} {what} (the search stopped at its time limit, {:.1} s)",
-                self.elapsed.as_secs_f64()
-            )
-        } else {
-            format!("at least {n} {verb} {what} (the search stopped at the coach's limit)")
-        }
-    }
-}
-
-enum Message {
-    Found(u64, Molecule),
-    Done(u64, Result<Box<SolveReport>, String>),
-    /// A review (`.1`: whether its average is in).
-    Reviewed(u64, bool, Result<Box<Review>, String>),
 }
 
 /// Where the review of a finished game stands.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum ReviewState {
     /// Not asked for.
+    #[default]
     NotAsked,
     /// Being worked out.
     Working,
@@ -150,7 +162,7 @@ pub enum ReviewState {
 }
 
 /// The game a review is asked about.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewRequest {
     /// The hidden molecule.
     pub hidden: Molecule,
@@ -162,106 +174,104 @@ pub struct ReviewRequest {
     pub given: Vec<usize>,
     /// The player's rays, in the order shot.
     pub shots: Vec<usize>,
+    /// Whether to play the policy against every molecule too, for its
+    /// average.
+    pub average: bool,
 }
 
+/// What the coach has to say: progress on the question in hand, an answer,
+/// a review.
+#[derive(Debug, Clone)]
+pub enum News {
+    /// The question in hand: molecules found so far, and time spent.
+    Progress(usize, Duration),
+    /// The answer to the question in hand.
+    Answer(Box<Answer>),
+    /// The question about these rays failed, for this reason.
+    Failed(Observation, String),
+    /// Where the review stands now.
+    Review(ReviewState),
+}
+
+enum Message {
+    Found(u64, Molecule),
+    Done(u64, Result<Box<SolveReport>, String>),
+    /// A review (`.1`: whether its average is in).
+    Reviewed(u64, bool, Result<Box<Review>, String>),
+}
+
+#[derive(Debug)]
 struct Job {
     id: u64,
-    observation: Observation,
-    rules: Rules,
-    atoms: usize,
+    question: Question,
+    cancel: Cancel,
     started: Instant,
     found: Vec<Molecule>,
 }
 
-/// Asks the solver on worker threads, one question at a time; the newest
-/// question waits while an older one finishes.
+/// The worker: asks the solver on threads of its own, one question at a
+/// time (a newer question cancels the one in hand), and the review of a
+/// finished game beside it.
+#[derive(Debug)]
 pub struct Coach {
     limits: CoachLimits,
+    /// The coach's budget: every question's and review's is a child of it.
+    budget: Budget,
     tx: Sender<Message>,
     rx: Receiver<Message>,
     next_id: u64,
     job: Option<Job>,
-    pending: Option<(Observation, Rules, usize)>,
-    answer: Option<Answer>,
-    failure: Option<String>,
-    review_id: u64,
-    review: ReviewState,
-    /// Set to stop the review's thread (a new game, or the coach dropped).
-    review_stop: Option<&'static AtomicBool>,
+    review: Option<(u64, Cancel)>,
 }
 
 impl Drop for Coach {
     fn drop(&mut self) {
-        if let Some(stop) = self.review_stop {
-            stop.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
-impl std::fmt::Debug for Coach {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Coach")
-            .field("limits", &self.limits)
-            .field("working", &self.job.is_some())
-            .field("answered", &self.answer.is_some())
-            .finish()
+        self.budget.cancel.cancel();
     }
 }
 
 impl Coach {
-    /// A coach with nothing asked yet.
+    /// A coach with nothing asked yet, each question bounded by `limits`.
     pub fn new(limits: CoachLimits) -> Coach {
         let (tx, rx) = channel();
         Coach {
             limits,
+            budget: Budget::default(),
             tx,
             rx,
             next_id: 0,
             job: None,
-            pending: None,
-            answer: None,
-            failure: None,
-            review_id: 0,
-            review: ReviewState::NotAsked,
-            review_stop: None,
+            review: None,
         }
     }
 
-    /// Asks for the review of a finished game on a thread of its own: the
+    /// Cancels every question and review (a new game starts).
+    pub fn reset(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.cancel.cancel();
+        }
+        if let Some((_, cancel)) = self.review.take() {
+            cancel.cancel();
+        }
+    }
+
+    /// Works out the review of a finished game on a thread of its own: the
     /// policy's game against the same hidden molecule and the player's rays
-    /// that told nothing new first, then the policy's averages over every
-    /// molecule of the configuration when it has at most
-    /// [`REVIEW_AVERAGE_LIMIT`]. Configurations of more than
-    /// [`REVIEW_LIMIT`] molecules are not reviewed (the state says so).
-    pub fn ask_review(&mut self, request: ReviewRequest) {
-        if self.review != ReviewState::NotAsked {
-            return;
+    /// that told nothing new first, then, when asked, the policy's averages
+    /// over every molecule of the configuration.
+    pub fn review(&mut self, request: ReviewRequest) {
+        if let Some((_, old)) = self.review.take() {
+            old.cancel();
         }
-        let p = request.hidden.width();
-        let k = request.hidden.atoms().len();
-        let count = crate::rules::config::Config::new(k, p)
-            .ok()
-            .and_then(|c| c.molecule_count());
-        if count.is_none_or(|n| n > REVIEW_LIMIT) {
-            self.review = ReviewState::Unavailable(format!(
-                "not worked out: A{k}_B{p} has {} molecules, more than the {REVIEW_LIMIT} a game is reviewed against",
-                count.map_or("too many".to_string(), |n| n.to_string())
-            ));
-            return;
-        }
-        let average = count.is_some_and(|n| n <= REVIEW_AVERAGE_LIMIT);
-        // One flag per review, leaked: the strategy's stop flag lives as
-        // long as the program (a byte per game reviewed).
-        let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-        self.review_stop = Some(stop);
-        self.review_id += 1;
-        let id = self.review_id;
+        self.next_id += 1;
+        let id = self.next_id;
+        let budget = self.budget.child();
+        let cancel = budget.cancel.clone();
         let tx = self.tx.clone();
         let options = StrategyOptions {
             policy: request.policy,
             rules: request.rules,
-            deadline: None,
-            stop: Some(stop),
+            budget,
         };
         let spawned = std::thread::Builder::new()
             .name("bbx-review".into())
@@ -272,70 +282,53 @@ impl Coach {
                     &request.given,
                     &request.shots,
                     &options,
-                    average,
+                    request.average,
                     |r| {
                         let _ = first.send(Message::Reviewed(id, false, Ok(Box::new(r.clone()))));
                     },
                 );
                 let msg = match r {
-                    Ok(Some(r)) => Message::Reviewed(id, true, Ok(Box::new(r))),
-                    Ok(None) => return,
+                    Ok(done) => match (done.value, done.ended) {
+                        (Some(r), Ended::Complete) => Message::Reviewed(id, true, Ok(Box::new(r))),
+                        // Cancelled: a new game, or the coach dropped.
+                        _ => return,
+                    },
                     Err(e) => Message::Reviewed(id, true, Err(e.to_string())),
                 };
                 let _ = tx.send(msg);
             });
-        self.review = match spawned {
-            Ok(_) => ReviewState::Working,
-            Err(e) => ReviewState::Unavailable(format!("cannot start the review: {e}")),
-        };
+        if let Err(e) = spawned {
+            let _ = self
+                .tx
+                .send(Message::Reviewed(id, true, Err(e.to_string())));
+        }
+        self.review = Some((id, cancel));
     }
 
-    /// Where the review of the finished game stands.
-    pub fn review(&self) -> &ReviewState {
-        &self.review
-    }
-
-    /// The bounds on each question.
-    pub fn limits(&self) -> CoachLimits {
-        self.limits
-    }
-
-    /// Asks about `observed` (with `atoms` atoms under `rules`), unless that is
-    /// already answered or being worked on.
-    pub fn ask(&mut self, observed: &Observation, rules: Rules, atoms: usize) {
-        if self.answer_for(observed).is_some()
-            || self
-                .job
-                .as_ref()
-                .is_some_and(|j| j.observation == *observed)
-        {
-            self.pending = None;
+    /// Asks `question`, unless it is the one in hand; the question in hand,
+    /// if another, is cancelled.
+    pub fn ask(&mut self, question: Question) {
+        if self.job.as_ref().is_some_and(|j| j.question == question) {
             return;
         }
-        if self.job.is_some() {
-            self.pending = Some((observed.clone(), rules, atoms));
-        } else {
-            self.launch(observed.clone(), rules, atoms);
+        if let Some(old) = self.job.take() {
+            old.cancel.cancel();
         }
-    }
-
-    fn launch(&mut self, observation: Observation, rules: Rules, atoms: usize) {
         self.next_id += 1;
         let id = self.next_id;
+        let budget = self.budget.child().with_timeout(self.limits.timeout);
+        let cancel = budget.cancel.clone();
         let tx = self.tx.clone();
         let limits = Limits {
             max: Some(self.limits.max),
-            deadline: Some(Instant::now() + self.limits.timeout),
-            stop: None,
-            ..Limits::default()
+            budget,
         };
-        let obs = observation.clone();
-        self.failure = None;
+        let q = question.clone();
         let spawned = std::thread::Builder::new()
             .name("bbx-coach".into())
             .spawn(move || {
                 let found = tx.clone();
-                let r = solver::solve(&obs, rules, atoms..=atoms, &limits, |m| {
+                let r = solver::solve(&q.observation, q.rules, q.atoms..=q.atoms, &limits, |m| {
                     let _ = found.send(Message::Found(id, m.clone()));
                 })
                 .and_then(|solution| {
@@ -343,108 +336,163 @@ impl Coach {
                     // the first ones found, where the box can be walked in
                     // the time left.
                     let mut report = SolveReport::new("the game", solution, None);
-                    let forward = ForwardLimits {
-                        deadline: limits.deadline,
-                        stop: None,
-                    };
-                    report.rank_exactly(&forward)?;
+                    report.rank_exactly(&limits.budget)?;
                     // Each cell's chance of an atom, from the same count (or
                     // the molecules listed, when they are all).
-                    report.count_atoms(&forward)?;
+                    report.count_atoms(&limits.budget)?;
                     Ok(Box::new(report))
                 });
                 let _ = tx.send(Message::Done(id, r.map_err(|e| e.to_string())));
             });
-        match spawned {
-            Ok(_) => {
-                self.job = Some(Job {
-                    id,
-                    observation,
-                    rules,
-                    atoms,
-                    started: Instant::now(),
-                    found: Vec::new(),
-                });
-            }
-            Err(e) => self.failure = Some(format!("cannot start the coach: {e}")),
+        if let Err(e) = spawned {
+            let _ = self.tx.send(Message::Done(
+                id,
+                Err(format!("cannot start the coach: {e}")),
+            ));
         }
+        self.job = Some(Job {
+            id,
+            question,
+            cancel,
+            started: Instant::now(),
+            found: Vec::new(),
+        });
     }
 
-    /// Takes in what the worker has sent; returns whether anything changed.
-    pub fn poll(&mut self) -> bool {
-        let mut changed = false;
+    /// What the workers have said since last asked, without waiting, and
+    /// the progress of the question in hand.
+    pub fn poll(&mut self) -> Vec<News> {
+        let mut news = Vec::new();
         while let Ok(msg) = self.rx.try_recv() {
-            changed |= self.take(msg);
+            self.take(msg, &mut news);
         }
-        if let Some(job) = &self.job
-            && job.started.elapsed() > self.limits.timeout + GRACE
+        if let Some(job) = self
+            .job
+            .take_if(|j| j.started.elapsed() > self.limits.timeout + GRACE)
         {
             // Stuck in one long solver call: answer with what was found.
-            let job = self.job.take().expect("checked above");
-            let solution = Solution::interrupted(
-                job.observation.clone(),
-                job.rules,
-                job.atoms..=job.atoms,
-                job.found,
-            );
-            let report = SolveReport::new("the game", solution, None);
-            self.finish(job.observation, report, job.started.elapsed());
-            changed = true;
+            job.cancel.cancel();
+            let q = job.question;
+            let atoms = q.atoms..=q.atoms;
+            let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
+            news.push(News::Answer(Box::new(Answer {
+                observation: q.observation,
+                report: SolveReport::new("the game", solution, None),
+                elapsed: job.started.elapsed(),
+            })));
         }
-        changed
+        if let Some(job) = &self.job {
+            news.push(News::Progress(job.found.len(), job.started.elapsed()));
+        }
+        news
     }
 
-    fn take(&mut self, msg: Message) -> bool {
+    /// Waits at most `timeout` for the workers to say something; what they
+    /// said, as [`poll`](Coach::poll).
+    pub fn wait(&mut self, timeout: Duration) -> Vec<News> {
+        let mut news = Vec::new();
+        if let Ok(msg) = self.rx.recv_timeout(timeout) {
+            self.take(msg, &mut news);
+        }
+        news.extend(self.poll());
+        news
+    }
+
+    fn take(&mut self, msg: Message, news: &mut Vec<News>) {
         match msg {
             Message::Found(id, m) => {
                 if let Some(job) = self.job.as_mut().filter(|j| j.id == id) {
                     job.found.push(m);
-                    return true;
                 }
-                false
             }
             Message::Done(id, result) => {
                 let Some(job) = self.job.take_if(|j| j.id == id) else {
-                    return false;
+                    return;
                 };
-                let elapsed = job.started.elapsed();
-                match result {
-                    Ok(report) => self.finish(job.observation, *report, elapsed),
-                    Err(e) => {
-                        self.failure = Some(e);
-                        self.next_pending();
-                    }
-                }
-                true
+                let observation = job.question.observation;
+                news.push(match result {
+                    Ok(report) => News::Answer(Box::new(Answer {
+                        observation,
+                        report: *report,
+                        elapsed: job.started.elapsed(),
+                    })),
+                    Err(e) => News::Failed(observation, e),
+                });
             }
             Message::Reviewed(id, complete, result) => {
-                if id != self.review_id || self.review == ReviewState::NotAsked {
-                    return false;
+                if self.review.as_ref().is_none_or(|(r, _)| *r != id) {
+                    return;
                 }
-                self.review = match result {
+                if complete {
+                    self.review = None;
+                }
+                news.push(News::Review(match result {
                     Ok(review) => ReviewState::Ready { review, complete },
                     Err(e) => ReviewState::Unavailable(format!("the review failed: {e}")),
-                };
-                true
+                }));
             }
         }
     }
+}
 
-    fn finish(&mut self, observation: Observation, report: SolveReport, elapsed: Duration) {
-        self.answer = Some(Answer {
-            observation,
-            report,
-            elapsed,
-        });
-        self.next_pending();
+/// What the game knows of the coach's answers: the question in hand and its
+/// progress, the latest answer, a failure, the review.
+#[derive(Debug, Clone, Default)]
+pub struct Advice {
+    asked: Option<Observation>,
+    progress: Option<(usize, Duration)>,
+    answer: Option<Answer>,
+    failure: Option<(Observation, String)>,
+    review: ReviewState,
+}
+
+impl Advice {
+    /// The question to ask about `observed` (with `atoms` atoms under
+    /// `rules`), unless it is answered, asked or failed already; taken as
+    /// asked.
+    pub fn question(
+        &mut self,
+        observed: &Observation,
+        rules: Rules,
+        atoms: usize,
+    ) -> Option<Question> {
+        let failed = self.failure.as_ref().is_some_and(|(o, _)| o == observed);
+        if failed || self.answer_for(observed).is_some() || self.asked.as_ref() == Some(observed) {
+            return None;
+        }
+        self.asked = Some(observed.clone());
+        self.progress = None;
+        self.failure = None;
+        Some(Question {
+            observation: observed.clone(),
+            rules,
+            atoms,
+        })
     }
 
-    fn next_pending(&mut self) {
-        if let Some((o, r, n)) = self.pending.take()
-            && self.answer_for(&o).is_none()
-        {
-            self.launch(o, r, n);
+    /// Takes in what the coach said.
+    pub fn hear(&mut self, news: News) {
+        match news {
+            News::Progress(found, t) => self.progress = Some((found, t)),
+            News::Answer(a) => {
+                if self.asked.as_ref() == Some(&a.observation) {
+                    self.asked = None;
+                }
+                self.answer = Some(*a);
+            }
+            News::Failed(o, why) => {
+                if self.asked.as_ref() == Some(&o) {
+                    self.asked = None;
+                }
+                self.failure = Some((o, why));
+            }
+            News::Review(r) => self.review = r,
         }
+    }
+
+    /// Records where the review stands (asked, or not to be asked).
+    pub fn set_review(&mut self, review: ReviewState) {
+        self.review = review;
     }
 
     /// The answer for exactly these rays, if it is ready.
@@ -452,28 +500,25 @@ impl Coach {
         self.answer.as_ref().filter(|a| a.observation == *observed)
     }
 
-    /// The latest answer, whatever rays it was for.
-    pub fn latest(&self) -> Option<&Answer> {
-        self.answer.as_ref()
-    }
-
     /// While a question is being worked on: molecules found so far and time
     /// spent.
     pub fn progress(&self) -> Option<(usize, Duration)> {
-        self.job
-            .as_ref()
-            .map(|j| (j.found.len(), j.started.elapsed()))
+        self.asked.as_ref().and(self.progress)
     }
 
     /// Why the last question failed, if it did.
     pub fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
+        self.failure.as_ref().map(|(_, why)| why.as_str())
     }
 
-    /// Whether nothing is being worked on or waiting (the review included).
+    /// Where the review of the finished game stands.
+    pub fn review(&self) -> &ReviewState {
+        &self.review
+    }
+
+    /// Whether nothing is being worked on (the review included).
     pub fn is_idle(&self) -> bool {
-        self.job.is_none()
-            && self.pending.is_none()
+        self.asked.is_none()
             && !matches!(
                 self.review,
                 ReviewState::Working
@@ -483,47 +528,45 @@ impl Coach {
                     }
             )
     }
-
-    /// Waits until the coach is idle, at most `timeout`; returns whether it
-    /// is.
-    pub fn wait(&mut self, timeout: Duration) -> bool {
-        let end = Instant::now() + timeout;
-        while !self.is_idle() {
-            let left = end.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return false;
-            }
-            if let Ok(msg) = self.rx.recv_timeout(left.min(Duration::from_millis(50))) {
-                self.take(msg);
-            }
-            self.poll();
-        }
-        true
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::words::count_sentence;
+
+    /// Asks `seen` and every question after it in `then`, and waits for the
+    /// coach to be idle.
+    fn answer(coach: &mut Coach, advice: &mut Advice, asked: &[(&Observation, usize)]) {
+        for (o, atoms) in asked {
+            coach.ask(advice.question(o, Rules::Standard, *atoms).unwrap());
+        }
+        let end = Instant::now() + Duration::from_secs(20);
+        while !advice.is_idle() {
+            assert!(Instant::now() < end, "the coach answers in time");
+            for news in coach.wait(Duration::from_millis(100)) {
+                advice.hear(news);
+            }
+        }
+    }
 
     #[test]
-    fn newer_questions_wait_and_stale_answers_are_not_shown() {
-        let mut coach = Coach::new(CoachLimits::default());
+    fn newer_questions_cancel_older_ones_and_stale_answers_are_not_shown() {
+        let (mut coach, mut advice) = (Coach::new(CoachLimits::default()), Advice::default());
         let a = Observation::parse("@&??????????????", "t").unwrap();
         let b = Observation::parse("@&ab@&@?ba??????", "t").unwrap();
-        coach.ask(&a, Rules::Standard, 2);
-        coach.ask(&b, Rules::Standard, 2);
-        assert!(coach.wait(Duration::from_secs(20)));
+        answer(&mut coach, &mut advice, &[(&a, 2), (&b, 2)]);
         assert!(
-            coach.answer_for(&a).is_none(),
+            advice.answer_for(&a).is_none(),
             "replaced by the newer answer"
         );
-        let ans = coach.answer_for(&b).unwrap();
+        let ans = advice.answer_for(&b).unwrap();
         assert!(ans.report.ended.is_complete());
         assert!(
             ans.molecules()
                 .contains(&"O-O-------------".parse().unwrap())
         );
+        assert_eq!(advice.question(&b, Rules::Standard, 2), None, "answered");
     }
 
     #[test]
@@ -532,13 +575,13 @@ mod tests {
             max: 10,
             timeout: Duration::from_secs(5),
         });
+        let mut advice = Advice::default();
         let none = Observation::empty(8);
-        coach.ask(&none, Rules::Standard, 4);
-        assert!(coach.wait(Duration::from_secs(20)));
-        let ans = coach.answer_for(&none).unwrap();
+        answer(&mut coach, &mut advice, &[(&none, 4)]);
+        let ans = advice.answer_for(&none).unwrap();
         assert!(ans.molecules().len() <= 10);
         assert!(!ans.all_listed());
-        let words = ans.count_sentence("no ray");
+        let words = count_sentence(ans, "no ray");
         assert!(
             words.starts_with("at least ") || ans.report.count > 10,
             "{words}"

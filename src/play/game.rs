@@ -23,9 +23,9 @@
 use crate::error::Error;
 use crate::play::referee::{Judge, Verdict, judge, resign};
 use crate::rules::board::Molecule;
-use crate::rules::notation::Notation;
-use crate::rules::notation::pair_label;
+use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::score::ray_cost;
 use crate::rules::spectrum::{Observation, Spectrum};
 
 /// What shooting a ray did.
@@ -303,10 +303,11 @@ impl Game {
         (1..=4 * self.width())
             .map(|q| match self.observation.get(q) {
                 None => ' ',
-                Some(Outcome::Absorbed) => '@',
-                Some(Outcome::Reflected) => '&',
-                Some(Outcome::Miss) => '~',
-                Some(Outcome::Exit(_)) => self.pair_index(q).and_then(pair_label).unwrap_or('+'),
+                Some(o) => mark_of(
+                    Notation::Letters,
+                    o,
+                    self.pair_index(q).unwrap_or(usize::MAX),
+                ),
             })
             .collect()
     }
@@ -389,24 +390,29 @@ impl Game {
     /// the board (and what the coach and the referee count as shot) but stays
     /// paid: shooting it again, or redoing it, costs nothing more.
     pub fn undo(&mut self) -> Option<Action> {
-        if self.verdict.is_some() {
-            return None;
-        }
-        let a = self.history.done.pop()?;
-        self.apply(&a, false);
-        self.history.undone.push(a.clone());
-        Some(a)
+        self.travel(false)
     }
 
     /// Does again the last action undone; `None` when there is none, or the
     /// game is over.
     pub fn redo(&mut self) -> Option<Action> {
+        self.travel(true)
+    }
+
+    /// Undoes the last action done, or (`forward`) redoes the last undone.
+    fn travel(&mut self, forward: bool) -> Option<Action> {
         if self.verdict.is_some() {
             return None;
         }
-        let a = self.history.undone.pop()?;
-        self.apply(&a, true);
-        self.history.done.push(a.clone());
+        let h = &mut self.history;
+        let (from, to) = if forward {
+            (&mut h.undone, &mut h.done)
+        } else {
+            (&mut h.done, &mut h.undone)
+        };
+        let a = from.pop()?;
+        to.push(a.clone());
+        self.apply(&a, forward);
         Some(a)
     }
 
@@ -503,14 +509,17 @@ impl Game {
         Ok(())
     }
 
-    /// The rays' part of the score, as the original game counts it: one point
-    /// per marked border position that the player paid for (1 per hit,
-    /// reflection or miss, 2 per exit pair).
-    /// Rays undone stay paid.
+    /// The rays' part of the score: what each ray the player paid for costs
+    /// ([`ray_cost`]). Rays undone stay paid.
     pub fn ray_score(&self) -> usize {
         (1..=4 * self.width())
             .filter(|&q| self.paid[q - 1] && !self.is_free(q))
-            .count()
+            .map(|q| match self.spectrum.get(q) {
+                // Counted at its other end.
+                Outcome::Exit(k) if k < q => 0,
+                o => ray_cost(o) as usize,
+            })
+            .sum()
     }
 
     /// The rays the player shot, in the order shot (the end shot of an exit
@@ -641,6 +650,17 @@ impl Game {
     /// Whether the guess has been judged.
     pub fn is_over(&self) -> bool {
         self.verdict.is_some()
+    }
+}
+
+/// The mark of `outcome` in `notation`, an exit pair numbered `pair` from 0
+/// (`+` past the notation's marks).
+pub fn mark_of(notation: Notation, outcome: Outcome, pair: usize) -> char {
+    match outcome {
+        Outcome::Absorbed => notation.hit(),
+        Outcome::Reflected => notation.reflection(),
+        Outcome::Miss => MISS,
+        Outcome::Exit(_) => notation.pair(pair).unwrap_or('+'),
     }
 }
 

@@ -5,58 +5,50 @@
 //! rays, the solver for the coach, the puzzle reader for files, the assistant
 //! to draw molecules, render for names and pictures) and nothing uses it.
 //!
+//! The game is written as state, effects and views: the state ([`app`])
+//! changes only through messages (keys, clicks, answers) and returns the
+//! effects the loop ([`session`]) carries out (write a file, start a game,
+//! ask the coach, quit); after each change it works out what the screen
+//! shows, which [`view`] lays out on any ratatui backend. The real terminal
+//! (raw mode, signals, the panic hook) is the binary's.
+//!
 //! | module | job |
 //! |--------|-----|
 //! | [`game`] | one game's state: hidden molecule, rays shot, guess, score |
 //! | [`referee`] | judging a guess (Tatham's rule) and scoring it (the original game's) |
 //! | [`setup`] | starting a game: random, from a puzzle file, or a saved game resumed |
 //! | [`save`] | the save file: a puzzle `bbx solve` reads, with the hidden molecule scrambled |
-//! | [`coach`] | the solver on a worker thread, bounded in time and count |
+//! | [`coach`] | the solver on worker threads, bounded in time and count, and what the game knows of its answers |
 //! | [`input`] | the cursor and what each key does |
-//! | [`app`] | the screen's state and the handling of keys and clicks |
-//! | `ui` | drawing with ratatui (any backend: the terminal, or `TestBackend` in tests) |
-//! | [`terminal`] | the real terminal, always restored |
+//! | [`words`] | every sentence the game says |
+//! | [`board`] | the boards shown, as marks and their meanings |
+//! | [`app`] | the state: messages in, effects out, and what the screen shows |
+//! | [`view`] | drawing with ratatui (the terminal, or `TestBackend` in tests) |
+//! | [`session`] | carrying out the effects, and the loop on any backend |
 //!
-//! ```no_run
-//! use bbx::play::{app::Options, play, setup::Setup};
-//! let played = play(Setup::default(), Options::default())?;
-//! println!("{}", played.summary);
+//! ```
+//! use bbx::play::{app::Options, session::Session, setup::{Setup, start}};
+//! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+//! let setup = Setup { seed: Some(42), ..Setup::default() };
+//! let mut game = Session::new(setup.clone(), start(&setup)?, Options::default());
+//! for c in ['q', 'y'] {
+//!     game.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+//! }
+//! assert!(game.should_quit());
+//! assert_eq!(game.played().summary, "A4_B8, standard rules, seed 42: unfinished, not saved.");
 //! # Ok::<(), bbx::Error>(())
 //! ```
 
 pub mod app;
+pub mod board;
 pub mod coach;
 pub mod game;
 pub mod input;
 pub mod referee;
 pub mod save;
+pub mod session;
 pub mod setup;
-pub mod terminal;
-mod ui;
+pub mod view;
+pub mod words;
 
-pub use ui::{draw, minimum_size};
-
-use crate::error::Error;
-
-/// How a game in the terminal ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Played {
-    /// One line on how it ended.
-    pub summary: String,
-    /// Ended by Ctrl-C or a termination signal rather than by quitting.
-    pub interrupted: bool,
-}
-
-/// Starts the game `setup` describes and plays it on the terminal until the
-/// player quits or it is interrupted.
-pub fn play(setup: setup::Setup, options: app::Options) -> Result<Played, Error> {
-    // The game first, so that a bad file or option is reported even without
-    // a terminal; then the terminal.
-    let started = setup::start(&setup)?;
-    let mut game = app::App::new(setup, started, options);
-    terminal::run(&mut game)?;
-    Ok(Played {
-        summary: game.summary(),
-        interrupted: game.was_interrupted(),
-    })
-}
+pub use view::{draw, minimum_size};

@@ -9,10 +9,8 @@
 //! [`Judge::RaysShot`] is more lenient: a guess that fits every ray the player
 //! shot wins.
 //!
-//! The score is the original game's (and Emacs `blackbox.el`'s): one point per
-//! marked border position — 1 for a hit, a reflection or a miss, 2 for an exit
-//! pair — and 5 more for each atom of a losing guess that is not where an atom
-//! is hidden. Lower is better.
+//! The score is the original game's ([`crate::rules::score`]): what the rays
+//! cost, and a penalty for each hidden atom a losing guess misses.
 //!
 //! ```
 //! use bbx::play::referee::{judge, Judge};
@@ -31,10 +29,8 @@ use std::str::FromStr;
 
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules};
+use crate::rules::score::score;
 use crate::rules::spectrum::{Observation, Spectrum};
-
-/// Points for each atom of a losing guess placed where no atom is hidden.
-pub const WRONG_ATOM_PENALTY: usize = 5;
 
 /// How a guess is judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -109,7 +105,7 @@ pub struct Verdict {
     pub evidence: Option<Evidence>,
     /// The rays' points.
     pub ray_score: usize,
-    /// Points for wrong atoms (0 when the guess wins).
+    /// Points for the hidden atoms the guess missed (0 when it wins).
     pub penalty: usize,
     /// The total: ray points plus penalty.
     pub score: usize,
@@ -159,49 +155,43 @@ pub fn judge(
             Judge::AllRays => hs == gs,
             Judge::RaysShot => against_shot.is_none(),
         };
+    let mut v = scored(hidden, guess, ray_score, won.then_some(0));
+    v.won = won;
+    v.exact = guess == hidden;
+    v.evidence = against_shot.or(against_unshot);
+    v
+}
+
+/// The verdict on `guess`, not won, its penalty for `missed` atoms (`None`:
+/// those it missed).
+fn scored(hidden: &Molecule, guess: &Molecule, ray_score: usize, missed: Option<usize>) -> Verdict {
     let h = hidden.cells();
     let g = guess.cells();
     let wrong = (0..g.len()).filter(|&i| g[i] && !h[i]).count();
-    let missed = (0..h.len()).filter(|&i| h[i] && !g[i]).count();
-    let penalty = if won { 0 } else { WRONG_ATOM_PENALTY * wrong };
+    let left_out = (0..h.len()).filter(|&i| h[i] && !g[i]).count();
+    let total = score(ray_score as u64, missed.unwrap_or(left_out) as u64) as usize;
     Verdict {
         guess: guess.clone(),
-        won,
-        exact: guess == hidden,
+        won: false,
+        exact: false,
         wrong,
-        missed,
-        evidence: against_shot.or(against_unshot),
+        missed: left_out,
+        evidence: None,
         ray_score,
-        penalty,
-        score: ray_score + penalty,
+        penalty: total - ray_score,
+        score: total,
         resigned: false,
         wrong_guesses: 0,
     }
 }
 
 /// The verdict on a player who gives up: the game is lost, and scored as a
-/// guess with every atom misplaced (the rays' points plus
-/// [`WRONG_ATOM_PENALTY`] per hidden atom). `guess` is what the player had
+/// guess that missed every hidden atom. `guess` is what the player had
 /// placed, for the reveal.
 pub fn resign(hidden: &Molecule, guess: &Molecule, ray_score: usize) -> Verdict {
-    let h = hidden.cells();
-    let g = guess.cells();
-    let wrong = (0..g.len()).filter(|&i| g[i] && !h[i]).count();
-    let missed = (0..h.len()).filter(|&i| h[i] && !g[i]).count();
-    let penalty = WRONG_ATOM_PENALTY * hidden.atoms().len();
-    Verdict {
-        guess: guess.clone(),
-        won: false,
-        exact: false,
-        wrong,
-        missed,
-        evidence: None,
-        ray_score,
-        penalty,
-        score: ray_score + penalty,
-        resigned: true,
-        wrong_guesses: 0,
-    }
+    let mut v = scored(hidden, guess, ray_score, Some(hidden.atoms().len()));
+    v.resigned = true;
+    v
 }
 
 #[cfg(test)]
@@ -250,7 +240,7 @@ mod tests {
         let hidden: Molecule = "O-O-------------".parse().unwrap();
         let guess: Molecule = "O---------------".parse().unwrap();
         let v = resign(&hidden, &guess, 3);
-        assert!(!v.won && v.resigned && v.score == 3 + 2 * WRONG_ATOM_PENALTY);
+        assert!(!v.won && v.resigned && v.score == 3 + 2 * 5);
         assert_eq!((v.wrong, v.missed), (0, 1));
     }
 

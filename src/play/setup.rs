@@ -21,18 +21,20 @@ use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
 use crate::assistant::generate::{fresh_seed, random_molecule, seeded, unique};
+use crate::control::Budget;
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
-use crate::play::save::read_resume;
+use crate::play::save::{Resume, read_resume};
 use crate::puzzle::{
-    Expected, Picture, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
+    Expected, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
 };
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
+use crate::setting::{Setting, Text};
 use crate::solver::{self, Limits};
 
 /// Where the game comes from.
@@ -176,33 +178,18 @@ impl Started {
     /// Where `s` saves unless the player says otherwise: the saved game's own
     /// file, or a new name in the current directory.
     pub fn default_save_path(&self) -> String {
+        let config = format!("A{}_B{}", self.game.atoms(), self.game.width());
+        let stem = |path: &str, or: &str| {
+            let stem = Path::new(path).file_stem();
+            stem.map_or(or.into(), |s| s.to_string_lossy().into_owned())
+        };
         match &self.source {
             Source::Saved { path } => path.clone(),
-            Source::Random { seed, .. } => format!(
-                "bbx-A{}_B{}-seed-{seed}.txt",
-                self.game.atoms(),
-                self.game.width()
-            ),
-            Source::Puzzle { path, .. } => {
-                let stem = Path::new(path)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "puzzle".into());
-                format!("{stem}-game.txt")
-            }
+            Source::Random { seed, .. } => format!("bbx-{config}-seed-{seed}.txt"),
+            Source::Puzzle { path, .. } => format!("{}-game.txt", stem(path, "puzzle")),
             // Never Tatham's own file: bbx saves in its own format.
-            Source::Tatham { path: Some(path) } => {
-                let stem = Path::new(path)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "tatham".into());
-                format!("{stem}-bbx.txt")
-            }
-            Source::Tatham { path: None } => format!(
-                "bbx-tatham-A{}_B{}.txt",
-                self.game.atoms(),
-                self.game.width()
-            ),
+            Source::Tatham { path: Some(path) } => format!("{}-bbx.txt", stem(path, "tatham")),
+            Source::Tatham { path: None } => format!("bbx-tatham-{config}.txt"),
         }
     }
 }
@@ -248,8 +235,8 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             playable(config.atoms, config.width, &config.to_string())?;
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
-                let deadline = Instant::now() + UNIQUE_TIME_LIMIT;
-                unique(*config, rules, &mut rng, usize::MAX, Some(deadline))?.molecule
+                let budget = Budget::default().with_timeout(UNIQUE_TIME_LIMIT);
+                unique(*config, rules, &mut rng, usize::MAX, &budget)?.molecule
             } else {
                 random_molecule(*config, &mut rng)
             };
@@ -287,65 +274,26 @@ fn from_text(
     }
     let puzzle = parse_puzzle(text, path, None)?;
     let p = puzzle.width();
-    let order = label_order(text, path, &puzzle.observation);
+    // A display: its labels' order, and its notation.
+    let picture = Picture::parse(text, path).ok();
+    let order = picture
+        .as_ref()
+        .map_or(Vec::new(), |pic| label_order(pic, &puzzle.observation));
+    let notation = picture.map(|pic| pic.notation());
     if let Some(resume) = read_resume(text, path)? {
-        if resume.hidden.width() != p {
-            return Err(Error::invalid(format!(
-                "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle",
-                w = resume.hidden.width()
-            )));
-        }
-        if let Some(r) = setup.rules
-            && r != resume.rules
-        {
-            return Err(Error::invalid(format!(
-                "{path}: the saved game was played under the {} rules; leave out --rules to resume it",
-                resume.rules
-            )));
-        }
-        let mut game = Game::new(resume.hidden.clone(), resume.rules, resume.judge);
-        let mut given = Observation::empty(p);
-        let mut paid = Observation::empty(p);
-        for (q, o) in puzzle.observation.rays() {
-            let target = if resume.free.contains(&q) {
-                &mut given
-            } else {
-                &mut paid
-            };
-            target.record(q, o);
-        }
-        let edited = |e: Error| {
-            Error::invalid(format!(
-                "{path}: {e}: the board no longer matches the saved game (was it edited?); remove the bbx-resume line to play it as a puzzle"
-            ))
-        };
-        game.record_known(&given, &order, true).map_err(edited)?;
-        game.record_known(&paid, &order, false).map_err(edited)?;
-        if let Some(g) = &puzzle.guess {
-            game.set_guess(g);
-        }
-        game.restore(&resume.extra).map_err(edited)?;
-        if resume.over && resume.extra.resigned {
-            let _ = game.resign();
-        } else if resume.over {
-            // The verdict is recomputed from the guess; a guess edited to the
-            // wrong count leaves the game open.
-            let _ = game.submit();
-        }
         return Ok(Started {
-            game,
+            game: resumed(resume, &puzzle, &order, setup, path)?,
             source: Source::Saved { path: path.into() },
-            notation: picture_notation(text, path),
+            notation,
         });
     }
     let rules = setup.rules.or(puzzle.rules).unwrap_or_default();
-    let atoms = match setup.atoms.or(puzzle.atoms) {
-        Some(n) => n,
-        None => {
-            return Err(Error::invalid(format!(
-                "{path}: the puzzle does not say how many atoms are hidden: add a line 'There are N balls in the box' or give --atoms N"
-            )));
-        }
+    let Some(atoms) = setup.atoms.or(puzzle.atoms) else {
+        let how = "add a line 'There are N balls in the box' or give ";
+        let what = format!("{path}: the puzzle does not say how many atoms are hidden: {how}");
+        return Err(Error::invalid(
+            Text::from(what).and(Setting::Atoms).and(" N"),
+        ));
     };
     if atoms > p * p {
         return Err(Error::invalid(format!(
@@ -366,8 +314,62 @@ fn from_text(
             seed,
             answers,
         },
-        notation: picture_notation(text, path),
+        notation,
     })
+}
+
+/// The game saved in a file: its hidden molecule and what the resume line
+/// kept, the rays and the guess on the board of `puzzle`.
+fn resumed(
+    resume: Resume,
+    puzzle: &Puzzle,
+    order: &[usize],
+    setup: &Setup,
+    path: &str,
+) -> Result<Game, Error> {
+    let (p, w) = (puzzle.width(), resume.hidden.width());
+    if w != p {
+        return Err(Error::invalid(format!(
+            "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle"
+        )));
+    }
+    if let Some(r) = setup.rules
+        && r != resume.rules
+    {
+        let what = format!(
+            "{path}: the saved game was played under the {} rules; leave out ",
+            resume.rules
+        );
+        return Err(Error::invalid(
+            Text::from(what).and(Setting::Rules).and(" to resume it"),
+        ));
+    }
+    let mut game = Game::new(resume.hidden, resume.rules, resume.judge);
+    let mut given = Observation::empty(p);
+    let mut paid = Observation::empty(p);
+    for (q, o) in puzzle.observation.rays() {
+        let free = resume.free.contains(&q);
+        if free { &mut given } else { &mut paid }.record(q, o);
+    }
+    let edited = |e: Error| {
+        Error::invalid(format!(
+            "{path}: {e}: the board no longer matches the saved game (was it edited?); remove the bbx-resume line to play it as a puzzle"
+        ))
+    };
+    game.record_known(&given, order, true).map_err(edited)?;
+    game.record_known(&paid, order, false).map_err(edited)?;
+    if let Some(g) = &puzzle.guess {
+        game.set_guess(g);
+    }
+    game.restore(&resume.extra).map_err(edited)?;
+    if resume.over && resume.extra.resigned {
+        let _ = game.resign();
+    } else if resume.over {
+        // The verdict is recomputed from the guess; a guess edited to the
+        // wrong count leaves the game open.
+        let _ = game.submit();
+    }
+    Ok(game)
 }
 
 /// Resumes a game of Simon Tatham's Black Box: its hidden balls, the lasers
@@ -378,15 +380,19 @@ fn from_text(
 fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Started, Error> {
     let origin = &t.origin;
     if setup.rules.is_some_and(|r| r != Rules::Standard) {
-        return Err(Error::invalid(format!(
-            "{origin}: Tatham's Black Box plays the standard rules; leave out --rules"
-        )));
+        return Err(Error::invalid(
+            Text::from(format!(
+                "{origin}: Tatham's Black Box plays the standard rules; leave out "
+            ))
+            .and(Setting::Rules),
+        ));
     }
     let n = t.hidden.atoms().len();
     if setup.atoms.is_some_and(|a| a != n) {
-        return Err(Error::invalid(format!(
-            "{origin}: the game hides {n} balls; leave out --atoms"
-        )));
+        return Err(Error::invalid(
+            Text::from(format!("{origin}: the game hides {n} balls; leave out "))
+                .and(Setting::Atoms),
+        ));
     }
     let mut game = Game::new(t.hidden.clone(), Rules::Standard, setup.judge);
     for &pos in &t.fired {
@@ -411,16 +417,9 @@ fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Star
 /// The lower end of each exit pair in the order of its label in the picture
 /// (`a`, `b`, … or `1`, `2`, …), so that a resumed game or a puzzle keeps its
 /// letters; empty when the text is not a display.
-fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
-    let Ok(pic) = Picture::parse(text, path) else {
-        return Vec::new();
-    };
-    let rank = |c: char| match c {
-        '1'..='9' => Some(c as usize - '1' as usize),
-        'a'..='z' => Some(c as usize - 'a' as usize),
-        'A'..='Z' => Some(26 + c as usize - 'A' as usize),
-        _ => None,
-    };
+fn label_order(pic: &Picture, observed: &Observation) -> Vec<usize> {
+    let notations = [Notation::Letters, Notation::Emacs];
+    let rank = |c| (0..52).find(|&i| notations.iter().any(|n| n.pair(i) == Some(c)));
     let mut lows: Vec<(usize, usize)> = pic
         .marks
         .iter()
@@ -437,23 +436,6 @@ fn label_order(text: &str, path: &str, observed: &Observation) -> Vec<usize> {
     lows.into_iter().map(|(_, q)| q).collect()
 }
 
-/// The notation a display is written in: Emacs when a mark is a digit, or
-/// `H`/`R` appear with none of J. Forget's marks; `None` for other formats.
-fn picture_notation(text: &str, path: &str) -> Option<Notation> {
-    let pic = Picture::parse(text, path).ok()?;
-    let marks: Vec<char> = pic.marks.iter().flatten().map(|m| m.ch).collect();
-    let digit = marks.iter().any(char::is_ascii_digit);
-    let seed = marks
-        .iter()
-        .any(|&c| c.is_ascii_lowercase() || matches!(c, '@' | '&' | '~'));
-    let h_or_r = marks.iter().any(|&c| matches!(c, 'H' | 'R'));
-    Some(if digit || (h_or_r && !seed) {
-        Notation::Emacs
-    } else {
-        Notation::Letters
-    })
-}
-
 /// Draws the hidden molecule among the answers of a puzzle, uniformly: first
 /// by drawing random molecules until one fits (quick when the puzzle says
 /// little), else by listing the answers with the solver. Returns the molecule
@@ -465,8 +447,20 @@ fn choose_answer(
     rng: &mut ChaCha8Rng,
     path: &str,
 ) -> Result<(Molecule, Option<usize>), Error> {
-    let p = observed.width();
-    let config = Config::new(atoms, p)?;
+    let config = Config::new(atoms, observed.width())?;
+    let solve = |max, secs| {
+        let budget = Budget::default().with_timeout(Duration::from_secs(secs));
+        let limits = Limits {
+            max: Some(max),
+            budget,
+        };
+        solver::solve(observed, rules, atoms..=atoms, &limits, |_| {})
+    };
+    // The answers counted only when there are few (for the title).
+    let count = |s: &solver::Solution| {
+        let n = usize::try_from(s.count).unwrap_or(usize::MAX);
+        s.ended.is_complete().then_some(n)
+    };
     let budget = Instant::now() + Duration::from_millis(300);
     for i in 0.. {
         if i % 256 == 0 && Instant::now() > budget {
@@ -474,34 +468,10 @@ fn choose_answer(
         }
         let m = random_molecule(config, rng);
         if observed.matches(&Spectrum::of(&m, rules)) {
-            // Count the answers only when there are few (for the title).
-            let s = solver::solve(
-                observed,
-                rules,
-                atoms..=atoms,
-                &Limits {
-                    max: Some(1000),
-                    deadline: Some(Instant::now() + Duration::from_secs(2)),
-                    stop: None,
-                    ..Limits::default()
-                },
-                |_| {},
-            )?;
-            return Ok((m, s.ended.is_complete().then(|| count(&s))));
+            return Ok((m, count(&solve(1000, 2)?)));
         }
     }
-    let s = solver::solve(
-        observed,
-        rules,
-        atoms..=atoms,
-        &Limits {
-            max: Some(100_000),
-            deadline: Some(Instant::now() + Duration::from_secs(20)),
-            stop: None,
-            ..Limits::default()
-        },
-        |_| {},
-    )?;
+    let s = solve(100_000, 20)?;
     if s.molecules.is_empty() {
         return Err(Error::invalid(if s.ended.is_complete() {
             format!(
@@ -517,12 +487,7 @@ fn choose_answer(
     let m = s
         .nth(rng.random_range(0..s.count))
         .ok_or_else(|| Error::Internal("an answer past the solver's count".into()))?;
-    Ok((m, s.ended.is_complete().then(|| count(&s))))
-}
-
-/// The number of answers, as a count for the title.
-fn count(s: &solver::Solution) -> usize {
-    usize::try_from(s.count).unwrap_or(usize::MAX)
+    Ok((m, count(&s)))
 }
 
 #[cfg(test)]
@@ -588,8 +553,10 @@ mod tests {
             seed: Some(3),
             ..Setup::default()
         };
-        let e = start(&setup).unwrap_err().to_string();
-        assert!(e.contains("--atoms N"), "{e}");
+        let Err(Error::Invalid(e)) = start(&setup) else {
+            panic!("a puzzle without a count is refused")
+        };
+        assert!(e.settings().eq([Setting::Atoms]), "{e}");
         setup.atoms = Some(2);
         let s = start(&setup).unwrap();
         assert_eq!(s.game.atoms(), 2);

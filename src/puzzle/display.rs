@@ -2,10 +2,11 @@
 //! box, the player's guess inside it.
 
 use crate::error::{ParseError, quantity};
-use crate::puzzle::marks::{MarkKind, ShotMark, UNKNOWN_MARK, observation_from_marks};
-use crate::puzzle::picture::{Located, Picture};
+use crate::puzzle::marks::{ShotMark, UNKNOWN_MARK, mark_kind, observation_from_marks};
+use crate::puzzle::picture::{Located, Picture, emacs_witness};
 use crate::puzzle::{Format, Puzzle, tokens};
 use crate::rules::board::Molecule;
+use crate::rules::notation::Notation;
 
 /// The column of N in the `There are N balls in the box` line.
 fn balls_column(text: &str, line: usize) -> usize {
@@ -26,24 +27,20 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         .collect();
     located.sort_by_key(|(_, m)| (m.line, m.column));
 
-    // The notation: Emacs if a mark is a digit, or if 'H'/'R' appear with no
-    // lower-case letter and none of '@', '&', '~'.
-    let digit = located.iter().find(|(_, m)| m.ch.is_ascii_digit());
-    let h_or_r = located.iter().find(|(_, m)| matches!(m.ch, 'H' | 'R'));
-    let seed_only = located
-        .iter()
-        .any(|(_, m)| m.ch.is_ascii_lowercase() || matches!(m.ch, '@' | '&' | '~'));
-    let emacs = digit.or(if seed_only { None } else { h_or_r });
+    let in_order: Vec<Located> = located.iter().map(|&(_, m)| m).collect();
+    let emacs = emacs_witness(&in_order);
+    let notation = match emacs {
+        Some(_) => Notation::Emacs,
+        None => Notation::Letters,
+    };
 
     let mut marks = Vec::with_capacity(located.len());
     for &(pos, m) in &located {
         let err = |msg: String| ParseError::new(origin, m.line, m.column, msg);
-        let kind = match (emacs, m.ch) {
-            (_, '?') => continue,
-            (Some(_), c) if c.is_ascii_digit() => MarkKind::Label,
-            (Some(_), 'H') => MarkKind::Hit,
-            (Some(_), 'R') => MarkKind::Reflection,
-            (Some((_, w)), c) if c.is_ascii_alphabetic() || matches!(c, '@' | '&' | '~') => {
+        let kind = match (emacs, m.ch, mark_kind(notation, m.ch)) {
+            (_, '?', _) => continue,
+            (_, _, Some(kind)) => kind,
+            (Some(w), c, None) if mark_kind(Notation::Letters, c).is_some() => {
                 let why = if w.ch.is_ascii_digit() {
                     format!("the digit '{}' at {}:{}", w.ch, w.line, w.column)
                 } else {
@@ -56,11 +53,7 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
                     "mark '{c}' belongs to J. Forget's notation (letters, '@', '&', '~'), but this board is in Emacs notation (digits, 'H', 'R'), as {why} shows: one board cannot mix the two notations"
                 )));
             }
-            (None, c) if c.is_ascii_alphabetic() => MarkKind::Label,
-            (None, '@') => MarkKind::Hit,
-            (None, '&') => MarkKind::Reflection,
-            (None, '~') => MarkKind::Miss,
-            (_, c) => return Err(err(format!("unknown border mark {c:?} {UNKNOWN_MARK}"))),
+            (_, c, None) => return Err(err(format!("unknown border mark {c:?} {UNKNOWN_MARK}"))),
         };
         marks.push(ShotMark {
             pos,
@@ -70,8 +63,7 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
             kind,
         });
     }
-    let reflection = if emacs.is_some() { 'R' } else { '&' };
-    let observation = observation_from_marks(p, &marks, origin, reflection)?;
+    let observation = observation_from_marks(p, &marks, origin, notation.reflection())?;
 
     let atoms = match pic.balls {
         Some((n, line)) if n > p * p => {

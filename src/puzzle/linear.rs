@@ -2,9 +2,10 @@
 //! not shot.
 
 use crate::error::{Error, ParseError};
-use crate::puzzle::marks::{MarkKind, ShotMark, observation_from_marks};
+use crate::puzzle::marks::{ShotMark, mark_kind, observation_from_marks};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
 use crate::rules::config::Config;
+use crate::rules::notation::Notation;
 
 pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
     let mut content = text
@@ -59,13 +60,10 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
     }
     let mut marks = Vec::with_capacity(chars.len());
     for (i, &c) in chars.iter().enumerate() {
-        let kind = match c {
-            '?' => continue,
-            '@' => MarkKind::Hit,
-            '&' => MarkKind::Reflection,
-            '~' => MarkKind::Miss,
-            c if c.is_ascii_alphabetic() => MarkKind::Label,
-            c => {
+        let kind = match mark_kind(Notation::Letters, c) {
+            _ if c == '?' => continue,
+            Some(kind) => kind,
+            None => {
                 return Err(err(
                     col + i,
                     format!(
@@ -82,7 +80,7 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
             kind,
         });
     }
-    let observation = observation_from_marks(p, &marks, origin, '&')?;
+    let observation = observation_from_marks(p, &marks, origin, Notation::Letters.reflection())?;
     if let Some((index, _)) = content.next() {
         return Err(ParseError::new(
             origin,

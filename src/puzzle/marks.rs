@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::error::ParseError;
+use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::Outcome;
 use crate::rules::spectrum::Observation;
 
@@ -27,6 +28,20 @@ pub(super) struct ShotMark {
     pub(super) line: usize,
     pub(super) column: usize,
     pub(super) kind: MarkKind,
+}
+
+/// What mark `c` says in `notation`: its hit, reflection or (J. Forget's
+/// notation only) miss, or one end of an exit pair (a letter in J.
+/// Forget's notation, a digit in Emacs's); `None` for any other character.
+pub(super) fn mark_kind(notation: Notation, c: char) -> Option<MarkKind> {
+    Some(match (notation, c) {
+        (_, c) if c == notation.hit() => MarkKind::Hit,
+        (_, c) if c == notation.reflection() => MarkKind::Reflection,
+        (Notation::Letters, MISS) => MarkKind::Miss,
+        (Notation::Letters, c) if c.is_ascii_alphabetic() => MarkKind::Label,
+        (Notation::Emacs, c) if c.is_ascii_digit() => MarkKind::Label,
+        _ => return None,
+    })
 }
 
 pub(super) fn places(marks: &[&ShotMark]) -> String {

@@ -29,7 +29,7 @@
 //!
 //! One file per job: `picture.rs` reads the layout of a drawn box,
 //! `marks.rs` turns border marks into an observation, and `display.rs`,
-//! `linear.rs`, `seed001.rs` and `tatham.rs` read the four formats.
+//! `linear.rs`, `janns.rs` and `tatham.rs` read the four formats.
 
 use std::fmt;
 use std::io::Read;
@@ -43,20 +43,20 @@ use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 
 mod display;
+mod janns;
 mod linear;
 mod marks;
 mod picture;
-mod seed001;
 mod tatham;
 #[cfg(test)]
 mod tests;
 
 use display::parse_display;
+use janns::parse_janns;
 use linear::parse_linear;
-use seed001::parse_seed001;
 
+pub use janns::{janns_to_position, position_to_janns};
 pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
-pub use seed001::{position_to_seed001, seed001_to_position};
 pub use tatham::{
     GAME_NAME, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamParams, TathamRandom,
     balls_from_seed, decode_description, is_tatham, obfuscate, parse_tatham, position_to_tatham,
@@ -73,8 +73,8 @@ pub use tatham::{
 ///   atom count; lines starting with `#` are comments.
 /// * [`Format::Linear`]: one line `A4_B8 <spectrum>`, the spectrum string with
 ///   `?` for rays not shot; blank lines and lines starting with `#` around it.
-/// * [`Format::Seed001`]: A. Janns's input — `P K`, then one ray per line in
-///   its own clockwise numbering (see [`seed001_to_position`]); rays that
+/// * [`Format::Janns`]: A. Janns's input — `P K`, then one ray per line in
+///   its own clockwise numbering (see [`janns_to_position`]); rays that
 ///   appear on no line missed the board (rules [`Rules::EdgeMiss`]).
 /// * [`Format::Tatham`]: a save file of Simon Tatham's Black Box, or one of
 ///   its game IDs (`w8h8m5M5:…` or `w8h8m5M5#seed`); see [`parse_tatham`].
@@ -84,8 +84,9 @@ pub enum Format {
     Display,
     /// `An_Bp` and a spectrum string with `?` for rays not shot.
     Linear,
-    /// A. Janns's `P K` header and one ray per line.
-    Seed001,
+    /// A. Janns's `P K` header and one ray per line (the format named
+    /// `seed001`).
+    Janns,
     /// Simon Tatham's Black Box: a save file or a game ID.
     Tatham,
 }
@@ -95,17 +96,17 @@ impl Format {
     pub const ALL: [Format; 4] = [
         Format::Display,
         Format::Linear,
-        Format::Seed001,
+        Format::Janns,
         Format::Tatham,
     ];
 
-    /// `display`, `linear`, `seed001` or `tatham` (the values of a `--format`
-    /// flag).
+    /// `display`, `linear`, `seed001` or `tatham`: the format's name (A.
+    /// Janns's is `seed001`).
     pub fn name(self) -> &'static str {
         match self {
             Format::Display => "display",
             Format::Linear => "linear",
-            Format::Seed001 => "seed001",
+            Format::Janns => "seed001",
             Format::Tatham => "tatham",
         }
     }
@@ -125,7 +126,7 @@ impl FromStr for Format {
         match s.trim().to_ascii_lowercase().as_str() {
             "display" => Ok(Format::Display),
             "linear" => Ok(Format::Linear),
-            "seed001" | "seed-001" | "seed_001" => Ok(Format::Seed001),
+            "seed001" | "seed-001" | "seed_001" => Ok(Format::Janns),
             "tatham" => Ok(Format::Tatham),
             _ => Err(format!(
                 "unknown puzzle format '{s}' (expected 'display', 'linear', 'seed001' or 'tatham')"
@@ -180,7 +181,7 @@ impl Puzzle {
 ///   [`is_tatham`]) → [`Format::Tatham`];
 /// * the first line starts with a configuration `An_Bp` → [`Format::Linear`];
 /// * the first line is two whole numbers (`P K`) and the next line, if any,
-///   holds only numbers, signed or not → [`Format::Seed001`] (a display's
+///   holds only numbers, signed or not → [`Format::Janns`] (a display's
 ///   next line holds cells, so a wrong number such as `-1` is then reported
 ///   as A. Janns's error on its line);
 /// * anything else → [`Format::Display`].
@@ -205,7 +206,7 @@ pub fn detect_format(text: &str) -> Format {
             .next()
             .is_none_or(|l| tokens(l).iter().all(|&(_, w)| number(w)))
     {
-        return Format::Seed001;
+        return Format::Janns;
     }
     Format::Display
 }
@@ -229,7 +230,7 @@ pub fn parse_puzzle(
     match format.unwrap_or_else(|| detect_format(text)) {
         Format::Display => parse_display(text, origin),
         Format::Linear => parse_linear(text, origin),
-        Format::Seed001 => parse_seed001(text, origin),
+        Format::Janns => parse_janns(text, origin),
         Format::Tatham => parse_tatham(text, origin).map(|g| g.puzzle()),
     }
 }

@@ -8,6 +8,8 @@ use crate::puzzle::{Expected, check_text, directory_error, read_input, without_b
 use crate::rules::board::Molecule;
 use crate::rules::config::{Config, MAX_WIDTH};
 use crate::rules::enumeration::unrank;
+use crate::rules::notation::Notation;
+use crate::setting::{Setting, Text};
 
 /// Characters accepted inside the box: `O` atom; `-`, `.` empty or unknown; `+`
 /// a drawn path.
@@ -385,6 +387,28 @@ impl Picture {
         })
     }
 
+    /// The notation of the border marks (see [`Format::Display`]): Emacs
+    /// when a mark is a digit, or `H`/`R` appear with none of J. Forget's
+    /// marks (a lower-case letter, `@`, `&`, `~`); J. Forget's otherwise.
+    ///
+    /// [`Format::Display`]: crate::puzzle::Format::Display
+    ///
+    /// ```
+    /// use bbx::puzzle::Picture;
+    /// use bbx::rules::notation::Notation;
+    /// let emacs = Picture::parse("   H R\n 1 - - H\n R - - 1\n", "game").unwrap();
+    /// assert_eq!(emacs.notation(), Notation::Emacs);
+    /// let forget = Picture::parse("   @ &\n a - - @\n & - - a\n", "game").unwrap();
+    /// assert_eq!(forget.notation(), Notation::Letters);
+    /// ```
+    pub fn notation(&self) -> Notation {
+        let marks: Vec<Located> = self.marks.iter().flatten().copied().collect();
+        match emacs_witness(&marks) {
+            Some(_) => Notation::Emacs,
+            None => Notation::Letters,
+        }
+    }
+
     /// The molecule drawn in the box (`O` atoms; border marks ignored). The
     /// atom count must agree with a `There are N balls` line if there is one.
     pub fn molecule(&self) -> Result<Molecule, ParseError> {
@@ -411,6 +435,17 @@ impl Picture {
         }
         Ok(Molecule::from_sorted_unchecked(self.width, atoms))
     }
+}
+
+/// The first of `marks` that shows a board in Emacs notation: a digit, or
+/// else `H` or `R` when none is a mark of J. Forget's notation (a
+/// lower-case letter, `@`, `&`, `~`).
+pub(super) fn emacs_witness(marks: &[Located]) -> Option<Located> {
+    let letters =
+        (marks.iter()).any(|m| m.ch.is_ascii_lowercase() || matches!(m.ch, '@' | '&' | '~'));
+    (marks.iter().find(|m| m.ch.is_ascii_digit()))
+        .or_else(|| marks.iter().find(|m| !letters && matches!(m.ch, 'H' | 'R')))
+        .copied()
 }
 
 /// What a molecule is, for the messages about an empty or binary input.
@@ -441,9 +476,10 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         parse_molecule(&text, &origin)?
     } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
         let config = config.ok_or_else(|| {
-            Error::invalid(format!(
-                "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or --config A4_B8)"
-            ))
+            let first = format!(
+                "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or "
+            );
+            Error::invalid(Text::from(first).and(Setting::Config).and(" A4_B8)"))
         })?;
         let n: u64 = arg
             .parse()
@@ -480,7 +516,7 @@ mod tests {
     const SEED: &str = "   @ & @ &\n @ O - O - @\n & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n\nThere are 2 balls in the box\n";
 
     #[test]
-    fn reads_the_seed_display() {
+    fn reads_j_forgets_display() {
         let p = Picture::parse(SEED, "seed").unwrap();
         assert_eq!(p.width, 4);
         assert_eq!(p.balls, Some((2, 8)));

@@ -28,7 +28,7 @@ fn format_names() {
         assert_eq!(f.name().parse::<Format>(), Ok(f));
         assert_eq!(f.to_string(), f.name());
     }
-    assert_eq!("SEED001".parse::<Format>(), Ok(Format::Seed001));
+    assert_eq!("SEED001".parse::<Format>(), Ok(Format::Janns));
     let e = "emacs".parse::<Format>().unwrap_err();
     assert!(
         e.contains("'display', 'linear', 'seed001' or 'tatham'"),
@@ -43,9 +43,9 @@ fn detection() {
         detect_format("# c\n\na2_b4 @&ab@&@cbac@&@&@\n"),
         Format::Linear
     );
-    assert_eq!(detect_format("5 5\n1\n2 6\n"), Format::Seed001);
-    assert_eq!(detect_format("# c\n 5  5 \n"), Format::Seed001);
-    assert_eq!(detect_format("5 5\n1 2 3\n"), Format::Seed001);
+    assert_eq!(detect_format("5 5\n1\n2 6\n"), Format::Janns);
+    assert_eq!(detect_format("# c\n 5  5 \n"), Format::Janns);
+    assert_eq!(detect_format("5 5\n1 2 3\n"), Format::Janns);
     // A display whose top line holds two digit marks stays a display.
     let t = "   1 2\n 3 - - 3\n   - -\n   1 2\n";
     assert_eq!(detect_format(t), Format::Display);
@@ -55,10 +55,10 @@ fn detection() {
     );
     assert_eq!(detect_format(""), Format::Display);
     // Numbers out of range, negative ones included, are still A. Janns's.
-    assert_eq!(detect_format("5 5\n-1\n"), Format::Seed001);
-    assert_eq!(detect_format("5 5\n2 99\n"), Format::Seed001);
-    assert_eq!(detect_format("5 5\n+3 -4\n"), Format::Seed001);
-    assert_eq!(detect_format("\u{feff}5 5\n1\n"), Format::Seed001);
+    assert_eq!(detect_format("5 5\n-1\n"), Format::Janns);
+    assert_eq!(detect_format("5 5\n2 99\n"), Format::Janns);
+    assert_eq!(detect_format("5 5\n+3 -4\n"), Format::Janns);
+    assert_eq!(detect_format("\u{feff}5 5\n1\n"), Format::Janns);
     assert_eq!(
         detect_format("\u{feff}A2_B4 @&ab@&@cbac@&@&@"),
         Format::Linear
@@ -123,7 +123,7 @@ fn unreadable_files_are_named() {
 }
 
 #[test]
-fn seed001_numbering_on_all_four_sides() {
+fn janns_numbering_on_all_four_sides() {
     for p in 1..=9 {
         for k in 1..=4 * p {
             // A. Janns's own description of position k.
@@ -136,18 +136,18 @@ fn seed001_numbering_on_all_four_sides() {
             } else {
                 (Side::Left, 4 * p + 1 - k)
             };
-            let pos = seed001_to_position(p, k);
+            let pos = janns_to_position(p, k);
             let q = port(p, pos);
             assert_eq!((q.side, q.line), (side, line), "p={p} k={k}");
-            assert_eq!(position_to_seed001(p, pos), k);
+            assert_eq!(position_to_janns(p, pos), k);
         }
     }
     // p = 5: top column c is 4p+1−c; right row r is 3p+1−r; bottom column
     // c is p+c; left row r is r.
-    assert_eq!(seed001_to_position(5, 2), 19);
-    assert_eq!(seed001_to_position(5, 7), 14);
-    assert_eq!(seed001_to_position(5, 15), 6);
-    assert_eq!(seed001_to_position(5, 18), 3);
+    assert_eq!(janns_to_position(5, 2), 19);
+    assert_eq!(janns_to_position(5, 7), 14);
+    assert_eq!(janns_to_position(5, 15), 6);
+    assert_eq!(janns_to_position(5, 18), 3);
 }
 
 #[test]
@@ -273,12 +273,9 @@ fn seed_emacs_games() {
 }
 
 #[test]
-fn seed001_sample() {
+fn janns_sample() {
     let p = load_puzzle(&file("seed001-sample.txt"), None).unwrap();
-    assert_eq!(
-        (p.format, p.width(), p.atoms),
-        (Format::Seed001, 5, Some(5))
-    );
+    assert_eq!((p.format, p.width(), p.atoms), (Format::Janns, 5, Some(5)));
     assert_eq!(p.rules, Some(Rules::EdgeMiss));
     assert!(p.observation.is_complete());
     assert_eq!(p.observation.shot_count(), 20);
@@ -304,7 +301,7 @@ fn seed001_sample() {
 }
 
 #[test]
-fn seed001_tolerates_comments_and_repeated_pairs() {
+fn janns_tolerates_comments_and_repeated_pairs() {
     let p = parse_puzzle("# sample\n2 1\n\n1 3\n3 1\n", "t", None).unwrap();
     assert_eq!(p.observation.get(8), Some(Outcome::Exit(6)));
     assert_eq!(p.observation.get(1), Some(Outcome::Miss));
@@ -530,7 +527,7 @@ fn linear_bad_config_and_count() {
     let e = err("A5_B2 ????????\n", None);
     assert_eq!(at(&e), (1, 1));
     assert!(e.message.contains("5 atoms do not fit in a 2×2 box"), "{e}");
-    let e = err("A2_B4 @&ab@&@cbac@&@&@\n", Some(Format::Seed001));
+    let e = err("A2_B4 @&ab@&@cbac@&@&@\n", Some(Format::Janns));
     assert_eq!(at(&e), (1, 1));
     let e = err("X2_B4 @&ab@&@cbac@&@&@\n", Some(Format::Linear));
     assert_eq!(at(&e), (1, 1));
@@ -565,7 +562,7 @@ fn linear_bad_characters_and_labels() {
 // ---- errors: A. Janns's format ----
 
 #[test]
-fn seed001_out_of_range() {
+fn janns_out_of_range() {
     let e = err("5 5\n1\n2 21\n", None);
     assert_eq!(at(&e), (3, 3));
     assert!(
@@ -577,7 +574,7 @@ fn seed001_out_of_range() {
 }
 
 #[test]
-fn seed001_recorded_twice() {
+fn janns_recorded_twice() {
     let e = err("5 5\n2 6\n1\n6 3\n", None);
     assert_eq!(at(&e), (4, 1));
     assert!(
@@ -594,19 +591,19 @@ fn seed001_recorded_twice() {
 }
 
 #[test]
-fn seed001_three_numbers_and_words() {
+fn janns_three_numbers_and_words() {
     let e = err("5 5\n1 2 3\n", None);
     assert_eq!(at(&e), (2, 5));
     assert!(e.message.contains("not 3"), "{e}");
-    let e = err("5 5\n1\n2 x\n", Some(Format::Seed001));
+    let e = err("5 5\n1\n2 x\n", Some(Format::Janns));
     assert_eq!(at(&e), (3, 3));
     assert!(e.message.contains("found 'x'"), "{e}");
-    let e = err("5 five\n", Some(Format::Seed001));
+    let e = err("5 five\n", Some(Format::Janns));
     assert_eq!(at(&e), (1, 3));
 }
 
 #[test]
-fn seed001_too_many_atoms() {
+fn janns_too_many_atoms() {
     let e = err("5 26\n1\n", None);
     assert_eq!(at(&e), (1, 3));
     assert!(

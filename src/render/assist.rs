@@ -4,12 +4,13 @@ use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
 use crate::error::quantity;
 use crate::render::board::position_name;
-use crate::render::solve::verdict;
-use crate::solver::Cut;
+use crate::render::solve::{limit_raised, verdict};
+use crate::setting::{Naming, Setting};
 use itertools::Itertools as _;
 
-/// The text of a suggestion, listing the `top` best rays.
-pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
+/// The text of a suggestion, listing the `top` best rays; `naming` names
+/// the settings it mentions.
+pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) -> String {
     let report = &suggestion.report;
     let p = report.solution().observation.width();
     let mut out = format!(
@@ -20,18 +21,17 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         report.observation
     );
     let cut = report.ended.cut();
+    let (max, fits) = (
+        naming.name(Setting::Max),
+        if report.count == 1 { "fits" } else { "fit" },
+    );
+    let molecules = quantity(report.count, "molecule", "molecules");
     if report.ended.is_complete() || (cut.is_some() && report.count == 0) {
-        out.push_str(&format!("{}\n", verdict(report)));
+        out.push_str(&format!("{}\n", verdict(report, naming)));
     } else if let Some(cut) = cut {
         out.push_str(&format!(
-            "At least {} {}: the {} stopped the search, and the ranking is based on {}.\n",
-            quantity(report.count, "molecule", "molecules"),
-            if report.count == 1 { "fits" } else { "fit" },
-            match cut {
-                Cut::Stop => "interruption",
-                Cut::Memory => "memory bound (--memory raises it)",
-                Cut::Time => "time limit (--timeout raises it)",
-            },
+            "At least {molecules} {fits}: the {} stopped the search, and the ranking is based on {}.\n",
+            limit_raised(cut, naming),
             if report.count == 1 {
                 "that one"
             } else {
@@ -40,26 +40,27 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
         ));
     } else {
         out.push_str(&format!(
-            "More than {} {}: the search stopped at --max.\n",
-            quantity(report.count, "molecule", "molecules"),
-            if report.count == 1 { "fits" } else { "fit" },
+            "More than {molecules} {fits}: the search stopped at {max}.\n"
         ));
     }
     if report.ended.is_complete() && report.count == 1 {
         out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
     } else if report.listed < 2 {
-        out.push_str("Too few molecules found to rank the rays: raise --max or --timeout.\n");
+        out.push_str(&format!(
+            "Too few molecules found to rank the rays: raise {max} or {}.\n",
+            naming.name(Setting::Timeout)
+        ));
     } else if report.splits.is_empty() && !report.ended.is_complete() {
-        out.push_str(
-            "No ray left to shoot tells the molecules found apart; others may differ (--max raises it).\n",
-        );
+        out.push_str(&format!(
+            "No ray left to shoot tells the molecules found apart; others may differ ({max} raises it).\n"
+        ));
     } else if report.splits.is_empty() {
         out.push_str(
             "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",
         );
     } else {
         if let Some(caveat) = report.ranking_caveat() {
-            out.push_str(&format!("{caveat}\n"));
+            out.push_str(&format!("{}\n", caveat.show(naming)));
         }
         out.push_str("\nrays to shoot next, best first:\n");
         out.push_str("   ray  position          outcomes  expected left  bits\n");
@@ -74,10 +75,8 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize) -> String {
             ));
         }
         if let Some(best) = report.splits.first() {
-            let classes = best.classes.iter().map(|c| match c.exit {
-                Some(k) => format!("out at {k}: {}", c.count),
-                None => format!("{}: {}", c.result, c.count),
-            });
+            let classes =
+                (best.classes.iter()).map(|c| format!("{}: {}", c.outcome.words(), c.count));
             let them = match &report.sample {
                 Some(sm) => format!("the sample of {}", sm.molecules),
                 None => "them".to_string(),
@@ -118,7 +117,7 @@ pub fn plan_text(node: &Node, indent: usize, out: &mut String) {
                 "{pad}shoot ray {ray} ({expected_rays:.2} rays expected from here)\n"
             ));
             for (o, child) in branches {
-                out.push_str(&format!("{pad}  if {o}:\n"));
+                out.push_str(&format!("{pad}  if {}:\n", o.words()));
                 plan_text(child, indent + 4, out);
             }
         }

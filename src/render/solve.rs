@@ -4,13 +4,15 @@
 use itertools::Itertools as _;
 use std::fmt::Write as _;
 
+use crate::control::{Cut, Ended};
 use crate::error::quantity;
 use crate::render::board::{board, grid, position_name};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
+use crate::setting::{Naming, Setting};
+use crate::solver::Certainty;
 use crate::solver::report::SolveReport;
-use crate::solver::{Certainty, Cut, Ended};
 
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
@@ -33,58 +35,68 @@ pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> Strin
 }
 
 /// What a limit is called in the text: `time limit`, `memory bound`.
-pub fn limit_name(cut: Cut) -> &'static str {
+pub(crate) fn limit_name(cut: Cut) -> &'static str {
     match cut {
-        Cut::Time => "time limit",
-        Cut::Stop => "interruption",
-        Cut::Memory => "memory bound",
+        Cut::TimedOut => "time limit",
+        Cut::Cancelled => "interruption",
+        Cut::OverMemory => "memory bound",
     }
 }
 
-/// The one-line verdict of a solve: how many molecules fit.
-pub fn verdict(report: &SolveReport) -> String {
+/// The limit and the setting that raises it: `time limit (--timeout raises
+/// it)`, `interruption`.
+pub(crate) fn limit_raised(cut: Cut, naming: &dyn Naming) -> String {
+    let setting = match cut {
+        Cut::TimedOut => Setting::Timeout,
+        Cut::OverMemory => Setting::Memory,
+        Cut::Cancelled => return limit_name(cut).to_string(),
+    };
+    format!("{} ({} raises it)", limit_name(cut), naming.name(setting))
+}
+
+/// The one-line verdict of a solve: how many molecules fit; `naming`
+/// names the settings it mentions.
+pub fn verdict(report: &SolveReport, naming: &dyn Naming) -> String {
     let n = report.count;
     let word = if n == 1 {
         "molecule fits"
     } else {
         "molecules fit"
     };
-    match report.ended {
-        Ended::Complete => match n {
-            0 => "No molecule fits these observations.".to_string(),
-            _ => format!("{n} {word}."),
-        },
-        ended if n == 0 && ended.cut().is_some() => {
-            let cut = ended.cut().unwrap_or(Cut::Time);
-            format!(
-                "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
-                limit_name(cut),
-                if cut == Cut::Memory {
-                    " (--memory raises it)"
-                } else {
-                    ""
-                }
-            )
-        }
-        Ended::TimedOut => format!(
+    let memory = naming.name(Setting::Memory);
+    match (report.ended, report.ended.cut()) {
+        (Ended::Complete, _) if n == 0 => "No molecule fits these observations.".to_string(),
+        (Ended::Complete, _) => format!("{n} {word}."),
+        (_, Some(cut)) if n == 0 => format!(
+            "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
+            limit_name(cut),
+            if cut == Cut::OverMemory {
+                format!(" ({memory} raises it)")
+            } else {
+                String::new()
+            }
+        ),
+        (Ended::TimedOut, _) => format!(
             "At least {n} {word} (the time limit stopped the search before it was complete)."
         ),
-        Ended::Interrupted => {
+        (Ended::Cancelled, _) => {
             format!("At least {n} {word} (interrupted before the search was complete).")
         }
-        Ended::OverMemory => format!(
-            "At least {n} {word} (the memory bound stopped the search before it was complete; --memory raises it)."
+        (Ended::OverMemory, _) => format!(
+            "At least {n} {word} (the memory bound stopped the search before it was complete; {memory} raises it)."
         ),
-        Ended::ReachedMax => format!(
-            "At least {n} {word} (the search stopped at --max {}).",
+        _ => format!(
+            "At least {n} {word} (the search stopped at {} {}).",
+            naming.name(Setting::Max),
             report.listed
         ),
     }
 }
 
 /// The full text of a solve: verdict, each molecule (up to `boards`), certainty
-/// map, splitting rays, the guess, or the conflict.
-pub fn solve_text(report: &SolveReport, boards: usize) -> String {
+/// map, splitting rays, the guess, or the conflict; `naming` names the
+/// settings it mentions.
+pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> String {
     let sol = report.solution();
     let p = sol.observation.width();
     let mut out = String::new();
@@ -102,20 +114,23 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     );
     let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
     let _ = writeln!(out, "observed  {}", report.observation);
-    let _ = writeln!(out, "\n{}", verdict(report));
+    let _ = writeln!(out, "\n{}", verdict(report, naming));
+    let name = |s: Setting| naming.name(s);
     if report.ended.is_complete() && report.count == 0 {
         match report.fewest_atoms {
             Some(fewest) if fewest > report.atoms_max => {
                 let _ = writeln!(
                     out,
-                    "The rays need at least {fewest} atoms, more than the {} searched: check the count (`There are N balls in the box`, or --atoms).",
-                    report.atoms_max
+                    "The rays need at least {fewest} atoms, more than the {} searched: check the count (`There are N balls in the box`, or {}).",
+                    report.atoms_max,
+                    name(Setting::Atoms)
                 );
             }
             Some(fewest) if report.conflict.is_none() => {
                 let _ = writeln!(
                     out,
-                    "The rays fit together (with as few as {fewest} atoms), but not with {atoms}: check the count (`There are N balls in the box`, or --atoms)."
+                    "The rays fit together (with as few as {fewest} atoms), but not with {atoms}: check the count (`There are N balls in the box`, or {}).",
+                    name(Setting::Atoms)
                 );
             }
             _ => {}
@@ -131,7 +146,8 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
         if misses && report.rules == Rules::Standard {
             let _ = writeln!(
                 out,
-                "The game marks rays that missed the board (~), which the standard rules never give: try --rules edge-miss."
+                "The game marks rays that missed the board (~), which the standard rules never give: try {} edge-miss.",
+                name(Setting::Rules)
             );
         }
     }
@@ -168,19 +184,24 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             None => out.push_str(&board(m, &[])),
         }
     }
-    // With `--boards 0` no board was asked for, so none is "more".
+    // With no board asked for, none is "more".
     if boards > 0 && report.count > boards as u128 {
         let more = report.count - boards as u128;
         if report.listed as u128 == report.count {
             let _ = writeln!(
                 out,
-                "\n… and {more} more (--boards N prints more boards, --json lists them all)."
+                "\n… and {more} more ({} N prints more boards, {} lists them all).",
+                name(Setting::Boards),
+                name(Setting::Json)
             );
         } else {
             let _ = writeln!(
                 out,
-                "\n… and {more} more (--boards N prints more boards; --json lists the first {}, --max more).",
-                report.listed
+                "\n… and {more} more ({} N prints more boards; {} lists the first {}, {} more).",
+                name(Setting::Boards),
+                name(Setting::Json),
+                report.listed,
+                name(Setting::Max)
             );
         }
     }
@@ -207,19 +228,17 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
     } else if sol.certainty_skipped && !sol.molecules.is_empty() {
         let _ = writeln!(
             out,
-            "\ncertain: not worked out (for a search stopped at --max, it would take too many solver calls on a model this large)."
+            "\ncertain: not worked out (for a search stopped at {}, it would take too many solver calls on a model this large).",
+            name(Setting::Max)
         );
     }
     if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
         if let Some(caveat) = report.ranking_caveat() {
-            let _ = writeln!(out, "  {caveat}");
+            let _ = writeln!(out, "  {}", caveat.show(naming));
         }
         for s in report.splits.iter().take(10) {
-            let classes = s.classes.iter().map(|c| match c.exit {
-                Some(k) => format!("out at {k} ×{}", c.count),
-                None => format!("{} ×{}", c.result, c.count),
-            });
+            let classes = (s.classes.iter()).map(|c| format!("{} ×{}", c.outcome.words(), c.count));
             let _ = writeln!(
                 out,
                 "  ray {} ({}): {}; {:.2} expected to remain",
@@ -270,8 +289,10 @@ pub fn solve_text(report: &SolveReport, boards: usize) -> String {
             Some((q, observed, guessed)) => {
                 let _ = writeln!(
                     out,
-                    "does not fit: ray {q} ({}) was observed {observed}, the guess gives {guessed}.",
-                    position_name(p, *q)
+                    "does not fit: ray {q} ({}) was observed {}, the guess gives {}.",
+                    position_name(p, *q),
+                    observed.words(),
+                    guessed.words()
                 );
             }
         }

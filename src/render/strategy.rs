@@ -3,8 +3,10 @@
 use itertools::Itertools as _;
 use std::fmt::Write as _;
 
-use crate::assistant::optimal::{LowerBound, OptimalCut, Optimum};
-use crate::assistant::strategy::{Game, StrategyReport};
+use crate::assistant::optimal::{LowerBound, Optimum};
+use crate::assistant::strategy::{PolicyGame, StrategyReport};
+use crate::control::Ended;
+use crate::setting::{Naming, Setting};
 
 /// The widest bar of a histogram, in characters.
 const BAR: usize = 40;
@@ -29,11 +31,9 @@ fn histogram(out: &mut String, what: &str, counts: &[u64], total: u64) {
 }
 
 /// One game in a line or two.
-pub fn game_text(g: &Game) -> String {
-    let shots: Vec<String> = g
-        .shots
-        .iter()
-        .map(|(q, o)| format!("ray {q} {o}"))
+pub fn game_text(g: &PolicyGame) -> String {
+    let shots: Vec<String> = (g.shots.iter())
+        .map(|(q, o)| format!("ray {q} {}", o.words()))
         .collect();
     let mut out = format!(
         "molecule {} ({}): {} ray{}, score {}{}\n",
@@ -61,8 +61,8 @@ pub fn game_text(g: &Game) -> String {
     out
 }
 
-/// The whole report.
-pub fn strategy_text(r: &StrategyReport) -> String {
+/// The whole report; `naming` names the settings it mentions.
+pub fn strategy_text(r: &StrategyReport, naming: &dyn Naming) -> String {
     let mut out = format!(
         "{} under {} rules, the {} policy against every molecule ({} games, {:.1} s)\n\n",
         r.config, r.rules, r.policy, r.molecules, r.seconds
@@ -91,14 +91,13 @@ pub fn strategy_text(r: &StrategyReport) -> String {
         r.penalty_total as f64 / r.molecules.max(1) as f64
     );
     if !r.first_rays.is_empty() {
-        let steps = r
-            .first_rays
-            .iter()
-            .map(|(q, o, share)| format!("ray {q} (most often {o}, {:.1}%)", 100.0 * share));
+        let steps = r.first_rays.iter().map(|(q, o, share)| {
+            format!("ray {q} (most often {}, {:.1}%)", o.words(), 100.0 * share)
+        });
         let _ = writeln!(out, "first  {}", steps.format(", then "));
     }
     if let Some(o) = &r.optimal {
-        out.push_str(&optimum_text(o));
+        out.push_str(&optimum_text(o, naming));
     }
     if let Some(b) = &r.bound {
         out.push_str(&bound_text(b));
@@ -114,8 +113,9 @@ pub fn strategy_text(r: &StrategyReport) -> String {
     out
 }
 
-/// The best strategy's values: a few lines, or what stopped the search.
-pub fn optimum_text(o: &Optimum) -> String {
+/// The best strategy's values: a few lines, or what stopped the search;
+/// `naming` names the settings it mentions.
+pub fn optimum_text(o: &Optimum, naming: &dyn Naming) -> String {
     let mut out = String::new();
     let first = |q: Option<usize>, stop: &str| match q {
         Some(q) => format!("first ray {q}"),
@@ -157,22 +157,26 @@ pub fn optimum_text(o: &Optimum) -> String {
         o.sets_remembered,
         if o.sets_forgotten > 0 {
             format!(
-                ", {} forgotten (memory bound: --memory raises it)",
-                o.sets_forgotten
+                ", {} forgotten (memory bound: {} raises it)",
+                o.sets_forgotten,
+                naming.name(Setting::Memory)
             )
         } else {
             String::new()
         },
         o.seconds
     );
-    if let Some(cut) = o.stopped {
+    if !o.ended.is_complete() {
+        let why = match o.ended {
+            Ended::Cancelled => "interrupted".to_string(),
+            _ => format!(
+                "the time limit passed ({} raises it)",
+                naming.name(Setting::Timeout)
+            ),
+        };
         let _ = writeln!(
             out,
-            "       stopped short: {}; the values not reached are unknown",
-            match cut {
-                OptimalCut::TimeLimit => "the time limit passed (--timeout raises it)",
-                OptimalCut::Interrupted => "interrupted",
-            }
+            "       stopped short: {why}; the values not reached are unknown"
         );
     }
     out

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use crate::error::quantity;
 use crate::render::board::{balls_line, board, grid, position_name};
 use crate::rules::board::{Molecule, port};
-use crate::rules::notation::Notation;
+use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules};
 use crate::rules::report::TraceReport;
 use crate::rules::spectrum::Stats;
@@ -20,14 +20,15 @@ pub fn path_board(m: &Molecule, pos: usize, trace: &RayTrace, path: &[PathStep])
     for s in path {
         on_path[p * (s.row - 1) + s.col - 1] = true;
     }
+    let emacs = Notation::Emacs;
     let mut marks = vec![' '; 4 * p];
     marks[pos - 1] = match trace.outcome {
-        Outcome::Absorbed => 'H',
-        Outcome::Reflected => 'R',
-        Outcome::Miss => '~',
+        Outcome::Absorbed => emacs.hit(),
+        Outcome::Reflected => emacs.reflection(),
+        Outcome::Miss => MISS,
         Outcome::Exit(k) => {
-            marks[k - 1] = '1';
-            '1'
+            marks[k - 1] = emacs.pair(0).unwrap_or('1');
+            marks[k - 1]
         }
     };
     grid(

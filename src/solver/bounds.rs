@@ -13,7 +13,7 @@
 use varisat::Lit;
 
 use crate::error::Error;
-use crate::solver::encode::L;
+use crate::solver::encode::Term;
 use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
@@ -45,8 +45,8 @@ struct Soft {
 impl RayModel {
     /// The fewest atoms of a molecule that fits the rays whose selectors are
     /// given; past `cut_off` atoms it stops with
-    /// [`MoreThan`](Fewest::MoreThan). `stop` is asked between solver calls;
-    /// when it, or a limit of the model, stops the search, the answer is
+    /// [`MoreThan`](Fewest::MoreThan). When the model's budget (see
+    /// [`within`](RayModel::within)) stops the search, the answer is
     /// [`Unknown`](Fewest::Unknown).
     ///
     /// ```
@@ -58,28 +58,18 @@ impl RayModel {
     /// model.observe(&seen);
     /// let all: Vec<_> = model.rays().iter().map(|r| r.selector).collect();
     /// // A three-atom molecule gives the same spectrum as this four-atom one.
-    /// assert_eq!(model.fewest_atoms(&all, 36, &|| false).unwrap(), Fewest::Atoms(3));
-    /// assert!(matches!(model.fewest_atoms(&all, 2, &|| false).unwrap(), Fewest::MoreThan(2, _)));
+    /// assert_eq!(model.fewest_atoms(&all, 36).unwrap(), Fewest::Atoms(3));
+    /// assert!(matches!(model.fewest_atoms(&all, 2).unwrap(), Fewest::MoreThan(2, _)));
     /// ```
-    pub fn fewest_atoms(
-        &mut self,
-        selectors: &[Lit],
-        cut_off: usize,
-        stop: &dyn Fn() -> bool,
-    ) -> Result<Fewest, Error> {
-        match self.fewest_within(selectors, cut_off, stop) {
+    pub fn fewest_atoms(&mut self, selectors: &[Lit], cut_off: usize) -> Result<Fewest, Error> {
+        match self.fewest_within(selectors, cut_off) {
             Ok(f) => Ok(f),
             Err(Halt::Cut(_)) => Ok(Fewest::Unknown),
             Err(Halt::Failed(e)) => Err(e),
         }
     }
 
-    fn fewest_within(
-        &mut self,
-        selectors: &[Lit],
-        cut_off: usize,
-        stop: &dyn Fn() -> bool,
-    ) -> Result<Fewest, Halt> {
+    fn fewest_within(&mut self, selectors: &[Lit], cut_off: usize) -> Result<Fewest, Halt> {
         let known_atoms = self
             .encoding
             .known
@@ -102,9 +92,6 @@ impl RayModel {
                 used.sort_unstable();
                 used.dedup();
                 return Ok(Fewest::MoreThan(cut_off, used));
-            }
-            if stop() {
-                return Ok(Fewest::Unknown);
             }
             let mut assumptions = selectors.to_vec();
             assumptions.extend(soft.iter().map(|s| s.lit));
@@ -252,7 +239,7 @@ impl RayModel {
         prev[1..]
             .iter()
             .map(|l| match l {
-                L::Lit(x) => Ok(*x),
+                Term::Lit(x) => Ok(*x),
                 _ => Err(Halt::Failed(Error::Internal(
                     "a count of the core's counter has no variable".into(),
                 ))),

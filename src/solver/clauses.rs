@@ -4,13 +4,13 @@
 
 use varisat::{CnfFormula, Lit, Solver};
 
+use crate::control::Budget;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
-use crate::solver::encode::{Encoding, L};
+use crate::solver::encode::{Encoding, Term};
 use crate::solver::infer::infer_within;
-use crate::solver::limits::Guard;
 
 /// The clauses of one observation with exactly `atoms` atoms, in a solver
 /// of their own: the cells the rays decide first become constants
@@ -78,7 +78,7 @@ impl ObservationClauses {
     /// The clauses of `observed` under `rules` with exactly `atoms` atoms.
     pub fn new(observed: &Observation, rules: Rules, atoms: usize) -> ObservationClauses {
         let width = observed.width();
-        let inferred = infer_within(observed, rules, atoms, &Guard::default());
+        let inferred = infer_within(observed, rules, atoms, &Budget::default());
         let rays = observed.rays();
         let mut clauses = ObservationClauses {
             width,
@@ -110,7 +110,7 @@ impl ObservationClauses {
         encoding.prune_states = false;
         for &(pos, outcome) in &clauses.rays {
             // Every ray always holds: no selector in its clauses.
-            encoding.ray(&mut solver, pos, outcome, L::True);
+            encoding.ray(&mut solver, pos, outcome, Term::True);
         }
         encoding.build_counter(&mut solver);
         for l in [
@@ -156,7 +156,7 @@ impl ObservationClauses {
         }
         at_m.fix_unstated(known);
         for &(pos, outcome) in &self.rays {
-            at_m.ray(&mut formula, pos, outcome, L::True);
+            at_m.ray(&mut formula, pos, outcome, Term::True);
         }
         // With every cell a constant, each clause is one: a true clause is
         // left out, a false one is written as the false literal `¬t`.
@@ -211,7 +211,7 @@ impl Sat {
     /// Adds the clause that `m` is not the molecule (with the atom count
     /// fixed, one of its atoms must be missing).
     fn block(&mut self, m: &Molecule) {
-        let clause: Vec<L> = m
+        let clause: Vec<Term> = m
             .atoms()
             .iter()
             .map(|&c| !self.encoding.atom_of(c))
@@ -236,12 +236,12 @@ impl Sat {
 
 /// The literal `count ≥ j` of the built counter, or the constant that the
 /// cells decide.
-fn at_least(encoding: &Encoding, j: usize) -> L {
+fn at_least(encoding: &Encoding, j: usize) -> Term {
     encoding
         .at_least_constant(j)
         .or_else(|| encoding.at_least_counted(j))
         // The counter counts to one past the atoms asked for.
-        .unwrap_or(L::False)
+        .unwrap_or(Term::False)
 }
 
 #[cfg(test)]

@@ -18,16 +18,7 @@ impl RayModel {
     /// This question is answered whatever the model's limits (see
     /// [`RayModel::satisfiable`]).
     pub fn conflict(&mut self, atoms: RangeInclusive<usize>) -> Result<Option<Vec<usize>>, Error> {
-        let guard = std::mem::take(&mut self.solver.guard);
-        let r = self.conflict_within(atoms);
-        self.solver.guard = guard;
-        match r {
-            Ok(c) => Ok(c),
-            Err(Halt::Failed(e)) => Err(e),
-            Err(Halt::Cut(c)) => Err(Error::Internal(format!(
-                "the model was cut short earlier ({c:?}) and cannot answer"
-            ))),
-        }
+        self.unlimited(|m| m.conflict_within(atoms))
     }
 
     /// [`conflict`](Self::conflict) within the model's limits.

@@ -33,19 +33,19 @@ impl Formula for varisat::Solver<'_> {}
 
 /// A literal or a constant, while building clauses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum L {
+pub(super) enum Term {
     True,
     False,
     Lit(Lit),
 }
 
-impl std::ops::Not for L {
-    type Output = L;
-    fn not(self) -> L {
+impl std::ops::Not for Term {
+    type Output = Term;
+    fn not(self) -> Term {
         match self {
-            L::True => L::False,
-            L::False => L::True,
-            L::Lit(l) => L::Lit(!l),
+            Term::True => Term::False,
+            Term::False => Term::True,
+            Term::Lit(l) => Term::Lit(!l),
         }
     }
 }
@@ -82,7 +82,7 @@ pub(super) struct Encoding {
     max_atoms: usize,
     /// `at_least[j]` is true iff at least j of the unknown cells hold atoms
     /// (`at_least[0]` is true); built on first use.
-    at_least: Vec<L>,
+    at_least: Vec<Term>,
     /// The clauses of the encoded rays.
     pub(super) record: Record,
     /// Scratch: state variable of (cell, heading) for the ray being encoded.
@@ -157,20 +157,20 @@ impl Encoding {
     }
 
     /// Adds a clause, dropping false constants; a true constant satisfies it.
-    pub(super) fn clause<F: Formula>(&mut self, f: &mut F, lits: &[L]) {
+    pub(super) fn clause<F: Formula>(&mut self, f: &mut F, lits: &[Term]) {
         // Clauses are short; a long one (a blocking clause) gets a vector.
         let mut short = [self.t; 8];
         let mut long = Vec::new();
         let mut n = 0;
         for &l in lits {
             match l {
-                L::True => return,
-                L::False => {}
-                L::Lit(x) if lits.len() <= short.len() => {
+                Term::True => return,
+                Term::False => {}
+                Term::Lit(x) if lits.len() <= short.len() => {
                     short[n] = x;
                     n += 1;
                 }
-                L::Lit(x) => long.push(x),
+                Term::Lit(x) => long.push(x),
             }
         }
         if n == 0 && long.is_empty() {
@@ -188,7 +188,7 @@ impl Encoding {
 
     /// Adds a clause that is recorded with the ray clauses (a blocking
     /// clause, which later models keep clear of with the cells they need).
-    pub(super) fn recorded_clause<F: Formula>(&mut self, f: &mut F, lits: &[L]) {
+    pub(super) fn recorded_clause<F: Formula>(&mut self, f: &mut F, lits: &[Term]) {
         let on = std::mem::replace(&mut self.record.on, true);
         self.clause(f, lits);
         self.record.on = on;
@@ -200,11 +200,11 @@ impl Encoding {
     fn counter_step<F: Formula>(
         &mut self,
         f: &mut F,
-        at_least_j: L,
-        at_least_j_minus_1: L,
-        x: L,
-    ) -> L {
-        let r = L::Lit(f.new_lit());
+        at_least_j: Term,
+        at_least_j_minus_1: Term,
+        x: Term,
+    ) -> Term {
+        let r = Term::Lit(f.new_lit());
         self.clause(f, &[!at_least_j, r]);
         self.clause(f, &[!at_least_j_minus_1, !x, r]);
         self.clause(f, &[!r, at_least_j, x]);
@@ -232,11 +232,11 @@ impl Encoding {
 
     /// The literal `count ≥ j` over the whole box when the known cells
     /// decide it (a constant).
-    pub(super) fn at_least_constant(&self, j: usize) -> Option<L> {
+    pub(super) fn at_least_constant(&self, j: usize) -> Option<Term> {
         if j <= self.known_atoms {
-            Some(L::True)
+            Some(Term::True)
         } else if j - self.known_atoms > self.undecided {
-            Some(L::False)
+            Some(Term::False)
         } else {
             None
         }
@@ -249,7 +249,7 @@ impl Encoding {
 
     /// The counter's literal `count ≥ j` (not decided by the known cells);
     /// `None` past what it counts, or before it is built.
-    pub(super) fn at_least_counted(&self, j: usize) -> Option<L> {
+    pub(super) fn at_least_counted(&self, j: usize) -> Option<Term> {
         self.at_least.get(j.checked_sub(self.known_atoms)?).copied()
     }
 
@@ -265,19 +265,19 @@ impl Encoding {
             .map(|(v, _)| *v)
             .collect();
         let limit = self.counter_limit();
-        let mut prev: Vec<L> = (0..=limit)
-            .map(|j| if j == 0 { L::True } else { L::False })
+        let mut prev: Vec<Term> = (0..=limit)
+            .map(|j| if j == 0 { Term::True } else { Term::False })
             .collect();
         for (i, v) in inputs.iter().enumerate() {
             if f.halted() {
                 return;
             }
             let i = i + 1;
-            let x = L::Lit(v.positive());
-            let mut cur = vec![L::True; limit + 1];
+            let x = Term::Lit(v.positive());
+            let mut cur = vec![Term::True; limit + 1];
             for j in 1..=limit {
                 if j > i {
-                    cur[j] = L::False;
+                    cur[j] = Term::False;
                     continue;
                 }
                 cur[j] = self.counter_step(f, prev[j], prev[j - 1], x);
@@ -295,18 +295,18 @@ impl Encoding {
         f: &mut F,
         inputs: &[Lit],
         reach: usize,
-    ) -> Option<Vec<L>> {
+    ) -> Option<Vec<Term>> {
         let n = reach.min(inputs.len());
-        let mut prev: Vec<L> = (0..=n)
-            .map(|j| if j == 0 { L::True } else { L::False })
+        let mut prev: Vec<Term> = (0..=n)
+            .map(|j| if j == 0 { Term::True } else { Term::False })
             .collect();
         for (i, &x) in inputs.iter().enumerate() {
             if f.halted() {
                 return None;
             }
-            let x = L::Lit(x);
-            let mut cur = vec![L::False; n + 1];
-            cur[0] = L::True;
+            let x = Term::Lit(x);
+            let mut cur = vec![Term::False; n + 1];
+            cur[0] = Term::True;
             for j in 1..=(i + 1).min(n) {
                 cur[j] = self.counter_step(f, prev[j], prev[j - 1], x);
             }
@@ -316,34 +316,40 @@ impl Encoding {
     }
 
     /// The atom literal of linear cell `cell` (a constant when known).
-    pub(super) fn atom_of(&self, cell: usize) -> L {
+    pub(super) fn atom_of(&self, cell: usize) -> Term {
         match self.known[cell] {
-            Some(true) => L::True,
-            Some(false) => L::False,
-            None => L::Lit(self.atoms[cell].positive()),
+            Some(true) => Term::True,
+            Some(false) => Term::False,
+            None => Term::Lit(self.atoms[cell].positive()),
         }
     }
 
     /// The atom literal of padded cell (r, c), false outside the box.
-    pub(super) fn atom(&self, r: isize, c: isize) -> L {
+    pub(super) fn atom(&self, r: isize, c: isize) -> Term {
         let p = self.width as isize;
         if r >= 1 && c >= 1 && r <= p && c <= p {
             let cell = ((r - 1) * p + (c - 1)) as usize;
             match self.known[cell] {
-                Some(true) => L::True,
-                Some(false) => L::False,
-                None => L::Lit(self.atoms[cell].positive()),
+                Some(true) => Term::True,
+                Some(false) => Term::False,
+                None => Term::Lit(self.atoms[cell].positive()),
             }
         } else {
-            L::False
+            Term::False
         }
     }
 
     /// Encodes an observed ray (an exit pair from both ends) under
     /// `selector`: its clauses hold when the selector does (always, for
-    /// [`L::True`], and then the clauses do without it). Stopped by the
+    /// [`Term::True`], and then the clauses do without it). Stopped by the
     /// formula, the encoding is left unfinished.
-    pub(super) fn ray<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: L) {
+    pub(super) fn ray<F: Formula>(
+        &mut self,
+        f: &mut F,
+        pos: usize,
+        outcome: Outcome,
+        selector: Term,
+    ) {
         self.ray_from(f, pos, outcome, selector);
         if let Outcome::Exit(k) = outcome {
             self.ray_from(f, k, Outcome::Exit(pos), selector);
@@ -357,24 +363,24 @@ impl Encoding {
         c: isize,
         d: Heading,
         queue: &mut Vec<(isize, isize, Heading)>,
-    ) -> L {
+    ) -> Term {
         let p = self.width as isize;
         let idx = (((r - 1) * p + (c - 1)) * 4) as usize + d.index();
         if let Some(l) = self.state[idx] {
-            return L::Lit(l);
+            return Term::Lit(l);
         }
         let l = f.new_lit();
         self.state[idx] = Some(l);
         self.touched.push(idx);
         queue.push((r, c, d));
-        L::Lit(l)
+        Term::Lit(l)
     }
 
     /// Whether a ray from `pos` observed as `outcome` may end with `ending`.
-    fn allowed(pos: usize, outcome: Outcome, ending: Outcome) -> L {
+    fn allowed(pos: usize, outcome: Outcome, ending: Outcome) -> Term {
         let ok =
             ending == outcome || (outcome == Outcome::Reflected && ending == Outcome::Exit(pos));
-        if ok { L::True } else { L::False }
+        if ok { Term::True } else { Term::False }
     }
 
     /// The ray on cell (x, y) heading d: follows the steps that known cells
@@ -387,7 +393,7 @@ impl Encoding {
         outcome: Outcome,
         (mut x, mut y, mut d): (isize, isize, Heading),
         queue: &mut Vec<(isize, isize, Heading)>,
-    ) -> L {
+    ) -> Term {
         let p = self.width as isize;
         for _ in 0..4 * p * p + 4 {
             let (dr, dc) = d.delta();
@@ -402,28 +408,28 @@ impl Encoding {
             let l = self.atom(ar + lr, ac + lc);
             let r = self.atom(ar + rr, ac + rc);
             match (a, l, r) {
-                (L::True, _, _) => return Self::allowed(pos, outcome, Outcome::Absorbed),
-                (L::False, L::True, L::True) => {
+                (Term::True, _, _) => return Self::allowed(pos, outcome, Outcome::Absorbed),
+                (Term::False, Term::True, Term::True) => {
                     return Self::allowed(pos, outcome, Outcome::Reflected);
                 }
-                (L::False, L::True, L::False) => d = d.right(),
-                (L::False, L::False, L::True) => d = d.left(),
-                (L::False, L::False, L::False) => (x, y) = (ar, ac),
+                (Term::False, Term::True, Term::False) => d = d.right(),
+                (Term::False, Term::False, Term::True) => d = d.left(),
+                (Term::False, Term::False, Term::False) => (x, y) = (ar, ac),
                 _ => return self.state_lit(f, x, y, d, queue),
             }
         }
         // Decided steps that go round in a circle: no ray from the border gets there.
-        L::False
+        Term::False
     }
 
     /// The clauses of the ray shot from `pos`, recorded.
-    fn ray_from<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: L) {
+    fn ray_from<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Term) {
         self.record.on = true;
         self.ray_clauses(f, pos, outcome, selector);
         self.record.on = false;
     }
 
-    fn ray_clauses<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: L) {
+    fn ray_clauses<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Term) {
         let p = self.width;
         let q = port(p, pos);
         let d = q.heading;
@@ -439,7 +445,7 @@ impl Encoding {
         let mut queue = Vec::new();
         // A ray that misses never enters the box: its path is not encoded.
         let first = match outcome {
-            Outcome::Miss => L::False,
+            Outcome::Miss => Term::False,
             _ => self.follow(f, pos, outcome, (ar, ac, d), &mut queue),
         };
         match (outcome, self.rules) {
@@ -512,15 +518,15 @@ impl Encoding {
         self.clause(f, &[ns, !a, hit]);
         let reflect = Self::allowed(pos, outcome, Outcome::Reflected);
         self.clause(f, &[ns, a, !l, !r, reflect]);
-        if l != L::False && r != L::True {
+        if l != Term::False && r != Term::True {
             let next = self.follow(f, pos, outcome, (x, y, d.right()), queue);
             self.clause(f, &[ns, a, !l, r, next]);
         }
-        if r != L::False && l != L::True {
+        if r != Term::False && l != Term::True {
             let next = self.follow(f, pos, outcome, (x, y, d.left()), queue);
             self.clause(f, &[ns, a, !r, l, next]);
         }
-        if l != L::True && r != L::True {
+        if l != Term::True && r != Term::True {
             let next = self.follow(f, pos, outcome, (ar, ac, d), queue);
             self.clause(f, &[ns, a, l, r, next]);
         }
@@ -545,7 +551,7 @@ mod tests {
         let mut model = RayModel::new(6, Rules::Standard, 4);
         for (pos, outcome) in observed.rays() {
             let selector = formula.new_lit();
-            encoding.ray(&mut formula, pos, outcome, L::Lit(selector));
+            encoding.ray(&mut formula, pos, outcome, Term::Lit(selector));
             model.add_ray(pos, outcome);
         }
         assert_eq!(formula.var_count(), model.size().variables);

@@ -10,22 +10,21 @@
 //! how many hold an atom there.
 //!
 //! ```
-//! use bbx::solver::forward::{tally, ForwardLimits};
+//! use bbx::control::Budget;
+//! use bbx::solver::forward::tally;
 //! use bbx::{Molecule, Observation, Rules, Spectrum};
 //! let m: Molecule = "O-O-------------".parse().unwrap();
 //! let mut seen = Observation::full(&Spectrum::of(&m, Rules::Standard));
 //! for pos in 3..=16 {
 //!     seen.forget(pos);
 //! }
-//! let t = tally(&seen, Rules::Standard, 2..=2, &ForwardLimits::default()).unwrap().unwrap();
+//! let t = tally(&seen, Rules::Standard, 2..=2, &Budget::default()).unwrap().whole().unwrap();
 //! assert!(t.molecules > 1);
 //! let best = &t.splits()[0];
 //! assert!(best.expected_remaining < t.molecules as f64);
 //! ```
 
 use std::ops::RangeInclusive;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use rand::RngExt as _;
 use rand::SeedableRng as _;
@@ -33,9 +32,10 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::index;
 use rayon::prelude::*;
 
+use crate::control::{Budget, Cut, Ended, Finished};
 use crate::error::Error;
 use crate::rules::config::Config;
-use crate::rules::enumeration::{Numbering, next_combination};
+use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
 use crate::solver::solution::{Split, best_first};
@@ -54,15 +54,6 @@ const FORWARD_TABLE: u64 = 1 << 22;
 
 /// Molecule numbers per task.
 const CHUNK: u64 = 1 << 15;
-
-/// How far a forward count may go.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ForwardLimits {
-    /// Give up at this moment.
-    pub deadline: Option<Instant>,
-    /// Give up when this is set (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-}
 
 /// The molecules a sample aims at: the expected values of the best rays are
 /// then known to a few percent.
@@ -101,6 +92,12 @@ pub struct ForwardSample {
 }
 
 impl ForwardSample {
+    /// Whether the sample holds enough molecules to rank on
+    /// ([`SAMPLE_MIN`]).
+    pub fn is_enough(&self) -> bool {
+        self.tally.molecules >= SAMPLE_MIN
+    }
+
     /// The unshot rays that tell the molecules apart, best first, from the
     /// sample: each ray's expected molecules left is the estimated number
     /// that fit times the sampled chance that two of them agree on it.
@@ -154,30 +151,9 @@ impl ForwardTally {
     /// molecules expected to remain; ties by the lowest position), counted on
     /// all of them.
     pub fn splits(&self) -> Vec<Split> {
-        let n = self.molecules as f64;
-        let mut out: Vec<Split> = self
-            .outcomes
-            .iter()
-            .enumerate()
+        let mut out: Vec<Split> = (self.outcomes.iter().enumerate())
             .filter(|(_, c)| c.len() >= 2)
-            .map(|(i, c)| {
-                let mut classes: Vec<(Outcome, usize)> =
-                    c.iter().map(|&(o, k)| (o, k as usize)).collect();
-                classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-                let squares: u128 = c.iter().map(|&(_, k)| u128::from(k) * u128::from(k)).sum();
-                Split {
-                    position: i + 1,
-                    expected_remaining: squares as f64 / n,
-                    entropy: c
-                        .iter()
-                        .map(|&(_, k)| {
-                            let q = k as f64 / n;
-                            -q * q.log2()
-                        })
-                        .sum(),
-                    classes,
-                }
-            })
+            .map(|(i, c)| Split::new(i + 1, c.iter().map(|&(o, k)| (o, k as usize)).collect()))
             .collect();
         best_first(&mut out);
         out
@@ -196,172 +172,143 @@ impl ForwardTally {
     }
 }
 
-/// Why a forward count gave no answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForwardCut {
-    /// More molecules than [`FORWARD_LIMIT`] to walk, more rays than
-    /// [`FORWARD_TRACES`] to trace, or a box too wide for the tallies.
-    TooMany,
-    /// The deadline passed.
-    TimeLimit,
-    /// Interrupted.
-    Interrupted,
-}
-
 /// Counts, over every molecule of `atoms` atoms that fits `observed` under
-/// `rules`, the outcomes of the rays not shot and the atoms of each cell.
-/// `Ok(Err(cut))` when it cannot be done within the limits (too many
-/// molecules to walk, time, Ctrl-C).
+/// `rules`, the outcomes of the rays not shot and the atoms of each cell,
+/// walking the configuration within `budget` (checked every 32,768
+/// molecules). It ends [`Ended::TooLarge`] past [`FORWARD_LIMIT`] molecules
+/// to walk, [`FORWARD_TRACES`] rays to trace, or on a box too wide for the
+/// tallies; cut short or too large, it counted nothing (a part of the
+/// walk would be no sample).
 pub fn tally(
     observed: &Observation,
     rules: Rules,
     atoms: RangeInclusive<usize>,
-    limits: &ForwardLimits,
-) -> Result<Result<ForwardTally, ForwardCut>, Error> {
+    budget: &Budget,
+) -> Result<Finished<ForwardTally>, Error> {
     let p = observed.width();
-    let cells = p * p;
+    let counts = Counts::new(observed);
+    let nothing = |ended| Ok(Finished::new(counts.part().into_tally(0), ended));
+    let mut configs = Vec::new();
     let mut walk = 0u64;
-    for k in atoms.clone() {
-        if k > cells {
-            break;
-        }
-        let n = Config::new(k, p)?
-            .molecule_count()
-            .ok_or_else(|| Error::invalid("too many molecules to number"));
-        match n {
-            Ok(n) => walk = walk.saturating_add(n),
-            Err(_) => return Ok(Err(ForwardCut::TooMany)),
-        }
+    for k in atoms.filter(|&k| k <= p * p) {
+        let config = Config::new(k, p)?;
+        let Some(n) = config.molecule_count() else {
+            return nothing(Ended::TooLarge);
+        };
+        walk = walk.saturating_add(n);
+        configs.push(config);
     }
-    let shot: Vec<(usize, Outcome)> = observed.rays();
-    let unshot: Vec<usize> = (1..=4 * p).filter(|&q| observed.get(q).is_none()).collect();
     // Bounded in molecules, in rays traced, and in the size of a tally (one
     // counter per unshot ray and outcome, a few per thread).
-    let table = unshot.len() as u64 * Codes { width: p }.len() as u64;
     if walk > FORWARD_LIMIT
-        || walk.saturating_mul(unshot.len().max(1) as u64) > FORWARD_TRACES
-        || table > FORWARD_TABLE
+        || walk.saturating_mul(counts.unshot.len().max(1) as u64) > FORWARD_TRACES
+        || counts.too_wide()
     {
-        return Ok(Err(ForwardCut::TooMany));
+        return nothing(Ended::TooLarge);
     }
-    let mut total = Part::new(p, unshot.len());
-    for k in atoms {
-        if k > cells {
-            break;
-        }
-        let config = Config::new(k, p)?;
-        let numbering = Numbering::new(config).ok_or_else(|| {
-            Error::Internal(format!("{config} has a molecule count but is not numbered"))
-        })?;
-        let count = config.molecule_count().unwrap_or(0);
-        let chunks = count.div_ceil(CHUNK);
+    let mut total = counts.part();
+    for config in configs {
+        let walk = Walk::new(config)?;
         // One tally per thread's share of the chunks, merged as they finish:
         // never one per chunk.
-        let fresh = || Part::new(p, unshot.len());
-        let part = (0..chunks)
-            .into_par_iter()
-            .try_fold(fresh, |mut acc, c| {
-                if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                    return Err(ForwardCut::Interrupted);
-                }
-                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                    return Err(ForwardCut::TimeLimit);
-                }
-                let first = c * CHUNK + 1;
-                let last = (first + CHUNK - 1).min(count);
-                walk_chunk(&mut acc, &numbering, p, rules, first, last, &shot, &unshot);
-                Ok(acc)
-            })
-            .try_reduce(fresh, |mut a, b| {
-                a.merge(&b);
-                Ok(a)
-            });
+        let part: Result<Part, Cut> = walk
+            .chunks(1..=walk.count(), CHUNK)
+            .try_fold(
+                || counts.part(),
+                |mut part, chunk| {
+                    let mut tracer = Tracer::new(p, rules);
+                    chunk.visit(budget, |_, atoms, _| {
+                        tracer.update_cells(atoms);
+                        counts.count(&mut part, &tracer, atoms);
+                    })?;
+                    Ok(part)
+                },
+            )
+            .try_reduce(
+                || counts.part(),
+                |mut a, b| {
+                    a.merge(&b);
+                    Ok(a)
+                },
+            );
         match part {
             Ok(part) => total.merge(&part),
-            Err(cut) => return Ok(Err(cut)),
+            Err(cut) => return nothing(cut.into()),
         }
     }
-    Ok(Ok(total.into_tally(p, &unshot, walk)))
+    Ok(Finished::complete(total.into_tally(walk)))
 }
 
 /// Counts over a uniform random sample of the molecules of `atoms` atoms
 /// that fit `observed` under `rules`, for when there are too many to walk
-/// ([`tally`] says [`ForwardCut::TooMany`]). Molecules are drawn uniformly
+/// ([`tally`] ends [`Ended::TooLarge`]). Molecules are drawn uniformly
 /// among all of the configuration's (an atom count in proportion to its
 /// molecules, then the cells), and those that fit form the sample: a
 /// rejection sample, so uniform among the molecules that fit. It draws in
 /// rounds of 65,536 until it has [`SAMPLE_SIZE`] molecules or has drawn
-/// [`SAMPLE_DRAWS`]; `Ok(None)` when
-/// fewer than [`SAMPLE_MIN`] fit among the draws. The draws are seeded by
-/// the observation, so the same question gets the same sample.
+/// [`SAMPLE_DRAWS`], checking `budget` between rounds; cut short, the sample
+/// is what the rounds drawn found. A sample of fewer than [`SAMPLE_MIN`]
+/// molecules is too thin to rank on ([`ForwardSample::is_enough`]). The
+/// draws are seeded by the observation, so the same question gets the same
+/// sample. It ends [`Ended::TooLarge`], drawing nothing, when the
+/// configuration's count passes what a float holds or the box is too wide
+/// for the tallies.
 pub fn sample(
     observed: &Observation,
     rules: Rules,
     atoms: RangeInclusive<usize>,
-    limits: &ForwardLimits,
-) -> Result<Result<Option<ForwardSample>, ForwardCut>, Error> {
+    budget: &Budget,
+) -> Result<Finished<ForwardSample>, Error> {
     let p = observed.width();
     let cells = p * p;
+    let counts = Counts::new(observed);
+    let seed = sample_seed(observed, rules, &atoms);
     // Each atom count's share of the molecules, from the logarithms of their
     // counts (which pass any integer type on a large box).
     let logs: Vec<(usize, f64)> = atoms
-        .clone()
         .filter(|&k| k <= cells)
         .map(|k| (k, ln_binomial(cells, k)))
         .collect();
-    let Some(top) = logs.iter().map(|c| c.1).reduce(f64::max) else {
-        return Ok(Err(ForwardCut::TooMany));
-    };
-    let counts: Vec<(usize, f64)> = logs.iter().map(|&(k, l)| (k, (l - top).exp())).collect();
-    let total: f64 = counts.iter().map(|c| c.1).sum();
+    let top = logs
+        .iter()
+        .map(|c| c.1)
+        .reduce(f64::max)
+        .unwrap_or(f64::INFINITY);
+    let shares: Vec<(usize, f64)> = logs.iter().map(|&(k, l)| (k, (l - top).exp())).collect();
+    let total: f64 = shares.iter().map(|c| c.1).sum();
     let ln_total = top + total.ln();
-    let shot: Vec<(usize, Outcome)> = observed.rays();
-    let unshot: Vec<usize> = (1..=4 * p).filter(|&q| observed.get(q).is_none()).collect();
-    let table = unshot.len() as u64 * Codes { width: p }.len() as u64;
-    if ln_total > 700.0 || table > FORWARD_TABLE {
-        return Ok(Err(ForwardCut::TooMany));
-    }
-    let seed = sample_seed(observed, rules, &atoms);
-    let mut total_part = Part::new(p, unshot.len());
+    let mut fit = counts.part();
     let mut drawn = 0u64;
-    let mut chunk = 0u64;
-    // Whole batches of chunks in order, so that the sample does not depend
+    let sample = |fit: Part, drawn: u64| ForwardSample {
+        estimated: ln_total.exp() * fit.fit as f64 / drawn.max(1) as f64,
+        tally: fit.into_tally(drawn),
+        drawn,
+        seed,
+    };
+    if logs.is_empty() || ln_total > 700.0 || counts.too_wide() {
+        return Ok(Finished::new(sample(fit, 0), Ended::TooLarge));
+    }
+    // Whole rounds of chunks in order, so that the sample does not depend
     // on which thread finishes first.
-    while total_part.fit < SAMPLE_SIZE && drawn < SAMPLE_DRAWS {
-        if limits.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Ok(Err(ForwardCut::Interrupted));
+    while fit.fit < SAMPLE_SIZE && drawn < SAMPLE_DRAWS {
+        if let Err(cut) = budget.check() {
+            return Ok(Finished::new(sample(fit, drawn), cut.into()));
         }
-        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(Err(ForwardCut::TimeLimit));
-        }
-        let batch: Vec<Part> = (chunk..chunk + SAMPLE_ROUND)
+        let chunk = drawn / SAMPLE_CHUNK;
+        let round: Vec<Part> = (chunk..chunk + SAMPLE_ROUND)
             .into_par_iter()
             .map(|c| {
-                let mut part = Part::new(p, unshot.len());
                 let mut rng =
                     ChaCha8Rng::seed_from_u64(seed ^ c.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                draw_chunk(
-                    &mut part, &mut rng, p, rules, &counts, total, &shot, &unshot,
-                );
-                part
+                draw_chunk(&counts, &mut rng, rules, &shares, total)
             })
             .collect();
-        for part in &batch {
-            total_part.merge(part);
+        for part in &round {
+            fit.merge(part);
         }
-        chunk += SAMPLE_ROUND;
         drawn += SAMPLE_ROUND * SAMPLE_CHUNK;
     }
-    if total_part.fit < SAMPLE_MIN {
-        return Ok(Ok(None));
-    }
-    let fit = total_part.fit;
-    Ok(Ok(Some(ForwardSample {
-        tally: total_part.into_tally(p, &unshot, drawn),
-        drawn,
-        estimated: ln_total.exp() * fit as f64 / drawn as f64,
-        seed,
-    })))
+    Ok(Finished::complete(sample(fit, drawn)))
 }
 
 /// The natural logarithm of the binomial coefficient C(n, k).
@@ -382,28 +329,25 @@ fn sample_seed(observed: &Observation, rules: Rules, atoms: &RangeInclusive<usiz
     h.finish() & ((1 << 53) - 1)
 }
 
-/// Draws [`SAMPLE_CHUNK`] molecules uniformly at random, counting those that
-/// fit into `part`.
-#[allow(clippy::too_many_arguments)]
-fn draw_chunk(
-    part: &mut Part,
+/// Draws [`SAMPLE_CHUNK`] molecules uniformly at random (an atom count
+/// `k` with the chance `shares` give it over `total`), counting those that
+/// fit.
+fn draw_chunk<'a>(
+    counts: &'a Counts,
     rng: &mut ChaCha8Rng,
-    width: usize,
     rules: Rules,
-    counts: &[(usize, f64)],
+    shares: &[(usize, f64)],
     total: f64,
-    shot: &[(usize, Outcome)],
-    unshot: &[usize],
-) {
-    let codes = Codes { width };
-    let mut tracer = Tracer::new(width, rules);
-    let cells = width * width;
+) -> Part<'a> {
+    let p = counts.width;
+    let mut part = counts.part();
+    let mut tracer = Tracer::new(p, rules);
     let mut atoms: Vec<usize> = Vec::new();
     for _ in 0..SAMPLE_CHUNK {
         // An atom count in proportion to its molecules.
         let mut x = rng.random::<f64>() * total;
-        let mut k = counts[counts.len() - 1].0;
-        for &(n, c) in counts {
+        let mut k = shares[shares.len() - 1].0;
+        for &(n, c) in shares {
             if x < c {
                 k = n;
                 break;
@@ -411,79 +355,93 @@ fn draw_chunk(
             x -= c;
         }
         atoms.clear();
-        atoms.extend(index::sample(rng, cells, k).iter());
+        atoms.extend(index::sample(rng, p * p, k).iter());
         atoms.sort_unstable();
         tracer.load_cells(&atoms);
-        if shot.iter().all(|&(q, o)| tracer.trace(q).outcome == o) {
+        counts.count(&mut part, &tracer, &atoms);
+    }
+    part
+}
+
+/// What a count looks at: the rays shot, which a molecule must reproduce,
+/// and the rays not shot, whose outcomes it tallies.
+struct Counts {
+    width: usize,
+    shot: Vec<(usize, Outcome)>,
+    unshot: Vec<usize>,
+    /// Outcome codes a ray can have ([`Outcome::codes`]).
+    codes: usize,
+}
+
+impl Counts {
+    fn new(observed: &Observation) -> Counts {
+        let width = observed.width();
+        Counts {
+            width,
+            shot: observed.rays(),
+            unshot: (1..=4 * width)
+                .filter(|&q| observed.get(q).is_none())
+                .collect(),
+            codes: Outcome::codes(4 * width),
+        }
+    }
+
+    /// Whether a tally (a counter per unshot ray and outcome) is past
+    /// [`FORWARD_TABLE`].
+    fn too_wide(&self) -> bool {
+        (self.unshot.len() * self.codes) as u64 > FORWARD_TABLE
+    }
+
+    /// Counts nothing yet.
+    fn part(&self) -> Part<'_> {
+        Part {
+            counts: self,
+            fit: 0,
+            tallies: vec![0; self.unshot.len() * self.codes],
+            atoms: vec![0; self.width * self.width],
+        }
+    }
+
+    /// Counts the molecule of `atoms` (loaded in `tracer`) into `part` when
+    /// it gives the rays shot their outcomes.
+    fn count(&self, part: &mut Part, tracer: &Tracer, atoms: &[usize]) {
+        if self.shot.iter().all(|&(q, o)| tracer.trace(q).outcome == o) {
             part.fit += 1;
-            for (i, &q) in unshot.iter().enumerate() {
-                part.counts[i * codes.len() + codes.code(tracer.trace(q).outcome)] += 1;
+            for (i, &q) in self.unshot.iter().enumerate() {
+                part.tallies[i * self.codes + tracer.trace(q).outcome.code()] += 1;
             }
-            for &a in &atoms {
+            for &a in atoms {
                 part.atoms[a] += 1;
             }
         }
     }
 }
 
-/// Outcomes as dense codes: 0 absorbed, 1 reflected, 2 miss, 2 + k out at k.
-#[derive(Clone, Copy)]
-struct Codes {
-    width: usize,
-}
-
-impl Codes {
-    fn len(self) -> usize {
-        4 * self.width + 3
-    }
-
-    fn code(self, o: Outcome) -> usize {
-        match o {
-            Outcome::Absorbed => 0,
-            Outcome::Reflected => 1,
-            Outcome::Miss => 2,
-            Outcome::Exit(k) => 2 + k,
-        }
-    }
-
-    fn outcome(self, code: usize) -> Outcome {
-        match code {
-            0 => Outcome::Absorbed,
-            1 => Outcome::Reflected,
-            2 => Outcome::Miss,
-            k => Outcome::Exit(k - 2),
-        }
-    }
-}
-
 /// One task's counts.
-struct Part {
+struct Part<'a> {
+    counts: &'a Counts,
     fit: u64,
     /// Unshot ray index × outcome code.
-    counts: Vec<u64>,
+    tallies: Vec<u64>,
     atoms: Vec<u64>,
 }
 
-impl Part {
-    fn new(width: usize, unshot: usize) -> Part {
-        Part {
-            fit: 0,
-            counts: vec![0; unshot * Codes { width }.len()],
-            atoms: vec![0; width * width],
-        }
-    }
-
-    /// The counts as a tally of a box `width` wide whose rays `unshot` were
-    /// counted, over `walked` molecules walked or drawn.
-    fn into_tally(self, width: usize, unshot: &[usize], walked: u64) -> ForwardTally {
-        let codes = Codes { width };
+impl Part<'_> {
+    /// The counts as a tally, over `walked` molecules walked or drawn.
+    fn into_tally(self, walked: u64) -> ForwardTally {
+        let Counts {
+            width,
+            codes,
+            ref unshot,
+            ..
+        } = *self.counts;
         let mut outcomes = vec![Vec::new(); 4 * width];
         for (i, &q) in unshot.iter().enumerate() {
-            outcomes[q - 1] = self.counts[i * codes.len()..(i + 1) * codes.len()]
+            outcomes[q - 1] = self.tallies[i * codes..(i + 1) * codes]
                 .iter()
                 .enumerate()
                 .filter(|(_, k)| **k > 0)
-                .map(|(code, &k)| (codes.outcome(code), k))
+                .map(|(code, &k)| (Outcome::from_code(code), k))
                 .collect();
         }
         ForwardTally {
@@ -497,46 +455,11 @@ impl Part {
 
     fn merge(&mut self, other: &Part) {
         self.fit += other.fit;
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+        for (a, b) in self.tallies.iter_mut().zip(&other.tallies) {
             *a += b;
         }
         for (a, b) in self.atoms.iter_mut().zip(&other.atoms) {
             *a += b;
-        }
-    }
-}
-
-/// Walks molecules `first..=last` of `numbering`'s configuration, counting
-/// into `part`.
-#[allow(clippy::too_many_arguments)]
-fn walk_chunk(
-    part: &mut Part,
-    numbering: &Numbering,
-    width: usize,
-    rules: Rules,
-    first: u64,
-    last: u64,
-    shot: &[(usize, Outcome)],
-    unshot: &[usize],
-) {
-    let codes = Codes { width };
-    let mut tracer = Tracer::new(width, rules);
-    let mut atoms = Vec::new();
-    numbering.unrank_into(first, &mut atoms);
-    let cells = width * width;
-    for _ in first..=last {
-        tracer.update_cells(&atoms);
-        if shot.iter().all(|&(q, o)| tracer.trace(q).outcome == o) {
-            part.fit += 1;
-            for (i, &q) in unshot.iter().enumerate() {
-                part.counts[i * codes.len() + codes.code(tracer.trace(q).outcome)] += 1;
-            }
-            for &a in &atoms {
-                part.atoms[a] += 1;
-            }
-        }
-        if next_combination(&mut atoms, cells).is_none() {
-            break;
         }
     }
 }
@@ -557,8 +480,9 @@ mod tests {
             for q in [1, 6, 11] {
                 seen.record(q, s.get(q));
             }
-            let t = tally(&seen, rules, 2..=3, &ForwardLimits::default())
+            let t = tally(&seen, rules, 2..=3, &Budget::default())
                 .unwrap()
+                .whole()
                 .unwrap();
             let fit: Vec<Molecule> = (2..=3)
                 .flat_map(|k| Molecules::new(Config::new(k, 4).unwrap()))
@@ -590,30 +514,28 @@ mod tests {
 
     #[test]
     fn limits_are_kept() {
+        let ended = |seen: &Observation, atoms, budget: &Budget| {
+            let t = tally(seen, Rules::Standard, atoms, budget).unwrap();
+            assert_eq!(t.value.walked, 0, "nothing counted");
+            t.ended
+        };
         let seen = Observation::empty(20);
-        assert_eq!(
-            tally(&seen, Rules::Standard, 8..=8, &ForwardLimits::default()).unwrap(),
-            Err(ForwardCut::TooMany)
-        );
+        assert_eq!(ended(&seen, 8..=8, &Budget::default()), Ended::TooLarge);
         // Few molecules but a box too wide for the tallies (2,400 rays × 2,403
         // outcomes a tally).
+        let wide = Observation::empty(600);
+        assert_eq!(ended(&wide, 1..=1, &Budget::default()), Ended::TooLarge);
+        let past = Budget::default().with_timeout(std::time::Duration::ZERO);
+        let small = Observation::empty(8);
+        assert_eq!(ended(&small, 4..=4, &past), Ended::TimedOut);
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
+        assert_eq!(ended(&small, 4..=4, &cancelled), Ended::Cancelled);
         assert_eq!(
-            tally(
-                &Observation::empty(600),
-                Rules::Standard,
-                1..=1,
-                &ForwardLimits::default()
-            )
-            .unwrap(),
-            Err(ForwardCut::TooMany)
-        );
-        let past = ForwardLimits {
-            deadline: Some(Instant::now()),
-            ..ForwardLimits::default()
-        };
-        assert_eq!(
-            tally(&Observation::empty(8), Rules::Standard, 4..=4, &past).unwrap(),
-            Err(ForwardCut::TimeLimit)
+            sample(&small, Rules::Standard, 4..=4, &cancelled)
+                .unwrap()
+                .ended,
+            Ended::Cancelled
         );
     }
 
@@ -628,13 +550,15 @@ mod tests {
         for q in [2, 9] {
             seen.record(q, s.get(q));
         }
-        let exact = tally(&seen, rules, 3..=3, &ForwardLimits::default())
+        let exact = tally(&seen, rules, 3..=3, &Budget::default())
             .unwrap()
+            .whole()
             .unwrap();
-        let got = sample(&seen, rules, 3..=3, &ForwardLimits::default())
+        let got = sample(&seen, rules, 3..=3, &Budget::default())
             .unwrap()
-            .unwrap()
-            .expect("enough of the draws fit");
+            .whole()
+            .unwrap();
+        assert!(got.is_enough());
         assert!(
             got.tally.molecules >= SAMPLE_SIZE,
             "{}",
@@ -672,16 +596,16 @@ mod tests {
             assert!((*a as f64 / n - b).abs() < 0.03);
         }
         // The same question draws the same sample.
-        let again = sample(&seen, rules, 3..=3, &ForwardLimits::default())
+        let again = sample(&seen, rules, 3..=3, &Budget::default())
             .unwrap()
-            .unwrap()
+            .whole()
             .unwrap();
         assert_eq!(again, got);
         assert!(got.seed < 1 << 53);
     }
 
     #[test]
-    fn a_sample_too_thin_to_rank_on_is_none() {
+    fn a_sample_too_thin_to_rank_on_says_so() {
         // Every ray of a 10×10 box shot: one molecule fits among 10^13.
         let hidden: Molecule = Molecule::new(10, [5, 38, 61, 99]).unwrap();
         let s = Spectrum::of(&hidden, Rules::Standard);
@@ -689,13 +613,8 @@ mod tests {
         for q in 1..=40 {
             seen.record(q, s.get(q));
         }
-        let limits = ForwardLimits {
-            deadline: Some(Instant::now() + std::time::Duration::from_secs(60)),
-            ..ForwardLimits::default()
-        };
-        assert_eq!(
-            sample(&seen, Rules::Standard, 4..=4, &limits).unwrap(),
-            Ok(None)
-        );
+        let budget = Budget::default().with_timeout(std::time::Duration::from_secs(60));
+        let thin = sample(&seen, Rules::Standard, 4..=4, &budget).unwrap();
+        assert!(thin.is_complete() && !thin.value.is_enough());
     }
 }

@@ -1,9 +1,9 @@
 //! Cells the observed rays decide on their own, before any solving.
 
+use crate::control::{Budget, Cut, Ticker};
 use crate::rules::board::{Heading, port, position_at};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
-use crate::solver::limits::{Cut, Guard};
 
 /// Cells that the observed rays decide on their own.
 ///
@@ -16,7 +16,7 @@ use crate::solver::limits::{Cut, Guard};
 /// impossible is ruled out. Contradictory observations are left for the solver
 /// to report.
 pub fn infer(observed: &Observation, rules: Rules, max_atoms: usize) -> Vec<Option<bool>> {
-    infer_within(observed, rules, max_atoms, &Guard::default()).known
+    infer_within(observed, rules, max_atoms, &Budget::default()).known
 }
 
 /// What [`infer_within`] found.
@@ -27,18 +27,18 @@ pub(crate) struct Inferred {
     /// True when the rays cannot all end as observed with at most
     /// `max_atoms` atoms: no molecule fits.
     pub(crate) contradiction: bool,
-    /// Set when `guard` stopped the inference early (what is known is still
+    /// Set when `budget` stopped the inference early (what is known is still
     /// true, there is just less of it).
     pub(crate) cut: Option<Cut>,
 }
 
-/// [`infer`] within the limits of `guard`, saying also whether the rays
+/// [`infer`] within `budget` (checked every 64 walks), saying also whether the rays
 /// contradict each other (with at most `max_atoms` atoms).
 pub(crate) fn infer_within(
     observed: &Observation,
     rules: Rules,
     max_atoms: usize,
-    guard: &Guard,
+    budget: &Budget,
 ) -> Inferred {
     let p = observed.width();
     let mut walks: Vec<(usize, Outcome)> = Vec::new();
@@ -58,8 +58,7 @@ pub(crate) fn infer_within(
         waited: Vec::new(),
         resume: Vec::new(),
         resume_trail: None,
-        guard,
-        runs: 0,
+        ticker: budget.ticker(64),
         decided: Vec::new(),
         frontier: Vec::new(),
         queue: Vec::new(),
@@ -104,7 +103,7 @@ pub(crate) fn infer_within(
 enum Stop {
     /// Some ray cannot end as observed, or there are too many atoms.
     Contradiction,
-    /// A limit of the guard.
+    /// A limit of the budget.
     Cut(Cut),
 }
 
@@ -189,9 +188,8 @@ struct Inference<'g> {
     resume: Vec<Option<At>>,
     /// While probing: the states replaced since the probe began.
     resume_trail: Option<Vec<(usize, Option<At>)>>,
-    guard: &'g Guard,
-    /// Walks run since the guard was last asked.
-    runs: u32,
+    /// The budget, asked every 64 walks.
+    ticker: Ticker<'g>,
     /// Scratch of [`walk`]: the cells a walk decided, and those it waits on.
     decided: Vec<usize>,
     frontier: Vec<usize>,
@@ -200,14 +198,9 @@ struct Inference<'g> {
 }
 
 impl Inference<'_> {
-    /// Asks the guard every 64 walks.
+    /// Counts a walk; asks the budget every 64.
     fn tick(&mut self) -> Result<(), Stop> {
-        self.runs += 1;
-        if self.runs >= 64 {
-            self.runs = 0;
-            self.guard.check().map_err(Stop::Cut)?;
-        }
-        Ok(())
+        self.ticker.tick().map_err(Stop::Cut)
     }
 
     /// Runs the given walks, and every walk waiting on a cell they decide, until

@@ -1,14 +1,14 @@
-//! The limits a search keeps to — a deadline, stop flags and a memory bound —
-//! checked inside every long loop (inference, encoding, counters, between
-//! solver calls), and what stopped it when one was reached.
+//! The limits a search keeps to — a [`Budget`] (deadline, cancellation
+//! token, memory bound) and a most molecules to list — checked inside every
+//! long loop (inference, encoding, counters, between solver calls).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::control::{Budget, Cancel, Cut};
 use crate::error::Error;
 
-/// The memory bound of a search when none is given: 2 GB.
+/// The memory bound of a search when its budget gives none: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
 
 /// Bytes a SAT variable takes (the solver's own arrays, measured on varisat
@@ -25,111 +25,30 @@ pub(crate) const CLAUSE_BYTES: u64 = 100;
 pub(crate) const CELL_BYTES: u64 = 32;
 
 /// Limits for [`solve`](crate::solver::solve).
-#[derive(Debug, Clone)]
+///
+/// The budget's deadline is checked inside every long loop (a single
+/// solver call past it is waited for at most a moment on large boxes); its
+/// token stops the search, which answers with what it found; its memory
+/// bound ([`DEFAULT_MEMORY`] when it gives none) is the most the SAT models
+/// of the search may take together, as estimated from their variables and
+/// clauses.
+#[derive(Debug, Clone, Default)]
 pub struct Limits {
     /// Stop once this many molecules are found (and list no more).
     pub max: Option<usize>,
-    /// Stop at this instant (checked inside every long loop; a single
-    /// solver call past it is waited for at most a moment on large boxes).
-    pub deadline: Option<Instant>,
-    /// Stop when this is set (Ctrl-C), answering with what was found.
-    pub stop: Option<&'static AtomicBool>,
-    /// The most memory, in bytes, that the SAT models of the search may take
-    /// together, as estimated from their variables and clauses; a search that
-    /// would need more stops with what it found. `None`: no bound. The default
-    /// is [`DEFAULT_MEMORY`].
-    pub memory: Option<u64>,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max: None,
-            deadline: None,
-            stop: None,
-            memory: Some(DEFAULT_MEMORY),
-        }
-    }
-}
-
-/// What stopped a search before it was complete.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cut {
-    /// Its deadline passed.
-    Time,
-    /// It was asked to stop (Ctrl-C, or a search that is no longer needed).
-    Stop,
-    /// It would have taken more memory than its bound.
-    Memory,
-}
-
-/// How a search ended: complete, or what stopped it first.
-///
-/// ```
-/// use bbx::solver::{Cut, Ended};
-/// assert!(Ended::Complete.is_complete());
-/// assert_eq!(Ended::from(Cut::Time), Ended::TimedOut);
-/// assert_eq!(Ended::ReachedMax.cut(), None);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ended {
-    /// It proved there are no other molecules.
-    Complete,
-    /// It found as many molecules as it was asked for ([`Limits::max`]);
-    /// others may fit.
-    ReachedMax,
-    /// Its deadline passed ([`Limits::deadline`]).
-    TimedOut,
-    /// It was asked to stop ([`Limits::stop`], Ctrl-C).
-    Interrupted,
-    /// It reached its memory bound ([`Limits::memory`]).
-    OverMemory,
-}
-
-impl Ended {
-    /// Whether the search proved there are no other molecules.
-    pub fn is_complete(self) -> bool {
-        self == Ended::Complete
-    }
-
-    /// The limit that cut the search short, if one did (not `--max`).
-    pub fn cut(self) -> Option<Cut> {
-        match self {
-            Ended::TimedOut => Some(Cut::Time),
-            Ended::Interrupted => Some(Cut::Stop),
-            Ended::OverMemory => Some(Cut::Memory),
-            Ended::Complete | Ended::ReachedMax => None,
-        }
-    }
-}
-
-impl From<Cut> for Ended {
-    fn from(cut: Cut) -> Ended {
-        match cut {
-            Cut::Time => Ended::TimedOut,
-            Cut::Stop => Ended::Interrupted,
-            Cut::Memory => Ended::OverMemory,
-        }
-    }
+    /// The deadline, the token and the memory bound.
+    pub budget: Budget,
 }
 
 /// Memory shared by the models of one search: each model adds what it takes
 /// (in steps of a megabyte) and gives it back when dropped.
 #[derive(Debug)]
-pub(crate) struct Budget {
+pub(crate) struct Pool {
     limit: u64,
     used: AtomicU64,
 }
 
-impl Budget {
-    /// A budget of `limit` bytes.
-    pub(crate) fn new(limit: u64) -> Budget {
-        Budget {
-            limit,
-            used: AtomicU64::new(0),
-        }
-    }
-
+impl Pool {
     /// Takes `bytes` more; false when that passes the bound (they are taken
     /// all the same, and given back by [`release`](Self::release)).
     pub(crate) fn take(&self, bytes: u64) -> bool {
@@ -147,50 +66,49 @@ impl Budget {
     }
 }
 
-/// The limits one model or loop keeps to: a deadline, the caller's stop
-/// flag, a flag of its own (set when its search is no longer needed), and
-/// the memory budget it shares with the other models of the search.
+/// The limits one model or loop keeps to: the budget's deadline and token,
+/// and the memory pool it shares with the other models of the search. The
+/// default keeps to nothing.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Guard {
-    pub(crate) deadline: Option<Instant>,
-    pub(crate) stop: Option<&'static AtomicBool>,
-    pub(crate) cancel: Option<Arc<AtomicBool>>,
-    pub(crate) memory: Option<Arc<Budget>>,
+    pub(crate) budget: Budget,
+    pub(crate) memory: Option<Arc<Pool>>,
 }
 
 impl Guard {
-    /// The guard of a search under `limits`, with a budget of its own.
-    pub(crate) fn new(limits: &Limits) -> Guard {
+    /// The guard of a search within `budget`, with a memory pool of its own
+    /// ([`DEFAULT_MEMORY`] when the budget gives no bound).
+    pub(crate) fn new(budget: &Budget) -> Guard {
         Guard {
-            deadline: limits.deadline,
-            stop: limits.stop,
-            cancel: None,
-            memory: limits.memory.map(|m| Arc::new(Budget::new(m))),
+            budget: budget.clone(),
+            memory: Some(Arc::new(Pool {
+                limit: budget.memory_or(DEFAULT_MEMORY),
+                used: AtomicU64::new(0),
+            })),
         }
     }
 
-    /// The same guard, also stopped by `cancel`.
-    pub(crate) fn with_cancel(&self, cancel: Arc<AtomicBool>) -> Guard {
+    /// The same limits and pool with a token of its own: cancelling it
+    /// stops this part of the search alone.
+    pub(crate) fn child(&self) -> Guard {
         Guard {
-            cancel: Some(cancel),
-            ..self.clone()
+            budget: self.budget.child(),
+            memory: self.memory.clone(),
         }
     }
 
-    /// `Err` when the deadline has passed or a stop flag is set.
+    /// The same limits and pool, stopped by `cancel` instead of the
+    /// budget's token.
+    pub(crate) fn with_cancel(&self, cancel: Cancel) -> Guard {
+        Guard {
+            budget: self.budget.clone().with_cancel(cancel),
+            memory: self.memory.clone(),
+        }
+    }
+
+    /// `Err` when the deadline has passed or the token is cancelled.
     pub(crate) fn check(&self) -> Result<(), Cut> {
-        if self.stop.is_some_and(|s| s.load(Ordering::SeqCst))
-            || self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::SeqCst))
-        {
-            return Err(Cut::Stop);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Cut::Time);
-        }
-        Ok(())
+        self.budget.check()
     }
 }
 

@@ -48,7 +48,8 @@
 //! is the search state — the solver kept to its limits, the observed rays
 //! under their selectors, the rays still waiting to be encoded — and its
 //! searches fill the other files: `limits.rs` the limits a search keeps to
-//! ([`Limits`], [`Cut`]) and how it ended ([`Ended`]); `infer.rs` decides
+//! ([`Limits`]: a most molecules and a [`Budget`](crate::control::Budget)),
+//! how it ended being [`Ended`](crate::control::Ended); `infer.rs` decides
 //! cells before solving ([`infer`]); `search.rs` enumerates molecules and
 //! families, blocking each; `bounds.rs` the fewest atoms the rays allow;
 //! `conflict.rs` explains contradictions; `clauses.rs` holds one
@@ -65,7 +66,7 @@
 //! let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
 //! let mut model = RayModel::new(6, Rules::Standard, 4);
 //! model.observe(&observed);
-//! let found = model.solve(4..=4, None, None).unwrap();
+//! let found = model.solve(4..=4, None).unwrap();
 //! assert!(found.ended.is_complete());
 //! assert_eq!(found.molecules.len(), 2); // molecules 868 and 15993
 //! ```
@@ -85,7 +86,8 @@ mod solution;
 pub use bounds::Fewest;
 pub use clauses::ObservationClauses;
 pub use infer::infer;
-pub use limits::{Cut, DEFAULT_MEMORY, Ended, Limits};
+pub(crate) use limits::human_bytes;
+pub use limits::{DEFAULT_MEMORY, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
 pub use search::{Family, Found};
 pub use solution::{Certainty, Solution, Split, solve};
@@ -93,6 +95,7 @@ pub use solution::{Certainty, Solution, Split, solve};
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::{Budget, Cut, Ended};
     use crate::rules::board::Molecule;
     use crate::rules::enumeration::Molecules;
     use crate::rules::ray::{Outcome, Rules};
@@ -108,10 +111,10 @@ mod tests {
     fn sat(obs: &Observation, rules: Rules, atoms: usize) -> Vec<Molecule> {
         let mut m = RayModel::new(obs.width(), rules, atoms);
         m.observe(obs);
-        let mut v = m.solve(atoms..=atoms, None, None).unwrap().molecules;
+        let mut v = m.solve(atoms..=atoms, None).unwrap().molecules;
         v.sort();
         let mut s = RayModel::simplified(obs, rules, atoms);
-        let mut w = s.solve(atoms..=atoms, None, None).unwrap().molecules;
+        let mut w = s.solve(atoms..=atoms, None).unwrap().molecules;
         w.sort();
         assert_eq!(v, w, "plain and simplified models disagree");
         v
@@ -186,7 +189,7 @@ mod tests {
                         model.encode_all_rays();
                     }
                     let mut got = model
-                        .solve(config.atoms..=config.atoms, None, None)
+                        .solve(config.atoms..=config.atoms, None)
                         .unwrap()
                         .molecules;
                     got.sort();
@@ -202,16 +205,16 @@ mod tests {
         let obs = Observation::empty(2);
         let mut m = RayModel::new(2, Rules::Standard, 3);
         m.observe(&obs);
-        let found = m.solve(1..=2, None, None).unwrap();
+        let found = m.solve(1..=2, None).unwrap();
         assert_eq!(found.ended, Ended::Complete);
         assert_eq!(found.molecules.len(), 4 + 6);
         // Blocking clauses were retired: solving again finds them all again.
-        assert_eq!(m.solve(2..=2, None, None).unwrap().molecules.len(), 6);
-        assert_eq!(m.solve(0..=0, Some(5), None).unwrap().molecules.len(), 1);
-        let limited = m.solve(0..=3, Some(3), None).unwrap();
+        assert_eq!(m.solve(2..=2, None).unwrap().molecules.len(), 6);
+        assert_eq!(m.solve(0..=0, Some(5)).unwrap().molecules.len(), 1);
+        let limited = m.solve(0..=3, Some(3)).unwrap();
         assert!(limited.ended == Ended::ReachedMax && limited.molecules.len() == 3);
         // A range open at the top: every molecule with an atom or more.
-        assert_eq!(m.solve(1..=usize::MAX, None, None).unwrap().count, 15);
+        assert_eq!(m.solve(1..=usize::MAX, None).unwrap().count, 15);
     }
 
     #[test]
@@ -227,15 +230,16 @@ mod tests {
         let mut s = RayModel::new(100, Rules::Standard, 5);
         s.add_ray(7, Outcome::Miss);
         assert!(s.size().clauses < 10, "{:?}", s.size());
-        assert!(s.solve(5..=5, None, None).unwrap().molecules.is_empty());
+        assert!(s.solve(5..=5, None).unwrap().molecules.is_empty());
     }
 
     #[test]
-    fn a_stop_is_kept_inside_the_encoding_of_a_ray() {
-        // One absorbed ray across a 100-wide box is 40000 states; asked to stop,
+    fn a_cancellation_is_kept_inside_the_encoding_of_a_ray() {
+        // One absorbed ray across a 100-wide box is 40000 states; cancelled,
         // the encoding stops within a few hundred, and the model, left with
         // a ray half encoded, answers nothing more.
-        static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
         let mut whole = RayModel::new(100, Rules::Standard, 5);
         whole.add_ray(50, Outcome::Absorbed);
         assert!(
@@ -243,13 +247,12 @@ mod tests {
             "{:?}",
             whole.size()
         );
-        let mut m = RayModel::new(100, Rules::Standard, 5);
-        m.stop_when(Some(&STOP));
+        let mut m = RayModel::new(100, Rules::Standard, 5).within(&cancelled);
         m.add_ray(50, Outcome::Absorbed);
-        assert_eq!(m.cut(), Some(Cut::Stop), "{:?}", m.size());
+        assert_eq!(m.cut(), Some(Cut::Cancelled), "{:?}", m.size());
         assert!(m.size().variables < 100 * 100 + 1000, "{:?}", m.size());
-        let found = m.solve(5..=5, None, None).unwrap();
-        assert!(found.ended == Ended::Interrupted && found.molecules.is_empty());
+        let found = m.solve(5..=5, None).unwrap();
+        assert!(found.ended == Ended::Cancelled && found.molecules.is_empty());
     }
 
     #[test]
@@ -262,15 +265,12 @@ mod tests {
         m.add_ray(3, Outcome::Absorbed);
         let selectors: Vec<_> = m.rays().iter().map(|r| r.selector).collect();
         let before = m.size().clauses;
-        let fewest = m.fewest_atoms(&selectors, 1, &|| false).unwrap();
+        let fewest = m.fewest_atoms(&selectors, 1).unwrap();
         assert!(matches!(fewest, Fewest::MoreThan(1, _)), "{fewest:?}");
         let added = m.size().clauses - before;
         assert!(added < 5000, "{added} clauses for the counters");
         // The bound is still exact when it is reached.
-        assert_eq!(
-            m.fewest_atoms(&selectors, 10, &|| false).unwrap(),
-            Fewest::Atoms(2)
-        );
+        assert_eq!(m.fewest_atoms(&selectors, 10).unwrap(), Fewest::Atoms(2));
     }
 
     #[test]
@@ -283,7 +283,7 @@ mod tests {
         obs.record(8, Outcome::Exit(13)); // unrelated ray
         let mut m = RayModel::new(4, Rules::Standard, 2);
         m.observe(&obs);
-        assert!(m.solve(2..=2, None, None).unwrap().molecules.is_empty());
+        assert!(m.solve(2..=2, None).unwrap().molecules.is_empty());
         let core = m.conflict(2..=2).unwrap().unwrap();
         let positions: Vec<usize> = core.iter().map(|&i| m.rays()[i].position).collect();
         assert_eq!(positions, [1, 2]);

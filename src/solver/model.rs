@@ -4,11 +4,13 @@
 
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
+use crate::control::{Budget, Cut};
+use crate::error::Error;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
-use crate::solver::encode::{Encoding, Formula, L};
+use crate::solver::encode::{Encoding, Formula, Term};
 use crate::solver::infer::{Inferred, infer_within};
-use crate::solver::limits::{Cut, Guard, Halt, model_bytes};
+use crate::solver::limits::{Guard, Halt, model_bytes};
 
 /// One observed ray (an exit pair counts once) and its selector.
 #[derive(Debug, Clone)]
@@ -41,8 +43,8 @@ pub struct EncodingSize {
 }
 
 /// The solver of a model, kept to the model's limits: it counts the
-/// variables and clauses added, charges their memory to the guard's budget,
-/// and reads the deadline and stop flags every 256 calls to
+/// variables and clauses added, charges their memory to the guard's pool,
+/// and reads the deadline and token every 256 calls to
 /// [`halted`](Formula::halted) from the encoding's long loops. A limit
 /// reached while clauses are added leaves it *broken*: it answers nothing
 /// more.
@@ -51,12 +53,12 @@ pub(super) struct Bounded {
     /// Cells of the box (for the memory estimate).
     cells: usize,
     pub(super) size: EncodingSize,
-    /// The limits this model keeps to (deadline, stop flags, memory).
+    /// The limits this model keeps to (deadline, token, memory).
     pub(super) guard: Guard,
     /// What stopped the model while it was adding clauses (a ray or a
     /// counter half encoded).
     pub(super) broken: Option<Cut>,
-    /// Bytes taken from the guard's memory budget.
+    /// Bytes taken from the guard's memory pool.
     charged: u64,
     /// Calls to [`halted`](Formula::halted) since the clock was last read.
     ticks: u32,
@@ -136,25 +138,25 @@ impl Bounded {
     }
 
     /// Charges the memory grown since the last charge, a megabyte at a time,
-    /// to the guard's budget; past the bound the solver is broken.
+    /// to the guard's pool; past the bound the solver is broken.
     fn account(&mut self) {
-        let Some(budget) = &self.guard.memory else {
+        let Some(pool) = &self.guard.memory else {
             return;
         };
         let now = self.memory();
         if now >= self.charged + (1 << 20) || self.charged == 0 {
             let more = now - self.charged;
             self.charged = now;
-            if !budget.take(more) && self.broken.is_none() {
-                self.broken = Some(Cut::Memory);
+            if !pool.take(more) && self.broken.is_none() {
+                self.broken = Some(Cut::OverMemory);
             }
         }
     }
 
-    /// Gives back to the budget what was charged.
+    /// Gives back to the pool what was charged.
     fn release(&mut self) {
-        if let Some(budget) = &self.guard.memory {
-            budget.release(self.charged);
+        if let Some(pool) = &self.guard.memory {
+            pool.release(self.charged);
         }
         self.charged = 0;
     }
@@ -216,19 +218,41 @@ impl RayModel {
         }
     }
 
-    /// Makes every later search stop once `stop` is set — between solver
-    /// calls and inside the encoding of a ray — answering with what it found
-    /// ([`Ended::Interrupted`](crate::solver::Ended::Interrupted)).
-    pub fn stop_when(&mut self, stop: Option<&'static std::sync::atomic::AtomicBool>) {
-        self.solver.guard.stop = stop;
+    /// The same model, kept to `budget` from now on: its deadline and
+    /// token stop the encoding of a ray and every search (which answers with
+    /// what it found), and its memory bound ([`DEFAULT_MEMORY`] when it gives
+    /// none) the clauses it may add.
+    ///
+    /// [`DEFAULT_MEMORY`]: crate::solver::DEFAULT_MEMORY
+    pub fn within(mut self, budget: &Budget) -> RayModel {
+        self.set_guard(Guard::new(budget));
+        self
     }
 
     /// Keeps this model to `guard` from now on (the memory it already
-    /// takes is charged to the new budget).
+    /// takes is charged to the new pool).
     pub(super) fn set_guard(&mut self, guard: Guard) {
         self.solver.release();
         self.solver.guard = guard;
         self.solver.account();
+    }
+
+    /// `f` on this model whatever its limits, for a question that must be
+    /// answered: a model that an earlier search left cut short (see
+    /// [`cut`](Self::cut)) cannot answer it, which is an error.
+    pub(super) fn unlimited<T>(
+        &mut self,
+        f: impl FnOnce(&mut RayModel) -> Result<T, Halt>,
+    ) -> Result<T, Error> {
+        let guard = std::mem::take(&mut self.solver.guard);
+        let r = f(self);
+        self.solver.guard = guard;
+        r.map_err(|halt| match halt {
+            Halt::Failed(e) => e,
+            Halt::Cut(c) => Error::Internal(format!(
+                "the model was cut short earlier ({c:?}) and cannot answer"
+            )),
+        })
     }
 
     /// The limit that stopped this model in the middle of adding clauses,
@@ -257,7 +281,7 @@ impl RayModel {
     /// model cannot be switched off: use [`RayModel::new`] for [`conflict`](Self::conflict)
     /// and for choosing subsets of rays.
     pub fn simplified(observed: &Observation, rules: Rules, max_atoms: usize) -> RayModel {
-        let inferred = infer_within(observed, rules, max_atoms, &Guard::default());
+        let inferred = infer_within(observed, rules, max_atoms, &Budget::default());
         RayModel::from_inferred(observed, rules, max_atoms, &inferred)
     }
 
@@ -310,7 +334,7 @@ impl RayModel {
     }
 
     /// Adds a clause (see [`Encoding::clause`]).
-    pub(super) fn clause(&mut self, lits: &[L]) {
+    pub(super) fn clause(&mut self, lits: &[Term]) {
         self.encoding.clause(&mut self.solver, lits);
     }
 
@@ -323,15 +347,15 @@ impl RayModel {
     /// decided. The atom counter is built on first use, unless it would not
     /// fit in the memory budget (the model is cut); one cut while built is
     /// left unbuilt.
-    pub(super) fn at_least_lit(&mut self, j: usize) -> Result<L, Halt> {
+    pub(super) fn at_least_lit(&mut self, j: usize) -> Result<Term, Halt> {
         if let Some(l) = self.encoding.at_least_constant(j) {
             return Ok(l);
         }
         if !self.encoding.has_counter() {
-            if let Some(budget) = &self.solver.guard.memory
-                && !budget.fits(self.counter_memory())
+            if let Some(pool) = &self.solver.guard.memory
+                && !pool.fits(self.counter_memory())
             {
-                return Err(Halt::Cut(Cut::Memory));
+                return Err(Halt::Cut(Cut::OverMemory));
             }
             self.solver.keep_limits()?;
             self.encoding.build_counter(&mut self.solver);
@@ -341,7 +365,7 @@ impl RayModel {
         }
         match self.encoding.at_least_counted(j) {
             Some(l) => Ok(l),
-            None => Err(Halt::Failed(crate::error::Error::Internal(format!(
+            None => Err(Halt::Failed(Error::Internal(format!(
                 "the atom counter was built for at most {} atoms, not {j}",
                 self.encoding.max_atoms()
             )))),
@@ -374,7 +398,7 @@ impl RayModel {
     /// Encodes an observed ray (an exit pair from both ends) under `selector`.
     fn add_ray_under(&mut self, pos: usize, outcome: Outcome, selector: Lit) -> usize {
         self.encoding
-            .ray(&mut self.solver, pos, outcome, L::Lit(selector));
+            .ray(&mut self.solver, pos, outcome, Term::Lit(selector));
         self.rays.push(ObservedRay {
             position: pos,
             outcome,
@@ -431,7 +455,7 @@ impl RayModel {
     /// let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
     /// let mut model = RayModel::simplified(&observed, Rules::Standard, 4);
     /// model.encode_all_rays();
-    /// assert_eq!(model.solve(4..=4, None, None).unwrap().molecules.len(), 2);
+    /// assert_eq!(model.solve(4..=4, None).unwrap().molecules.len(), 2);
     /// ```
     pub fn encode_all_rays(&mut self) {
         self.check = None;

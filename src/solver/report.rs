@@ -2,43 +2,36 @@
 //! that would tell them apart and the player's guess, as one value to print or
 //! serialise.
 
+use crate::control::{Budget, Ended};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Spectrum;
-use crate::solver::forward::{self, ForwardCut, ForwardLimits};
-use crate::solver::{Ended, Solution, Split};
+use crate::setting::{Setting, Text};
+use crate::solver::forward;
+use crate::solver::{Solution, Split};
 
 /// A split as the report gives it.
 fn split_report(s: &Split) -> SplitReport {
     SplitReport {
         position: s.position,
-        classes: s
-            .classes
-            .iter()
-            .map(|&(o, count)| {
-                let (result, exit) = result_name(o);
-                ClassReport {
-                    result,
-                    exit,
-                    count,
-                }
-            })
+        classes: (s.classes.iter())
+            .map(|&(outcome, count)| ClassReport { outcome, count })
             .collect(),
         expected_remaining: s.expected_remaining,
         entropy: s.entropy,
     }
 }
 
-/// One outcome class of a split, for JSON.
+/// One outcome class of a split, for JSON: the outcome's `result` and
+/// `exit`, and `molecules`.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ClassReport {
-    /// `absorbed`, `reflected`, `exit` or `miss`.
-    pub result: &'static str,
-    /// The exit position, for `exit`.
-    pub exit: Option<usize>,
+    /// The outcome.
+    #[serde(flatten)]
+    pub outcome: Outcome,
     /// How many of the molecules give this outcome (`molecules` in JSON).
     #[serde(rename = "molecules")]
     pub count: usize,
@@ -95,18 +88,9 @@ pub struct GuessReport {
     /// Whether it has the right atom count and reproduces every observed ray.
     pub fits: bool,
     /// A ray on which it differs: position, observed and guessed results.
-    pub differs_at: Option<(usize, String, String)>,
+    pub differs_at: Option<(usize, Outcome, Outcome)>,
     /// Whether it is among the molecules found.
     pub among_solutions: bool,
-}
-
-fn result_name(o: Outcome) -> (&'static str, Option<usize>) {
-    match o {
-        Outcome::Absorbed => ("absorbed", None),
-        Outcome::Reflected => ("reflected", None),
-        Outcome::Exit(k) => ("exit", Some(k)),
-        Outcome::Miss => ("miss", None),
-    }
 }
 
 /// Everything `bbx solve` reports, ready to print as text or JSON.
@@ -165,10 +149,11 @@ pub struct SolveReport {
     /// in `bbx suggest`.
     #[serde(rename = "ranking_exact")]
     pub splits_exact: bool,
-    /// Why the rays could not be ranked on every molecule, when
-    /// [`SolveReport::rank_exactly`] was tried and could not.
+    /// Why the rays could not be ranked on every molecule (too many to
+    /// walk, the time limit, cancelled), when [`SolveReport::rank_exactly`]
+    /// was tried and could not.
     #[serde(skip)]
-    pub exact_cut: Option<ForwardCut>,
+    pub ranking_cut: Option<Ended>,
     /// When the rays are ranked on a uniform random sample of the molecules
     /// that fit (too many to walk): the sample; `ranking_sample` in JSON,
     /// `null` otherwise.
@@ -187,127 +172,123 @@ pub struct SolveReport {
 impl SolveReport {
     /// When the rays are ranked on only some of the molecules that fit: a
     /// sentence saying so, and what ranks them on all.
-    pub fn ranking_caveat(&self) -> Option<String> {
+    pub fn ranking_caveat(&self) -> Option<Text> {
         if self.splits_exact || self.listed < 2 {
             return None;
         }
         if let Some(sm) = &self.sample {
-            return Some(format!(
+            return Some(Text::from(format!(
                 "These rays are ranked on a uniform random sample of {} of the molecules that fit (about {} fit, estimated from {} molecules drawn at random; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all ({} molecules walked at most).",
                 sm.molecules,
                 about(sm.estimated_molecules),
                 sm.drawn,
                 100.0 * sm.margin,
                 forward::FORWARD_LIMIT
-            ));
+            )));
         }
-        let why = match self.exact_cut {
-            Some(ForwardCut::TooMany) => format!(
+        let why = match self.ranking_cut {
+            Some(Ended::TooLarge) => Text::from(format!(
                 "; ranking on all of them is past what bbx walks ({} molecules, {} rays traced, boxes up to about 500 wide)",
                 forward::FORWARD_LIMIT,
                 forward::FORWARD_TRACES
-            ),
-            Some(ForwardCut::TimeLimit) => {
-                "; the time limit stopped ranking them on all (--timeout raises it)".into()
-            }
-            Some(ForwardCut::Interrupted) => "; interrupted before ranking them on all".into(),
-            None => String::new(),
+            )),
+            Some(Ended::TimedOut) => Text::from("; the time limit stopped ranking them on all (")
+                .and(Setting::Timeout)
+                .and(" raises it)"),
+            Some(Ended::Cancelled) => "; interrupted before ranking them on all".into(),
+            _ => Text::default(),
         };
         Some(if self.ended.is_complete() {
-            format!(
-                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ{why}.",
+            Text::from(format!(
+                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ",
                 self.listed, self.count
-            )
-        } else if !why.is_empty() {
-            format!(
-                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ{why}.",
+            ))
+            .and_text(why)
+            .and(".")
+        } else if why != Text::default() {
+            Text::from(format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ",
                 self.listed
-            )
+            ))
+            .and_text(why)
+            .and(".")
         } else {
-            format!(
-                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise --max, --timeout or --memory to rank them on more).",
-                self.listed
-            )
+            Text::from(format!(
+                    "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise ",
+                    self.listed
+                )).and(Setting::Max).and(", ").and(Setting::Timeout).and(" or ").and(Setting::Memory).and(" to rank them on more).")
         })
     }
 
     /// When the rays are ranked on only some of the molecules that fit (the
     /// first ones the search listed), ranks them again on all of them,
-    /// counted forward ([`forward::tally`]), if the configuration can be
-    /// walked within `limits`. Returns why it could not, if it could not.
-    pub fn rank_exactly(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
+    /// counted forward ([`forward::tally`]) within `budget`, or else on a
+    /// uniform random sample ([`forward::sample`]) when they are too many
+    /// to walk. Returns how ranking on all of them ended.
+    pub fn rank_exactly(&mut self, budget: &Budget) -> Result<Ended, Error> {
         if self.splits_exact || self.listed < 2 {
-            return Ok(None);
+            return Ok(Ended::Complete);
         }
         let sol = &self.solution;
-        match forward::tally(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
-            Ok(t) => {
-                self.splits = t.splits().iter().map(split_report).collect();
+        let (observed, rules, atoms) = (&sol.observation, sol.rules, sol.atoms.clone());
+        let t = forward::tally(observed, rules, atoms.clone(), budget)?;
+        match t.ended {
+            Ended::Complete => {
+                self.splits = t.value.splits().iter().map(split_report).collect();
                 self.splits_exact = true;
-                self.probabilities = (t.molecules > 0).then(|| t.probabilities());
-                Ok(None)
+                self.probabilities = (t.value.molecules > 0).then(|| t.value.probabilities());
             }
-            Err(ForwardCut::TooMany) => {
-                self.exact_cut = Some(ForwardCut::TooMany);
-                // Too many to walk: a uniform random sample, if enough of the
-                // molecules drawn fit.
-                match forward::sample(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
-                    Ok(Some(sm)) => {
-                        self.splits = sm.splits().iter().map(split_report).collect();
-                        self.sample = Some(SampleReport {
-                            molecules: sm.tally.molecules,
-                            drawn: sm.drawn,
-                            estimated_molecules: sm.estimated,
-                            margin: sm.margin(),
-                            seed: sm.seed,
-                        });
-                    }
-                    Ok(None) => {}
-                    Err(cut) => self.exact_cut = Some(cut),
+            Ended::TooLarge => {
+                self.ranking_cut = Some(Ended::TooLarge);
+                let sm = forward::sample(observed, rules, atoms, budget)?;
+                if !sm.is_complete() {
+                    self.ranking_cut = Some(sm.ended);
+                } else if sm.value.is_enough() {
+                    let sm = sm.value;
+                    self.splits = sm.splits().iter().map(split_report).collect();
+                    self.sample = Some(SampleReport {
+                        molecules: sm.tally.molecules,
+                        drawn: sm.drawn,
+                        estimated_molecules: sm.estimated,
+                        margin: sm.margin(),
+                        seed: sm.seed,
+                    });
                 }
-                Ok(Some(ForwardCut::TooMany))
             }
-            Err(cut) => {
-                self.exact_cut = Some(cut);
-                Ok(Some(cut))
-            }
+            cut => self.ranking_cut = Some(cut),
         }
+        Ok(t.ended)
     }
 
     /// Works out each cell's probability of holding an atom — the share of
     /// the molecules that fit with an atom there — from the molecules
-    /// listed when they are all that fit, else counted forward as
-    /// [`SolveReport::rank_exactly`] does. Returns why it could not, if it
-    /// could not (then `probabilities` stays `None`).
-    pub fn count_atoms(&mut self, limits: &ForwardLimits) -> Result<Option<ForwardCut>, Error> {
+    /// listed when they are all that fit, else counted forward within
+    /// `budget` as [`SolveReport::rank_exactly`] does. Returns how the count
+    /// ended: when not complete, `probabilities` stays `None`.
+    pub fn count_atoms(&mut self, budget: &Budget) -> Result<Ended, Error> {
         let sol = &self.solution;
         if sol.ended.is_complete() && sol.count == sol.molecules.len() as u128 {
-            if sol.molecules.is_empty() {
-                return Ok(None);
-            }
-            let p = sol.observation.width();
-            let mut atoms = vec![0u64; p * p];
-            for m in &sol.molecules {
-                for &a in m.atoms() {
+            if !sol.molecules.is_empty() {
+                let p = sol.observation.width();
+                let mut atoms = vec![0u64; p * p];
+                for &a in sol.molecules.iter().flat_map(|m| m.atoms()) {
                     atoms[a] += 1;
                 }
+                let n = sol.molecules.len() as f64;
+                self.probabilities = Some(atoms.iter().map(|&k| k as f64 / n).collect());
             }
-            let n = sol.molecules.len() as f64;
-            self.probabilities = Some(atoms.iter().map(|&k| k as f64 / n).collect());
-            return Ok(None);
+            return Ok(Ended::Complete);
         }
         if self.probabilities.is_some() {
-            return Ok(None);
+            return Ok(Ended::Complete);
         }
         // Not all listed and not yet counted forward.
-        match forward::tally(&sol.observation, sol.rules, sol.atoms.clone(), limits)? {
-            Ok(t) => {
-                // None fits: no cell has a probability.
-                self.probabilities = (t.molecules > 0).then(|| t.probabilities());
-                Ok(None)
-            }
-            Err(cut) => Ok(Some(cut)),
+        let t = forward::tally(&sol.observation, sol.rules, sol.atoms.clone(), budget)?;
+        if t.is_complete() {
+            // None fits: no cell has a probability.
+            self.probabilities = (t.value.molecules > 0).then(|| t.value.probabilities());
         }
+        Ok(t.ended)
     }
 
     /// Builds the report of `solution` for the puzzle from `origin`, with the
@@ -330,14 +311,7 @@ impl SolveReport {
             GuessReport {
                 molecule: g.to_string(),
                 fits: differs.is_none() && count_ok,
-                differs_at: differs.map(|p| {
-                    let observed = solution
-                        .observation
-                        .get(p)
-                        .map(Outcome::words)
-                        .unwrap_or_default();
-                    (p, observed, s.get(p).words())
-                }),
+                differs_at: differs.and_then(|p| Some((p, solution.observation.get(p)?, s.get(p)))),
                 among_solutions: solution.molecules.contains(g),
             }
         });
@@ -371,7 +345,7 @@ impl SolveReport {
             splits,
             splits_exact: solution.ended.is_complete()
                 && solution.count == solution.molecules.len() as u128,
-            exact_cut: None,
+            ranking_cut: None,
             sample: None,
             probabilities: None,
             guess,
@@ -391,7 +365,7 @@ fn ended_flags<S: serde::Serializer>(ended: &Ended, serializer: S) -> Result<S::
     let mut flags = serializer.serialize_struct("Ended", 4)?;
     flags.serialize_field("complete", &ended.is_complete())?;
     flags.serialize_field("timed_out", &(*ended == Ended::TimedOut))?;
-    flags.serialize_field("interrupted", &(*ended == Ended::Interrupted))?;
+    flags.serialize_field("interrupted", &(*ended == Ended::Cancelled))?;
     flags.serialize_field("over_memory", &(*ended == Ended::OverMemory))?;
     flags.end()
 }

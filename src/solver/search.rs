@@ -2,16 +2,16 @@
 //! again, until the formula is unsatisfiable.
 
 use std::ops::RangeInclusive;
-use std::time::Instant;
 
 use itertools::Itertools;
 use varisat::Lit;
 
+use crate::control::Ended;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::binomial_wide;
-use crate::solver::encode::L;
-use crate::solver::limits::{Ended, Halt};
+use crate::solver::encode::Term;
+use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
 /// The molecules found by [`RayModel::solve`].
@@ -25,8 +25,8 @@ pub struct Found {
     /// How many molecules the families hold (saturating at `u128::MAX`).
     pub count: u128,
     /// How the search ended: complete (there are no others), at the limit
-    /// of molecules asked for, or cut short (the deadline, a stop asked
-    /// for with [`RayModel::stop_when`], the memory bound).
+    /// of molecules asked for, or cut short by the model's budget (see
+    /// [`RayModel::within`]).
     pub ended: Ended,
 }
 
@@ -150,9 +150,9 @@ impl RayModel {
             !self.at_least_lit(atoms.end().saturating_add(1))?,
         ] {
             match l {
-                L::Lit(x) => v.push(x),
-                L::False => v.push(!self.encoding.t),
-                L::True => {}
+                Term::Lit(x) => v.push(x),
+                Term::False => v.push(!self.encoding.t),
+                Term::True => {}
             }
         }
         Ok(v)
@@ -267,16 +267,15 @@ impl RayModel {
 
     /// Every molecule with an atom count in `atoms` that fits all the observed
     /// rays, found by solving and blocking each model in turn. Stops after
-    /// `limit` molecules or at `deadline` (between two solver calls), with
-    /// `complete` false.
+    /// `limit` molecules, or when the model's budget is spent (between two
+    /// solver calls), and says so in [`Found::ended`].
     pub fn solve(
         &mut self,
         atoms: RangeInclusive<usize>,
         limit: Option<usize>,
-        deadline: Option<Instant>,
     ) -> Result<Found, Error> {
         let selectors: Vec<Lit> = self.rays.iter().map(|r| r.selector).collect();
-        self.solve_with(&selectors, atoms, limit, deadline, |_| {})
+        self.solve_with(&selectors, atoms, limit, |_| {})
     }
 
     /// Like [`solve`](Self::solve), for the rays whose selectors are given, and
@@ -294,23 +293,15 @@ impl RayModel {
         selectors: &[Lit],
         atoms: RangeInclusive<usize>,
         limit: Option<usize>,
-        deadline: Option<Instant>,
         found: impl FnMut(&Molecule),
     ) -> Result<Found, Error> {
-        let before = self.solver.guard.deadline;
-        self.solver.guard.deadline = match (before, deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
         let mut out = Found {
             molecules: Vec::new(),
             families: Vec::new(),
             count: 0,
             ended: Ended::ReachedMax,
         };
-        let r = self.enumerate(selectors, atoms, limit, found, &mut out);
-        self.solver.guard.deadline = before;
-        out.ended = match r {
+        out.ended = match self.enumerate(selectors, atoms, limit, found, &mut out) {
             Ok(ended) => ended,
             Err(Halt::Cut(cut)) => cut.into(),
             Err(Halt::Failed(e)) => return Err(e),
@@ -364,7 +355,7 @@ impl RayModel {
             out.families.push(family);
         };
         // Retire this enumeration's blocking clauses.
-        self.clause(&[L::Lit(!act)]);
+        self.clause(&[Term::Lit(!act)]);
         Ok(ended)
     }
 
@@ -379,13 +370,13 @@ impl RayModel {
         act: Lit,
     ) -> Result<(), Halt> {
         let n = m.atoms().len();
-        let mut block: Vec<L> = vec![L::Lit(!act)];
+        let mut block: Vec<Term> = vec![Term::Lit(!act)];
         if family.extra == 0 {
             // Every atom is needed where it is: block the molecule alone.
             block.extend(
                 m.atoms()
                     .iter()
-                    .map(|&i| L::Lit(self.encoding.atoms[i].negative())),
+                    .map(|&i| Term::Lit(self.encoding.atoms[i].negative())),
             );
             block.push(self.at_least_lit(n + 1)?);
         } else {
@@ -394,7 +385,7 @@ impl RayModel {
             for (c, &kept) in needed.iter().enumerate() {
                 if kept {
                     let atom = m.atoms().binary_search(&c).is_ok();
-                    block.push(L::Lit(self.encoding.atoms[c].lit(!atom)));
+                    block.push(Term::Lit(self.encoding.atoms[c].lit(!atom)));
                 }
             }
             block.push(self.at_least_lit(n + 1)?);
@@ -455,16 +446,7 @@ impl RayModel {
         atoms: &RangeInclusive<usize>,
         extra: &[Lit],
     ) -> Result<bool, Error> {
-        let guard = std::mem::take(&mut self.solver.guard);
-        let r = self.witness(selectors, atoms, extra);
-        self.solver.guard = guard;
-        match r {
-            Ok(w) => Ok(w.is_some()),
-            Err(Halt::Failed(e)) => Err(e),
-            Err(Halt::Cut(c)) => Err(Error::Internal(format!(
-                "the model was cut short earlier ({c:?}) and cannot answer"
-            ))),
-        }
+        self.unlimited(|m| Ok(m.witness(selectors, atoms, extra)?.is_some()))
     }
 
     /// A molecule with a count in `atoms` that fits the rays whose selectors

@@ -4,21 +4,22 @@
 
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use itertools::Itertools;
 use varisat::Lit;
 
+use crate::control::{Budget, Cancel, Cut, Ended, Instant};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
 use crate::rules::spectrum::Observation;
+use crate::setting::{Setting, Text};
 use crate::solver::bounds::Fewest;
 use crate::solver::encode::counter_bytes;
 use crate::solver::infer::{Inferred, infer_within};
-use crate::solver::limits::{Cut, Ended, Guard, Halt, Limits, human_bytes, model_bytes};
+use crate::solver::limits::{DEFAULT_MEMORY, Guard, Halt, Limits, human_bytes, model_bytes};
 use crate::solver::model::RayModel;
 use crate::solver::search::Family;
 
@@ -45,6 +46,35 @@ pub struct Split {
     pub expected_remaining: f64,
     /// What the ray tells, in bits: −Σ p log₂ p over its outcomes.
     pub entropy: f64,
+}
+
+impl Split {
+    /// The split by the ray from `position` into `classes` (each outcome,
+    /// and how many molecules give it): the molecules expected to remain
+    /// and the bits it tells, over the molecules the classes hold (the
+    /// information summed in the order given), the classes then sorted most
+    /// first.
+    pub(crate) fn new(position: usize, mut classes: Vec<(Outcome, usize)>) -> Split {
+        let n = classes.iter().map(|c| c.1).sum::<usize>() as f64;
+        let squares: u128 = classes
+            .iter()
+            .map(|&(_, k)| (k as u128) * (k as u128))
+            .sum();
+        let entropy = classes
+            .iter()
+            .map(|&(_, k)| {
+                let q = k as f64 / n;
+                -q * q.log2()
+            })
+            .sum();
+        classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        Split {
+            position,
+            classes,
+            expected_remaining: squares as f64 / n,
+            entropy,
+        }
+    }
 }
 
 /// Orders splits best first: fewest molecules expected to remain, ties by
@@ -127,25 +157,19 @@ impl Solution {
         }
     }
 
-    /// A search stopped by `cut` with the `molecules` found so far.
+    /// A search that ended as `ended` with the `molecules` found so far.
     fn stopped(
         observation: &Observation,
         rules: Rules,
         atoms: RangeInclusive<usize>,
         mut molecules: Vec<Molecule>,
-        cut: Cut,
+        ended: Ended,
     ) -> Solution {
         molecules.sort_unstable();
-        let mut s = Solution::interrupted(observation.clone(), rules, atoms, molecules);
-        s.ended = cut.into();
-        s
-    }
-
-    /// A complete answer: nothing fits.
-    fn nothing(observation: &Observation, rules: Rules, atoms: RangeInclusive<usize>) -> Solution {
-        let mut s = Solution::interrupted(observation.clone(), rules, atoms, Vec::new());
-        s.ended = Ended::Complete;
-        s
+        Solution {
+            ended,
+            ..Solution::interrupted(observation.clone(), rules, atoms, molecules)
+        }
     }
 }
 
@@ -174,8 +198,8 @@ const PROBE_WORK: usize = 50_000_000;
 /// meet, which the atom counter is slow to prove: meanwhile the fewest atoms
 /// the rays allow are worked out (see [`RayModel::fewest_atoms`]), and if they
 /// are more than asked for, the answer comes at once. A search that is no
-/// longer needed is told to stop; one stuck in a solver call past the
-/// deadline is left to stop at its next check.
+/// longer needed is cancelled; one stuck in a solver call past the deadline
+/// is left to stop at its next check.
 pub fn solve(
     observed: &Observation,
     rules: Rules,
@@ -186,60 +210,48 @@ pub fn solve(
     let cells = observed.width() * observed.width();
     let hi = (*atoms.end()).min(cells);
     let atoms = *atoms.start()..=hi;
-    let guard = Guard::new(limits);
-    let inferred = Arc::new(infer_within(observed, rules, hi, &guard));
+    let guard = Guard::new(&limits.budget);
+    let stopped = |listed, ended| Solution::stopped(observed, rules, atoms.clone(), listed, ended);
+    let inferred = infer_within(observed, rules, hi, &guard.budget);
     if let Some(cut) = inferred.cut {
-        return Ok(Solution::stopped(observed, rules, atoms, Vec::new(), cut));
+        return Ok(stopped(Vec::new(), cut.into()));
     }
     if inferred.contradiction {
         // The rays cannot all end as observed with at most `hi` atoms.
-        let mut solution = Solution::nothing(observed, rules, atoms);
+        let mut solution = stopped(Vec::new(), Ended::Complete);
         explain(&mut solution, &guard)?;
         return Ok(solution);
     }
-    fits_in_memory(observed, &inferred, hi, limits)?;
+    fits_in_memory(observed, &inferred, hi, &limits.budget)?;
+    let question = Question {
+        observed: observed.clone(),
+        rules,
+        inferred: Arc::new(inferred),
+        max: limits.max,
+    };
     if cells <= DIRECT_CELLS {
         // Small boxes: the counter is quick whatever the count, and a thread
         // would cost more than the search.
-        let mut solution = search(observed, rules, atoms, limits, &guard, &inferred, found)?;
+        let mut solution = search(&question, atoms, &guard, found)?;
         if solution.ended.is_complete() && solution.count == 0 {
             explain(&mut solution, &guard)?;
         }
         return Ok(solution);
     }
     let (tx, rx) = mpsc::channel();
-    let mut current = Search::start(
-        0,
-        observed,
-        rules,
-        atoms.clone(),
-        limits,
-        &guard,
-        &inferred,
-        tx.clone(),
-    )?;
+    let mut current = Search::start(0, &question, atoms.clone(), &guard, tx.clone())?;
     let mut listed: Vec<Molecule> = Vec::new();
     let mut forwarded: HashSet<Molecule> = HashSet::new();
     let mut fewest = None;
     let mut checked = false;
     loop {
-        let mut wait = if checked {
-            match limits.deadline {
-                Some(d) => d.saturating_duration_since(Instant::now()) + GRACE,
-                None => Duration::from_secs(3600),
-            }
-        } else {
-            FIRST_ANSWER
-        };
-        if limits.stop.is_some() {
-            wait = wait.min(POLL);
-        }
-        if limits.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
-            // Asked to stop: answer with what was found, at once.
-            let mut solution = Solution::stopped(observed, rules, atoms, listed, Cut::Stop);
+        if limits.budget.cancel.is_cancelled() {
+            // Cancelled: answer with what was found, at once.
+            let mut solution = stopped(listed, Ended::Cancelled);
             solution.fewest_atoms = fewest;
             return Ok(solution);
         }
+        let wait = if checked { POLL } else { FIRST_ANSWER };
         match rx.recv_timeout(wait) {
             Ok((id, _)) if id != current.id => {}
             Ok((_, Event::Found(m))) => {
@@ -263,30 +275,27 @@ pub fn solve(
                 // The search is slow. An atom count below what the rays need
                 // is slow for it to rule out, and quick to show otherwise.
                 checked = true;
-                let mut probe = RayModel::from_inferred(observed, rules, hi, &inferred);
-                probe.set_guard(guard.clone());
-                let stop = || current.finished.load(Ordering::SeqCst);
-                match probe.fewest_atoms(&[], hi, &stop)? {
+                let mut probe = RayModel::from_inferred(observed, rules, hi, &question.inferred);
+                // Stopped too when the search finishes.
+                probe.set_guard(guard.with_cancel(current.finished.clone()));
+                match probe.fewest_atoms(&[], hi)? {
                     Fewest::MoreThan(..) => {
-                        let mut solution = Solution::nothing(observed, rules, atoms);
+                        let mut solution = stopped(Vec::new(), Ended::Complete);
                         drop(probe);
                         explain(&mut solution, &guard)?;
                         return Ok(solution);
                     }
                     Fewest::Atoms(n) => {
                         fewest = Some(n);
-                        if n > *atoms.start() && !current.finished.load(Ordering::SeqCst) {
+                        if n > *atoms.start() && !current.finished.is_cancelled() {
                             // Counts below n need not be searched: start again
-                            // without them, stopping the first search.
+                            // without them, cancelling the first search.
                             drop(probe);
                             current = Search::start(
                                 current.id + 1,
-                                observed,
-                                rules,
+                                &question,
                                 n..=hi,
-                                limits,
                                 &guard,
-                                &inferred,
                                 tx.clone(),
                             )?;
                         }
@@ -295,9 +304,13 @@ pub fn solve(
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                if limits
+                    .budget
+                    .deadline
+                    .is_some_and(|d| Instant::now() >= d + GRACE)
+                {
                     // The search is stuck in one solver call past the deadline.
-                    let mut solution = Solution::stopped(observed, rules, atoms, listed, Cut::Time);
+                    let mut solution = stopped(listed, Ended::TimedOut);
                     solution.fewest_atoms = fewest;
                     return Ok(solution);
                 }
@@ -318,11 +331,9 @@ fn fits_in_memory(
     observed: &Observation,
     inferred: &Inferred,
     hi: usize,
-    limits: &Limits,
+    budget: &Budget,
 ) -> Result<(), Error> {
-    let Some(bound) = limits.memory else {
-        return Ok(());
-    };
+    let bound = budget.memory_or(DEFAULT_MEMORY);
     let p = observed.width();
     let cells = p * p;
     let undecided = inferred.known.iter().filter(|k| k.is_none()).count();
@@ -333,12 +344,26 @@ fn fits_in_memory(
     if need <= bound {
         return Ok(());
     }
-    Err(Error::invalid(format!(
-        "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (--memory), or give the count of more rays",
+    let needs = format!(
+        "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (",
         cells - undecided,
         human_bytes(need),
         human_bytes(bound)
-    )))
+    );
+    let what_to_do = "), or give the count of more rays";
+    Err(Error::invalid(
+        Text::from(needs).and(Setting::Memory).and(what_to_do),
+    ))
+}
+
+/// One question to the search: the game, what inference decided of its
+/// cells, and the most molecules to list.
+#[derive(Clone)]
+struct Question {
+    observed: Observation,
+    rules: Rules,
+    inferred: Arc<Inferred>,
+    max: Option<usize>,
 }
 
 /// What a search thread reports.
@@ -347,46 +372,43 @@ enum Event {
     Done(Result<Solution, Error>),
 }
 
-/// A search running on a thread of its own; dropping it tells the thread to
-/// stop at its next check.
+/// A search running on a thread of its own; dropping it cancels the
+/// thread's token, which stops it at its next check.
 struct Search {
     id: usize,
-    finished: Arc<AtomicBool>,
-    cancel: Arc<AtomicBool>,
+    /// Cancelled when the thread is done (and with the caller's token).
+    finished: Cancel,
+    /// The thread's own token.
+    cancel: Cancel,
 }
 
 impl Drop for Search {
     fn drop(&mut self) {
-        self.cancel.store(true, Ordering::SeqCst);
+        self.cancel.cancel();
     }
 }
 
 impl Search {
-    #[allow(clippy::too_many_arguments)]
     fn start(
         id: usize,
-        observed: &Observation,
-        rules: Rules,
+        question: &Question,
         atoms: RangeInclusive<usize>,
-        limits: &Limits,
         guard: &Guard,
-        inferred: &Arc<Inferred>,
         tx: mpsc::Sender<(usize, Event)>,
     ) -> Result<Search, Error> {
-        let finished = Arc::new(AtomicBool::new(false));
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (observed, limits) = (observed.clone(), limits.clone());
-        let guard = guard.with_cancel(Arc::clone(&cancel));
-        let inferred = Arc::clone(inferred);
-        let done = Arc::clone(&finished);
+        let guard = guard.child();
+        let cancel = guard.budget.cancel.clone();
+        let finished = guard.budget.cancel.child();
+        let done = finished.clone();
+        let question = question.clone();
         std::thread::Builder::new()
             .name("bbx-solve".into())
             .spawn(move || {
                 let found_tx = tx.clone();
-                let r = search(&observed, rules, atoms, &limits, &guard, &inferred, |m| {
+                let r = search(&question, atoms, &guard, |m| {
                     let _ = found_tx.send((id, Event::Found(m.clone())));
                 });
-                done.store(true, Ordering::SeqCst);
+                done.cancel();
                 let _ = tx.send((id, Event::Done(r)));
             })
             .map_err(|e| Error::system(format!("cannot start the solver's thread: {e}")))?;
@@ -405,7 +427,7 @@ const DIRECT_CELLS: usize = 100;
 /// How long a search may take before the fewest atoms are worked out beside it.
 const FIRST_ANSWER: Duration = Duration::from_millis(50);
 
-/// How often a search that can be stopped is looked at.
+/// How often a search on its thread is looked at.
 const POLL: Duration = Duration::from_millis(100);
 
 /// How long past its deadline a search stuck in one solver call is waited for.
@@ -422,7 +444,7 @@ fn explain(solution: &mut Solution, guard: &Guard) -> Result<(), Error> {
     let cells = observed.width() * observed.width();
     let hi = *solution.atoms.end();
     if solution.fewest_atoms.is_none_or(|f| f <= hi) {
-        let inferred = infer_within(&observed, rules, cells, guard);
+        let inferred = infer_within(&observed, rules, cells, &guard.budget);
         if let Some(cut) = inferred.cut {
             solution.conflict_cut = Some(cut);
             return Ok(());
@@ -430,12 +452,12 @@ fn explain(solution: &mut Solution, guard: &Guard) -> Result<(), Error> {
         if !inferred.contradiction {
             let mut probe = RayModel::from_inferred(&observed, rules, cells, &inferred);
             probe.set_guard(guard.clone());
-            match probe.fewest_atoms(&[], cells.min(hi + 16), &|| false)? {
+            match probe.fewest_atoms(&[], cells.min(hi + 16))? {
                 Fewest::Atoms(n) => solution.fewest_atoms = Some(n),
                 Fewest::MoreThan(..) => {}
                 Fewest::Unknown => {
                     let cut = probe.cut().or(guard.check().err());
-                    solution.conflict_cut = Some(cut.unwrap_or(Cut::Time));
+                    solution.conflict_cut = Some(cut.unwrap_or(Cut::TimedOut));
                     return Ok(());
                 }
             }
@@ -475,7 +497,7 @@ fn conflict(
                 o.record(k, Outcome::Exit(pos));
             }
         }
-        let inferred = infer_within(&o, rules, cells, guard);
+        let inferred = infer_within(&o, rules, cells, &guard.budget);
         match inferred.cut {
             Some(cut) => Err(Halt::Cut(cut)),
             None => Ok(inferred.contradiction),
@@ -536,21 +558,21 @@ fn conflict(
 
 /// The search itself: every molecule, by families, and what is certain.
 fn search(
-    observed: &Observation,
-    rules: Rules,
+    question: &Question,
     atoms: RangeInclusive<usize>,
-    limits: &Limits,
     guard: &Guard,
-    inferred: &Inferred,
     mut found: impl FnMut(&Molecule),
 ) -> Result<Solution, Error> {
+    let Question {
+        observed, rules, ..
+    } = question;
     let cells = observed.width() * observed.width();
     let (lo, hi) = (*atoms.start(), *atoms.end());
-    let mut solution = Solution::interrupted(observed.clone(), rules, atoms, Vec::new());
-    let mut model = RayModel::from_inferred(observed, rules, hi, inferred);
+    let mut solution = Solution::interrupted(observed.clone(), *rules, atoms, Vec::new());
+    let mut model = RayModel::from_inferred(observed, *rules, hi, &question.inferred);
     model.set_guard(guard.clone());
     let selectors: Vec<Lit> = model.rays().iter().map(|r| r.selector).collect();
-    let f = model.solve_with(&selectors, lo..=hi, limits.max, None, &mut found)?;
+    let f = model.solve_with(&selectors, lo..=hi, question.max, &mut found)?;
     solution.molecules = f.molecules;
     // In number order, whatever order the solver found them in.
     solution.molecules.sort_unstable();
@@ -634,8 +656,7 @@ impl Solution {
     /// [`splits`](Self::splits) from the outcomes of every ray of each
     /// molecule listed ([`outcome_table`]), traced once for the whole report.
     pub(crate) fn splits_from(&self, outcomes: &[Vec<Outcome>]) -> Vec<Split> {
-        let n = self.molecules.len();
-        if n < 2 {
+        if self.molecules.len() < 2 {
             return Vec::new();
         }
         let p = self.observation.width();
@@ -649,24 +670,9 @@ impl Solution {
                         None => classes.push((o[pos - 1], 1)),
                     }
                 }
-                if classes.len() < 2 {
-                    return None;
-                }
+                // Sorted first: the information is summed most first.
                 classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-                let expected = classes.iter().map(|c| (c.1 * c.1) as f64).sum::<f64>() / n as f64;
-                let entropy = classes
-                    .iter()
-                    .map(|c| {
-                        let q = c.1 as f64 / n as f64;
-                        -q * q.log2()
-                    })
-                    .sum();
-                Some(Split {
-                    position: pos,
-                    classes,
-                    expected_remaining: expected,
-                    entropy,
-                })
+                (classes.len() >= 2).then(|| Split::new(pos, classes))
             })
             .collect();
         best_first(&mut splits);

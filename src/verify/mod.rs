@@ -305,7 +305,7 @@ pub fn check_afresh(
     want.sort_unstable();
     let mut model = RayModel::simplified(o, sat_rules, config.atoms);
     model.encode_all_rays();
-    let s = model.solve(config.atoms..=config.atoms, None, None)?;
+    let s = model.solve(config.atoms..=config.atoms, None)?;
     let found: Vec<u64> = s.molecules.iter().map(number).collect::<Result<_, _>>()?;
     compare(config, o, want, found)
 }

@@ -7,9 +7,10 @@ use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Once};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
+use bbx::control::{Budget, Cancel, Faults};
 use bbx::puzzle::{Format, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
 use bbx::{Observation, Rules};
@@ -66,6 +67,22 @@ pub fn ctrl_c() -> &'static AtomicBool {
     static CATCH: Once = Once::new();
     CATCH.call_once(|| watch_interrupts(Arc::clone(&STOP)));
     &STOP
+}
+
+/// A token that Ctrl-C cancels, catching Ctrl-C from now on ([`ctrl_c`]).
+pub fn interrupt() -> Cancel {
+    ctrl_c();
+    Cancel::from_flag(Arc::clone(&STOP))
+}
+
+/// The budget of a command's work: until its `--timeout` from now, and
+/// cancelled by Ctrl-C.
+pub fn budget(timeout: Option<Duration>) -> Budget {
+    let budget = Budget::default().with_cancel(interrupt());
+    match timeout {
+        Some(t) => budget.with_timeout(t),
+        None => budget,
+    }
 }
 
 /// Sets `stop` on the first SIGINT; on the second, says so and exits.
@@ -275,11 +292,6 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// The instant a `--timeout` ends, counted from now.
-pub fn deadline(timeout: Option<Duration>) -> Option<Instant> {
-    timeout.map(|t| Instant::now() + t)
-}
-
 /// Solves, telling `found(n)` how many molecules have been listed so far
 /// (for a spinner). The deadline holds even inside one long solver call:
 /// [`solver::solve`] answers with what it found 200 ms past it.
@@ -355,11 +367,23 @@ pub fn spinner(quiet: bool, message: String) -> indicatif::ProgressBar {
     s
 }
 
-/// `value` as pretty JSON, with a final newline.
+/// `value` as pretty JSON, with a final newline; the settings its prose
+/// mentions are named as flags.
 pub fn json<T: serde::Serialize>(value: &T) -> bbx::Result<String> {
-    let mut s = serde_json::to_string_pretty(value)?;
+    let mut s = bbx::setting::serialising_with(&Flags, || serde_json::to_string_pretty(value))?;
     s.push('\n');
     Ok(s)
+}
+
+/// The faults a test injects, from the environment variable
+/// `BBX_TEST_FAULTS` (see [`Faults`]); none when it is not set.
+pub fn faults() -> bbx::Result<Faults> {
+    match std::env::var("BBX_TEST_FAULTS") {
+        Ok(spec) => {
+            Faults::parse(&spec).map_err(|e| bbx::Error::invalid(format!("BBX_TEST_FAULTS: {e}")))
+        }
+        Err(_) => Ok(Faults::default()),
+    }
 }
 
 /// The commands that take `--json`.

@@ -7,6 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod cli;
 mod commands;
+mod terminal;
 
 /// Explore and solve the deduction game Black Box.
 #[derive(Parser)]

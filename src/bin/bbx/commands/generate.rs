@@ -3,10 +3,11 @@
 use std::time::{Duration, Instant};
 
 use bbx::assistant::generate::{minimize, random_molecule, seeded, unique};
+use bbx::control::Budget;
 use bbx::error::quantity;
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, deadline, json, parse_timeout, spinner};
+use crate::cli::{Quiet, Seed, Status, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -52,14 +53,18 @@ fn inner(args: Args) -> bbx::Result<String> {
     let seed = args.seed.value()?;
     let mut rng = seeded(seed);
     let start = Instant::now();
-    let deadline = deadline(args.timeout);
+    // Not stopped by Ctrl-C: nothing is written before the end.
+    let budget = match args.timeout {
+        Some(t) => Budget::default().with_timeout(t),
+        None => Budget::default(),
+    };
     if let Some(path) = &args.out {
         // Checked before the work: a puzzle never replaces what is not one.
         check_out(path)?;
     }
     let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
     let (molecule, full, draws) = if args.unique || args.minimal {
-        let g = unique(config, args.rules, &mut rng, args.max_draws, deadline);
+        let g = unique(config, args.rules, &mut rng, args.max_draws, &budget);
         let g = g.inspect_err(|_| spinner.finish_and_clear())?;
         (g.molecule, g.observation, g.draws)
     } else {
@@ -69,9 +74,9 @@ fn inner(args: Args) -> bbx::Result<String> {
     };
     let (observation, minimal) = if args.minimal {
         spinner.set_message(format!("generate {config}: removing rays"));
-        let small = minimize(&full, args.rules, config.atoms, &mut rng, deadline);
+        let small = minimize(&full, args.rules, config.atoms, &mut rng, &budget);
         let small = small.inspect_err(|_| spinner.finish_and_clear())?;
-        (small.observation, Some(small.minimal))
+        (small.value, Some(small.ended.is_complete()))
     } else {
         (full, None)
     };

@@ -1,20 +1,22 @@
 //! `bbx play`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bbx::assistant::strategy::Policy;
 use bbx::play::app::Options;
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
+use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Start};
 use bbx::rules::notation::Notation;
 use bbx::{Config, Rules};
 
-use crate::cli::{Seed, Status, parse_max, parse_timeout};
+use crate::cli::{Flags, Seed, Status, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)"
+    after_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
 )]
 pub struct Args {
     /// A configuration (An_Bp, default A4_B8) for a random molecule, a
@@ -63,45 +65,41 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
-    let start = match args.game.as_deref() {
-        None => Start::Random {
-            config: Config { atoms: 4, width: 8 },
+    let game = args.game.as_deref().unwrap_or("A4_B8");
+    let lower = game.to_ascii_lowercase();
+    let start = match game.parse::<Config>() {
+        Ok(config) => Start::Random {
+            config,
             unique: args.unique,
         },
-        Some(s) => match s.parse::<Config>() {
-            Ok(config) => Start::Random {
-                config,
-                unique: args.unique,
-            },
-            Err(e) => {
-                if std::path::Path::new(s).exists() {
-                    if args.unique {
-                        return Err(bbx::Error::invalid(
-                            "--unique chooses random molecules: it does not apply to a puzzle file",
-                        ));
-                    }
-                    Start::File(s.to_string())
-                } else if bbx::puzzle::is_tatham(s) && !s.contains('\n') {
-                    if args.unique {
-                        return Err(bbx::Error::invalid(
-                            "--unique chooses random molecules: it does not apply to a game ID",
-                        ));
-                    }
-                    Start::GameId(s.to_string())
-                } else if looks_like_config(s) {
-                    return Err(e);
-                } else {
-                    return Err(bbx::Error::invalid(format!(
-                        "'{s}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
-                    )));
-                }
-            }
-        },
+        Err(_) if std::path::Path::new(game).exists() => Start::File(game.to_string()),
+        Err(_) if bbx::puzzle::is_tatham(game) && !game.contains('\n') => {
+            Start::GameId(game.to_string())
+        }
+        // Meant as a configuration: its parse error is the better message.
+        Err(e) if lower.starts_with('a') && lower.contains("_b") => {
+            return Err(e);
+        }
+        Err(_) => {
+            return Err(bbx::Error::invalid(format!(
+                "'{game}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
+            )));
+        }
     };
-    if matches!(start, Start::Random { .. }) && args.atoms.is_some() {
-        return Err(bbx::Error::invalid(
-            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it",
-        ));
+    let refused = match start {
+        Start::Random { .. } if args.atoms.is_some() => {
+            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
+        }
+        Start::File(_) if args.unique => {
+            "--unique chooses random molecules: it does not apply to a puzzle file"
+        }
+        Start::GameId(_) if args.unique => {
+            "--unique chooses random molecules: it does not apply to a game ID"
+        }
+        _ => "",
+    };
+    if !refused.is_empty() {
+        return Err(bbx::Error::invalid(refused));
     }
     let setup = Setup {
         start,
@@ -122,19 +120,18 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         },
         save_path: args.save,
         policy: args.policy,
+        naming: Arc::new(Flags),
     };
-    let played = bbx::play::play(setup, options)?;
+    // The game first, so that a bad file or option is reported even without
+    // a terminal; then the terminal.
+    let started = bbx::play::setup::start(&setup)?;
+    let mut session = Session::new(setup, started, options);
+    crate::terminal::play(&mut session)?;
+    let played = session.played();
     let status = if played.interrupted {
         Status::Interrupted
     } else {
         Status::Done
     };
     Ok((format!("{}\n", played.summary), status))
-}
-
-/// Whether `s` was meant as a configuration (`A…_B…`), so that its parse
-/// error is the better message.
-fn looks_like_config(s: &str) -> bool {
-    let t = s.to_ascii_lowercase();
-    t.starts_with('a') && t.contains("_b")
 }

@@ -2,14 +2,14 @@
 
 use std::time::Duration;
 
+use bbx::control::Ended;
 use bbx::error::quantity;
 use bbx::render;
-use bbx::solver::forward::ForwardLimits;
+use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
-use bbx::solver::{Ended, Limits};
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
     solve_counting, spinner,
 };
 
@@ -49,12 +49,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
-    let forward_deadline = deadline(args.timeout);
+    let budget = budget(args.timeout).with_memory(Some(args.memory));
     let limits = Limits {
         max: Some(args.max.limit(puzzle.width() * puzzle.width())),
-        deadline: forward_deadline,
-        stop: Some(ctrl_c()),
-        memory: Some(args.memory),
+        budget: budget.clone(),
     };
     let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -66,7 +64,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     });
     spinner.finish_and_clear();
     let solution = solution?;
-    let code = if solution.ended == Ended::Interrupted {
+    let code = if solution.ended == Ended::Cancelled {
         Status::Interrupted
     } else if solution.ended.is_complete() && solution.count == 0 {
         Status::No
@@ -79,12 +77,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     };
     let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
     if !args.count {
-        let forward = ForwardLimits {
-            deadline: forward_deadline,
-            stop: Some(ctrl_c()),
-        };
-        report.rank_exactly(&forward)?;
-        if args.probabilities && report.count_atoms(&forward)?.is_some() {
+        report.rank_exactly(&budget)?;
+        if args.probabilities && !report.count_atoms(&budget)?.is_complete() {
             eprintln!(
                 "note: no probabilities: the molecules that fit could not all be counted (too many to walk, or the time limit)"
             );
@@ -95,14 +89,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             format!("{}\n", report.count)
         } else if report.count == 0 {
             // Not "at least 0": say what stopped the search.
-            format!("{}\n", render::verdict(&report))
+            format!("{}\n", render::verdict(&report, &Flags))
         } else {
             format!("at least {}\n", report.count)
         }
     } else if args.json {
         json(&report)?
     } else {
-        let mut text = render::solve_text(&report, args.boards);
+        let mut text = render::solve_text(&report, args.boards, &Flags);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.width().pow(2)
         {

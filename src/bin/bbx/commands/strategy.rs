@@ -2,12 +2,13 @@
 
 use std::time::Duration;
 
-use bbx::assistant::optimal::{OptimalCut, OptimalOptions, lower_bound, optimum};
-use bbx::assistant::strategy::{Policy, StrategyOptions, play_all, play_one};
+use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
+use bbx::assistant::strategy::{Policy, PolicyGame, StrategyOptions, play_all, play_one};
+use bbx::control::Ended;
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout, spinner, stopped,
+    Flags, Quiet, Status, budget, faults, json, parse_size, parse_timeout, spinner, stopped,
 };
 
 #[derive(clap::Args)]
@@ -61,14 +62,11 @@ pub struct Args {
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
     /// The most memory the exhaustive search may remember sets in (2G,
-    /// 500M…): when it is full it forgets half of them, which slows the
-    /// search but never changes its answer.
+    /// 500M…), and hold the configuration's spectra in: when the memo is
+    /// full it forgets half of them, which slows the search but never
+    /// changes its answer.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     memory: u64,
-    /// Stop the exhaustive search after N sets, as the time limit would
-    /// (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_after: Option<u64>,
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
@@ -86,11 +84,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let options = StrategyOptions {
         policy: args.policy,
         rules: args.rules,
-        deadline: deadline(args.timeout),
-        stop: Some(ctrl_c()),
+        budget: budget(args.timeout),
     };
     if let Some(n) = args.molecule {
-        let game = play_one(args.config, &options, n)?;
+        let played = play_one(args.config, &options, n)?;
+        let Some(game) = played.value else {
+            return Ok(nothing(args.json, played.ended, "the game was played"));
+        };
         let text = if args.json {
             /// One game, with what it was played under.
             #[derive(serde::Serialize)]
@@ -99,7 +99,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 rules: Rules,
                 policy: Policy,
                 #[serde(flatten)]
-                game: &'a bbx::assistant::strategy::Game,
+                game: &'a PolicyGame,
             }
             json(&OneGame {
                 config: args.config.to_string(),
@@ -119,78 +119,63 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             args.config, args.policy
         ),
     );
-    let report = play_all(args.config, &options);
-    let Some(mut report) = report? else {
+    let all = play_all(args.config, &options).inspect_err(|_| spinner.finish_and_clear())?;
+    let Some(mut report) = all.value else {
         spinner.finish_and_clear();
-        if ctrl_c().load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                "interrupted before every game was played: nothing to report",
-                Status::Interrupted,
-            ));
-        }
-        return Ok(stopped(
-            args.json,
-            "time_limit",
-            "the time limit passed before every game was played: nothing to report (--timeout raises it)",
-            Status::Incomplete,
-        ));
+        return Ok(nothing(args.json, all.ended, "every game was played"));
     };
     let mut status = Status::Done;
     let exhaustive = OptimalOptions {
         rules: args.rules,
-        deadline: options.deadline,
-        stop: options.stop,
-        memory: args.memory,
-        stop_after: args.stop_after,
+        budget: options.budget.with_memory(Some(args.memory)),
+        faults: faults()?,
     };
     if args.optimal {
         spinner.set_message(format!("strategy {}: the best strategy", args.config));
         let o = optimum(args.config, &exhaustive)?;
-        match o.stopped {
-            Some(OptimalCut::Interrupted) => {
-                eprintln!("interrupted before the best strategy was found");
-                status = Status::Interrupted;
-            }
-            Some(OptimalCut::TimeLimit) => {
-                eprintln!(
-                    "the time limit passed before the best strategy was found (--timeout raises it)"
-                );
-                status = Status::Incomplete;
-            }
-            None => {}
-        }
+        status = cut_short(o.ended, "the best strategy was found");
         report.optimal = Some(o);
     }
     if args.bound && status == Status::Done {
         spinner.set_message(format!("strategy {}: a lower bound", args.config));
-        let b = lower_bound(
-            args.config,
-            &OptimalOptions {
-                stop_after: None,
-                ..exhaustive
-            },
-        )?;
-        match b {
-            Some(b) => report.bound = Some(b),
-            None if ctrl_c().load(std::sync::atomic::Ordering::Relaxed) => {
-                eprintln!("interrupted before the lower bound was found");
-                status = Status::Interrupted;
-            }
-            None => {
-                eprintln!(
-                    "the time limit passed before the lower bound was found (--timeout raises it)"
-                );
-                status = Status::Incomplete;
-            }
-        }
+        let b = lower_bound(args.config, &exhaustive)?;
+        status = cut_short(b.ended, "the lower bound was found");
+        report.bound = b.value;
     }
     spinner.finish_and_clear();
     let text = if args.json {
         json(&report)?
     } else {
-        bbx::render::strategy_text(&report)
+        bbx::render::strategy_text(&report, &Flags)
     };
     Ok((text, status))
+}
+
+/// A run with nothing to report: the time limit or Ctrl-C (`ended`) came
+/// before `what`.
+fn nothing(as_json: bool, ended: Ended, what: &str) -> (String, Status) {
+    if ended == Ended::Cancelled {
+        let message = format!("interrupted before {what}: nothing to report");
+        stopped(as_json, "interrupted", &message, Status::Interrupted)
+    } else {
+        let message =
+            format!("the time limit passed before {what}: nothing to report (--timeout raises it)");
+        stopped(as_json, "time_limit", &message, Status::Incomplete)
+    }
+}
+
+/// The status of a part of the report that ended as `ended`, saying on
+/// standard error what cut it short before `what`.
+fn cut_short(ended: Ended, what: &str) -> Status {
+    match ended {
+        Ended::Complete => Status::Done,
+        Ended::Cancelled => {
+            eprintln!("interrupted before {what}");
+            Status::Interrupted
+        }
+        _ => {
+            eprintln!("the time limit passed before {what} (--timeout raises it)");
+            Status::Incomplete
+        }
+    }
 }

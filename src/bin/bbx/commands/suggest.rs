@@ -2,15 +2,14 @@
 
 use std::time::Duration;
 
-use bbx::assistant::plan::PlanLimits;
 use bbx::assistant::suggest::{SuggestOptions, rank};
+use bbx::control::{Budget, Ended};
 use bbx::error::quantity;
 use bbx::render;
-use bbx::solver::forward::ForwardLimits;
-use bbx::solver::{Ended, Limits};
+use bbx::solver::Limits;
 
 use crate::cli::{
-    MaxMolecules, PuzzleInput, Quiet, Status, ctrl_c, deadline, json, parse_size, parse_timeout,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
     solve_counting, spinner,
 };
 
@@ -51,26 +50,21 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
-    let deadline = deadline(args.timeout);
+    let budget = budget(args.timeout).with_memory(Some(args.memory));
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
-        plan_limits: PlanLimits {
-            deadline,
-            stop: Some(ctrl_c()),
-            ..PlanLimits::default()
+        // The strategy's own memory bound, on the subsets it remembers.
+        plan_budget: Budget {
+            memory: None,
+            ..budget.clone()
         },
-        forward: ForwardLimits {
-            deadline,
-            stop: Some(ctrl_c()),
-        },
+        budget: budget.clone(),
     };
     let limits = Limits {
         max: Some(options.max),
-        deadline,
-        stop: Some(ctrl_c()),
-        memory: Some(args.memory),
+        budget,
     };
     let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
     let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
@@ -83,7 +77,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if args.plan {
         spinner.set_message(format!("suggest {}: planning", puzzle.origin));
     }
-    let s = solution.map(|solution| rank(&puzzle.origin, solution, &options));
+    let s = solution.and_then(|solution| rank(&puzzle.origin, solution, &options));
     spinner.finish_and_clear();
     let s = s?;
     if s.complete && s.count == 0 {
@@ -92,14 +86,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         let text = if args.json {
             json(&s)?
         } else {
-            render::solve_text(&s.report, 0)
+            render::solve_text(&s.report, 0, &Flags)
         };
         return Ok((text, Status::No));
     }
     if let Some(cut) = &s.plan_cut
         && !args.json
     {
-        eprintln!("note: no strategy (--plan): {cut}");
+        eprintln!("note: no strategy (--plan): {}", cut.show(&Flags));
     } else if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
             "note: --plan works on complete sets of at most {} (--plan-max); this game has {}{}",
@@ -111,11 +105,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&s)?
     } else {
-        render::suggest_text(&s, args.top)
+        render::suggest_text(&s, args.top, &Flags)
     };
-    let plan_interrupted =
-        s.plan_cut.is_some() && ctrl_c().load(std::sync::atomic::Ordering::Relaxed);
-    let status = if s.report.ended == Ended::Interrupted || plan_interrupted {
+    let status = if s.report.ended == Ended::Cancelled || s.plan_ended == Some(Ended::Cancelled) {
         Status::Interrupted
     } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
         Status::Incomplete

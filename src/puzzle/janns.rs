@@ -19,16 +19,16 @@ use crate::rules::spectrum::Observation;
 /// (`k = 3P+1−c`) is `P+c`, left row r (`k = 4P+1−r`) is `r`.
 ///
 /// ```
-/// use bbx::puzzle::seed001_to_position;
-/// assert_eq!(seed001_to_position(5, 1), 20); // top, column 1
-/// assert_eq!(seed001_to_position(5, 6), 15); // right, row 1
-/// assert_eq!(seed001_to_position(5, 11), 10); // bottom, column 5
-/// assert_eq!(seed001_to_position(5, 20), 1); // left, row 1
+/// use bbx::puzzle::janns_to_position;
+/// assert_eq!(janns_to_position(5, 1), 20); // top, column 1
+/// assert_eq!(janns_to_position(5, 6), 15); // right, row 1
+/// assert_eq!(janns_to_position(5, 11), 10); // bottom, column 5
+/// assert_eq!(janns_to_position(5, 20), 1); // left, row 1
 /// ```
 ///
 /// # Panics
 /// When `k` is not in 1..=4·width.
-pub fn seed001_to_position(width: usize, k: usize) -> usize {
+pub fn janns_to_position(width: usize, k: usize) -> usize {
     assert!(
         k >= 1 && k <= 4 * width,
         "A. Janns's position {k} out of 1..={}",
@@ -38,11 +38,11 @@ pub fn seed001_to_position(width: usize, k: usize) -> usize {
 }
 
 /// Converts a bbx border position to A. Janns's numbering (the inverse of
-/// [`seed001_to_position`]).
+/// [`janns_to_position`]).
 ///
 /// # Panics
 /// When `pos` is not in 1..=4·width.
-pub fn position_to_seed001(width: usize, pos: usize) -> usize {
+pub fn position_to_janns(width: usize, pos: usize) -> usize {
     assert!(
         pos >= 1 && pos <= 4 * width,
         "border position {pos} out of 1..={}",
@@ -51,9 +51,9 @@ pub fn position_to_seed001(width: usize, pos: usize) -> usize {
     4 * width + 1 - pos
 }
 
-/// Parses a whole number token of a seed-001 file; `range` says which
+/// Parses a whole number token of a file in A. Janns's format; `range` says which
 /// values are allowed, for the message about a negative number.
-fn seed001_number(
+fn janns_number(
     origin: &str,
     line: usize,
     (column, word): (usize, &str),
@@ -79,7 +79,7 @@ fn seed001_number(
         .map_err(|_| err(format!("{noun} {word} is out of range: {range}")))
 }
 
-pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
+pub(super) fn parse_janns(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
     let mut content = text
         .lines()
         .enumerate()
@@ -107,8 +107,8 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         ));
     }
     let width_range = format!("P must be 1 to {MAX_WIDTH}");
-    let p = seed001_number(origin, head, words[0], "the box width P", &width_range)?;
-    let k = seed001_number(
+    let p = janns_number(origin, head, words[0], "the box width P", &width_range)?;
+    let k = janns_number(
         origin,
         head,
         words[1],
@@ -138,7 +138,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         Outcome::Absorbed => "absorbed".to_string(),
         Outcome::Reflected => "reflected".to_string(),
         Outcome::Miss => "missed".to_string(),
-        Outcome::Exit(b) => format!("came out at {}", position_to_seed001(p, b)),
+        Outcome::Exit(b) => format!("came out at {}", position_to_janns(p, b)),
     };
     // For each bbx position: its outcome and the line that gave it.
     let mut seen: Vec<Option<(Outcome, usize)>> = vec![None; 4 * p];
@@ -158,7 +158,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         }
         let mut ends = Vec::with_capacity(2);
         for &w in &words {
-            let k = seed001_number(origin, n, w, "a border position", &positions)?;
+            let k = janns_number(origin, n, w, "a border position", &positions)?;
             if k == 0 || k > 4 * p {
                 return Err(ParseError::new(
                     origin,
@@ -167,7 +167,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
                     format!("border position {k} is out of range: {positions}"),
                 ));
             }
-            ends.push((w.0, k, seed001_to_position(p, k)));
+            ends.push((w.0, k, janns_to_position(p, k)));
         }
         let facts: Vec<(usize, usize, Outcome)> = match ends.as_slice() {
             [(c, _, a)] => vec![(*c, *a, Outcome::Absorbed)],
@@ -180,7 +180,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         for (column, pos, outcome) in facts {
             match seen[pos - 1] {
                 Some((old, line)) if old != outcome => {
-                    let k = position_to_seed001(p, pos);
+                    let k = position_to_janns(p, pos);
                     return Err(ParseError::new(
                         origin,
                         n,
@@ -203,7 +203,7 @@ pub(super) fn parse_seed001(text: &str, origin: &str) -> Result<Puzzle, ParseErr
     }
     Ok(Puzzle {
         origin: origin.to_string(),
-        format: Format::Seed001,
+        format: Format::Janns,
         observation,
         atoms: Some(k),
         atom_range: None,

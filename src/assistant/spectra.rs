@@ -1,0 +1,277 @@
+//! Every molecule of a configuration with its spectrum, held in memory for
+//! the strategies played against all of them and the searches over them
+//! ([`strategy`](super::strategy), [`optimal`](super::optimal)).
+//!
+//! Molecule `m` (from 0: number `m + 1`) has its atoms' cells and its
+//! outcome codes ([`Outcome::code`]), one byte per ray. The table is filled
+//! by one parallel walk over the configuration
+//! ([`Walk`](crate::rules::enumeration::Walk)), which checks the budget as
+//! it goes.
+
+use rayon::prelude::*;
+
+use crate::control::{Budget, Finished};
+use crate::error::Error;
+use crate::rules::config::Config;
+use crate::rules::enumeration::Walk;
+use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::score::MISSED_ATOM_PENALTY;
+use crate::setting::{Setting, Text};
+use crate::solver::human_bytes;
+
+/// The most molecules whose spectra are held (a strategy plays every one).
+pub const STRATEGY_LIMIT: u64 = 50_000_000;
+
+/// The memory bound of the spectra when the budget gives none: 4 GB.
+pub const SPECTRA_MEMORY: u64 = 4_000_000_000;
+
+/// Molecules a task of the walk fills.
+const CHUNK: u64 = 1 << 14;
+
+/// Every molecule of a configuration with its spectrum.
+#[derive(Debug, Clone)]
+pub(crate) struct Spectra {
+    pub(crate) config: Config,
+    /// Rays per spectrum (4p).
+    pub(crate) rays: usize,
+    /// Molecules.
+    pub(crate) count: usize,
+    /// Cells per molecule in `atoms` (its atoms, at least 1).
+    stride: usize,
+    /// Molecule m's atoms at `atoms[m * stride..][..atoms]` (cell indices).
+    atoms: Vec<u16>,
+    /// Molecule m's outcome codes at `codes[m * rays..(m + 1) * rays]`.
+    pub(crate) codes: Vec<u8>,
+}
+
+impl Spectra {
+    /// The spectra of every molecule of `config` under `rules`, within
+    /// `budget`: an error when they are too many (past [`STRATEGY_LIMIT`]
+    /// molecules, or boxes wider than 63) or would take more than its memory
+    /// bound ([`SPECTRA_MEMORY`] when it gives none), and nothing (`None`)
+    /// when its deadline or token stopped the walk.
+    pub(crate) fn new(
+        config: Config,
+        rules: Rules,
+        budget: &Budget,
+    ) -> Result<Finished<Option<Spectra>>, Error> {
+        let count = config.molecule_count().unwrap_or(u64::MAX);
+        if count > STRATEGY_LIMIT || config.width > 63 {
+            return Err(Error::invalid(format!(
+                "{config} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
+                config
+                    .molecule_count()
+                    .map_or("more than 2^64".to_string(), |n| n.to_string())
+            )));
+        }
+        let (rays, stride) = (4 * config.width, config.atoms.max(1));
+        let bytes = count * (rays + 2 * stride) as u64;
+        let bound = budget.memory_or(SPECTRA_MEMORY);
+        if bytes > bound {
+            let needs = format!(
+                "the spectra of {config}'s {count} molecules take about {}, more than the memory bound of {}: raise it (",
+                human_bytes(bytes),
+                human_bytes(bound)
+            );
+            return Err(Error::invalid(
+                Text::from(needs).and(Setting::Memory).and(")"),
+            ));
+        }
+        let n = count as usize;
+        let mut spectra = Spectra {
+            config,
+            rays,
+            count: n,
+            stride,
+            atoms: vec![0; n * stride],
+            codes: vec![0; n * rays],
+        };
+        let walk = Walk::new(config)?;
+        let chunk = CHUNK as usize;
+        let filled = walk
+            .chunks(1..=count, CHUNK)
+            .zip(spectra.atoms.par_chunks_mut(chunk * stride))
+            .zip(spectra.codes.par_chunks_mut(chunk * rays))
+            .try_for_each(|((part, atoms), codes)| {
+                let mut tracer = Tracer::new(config.width, rules);
+                let mut rows = atoms.chunks_mut(stride).zip(codes.chunks_mut(rays));
+                part.visit(budget, |_, cells, _| {
+                    let Some((a, spectrum)) = rows.next() else {
+                        return;
+                    };
+                    tracer.update_cells(cells);
+                    for (x, &c) in a.iter_mut().zip(cells) {
+                        *x = c as u16;
+                    }
+                    for (q, out) in spectrum.iter_mut().enumerate() {
+                        *out = tracer.trace(q + 1).outcome.code() as u8;
+                    }
+                })
+            });
+        Ok(match filled {
+            Ok(()) => Finished::complete(Some(spectra)),
+            Err(cut) => Finished::new(None, cut.into()),
+        })
+    }
+
+    /// The outcome code of ray `q` (1..=rays) for molecule `m`.
+    pub(crate) fn code(&self, m: u32, q: usize) -> u8 {
+        self.codes[m as usize * self.rays + q - 1]
+    }
+
+    /// Molecule `m`'s spectrum, as outcome codes.
+    pub(crate) fn spectrum(&self, m: u32) -> &[u8] {
+        &self.codes[m as usize * self.rays..(m as usize + 1) * self.rays]
+    }
+
+    /// Molecule `m`'s atoms (cell indices, sorted).
+    pub(crate) fn atoms(&self, m: u32) -> &[u16] {
+        let at = m as usize * self.stride;
+        &self.atoms[at..at + self.config.atoms]
+    }
+
+    /// Codes a ray's outcome can have.
+    pub(crate) fn codes(&self) -> usize {
+        Outcome::codes(self.rays)
+    }
+
+    /// How many molecules of `set` give each outcome code of ray `q`, into
+    /// `counts` (one per code).
+    pub(crate) fn count(&self, set: &[u32], q: usize, counts: &mut [u64]) {
+        counts.fill(0);
+        for &m in set {
+            counts[usize::from(self.code(m, q))] += 1;
+        }
+    }
+
+    /// Sorts `set` into `out` by the outcome of ray `q`, keeping their order
+    /// within each outcome (a counting sort): the molecules of code `c` are
+    /// then `out[starts[c]..starts[c + 1]]`.
+    pub(crate) fn split(&self, set: &[u32], q: usize, out: &mut [u32], starts: &mut Vec<usize>) {
+        starts.clear();
+        starts.resize(self.codes() + 1, 0);
+        for &m in set {
+            starts[usize::from(self.code(m, q)) + 1] += 1;
+        }
+        for c in 0..self.codes() {
+            starts[c + 1] += starts[c];
+        }
+        let mut at = starts.clone();
+        for &m in set {
+            let c = usize::from(self.code(m, q));
+            out[at[c]] = m;
+            at[c] += 1;
+        }
+    }
+
+    /// Per cell, how many molecules of `set` hold an atom there.
+    pub(crate) fn frequencies(&self, set: &[u32]) -> Vec<u64> {
+        let mut freq = vec![0u64; self.config.cells()];
+        for &m in set {
+            for &a in self.atoms(m) {
+                freq[usize::from(a)] += 1;
+            }
+        }
+        freq
+    }
+
+    /// Where the seeker places the atoms for the molecules of `set`: the
+    /// cells most often holding one (ties: the lowest cells).
+    pub(crate) fn placement(&self, set: &[u32]) -> Vec<u16> {
+        let freq = self.frequencies(set);
+        let mut order: Vec<u16> = (0..freq.len() as u16).collect();
+        order.sort_by(|&a, &b| {
+            freq[usize::from(b)]
+                .cmp(&freq[usize::from(a)])
+                .then(a.cmp(&b))
+        });
+        order.truncate(self.config.atoms);
+        order
+    }
+
+    /// Hidden atoms of `m` not among `placed`.
+    pub(crate) fn missed(&self, m: u32, placed: &[u16]) -> u64 {
+        self.atoms(m).iter().filter(|a| !placed.contains(a)).count() as u64
+    }
+
+    /// The penalty of placing the atoms now, all molecules of `set`
+    /// together: [`MISSED_ATOM_PENALTY`] per hidden atom not on the cells
+    /// most often holding one.
+    pub(crate) fn stop_total(&self, set: &[u32]) -> u64 {
+        let k = self.config.atoms;
+        let covered = covered(&mut self.frequencies(set), k);
+        MISSED_ATOM_PENALTY * (k as u64 * set.len() as u64 - covered)
+    }
+}
+
+/// The atoms the `atoms` cells of highest frequency cover (`freq` is
+/// sorted, most first).
+fn covered(freq: &mut [u64], atoms: usize) -> u64 {
+    freq.sort_unstable_by(|a, b| b.cmp(a));
+    freq.iter().take(atoms).sum()
+}
+
+/// The expected penalty of placing the atoms now, for the `size`
+/// molecules with these cell frequencies: [`MISSED_ATOM_PENALTY`] per atom,
+/// less what the best cells cover.
+pub(crate) fn stop_penalty(freq: &mut [u64], atoms: usize, size: u64) -> f64 {
+    let covered = covered(freq, atoms);
+    MISSED_ATOM_PENALTY as f64 * (atoms as f64 - covered as f64 / size as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::{Cut, Ended};
+    use crate::rules::enumeration::Molecules;
+    use crate::rules::spectrum::Spectrum;
+
+    fn spectra(config: &str, budget: &Budget) -> Result<Finished<Option<Spectra>>, Error> {
+        Spectra::new(config.parse().unwrap(), Rules::Standard, budget)
+    }
+
+    #[test]
+    fn every_molecule_has_its_atoms_and_spectrum_in_number_order() {
+        for config in ["A0_B3", "A1_B3", "A3_B4"] {
+            let s = spectra(config, &Budget::default())
+                .unwrap()
+                .whole()
+                .unwrap()
+                .unwrap();
+            let all: Vec<_> = Molecules::new(config.parse().unwrap()).collect();
+            assert_eq!(s.count, all.len());
+            for (m, molecule) in all.iter().enumerate() {
+                let cells: Vec<usize> = s.atoms(m as u32).iter().map(|&a| a.into()).collect();
+                assert_eq!(cells, molecule.atoms());
+                let spectrum = Spectrum::of(molecule, Rules::Standard);
+                for q in 1..=s.rays {
+                    assert_eq!(
+                        Outcome::from_code(s.code(m as u32, q).into()),
+                        spectrum.get(q)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_walk_stops_with_the_budget_and_never_starts_past_its_memory() {
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
+        let r = spectra("A4_B6", &cancelled).unwrap();
+        assert!(r.value.is_none() && r.ended == Ended::Cancelled);
+        let past = Budget::default().with_timeout(std::time::Duration::ZERO);
+        assert_eq!(
+            spectra("A4_B6", &past).unwrap().ended,
+            Ended::from(Cut::TimedOut)
+        );
+        // A4_B6: 58,905 molecules of 24 rays and 4 atoms, 1.9 MB.
+        let small = Budget::default().with_memory(Some(1_000_000));
+        let e = spectra("A4_B6", &small).unwrap_err();
+        assert!(
+            e.to_string().contains("more than the memory bound of 1 MB"),
+            "{e}"
+        );
+        assert!(spectra("A9_B30", &Budget::default()).is_err());
+    }
+}

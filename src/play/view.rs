@@ -1,0 +1,454 @@
+//! Drawing the game with ratatui, on any backend: the board in J. Forget's
+//! display, the side panel (score, cursor, coach, verdict), the message and
+//! key lines, and the windows over them (help, questions, the list of
+//! molecules). Everything drawn was worked out when the state last changed
+//! (its [`Scene`](crate::play::app::Scene)); this module lays it out and
+//! gives each meaning its colour.
+//!
+//! The board is laid out exactly as `bbx trace` prints it: one character every
+//! two columns, border marks around the cells ([`crate::play::board`] says
+//! what each mark means). An 80×24 terminal shows every screen whole.
+//! Narrower or lower, the screen gives up, in this order: the second board
+//! of the verdict ("your molecule"; your atoms stay drawn on the hidden one),
+//! the side panel beside the board (it goes below the board when there is
+//! room, else the score and atoms go in the board's frame), the help's second
+//! column (its last lines are then cut when the terminal is lower than they
+//! need), and last the board itself (a message says how large the terminal
+//! must be).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
+
+use crate::play::app::{App, Mode};
+use crate::play::board::{Board, Look};
+use crate::play::input::KEYS;
+use crate::play::words::{self, Lines, Tone, keys};
+use crate::render::side_by_side;
+
+/// Narrowest the side panel gets beside the board.
+const PANEL_WIDTH: u16 = 36;
+/// Widest the side panel gets.
+const PANEL_MAX_WIDTH: u16 = 64;
+/// Height of the side panel (at least the board's).
+const PANEL_HEIGHT: u16 = 20;
+/// Height the side panel needs below the board when stacked.
+const PANEL_MIN_HEIGHT: u16 = 12;
+
+/// The size of the board's frame: its text (2p+4 by p+2) with a border and a
+/// column of padding on each side.
+fn board_frame(p: usize) -> (u16, u16) {
+    let w = (2 * p + 4 + 4).min(u16::MAX as usize) as u16;
+    let h = (p + 2 + 2).min(u16::MAX as usize) as u16;
+    (w, h)
+}
+
+/// The smallest terminal that shows the board of a `p`-wide box (with the
+/// title, message and key lines).
+pub fn minimum_size(p: usize) -> (u16, u16) {
+    let (w, h) = board_frame(p);
+    (w, h.saturating_add(3))
+}
+
+/// Where each part of the screen goes.
+struct Plan {
+    header: Rect,
+    main: Rect,
+    message: Rect,
+    keys: Rect,
+    board: Rect,
+    guess: Option<Rect>,
+    panel: Option<Rect>,
+    /// The boards' horizontal padding (none when two boards barely fit).
+    pad: u16,
+}
+
+/// Lays the screen out on `area`; `None` when it is too small for the board.
+fn plan(app: &App, area: Rect) -> Option<Plan> {
+    let p = app.game().width();
+    let (bw, bh) = board_frame(p);
+    let (min_w, min_h) = minimum_size(p);
+    if area.width < min_w || area.height < min_h {
+        return None;
+    }
+    let long = app
+        .message()
+        .is_some_and(|(m, _)| m.chars().count() + 1 > usize::from(area.width));
+    let message_height = if long && area.height > min_h { 2 } else { 1 };
+    let [header, main, message, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(message_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let second = app.scene().guess.is_some();
+    let wide = main.width >= bw + PANEL_WIDTH && main.height >= bh;
+    // The verdict's two boards lose their padding before the second goes.
+    let tight = second
+        && wide
+        && main.width < 2 * bw + PANEL_WIDTH
+        && main.width >= 2 * (bw - 2) + PANEL_WIDTH;
+    let bw = if tight { bw - 2 } else { bw };
+    let board = Rect::new(main.x, main.y, bw, bh);
+    let (board, guess, panel) = if wide {
+        let show_guess = second && main.width >= 2 * bw + PANEL_WIDTH;
+        let guess = show_guess.then(|| Rect::new(main.x + bw, main.y, bw, bh));
+        let used = if show_guess { 2 * bw } else { bw };
+        let width = (main.width - used).min(PANEL_MAX_WIDTH);
+        let panel = Rect::new(main.x + used, main.y, width, main.height);
+        (board, guess, Some(panel))
+    } else if main.height >= bh + PANEL_MIN_HEIGHT {
+        let height = (main.height - bh).min(PANEL_HEIGHT);
+        let width = main.width.min(PANEL_MAX_WIDTH);
+        let panel = Rect::new(main.x, main.y + bh, width, height);
+        (board, None, Some(panel))
+    } else {
+        (
+            Rect {
+                height: bh.min(main.height),
+                ..board
+            },
+            None,
+            None,
+        )
+    };
+    Some(Plan {
+        header,
+        main,
+        message,
+        keys,
+        board,
+        guess,
+        panel,
+        pad: if tight { 0 } else { 1 },
+    })
+}
+
+/// The board's padded row and column under the screen point (`column`,
+/// `row`) when `app` is drawn on `area`: what a mouse click there is on.
+pub fn board_at(app: &App, area: Rect, column: u16, row: u16) -> Option<(usize, usize)> {
+    if matches!(app.mode(), Mode::Molecules { .. }) {
+        return None;
+    }
+    let plan = plan(app, area)?;
+    let (x0, y0) = (plan.board.x + 1 + plan.pad, plan.board.y + 1);
+    (column >= x0 && row >= y0).then(|| (usize::from(row - y0), usize::from((column - x0) / 2)))
+}
+
+/// The style of a tone.
+fn style(tone: Tone) -> Style {
+    match tone {
+        Tone::Info => Style::new(),
+        Tone::Good => bold().fg(Color::Green),
+        Tone::Bad => bold().fg(Color::Red),
+        Tone::Dim => Style::new().fg(Color::DarkGray),
+        Tone::Heading => Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        Tone::Verdict(won) => {
+            style(if won { Tone::Good } else { Tone::Bad }).add_modifier(Modifier::UNDERLINED)
+        }
+        Tone::Input => bold(),
+    }
+}
+
+fn bold() -> Style {
+    Style::new().add_modifier(Modifier::BOLD)
+}
+
+/// Lines with their tones' styles (text being typed with a cursor after it).
+fn text(lines: &Lines) -> Vec<Line<'static>> {
+    lines
+        .iter()
+        .map(|(s, tone)| {
+            let mut spans = vec![Span::styled(s.clone(), style(*tone))];
+            if *tone == Tone::Input {
+                spans.push(Span::styled(
+                    " ",
+                    Style::new().add_modifier(Modifier::REVERSED),
+                ));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+const PAIR_COLOURS: [Color; 6] = [
+    Color::Cyan,
+    Color::Magenta,
+    Color::Yellow,
+    Color::Green,
+    Color::LightBlue,
+    Color::LightRed,
+];
+
+/// The style of a board mark's meaning.
+fn look(look: Look) -> Style {
+    let fg = |c: Color| Style::new().fg(c);
+    let bold = |c: Color| fg(c).add_modifier(Modifier::BOLD);
+    match look {
+        Look::Plain => Style::new(),
+        Look::Guess => bold(Color::Cyan),
+        Look::Wrong => bold(Color::Red),
+        Look::MarkedEmpty => fg(Color::Blue),
+        Look::CertainAtom | Look::Right => bold(Color::Green),
+        Look::CertainEmpty | Look::Chance(0..=2) => fg(Color::DarkGray),
+        Look::Chance(3..=5) => fg(Color::Yellow),
+        Look::Chance(_) => bold(Color::LightRed),
+        Look::Missed => bold(Color::Yellow),
+        Look::Path => fg(Color::Magenta),
+        Look::Absorbed => bold(Color::Red),
+        Look::Reflected => bold(Color::LightBlue),
+        Look::Miss => bold(Color::DarkGray),
+        Look::Pair(i) => bold(PAIR_COLOURS[i % PAIR_COLOURS.len()]),
+        Look::Best => bold(Color::Yellow),
+        Look::Telling => bold(Color::Magenta).add_modifier(Modifier::UNDERLINED),
+        Look::Traced => bold(Color::Magenta),
+    }
+}
+
+/// A board's lines, the cursor's character reversed.
+fn board_lines(board: &Board, cursor: (usize, usize)) -> Vec<Line<'static>> {
+    let rows = board.rows.iter().enumerate();
+    rows.map(|(r, row)| {
+        let spans = row.iter().enumerate().flat_map(|(c, m)| {
+            let mut st = look(m.look);
+            if m.lit {
+                st = st.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
+            }
+            if (r, c) == cursor {
+                st = st.add_modifier(Modifier::REVERSED);
+            }
+            [Span::raw(" "), Span::styled(m.ch.to_string(), st)]
+        });
+        Line::from(spans.collect::<Vec<_>>())
+    })
+    .collect()
+}
+
+/// Draws `app`'s screen on `f`.
+pub fn draw(app: &App, f: &mut Frame) {
+    let area = f.area();
+    let p = app.game().width();
+    let Some(plan) = plan(app, area) else {
+        let text = words::too_small(p, minimum_size(p), (area.width, area.height));
+        let text = Paragraph::new(text).style(bold()).wrap(Wrap { trim: true });
+        return f.render_widget(text, area);
+    };
+    draw_header(app, f, plan.header);
+    if let Some((m, tone)) = app.message() {
+        let m = Span::styled(format!(" {m}"), style(tone));
+        f.render_widget(Paragraph::new(m).wrap(Wrap { trim: false }), plan.message);
+    }
+    let over = app.game().is_over();
+    let hint = match app.mode() {
+        Mode::Board if over => keys::OVER,
+        Mode::Board => keys::BOARD,
+        Mode::Help => keys::HELP,
+        Mode::ConfirmQuit => keys::QUIT,
+        Mode::ConfirmResign => keys::RESIGN,
+        Mode::WrongGuess { .. } => keys::WRONG,
+        Mode::SavePrompt { .. } => keys::SAVE,
+        Mode::ConfirmOverwrite { .. } => keys::REPLACE,
+        Mode::Molecules { .. } => keys::MOLECULES,
+    };
+    let hint = Span::styled(hint, style(Tone::Dim));
+    f.render_widget(Paragraph::new(hint), plan.keys);
+    if let Mode::Molecules { scroll } = app.mode() {
+        return draw_molecules(app, f, plan.main, *scroll);
+    }
+
+    let scene = app.scene();
+    let cursor = app.cursor().row_col();
+    let frame = |title: &'static str| {
+        Block::bordered()
+            .title(title)
+            .padding(Padding::horizontal(plan.pad))
+    };
+    let title = if over {
+        " the hidden molecule "
+    } else {
+        " the box "
+    };
+    let mut box_frame = frame(title);
+    if plan.panel.is_none() {
+        // No room for the panel: the score and atoms under the board.
+        box_frame = box_frame.title_bottom(scene.status.clone());
+    }
+    let lines = board_lines(&scene.board, cursor);
+    f.render_widget(Paragraph::new(lines).block(box_frame), plan.board);
+    if let (Some(area), Some(guess)) = (plan.guess, &scene.guess) {
+        let lines = board_lines(guess, cursor);
+        f.render_widget(Paragraph::new(lines).block(frame(" your molecule ")), area);
+    }
+    if let Some(panel) = plan.panel {
+        draw_panel(f, panel, plan.pad, plan.board.height, &scene.side);
+    }
+    let window = match app.mode() {
+        Mode::Help => return draw_help(app, f, area),
+        Mode::ConfirmQuit => words::quit_window(app.saved_to()),
+        Mode::SavePrompt { input } => words::save_window(input),
+        Mode::ConfirmResign => words::resign_window(app.game().ray_score()),
+        Mode::WrongGuess { verdict } => words::wrong_window(p, verdict),
+        Mode::ConfirmOverwrite { path } => words::replace_window(path),
+        Mode::Board | Mode::Molecules { .. } => return,
+    };
+    popup(f, area, window.0, text(&window.1));
+}
+
+/// The side panel: as tall as its text needs once wrapped, and at least the
+/// board's height; blank lines go first when the text is taller than the
+/// room.
+fn draw_panel(f: &mut Frame, mut panel: Rect, pad: u16, board_height: u16, side: &Lines) {
+    let inner = usize::from(panel.width.saturating_sub(2 + 2 * pad)).max(1);
+    let wrapped = |t: &[Line]| -> usize { t.iter().map(|l| wrapped_height(l, inner)).sum() };
+    let room = usize::from(panel.height.saturating_sub(2));
+    let mut lines = text(side);
+    if wrapped(&lines) > room {
+        lines.retain(|l| l.width() > 0);
+    }
+    let height = u16::try_from(wrapped(&lines))
+        .unwrap_or(u16::MAX)
+        .saturating_add(2)
+        .max(board_height);
+    panel.height = panel.height.min(height);
+    let block = Block::bordered().padding(Padding::horizontal(pad));
+    let text = Paragraph::new(Text::from(lines)).wrap(Wrap { trim: false });
+    f.render_widget(text.block(block), panel);
+}
+
+/// The lines a line of text takes once wrapped at `width` columns, word by
+/// word as ratatui wraps it (a word longer than the width is cut).
+fn wrapped_height(line: &Line, width: usize) -> usize {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let mut lines = 1;
+    let mut used = 0;
+    for word in text.split(' ') {
+        let w = word.chars().count();
+        let need = if used == 0 { w } else { used + 1 + w };
+        if need <= width {
+            used = need;
+        } else {
+            lines += 1;
+            used = w;
+            while used > width {
+                lines += 1;
+                used -= width;
+            }
+        }
+    }
+    lines
+}
+
+fn draw_header(app: &App, f: &mut Frame, area: Rect) {
+    let mut title = format!(" bbx play · {}", app.started().title());
+    let help = "? help ";
+    let room = usize::from(area.width).saturating_sub(help.len() + 1);
+    // A long file name is shortened from its start, so that the rest (the
+    // seed above all) stays.
+    if title.chars().count() > room
+        && let Some(name) = app.started().file_name()
+    {
+        let over = title.chars().count() - room;
+        let keep = name.chars().count().saturating_sub(over + 1);
+        if keep >= 4 {
+            let tail: String = name.chars().skip(name.chars().count() - keep).collect();
+            title = title.replacen(&name, &format!("…{tail}"), 1);
+        }
+    }
+    if title.chars().count() > room {
+        title = title.chars().take(room.saturating_sub(1)).collect();
+        title.push('…');
+    }
+    let pad = usize::from(area.width).saturating_sub(title.chars().count() + help.len());
+    title.push_str(&" ".repeat(pad));
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(title, bold()),
+            Span::styled(help, style(Tone::Dim)),
+        ])),
+        area,
+    );
+}
+
+fn draw_help(app: &App, f: &mut Frame, area: Rect) {
+    let (above, below) = words::help(app.game());
+    let mut lines = text(&above);
+    let cell = |(k, what): &(&str, &str)| {
+        [
+            Span::styled(format!("{k:>11} "), bold()),
+            Span::raw(format!("{what:<25}")),
+        ]
+    };
+    // Two columns when the terminal is 80 wide, else one.
+    let rows = if area.width >= 80 {
+        KEYS.len().div_ceil(2)
+    } else {
+        KEYS.len()
+    };
+    for (i, key) in KEYS.iter().take(rows).enumerate() {
+        let mut spans = cell(key).to_vec();
+        if let Some(k) = KEYS.get(rows + i) {
+            spans.push(Span::raw("  "));
+            spans.extend(cell(k));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.extend(text(&below));
+    popup(f, area, " help ", lines);
+}
+
+/// A centred window over the screen.
+fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
+    let inner_w = lines.iter().map(|l| l.width()).max().unwrap_or(10) as u16;
+    let w = (inner_w + 4).min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let r = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::bordered()
+                .title(title.to_string())
+                .padding(Padding::horizontal(1)),
+        ),
+        r,
+    );
+}
+
+fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
+    let block = Block::bordered()
+        .title(words::MOLECULES)
+        .padding(Padding::horizontal(1));
+    let Some(list) = &app.scene().molecules else {
+        return;
+    };
+    let heading = match &list.heading {
+        Ok(h) => h.clone(),
+        Err(waiting) => return f.render_widget(Paragraph::new(waiting.clone()).block(block), area),
+    };
+    let board_w = 2 * app.game().width() + 4;
+    let per_row = (usize::from(area.width.saturating_sub(4)) / (board_w + 3)).max(1);
+    let mut lines = vec![Line::from(heading), Line::from("")];
+    for row in list.boards.chunks(per_row) {
+        let boards = side_by_side(row, 3);
+        lines.extend(boards.lines().map(|l| Line::from(l.to_string())));
+        lines.push(Line::from(""));
+    }
+    if let Some(cut) = &list.cut {
+        lines.push(Line::from(Span::styled(cut.clone(), style(Tone::Dim))));
+    }
+    let max_scroll = (lines.len() as u16).saturating_sub(1);
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(max_scroll), 0))
+            .block(block),
+        area,
+    );
+}

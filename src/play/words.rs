@@ -1,0 +1,909 @@
+//! The words of the game, in one place: the messages that answer each key,
+//! what the side panel, the windows and the key line say, and the lines
+//! printed when the game ends. The state ([`crate::play::app`]) says which
+//! of them to show and the view ([`crate::play::view`]) gives them their
+//! style; neither writes a sentence of its own.
+//!
+//! ```
+//! use bbx::play::words::{atoms_are, outcome_words};
+//! use bbx::Outcome;
+//! assert_eq!(atoms_are(1), "1 atom is");
+//! assert_eq!(outcome_words(8, Outcome::Exit(12)), "out at 12 (bottom, column 4)");
+//! ```
+
+use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
+use crate::control::Ended;
+use crate::error::quantity;
+use crate::play::coach::{Advice, Answer, Panels, ReviewState};
+use crate::play::game::{Action, Game};
+use crate::play::input::Target;
+use crate::play::referee::{Judge, Verdict};
+use crate::render::position_name;
+use crate::rules::board::{Side, port};
+use crate::rules::notation::Notation;
+use crate::rules::ray::Outcome;
+use crate::rules::score::{MISSED_ATOM_PENALTY, RULE};
+use crate::setting::{Setting, Text};
+use crate::solver::Certainty;
+
+/// How a message or a line looks; the view gives each its style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Plain information.
+    Info,
+    /// Good news.
+    Good,
+    /// A problem or bad news.
+    Bad,
+    /// A hint or an aside, drawn dim.
+    Dim,
+    /// The heading of a part of the side panel.
+    Heading,
+    /// The verdict's first line, won (`true`) or not.
+    Verdict(bool),
+    /// Text being typed, the cursor after it.
+    Input,
+}
+
+/// Lines of text, each with its tone.
+pub type Lines = Vec<(String, Tone)>;
+
+/// `1 atom is`, `4 atoms are`.
+pub fn atoms_are(n: usize) -> String {
+    quantity(n, "atom is", "atoms are")
+}
+
+/// A cell (linear index) of a `p`-wide box: `row 2, column 7`.
+pub fn cell_name(p: usize, i: usize) -> String {
+    format!("row {}, column {}", i / p + 1, i % p + 1)
+}
+
+/// A ray and where it enters: `ray 12 (bottom, column 4)`.
+fn ray(p: usize, q: usize) -> String {
+    format!("ray {q} ({})", position_name(p, q))
+}
+
+/// An outcome in words with the exit's place: `out at 12 (bottom, column 4)`.
+pub fn outcome_words(width: usize, o: Outcome) -> String {
+    match o {
+        Outcome::Exit(k) => format!("out at {k} ({})", position_name(width, k)),
+        Outcome::Miss => "missed the board".into(),
+        other => other.words(),
+    }
+}
+
+/// A file name as a shell word: as it is when it holds only safe characters,
+/// else in double quotes (with `"`, `\`, `$` and `` ` `` escaped), so that
+/// the command shown can be pasted as it is.
+pub fn shell_word(path: &str) -> String {
+    let safe = |c: char| c.is_alphanumeric() || "-_./+,:@%=".contains(c);
+    if !path.is_empty() && path.chars().all(safe) {
+        return path.to_string();
+    }
+    let mut out = String::from("\"");
+    for c in path.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// The messages that answer the player's keys.
+pub mod say {
+    use super::*;
+
+    /// The first message of a game.
+    pub fn welcome(atoms: usize) -> String {
+        let how = "Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.";
+        format!("{} hidden. {how}", atoms_are(atoms))
+    }
+
+    /// Back from a question answered no.
+    pub const BACK: &str = "Back to the game.";
+    /// The save prompt closed with Esc.
+    pub const NOT_SAVED: &str = "Not saved.";
+    /// A key of the game pressed once the game is over.
+    pub const OVER: &str = "The game is over: n starts a new one.";
+    /// A coach key once the game is over.
+    pub const OVER_COACH: &str = "The game is over: a lists every molecule the rays allowed.";
+    /// A cell chosen once the game is over.
+    pub const OVER_CELL: &str =
+        "The game is over: n starts a new one, a lists every molecule the rays allowed.";
+    /// `a` during the game.
+    pub const NOT_YET_MOLECULES: &str = "Every molecule the rays allow is shown after the game (it would give the game away); c counts them.";
+    /// `g` once the guess is judged.
+    pub const JUDGED: &str = "The guess has been judged: n starts a new game, q quits.";
+    /// Enter on an empty file name.
+    pub const NO_NAME: &str = "Type a file name, or Esc not to save.";
+    /// `n` during the game.
+    pub const FINISH_FIRST: &str =
+        "Finish this game first (g submits your guess, r resigns), or q to quit.";
+    /// `n` after a saved game.
+    pub const SAVED_GAME: &str =
+        "This was a saved game: 'bbx play A4_B8' (or any configuration) starts a new one.";
+    /// Playing on when no ray disproves the guess.
+    pub const PLAYING_ON: &str = "Playing on.";
+    /// Said once when Emacs digits run out.
+    const LETTERS_NOW: &str =
+        " Emacs notation has digits for 9 exit pairs only: letters from now on.";
+
+    /// A count being typed.
+    pub fn count(n: usize) -> String {
+        format!("count {n}")
+    }
+
+    /// A coach panel switched on or off.
+    pub fn coach(what: &str, on: bool) -> String {
+        format!("Coach: {what} {}.", if on { "on" } else { "off" })
+    }
+
+    /// The notation switched to `chosen`, in which the marks are written in
+    /// `used`.
+    pub fn notation(chosen: Notation, used: Notation) -> &'static str {
+        match (chosen, used) {
+            (Notation::Emacs, Notation::Emacs) => {
+                "Emacs notation: H hit, R reflection, digits for exit pairs."
+            }
+            (Notation::Emacs, _) => {
+                "Emacs notation has digits for 9 exit pairs only: this game has more, so letters stay."
+            }
+            _ => "J. Forget's notation: @ hit, & reflection, letters for exit pairs.",
+        }
+    }
+
+    /// A new ray shot: its result, what it cost (0: paid already) and the
+    /// score; `letters` adds that Emacs digits ran out.
+    pub fn shot(
+        p: usize,
+        q: usize,
+        o: Outcome,
+        cost: usize,
+        score: usize,
+        letters: bool,
+    ) -> String {
+        let paid = if cost == 0 {
+            "paid already".to_string()
+        } else {
+            format!("+{cost}")
+        };
+        let (name, o) = (position_name(p, q), outcome_words(p, o));
+        let told = if letters { LETTERS_NOW } else { "" };
+        format!("Ray {q} ({name}): {o} ({paid}, score {score}).{told}")
+    }
+
+    /// A ray shot again.
+    pub fn known(p: usize, q: usize, o: Outcome) -> String {
+        let (name, o) = (position_name(p, q), outcome_words(p, o));
+        format!("Ray {q} ({name}) is known already: {o}.")
+    }
+
+    /// An atom put on a cell marked empty.
+    pub fn marked(p: usize, i: usize) -> String {
+        let (r, c) = (i / p + 1, i % p + 1);
+        format!("Row {r}, column {c} is marked empty: m unmarks it.")
+    }
+
+    /// An atom put on (`on`) or taken off cell `i`, `placed` of `atoms` now.
+    pub fn atom(p: usize, i: usize, on: bool, placed: usize, atoms: usize) -> String {
+        let where_ = cell_name(p, i);
+        match (on, placed == atoms) {
+            (true, true) => {
+                format!("Atom at {where_}: all {atoms} placed. g asks the referee for the verdict.")
+            }
+            (true, false) => format!("Atom at {where_} ({placed} of {atoms})."),
+            (false, _) => format!("Atom removed from {where_} ({placed} of {atoms})."),
+        }
+    }
+
+    /// `n` cells marked empty (`marked`) or unmarked in the cell, row or
+    /// column of `target`.
+    pub fn marks(p: usize, target: Target, n: usize, marked: bool) -> String {
+        let what = match target {
+            Target::Cell(i) => cell_name(p, i),
+            Target::Border(q) => match port(p, q) {
+                q if q.col == 0 || q.col == p + 1 => format!("row {}", q.row),
+                q => format!("column {}", q.col),
+            },
+        };
+        let cells = quantity(n, "cell", "cells");
+        match (n, marked) {
+            (0, _) => format!("Nothing to mark in {what}: your atoms are never marked empty."),
+            (_, true) => {
+                format!("Marked {what} empty ({cells}, drawn :). m again unmarks, u undoes.")
+            }
+            (_, false) => format!("Unmarked {what} ({cells})."),
+        }
+    }
+
+    fn action(p: usize, a: &Action) -> String {
+        match a {
+            Action::Shoot(q) => ray(p, *q),
+            Action::Atom(i) => format!("the atom at {}", cell_name(p, *i)),
+            Action::Empty(c) => format!(
+                "the marks of {}",
+                quantity(c.len(), "empty cell", "empty cells")
+            ),
+        }
+    }
+
+    /// `n` actions undone (`redo`: done again), `last` the last of them;
+    /// `score` is told when a ray was undone.
+    pub fn undid(p: usize, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
+        let Some(a) = last else {
+            return format!("Nothing to {}.", if redo { "redo" } else { "undo" });
+        };
+        let what = action(p, a);
+        match (redo, n > 1) {
+            (true, true) => format!("Redid {n} actions, the last {what}."),
+            (true, false) => format!("Redid {what}."),
+            (false, true) => {
+                format!(
+                    "Undid {n} actions, the last {what}; U redoes. Rays stay paid: score {score}."
+                )
+            }
+            (false, false) if matches!(a, Action::Shoot(_)) => {
+                format!("Undid {what}; U redoes. Rays stay paid: score {score}.")
+            }
+            (false, false) => format!("Undid {what}; U redoes."),
+        }
+    }
+
+    /// Undo or redo once the game is over.
+    pub fn over_undo(redo: bool) -> String {
+        format!(
+            "The game is over: nothing to {}.",
+            if redo { "redo" } else { "undo" }
+        )
+    }
+
+    /// Playing on after a wrong guess: ray `q`, shot for the player at
+    /// `cost` (0: the player had shot it).
+    pub fn playing_on(p: usize, q: usize, o: Option<Outcome>, cost: usize, score: usize) -> String {
+        let told = o.map(|o| outcome_words(p, o)).unwrap_or_default();
+        let name = position_name(p, q);
+        if cost > 0 {
+            format!(
+                "Playing on: ray {q} ({name}) is shot for you, {told} (+{cost}, score {score}). Fix your guess, then g."
+            )
+        } else {
+            format!(
+                "Playing on: ray {q} ({name}), which you shot, is {told}; your guess does not fit it. Fix it, then g."
+            )
+        }
+    }
+
+    /// A guess that cannot be judged yet.
+    pub fn not_yet(why: &str) -> String {
+        format!("Not yet: {why}.")
+    }
+
+    /// The verdict, in the message line.
+    pub fn verdict(v: &Verdict) -> String {
+        let (score, paths) = (v.score, "Move along the border to see each ray's path.");
+        if v.resigned {
+            format!("You resigned: score {score}. {paths}")
+        } else if v.won {
+            format!("You win with a score of {score}. {paths}")
+        } else {
+            format!("Not this time: score {score}. The cursor is on the ray that tells them apart.")
+        }
+    }
+
+    /// A game that cannot be written in a save file.
+    pub fn cannot_save(why: &str) -> String {
+        format!("Cannot save: {why}.")
+    }
+
+    /// Saved to `path`.
+    pub fn saved(path: &str) -> String {
+        let q = shell_word(path);
+        format!("Saved to {path}: 'bbx solve {q}' lists what fits, 'bbx play {q}' resumes.")
+    }
+
+    /// A save that failed.
+    pub fn save_failed(path: &str, why: &str) -> String {
+        format!("Cannot save to {path}: {why}. s tries again with another name.")
+    }
+
+    /// A new game started.
+    pub fn new_game(title: &str) -> String {
+        format!("A new game: {title}.")
+    }
+
+    /// A new game that could not start.
+    pub fn no_new_game(why: &str) -> String {
+        format!("Cannot start a new game: {why}")
+    }
+}
+
+/// One line on how a game ended: its verdict, or where it was saved.
+pub fn summary(
+    title: &str,
+    verdict: Option<&Verdict>,
+    coached: bool,
+    saved: Option<&str>,
+) -> String {
+    match (verdict, saved) {
+        (Some(v), _) => {
+            let how = match (v.resigned, v.won) {
+                (true, _) => "resigned (lost)",
+                (false, true) => "won",
+                (false, false) => "lost",
+            };
+            let coached = if coached { " (coached)" } else { "" };
+            format!("{title}: {how} with a score of {}{coached}.", v.score)
+        }
+        (None, Some(path)) => {
+            let q = shell_word(path);
+            format!("{title}: unfinished, saved to {path} ('bbx play {q}' resumes it).")
+        }
+        (None, None) => format!("{title}: unfinished, not saved."),
+    }
+}
+
+/// The score and atoms (or the verdict), in the board's frame when the side
+/// panel has no room.
+pub fn status(g: &Game) -> String {
+    match g.verdict() {
+        Some(v) => format!(
+            " {} · score {} ",
+            if v.won { "won" } else { "lost" },
+            v.score
+        ),
+        None => format!(
+            " score {} · atoms {}/{} ",
+            g.ray_score(),
+            g.placed(),
+            g.atoms()
+        ),
+    }
+}
+
+/// The review's sentence for a configuration of `count` molecules (`None`:
+/// too many to count), more than a game is reviewed against.
+pub fn too_large_to_review(atoms: usize, p: usize, count: Option<u64>) -> String {
+    let n = count.map_or("too many".to_string(), |n| n.to_string());
+    format!(
+        "not worked out: A{atoms}_B{p} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
+    )
+}
+
+/// The count of an answer as a sentence about `what` was observed: `3
+/// molecules fit the rays shot`, `at least 10000 molecules fit the rays shot
+/// (the search stopped at the coach's limit)`.
+pub fn count_sentence(a: &Answer, what: &str) -> String {
+    let fit = quantity(a.report.count, "molecule fits", "molecules fit");
+    let t = a.elapsed.as_secs_f64();
+    match a.report.ended {
+        Ended::Complete => format!("{fit} {what}"),
+        Ended::TimedOut => {
+            format!("at least {fit} {what} (the search stopped at its time limit, {t:.1} s)")
+        }
+        _ => format!("at least {fit} {what} (the search stopped at the coach's limit)"),
+    }
+}
+
+/// The arrow drawn on the border for the best ray at `q`, into the box.
+pub fn arrow(p: usize, q: usize) -> char {
+    match port(p, q).side {
+        Side::Left => '>',
+        Side::Bottom => '^',
+        Side::Right => '<',
+        Side::Top => 'v',
+    }
+}
+
+fn line(s: impl Into<String>) -> (String, Tone) {
+    (s.into(), Tone::Info)
+}
+
+fn dim(s: impl Into<String>) -> (String, Tone) {
+    (s.into(), Tone::Dim)
+}
+
+const BLANK: (String, Tone) = (String::new(), Tone::Info);
+
+/// What the cursor is on, in words (two lines).
+fn cursor(g: &Game, target: Option<Target>) -> Lines {
+    let p = g.width();
+    let (what, state) = match target {
+        Some(Target::Border(q)) => (
+            ray(p, q),
+            match g.observation().get(q) {
+                None if g.is_over() => "not shot".to_string(),
+                None => "not shot yet: Enter shoots it".to_string(),
+                Some(o) if g.is_free(q) => format!("{} (given by the puzzle)", outcome_words(p, o)),
+                Some(o) => outcome_words(p, o),
+            },
+        ),
+        Some(Target::Cell(i)) => (
+            cell_name(p, i),
+            match (g.is_guessed(i), g.is_over()) {
+                (true, true) => "your atom",
+                (true, false) => "your atom: Enter removes it",
+                (false, true) => "empty in your guess",
+                (false, false) if g.is_marked_empty(i) => "marked empty: m unmarks it",
+                (false, false) => "Enter puts an atom here, m marks it empty",
+            }
+            .to_string(),
+        ),
+        None => return Vec::new(),
+    };
+    vec![
+        line(format!("cursor  {what}")),
+        line(format!("        {state}")),
+    ]
+}
+
+/// The side panel during the game: the score, the cursor and the coach.
+pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Advice) -> Lines {
+    let mut lines = vec![("game".to_string(), Tone::Heading)];
+    let (rays, score) = (g.rays_shot(), g.ray_score());
+    lines.push(line(format!("rays shot  {rays:<4} score {score}")));
+    let given = g.free_positions().len();
+    if given > 0 {
+        lines.push(dim(format!(
+            "           {given} border marks given by the puzzle, free"
+        )));
+    }
+    lines.push(line(format!(
+        "atoms      {} of {} placed",
+        g.placed(),
+        g.atoms()
+    )));
+    if g.wrong_guesses() > 0 {
+        let wrong = quantity(g.wrong_guesses(), "wrong guess", "wrong guesses");
+        lines.push(line(format!("           {wrong} played on")));
+    }
+    lines.push(BLANK);
+    lines.extend(cursor(g, target));
+    lines.push(BLANK);
+    lines.push(("coach".to_string(), Tone::Heading));
+    lines.extend(coach_lines(g, panels, advice));
+    lines
+}
+
+/// What the coach says in the panels shown.
+fn coach_lines(g: &Game, panels: Panels, advice: &Advice) -> Lines {
+    if !panels.any() {
+        let off = "off: c counts the molecules that fit, x shows certain cells, b the best ray, p the chances";
+        return vec![dim(off)];
+    }
+    let Some(a) = advice.answer_for(g.observation()) else {
+        return vec![match advice.failure() {
+            Some(why) => (format!("the coach failed: {why}"), Tone::Bad),
+            None => {
+                let (found, t) = advice.progress().unwrap_or_default();
+                let t = t.as_secs_f64();
+                dim(format!("thinking… {found} molecules so far ({t:.1} s)"))
+            }
+        }];
+    };
+    let mut lines = Vec::new();
+    if panels.count {
+        lines.push(line(count_sentence(a, "the rays shot")));
+    }
+    if panels.certain {
+        lines.extend(certain_lines(g, a));
+    }
+    if panels.chance {
+        lines.extend(chance_lines(g, a));
+    }
+    if panels.best {
+        lines.extend(best_lines(g.width(), a));
+    }
+    lines
+}
+
+/// The cells certain to hold an atom or to be empty.
+fn certain_lines(g: &Game, a: &Answer) -> Lines {
+    let Some(c) = a.certainty() else {
+        return vec![dim(
+            "certain cells: not known, the search stopped at its time limit",
+        )];
+    };
+    let count = |what| c.iter().filter(|x| **x == what).count();
+    let mut lines = vec![line(format!(
+        "certain: {} (*), {} (.)",
+        quantity(count(Certainty::Atom), "atom", "atoms"),
+        quantity(count(Certainty::Empty), "empty cell", "empty cells")
+    ))];
+    let wrong = (0..c.len())
+        .filter(|&i| g.is_guessed(i) && c[i] == Certainty::Empty)
+        .count();
+    if wrong > 0 {
+        let atoms = quantity(wrong, "of your atoms is", "of your atoms are");
+        lines.push((format!("{atoms} on a cell certainly empty (!)"), Tone::Bad));
+    }
+    lines
+}
+
+/// Each cell's chance of an atom, and the likeliest cell still open.
+fn chance_lines(g: &Game, a: &Answer) -> Lines {
+    let Some(ch) = a.chances() else {
+        return vec![dim(
+            "chances: not known, too many molecules to count in the time",
+        )];
+    };
+    let mut lines = vec![line("chance of an atom: digits in tenths, . none, * sure")];
+    let open = ch
+        .iter()
+        .enumerate()
+        .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
+    if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
+        let cell = cell_name(g.width(), i);
+        lines.push(line(format!(
+            "likeliest open cell: {cell} ({:.0}%)",
+            100.0 * q
+        )));
+    }
+    lines
+}
+
+/// The best ray to shoot next, and the two after it.
+fn best_lines(p: usize, a: &Answer) -> Lines {
+    let Some(s) = a.best() else {
+        return vec![line(if a.report.count == 1 {
+            "best ray: none needed, one molecule fits"
+        } else {
+            "best ray: none, no ray left tells the molecules apart"
+        })];
+    };
+    let partial = if a.all_listed() || a.report.splits_exact {
+        String::new()
+    } else if let Some(sm) = &a.report.sample {
+        format!(" (ranked on a random sample of {})", sm.molecules)
+    } else {
+        let n = a.report.listed;
+        format!(" (ranked on the first {n} found only, not a sample)")
+    };
+    let mut lines = vec![line(format!(
+        "best ray {} ({}, the {}): {:.2} molecules expected left{partial}",
+        s.position,
+        position_name(p, s.position),
+        arrow(p, s.position),
+        s.expected_remaining
+    ))];
+    for s in a.report.splits.iter().skip(1).take(2) {
+        let (q, left) = (s.position, s.expected_remaining);
+        lines.push(dim(format!("  then ray {q} ({left:.2})")));
+    }
+    lines
+}
+
+/// The side panel after the game: the verdict explained, the review, the
+/// legend of the reveal and the cursor.
+pub fn verdict_panel(
+    g: &Game,
+    target: Option<Target>,
+    review: &ReviewState,
+    policy: Policy,
+    coached: bool,
+) -> Lines {
+    let Some(v) = g.verdict() else {
+        return Vec::new();
+    };
+    let title = if v.resigned {
+        "YOU RESIGNED"
+    } else if v.won {
+        "YOU WIN"
+    } else {
+        "NOT THIS TIME"
+    };
+    let mut lines = vec![(title.to_string(), Tone::Verdict(v.won))];
+    let (points, each) = (v.penalty, MISSED_ATOM_PENALTY);
+    let penalty = if v.resigned {
+        format!(" + {points} for resigning (×{each} per atom)")
+    } else if v.penalty > 0 {
+        let atoms = quantity(v.wrong, "misplaced atom", "misplaced atoms");
+        format!(" + {points} for {atoms} (×{each})")
+    } else {
+        String::new()
+    };
+    let after = if v.wrong_guesses > 0 {
+        let wrong = quantity(v.wrong_guesses, "wrong guess", "wrong guesses");
+        format!(", after {wrong} played on")
+    } else {
+        String::new()
+    };
+    let (score, rays) = (v.score, v.ray_score);
+    lines.push(line(format!(
+        "score {score}: {rays} for rays{penalty}{after}"
+    )));
+    lines.push(BLANK);
+    lines.push(line(explanation(g, v)));
+    lines.push(BLANK);
+    lines.extend(review_lines(g, review, policy));
+    lines.push(BLANK);
+    lines.push(dim(
+        "O right · x wrong (X: on the path) · # missed · + path",
+    ));
+    lines.push(BLANK);
+    lines.extend(cursor(g, target));
+    if coached {
+        lines.push(BLANK);
+        lines.push(dim("(the coach helped in this game)"));
+    }
+    lines
+}
+
+/// Why the guess won or lost.
+fn explanation(g: &Game, v: &Verdict) -> String {
+    let p = g.width();
+    let differ = quantity(v.wrong, "atom", "atoms");
+    if v.resigned {
+        "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
+    } else if v.exact {
+        "Your molecule is the hidden one.".to_string()
+    } else if v.won && g.judge() == Judge::AllRays {
+        format!(
+            "Your molecule differs from the hidden one by {differ}, but every ray gives the same result in both: no ray can tell them apart, so it wins."
+        )
+    } else if v.won {
+        let would = v.evidence.map_or(String::new(), |e| {
+            format!(
+                " (ray {}, not shot, would have told them apart)",
+                e.position
+            )
+        });
+        format!(
+            "Your molecule differs from the hidden one by {differ}, but fits every ray you shot, so it wins{would}."
+        )
+    } else {
+        let Some(e) = v.evidence else {
+            return "Your molecule is not the hidden one.".to_string();
+        };
+        let (q, name) = (e.position, position_name(p, e.position));
+        let (hidden, yours) = (outcome_words(p, e.hidden), outcome_words(p, e.guess));
+        if e.shot {
+            format!("Ray {q} ({name}) was {hidden}, but in your molecule it would be {yours}.")
+        } else {
+            format!(
+                "Your molecule fits every ray you shot, but ray {q} ({name}), not shot, tells it apart: {hidden} for the hidden molecule, {yours} for yours (shown underlined)."
+            )
+        }
+    }
+}
+
+/// The review of the game: the policy's game against the same molecule, its
+/// average over every molecule, and the player's rays that told nothing new.
+fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
+    match review {
+        ReviewState::NotAsked => Vec::new(),
+        ReviewState::Working => vec![dim(format!("the {policy} policy's game: working it out…"))],
+        ReviewState::Unavailable(why) => vec![dim(format!("the {policy} policy's game: {why}"))],
+        ReviewState::Ready { review, complete } => {
+            let rays = quantity(review.game.shots.len(), "ray", "rays");
+            let mut lines = vec![line(format!(
+                "{policy} policy: {rays}, score {}",
+                review.game.score
+            ))];
+            let (k, p) = (g.atoms(), g.width());
+            lines.push(match (&review.average, complete) {
+                (Some(a), _) => line(format!(
+                    "on average ({} molecules): {:.2} rays, score {:.2}",
+                    a.molecules, a.rays_mean, a.score_mean
+                )),
+                (None, false) => dim("on average: computing…"),
+                (None, true) => dim(format!(
+                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy A{k}_B{p} gives it"
+                )),
+            });
+            let idle: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
+            lines.push(line(match idle.len() {
+                _ if g.shots().is_empty() => "you shot no ray".to_string(),
+                0 => "your rays all told something new".to_string(),
+                1 => format!("told nothing new: your ray {}", idle[0]),
+                _ => format!("told nothing new: your rays {}", idle.join(", ")),
+            }));
+            lines
+        }
+    }
+}
+
+/// The list of every molecule the rays allowed, after the game: its first
+/// line, or what stands in for the list while the coach works (`Err`).
+pub fn molecules_heading(g: &Game, advice: &Advice) -> Result<String, String> {
+    let Some(a) = advice.answer_for(g.observation()) else {
+        return Err(match advice.failure() {
+            Some(why) => format!("The coach failed: {why}"),
+            None => {
+                let (found, t) = advice.progress().unwrap_or_default();
+                format!(
+                    "Listing the molecules… {found} so far ({:.1} s)",
+                    t.as_secs_f64()
+                )
+            }
+        });
+    };
+    let rays = quantity(g.observation().rays().len(), "ray shot", "rays shot");
+    let fit = count_sentence(a, &format!("the {rays}"));
+    Ok(format!(
+        "{fit}; each of them gives the same results on those rays."
+    ))
+}
+
+/// The title of the `n`th board of the list, with what it is.
+pub fn molecule_title(n: usize, hidden: bool, yours: bool) -> String {
+    match (hidden, yours) {
+        (true, true) => format!("{n}: hidden, yours"),
+        (true, false) => format!("{n}: hidden"),
+        (false, true) => format!("{n}: yours"),
+        (false, false) => format!("{n}"),
+    }
+}
+
+/// The last line of the list of molecules, when it is not whole: `shown`
+/// drawn of `listed`, which are all the coach's limits let it list unless
+/// `all`.
+pub fn molecules_cut(shown: usize, listed: usize, all: bool) -> Option<Text> {
+    let text = if shown < listed {
+        Text::from(format!(
+            "The first {shown} of the {listed} molecules listed are shown."
+        ))
+    } else if !all {
+        let limits = format!("The list stops at {listed} molecules, within the coach's limits (");
+        let max = Text::from(limits).and(Setting::Max);
+        max.and(", ").and(Setting::Timeout).and(").")
+    } else {
+        return None;
+    };
+    Some(text)
+}
+
+/// The title of the list of molecules.
+pub const MOLECULES: &str = " every molecule the rays allowed ";
+
+/// The key lines at the bottom, for each window that has the keyboard.
+pub mod keys {
+    /// The board during the game.
+    pub const BOARD: &str =
+        " ←↓↑→ move · Enter shoot/atom · m empty · u undo · g guess · ? help · q quit";
+    /// The board after the game.
+    pub const OVER: &str =
+        " ←↓↑→ ray paths · a every molecule · n new game · s save · ? help · q quit";
+    /// The help.
+    pub const HELP: &str = " any key closes the help";
+    /// Quit?
+    pub const QUIT: &str = " y quit · s save · any other key: back";
+    /// Resign?
+    pub const RESIGN: &str = " y resign · any other key: back";
+    /// The guess is wrong.
+    pub const WRONG: &str = " p or Enter play on · e end the game";
+    /// The save prompt.
+    pub const SAVE: &str = " Enter save · Esc cancel";
+    /// Replace the file?
+    pub const REPLACE: &str = " y replace · any other key: back";
+    /// The list of molecules.
+    pub const MOLECULES: &str = " ↑↓ PgUp PgDn scroll · any other key: back to the board";
+}
+
+/// A window's title and lines.
+pub type Window = (&'static str, Lines);
+
+/// "Quit this unfinished game?"
+pub fn quit_window(saved_to: Option<&str>) -> Window {
+    (
+        " quit? ",
+        vec![
+            line("The game is not finished. Quit?"),
+            line(match saved_to {
+                Some(p) => format!("(last saved to {p})"),
+                None => "(not saved)".to_string(),
+            }),
+            BLANK,
+            line("y quits · s saves first · any other key goes back"),
+        ],
+    )
+}
+
+/// The save prompt, `input` typed so far.
+pub fn save_window(input: &str) -> Window {
+    (
+        " save the game ",
+        vec![
+            line("Save to (type a file name):"),
+            (input.to_string(), Tone::Input),
+            BLANK,
+            line("Enter saves · Esc cancels"),
+            line("bbx solve reads the file; bbx play resumes it."),
+        ],
+    )
+}
+
+/// "Resign?", the rays having cost `rays` points.
+pub fn resign_window(rays: usize) -> Window {
+    (
+        " resign? ",
+        vec![
+            line("Give up? The hidden molecule is shown and the game"),
+            line(format!(
+                "is lost: your rays' {rays} points + {MISSED_ATOM_PENALTY} per atom."
+            )),
+            BLANK,
+            line("y resigns · any other key goes back"),
+        ],
+    )
+}
+
+/// The guess `v` is wrong: play on, or end the game?
+pub fn wrong_window(p: usize, v: &Verdict) -> Window {
+    let mut lines = vec![("Your guess is wrong.".to_string(), Tone::Bad), BLANK];
+    let telling = v.evidence.map(|e| (ray(p, e.position), e.shot));
+    lines.extend(match telling {
+        Some((ray, true)) => vec![
+            line(format!("p or Enter plays on: {ray}, which you shot,")),
+            line("does not fit your guess; fix it and press g."),
+        ],
+        Some((ray, false)) => vec![
+            line(format!("p or Enter plays on: {ray} tells it apart;")),
+            line("it is shot for you and counted. Fix it, then g."),
+        ],
+        None => vec![line("p or Enter plays on.")],
+    });
+    lines.push(line(format!(
+        "e ends the game: the answer is shown, score {}.",
+        v.score
+    )));
+    (" wrong ", lines)
+}
+
+/// "Replace this file?"
+pub fn replace_window(path: &str) -> Window {
+    (
+        " replace? ",
+        vec![
+            line(format!("{path} exists. Replace it?")),
+            BLANK,
+            line("y replaces · any other key goes back"),
+        ],
+    )
+}
+
+/// The help's lines above and below the table of keys
+/// ([`crate::play::input::KEYS`]).
+pub fn help(g: &Game) -> (Lines, Lines) {
+    let (atoms, p) = (atoms_are(g.atoms()), g.width());
+    let above = vec![
+        line(format!(
+            "{atoms} hidden in the {p}×{p} box. Shoot rays in from the border:"
+        )),
+        line("@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of an exit."),
+        line("Place atoms where you think they are, then press g for the verdict."),
+        BLANK,
+    ];
+    let below = vec![
+        BLANK,
+        line(format!("Score: {RULE}.")),
+        line(match g.judge() {
+            Judge::AllRays => {
+                "A guess wins if no ray can tell it from the hidden molecule (Tatham's rule)."
+            }
+            Judge::RaysShot => {
+                "A guess wins when it fits every ray you shot (none shot: every ray)."
+            }
+        }),
+        line("Undone rays stay paid. A wrong guess: p plays on (its ray paid), e ends."),
+        line("Box: O your atom, : marked empty; coach * atom . empty ! your atom wrong"),
+    ];
+    (above, below)
+}
+
+/// The error when the terminal went away while the game waited for it.
+pub const GONE: &str = "the terminal went away: the game is over (s saves a game to resume it)";
+
+/// The error when the terminal went away while the game read it.
+pub const GONE_UNSAVED: &str = "the terminal went away: the game is over (save with s next time)";
+
+/// The message when the terminal is smaller than the board of a `p`-wide
+/// box needs (`w`×`h`).
+pub fn too_small(p: usize, need: (u16, u16), have: (u16, u16)) -> String {
+    format!(
+        "The {p}×{p} board needs a terminal of at least {}×{}; this one is {}×{}. Enlarge it, or press q to quit.",
+        need.0, need.1, have.0, have.1
+    )
+}
