@@ -54,6 +54,17 @@ pub(crate) fn limit_raised(cut: Cut, naming: &dyn Naming) -> String {
     format!("{} ({} raises it)", limit_name(cut), naming.name(setting))
 }
 
+/// The first line of a solve or a suggestion: the puzzle, its box and the
+/// rays shot.
+pub(crate) fn puzzle_line(report: &SolveReport) -> String {
+    let p = report.solution().observation.width();
+    let (file, shot) = (&report.origin, report.shot);
+    format!(
+        "puzzle    {file} ({p}×{p}, {shot} of {} rays shot)\n",
+        4 * p
+    )
+}
+
 /// The one-line verdict of a solve: how many molecules fit; `naming`
 /// names the settings it mentions.
 pub fn verdict(report: &SolveReport, naming: &dyn Naming) -> String {
@@ -105,13 +116,7 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
     } else {
         format!("{} to {} atoms", report.atoms_min, report.atoms_max)
     };
-    let _ = writeln!(
-        out,
-        "puzzle    {} ({p}×{p}, {} of {} rays shot)",
-        report.origin,
-        report.shot,
-        4 * p
-    );
+    out.push_str(&puzzle_line(report));
     let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
     let _ = writeln!(out, "observed  {}", report.observation);
     let _ = writeln!(out, "\n{}", verdict(report, naming));

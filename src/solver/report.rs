@@ -198,25 +198,26 @@ impl SolveReport {
             Some(Ended::Cancelled) => "; interrupted before ranking them on all".into(),
             _ => Text::default(),
         };
-        Some(if self.ended.is_complete() {
-            Text::from(format!(
-                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ",
+        let first = if self.ended.is_complete() {
+            format!(
+                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them",
                 self.listed, self.count
-            ))
-            .and_text(why)
-            .and(".")
-        } else if why != Text::default() {
-            Text::from(format!(
-                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ",
-                self.listed
-            ))
-            .and_text(why)
-            .and(".")
+            )
         } else {
-            Text::from(format!(
-                    "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise ",
-                    self.listed
-                )).and(Setting::Max).and(", ").and(Setting::Timeout).and(" or ").and(Setting::Memory).and(" to rank them on more).")
+            format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order",
+                self.listed
+            )
+        };
+        let caveat = Text::from(first).and(": not a random sample, so the true ranking may differ");
+        Some(if self.ended.is_complete() || why != Text::default() {
+            caveat.and_text(why).and(".")
+        } else {
+            (caveat.and(" (raise ").and(Setting::Max).and(", "))
+                .and(Setting::Timeout)
+                .and(" or ")
+                .and(Setting::Memory)
+                .and(" to rank them on more).")
         })
     }
 
