@@ -39,7 +39,7 @@ use crate::rules::ray::{Outcome, Rules};
 use crate::rules::score::{MISSED_ATOM_PENALTY, ray_cost, score};
 use crate::rules::spectrum::Spectrum;
 
-pub use crate::assistant::spectra::STRATEGY_LIMIT;
+pub use crate::assistant::spectra::{SPECTRA_MEMORY, STRATEGY_LIMIT};
 
 /// How the seeker chooses the next ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -96,8 +96,8 @@ impl std::fmt::Display for Policy {
 }
 
 /// What to play, and within what: the budget's deadline and token stop
-/// the games, and its memory bound (see [`Spectra`](super::spectra)) the
-/// spectra held.
+/// the games, and its memory bound ([`SPECTRA_MEMORY`] when it gives none)
+/// the spectra of every molecule, held while they are played.
 #[derive(Debug, Clone, Default)]
 pub struct StrategyOptions {
     /// The policy.
