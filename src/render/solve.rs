@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::control::{Cut, Ended};
 use crate::error::quantity;
-use crate::render::board::{board, grid, position_name};
+use crate::render::board::{board, grid, observed_marks, position_name};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -17,12 +17,7 @@ use crate::solver::report::SolveReport;
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
 pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
-    let marks: Vec<char> = observed
-        .marks()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| if c == '?' { ' ' } else { c })
-        .collect();
+    let marks = observed_marks(observed).unwrap_or_default();
     grid(
         observed.width(),
         |i| match certainty[i] {
