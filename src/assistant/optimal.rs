@@ -72,8 +72,9 @@ pub const MEMO_MEMORY: u64 = 1 << 30;
 /// What the exhaustive search may use: the budget's deadline and token stop
 /// it, and its memory bound ([`MEMO_MEMORY`] when it gives none) bounds the
 /// memo, and, apart, the spectra held (see
-/// [`Spectra`](super::spectra)). `faults` may stop it after a number of
-/// sets, as the time limit would (`stop-after`).
+/// [`StrategyOptions`](crate::assistant::strategy::StrategyOptions)).
+/// `faults` may stop it after a number of sets, as the time limit would
+/// (`stop-after`).
 #[derive(Debug, Clone, Default)]
 pub struct OptimalOptions {
     /// The ray rules.
@@ -85,7 +86,7 @@ pub struct OptimalOptions {
 }
 
 /// The best strategy's value for each measure, as far as the search got.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Optimum {
     /// Molecules of the configuration (the games).
     pub molecules: u64,
@@ -188,13 +189,7 @@ impl<'a> Search<'a> {
         let n = t.count;
         let config = t.config;
         let k = config.atoms;
-        // Spectrum classes: molecules whose outcome codes are the same.
-        let mut by_spectrum: HashMap<&[u8], u32> = HashMap::new();
-        let mut class = Vec::with_capacity(n);
-        for m in 0..n as u32 {
-            let next = by_spectrum.len() as u32;
-            class.push(*by_spectrum.entry(t.spectrum(m)).or_insert(next));
-        }
+        let (class, _) = t.classes();
         // Random words, and the images of each molecule under the symmetries.
         let numbering = Numbering::new(config)
             .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
@@ -472,17 +467,8 @@ pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Erro
     let n = config.molecule_count().unwrap_or(0);
     let mut out = Optimum {
         molecules: n,
-        rays_total: None,
-        rays_mean: None,
-        rays_first: None,
-        score_total: None,
-        score_mean: None,
-        score_first: None,
-        sets_searched: 0,
-        sets_remembered: 0,
-        sets_forgotten: 0,
         ended: spectra.ended,
-        seconds: 0.0,
+        ..Optimum::default()
     };
     if let Some(t) = &spectra.value {
         let mut search = Search::new(t, options)?;
@@ -635,10 +621,7 @@ pub fn lower_bound(
     let hitting_total: u64 = per.iter().map(|&h| u64::from(h)).sum();
     let rays_worst = per.iter().copied().max().unwrap_or(0) as u64;
     // The Huffman bound over the whole configuration.
-    let mut sizes: HashMap<&[u8], u64> = HashMap::new();
-    for m in 0..n as u32 {
-        *sizes.entry(t.spectrum(m)).or_insert(0) += 1;
-    }
+    let (_, weights) = t.classes();
     let all: Vec<u32> = (0..n as u32).collect();
     let mut counts = vec![0u64; t.codes()];
     let mut most = 0;
@@ -646,7 +629,6 @@ pub fn lower_bound(
         t.count(&all, q, &mut counts);
         most = most.max(counts.iter().filter(|&&c| c > 0).count());
     }
-    let weights: Vec<u64> = sizes.values().copied().collect();
     let huffman_total = huffman(&weights, most);
     let rays_total = hitting_total.max(huffman_total);
     Ok(Finished::complete(Some(LowerBound {

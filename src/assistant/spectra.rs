@@ -8,6 +8,8 @@
 //! ([`Walk`](crate::rules::enumeration::Walk)), which checks the budget as
 //! it goes.
 
+use std::collections::HashMap;
+
 use rayon::prelude::*;
 
 use crate::control::{Budget, Finished};
@@ -128,6 +130,26 @@ impl Spectra {
     pub(crate) fn atoms(&self, m: u32) -> &[u16] {
         let at = m as usize * self.stride;
         &self.atoms[at..at + self.config.atoms]
+    }
+
+    /// Per molecule, the number of its spectrum class (the molecules of one
+    /// spectrum, numbered in order of first appearance), and each class's
+    /// size.
+    pub(crate) fn classes(&self) -> (Vec<u32>, Vec<u64>) {
+        let mut by_spectrum: HashMap<&[u8], u32> = HashMap::new();
+        let mut sizes = Vec::new();
+        let class = (0..self.count as u32)
+            .map(|m| {
+                let next = by_spectrum.len() as u32;
+                let c = *by_spectrum.entry(self.spectrum(m)).or_insert(next);
+                if c == next {
+                    sizes.push(0);
+                }
+                sizes[c as usize] += 1;
+                c
+            })
+            .collect();
+        (class, sizes)
     }
 
     /// Codes a ray's outcome can have.

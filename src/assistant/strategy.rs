@@ -39,7 +39,7 @@ use crate::rules::ray::{Outcome, Rules};
 use crate::rules::score::{MISSED_ATOM_PENALTY, ray_cost, score};
 use crate::rules::spectrum::Spectrum;
 
-pub use crate::assistant::spectra::STRATEGY_LIMIT;
+pub use crate::assistant::spectra::{SPECTRA_MEMORY, STRATEGY_LIMIT};
 
 /// How the seeker chooses the next ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -59,35 +59,45 @@ pub enum Policy {
     Lookahead,
 }
 
+impl Policy {
+    /// Every policy, in the order of [`name`](Policy::name)'s list.
+    pub const ALL: [Policy; 4] = [
+        Policy::Greedy,
+        Policy::Entropy,
+        Policy::Score,
+        Policy::Lookahead,
+    ];
+
+    /// `greedy`, `entropy`, `score` or `lookahead`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Greedy => "greedy",
+            Policy::Entropy => "entropy",
+            Policy::Score => "score",
+            Policy::Lookahead => "lookahead",
+        }
+    }
+}
+
 impl std::str::FromStr for Policy {
     type Err = String;
     fn from_str(s: &str) -> Result<Policy, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "greedy" => Ok(Policy::Greedy),
-            "entropy" => Ok(Policy::Entropy),
-            "score" => Ok(Policy::Score),
-            "lookahead" => Ok(Policy::Lookahead),
-            _ => Err(format!(
-                "unknown policy '{s}': expected greedy, entropy, score or lookahead"
-            )),
-        }
+        let name = s.to_ascii_lowercase();
+        (Policy::ALL.into_iter().find(|p| p.name() == name)).ok_or_else(|| {
+            format!("unknown policy '{s}': expected greedy, entropy, score or lookahead")
+        })
     }
 }
 
 impl std::fmt::Display for Policy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Policy::Greedy => "greedy",
-            Policy::Entropy => "entropy",
-            Policy::Score => "score",
-            Policy::Lookahead => "lookahead",
-        })
+        f.write_str(self.name())
     }
 }
 
 /// What to play, and within what: the budget's deadline and token stop
-/// the games, and its memory bound (see [`Spectra`](super::spectra)) the
-/// spectra held.
+/// the games, and its memory bound ([`SPECTRA_MEMORY`] when it gives none)
+/// the spectra of every molecule, held while they are played.
 #[derive(Debug, Clone, Default)]
 pub struct StrategyOptions {
     /// The policy.

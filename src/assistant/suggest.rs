@@ -9,8 +9,8 @@ use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::Text;
-use crate::solver::report::{SampleReport, SolveReport, SplitReport};
-use crate::solver::{self, Limits, Solution};
+use crate::solver::report::{SampleReport, SolveReport};
+use crate::solver::{self, Limits, Solution, Split};
 
 /// What to look for.
 #[derive(Debug, Clone)]
@@ -51,7 +51,7 @@ pub struct Suggestion {
     /// True when exactly one molecule fits (and the search was complete).
     pub decided: bool,
     /// The best `top` rays.
-    pub rays: Vec<SplitReport>,
+    pub rays: Vec<Split>,
     /// Molecules the ranking rests on: all that fit when `ranking_exact`,
     /// else the sample's when `ranking_sample`, else the first ones the
     /// solver found (not a random sample).

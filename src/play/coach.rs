@@ -43,8 +43,8 @@ use crate::control::{Budget, Cancel, Ended};
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::report::{SolveReport, SplitReport};
-use crate::solver::{self, Certainty, Limits, Solution};
+use crate::solver::report::SolveReport;
+use crate::solver::{self, Certainty, Limits, Solution, Split};
 
 /// Bounds on one question to the coach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +112,7 @@ pub struct Answer {
 
 impl Answer {
     /// The best ray to shoot next, if any ray tells the molecules apart.
-    pub fn best(&self) -> Option<&SplitReport> {
+    pub fn best(&self) -> Option<&Split> {
         self.report.splits.first()
     }
 

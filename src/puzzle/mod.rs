@@ -123,15 +123,17 @@ impl FromStr for Format {
 
     /// Parses a format name, case-insensitively (`seed-001` is also accepted).
     fn from_str(s: &str) -> Result<Format, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "display" => Ok(Format::Display),
-            "linear" => Ok(Format::Linear),
-            "seed001" | "seed-001" | "seed_001" => Ok(Format::Janns),
-            "tatham" => Ok(Format::Tatham),
-            _ => Err(format!(
+        let name = s.trim().to_ascii_lowercase();
+        let name = if name == "seed-001" || name == "seed_001" {
+            "seed001"
+        } else {
+            &name
+        };
+        (Format::ALL.into_iter().find(|f| f.name() == name)).ok_or_else(|| {
+            format!(
                 "unknown puzzle format '{s}' (expected 'display', 'linear', 'seed001' or 'tatham')"
-            )),
-        }
+            )
+        })
     }
 }
 

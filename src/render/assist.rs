@@ -4,7 +4,7 @@ use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
 use crate::error::quantity;
 use crate::render::board::position_name;
-use crate::render::solve::{limit_raised, verdict};
+use crate::render::solve::{limit_raised, puzzle_line, verdict};
 use crate::setting::{Naming, Setting};
 use itertools::Itertools as _;
 
@@ -14,10 +14,8 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
     let report = &suggestion.report;
     let p = report.solution().observation.width();
     let mut out = format!(
-        "puzzle    {} ({p}×{p}, {} of {} rays shot)\nobserved  {}\n\n",
-        report.origin,
-        report.shot,
-        4 * p,
+        "{}observed  {}\n\n",
+        puzzle_line(report),
         report.observation
     );
     let cut = report.ended.cut();

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::rules::board::{Heading, Molecule, port};
+use crate::rules::spectrum::Observation;
 
 /// Draws a board: `cell(i)` gives the character of linear cell i, `marks[i]`
 /// the mark of position i+1 (a space for none). Trailing blanks are trimmed.
@@ -33,6 +34,18 @@ pub fn grid(width: usize, cell: impl Fn(usize) -> char, marks: &[char]) -> Strin
     }
     push(bottom);
     out
+}
+
+/// The marks of an observation in J. Forget's notation, a blank for each
+/// ray not shot; `None` past 52 exit pairs.
+pub fn observed_marks(observed: &Observation) -> Option<Vec<char>> {
+    let marks = observed.marks()?;
+    Some(
+        marks
+            .into_iter()
+            .map(|c| if c == '?' { ' ' } else { c })
+            .collect(),
+    )
 }
 
 /// Draws a molecule (`O` atoms, `-` empty) with the given border marks.

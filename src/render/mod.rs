@@ -31,7 +31,7 @@ mod trace;
 mod verify;
 
 pub use assist::{plan_text, suggest_text};
-pub use board::{balls_line, board, grid, position_name, side_by_side};
+pub use board::{balls_line, board, grid, observed_marks, position_name, side_by_side};
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, spectral_group, stats_text};
 pub use solve::{certainty_board, probability_board, solve_text, verdict};

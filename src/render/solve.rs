@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::control::{Cut, Ended};
 use crate::error::quantity;
-use crate::render::board::{board, grid, position_name};
+use crate::render::board::{board, grid, observed_marks, position_name};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -17,12 +17,7 @@ use crate::solver::report::SolveReport;
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
 pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
-    let marks: Vec<char> = observed
-        .marks()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| if c == '?' { ' ' } else { c })
-        .collect();
+    let marks = observed_marks(observed).unwrap_or_default();
     grid(
         observed.width(),
         |i| match certainty[i] {
@@ -52,6 +47,17 @@ pub(crate) fn limit_raised(cut: Cut, naming: &dyn Naming) -> String {
         Cut::Cancelled => return limit_name(cut).to_string(),
     };
     format!("{} ({} raises it)", limit_name(cut), naming.name(setting))
+}
+
+/// The first line of a solve or a suggestion: the puzzle, its box and the
+/// rays shot.
+pub(crate) fn puzzle_line(report: &SolveReport) -> String {
+    let p = report.solution().observation.width();
+    let (file, shot) = (&report.origin, report.shot);
+    format!(
+        "puzzle    {file} ({p}×{p}, {shot} of {} rays shot)\n",
+        4 * p
+    )
 }
 
 /// The one-line verdict of a solve: how many molecules fit; `naming`
@@ -105,13 +111,7 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
     } else {
         format!("{} to {} atoms", report.atoms_min, report.atoms_max)
     };
-    let _ = writeln!(
-        out,
-        "puzzle    {} ({p}×{p}, {} of {} rays shot)",
-        report.origin,
-        report.shot,
-        4 * p
-    );
+    out.push_str(&puzzle_line(report));
     let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
     let _ = writeln!(out, "observed  {}", report.observation);
     let _ = writeln!(out, "\n{}", verdict(report, naming));

@@ -117,38 +117,34 @@ pub fn strategy_text(r: &StrategyReport, naming: &dyn Naming) -> String {
 /// `naming` names the settings it mentions.
 pub fn optimum_text(o: &Optimum, naming: &dyn Naming) -> String {
     let mut out = String::new();
-    let first = |q: Option<usize>, stop: &str| match q {
-        Some(q) => format!("first ray {q}"),
-        None => stop.to_string(),
-    };
     let n = o.molecules.max(1) as f64;
-    match o.rays_total {
-        Some(total) => {
-            let _ = writeln!(
+    let measures = [
+        (
+            "best   rays ",
+            o.rays_total,
+            o.rays_first,
+            "no ray needed",
+            "",
+        ),
+        (
+            "       score",
+            o.score_total,
+            o.score_first,
+            "placing the atoms at once",
+            " (stopping at any moment)",
+        ),
+    ];
+    for (name, total, first, none, how) in measures {
+        let _ = match total {
+            Some(total) => writeln!(
                 out,
-                "best   rays  mean {:.4} ({total} / {}), {}",
+                "{name} mean {:.4} ({total} / {}), {}{how}",
                 total as f64 / n,
                 o.molecules,
-                first(o.rays_first, "no ray needed")
-            );
-        }
-        None => {
-            let _ = writeln!(out, "best   rays  not reached");
-        }
-    }
-    match o.score_total {
-        Some(total) => {
-            let _ = writeln!(
-                out,
-                "       score mean {:.4} ({total} / {}), {} (stopping at any moment)",
-                total as f64 / n,
-                o.molecules,
-                first(o.score_first, "placing the atoms at once")
-            );
-        }
-        None => {
-            let _ = writeln!(out, "       score not reached");
-        }
+                first.map_or(none.to_string(), |q| format!("first ray {q}"))
+            ),
+            None => writeln!(out, "{name} not reached"),
+        };
     }
     let _ = writeln!(
         out,

@@ -203,27 +203,12 @@ impl RayModel {
 
     /// The selectors in the solver's failed core.
     fn failed_selectors(&self, selectors: &[Lit]) -> Vec<Lit> {
-        let failed = self.solver.solver.failed_core().unwrap_or(&[]);
-        selectors
-            .iter()
-            .copied()
-            .filter(|l| failed.contains(l))
-            .collect()
+        self.in_failed_core(selectors.iter().copied(), |l| l)
     }
 
     /// The indices in `soft` of the literals in the solver's failed core.
     fn failed_soft(&self, soft: &[Soft]) -> Vec<usize> {
-        let failed: std::collections::HashSet<Lit> = self
-            .solver
-            .solver
-            .failed_core()
-            .unwrap_or(&[])
-            .iter()
-            .copied()
-            .collect();
-        (0..soft.len())
-            .filter(|&i| failed.contains(&soft[i].lit))
-            .collect()
+        self.in_failed_core(0..soft.len(), |i| soft[i].lit)
     }
 
     /// A counter over `inputs` up to `reach` (at most their number): output

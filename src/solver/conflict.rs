@@ -81,15 +81,7 @@ impl RayModel {
     /// The rays of `subset` whose selectors are in the solver's failed core
     /// (all of `subset` when the core names none of them).
     fn failed_rays(&self, subset: &[usize]) -> Vec<usize> {
-        let failed: Vec<Lit> = self.solver.solver.failed_core().unwrap_or(&[]).to_vec();
-        let mut v: Vec<usize> = subset
-            .iter()
-            .copied()
-            .filter(|&k| failed.contains(&self.rays[k].selector))
-            .collect();
-        if v.is_empty() {
-            v = subset.to_vec();
-        }
-        v
+        let v = self.in_failed_core(subset.iter().copied(), |k| self.rays[k].selector);
+        if v.is_empty() { subset.to_vec() } else { v }
     }
 }

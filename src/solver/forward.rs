@@ -118,7 +118,7 @@ impl ForwardSample {
         let Some(best) = self.tally.splits().into_iter().next() else {
             return 0.0;
         };
-        let shares: Vec<f64> = best.classes.iter().map(|&(_, k)| k as f64 / n).collect();
+        let shares: Vec<f64> = best.classes.iter().map(|c| c.count as f64 / n).collect();
         let s2: f64 = shares.iter().map(|q| q * q).sum();
         let s3: f64 = shares.iter().map(|q| q * q * q).sum();
         // The estimator of sum q^2 has variance about 4 (sum q^3 - (sum q^2)^2) / n.

@@ -90,7 +90,7 @@ pub(crate) use limits::human_bytes;
 pub use limits::{DEFAULT_MEMORY, Limits};
 pub use model::{EncodingSize, ObservedRay, RayModel};
 pub use search::{Family, Found};
-pub use solution::{Certainty, Solution, Split, solve};
+pub use solution::{Certainty, OutcomeClass, Solution, Split, solve};
 
 #[cfg(test)]
 mod tests {

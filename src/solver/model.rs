@@ -255,6 +255,21 @@ impl RayModel {
         })
     }
 
+    /// The `items` whose literal (`lit`) is in the solver's failed core (of
+    /// the last call, unsatisfiable under its assumptions), in order.
+    pub(super) fn in_failed_core<T: Copy>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        lit: impl Fn(T) -> Lit,
+    ) -> Vec<T> {
+        let core = self.solver.solver.failed_core().unwrap_or(&[]);
+        let failed: std::collections::HashSet<Lit> = core.iter().copied().collect();
+        items
+            .into_iter()
+            .filter(|&x| failed.contains(&lit(x)))
+            .collect()
+    }
+
     /// The limit that stopped this model in the middle of adding clauses,
     /// if one did: the model then answers nothing more.
     pub fn cut(&self) -> Option<Cut> {

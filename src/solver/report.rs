@@ -13,43 +13,6 @@ use crate::setting::{Setting, Text};
 use crate::solver::forward;
 use crate::solver::{Solution, Split};
 
-/// A split as the report gives it.
-fn split_report(s: &Split) -> SplitReport {
-    SplitReport {
-        position: s.position,
-        classes: (s.classes.iter())
-            .map(|&(outcome, count)| ClassReport { outcome, count })
-            .collect(),
-        expected_remaining: s.expected_remaining,
-        entropy: s.entropy,
-    }
-}
-
-/// One outcome class of a split, for JSON: the outcome's `result` and
-/// `exit`, and `molecules`.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct ClassReport {
-    /// The outcome.
-    #[serde(flatten)]
-    pub outcome: Outcome,
-    /// How many of the molecules give this outcome (`molecules` in JSON).
-    #[serde(rename = "molecules")]
-    pub count: usize,
-}
-
-/// An unshot ray that tells molecules apart, for JSON.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct SplitReport {
-    /// Border position.
-    pub position: usize,
-    /// Its possible outcomes.
-    pub classes: Vec<ClassReport>,
-    /// Molecules expected to remain after shooting it.
-    pub expected_remaining: f64,
-    /// Information it gives, in bits.
-    pub entropy: f64,
-}
-
 /// A large count for people: "2.3 million", "4.1e15".
 fn about(n: f64) -> String {
     if n < 1e4 {
@@ -142,7 +105,7 @@ pub struct SolveReport {
     /// molecules listed: on all that fit only when `splits_exact`; `rays` in
     /// JSON, as in `bbx suggest`.
     #[serde(rename = "rays")]
-    pub splits: Vec<SplitReport>,
+    pub splits: Vec<Split>,
     /// True when `splits` rest on every molecule that fits; false when they
     /// rest on the first `listed` the solver found (not a random sample, so
     /// the ranking may differ from the true one); `ranking_exact` in JSON, as
@@ -198,25 +161,26 @@ impl SolveReport {
             Some(Ended::Cancelled) => "; interrupted before ranking them on all".into(),
             _ => Text::default(),
         };
-        Some(if self.ended.is_complete() {
-            Text::from(format!(
-                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them: not a random sample, so the true ranking may differ",
+        let first = if self.ended.is_complete() {
+            format!(
+                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them",
                 self.listed, self.count
-            ))
-            .and_text(why)
-            .and(".")
-        } else if why != Text::default() {
-            Text::from(format!(
-                "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ",
-                self.listed
-            ))
-            .and_text(why)
-            .and(".")
+            )
         } else {
-            Text::from(format!(
-                    "These rays are ranked on the first {} molecules the solver found, in its order: not a random sample, so the true ranking may differ (raise ",
-                    self.listed
-                )).and(Setting::Max).and(", ").and(Setting::Timeout).and(" or ").and(Setting::Memory).and(" to rank them on more).")
+            format!(
+                "These rays are ranked on the first {} molecules the solver found, in its order",
+                self.listed
+            )
+        };
+        let caveat = Text::from(first).and(": not a random sample, so the true ranking may differ");
+        Some(if self.ended.is_complete() || why != Text::default() {
+            caveat.and_text(why).and(".")
+        } else {
+            (caveat.and(" (raise ").and(Setting::Max).and(", "))
+                .and(Setting::Timeout)
+                .and(" or ")
+                .and(Setting::Memory)
+                .and(" to rank them on more).")
         })
     }
 
@@ -234,7 +198,7 @@ impl SolveReport {
         let t = forward::tally(observed, rules, atoms.clone(), budget)?;
         match t.ended {
             Ended::Complete => {
-                self.splits = t.value.splits().iter().map(split_report).collect();
+                self.splits = t.value.splits();
                 self.splits_exact = true;
                 self.probabilities = (t.value.molecules > 0).then(|| t.value.probabilities());
             }
@@ -245,7 +209,7 @@ impl SolveReport {
                     self.ranking_cut = Some(sm.ended);
                 } else if sm.value.is_enough() {
                     let sm = sm.value;
-                    self.splits = sm.splits().iter().map(split_report).collect();
+                    self.splits = sm.splits();
                     self.sample = Some(SampleReport {
                         molecules: sm.tally.molecules,
                         drawn: sm.drawn,
@@ -299,11 +263,7 @@ impl SolveReport {
         // Every ray of every molecule listed, traced once for the spectra
         // and the splits (on a large box, the longest part of the report).
         let outcomes = outcome_table(&solution.molecules, rules);
-        let splits = solution
-            .splits_from(&outcomes)
-            .iter()
-            .map(split_report)
-            .collect();
+        let splits = solution.splits_from(&outcomes);
         let guess = guess.map(|g| {
             let s = Spectrum::of(g, rules);
             let differs = solution.observation.first_difference(&s);

@@ -35,17 +35,30 @@ pub enum Certainty {
     Undecided,
 }
 
-/// How an unshot ray would split the molecules found: one class per outcome.
-#[derive(Debug, Clone, PartialEq)]
+/// How an unshot ray would split the molecules found: one class per
+/// outcome. In JSON, a ranked ray.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Split {
     /// The border position of the ray.
     pub position: usize,
     /// Each possible outcome and how many of the molecules give it, most first.
-    pub classes: Vec<(Outcome, usize)>,
+    pub classes: Vec<OutcomeClass>,
     /// Expected number of molecules left after shooting it: Σ size² / total.
     pub expected_remaining: f64,
     /// What the ray tells, in bits: −Σ p log₂ p over its outcomes.
     pub entropy: f64,
+}
+
+/// One outcome of a [`Split`] and how many molecules give it; in JSON the
+/// outcome's `result` and `exit`, and `molecules`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct OutcomeClass {
+    /// The outcome.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// How many of the molecules give it (`molecules` in JSON).
+    #[serde(rename = "molecules")]
+    pub count: usize,
 }
 
 impl Split {
@@ -54,7 +67,7 @@ impl Split {
     /// and the bits it tells, over the molecules the classes hold (the
     /// information summed in the order given), the classes then sorted most
     /// first.
-    pub(crate) fn new(position: usize, mut classes: Vec<(Outcome, usize)>) -> Split {
+    pub(crate) fn new(position: usize, classes: Vec<(Outcome, usize)>) -> Split {
         let n = classes.iter().map(|c| c.1).sum::<usize>() as f64;
         let squares: u128 = classes
             .iter()
@@ -67,7 +80,10 @@ impl Split {
                 -q * q.log2()
             })
             .sum();
-        classes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut classes: Vec<OutcomeClass> = (classes.into_iter())
+            .map(|(outcome, count)| OutcomeClass { outcome, count })
+            .collect();
+        classes.sort_by(|a, b| b.count.cmp(&a.count).then(a.outcome.cmp(&b.outcome)));
         Split {
             position,
             classes,

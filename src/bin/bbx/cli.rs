@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Once};
 use std::time::Duration;
 
+use bbx::Rules;
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
 use bbx::control::{Budget, Cancel, Faults};
-use bbx::puzzle::{Format, load_puzzle};
+use bbx::puzzle::{Format, Puzzle, load_puzzle};
 use bbx::solver::{self, Limits, Solution};
-use bbx::{Observation, Rules};
 
 /// The exit statuses of `bbx`, all in one place (README lists them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +133,7 @@ pub struct PuzzleInput {
 
 impl PuzzleInput {
     /// Reads the puzzle and settles its atom counts and rules.
-    pub fn load(&self) -> bbx::Result<(bbx::puzzle::Puzzle, RangeInclusive<usize>, Rules)> {
+    pub fn load(&self) -> bbx::Result<(Puzzle, RangeInclusive<usize>, Rules)> {
         let puzzle = load_puzzle(&self.file, self.format)?;
         let atoms = match (self.atoms.clone(), puzzle.atoms, puzzle.atom_range.clone()) {
             (Some(r), _, _) => r,
@@ -292,21 +292,26 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// Solves, telling `found(n)` how many molecules have been listed so far
-/// (for a spinner). The deadline holds even inside one long solver call:
-/// [`solver::solve`] answers with what it found 200 ms past it.
-pub fn solve_counting(
-    observation: &Observation,
-    rules: Rules,
-    atoms: RangeInclusive<usize>,
-    limits: Limits,
-    mut found: impl FnMut(usize),
-) -> bbx::Result<Solution> {
+/// Solves `puzzle` for `command`, with a spinner counting the molecules
+/// listed so far; returns the spinner, still shown, with the answer. The
+/// deadline holds even inside one long solver call: [`solver::solve`]
+/// answers with what it found a moment past it.
+pub fn solve_showing(
+    command: &str,
+    quiet: bool,
+    puzzle: &Puzzle,
+    (atoms, rules): (RangeInclusive<usize>, Rules),
+    limits: &Limits,
+) -> (indicatif::ProgressBar, bbx::Result<Solution>) {
+    let what = format!("{command} {}", puzzle.origin);
+    let spinner = spinner(quiet, what.clone());
     let mut n = 0;
-    solver::solve(observation, rules, atoms, &limits, |_| {
+    let solution = solver::solve(&puzzle.observation, rules, atoms, limits, |_| {
         n += 1;
-        found(n);
-    })
+        let found = bbx::error::quantity(n, "molecule", "molecules");
+        spinner.set_message(format!("{what}: {found} found"));
+    });
+    (spinner, solution)
 }
 
 /// A rate for people: three significant figures at most, with k or M for

@@ -82,12 +82,9 @@ fn inner(args: Args) -> bbx::Result<String> {
     };
     spinner.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let marks: Vec<char> = observation
-        .marks()
-        .ok_or_else(|| bbx::Error::invalid("more than 52 exit pairs: this puzzle has no display"))?
-        .into_iter()
-        .map(|c| if c == '?' { ' ' } else { c })
-        .collect();
+    let marks = bbx::render::observed_marks(&observation).ok_or_else(|| {
+        bbx::Error::invalid("more than 52 exit pairs: this puzzle has no display")
+    })?;
     let picture = format!(
         "{}\n{}\n",
         bbx::render::grid(config.width, |_| '-', &marks),

@@ -3,14 +3,13 @@
 use std::time::Duration;
 
 use bbx::control::Ended;
-use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
     Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
-    solve_counting, spinner,
+    solve_showing,
 };
 
 #[derive(clap::Args)]
@@ -54,14 +53,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         max: Some(args.max.limit(puzzle.width() * puzzle.width())),
         budget: budget.clone(),
     };
-    let spinner = spinner(args.quiet.quiet, format!("solve {}", puzzle.origin));
-    let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
-        spinner.set_message(format!(
-            "solve {}: {} found",
-            puzzle.origin,
-            quantity(n, "molecule", "molecules")
-        ))
-    });
+    let (spinner, solution) =
+        solve_showing("solve", args.quiet.quiet, &puzzle, (atoms, rules), &limits);
     spinner.finish_and_clear();
     let solution = solution?;
     let code = if solution.ended == Ended::Cancelled {

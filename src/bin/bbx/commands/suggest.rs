@@ -10,7 +10,7 @@ use bbx::solver::Limits;
 
 use crate::cli::{
     Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
-    solve_counting, spinner,
+    solve_showing,
 };
 
 #[derive(clap::Args)]
@@ -66,14 +66,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         max: Some(options.max),
         budget,
     };
-    let spinner = spinner(args.quiet.quiet, format!("suggest {}", puzzle.origin));
-    let solution = solve_counting(&puzzle.observation, rules, atoms, limits, |n| {
-        spinner.set_message(format!(
-            "suggest {}: {} found",
-            puzzle.origin,
-            quantity(n, "molecule", "molecules")
-        ))
-    });
+    let (spinner, solution) = solve_showing(
+        "suggest",
+        args.quiet.quiet,
+        &puzzle,
+        (atoms, rules),
+        &limits,
+    );
     if args.plan {
         spinner.set_message(format!("suggest {}: planning", puzzle.origin));
     }

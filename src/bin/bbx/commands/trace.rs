@@ -6,7 +6,7 @@ use bbx::rules::notation::Notation;
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
-use crate::cli::Status;
+use crate::cli::{Status, json};
 
 #[derive(clap::Args)]
 #[command(
@@ -100,9 +100,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     }
     let report = TraceReport::new(&m, args.rules, &args.rays);
     if args.json {
-        let mut s = serde_json::to_string_pretty(&report)?;
-        s.push('\n');
-        return Ok(s);
+        return json(&report);
     }
     let notation = if args.emacs {
         Notation::Emacs
