@@ -57,8 +57,12 @@ pub struct Manifest {
     pub sink: Option<String>,
 }
 
-/// The current [`Manifest::format`].
-pub const FORMAT: u32 = 1;
+/// The current [`Manifest::format`]. It changes whenever what the files
+/// hold does (format 2 keys the records by spectra written in
+/// [`Outcome::code`](crate::rules::ray::Outcome::code)s), so that a census
+/// never resumes the work of another format: it is refused as a census of
+/// other settings.
+pub const FORMAT: u32 = 2;
 
 /// The most bytes of a manifest read (a real one is a few hundred).
 const MANIFEST_LIMIT: u64 = 1 << 16;
