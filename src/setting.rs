@@ -43,6 +43,8 @@ pub enum Setting {
     Boards,
     /// The catalogue file.
     Db,
+    /// Exploring a configuration past the size limit.
+    Force,
     /// The puzzle format, instead of detecting it.
     Format,
     /// The addresses of a census's processes.
@@ -84,6 +86,7 @@ impl Setting {
             Setting::Atoms => "atoms",
             Setting::Boards => "boards",
             Setting::Db => "db",
+            Setting::Force => "force",
             Setting::Format => "format",
             Setting::Hostfile => "hostfile",
             Setting::Max => "max",
@@ -109,6 +112,7 @@ impl Setting {
             Setting::Atoms => "the number of atoms",
             Setting::Boards => "the number of boards",
             Setting::Db => "the catalogue file",
+            Setting::Force => "forcing past the size limit",
             Setting::Format => "the puzzle format",
             Setting::Hostfile => "the host file",
             Setting::Max => "the most molecules listed",

@@ -22,7 +22,7 @@
 //! let mut c = Catalogue::open_in_memory().unwrap();
 //! let config = "A2_B4".parse().unwrap();
 //! let done = c.explore(config, &ExploreOptions::default(), |_| {}).unwrap();
-//! assert!(done.complete);
+//! assert!(done.ended.is_complete());
 //! let row = c.molecule(config, 2).unwrap().unwrap();
 //! assert_eq!(row.spectrum, "@&ab@&@cbac@&@&@");
 //! ```
@@ -45,7 +45,7 @@ pub use census::{CensusStatus, ClassGroups};
 pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
 pub use rows::{MoleculeRow, SpectrumRow};
-pub use schema::BUSY_TIMEOUT_MS;
+pub use schema::{BUSY_TIMEOUT_MS, busy_ms};
 pub use store::{Groups, Holding, RULES, Store, molecules_of};
 
 use crate::error::Error;
@@ -487,13 +487,16 @@ mod tests {
             .explore(
                 config,
                 &ExploreOptions {
-                    chunk: 7,
+                    faults: crate::control::Faults::parse("unit-size=7").unwrap(),
                     ..Default::default()
                 },
                 |_| {},
             )
             .unwrap();
-        assert_eq!((done.stored, done.complete), (120, true));
+        assert_eq!(
+            (done.stored, done.ended),
+            (120, crate::control::Ended::Complete)
+        );
         let row = c.molecule(config, 2).unwrap().unwrap();
         assert_eq!(row.molecule, "O-O-------------");
         assert_eq!(row.transform, "id");

@@ -8,12 +8,21 @@ use rusqlite::{Connection, ErrorCode};
 
 use crate::catalogue::rows::row_tables_sql;
 use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION};
+use crate::control::Faults;
 use crate::error::Error;
 
 /// How long a writer waits for readers to let go of the file: a reader
 /// inside a long transaction holds up a commit until it is done. Readers
 /// wait as long for a writer's commit.
 pub const BUSY_TIMEOUT_MS: u32 = 60_000;
+
+/// How long to wait for other programs to let go of a file, in ms:
+/// [`BUSY_TIMEOUT_MS`], or the `busy-timeout-ms` of `faults`.
+pub fn busy_ms(faults: &Faults) -> u32 {
+    faults
+        .busy_timeout_ms
+        .map_or(BUSY_TIMEOUT_MS, |ms| u32::try_from(ms).unwrap_or(u32::MAX))
+}
 
 /// What a file that may be a catalogue holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -272,9 +272,12 @@ mod tests {
 
     fn explore(db: &Path, config: Config, stop_after: Option<u64>) {
         let mut cat = Catalogue::open(db).unwrap();
+        let faults = match stop_after {
+            Some(n) => format!("unit-size=100,stop-after={n}"),
+            None => "unit-size=100".into(),
+        };
         let options = ExploreOptions {
-            chunk: 100,
-            stop_after,
+            faults: crate::control::Faults::parse(&faults).unwrap(),
             ..Default::default()
         };
         cat.explore(config, &options, |_| {}).unwrap();

@@ -68,6 +68,23 @@ pub fn ctrl_c() -> &'static AtomicBool {
     &STOP
 }
 
+/// A token cancelled by the first Ctrl-C once [`ctrl_c`] catches it, for
+/// the library's long work.
+pub fn cancel() -> bbx::control::Cancel {
+    bbx::control::Cancel::from_flag(Arc::clone(&STOP))
+}
+
+/// The faults a test injects through the environment variable
+/// `BBX_TEST_FAULTS` ([`bbx::control::Faults::parse`]); none when it is not
+/// set. Never a flag, so that `--help` and the completions do not show it.
+pub fn faults() -> bbx::Result<bbx::control::Faults> {
+    match std::env::var("BBX_TEST_FAULTS") {
+        Ok(spec) => bbx::control::Faults::parse(&spec)
+            .map_err(|e| bbx::Error::invalid(format!("BBX_TEST_FAULTS: {e}"))),
+        Err(_) => Ok(bbx::control::Faults::default()),
+    }
+}
+
 /// Sets `stop` on the first SIGINT; on the second, says so and exits.
 #[cfg(unix)]
 fn watch_interrupts(stop: Arc<AtomicBool>) {

@@ -56,21 +56,18 @@ pub struct Args {
     /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
     #[arg(long, hide = true, value_name = "N")]
     stop_store_after: Option<u64>,
-    /// How long to wait for other programs to let go of --db, in
-    /// milliseconds (for tests).
-    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
-    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = args.census_args.cluster()?;
+    let busy_ms = bbx::catalogue::busy_ms(&crate::cli::faults()?);
     let options = TablesOptions {
         db: args.db.clone(),
-        busy_ms: args.busy_ms,
+        busy_ms,
         count: args.census,
         store: args.store_groups.then_some(StoreOptions {
-            busy_ms: args.busy_ms,
+            busy_ms,
             stop: Some(stop_flag()),
             stop_after: args.stop_store_after,
         }),

@@ -45,10 +45,6 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// How long to wait for other programs to let go of --db, in
-    /// milliseconds (for tests).
-    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
-    busy_ms: u32,
     #[command(flatten)]
     census_args: CensusArgs,
 }
@@ -70,15 +66,15 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         ambiguous_only: args.ambiguous,
         partial: args.partial,
     };
+    let busy_ms = bbx::catalogue::busy_ms(&crate::cli::faults()?);
     let start = Instant::now();
     let mut reading = None;
-    let found =
-        bbx::verify::spectra_or_stream(config, &args.db, args.busy_ms, &options, |source| {
-            reading = Some(spinner(
-                args.quiet.quiet,
-                format!("verify {config}: {}", source.reading()),
-            ));
-        });
+    let found = bbx::verify::spectra_or_stream(config, &args.db, busy_ms, &options, |source| {
+        reading = Some(spinner(
+            args.quiet.quiet,
+            format!("verify {config}: {}", source.reading()),
+        ));
+    });
     if let Some(spinner) = reading {
         spinner.finish_and_clear();
     }
