@@ -461,6 +461,7 @@ impl Faults {
 /// `Err(Cut::Cancelled)` once `done` units of work reach `limit`, one of
 /// the `stop-…-after` [`Faults`]: such a fault stops work where Ctrl-C
 /// would, and is told apart from it by nobody.
+#[cfg(feature = "catalogue")]
 pub(crate) fn stop_after(limit: Option<u64>, done: u64) -> Result<(), Cut> {
     match limit {
         Some(n) if done >= n => Err(Cut::Cancelled),

@@ -29,6 +29,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::catalogue::rows::MoleculeRow;
 use crate::catalogue::{Catalogue, sql_err};
+use crate::control::{Cut, Finished};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
@@ -150,17 +151,18 @@ impl Catalogue {
     /// its ambiguous spectra with their molecules' numbers, replacing an
     /// earlier census of it, all in one transaction that first checks
     /// [`check_census_target`](Self::check_census_target) again: the file
-    /// holds the census whole or is as it was. `stopped(n)` is asked before
+    /// holds the census whole or is as it was. `check(n)` is asked before
     /// each class, `n` classes in, and before the commit (`n` being then
-    /// every class): when it says so the transaction is rolled back and
-    /// `None` returned. Returns the numbers of spectra and molecules stored.
+    /// every class): when it fails the transaction is rolled back, nothing
+    /// is stored, and the answer says how it ended. Returns the numbers of
+    /// spectra and molecules stored.
     pub fn store_census<I>(
         &mut self,
         config: Config,
         report_json: &str,
         classes: I,
-        mut stopped: impl FnMut(u64) -> bool,
-    ) -> Result<Option<(u64, u64)>, Error>
+        mut check: impl FnMut(u64) -> Result<(), Cut>,
+    ) -> Result<Finished<(u64, u64)>, Error>
     where
         I: IntoIterator<Item = Result<ClassGroups, Error>>,
     {
@@ -218,8 +220,8 @@ impl Catalogue {
                 )
                 .map_err(&e)?;
             for class in classes {
-                if stopped(done) {
-                    return Ok(None);
+                if let Err(cut) = check(done) {
+                    return Ok(Finished::new((0, 0), cut.into()));
                 }
                 let groups = class?;
                 done += 1;
@@ -251,11 +253,11 @@ impl Catalogue {
             )
             .map_err(&e)?;
         }
-        if stopped(done) {
-            return Ok(None);
+        if let Err(cut) = check(done) {
+            return Ok(Finished::new((0, 0), cut.into()));
         }
         tx.commit().map_err(&e)?;
-        Ok(Some((spectrum_count, molecule_count)))
+        Ok(Finished::complete((spectrum_count, molecule_count)))
     }
 
     /// The census of `config` stored in this file, if any.

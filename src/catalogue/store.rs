@@ -384,8 +384,9 @@ mod tests {
         let mut census = Catalogue::open(&db).unwrap();
         let json = serde_json::to_string(&report).unwrap();
         census
-            .store_census(config, &json, classes, |_| false)
+            .store_census(config, &json, classes, |_| Ok(()))
             .unwrap()
+            .whole()
             .unwrap();
         drop(census);
         check_census(&db, &catalogue, config, &report, &json, shared.len());
@@ -455,8 +456,9 @@ mod tests {
         let classes = classes_of(cat, config, &shared);
         let mut census = Catalogue::open(&db).unwrap();
         census
-            .store_census(config, &json, classes, |_| false)
+            .store_census(config, &json, classes, |_| Ok(()))
             .unwrap()
+            .whole()
             .unwrap();
         drop(census);
         let conn = rusqlite::Connection::open(&db).unwrap();
@@ -555,8 +557,9 @@ mod tests {
         let db = dir.path().join("census.sqlite");
         let mut census = Catalogue::open(&db).unwrap();
         census
-            .store_census(config, "{}", Vec::new(), |_| false)
+            .store_census(config, "{}", Vec::new(), |_| Ok(()))
             .unwrap()
+            .whole()
             .unwrap();
         drop(census);
         let store = Store::open(&db, config, BUSY_MS).unwrap();

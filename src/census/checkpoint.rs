@@ -136,7 +136,7 @@ impl Disk {
         file.write_all(&bytes[..fits as usize])?;
         Err(std::io::Error::new(
             std::io::ErrorKind::StorageFull,
-            "No space left on device (a full disk faked by --fail-writes-after)",
+            "No space left on device (a full disk faked by the fail-writes-after fault)",
         ))
     }
 }

@@ -44,6 +44,7 @@ use crate::census::sink::{BottomK, Group, GroupSink, Sink, threshold};
 use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, key};
 use crate::census::spill::Partitions;
 use crate::census::summary::{Summary, Tally, peak_memory};
+use crate::control::{Budget, Faults, stop_after};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
@@ -75,14 +76,14 @@ pub struct Plan {
     pub work_dir: crate::census::checkpoint::WorkDir,
     /// Keep the classes' molecules for storing.
     pub keep_classes: bool,
-    /// Set to stop after the units in hand (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-    /// Stop after this many rounds of this run (for tests).
-    pub stop_after: Option<u64>,
+    /// What stops the workers: tracing after the units in hand, grouping in
+    /// the partition in hand.
+    pub budget: Budget,
+    /// Faults to inject: stop after so many rounds (`stop-after`) or
+    /// partitions (`stop-grouping-after`) of this run.
+    pub faults: Faults,
     /// Keep the work directory when the census is done (its caller removes it).
     pub keep_work: bool,
-    /// Stop grouping after this many partitions, as Ctrl-C would (for tests).
-    pub stop_grouping_after: Option<u64>,
     /// What each worker hands its groups to, if anything.
     pub sink: Option<Sink>,
     /// Molecules this process's workers have accounted for (resumed ones
@@ -112,10 +113,23 @@ impl Plan {
         self.units().div_ceil(peers as u64)
     }
 
-    /// Whether Ctrl-C asked the census to stop.
-    fn interrupted(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    /// Whether the budget is spent, or `done` units of work reached the
+    /// fault's `limit`.
+    fn stopped(&self, limit: Option<u64>, done: u64) -> bool {
+        self.budget.check().and(stop_after(limit, done)).is_err()
     }
+
+    /// A grouper of the configuration (numbered, since the census took it).
+    fn grouper(&self, keep_classes: bool) -> Result<Grouper, Error> {
+        Grouper::new(self.config, keep_classes).ok_or_else(|| unnumbered(self.config))
+    }
+}
+
+/// The error of a configuration the census took but cannot number.
+fn unnumbered(config: Config) -> Error {
+    Error::Internal(format!(
+        "configuration {config} passed the census's checks but is not numbered"
+    ))
 }
 
 /// How a worker ended.
@@ -455,9 +469,8 @@ fn trace(worker: &mut Worker, plan: &Plan, start: Start) -> Result<TraceEnd, Err
     let mut finished = true;
     let mut error: Option<Error> = None;
     for (done_rounds, round) in (first..rounds).enumerate() {
-        let stopped = plan.interrupted()
-            || plan.stop_after.is_some_and(|n| done_rounds as u64 >= n)
-            || logger.failed.is_some();
+        let stopped =
+            plan.stopped(plan.faults.stop_after, done_rounds as u64) || logger.failed.is_some();
         if stopped {
             finished = false;
             break;
@@ -706,14 +719,9 @@ fn hand_sample(
     if handing.sample_logged {
         return Ok(true);
     }
-    let mut grouper = Grouper::new(plan.config, false).ok_or_else(|| {
-        Error::Internal(format!(
-            "configuration {} passed the census's checks but is not numbered",
-            plan.config
-        ))
-    })?;
+    let mut grouper = plan.grouper(false)?;
     for (number, image) in sample.upto(threshold) {
-        if plan.interrupted() {
+        if plan.stopped(None, 0) {
             return Ok(false);
         }
         let (molecule, spectrum) = grouper.sampled(number, image).ok_or_else(|| {
@@ -775,16 +783,10 @@ fn group(
         lengths,
         plan.work_dir.disk().clone(),
     )?;
-    let mut grouper = Grouper::new(plan.config, plan.keep_classes).ok_or_else(|| {
-        Error::Internal(format!(
-            "configuration {} passed the census's checks but is not numbered",
-            plan.config
-        ))
-    })?;
+    let mut grouper = plan.grouper(plan.keep_classes)?;
     let handed_before = open_sink(plan, index, parts.len() as u64, handing)?;
-    let interrupted = || plan.interrupted();
     for j in 0..parts.len() {
-        if interrupted() || plan.stop_grouping_after.is_some_and(|n| j as u64 >= n) {
+        if plan.stopped(plan.faults.stop_grouping_after, j as u64) {
             return Ok((false, parts));
         }
         let records = parts.read(j)?;
@@ -796,7 +798,10 @@ fn group(
             },
             sample: handing.sample.as_mut(),
         };
-        if !grouper.group_handing(records, summary, &interrupted, &mut hand)? {
+        if !grouper
+            .group(records, summary, &plan.budget, &mut hand)?
+            .is_complete()
+        {
             return Ok((false, parts));
         }
         if hands && let (Some(sink), Some(log)) = (handing.sink.as_mut(), handing.log.as_mut()) {
@@ -855,12 +860,7 @@ impl<'a> Source<'a> {
         let width = plan.config.width;
         Ok(Source {
             plan,
-            numbering: Numbering::new(plan.config).ok_or_else(|| {
-                Error::Internal(format!(
-                    "configuration {} passed the census's checks but is not numbered",
-                    plan.config
-                ))
-            })?,
+            numbering: Numbering::new(plan.config).ok_or_else(|| unnumbered(plan.config))?,
             traced: Traced::new(width),
             positions: SpectrumSymmetries::new(width),
             canonical: Canonical {

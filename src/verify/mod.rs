@@ -35,6 +35,7 @@ use index::RayIndex;
 pub use source::{Spectra, SpectraSource, spectra_for, spectra_or_stream};
 pub use stream::{DEFAULT_SAMPLE, LISTED_MISMATCHES, Streamed, Streaming, verify_streaming};
 
+use crate::control::Faults;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -46,10 +47,8 @@ use crate::solver::{ObservationClauses, RayModel};
 /// What to check.
 #[derive(Debug, Clone)]
 pub struct VerifyOptions {
-    /// Rules of the enumeration.
+    /// The rules (of the enumeration and of the SAT side).
     pub rules: Rules,
-    /// Rules of the SAT side (the same, except to prove the check can fail).
-    pub sat_rules: Rules,
     /// Check every ambiguous spectrum and this many unique ones drawn at
     /// random (all of them when there are fewer); `None`: every spectrum (in
     /// memory), or [`DEFAULT_SAMPLE`](stream::DEFAULT_SAMPLE) unique ones
@@ -62,17 +61,33 @@ pub struct VerifyOptions {
     pub ambiguous_only: bool,
     /// Hide this fraction of the rays of each checked spectrum (see [`hide`]).
     pub partial: Option<f64>,
+    /// Faults to inject: `crossed-rules` makes the SAT side use the other
+    /// rules, to prove the check can fail; `busy-timeout-ms` is how long to
+    /// wait for other programs to let go of a catalogue.
+    pub faults: Faults,
 }
 
 impl Default for VerifyOptions {
     fn default() -> VerifyOptions {
         VerifyOptions {
             rules: Rules::Standard,
-            sat_rules: Rules::Standard,
             sample: None,
             seed: 1,
             ambiguous_only: false,
             partial: None,
+            faults: Faults::default(),
+        }
+    }
+}
+
+impl VerifyOptions {
+    /// The rules of the SAT side: [`rules`](Self::rules), or the others
+    /// with the `crossed-rules` fault.
+    fn sat_rules(&self) -> Rules {
+        match (self.rules, self.faults.crossed_rules) {
+            (rules, false) => rules,
+            (Rules::Standard, true) => Rules::EdgeMiss,
+            (Rules::EdgeMiss, true) => Rules::Standard,
         }
     }
 }
@@ -209,7 +224,7 @@ pub fn verify_spectra(
     let results: Vec<Result<Checked, Error>> = work
         .par_iter()
         .map_init(
-            || Checker::new(config, options.sat_rules),
+            || Checker::new(config, options.sat_rules()),
             |checker, (o, i)| {
                 // What the enumeration predicts: the spectrum's group, or with
                 // hidden rays every molecule that agrees on the rays left.
@@ -537,7 +552,10 @@ mod tests {
         // must disagree, and the report must name the spectra.
         let config: Config = "A2_B4".parse().unwrap();
         let options = VerifyOptions {
-            sat_rules: Rules::EdgeMiss,
+            faults: Faults {
+                crossed_rules: true,
+                ..Faults::default()
+            },
             ..Default::default()
         };
         let v = verify(config, &options, |_, _| {}).unwrap();

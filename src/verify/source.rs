@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, molecules_of};
+use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, busy_ms, molecules_of};
 use crate::census::countable;
 use crate::error::Error;
 use crate::rules::config::Config;
@@ -65,13 +65,12 @@ pub enum Spectra {
 pub fn spectra_or_stream(
     config: Config,
     db: &str,
-    busy_ms: u32,
     options: &VerifyOptions,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<Spectra, Error> {
     let streams = options.rules == RULES && options.partial.is_none() && countable(config).is_ok();
     if streams {
-        let store = Store::open(db, config, busy_ms)?;
+        let store = Store::open(db, config, busy_ms(&options.faults))?;
         let read = match store.holding() {
             Holding::Catalogue => true,
             Holding::Census(_) => options.ambiguous_only,
@@ -81,7 +80,7 @@ pub fn spectra_or_stream(
             return Ok(Spectra::Stream);
         }
     }
-    let (groups, source) = spectra_for(config, db, busy_ms, options, reading)?;
+    let (groups, source) = spectra_for(config, db, options, reading)?;
     Ok(Spectra::Groups(groups, source))
 }
 
@@ -90,18 +89,16 @@ pub fn spectra_or_stream(
 /// [`ambiguous_only`](VerifyOptions::ambiguous_only), the groups a census
 /// stored there; otherwise an enumeration in memory, refused (with what to
 /// do instead) for a configuration of more than [`SANE_LIMIT`] molecules.
-/// `db` is read only under the rules it is written in ([`RULES`]), waiting
-/// at most `busy_ms` milliseconds for writers. `reading` hears the source
-/// chosen before the spectra are read.
+/// `db` is read only under the rules it is written in ([`RULES`]).
+/// `reading` hears the source chosen before the spectra are read.
 pub fn spectra_for(
     config: Config,
     db: &str,
-    busy_ms: u32,
     options: &VerifyOptions,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<(SpectralGroups, SpectraSource), Error> {
     let held = if options.rules == RULES {
-        Some(Store::open(db, config, busy_ms)?)
+        Some(Store::open(db, config, busy_ms(&options.faults))?)
     } else {
         None
     };

@@ -72,7 +72,7 @@ pub struct Streamed {
 pub enum Streaming {
     /// Done: the verdict (on process 0).
     Done(Box<Streamed>),
-    /// Stopped before the end (Ctrl-C, or the test's limits): the work is
+    /// Stopped before the end ([`Census::ended`] says how): the work is
     /// kept in the census's work directory for the same command to resume.
     Interrupted(Box<Census>),
     /// This process (not process 0) has done its share; process 0 has the
@@ -197,7 +197,7 @@ pub fn verify_streaming(
     } else {
         options.sample.map_or(DEFAULT_SAMPLE, |n| n as u64)
     };
-    let sat_rules = options.sat_rules;
+    let sat_rules = options.sat_rules();
     census.sink = Some(Sink {
         name: "verify".into(),
         settings: format!(
@@ -216,7 +216,7 @@ pub fn verify_streaming(
         }),
     });
     let done = census::run_with(config, &census, progress)?;
-    if !done.complete {
+    if !done.ended.is_complete() {
         return Ok(Streaming::Interrupted(Box::new(done)));
     }
     let Some(report) = done.report else {
