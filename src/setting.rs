@@ -37,6 +37,8 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Setting {
+    /// Checking only the spectra shared by two molecules or more.
+    Ambiguous,
     /// The number of atoms hidden, or their range.
     Atoms,
     /// How many boards a listing draws.
@@ -83,6 +85,7 @@ impl Setting {
     /// A stable identifier in kebab case: `work-dir`, `plan-max`.
     pub const fn key(self) -> &'static str {
         match self {
+            Setting::Ambiguous => "ambiguous",
             Setting::Atoms => "atoms",
             Setting::Boards => "boards",
             Setting::Db => "db",
@@ -109,6 +112,7 @@ impl Setting {
     /// The setting in plain words: `the memory bound`.
     pub const fn words(self) -> &'static str {
         match self {
+            Setting::Ambiguous => "the ambiguous spectra alone",
             Setting::Atoms => "the number of atoms",
             Setting::Boards => "the number of boards",
             Setting::Db => "the catalogue file",

@@ -34,6 +34,8 @@ use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
 use crate::rules::ray::Tracer;
+use crate::setting::Setting;
+use crate::text;
 
 /// The tables of the census's groups as earlier versions of bbx stored them
 /// (read, and replaced when a census is stored again).
@@ -55,6 +57,10 @@ fn blob_numbers(blob: &[u8]) -> Option<Vec<u64>> {
             .collect(),
     )
 }
+
+/// Why a file holding something else does not take a census, before the
+/// setting that chooses another.
+const OWN_FILE: &str = "a census is stored only in a file of its own: give another ";
 
 /// One class of a census's ambiguous spectra as it is stored: each spectrum
 /// (as text) with its molecules' numbers, in order.
@@ -110,21 +116,25 @@ impl Catalogue {
             }
         }
         if let Some((c, complete)) = explored.first() {
+            let path = &self.path;
             return Err(Error::invalid(if *c == config.to_string() && *complete {
-                format!(
-                    "{}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} --db {}` reads it; store a census in another file",
-                    self.path, self.path
-                )
+                text![
+                    format!(
+                        "{path}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} "
+                    ),
+                    Setting::Db,
+                    format!(" {path}` reads it; store a census in another file")
+                ]
             } else {
-                format!(
-                    "{}: holds {} of {c}; a census is stored only in a file of its own: give another --db",
-                    self.path,
-                    if *complete {
-                        "the catalogue"
-                    } else {
-                        "an unfinished exploration"
-                    }
-                )
+                let what = if *complete {
+                    "the catalogue"
+                } else {
+                    "an unfinished exploration"
+                };
+                text![
+                    format!("{path}: holds {what} of {c}; {OWN_FILE}"),
+                    Setting::Db
+                ]
             }));
         }
         if self.has_table("census_configurations")? {
@@ -138,10 +148,10 @@ impl Catalogue {
                 .optional()
                 .map_err(&e)?;
             if let Some(other) = other {
-                return Err(Error::invalid(format!(
-                    "{}: holds the census of {other}; a census is stored only in a file of its own: give another --db",
-                    self.path
-                )));
+                return Err(Error::invalid(text![
+                    format!("{}: holds the census of {other}; {OWN_FILE}", self.path),
+                    Setting::Db
+                ]));
             }
         }
         Ok(())

@@ -50,6 +50,8 @@ pub use store::{Groups, Holding, RULES, Store, molecules_of};
 
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::setting::Setting;
+use crate::text;
 use schema::{Holds, busy, header_app_id, not_bbx};
 
 /// The schema version stored in `PRAGMA user_version` (with the application id
@@ -99,10 +101,13 @@ fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> Error + use<> {
 fn check_path(path: &Path) -> Result<(), Error> {
     let name = path.as_os_str();
     if name.is_empty() || name == ":memory:" {
-        return Err(Error::invalid(format!(
-            "--db {:?} keeps nothing: give the catalogue a file name, such as bbx.sqlite",
-            name.to_string_lossy()
-        )));
+        return Err(Error::invalid(text![
+            Setting::Db,
+            format!(
+                " {:?} keeps nothing: give the catalogue a file name, such as bbx.sqlite",
+                name.to_string_lossy()
+            )
+        ]));
     }
     if let Some(parent) = path.parent()
         && !parent.as_os_str().is_empty()
@@ -115,11 +120,14 @@ fn check_path(path: &Path) -> Result<(), Error> {
         )));
     }
     if path.is_dir() {
-        return Err(Error::invalid(format!(
-            "{}: is a directory: give --db a file in it, such as {}",
-            path.display(),
-            path.join("bbx.sqlite").display()
-        )));
+        return Err(Error::invalid(text![
+            format!("{}: is a directory: give ", path.display()),
+            Setting::Db,
+            format!(
+                " a file in it, such as {}",
+                path.join("bbx.sqlite").display()
+            )
+        ]));
     }
     Ok(())
 }

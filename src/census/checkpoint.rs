@@ -31,6 +31,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::census::summary::Tally;
 use crate::error::Error;
+use crate::setting::{Setting, Text};
+use crate::text;
 
 /// The settings a work directory was made with; a resume must match them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -181,10 +183,13 @@ impl WorkDir {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 if !path.is_dir() {
-                    return Err(Error::invalid(format!(
-                        "{}: not a directory, so not a census's work directory: give another --work-dir",
-                        path.display()
-                    )));
+                    return Err(Error::invalid(text![
+                        format!(
+                            "{}: not a directory, so not a census's work directory: give another ",
+                            path.display()
+                        ),
+                        Setting::WorkDir
+                    ]));
                 }
                 let entries =
                     std::fs::read_dir(path).map_err(|e| io("read the work directory", e))?;
@@ -193,10 +198,13 @@ impl WorkDir {
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .find(|name| !is_census_file(name));
                 if let Some(name) = foreign {
-                    return Err(Error::invalid(format!(
-                        "{}: holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or give another --work-dir",
-                        path.display()
-                    )));
+                    return Err(Error::invalid(text![
+                        format!(
+                            "{}: holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or give another ",
+                            path.display()
+                        ),
+                        Setting::WorkDir
+                    ]));
                 }
             }
             Err(e) => return Err(io("create the work directory", e)),
@@ -210,10 +218,13 @@ impl WorkDir {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::busy(format!(
-                    "{}: another census is using this work directory; wait for it to finish, or give another --work-dir",
-                    path.display()
-                )));
+                return Err(Error::busy(text![
+                    format!(
+                        "{}: another census is using this work directory; wait for it to finish, or give another ",
+                        path.display()
+                    ),
+                    Setting::WorkDir
+                ]));
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io("lock the work directory", e)),
         }
@@ -229,23 +240,26 @@ impl WorkDir {
             Ok(text) => {
                 let found: Option<Manifest> = serde_json::from_str(&text).ok();
                 if found.as_ref() != Some(manifest) {
-                    let what = found.map_or("unreadable settings".to_string(), |m| {
-                        format!(
-                            "a census of {} ({}, {} workers in {} processes, units of {})",
-                            m.config,
+                    let mut message = Text::from(format!("{} holds ", path.display()));
+                    match found {
+                        Some(m) => {
+                            message.push(format!("a census of {} (", m.config));
                             if m.symmetry {
-                                "symmetry-reduced"
+                                message.push("symmetry-reduced");
                             } else {
-                                "--no-symmetry"
-                            },
-                            m.peers,
-                            m.processes,
-                            m.unit_size
-                        )
-                    });
-                    return Err(Error::invalid(format!(
-                        "{} holds {what}, not this one: run the census with the same options to resume it, or give another --work-dir (the directory is bbx's own: deleting it discards that census's work)",
-                        path.display()
+                                message.push(Setting::NoSymmetry);
+                            }
+                            message.push(format!(
+                                ", {} workers in {} processes, units of {})",
+                                m.peers, m.processes, m.unit_size
+                            ));
+                        }
+                        None => message.push("unreadable settings"),
+                    }
+                    return Err(Error::invalid(message.and(
+                        ", not this one: run the census with the same options to resume it, or give another ",
+                    ).and(Setting::WorkDir).and(
+                        " (the directory is bbx's own: deleting it discards that census's work)",
                     )));
                 }
                 resumed = true;

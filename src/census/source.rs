@@ -187,24 +187,33 @@ pub fn rows(db: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
             "another program is writing {db}, which holds no complete catalogue or census of {config} yet: run the same command again when it is done"
         )));
     }
-    let mut ways = Vec::new();
-    if Catalogue::explorable(config, false).is_ok() {
-        ways.push(format!("`bbx explore {config} --db {db}` (every molecule)"));
-    }
-    if countable(config).is_ok() {
-        ways.push(format!(
-            "`bbx stats {config} --store-groups --db {db}` (the ambiguous groups)"
-        ));
-    }
-    Err(if ways.is_empty() {
-        Error::invalid(format!(
+    let explore = Catalogue::explorable(config, false).is_ok();
+    let count = countable(config).is_ok();
+    if !explore && !count {
+        return Err(Error::invalid(format!(
             "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either (`bbx trace` shows any of its molecules given as a board)",
             molecules_of(config)
-        ))
-    } else {
-        Error::invalid(format!(
-            "{db}: no complete catalogue or census of {config}: run {} first",
-            ways.join(" or ")
-        ))
-    })
+        )));
+    }
+    let mut ways = Text::from(format!(
+        "{db}: no complete catalogue or census of {config}: run "
+    ));
+    if explore {
+        ways = ways
+            .and(format!("`bbx explore {config} "))
+            .and(Setting::Db)
+            .and(format!(" {db}` (every molecule)"));
+    }
+    if count {
+        if explore {
+            ways.push(" or ");
+        }
+        ways = ways
+            .and(format!("`bbx stats {config} "))
+            .and(Setting::StoreGroups)
+            .and(" ")
+            .and(Setting::Db)
+            .and(format!(" {db}` (the ambiguous groups)"));
+    }
+    Err(Error::invalid(ways.and(" first")))
 }

@@ -42,7 +42,9 @@ use crate::rules::config::Config;
 use crate::rules::enumeration::{rank, unrank};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
+use crate::setting::Setting;
 use crate::solver::{ObservationClauses, RayModel};
+use crate::text;
 
 /// What to check.
 #[derive(Debug, Clone)]
@@ -178,9 +180,10 @@ pub fn verify_spectra(
         )));
     }
     if options.sample == Some(0) {
-        return Err(Error::invalid(
-            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with --ambiguous",
-        ));
+        return Err(Error::invalid(text![
+            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with ",
+            Setting::Ambiguous
+        ]));
     }
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)

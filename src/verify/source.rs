@@ -8,6 +8,8 @@ use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, busy_ms, molecules_of}
 use crate::census::countable;
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::setting::Setting;
+use crate::text;
 use crate::verify::VerifyOptions;
 use crate::verify::groups::{SpectralGroups, spectra, spectra_from_store};
 
@@ -132,15 +134,25 @@ pub fn spectra_for(
 fn too_many(config: Config, options: &VerifyOptions) -> Error {
     let size = molecules_of(config);
     let limit = SANE_LIMIT;
+    let too_many =
+        format!("{config} has {size}, too many to enumerate in memory (at most {limit})");
     Error::invalid(match (countable(config), options.rules == RULES) {
-        (Ok(_), true) => format!(
-            "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
-        ),
-        (Ok(_), false) => format!(
-            "{config} has {size}, too many to enumerate in memory (at most {limit}); a census's stored groups are checked under the standard rules only"
-        ),
-        (Err(why), _) => format!(
-            "{config} has {size}, too many to enumerate in memory (at most {limit}), and no census can count it ({why}): `bbx solve` checks single games of it"
-        ),
+        (Ok(_), true) => text![
+            format!("{too_many}: store its ambiguous groups with `bbx stats {config} "),
+            Setting::StoreGroups,
+            " ",
+            Setting::Db,
+            format!(" FILE`, then check them with `bbx verify {config} "),
+            Setting::Ambiguous,
+            " ",
+            Setting::Db,
+            " FILE`"
+        ],
+        (Ok(_), false) => text![format!(
+            "{too_many}; a census's stored groups are checked under the standard rules only"
+        )],
+        (Err(why), _) => text![format!(
+            "{too_many}, and no census can count it ({why}): `bbx solve` checks single games of it"
+        )],
     })
 }
