@@ -14,18 +14,13 @@
 //!   little-endian integers), with an index on (`config`, `spectrum`).
 //!
 //! A molecule's statistics are not stored: they are traced when read
-//! ([`Store`](super::Store)), which costs less than storing them. Files
-//! written by earlier versions of bbx hold, instead of `census_groups`, a
-//! `census_molecules` table with every statistic of every molecule of an
-//! ambiguous spectrum (the `molecules` columns) and `census_spectrums`; they
-//! are read as they are, and a census stored again in such a file replaces
-//! them.
+//! ([`Store`](super::Store)), which costs less than storing them.
 //!
 //! A file takes a census only when it holds nothing else: no catalogue
 //! (complete or not) and no other configuration's census, so storing never
 //! modifies anyone's data but an earlier census of the same configuration.
 
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Transaction, TransactionBehavior, params};
 
 use crate::catalogue::rows::MoleculeRow;
 use crate::catalogue::{Catalogue, sql_err};
@@ -37,25 +32,9 @@ use crate::rules::ray::Tracer;
 use crate::setting::Setting;
 use crate::text;
 
-/// The tables of the census's groups as earlier versions of bbx stored them
-/// (read, and replaced when a census is stored again).
-const OLD_TABLES: [&str; 2] = ["census_molecules", "census_spectrums"];
-
 /// Molecule numbers as a `census_groups` blob.
 fn numbers_blob(numbers: &[u64]) -> Vec<u8> {
     numbers.iter().flat_map(|n| n.to_le_bytes()).collect()
-}
-
-/// The molecule numbers of a `census_groups` blob; `None` when it is not one.
-fn blob_numbers(blob: &[u8]) -> Option<Vec<u64>> {
-    if !blob.len().is_multiple_of(8) {
-        return None;
-    }
-    Some(
-        blob.chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-            .collect(),
-    )
 }
 
 /// Why a file holding something else does not take a census, before the
@@ -81,16 +60,12 @@ pub struct CensusStatus {
 
 impl Catalogue {
     fn has_table(&self, name: &str) -> Result<bool, Error> {
-        self.reading(|| {
-            self.conn
-                .query_row(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                    [name],
-                    |r| r.get::<_, i64>(0),
-                )
-                .map(|n| n > 0)
-                .map_err(sql_err(&self.path))
-        })
+        let found = self.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            &[&name],
+            |_| Ok(()),
+        )?;
+        Ok(!found.is_empty())
     }
 
     /// Refuses, with the reason, when this file must not take a census of
@@ -101,20 +76,11 @@ impl Catalogue {
     }
 
     fn check_census_target_once(&self, config: Config) -> Result<(), Error> {
-        let e = sql_err(&self.path);
-        let mut explored: Vec<(String, bool)> = Vec::new();
-        {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT config, complete FROM configurations ORDER BY config")
-                .map_err(&e)?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))
-                .map_err(&e)?;
-            for r in rows {
-                explored.push(r.map_err(&e)?);
-            }
-        }
+        let explored = self.query(
+            "SELECT config, complete FROM configurations ORDER BY config LIMIT 1",
+            &[],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)),
+        )?;
         if let Some((c, complete)) = explored.first() {
             let path = &self.path;
             return Err(Error::invalid(if *c == config.to_string() && *complete {
@@ -138,16 +104,12 @@ impl Catalogue {
             }));
         }
         if self.has_table("census_configurations")? {
-            let other: Option<String> = self
-                .conn
-                .query_row(
-                    "SELECT config FROM census_configurations WHERE config <> ?1 LIMIT 1",
-                    [config.to_string()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(&e)?;
-            if let Some(other) = other {
+            let other = self.query(
+                "SELECT config FROM census_configurations WHERE config <> ?1 LIMIT 1",
+                &[&config.to_string()],
+                |r| r.get::<_, String>(0),
+            )?;
+            if let Some(other) = other.first() {
                 return Err(Error::invalid(text![
                     format!("{}: holds the census of {other}; {OWN_FILE}", self.path),
                     Setting::Db
@@ -216,12 +178,6 @@ impl Catalogue {
             tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
                 .map_err(&e)?;
         }
-        for table in OLD_TABLES {
-            if self.has_table(table)? {
-                tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
-                    .map_err(&e)?;
-            }
-        }
         let mut done = 0u64;
         {
             let mut insert = tx
@@ -275,29 +231,19 @@ impl Catalogue {
         if !self.has_table("census_configurations")? {
             return Ok(None);
         }
-        self.reading(|| {
-            self.conn
-                .query_row(
-                    "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
-                    [config.to_string()],
-                    |r| {
-                        Ok(CensusStatus {
-                            nb_mol: r.get::<_, i64>(0)? as u64,
-                            ambiguous_spectra: r.get::<_, i64>(1)? as u64,
-                            ambiguous_molecules: r.get::<_, i64>(2)? as u64,
-                            report: r.get(3)?,
-                        })
-                    },
-                )
-                .optional()
-                .map_err(sql_err(&self.path))
-        })
-    }
-
-    /// Whether the census's groups are in the tables of earlier versions
-    /// (`census_molecules`) rather than `census_groups`.
-    fn census_is_old(&self) -> Result<bool, Error> {
-        Ok(!self.has_table("census_groups")? && self.has_table(OLD_TABLES[0])?)
+        let mut found = self.query(
+            "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
+            &[&config.to_string()],
+            |r| {
+                Ok(CensusStatus {
+                    nb_mol: r.get::<_, i64>(0)? as u64,
+                    ambiguous_spectra: r.get::<_, i64>(1)? as u64,
+                    ambiguous_molecules: r.get::<_, i64>(2)? as u64,
+                    report: r.get(3)?,
+                })
+            },
+        )?;
+        Ok(found.pop())
     }
 
     /// The stored census molecules with this (normalised) spectrum, by number
@@ -309,28 +255,15 @@ impl Catalogue {
         spectrum: &str,
         tracer: &mut Tracer,
     ) -> Result<Vec<MoleculeRow>, Error> {
-        let key = config.to_string();
-        if self.census_is_old()? {
-            return self.select_from(
-                OLD_TABLES[0],
-                "config = ?1 AND spectrum = ?2 ORDER BY number",
-                &[&key, &spectrum],
-            );
-        }
-        let blob: Option<Vec<u8>> = self.reading(|| {
-            self.conn
-                .query_row(
-                    "SELECT molecules FROM census_groups WHERE config = ?1 AND spectrum = ?2",
-                    [&key, spectrum],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(sql_err(&self.path))
-        })?;
-        let Some(blob) = blob else {
+        let blobs = self.query(
+            "SELECT molecules FROM census_groups WHERE config = ?1 AND spectrum = ?2",
+            &[&config.to_string(), &spectrum],
+            |r| r.get::<_, Vec<u8>>(0),
+        )?;
+        let Some(blob) = blobs.first() else {
             return Ok(Vec::new());
         };
-        self.blob_rows(config, spectrum, &blob)?
+        self.blob_rows(config, spectrum, blob)?
             .into_iter()
             .map(|n| {
                 let m = unrank(config, n)?;
@@ -343,12 +276,16 @@ impl Catalogue {
     /// numbers of the configuration, two or more.
     fn blob_rows(&self, config: Config, spectrum: &str, blob: &[u8]) -> Result<Vec<u64>, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
-        match blob_numbers(blob) {
-            Some(v)
-                if v.len() >= 2
+        let v: Vec<u64> = blob
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        match v.as_slice() {
+            [first, .., last]
+                if blob.len().is_multiple_of(8)
                     && v.windows(2).all(|w| w[0] < w[1])
-                    && v[0] >= 1
-                    && v[v.len() - 1] <= count =>
+                    && *first >= 1
+                    && *last <= count =>
             {
                 Ok(v)
             }
@@ -364,27 +301,17 @@ impl Catalogue {
     /// Every stored ambiguous spectrum with its molecules' numbers, in spectrum
     /// order.
     pub(super) fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        if self.census_is_old()? {
-            return self.numbers_by_spectrum(OLD_TABLES[0], config);
-        }
-        self.reading(|| {
-            let e = sql_err(&self.path);
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT spectrum, molecules FROM census_groups INDEXED BY census_groups_spectrum
-                     WHERE config = ?1 ORDER BY spectrum",
-                )
-                .map_err(&e)?;
-            let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
-            let mut out = Vec::new();
-            while let Some(r) = rows.next().map_err(&e)? {
-                let s: String = r.get(0).map_err(&e)?;
-                let blob: Vec<u8> = r.get(1).map_err(&e)?;
+        let rows = self.query(
+            "SELECT spectrum, molecules FROM census_groups INDEXED BY census_groups_spectrum
+             WHERE config = ?1 ORDER BY spectrum",
+            &[&config.to_string()],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)),
+        )?;
+        rows.into_iter()
+            .map(|(s, blob)| {
                 let numbers = self.blob_rows(config, &s, &blob)?;
-                out.push((s, numbers));
-            }
-            Ok(out)
-        })
+                Ok((s, numbers))
+            })
+            .collect()
     }
 }

@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 use rusqlite::params;
 
-use crate::catalogue::rows::{MoleculeRow, insert_row, insert_sql};
+use crate::catalogue::rows::{INSERT_SQL, MoleculeRow, insert_row};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
 use crate::control::{Budget, Cut, Ended, Faults, stop_after};
 use crate::error::Error;
@@ -319,17 +319,16 @@ impl Catalogue {
         let e = sql_err(&self.path);
         let now = self.now()?;
         let tx = self.conn.transaction().map_err(&e)?;
-        {
-            let mut stmt = tx.prepare_cached(&insert_sql("molecules")).map_err(&e)?;
-            for r in rows {
-                insert_row(&mut stmt, key, r, &now).map_err(&e)?;
-            }
-            tx.execute(
-                "UPDATE configurations SET updated_at = ?2 WHERE config = ?1",
-                params![key, now],
-            )
-            .map_err(&e)?;
+        let mut stmt = tx.prepare_cached(&INSERT_SQL).map_err(&e)?;
+        for r in rows {
+            insert_row(&mut stmt, key, r, &now).map_err(&e)?;
         }
+        drop(stmt);
+        tx.execute(
+            "UPDATE configurations SET updated_at = ?2 WHERE config = ?1",
+            params![key, now],
+        )
+        .map_err(&e)?;
         tx.commit().map_err(&e)
     }
 

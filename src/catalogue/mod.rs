@@ -30,7 +30,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, ErrorCode, OptionalExtension};
+use rusqlite::{Connection, ErrorCode};
 
 mod census;
 mod explore;
@@ -449,37 +449,20 @@ impl Catalogue {
 
     /// What is stored of `config`, if anything.
     pub fn status(&self, config: Config) -> Result<Option<Status>, Error> {
-        self.reading(|| self.status_once(config))
-    }
-
-    fn status_once(&self, config: Config) -> Result<Option<Status>, Error> {
-        let e = sql_err(&self.path);
         let key = config.to_string();
-        let row: Option<(i64, bool)> = self
-            .conn
-            .query_row(
-                "SELECT nb_mol, complete FROM configurations WHERE config = ?1",
-                [&key],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(&e)?;
-        let Some((nb_mol, complete)) = row else {
-            return Ok(None);
-        };
-        let stored: Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT max(number) FROM molecules WHERE config = ?1",
-                [&key],
-                |r| r.get(0),
-            )
-            .map_err(&e)?;
-        Ok(Some(Status {
-            nb_mol: nb_mol as u64,
-            stored: stored.unwrap_or(0) as u64,
-            complete,
-        }))
+        let row = self.query(
+            "SELECT nb_mol, complete, (SELECT max(number) FROM molecules WHERE config = ?1)
+             FROM configurations WHERE config = ?1",
+            &[&key],
+            |r| {
+                Ok(Status {
+                    nb_mol: r.get::<_, i64>(0)? as u64,
+                    complete: r.get(1)?,
+                    stored: r.get::<_, Option<i64>>(2)?.unwrap_or(0) as u64,
+                })
+            },
+        )?;
+        Ok(row.into_iter().next())
     }
 }
 

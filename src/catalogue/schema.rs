@@ -157,7 +157,7 @@ impl Catalogue {
         )
         .map_err(&e)?;
         if holds == Holds::Nothing {
-            let tables = row_tables_sql("CREATE TABLE", "molecules", "spectrums");
+            let tables = row_tables_sql();
             conn.execute_batch(&format!(
                 "BEGIN;
                  PRAGMA application_id = {APPLICATION_ID};

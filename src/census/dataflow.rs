@@ -36,7 +36,7 @@ use timely::dataflow::operators::{Capability, Exchange};
 use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
-use crate::census::checkpoint::{Line, Log, SinkLine, SinkLog, common_round};
+use crate::census::checkpoint::{Line, Log, SinkLine, SinkLog};
 use crate::census::group::{Grouper, Handover};
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
@@ -324,8 +324,8 @@ fn resume(worker: &mut Worker, plan: &Plan, agree: &mut Agreement) -> Result<Sta
     let index = worker.index();
     let lines = plan.work_dir.lines(index);
     let mine = lines.last().map_or(0, |l| l.round + 1);
-    let common = agree.min(worker, mine);
-    let resume: Option<u64> = common_round([common.checked_sub(1)]);
+    // The last round every worker logged, if they all logged one.
+    let resume = agree.min(worker, mine).checked_sub(1);
     let keep: Vec<Line> = match resume {
         Some(r) => lines.into_iter().filter(|l| l.round <= r).collect(),
         None => Vec::new(),
