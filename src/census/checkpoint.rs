@@ -25,6 +25,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -170,11 +171,7 @@ impl WorkDir {
     /// settings, its files written to `disk`. Refuses one made with other
     /// settings, and a directory holding files that are not a census's.
     pub fn open(path: &Path, manifest: &Manifest, disk: Disk) -> Result<WorkDir, Error> {
-        let io = |what: &str, source: std::io::Error| Error::WorkDir {
-            path: path.display().to_string(),
-            what: what.to_string(),
-            source,
-        };
+        let io = |what: &str, source: std::io::Error| failed(path, what)(source);
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| io("create the directory above", e))?;
         }
@@ -300,19 +297,21 @@ impl WorkDir {
 
     /// Opens worker `worker`'s log for appending, keeping only `keep` (the
     /// lines up to the round the census resumes from).
-    pub fn log(&self, worker: usize, keep: &[Line]) -> Result<Log, Error> {
-        self.open_log(self.log_path(worker), keep, "write the log")
+    pub fn log(&self, worker: usize, keep: &[Line]) -> Result<Log<Line>, Error> {
+        self.open_log(self.log_path(worker), keep, "write the log", false)
     }
 
     /// Rewrites the log at `path` to hold `keep` alone (through a file
     /// renamed over it, so that a kill leaves the old log or the new one)
-    /// and opens it for appending.
+    /// and opens it for appending (`what` it is, to say so when that
+    /// fails); a `durable` log is made durable after each line.
     fn open_log<T: serde::Serialize>(
         &self,
         path: PathBuf,
         keep: &[T],
-        what: &str,
-    ) -> Result<Log, Error> {
+        what: &'static str,
+        durable: bool,
+    ) -> Result<Log<T>, Error> {
         // worker3.log.tmp, worker3.sink.tmp: names the census knows as its own.
         let mut tmp = path.clone().into_os_string();
         tmp.push(".tmp");
@@ -322,19 +321,18 @@ impl WorkDir {
             text.push_str(&serde_json::to_string(l)?);
             text.push('\n');
         }
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: path.display().to_string(),
-            what: what.into(),
-            source,
-        };
-        std::fs::write(&tmp, text).map_err(err)?;
-        std::fs::rename(&tmp, &path).map_err(err)?;
-        let file = OpenOptions::new().append(true).open(&path).map_err(err)?;
+        let err = failed(&path, what);
+        std::fs::write(&tmp, text).map_err(&err)?;
+        std::fs::rename(&tmp, &path).map_err(&err)?;
+        let file = OpenOptions::new().append(true).open(&path).map_err(&err)?;
         Ok(Log {
             file,
             path,
+            what,
+            durable,
             disk: self.disk.clone(),
             broken: false,
+            lines: PhantomData,
         })
     }
 
@@ -357,10 +355,11 @@ impl WorkDir {
         read_log(&self.sink_path(worker), |l: &SinkLine| l.partition)
     }
 
-    /// Opens worker `worker`'s sink log for appending, keeping only `keep`.
-    pub fn sink_log(&self, worker: usize, keep: &[SinkLine]) -> Result<SinkLog, Error> {
-        self.open_log(self.sink_path(worker), keep, "write the sink's log")
-            .map(SinkLog)
+    /// Opens worker `worker`'s sink log for appending, keeping only `keep`;
+    /// each line is made durable as it is written (it stands for a whole
+    /// partition's checks, so it is worth a sync).
+    pub fn sink_log(&self, worker: usize, keep: &[SinkLine]) -> Result<Log<SinkLine>, Error> {
+        self.open_log(self.sink_path(worker), keep, "write the sink's log", true)
     }
 
     /// Removes the census's files, the logs first (see [`WorkDir::forget`]),
@@ -389,27 +388,40 @@ impl WorkDir {
     }
 }
 
-/// A worker's log, open for appending.
+/// The error of a file of the work directory at `path` that could not be
+/// used for `what` ("write the log").
+pub(crate) fn failed(path: &Path, what: &str) -> impl Fn(std::io::Error) -> Error + use<> {
+    let (path, what) = (path.display().to_string(), what.to_string());
+    move |source| Error::WorkDir {
+        path: path.clone(),
+        what: what.clone(),
+        source,
+    }
+}
+
+/// A worker's log (of [`Line`]s) or its sink's (of [`SinkLine`]s), open
+/// for appending.
 #[derive(Debug)]
-pub struct Log {
+pub struct Log<T> {
     file: File,
     path: PathBuf,
+    /// What writing it is, for errors.
+    what: &'static str,
+    /// Made durable after each line.
+    durable: bool,
     disk: Disk,
     /// A write failed: the log may end in a torn line, and nothing more is
     /// appended to it.
     broken: bool,
+    lines: PhantomData<T>,
 }
 
-impl Log {
+impl<T: serde::Serialize> Log<T> {
     /// Appends a line. After a failed write the log takes no more lines: a
     /// line after a torn one would be lost on reading anyway, and the round
     /// it claims must then be done again.
-    pub fn append(&mut self, line: &Line) -> Result<(), Error> {
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: self.path.display().to_string(),
-            what: "write the log".into(),
-            source,
-        };
+    pub fn append(&mut self, line: &T) -> Result<(), Error> {
+        let err = failed(&self.path, self.what);
         if self.broken {
             return Err(err(std::io::Error::other(
                 "an earlier write to this log failed",
@@ -419,19 +431,16 @@ impl Log {
         text.push('\n');
         let at = self.file.metadata().map_or(0, |m| m.len());
         let written = self.disk.write_all(&mut self.file, at, text.as_bytes());
-        if written.is_err() {
-            self.broken = true;
-        }
-        written.map_err(err)
+        self.broken = written.is_err();
+        written.map_err(err)?;
+        if self.durable { self.sync() } else { Ok(()) }
     }
 
     /// Makes the log durable.
     pub fn sync(&self) -> Result<(), Error> {
-        self.file.sync_data().map_err(|source| Error::WorkDir {
-            path: self.path.display().to_string(),
-            what: "write the log to the disk".into(),
-            source,
-        })
+        self.file
+            .sync_data()
+            .map_err(failed(&self.path, "write the log to the disk"))
     }
 }
 
@@ -443,36 +452,6 @@ pub struct SinkLine {
     pub partition: u64,
     /// What the sink logged of it ([`crate::census::sink::GroupSink::take_log`]).
     pub logged: serde_json::Value,
-}
-
-/// A worker's sink log, open for appending.
-#[derive(Debug)]
-pub struct SinkLog(Log);
-
-impl SinkLog {
-    /// Appends a line and makes it durable (a line stands for a whole
-    /// partition's checks, so it is worth a sync).
-    pub fn append(&mut self, line: &SinkLine) -> Result<(), Error> {
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: self.0.path.display().to_string(),
-            what: "write the sink's log".into(),
-            source,
-        };
-        if self.0.broken {
-            return Err(err(std::io::Error::other(
-                "an earlier write to this log failed",
-            )));
-        }
-        let mut text = serde_json::to_string(line)?;
-        text.push('\n');
-        let at = self.0.file.metadata().map_or(0, |m| m.len());
-        let written = self.0.disk.write_all(&mut self.0.file, at, text.as_bytes());
-        if written.is_err() {
-            self.0.broken = true;
-        }
-        written.map_err(err)?;
-        self.0.sync()
-    }
 }
 
 /// The lines of the log at `path`, in order: JSON lines whose `order`

@@ -36,7 +36,7 @@ use timely::dataflow::operators::{Capability, Exchange};
 use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
-use crate::census::checkpoint::{Line, Log, SinkLine, SinkLog};
+use crate::census::checkpoint::{Line, Log, SinkLine};
 use crate::census::group::{Grouper, Handover};
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
@@ -315,7 +315,7 @@ struct Start {
     /// Its counts at that round.
     tally: Tally,
     /// Its log, cut back to that round.
-    log: Log,
+    log: Log<Line>,
 }
 
 /// Step 1: the round to resume from, agreed by every worker, and this
@@ -442,7 +442,7 @@ struct TraceEnd {
     /// Its partition files' lengths after the last round written.
     lengths: Vec<u64>,
     /// Its log.
-    log: Log,
+    log: Log<Line>,
     /// What failed, if anything did.
     error: Option<Error>,
 }
@@ -583,7 +583,7 @@ fn writing(
 /// Logs the rounds written, each once its records are in their files and
 /// its counts known.
 struct Logger {
-    log: Log,
+    log: Log<Line>,
     /// Round → this worker's counts after it.
     traced: BTreeMap<u64, Tally>,
     /// The files' lengths after the last round written.
@@ -637,7 +637,7 @@ impl Logger {
 #[derive(Default)]
 struct Handing {
     sink: Option<Counting>,
-    log: Option<SinkLog>,
+    log: Option<Log<SinkLine>>,
     sample: Option<BottomK>,
     sample_logged: bool,
 }

@@ -95,7 +95,7 @@ impl VerifyOptions {
 }
 
 /// One row of the verification table: spectra whose group has `size` molecules.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SizeRow {
     /// Molecules per spectrum (or per observation, with hidden rays).
     pub size: usize,
@@ -111,8 +111,53 @@ pub struct SizeRow {
     pub mismatches: usize,
 }
 
+/// The rows of the verification table, by size, as checks add up.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Rows(BTreeMap<usize, SizeRow>);
+
+impl Rows {
+    fn row(&mut self, size: usize) -> &mut SizeRow {
+        self.0.entry(size).or_insert_with(|| SizeRow {
+            size,
+            ..SizeRow::default()
+        })
+    }
+
+    /// Counts one check, standing for `weight` spectra.
+    fn count(&mut self, c: &Checked, weight: usize) {
+        let row = self.row(c.expected);
+        row.enumeration_spectra += weight;
+        row.enumeration_molecules += weight * c.expected;
+        row.mismatches += weight * usize::from(c.mismatch.is_some());
+        let row = self.row(c.found);
+        row.sat_spectra += weight;
+        row.sat_molecules += weight * c.found;
+    }
+
+    /// Adds rows counted elsewhere.
+    fn merge(&mut self, other: Rows) {
+        for (size, r) in other.0 {
+            let row = self.row(size);
+            row.enumeration_spectra += r.enumeration_spectra;
+            row.enumeration_molecules += r.enumeration_molecules;
+            row.sat_spectra += r.sat_spectra;
+            row.sat_molecules += r.sat_molecules;
+            row.mismatches += r.mismatches;
+        }
+    }
+
+    /// Spectra checked (counted by the enumeration's sizes) whose group
+    /// has at least `size` molecules.
+    fn checked_from(&self, size: usize) -> usize {
+        self.0
+            .range(size..)
+            .map(|(_, r)| r.enumeration_spectra)
+            .sum()
+    }
+}
+
 /// A spectrum on which enumeration and SAT disagree.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Mismatch {
     /// The observation checked (`?` for hidden rays).
     pub observation: String,
@@ -244,30 +289,12 @@ pub fn verify_spectra(
             },
         )
         .collect();
-    let mut rows: BTreeMap<usize, SizeRow> = BTreeMap::new();
+    let mut rows = Rows::default();
     let mut mismatches = Vec::new();
     for r in results {
-        let Checked {
-            expected: want,
-            found,
-            mismatch,
-        } = r?;
-        let row = rows.entry(want).or_insert_with(|| SizeRow {
-            size: want,
-            ..SizeRow::default()
-        });
-        row.enumeration_spectra += 1;
-        row.enumeration_molecules += want;
-        if mismatch.is_some() {
-            row.mismatches += 1;
-        }
-        let row = rows.entry(found).or_insert_with(|| SizeRow {
-            size: found,
-            ..SizeRow::default()
-        });
-        row.sat_spectra += 1;
-        row.sat_molecules += found;
-        mismatches.extend(mismatch);
+        let checked = r?;
+        rows.count(&checked, 1);
+        mismatches.extend(checked.mismatch);
     }
     Ok(Verification {
         config: config.to_string(),
@@ -277,7 +304,7 @@ pub fn verify_spectra(
         ambiguous_only: options.ambiguous_only,
         partial: options.partial,
         seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
-        rows: rows.into_values().collect(),
+        rows: rows.0.into_values().collect(),
         mismatches,
     })
 }
