@@ -344,91 +344,54 @@ impl Catalogue {
                  CREATE INDEX IF NOT EXISTS spectrums_nb_mol ON spectrums (config, nb_mol);",
             )
             .map_err(&e)?;
-        // Spectra shared by two molecules or more, with their molecules.
-        struct Member {
-            spectrum: usize,
-            canonical: u64,
-            transform: usize,
-            number: u64,
-        }
-        let spectra: Vec<(String, u64)>;
-        let mut members: Vec<Member> = Vec::new();
-        {
-            // A scan of the spectrum index in order: no sorting.
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT spectrum, count(*) FROM molecules INDEXED BY molecules_spectrum
-                     WHERE config = ?1 GROUP BY spectrum HAVING count(*) > 1",
-                )
-                .map_err(&e)?;
-            let rows = stmt
-                .query_map([&key], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
-                })
-                .map_err(&e)?;
-            spectra = rows.collect::<Result<Vec<_>, _>>().map_err(&e)?;
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT number, canonical_number, transform FROM molecules INDEXED BY molecules_spectrum
-                     WHERE config = ?1 AND spectrum = ?2",
-                )
-                .map_err(&e)?;
-            for (idx, (s, _)) in spectra.iter().enumerate() {
-                let mut rows = stmt.query(params![key, s]).map_err(&e)?;
-                while let Some(r) = rows.next().map_err(&e)? {
-                    let t: String = r.get(2).map_err(&e)?;
-                    let transform = Transform::ALL
-                        .iter()
-                        .position(|x| x.name() == t)
-                        .ok_or_else(|| Error::Damaged {
-                            path: self.path.clone(),
-                            detail: format!(
-                                "a molecule of {key} has transform '{t}', which is none of the eight"
-                            ),
-                        })?;
-                    members.push(Member {
-                        spectrum: idx,
-                        number: r.get::<_, i64>(0).map_err(&e)? as u64,
-                        canonical: r.get::<_, i64>(1).map_err(&e)? as u64,
-                        transform,
-                    });
-                }
+        // Spectra shared by two molecules or more (a scan of the spectrum
+        // index in order: no sorting).
+        let spectra = self.query(
+            "SELECT spectrum, count(*) FROM molecules INDEXED BY molecules_spectrum
+             WHERE config = ?1 GROUP BY spectrum HAVING count(*) > 1",
+            &[&key],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+        )?;
+        // Each is stamped by the member first in the order of canonical
+        // numbers, then transforms, then numbers: the canonical molecules'
+        // groups taken in increasing canonical number, each member in
+        // transform order, and the first to reach a spectrum stamps it.
+        let mut stamped = Vec::with_capacity(spectra.len());
+        for (spectrum, n) in spectra {
+            let members = self.query(
+                "SELECT canonical_number, transform, number FROM molecules INDEXED BY molecules_spectrum
+                 WHERE config = ?1 AND spectrum = ?2",
+                &[&key, &spectrum],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)),
+            )?;
+            let mut first = None;
+            for (canonical, t, number) in members {
+                let transform = Transform::ALL
+                    .iter()
+                    .position(|x| x.name() == t)
+                    .ok_or_else(|| Error::Damaged {
+                        path: self.path.clone(),
+                        detail: format!(
+                            "a molecule of {key} has transform '{t}', which is none of the eight"
+                        ),
+                    })?;
+                let member = (canonical, transform, number);
+                first = Some(first.map_or(member, |f: (i64, usize, i64)| f.min(member)));
             }
-        }
-        // Stamp: groups in increasing canonical number; within a group, members in
-        // transform order; the first to reach a spectrum stamps it.
-        members.sort_by_key(|m| (m.canonical, m.transform, m.number));
-        let mut stamp: Vec<Option<(usize, u64)>> = vec![None; spectra.len()];
-        for m in &members {
-            if stamp[m.spectrum].is_none() {
-                stamp[m.spectrum] = Some((m.transform, m.canonical));
-            }
+            let (canonical, transform, _) = first.unwrap_or((0, 0, 0));
+            stamped.push((spectrum, n, Transform::ALL[transform].name(), canonical));
         }
         let now = self.now()?;
         let tx = self.conn.transaction().map_err(&e)?;
         tx.execute("DELETE FROM spectrums WHERE config = ?1", [&key])
             .map_err(&e)?;
-        {
-            let mut stmt = tx
-                .prepare(
-                    "INSERT INTO spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-                )
-                .map_err(&e)?;
-            for (i, (s, n)) in spectra.iter().enumerate() {
-                let (t, c) = stamp[i].unwrap_or((0, 0));
-                stmt.execute(params![
-                    key,
-                    s,
-                    *n as i64,
-                    Transform::ALL[t].name(),
-                    c as i64,
-                    now
-                ])
-                .map_err(&e)?;
-            }
+        for (spectrum, n, transform, canonical) in &stamped {
+            tx.prepare_cached(
+                "INSERT INTO spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            )
+            .and_then(|mut stmt| stmt.execute(params![key, spectrum, n, transform, canonical, now]))
+            .map_err(&e)?;
         }
         tx.execute(
             "UPDATE configurations SET complete = 1, updated_at = ?2 WHERE config = ?1",
@@ -436,7 +399,7 @@ impl Catalogue {
         )
         .map_err(&e)?;
         tx.commit().map_err(&e)?;
-        Ok(spectra.len() as u64)
+        Ok(stamped.len() as u64)
     }
 
     fn count_rows(&self, table: &str, config: Config) -> Result<u64, Error> {

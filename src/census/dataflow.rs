@@ -176,8 +176,12 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
             .as_ref()
             .map(BottomK::hashes)
             .unwrap_or_default();
-        let t = gather_threshold(worker, hashes, sink.sample);
-        let t = agree.min(worker, if index == 0 { t } else { u64::MAX });
+        let all = at_zero(worker, hashes);
+        let t = match index {
+            0 => threshold(all, sink.sample),
+            _ => u64::MAX,
+        };
+        let t = agree.min(worker, t);
         let sampled = match hand_sample(plan, index, &mut handing, t) {
             Ok(done) => done,
             Err(e) => {
@@ -197,7 +201,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     }
     summary.complete = everyone;
     summary.peak_memory = peak_memory();
-    let out = gather(worker, index, summary, error);
+    let out = gather(worker, summary, error);
     if everyone && out.is_ok() && !plan.keep_work {
         // The log first: killed between the two, the next run sees no
         // claim on files that are gone.
@@ -743,24 +747,18 @@ fn hand_sample(
     Ok(true)
 }
 
-/// The `size`-th smallest of the hashes every worker offers, found at
-/// worker 0 (the others get `u64::MAX`).
-fn gather_threshold(worker: &mut Worker, hashes: Vec<u64>, size: u64) -> u64 {
-    let mut input = InputHandleVec::<u64, u64>::new();
+/// Everything every worker offers, at worker 0 (the others get nothing).
+fn at_zero<D: timely::ExchangeData + Clone>(worker: &mut Worker, offered: Vec<D>) -> Vec<D> {
+    let mut input = InputHandleVec::<u64, D>::new();
     let events =
         worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
     let mut outlet = Outlet::new(events);
-    for h in hashes {
-        input.send(h);
+    for d in offered {
+        input.send(d);
     }
     drop(input);
     outlet.wait_for_all(worker);
-    let all: Vec<u64> = outlet.take().into_values().flatten().collect();
-    if worker.index() == 0 {
-        threshold(all, size)
-    } else {
-        u64::MAX
-    }
+    outlet.take().into_values().flatten().collect()
 }
 
 /// Step 3: groups this worker's partitions, one at a time, stopping as
@@ -818,7 +816,6 @@ fn group(
 /// Step 4: the summaries meet at worker 0.
 fn gather(
     worker: &mut Worker,
-    index: usize,
     mut summary: Summary,
     error: Option<Error>,
 ) -> Result<Option<Summary>, Error> {
@@ -826,25 +823,14 @@ fn gather(
         summary.error = Some(e.to_string());
         summary.complete = false;
     }
-    let mut input = InputHandleVec::<u64, Summary>::new();
-    let events =
-        worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
-    let mut outlet = Outlet::new(events);
-    input.send(summary);
-    drop(input);
-    outlet.wait_for_all(worker);
+    let all = at_zero(worker, vec![summary]);
     if let Some(e) = error {
         return Err(e);
     }
-    if index != 0 {
-        return Ok(None);
-    }
-    let mut all = outlet.take().into_values().flatten();
-    let mut total = all.next().unwrap_or_default();
-    for s in all {
+    Ok(all.into_iter().reduce(|mut total, s| {
         total.merge(s);
-    }
-    Ok(Some(total))
+        total
+    }))
 }
 
 /// Traces units into records.
