@@ -26,6 +26,7 @@ use crate::control::{Budget, Ended};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
+use crate::tables::GroupReport;
 
 /// What grouping needs: the box's symmetry tables and a tracer.
 #[derive(Debug, Clone)]
@@ -238,10 +239,12 @@ impl Grouper {
         numbers.sort_unstable();
         let spectrum = spectrum_of(self.config.width, &self.positions.image(t, cs)).to_string();
         summary.offer(TopGroup {
-            atoms_apart: apart,
+            group: GroupReport {
+                atoms_apart: apart,
+                spectrum,
+                numbers,
+            },
             canonical_number: c,
-            spectrum,
-            numbers,
         });
         Ok(())
     }

@@ -304,13 +304,28 @@ pub fn run_with(
         }
     };
     progress(&report(&plan));
+    let seconds = start.elapsed().as_secs_f64();
+    result(options, &plan, ends, dir, work_dir, seconds)
+}
+
+/// What the census of `plan` with `options` ended as, from what its workers
+/// returned (its work directory, `dir`, is removed or kept as it says).
+fn result(
+    options: &CensusOptions,
+    plan: &dataflow::Plan,
+    ends: Vec<Result<dataflow::WorkerEnd, Error>>,
+    dir: checkpoint::WorkDir,
+    work_dir: PathBuf,
+    seconds: f64,
+) -> Result<Census, Error> {
+    let config = plan.config;
     let mut census = Census {
         report: None,
         classes: Vec::new(),
         ended: Ended::Complete,
         work_dir,
         counted: plan.counted.load(Ordering::Relaxed),
-        total: sizes.total,
+        total: plan.total,
         sink_reports: Vec::new(),
         work: None,
     };
@@ -331,16 +346,16 @@ pub fn run_with(
         }
         complete = s.complete;
         if complete {
-            if s.tally.molecules != sizes.total {
+            if s.tally.molecules != plan.total {
                 return Err(Error::Internal(format!(
                     "the census of {config} counted {} molecules, not {}",
-                    s.tally.molecules, sizes.total
+                    s.tally.molecules, plan.total
                 )));
             }
             let source = ReportSource::Census {
                 symmetry: options.symmetry,
                 molecules_traced: s.tally.traced,
-                seconds: start.elapsed().as_secs_f64(),
+                seconds,
                 peak_memory_bytes: s.peak_memory,
                 workers: options.cluster.peers(),
                 processes: options.cluster.processes,

@@ -70,20 +70,7 @@ pub fn spectra_or_stream(
     options: &VerifyOptions,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<Spectra, Error> {
-    let streams = options.rules == RULES && options.partial.is_none() && countable(config).is_ok();
-    if streams {
-        let store = Store::open(db, config, busy_ms(&options.faults))?;
-        let read = match store.holding() {
-            Holding::Catalogue => true,
-            Holding::Census(_) => options.ambiguous_only,
-            _ => false,
-        };
-        if !read {
-            return Ok(Spectra::Stream);
-        }
-    }
-    let (groups, source) = spectra_for(config, db, options, reading)?;
-    Ok(Spectra::Groups(groups, source))
+    choose(config, db, options, true, reading)
 }
 
 /// The spectra of `config` to check with `options`, from the best source:
@@ -99,6 +86,22 @@ pub fn spectra_for(
     options: &VerifyOptions,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<(SpectralGroups, SpectraSource), Error> {
+    match choose(config, db, options, false, reading)? {
+        Spectra::Groups(groups, source) => Ok((groups, source)),
+        Spectra::Stream => Err(Error::Internal(format!(
+            "the spectra of {config} were to be streamed"
+        ))),
+    }
+}
+
+/// [`spectra_or_stream`] when `may_stream`, [`spectra_for`] otherwise.
+fn choose(
+    config: Config,
+    db: &str,
+    options: &VerifyOptions,
+    may_stream: bool,
+    reading: impl FnOnce(&SpectraSource),
+) -> Result<Spectra, Error> {
     let held = if options.rules == RULES {
         Some(Store::open(db, config, busy_ms(&options.faults))?)
     } else {
@@ -112,12 +115,17 @@ pub fn spectra_for(
     let source = match store.as_ref().map(Store::holding) {
         Some(Holding::Catalogue) => SpectraSource::Catalogue(db.to_string()),
         Some(_) => SpectraSource::Census(db.to_string()),
-        None => {
-            if config.molecule_count().is_none_or(|n| n > SANE_LIMIT) {
-                return Err(too_many(config, options));
-            }
-            SpectraSource::Enumeration
+        None if may_stream
+            && options.rules == RULES
+            && options.partial.is_none()
+            && countable(config).is_ok() =>
+        {
+            return Ok(Spectra::Stream);
         }
+        None if config.molecule_count().is_none_or(|n| n > SANE_LIMIT) => {
+            return Err(too_many(config, options));
+        }
+        None => SpectraSource::Enumeration,
     };
     reading(&source);
     let groups = match &store {
@@ -126,7 +134,7 @@ pub fn spectra_for(
         })?,
         None => spectra(config, options.rules)?,
     };
-    Ok((groups, source))
+    Ok(Spectra::Groups(groups, source))
 }
 
 /// The error for a configuration too large to enumerate with no spectra
