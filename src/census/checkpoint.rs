@@ -172,6 +172,13 @@ impl WorkDir {
     /// settings, and a directory holding files that are not a census's.
     pub fn open(path: &Path, manifest: &Manifest, disk: Disk) -> Result<WorkDir, Error> {
         let io = |what: &str, source: std::io::Error| failed(path, what)(source);
+        // What is wrong with the directory, and the setting that chooses another.
+        let another = |wrong: &str| {
+            text![
+                format!("{}: {wrong} give another ", path.display()),
+                Setting::WorkDir
+            ]
+        };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| io("create the directory above", e))?;
         }
@@ -179,13 +186,9 @@ impl WorkDir {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 if !path.is_dir() {
-                    return Err(Error::invalid(text![
-                        format!(
-                            "{}: not a directory, so not a census's work directory: give another ",
-                            path.display()
-                        ),
-                        Setting::WorkDir
-                    ]));
+                    return Err(Error::invalid(another(
+                        "not a directory, so not a census's work directory:",
+                    )));
                 }
                 let entries =
                     std::fs::read_dir(path).map_err(|e| io("read the work directory", e))?;
@@ -194,13 +197,9 @@ impl WorkDir {
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .find(|name| !is_census_file(name));
                 if let Some(name) = foreign {
-                    return Err(Error::invalid(text![
-                        format!(
-                            "{}: holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or give another ",
-                            path.display()
-                        ),
-                        Setting::WorkDir
-                    ]));
+                    return Err(Error::invalid(another(&format!(
+                        "holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or"
+                    ))));
                 }
             }
             Err(e) => return Err(io("create the work directory", e)),
@@ -214,13 +213,9 @@ impl WorkDir {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::busy(text![
-                    format!(
-                        "{}: another census is using this work directory; wait for it to finish, or give another ",
-                        path.display()
-                    ),
-                    Setting::WorkDir
-                ]));
+                return Err(Error::busy(another(
+                    "another census is using this work directory; wait for it to finish, or",
+                )));
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io("lock the work directory", e)),
         }
