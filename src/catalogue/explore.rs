@@ -278,6 +278,11 @@ impl Catalogue {
         }
         drop(rx);
         let _ = producer.join();
+        if result.is_ok() && *stored < nb_mol {
+            return Err(Stop::Failed(Error::Internal(format!(
+                "the rows of {config} after molecule {stored} were never computed"
+            ))));
+        }
         result
     }
 
