@@ -6,12 +6,13 @@
 use std::hint::black_box;
 
 use bbx::Config;
-use bbx::census::group::Grouper;
+use bbx::census::group::{Grouper, Handover};
 use bbx::census::orbits::OrbitWalk;
 use bbx::census::record::pack;
 use bbx::census::spectra::{SpectrumSymmetries, Traced, key};
 use bbx::census::summary::Summary;
 use bbx::census::{CensusOptions, Cluster, run};
+use bbx::control::Budget;
 use bbx::rules::enumeration::Numbering;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -98,7 +99,14 @@ fn grouping(c: &mut Criterion) {
         let mut grouper = Grouper::new(config, false).expect("numbered");
         b.iter(|| {
             let mut summary = Summary::default();
-            grouper.group(records.clone(), &mut summary);
+            grouper
+                .group(
+                    records.clone(),
+                    &mut summary,
+                    &Budget::default(),
+                    &mut Handover::default(),
+                )
+                .expect("nothing handed over fails");
             black_box(summary.ambiguity.len())
         })
     });
@@ -120,7 +128,7 @@ fn whole(c: &mut Criterion) {
             ..CensusOptions::default()
         };
         group.bench_function(format!("{config}, {workers} worker(s)"), |b| {
-            b.iter(|| black_box(run(config, &options, |_, _| {}).expect("census").complete))
+            b.iter(|| black_box(run(config, &options, |_, _| {}).expect("census").ended))
         });
     }
     group.finish();

@@ -388,6 +388,7 @@ impl<T> Finished<T> {
 /// |-------|--------------|
 /// | `stop-after=N` | stop after N units of work (rounds, transactions, sets, classes), as Ctrl-C or the time limit would |
 /// | `stop-grouping-after=N` | stop a census's grouping after N partitions a worker, as Ctrl-C would |
+/// | `stop-storing-after=N` | stop storing a census's groups after N classes, as Ctrl-C would |
 /// | `fail-writes-after=BYTES` | writes to a work directory fail as on a full disk after BYTES |
 /// | `unit-size=N` | molecule numbers per unit of work (explore's transactions, the census's units) |
 /// | `busy-timeout-ms=MS` | how long to wait for another program to let go of a catalogue |
@@ -404,6 +405,7 @@ impl<T> Finished<T> {
 pub struct Faults {
     pub(crate) stop_after: Option<u64>,
     pub(crate) stop_grouping_after: Option<u64>,
+    pub(crate) stop_storing_after: Option<u64>,
     pub(crate) fail_writes_after: Option<u64>,
     pub(crate) unit_size: Option<u64>,
     pub(crate) busy_timeout_ms: Option<u64>,
@@ -435,13 +437,14 @@ impl Faults {
             match name {
                 "stop-after" => faults.stop_after = number()?,
                 "stop-grouping-after" => faults.stop_grouping_after = number()?,
+                "stop-storing-after" => faults.stop_storing_after = number()?,
                 "fail-writes-after" => faults.fail_writes_after = number()?,
                 "unit-size" => faults.unit_size = number()?,
                 "busy-timeout-ms" => faults.busy_timeout_ms = number()?,
                 "crossed-rules" if value.is_none() => faults.crossed_rules = true,
                 _ => {
                     return Err(format!(
-                        "unknown fault '{item}': expected stop-after=N, stop-grouping-after=N, fail-writes-after=BYTES, unit-size=N, busy-timeout-ms=MS or crossed-rules"
+                        "unknown fault '{item}': expected stop-after=N, stop-grouping-after=N, stop-storing-after=N, fail-writes-after=BYTES, unit-size=N, busy-timeout-ms=MS or crossed-rules"
                     ));
                 }
             }
@@ -452,6 +455,17 @@ impl Faults {
     /// Whether nothing is injected.
     pub fn is_none(&self) -> bool {
         *self == Faults::default()
+    }
+}
+
+/// `Err(Cut::Cancelled)` once `done` units of work reach `limit`, one of
+/// the `stop-…-after` [`Faults`]: such a fault stops work where Ctrl-C
+/// would, and is told apart from it by nobody.
+#[cfg(feature = "catalogue")]
+pub(crate) fn stop_after(limit: Option<u64>, done: u64) -> Result<(), Cut> {
+    match limit {
+        Some(n) if done >= n => Err(Cut::Cancelled),
+        _ => Ok(()),
     }
 }
 

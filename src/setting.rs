@@ -38,6 +38,8 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Setting {
+    /// Checking only the spectra shared by two molecules or more.
+    Ambiguous,
     /// The number of atoms hidden, or their range.
     Atoms,
     /// How many boards a listing draws.
@@ -46,6 +48,8 @@ pub enum Setting {
     Config,
     /// The catalogue file.
     Db,
+    /// Exploring a configuration past the size limit.
+    Force,
     /// The puzzle format, instead of detecting it.
     Format,
     /// The addresses of a census's processes.
@@ -86,10 +90,12 @@ impl Setting {
     /// A stable identifier in kebab case: `work-dir`, `plan-max`.
     pub const fn key(self) -> &'static str {
         match self {
+            Setting::Ambiguous => "ambiguous",
             Setting::Atoms => "atoms",
             Setting::Boards => "boards",
             Setting::Config => "config",
             Setting::Db => "db",
+            Setting::Force => "force",
             Setting::Format => "format",
             Setting::Hostfile => "hostfile",
             Setting::Json => "json",
@@ -113,10 +119,12 @@ impl Setting {
     /// The setting in plain words: `the memory bound`.
     pub const fn words(self) -> &'static str {
         match self {
+            Setting::Ambiguous => "the ambiguous spectra alone",
             Setting::Atoms => "the number of atoms",
             Setting::Boards => "the number of boards",
             Setting::Config => "the configuration",
             Setting::Db => "the catalogue file",
+            Setting::Force => "forcing past the size limit",
             Setting::Format => "the puzzle format",
             Setting::Hostfile => "the host file",
             Setting::Json => "the JSON output",

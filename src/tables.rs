@@ -23,8 +23,7 @@ pub struct StatsReport {
     /// The configuration.
     pub config: String,
     /// The rules: always the standard rules, which catalogues and censuses
-    /// count under (absent from reports stored before it was written).
-    #[serde(default)]
+    /// count under.
     pub rules: Rules,
     /// Molecules in it.
     pub molecules: u64,
@@ -76,7 +75,7 @@ pub enum ReportSource {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AmbiguityRow {
     /// Molecules per spectrum (`molecules_per_spectrum` in JSON).
-    #[serde(rename = "molecules_per_spectrum", alias = "nb_mol")]
+    #[serde(rename = "molecules_per_spectrum")]
     pub nb_mol: u64,
     /// Spectra of this size, counting the images of one under the symmetries once.
     pub spectra_up_to_symmetry: u64,
@@ -131,9 +130,7 @@ pub struct RecordReport {
     pub number: Option<u64>,
     /// The border position of a ray of that molecule reaching it (`None`
     /// when no molecule has a ray of this kind: a box full of atoms reflects
-    /// nothing and lets nothing out). Reports stored before it was written
-    /// call it `ray`, 0 for none.
-    #[serde(alias = "ray", deserialize_with = "zero_is_none")]
+    /// nothing and lets nothing out).
     pub position: Option<usize>,
 }
 
@@ -148,11 +145,6 @@ fn zero_is_null<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> 
 /// Reads what [`zero_is_null`] writes.
 fn null_is_zero<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     Ok(<Option<u64> as serde::Deserialize>::deserialize(d)?.unwrap_or(0))
-}
-
-/// Reads a position that is `null`, or 0, for none.
-fn zero_is_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
-    Ok(<Option<usize> as serde::Deserialize>::deserialize(d)?.filter(|&p| p > 0))
 }
 
 /// A name [`RECORDS`] uses (an alias, so that serde does not take the
@@ -302,33 +294,4 @@ pub fn atoms_apart(a: &Molecule, b: &Molecule) -> usize {
         .iter()
         .filter(|x| b.atoms().binary_search(x).is_err())
         .count()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_report_stored_before_the_json_names_changed_still_reads() {
-        // A census stored by an earlier bbx keeps its report in the earlier
-        // names (`nb_mol`, `ray` with 0 for none, no `rules`, memory 0 for
-        // unknown): read back, it is the same report, not counted again.
-        let old = r#"{"config":"A4_B2","molecules":1,
-            "source":{"kind":"census","symmetry":true,"molecules_traced":1,"seconds":0.5,
-                "peak_memory_bytes":0,"workers":1,"processes":1,"resumed":false},
-            "ambiguity":[{"nb_mol":2,"spectra_up_to_symmetry":1,"spectra":4,"molecules":8}],
-            "unique_molecules":0,"largest_groups":[],"groups_by_difference":[[1,1]],
-            "records":[{"kind":"absorbed","measure":"turns","value":3,"number":37,"ray":10},
-                {"kind":"out","measure":"turns","value":0,"number":1,"ray":0}]}"#;
-        let report: StatsReport = serde_json::from_str(old).expect("the earlier form reads");
-        assert_eq!(report.rules, Rules::Standard);
-        assert_eq!(report.ambiguity[0].nb_mol, 2);
-        assert_eq!(report.records[0].position, Some(10));
-        assert_eq!(report.records[1].position, None);
-        // Written again in today's names, it reads back the same.
-        let new = serde_json::to_string(&report).unwrap();
-        assert!(new.contains(r#""molecules_per_spectrum":2"#), "{new}");
-        assert!(new.contains(r#""peak_memory_bytes":null"#), "{new}");
-        assert_eq!(serde_json::from_str::<StatsReport>(&new).unwrap(), report);
-    }
 }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions};
 use bbx::census::{CensusOptions, Cluster, run};
+use bbx::control::Faults;
 use bbx::tables::{ReportSource, StatsReport};
 use proptest::prelude::*;
 
@@ -23,11 +24,15 @@ fn census(config: Config, symmetry: bool, workers: usize) -> StatsReport {
         cluster: Cluster::local(workers),
         work_dir: Some(work_dir(&format!("{config}-{symmetry}-{workers}"))),
         // Small units, so that even small configurations are cut in many.
-        unit_size: Some((config.molecule_count().unwrap() / 37).max(1)),
+        faults: Faults::parse(&format!(
+            "unit-size={}",
+            (config.molecule_count().unwrap() / 37).max(1)
+        ))
+        .unwrap(),
         ..CensusOptions::default()
     };
     let done = run(config, &options, |_, _| {}).expect("census");
-    assert!(done.complete);
+    assert!(done.ended.is_complete());
     assert!(!done.work_dir.exists(), "the work directory is removed");
     done.report.expect("a report")
 }

@@ -232,7 +232,7 @@ fn wait_for_rows(db: &PathBuf, config: &str, above: i64, child: &mut std::proces
 
 #[test]
 fn interrupted_explorations_resume_to_the_same_rows() {
-    // Deterministic interruptions (the hidden --stop-after stops as Ctrl-C
+    // Deterministic interruptions (the stop-after fault stops as Ctrl-C
     // would): after one chunk, after two more, then with every molecule
     // stored but before the table of shared spectra.
     let dir = temp_dir("stop");
@@ -240,26 +240,26 @@ fn interrupted_explorations_resume_to_the_same_rows() {
     explore(&reference, "A4_B7");
     let expected = dump(&reference);
     let db = dir.join("stopped.sqlite");
-    let run = |extra: &[&str]| {
+    let run = |faults: &str| {
         bbx()
-            .args(["explore", "A4_B7", "--chunk", "50000", "--db"])
+            .args(["explore", "A4_B7", "--db"])
             .arg(&db)
-            .args(extra)
+            .env("BBX_TEST_FAULTS", format!("unit-size=50000,{faults}"))
             .output()
             .unwrap()
     };
-    let out = run(&["--stop-after", "1"]);
+    let out = run("stop-after=1");
     assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stderr).contains("molecules 1 to 50000 of 211876"));
     assert_eq!(stored(&db, "A4_B7"), (50_000, 50_000));
-    let out = run(&["--stop-after", "2"]);
+    let out = run("stop-after=2");
     assert_eq!(out.status.code(), Some(130));
     assert_eq!(stored(&db, "A4_B7"), (150_000, 150_000));
-    let out = run(&["--stop-after", "2"]);
+    let out = run("stop-after=2");
     assert_eq!(out.status.code(), Some(130));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("every molecule is stored"), "{err}");
-    let out = run(&[]);
+    let out = run("");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("resumed after molecule 211876"));
     assert_eq!(dump(&db), expected);
@@ -271,7 +271,8 @@ fn a_killed_exploration_resumes_and_loses_nothing() {
     let dir = temp_dir("kill");
     let reference = dir.join("reference.sqlite");
     bbx()
-        .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
+        .args(["explore", "A4_B7", "--db"])
+        .env("BBX_TEST_FAULTS", "unit-size=5000")
         .arg(&reference)
         .assert()
         .success();
@@ -284,7 +285,8 @@ fn a_killed_exploration_resumes_and_loses_nothing() {
     for _ in 0..4 {
         let before = stored(&db, "A4_B7").0;
         let mut child = StdCommand::new(&bin)
-            .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
+            .args(["explore", "A4_B7", "--db"])
+            .env("BBX_TEST_FAULTS", "unit-size=5000")
             .arg(&db)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -305,7 +307,8 @@ fn a_killed_exploration_resumes_and_loses_nothing() {
         "no kill left a partial catalogue: {counts:?}"
     );
     bbx()
-        .args(["explore", "A4_B7", "--chunk", "5000", "--db"])
+        .args(["explore", "A4_B7", "--db"])
+        .env("BBX_TEST_FAULTS", "unit-size=5000")
         .arg(&db)
         .assert()
         .success();
@@ -321,7 +324,8 @@ fn ctrl_c_finishes_the_chunk_and_exits_130() {
     let db = dir.join("bbx.sqlite");
     let bin = assert_cmd::cargo::cargo_bin("bbx");
     let mut child = StdCommand::new(&bin)
-        .args(["explore", "A5_B8", "--chunk", "2000", "--db"])
+        .args(["explore", "A5_B8", "--db"])
+        .env("BBX_TEST_FAULTS", "unit-size=2000")
         .arg(&db)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -362,7 +366,8 @@ fn the_catalogue_can_be_read_while_it_is_written() {
     let db = dir.join("bbx.sqlite");
     let bin = assert_cmd::cargo::cargo_bin("bbx");
     let mut child = StdCommand::new(&bin)
-        .args(["explore", "A4_B8", "--chunk", "5000", "--db"])
+        .args(["explore", "A4_B8", "--db"])
+        .env("BBX_TEST_FAULTS", "unit-size=5000")
         .arg(&db)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -479,16 +484,9 @@ fn reading_commands_never_write_what_they_are_given() {
         .unwrap();
     let partial = dir.join("partial.sqlite");
     let out = bbx()
-        .args([
-            "explore",
-            "A3_B4",
-            "--chunk",
-            "100",
-            "--stop-after",
-            "2",
-            "--db",
-        ])
+        .args(["explore", "A3_B4", "--db"])
         .arg(&partial)
+        .env("BBX_TEST_FAULTS", "unit-size=100,stop-after=2")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(130));
@@ -575,8 +573,9 @@ fn another_writer_and_a_busy_reader_are_named() {
     let conn = Connection::open(&db).unwrap();
     conn.execute_batch("BEGIN IMMEDIATE;").unwrap();
     let out = bbx()
-        .args(["explore", "A3_B4", "--busy-ms", "200", "--db"])
+        .args(["explore", "A3_B4", "--db"])
         .arg(&db)
+        .env("BBX_TEST_FAULTS", "busy-timeout-ms=200")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -621,6 +620,20 @@ fn a_damaged_catalogue_is_called_damaged() {
 /// Runs `bbx ARGS` and returns its exit status and standard error.
 fn status_and_error(args: &[&str]) -> (Option<i32>, String) {
     let out = bbx().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// [`status_and_error`], waiting `ms` milliseconds (not a minute) for
+/// other programs to let go of a file (the busy-timeout-ms fault).
+fn status_and_error_waiting(args: &[&str], ms: u64) -> (Option<i32>, String) {
+    let out = bbx()
+        .args(args)
+        .env("BBX_TEST_FAULTS", format!("busy-timeout-ms={ms}"))
+        .output()
+        .unwrap();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -695,8 +708,8 @@ fn a_busy_catalogue_is_waited_for_then_called_busy_never_foreign() {
         vec!["verify", "A2_B4", "-q"],
     ] {
         let mut args = args.clone();
-        args.extend(["--busy-ms", "200", "--db", d]);
-        let (code, err) = status_and_error(&args);
+        args.extend(["--db", d]);
+        let (code, err) = status_and_error_waiting(&args, 200);
         assert_eq!(code, Some(3), "{args:?}: {err}");
         assert!(
             err.contains(&format!("another program is writing {d}")),
@@ -712,7 +725,7 @@ fn a_busy_catalogue_is_waited_for_then_called_busy_never_foreign() {
     let n = new.to_str().unwrap();
     let lock = bbx::catalogue::WriterLock::take(&new).unwrap();
     std::fs::write(&new, b"").unwrap();
-    let (code, err) = status_and_error(&["show", "A2_B4", "2", "--busy-ms", "200", "--db", n]);
+    let (code, err) = status_and_error_waiting(&["show", "A2_B4", "2", "--db", n], 200);
     assert_eq!(code, Some(3), "{err}");
     assert!(err.contains("another program is writing"), "{err}");
     drop(lock);

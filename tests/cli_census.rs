@@ -16,7 +16,16 @@ fn bin() -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    bbx().args(args).output().expect("runs")
+    run_faulty(args, "")
+}
+
+/// [`run`] with the faults of `BBX_TEST_FAULTS` (`stop-after=1`, …).
+fn run_faulty(args: &[&str], faults: &str) -> Output {
+    bbx()
+        .args(args)
+        .env("BBX_TEST_FAULTS", faults)
+        .output()
+        .expect("runs")
 }
 
 fn stdout(out: &Output) -> String {
@@ -190,6 +199,11 @@ fn loopback_hosts(dir: &Path, n: usize) -> PathBuf {
 /// Starts `bbx stats ARGS` as process `i` of 2 of the census on `hosts`,
 /// working in `work`.
 fn process(args: &[&str], i: usize, hosts: &Path, work: &Path) -> Child {
+    faulty_process(args, "", i, hosts, work)
+}
+
+/// [`process`] with the faults of `BBX_TEST_FAULTS`.
+fn faulty_process(args: &[&str], faults: &str, i: usize, hosts: &Path, work: &Path) -> Child {
     StdCommand::new(bin())
         .arg("stats")
         .args(args)
@@ -205,6 +219,7 @@ fn process(args: &[&str], i: usize, hosts: &Path, work: &Path) -> Child {
         .arg(work)
         // A panic would show its backtrace.
         .env("RUST_BACKTRACE", "1")
+        .env("BBX_TEST_FAULTS", faults)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -361,11 +376,15 @@ fn an_interrupted_process_counts_no_more_than_there_is() {
     // stand for more molecules than the last ones'.
     let dir = temp_dir("share");
     let hosts = loopback_hosts(&dir, 2);
-    let args = ["A5_B7", "--workers", "1", "--unit-size", "20000"];
-    let zero = process(&args, 0, &hosts, &dir.join("process0"));
-    let mut stopped = args.to_vec();
-    stopped.extend(["--stop-after", "1"]);
-    let one = process(&stopped, 1, &hosts, &dir.join("process1"));
+    let args = ["A5_B7", "--workers", "1"];
+    let zero = faulty_process(&args, "unit-size=20000", 0, &hosts, &dir.join("process0"));
+    let one = faulty_process(
+        &args,
+        "unit-size=20000,stop-after=1",
+        1,
+        &hosts,
+        &dir.join("process1"),
+    );
     let outs = [zero, one].map(|c| wait(c, Duration::from_secs(120)));
     for (i, out) in outs.iter().enumerate() {
         let err = one_line(out, 130);
@@ -392,20 +411,10 @@ fn a_stopped_census_resumes_to_the_same_report() {
     let work = dir.join("work");
     let work = work.to_str().unwrap();
     let reference = stdout(&run(&["stats", "A5_B7", "--json", "--work-dir", work]));
-    let args = [
-        "stats",
-        "A5_B7",
-        "--json",
-        "--unit-size",
-        "20000",
-        "--work-dir",
-        work,
-    ];
+    let args = ["stats", "A5_B7", "--json", "--work-dir", work];
     // Stopped twice after a few rounds (as Ctrl-C would), then to the end.
     for _ in 0..2 {
-        let mut stopped = args.to_vec();
-        stopped.extend(["--stop-after", "20"]);
-        let out = run(&stopped);
+        let out = run_faulty(&args, "unit-size=20000,stop-after=20");
         assert_eq!(out.status.code(), Some(130));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("run the same command to resume"), "{err}");
@@ -417,7 +426,7 @@ fn a_stopped_census_resumes_to_the_same_report() {
                 .exists()
         );
     }
-    let resumed = stdout(&run(&args));
+    let resumed = stdout(&run_faulty(&args, "unit-size=20000"));
     assert_eq!(counts(&resumed), counts(&reference));
     let v: Value = serde_json::from_str(&resumed).unwrap();
     assert_eq!(v["source"]["resumed"], true);
@@ -443,22 +452,32 @@ fn a_killed_census_resumes_to_the_same_report() {
             "--json".into(),
             "--workers".into(),
             "1".into(),
-            "--unit-size".into(),
-            "20000".into(),
             "--work-dir".into(),
             w.to_str().unwrap().into(),
         ]
     };
-    let reference = stdout(&bbx().args(args(&dir.join("reference"))).output().unwrap());
+    let faults = ("BBX_TEST_FAULTS", "unit-size=20000");
+    let reference = stdout(
+        &bbx()
+            .args(args(&dir.join("reference")))
+            .env(faults.0, faults.1)
+            .output()
+            .unwrap(),
+    );
     let delays = kill_at_random(4, 900, || {
         StdCommand::new(bin())
             .args(args(&work))
+            .env(faults.0, faults.1)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap()
     });
-    let out = bbx().args(args(&work)).output().unwrap();
+    let out = bbx()
+        .args(args(&work))
+        .env(faults.0, faults.1)
+        .output()
+        .unwrap();
     assert_eq!(
         counts(&stdout(&out)),
         counts(&reference),
@@ -472,7 +491,8 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
     let dir = temp_dir("sigint");
     let work = dir.join("work");
     let child = StdCommand::new(bin())
-        .args(["stats", "A6_B8", "--workers", "1", "--unit-size", "100000"])
+        .args(["stats", "A6_B8", "--workers", "1"])
+        .env("BBX_TEST_FAULTS", "unit-size=100000")
         .arg("--work-dir")
         .arg(&work)
         .stdout(Stdio::piped())
@@ -504,20 +524,12 @@ fn a_census_that_filled_the_disk_resumes_to_the_right_report() {
     let work = dir.join("work");
     let work = work.to_str().unwrap();
     let reference = stdout(&run(&["stats", "A5_B8", "--json", "-q"]));
-    let args = [
-        "stats",
-        "A5_B8",
-        "--json",
-        "-q",
-        "--unit-size",
-        "20000",
-        "--work-dir",
-        work,
-    ];
+    let args = ["stats", "A5_B8", "--json", "-q", "--work-dir", work];
     for budget in ["3000000", "9000000"] {
-        let mut full = args.to_vec();
-        full.extend(["--fail-writes-after", budget]);
-        let out = run(&full);
+        let out = run_faulty(
+            &args,
+            &format!("unit-size=20000,fail-writes-after={budget}"),
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{err}");
         assert!(err.contains("No space left on device"), "{err}");
@@ -525,7 +537,7 @@ fn a_census_that_filled_the_disk_resumes_to_the_right_report() {
         assert_eq!(format!("error: {message}\n"), err);
     }
     // Space freed: the same command resumes and gives the report.
-    let resumed = stdout(&run(&args));
+    let resumed = stdout(&run_faulty(&args, "unit-size=20000"));
     let v: Value = serde_json::from_str(&resumed).unwrap();
     assert_eq!(v["source"]["resumed"], true);
     let (got, want) = (counts(&resumed), counts(&reference));
@@ -556,26 +568,15 @@ fn the_work_dir_given_keeps_everything_bbx_did_not_make() {
         here,
     ]));
     assert_eq!(counts(&report), counts(&reference));
-    let out = run(&[
-        "stats",
-        "A4_B7",
-        "--stop-after",
-        "1",
-        "--unit-size",
-        "1000",
-        "--work-dir",
-        here,
-    ]);
+    let out = run_faulty(
+        &["stats", "A4_B7", "--work-dir", here],
+        "stop-after=1,unit-size=1000",
+    );
     assert_eq!(out.status.code(), Some(130));
-    stdout(&run(&[
-        "stats",
-        "A4_B7",
-        "-q",
-        "--unit-size",
-        "1000",
-        "--work-dir",
-        here,
-    ]));
+    stdout(&run_faulty(
+        &["stats", "A4_B7", "-q", "--work-dir", here],
+        "unit-size=1000",
+    ));
     let mut left: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -758,7 +759,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
     let work = dir.join("work");
     let work = work.to_str().unwrap();
     // A census stopped with one set of options, then asked to resume with another.
-    let out = run(&["stats", "A4_B7", "--stop-after", "1", "--work-dir", work]);
+    let out = run_faulty(&["stats", "A4_B7", "--work-dir", work], "stop-after=1");
     assert_eq!(out.status.code(), Some(130));
     for (args, message) in [
         (vec!["stats", "A4B8"], "expected An_Bp"),
@@ -822,10 +823,6 @@ fn bad_input_is_one_line_and_exit_code_2() {
             vec!["stats", "A4_B6", "-n", "2", "--hostfile", "/dev/zero"],
             "/dev/zero: a host file holds one HOST:PORT line per process, at most 1000000 bytes",
         ),
-        (
-            vec!["stats", "A4_B7", "--unit-size", "999", "--work-dir", work],
-            "run the census with the same options",
-        ),
     ] {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -839,6 +836,14 @@ fn bad_input_is_one_line_and_exit_code_2() {
         assert!(lines.count() == 1 && err.len() < 400, "{err}");
         assert!(out.stdout.is_empty());
     }
+    let out = run_faulty(&["stats", "A4_B7", "--work-dir", work], "unit-size=999");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("run the census with the same options"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -13,7 +13,16 @@ use serde_json::Value;
 use crate::common::{bbx, json_error, temp_dir, wait};
 
 fn run(args: &[&str]) -> Output {
-    bbx().args(args).output().expect("runs")
+    run_faulty(args, "")
+}
+
+/// [`run`] with the faults of `BBX_TEST_FAULTS`.
+fn run_faulty(args: &[&str], faults: &str) -> Output {
+    bbx()
+        .args(args)
+        .env("BBX_TEST_FAULTS", faults)
+        .output()
+        .expect("runs")
 }
 
 fn stderr(out: &Output) -> String {
@@ -182,9 +191,7 @@ fn a_stopped_store_leaves_the_file_as_it_was_and_resumes() {
         w,
     ];
     let stopped = |after: &str| {
-        let mut a = args.to_vec();
-        a.extend(["--stop-store-after", after]);
-        let out = run(&a);
+        let out = run_faulty(&args, &format!("stop-storing-after={after}"));
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(130), "{err}");
         assert!(err.contains("the groups were not stored"), "{err}");
@@ -265,9 +272,7 @@ fn a_census_stopped_while_grouping_resumes_to_the_same_report() {
         "--work-dir",
         w,
     ];
-    let mut stopped = args.to_vec();
-    stopped.extend(["--stop-grouping-after", "1"]);
-    let out = run(&stopped);
+    let out = run_faulty(&args, "stop-grouping-after=1");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted while grouping"), "{err}");
@@ -297,9 +302,7 @@ fn ctrl_c_while_grouping_stops_at_once() {
         "--work-dir",
         w,
     ];
-    let mut prepare = args.to_vec();
-    prepare.extend(["--stop-grouping-after", "0"]);
-    let out = run(&prepare);
+    let out = run_faulty(&args, "stop-grouping-after=0");
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("bbx"))
         .args(args)

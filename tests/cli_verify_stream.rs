@@ -14,7 +14,13 @@ use crate::common::{bbx, kill_at_random, temp_dir, wait};
 /// `bbx verify ARGS --json` in `work`, with no catalogue; its exit status and
 /// JSON.
 fn verify(args: &[&str], work: &Path) -> (i32, Value) {
+    verify_faulty(args, "", work)
+}
+
+/// [`verify`] with the faults of `BBX_TEST_FAULTS`.
+fn verify_faulty(args: &[&str], faults: &str, work: &Path) -> (i32, Value) {
     let out = bbx()
+        .env("BBX_TEST_FAULTS", faults)
         .arg("verify")
         .args(args)
         .arg("--db")
@@ -135,7 +141,7 @@ fn the_stream_equals_the_stored_groups_and_the_census() {
 #[test]
 fn a_mismatch_shows_in_the_stream() {
     let dir = temp_dir("stream-mismatch");
-    let (code, v) = verify(&["A3_B5", "--sat-rules", "edge-miss", "--seed", "1"], &dir);
+    let (code, v) = verify_faulty(&["A3_B5", "--seed", "1"], "crossed-rules", &dir);
     assert_eq!(code, 1);
     assert!(v["mismatches_found"].as_u64().unwrap() > 0);
     let listed = v["mismatches"].as_array().unwrap();
@@ -148,16 +154,9 @@ fn a_mismatch_shows_in_the_stream() {
             .any(|r| r["mismatches"].as_u64().unwrap() > 0)
     );
     let out = bbx()
-        .args([
-            "verify",
-            "A3_B5",
-            "--sat-rules",
-            "edge-miss",
-            "--seed",
-            "1",
-            "--db",
-        ])
+        .args(["verify", "A3_B5", "--seed", "1", "--db"])
         .arg(dir.join("none.sqlite"))
+        .env("BBX_TEST_FAULTS", "crossed-rules")
         .arg("--work-dir")
         .arg(&*dir)
         .output()
@@ -168,8 +167,11 @@ fn a_mismatch_shows_in_the_stream() {
     assert!(text.contains("mismatch on "), "{text}");
 }
 
+/// The faults of a [`slow`] verify: small units.
+const SLOW: &str = "unit-size=20000";
+
 /// The arguments of a verify that takes a while: units and partitions
-/// small, one worker.
+/// small ([`SLOW`]), one worker.
 fn slow(work: &Path) -> Vec<String> {
     // The directory given holds the (absent) catalogue too.
     std::fs::create_dir_all(work).unwrap();
@@ -179,8 +181,6 @@ fn slow(work: &Path) -> Vec<String> {
         "--json",
         "--workers",
         "1",
-        "--unit-size",
-        "20000",
         "--sample",
         "3000",
         "--seed",
@@ -199,7 +199,11 @@ fn slow(work: &Path) -> Vec<String> {
 
 /// The verdict of a [`slow`] verify run without interruption in `work`.
 fn uninterrupted(work: &Path) -> Value {
-    let out = bbx().args(slow(work)).output().unwrap();
+    let out = bbx()
+        .args(slow(work))
+        .env("BBX_TEST_FAULTS", SLOW)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -209,7 +213,11 @@ fn uninterrupted(work: &Path) -> Value {
 /// directory, and say it resumed when `resumed` (a run killed before it
 /// wrote anything starts afresh).
 fn resumes_to(work: &Path, reference: &Value, resumed: bool, what: &str) {
-    let out = bbx().args(slow(work)).output().unwrap();
+    let out = bbx()
+        .args(slow(work))
+        .env("BBX_TEST_FAULTS", SLOW)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{what}");
     let again: Value = serde_json::from_slice(&out.stdout).unwrap();
     if resumed {
@@ -227,11 +235,15 @@ fn a_stopped_verify_resumes_to_the_same_verdict() {
     let work = dir.join("work");
     // Stopped while tracing, then twice while checking, then to the end.
     for stop in [
-        ["--stop-after", "5"],
-        ["--stop-grouping-after", "10"],
-        ["--stop-grouping-after", "30"],
+        "stop-after=5",
+        "stop-grouping-after=10",
+        "stop-grouping-after=30",
     ] {
-        let out = bbx().args(slow(&work)).args(stop).output().unwrap();
+        let out = bbx()
+            .args(slow(&work))
+            .env("BBX_TEST_FAULTS", format!("{SLOW},{stop}"))
+            .output()
+            .unwrap();
         assert_eq!(
             out.status.code(),
             Some(130),
@@ -258,7 +270,10 @@ fn a_verify_that_filled_the_disk_resumes_to_the_same_verdict() {
     // Room for some rounds of the tracing only: those are logged, and kept.
     let out = bbx()
         .args(slow(&work))
-        .args(["--fail-writes-after", "3000000"])
+        .env(
+            "BBX_TEST_FAULTS",
+            format!("{SLOW},fail-writes-after=3000000"),
+        )
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -275,6 +290,7 @@ fn a_killed_verify_resumes_to_the_same_verdict() {
     let delays = kill_at_random(5, 1500, || {
         StdCommand::new(assert_cmd::cargo::cargo_bin("bbx"))
             .args(slow(&work))
+            .env("BBX_TEST_FAULTS", SLOW)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

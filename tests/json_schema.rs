@@ -244,7 +244,15 @@ fn run(
     status: i32,
     met: &mut BTreeSet<String>,
 ) {
-    let out = bbx().current_dir(dir).args(args).output().expect("runs");
+    // An argument `BBX_TEST_FAULTS=…` is the faults to inject, not an
+    // argument.
+    let (faults, args): (Vec<&str>, Vec<&str>) =
+        args.iter().partition(|a| a.starts_with("BBX_TEST_FAULTS="));
+    let mut command = bbx();
+    for f in faults {
+        command.env("BBX_TEST_FAULTS", &f["BBX_TEST_FAULTS=".len()..]);
+    }
+    let out = command.current_dir(dir).args(&args).output().expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),
@@ -459,8 +467,7 @@ fn every_command_prints_the_documented_json() {
                 "A2_B3",
                 "--db",
                 "none.sqlite",
-                "--sat-rules",
-                "edge-miss",
+                "BBX_TEST_FAULTS=crossed-rules",
                 "--work-dir",
                 ".",
             ],

@@ -41,6 +41,9 @@ const RULES: &[&str] = &[
 ];
 
 fn layer(module: &str) -> Option<usize> {
+    // `crate::text` is the `text!` macro of `setting.rs`, exported at the
+    // crate's root as every `#[macro_export]` macro is.
+    let module = if module == "text" { "setting" } else { module };
     LAYERS.iter().position(|l| l.contains(&module))
 }
 

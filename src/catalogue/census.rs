@@ -14,46 +14,32 @@
 //!   little-endian integers), with an index on (`config`, `spectrum`).
 //!
 //! A molecule's statistics are not stored: they are traced when read
-//! ([`Store`](super::Store)), which costs less than storing them. Files
-//! written by earlier versions of bbx hold, instead of `census_groups`, a
-//! `census_molecules` table with every statistic of every molecule of an
-//! ambiguous spectrum (the `molecules` columns) and `census_spectrums`; they
-//! are read as they are, and a census stored again in such a file replaces
-//! them.
+//! ([`Store`](super::Store)), which costs less than storing them.
 //!
 //! A file takes a census only when it holds nothing else: no catalogue
 //! (complete or not) and no other configuration's census, so storing never
 //! modifies anyone's data but an earlier census of the same configuration.
 
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Transaction, TransactionBehavior, params};
 
 use crate::catalogue::rows::MoleculeRow;
 use crate::catalogue::{Catalogue, sql_err};
+use crate::control::{Cut, Finished};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
 use crate::rules::ray::Tracer;
-
-/// The tables of the census's groups as earlier versions of bbx stored them
-/// (read, and replaced when a census is stored again).
-const OLD_TABLES: [&str; 2] = ["census_molecules", "census_spectrums"];
+use crate::setting::Setting;
+use crate::text;
 
 /// Molecule numbers as a `census_groups` blob.
 fn numbers_blob(numbers: &[u64]) -> Vec<u8> {
     numbers.iter().flat_map(|n| n.to_le_bytes()).collect()
 }
 
-/// The molecule numbers of a `census_groups` blob; `None` when it is not one.
-fn blob_numbers(blob: &[u8]) -> Option<Vec<u64>> {
-    if !blob.len().is_multiple_of(8) {
-        return None;
-    }
-    Some(
-        blob.chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-            .collect(),
-    )
-}
+/// Why a file holding something else does not take a census, before the
+/// setting that chooses another.
+const OWN_FILE: &str = "a census is stored only in a file of its own: give another ";
 
 /// One class of a census's ambiguous spectra as it is stored: each spectrum
 /// (as text) with its molecules' numbers, in order.
@@ -74,16 +60,12 @@ pub struct CensusStatus {
 
 impl Catalogue {
     fn has_table(&self, name: &str) -> Result<bool, Error> {
-        self.reading(|| {
-            self.conn
-                .query_row(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                    [name],
-                    |r| r.get::<_, i64>(0),
-                )
-                .map(|n| n > 0)
-                .map_err(sql_err(&self.path))
-        })
+        let found = self.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            &[&name],
+            |_| Ok(()),
+        )?;
+        Ok(!found.is_empty())
     }
 
     /// Refuses, with the reason, when this file must not take a census of
@@ -94,53 +76,44 @@ impl Catalogue {
     }
 
     fn check_census_target_once(&self, config: Config) -> Result<(), Error> {
-        let e = sql_err(&self.path);
-        let mut explored: Vec<(String, bool)> = Vec::new();
-        {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT config, complete FROM configurations ORDER BY config")
-                .map_err(&e)?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))
-                .map_err(&e)?;
-            for r in rows {
-                explored.push(r.map_err(&e)?);
-            }
-        }
+        let explored = self.query(
+            "SELECT config, complete FROM configurations ORDER BY config LIMIT 1",
+            &[],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)),
+        )?;
         if let Some((c, complete)) = explored.first() {
+            let path = &self.path;
             return Err(Error::invalid(if *c == config.to_string() && *complete {
-                format!(
-                    "{}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} --db {}` reads it; store a census in another file",
-                    self.path, self.path
-                )
+                text![
+                    format!(
+                        "{path}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} "
+                    ),
+                    Setting::Db,
+                    format!(" {path}` reads it; store a census in another file")
+                ]
             } else {
-                format!(
-                    "{}: holds {} of {c}; a census is stored only in a file of its own: give another --db",
-                    self.path,
-                    if *complete {
-                        "the catalogue"
-                    } else {
-                        "an unfinished exploration"
-                    }
-                )
+                let what = if *complete {
+                    "the catalogue"
+                } else {
+                    "an unfinished exploration"
+                };
+                text![
+                    format!("{path}: holds {what} of {c}; {OWN_FILE}"),
+                    Setting::Db
+                ]
             }));
         }
         if self.has_table("census_configurations")? {
-            let other: Option<String> = self
-                .conn
-                .query_row(
-                    "SELECT config FROM census_configurations WHERE config <> ?1 LIMIT 1",
-                    [config.to_string()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(&e)?;
-            if let Some(other) = other {
-                return Err(Error::invalid(format!(
-                    "{}: holds the census of {other}; a census is stored only in a file of its own: give another --db",
-                    self.path
-                )));
+            let other = self.query(
+                "SELECT config FROM census_configurations WHERE config <> ?1 LIMIT 1",
+                &[&config.to_string()],
+                |r| r.get::<_, String>(0),
+            )?;
+            if let Some(other) = other.first() {
+                return Err(Error::invalid(text![
+                    format!("{}: holds the census of {other}; {OWN_FILE}", self.path),
+                    Setting::Db
+                ]));
             }
         }
         Ok(())
@@ -150,17 +123,18 @@ impl Catalogue {
     /// its ambiguous spectra with their molecules' numbers, replacing an
     /// earlier census of it, all in one transaction that first checks
     /// [`check_census_target`](Self::check_census_target) again: the file
-    /// holds the census whole or is as it was. `stopped(n)` is asked before
+    /// holds the census whole or is as it was. `check(n)` is asked before
     /// each class, `n` classes in, and before the commit (`n` being then
-    /// every class): when it says so the transaction is rolled back and
-    /// `None` returned. Returns the numbers of spectra and molecules stored.
+    /// every class): when it fails the transaction is rolled back, nothing
+    /// is stored, and the answer says how it ended. Returns the numbers of
+    /// spectra and molecules stored.
     pub fn store_census<I>(
         &mut self,
         config: Config,
         report_json: &str,
         classes: I,
-        mut stopped: impl FnMut(u64) -> bool,
-    ) -> Result<Option<(u64, u64)>, Error>
+        mut check: impl FnMut(u64) -> Result<(), Cut>,
+    ) -> Result<Finished<(u64, u64)>, Error>
     where
         I: IntoIterator<Item = Result<ClassGroups, Error>>,
     {
@@ -204,12 +178,6 @@ impl Catalogue {
             tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
                 .map_err(&e)?;
         }
-        for table in OLD_TABLES {
-            if self.has_table(table)? {
-                tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
-                    .map_err(&e)?;
-            }
-        }
         let mut done = 0u64;
         {
             let mut insert = tx
@@ -218,8 +186,8 @@ impl Catalogue {
                 )
                 .map_err(&e)?;
             for class in classes {
-                if stopped(done) {
-                    return Ok(None);
+                if let Err(cut) = check(done) {
+                    return Ok(Finished::new((0, 0), cut.into()));
                 }
                 let groups = class?;
                 done += 1;
@@ -251,11 +219,11 @@ impl Catalogue {
             )
             .map_err(&e)?;
         }
-        if stopped(done) {
-            return Ok(None);
+        if let Err(cut) = check(done) {
+            return Ok(Finished::new((0, 0), cut.into()));
         }
         tx.commit().map_err(&e)?;
-        Ok(Some((spectrum_count, molecule_count)))
+        Ok(Finished::complete((spectrum_count, molecule_count)))
     }
 
     /// The census of `config` stored in this file, if any.
@@ -263,29 +231,19 @@ impl Catalogue {
         if !self.has_table("census_configurations")? {
             return Ok(None);
         }
-        self.reading(|| {
-            self.conn
-                .query_row(
-                    "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
-                    [config.to_string()],
-                    |r| {
-                        Ok(CensusStatus {
-                            nb_mol: r.get::<_, i64>(0)? as u64,
-                            ambiguous_spectra: r.get::<_, i64>(1)? as u64,
-                            ambiguous_molecules: r.get::<_, i64>(2)? as u64,
-                            report: r.get(3)?,
-                        })
-                    },
-                )
-                .optional()
-                .map_err(sql_err(&self.path))
-        })
-    }
-
-    /// Whether the census's groups are in the tables of earlier versions
-    /// (`census_molecules`) rather than `census_groups`.
-    fn census_is_old(&self) -> Result<bool, Error> {
-        Ok(!self.has_table("census_groups")? && self.has_table(OLD_TABLES[0])?)
+        let mut found = self.query(
+            "SELECT nb_mol, ambiguous_spectra, ambiguous_molecules, report FROM census_configurations WHERE config = ?1",
+            &[&config.to_string()],
+            |r| {
+                Ok(CensusStatus {
+                    nb_mol: r.get::<_, i64>(0)? as u64,
+                    ambiguous_spectra: r.get::<_, i64>(1)? as u64,
+                    ambiguous_molecules: r.get::<_, i64>(2)? as u64,
+                    report: r.get(3)?,
+                })
+            },
+        )?;
+        Ok(found.pop())
     }
 
     /// The stored census molecules with this (normalised) spectrum, by number
@@ -297,28 +255,15 @@ impl Catalogue {
         spectrum: &str,
         tracer: &mut Tracer,
     ) -> Result<Vec<MoleculeRow>, Error> {
-        let key = config.to_string();
-        if self.census_is_old()? {
-            return self.select_from(
-                OLD_TABLES[0],
-                "config = ?1 AND spectrum = ?2 ORDER BY number",
-                &[&key, &spectrum],
-            );
-        }
-        let blob: Option<Vec<u8>> = self.reading(|| {
-            self.conn
-                .query_row(
-                    "SELECT molecules FROM census_groups WHERE config = ?1 AND spectrum = ?2",
-                    [&key, spectrum],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(sql_err(&self.path))
-        })?;
-        let Some(blob) = blob else {
+        let blobs = self.query(
+            "SELECT molecules FROM census_groups WHERE config = ?1 AND spectrum = ?2",
+            &[&config.to_string(), &spectrum],
+            |r| r.get::<_, Vec<u8>>(0),
+        )?;
+        let Some(blob) = blobs.first() else {
             return Ok(Vec::new());
         };
-        self.blob_rows(config, spectrum, &blob)?
+        self.blob_rows(config, spectrum, blob)?
             .into_iter()
             .map(|n| {
                 let m = unrank(config, n)?;
@@ -331,12 +276,16 @@ impl Catalogue {
     /// numbers of the configuration, two or more.
     fn blob_rows(&self, config: Config, spectrum: &str, blob: &[u8]) -> Result<Vec<u64>, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
-        match blob_numbers(blob) {
-            Some(v)
-                if v.len() >= 2
+        let v: Vec<u64> = blob
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        match v.as_slice() {
+            [first, .., last]
+                if blob.len().is_multiple_of(8)
                     && v.windows(2).all(|w| w[0] < w[1])
-                    && v[0] >= 1
-                    && v[v.len() - 1] <= count =>
+                    && *first >= 1
+                    && *last <= count =>
             {
                 Ok(v)
             }
@@ -352,27 +301,17 @@ impl Catalogue {
     /// Every stored ambiguous spectrum with its molecules' numbers, in spectrum
     /// order.
     pub(super) fn census_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        if self.census_is_old()? {
-            return self.numbers_by_spectrum(OLD_TABLES[0], config);
-        }
-        self.reading(|| {
-            let e = sql_err(&self.path);
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT spectrum, molecules FROM census_groups INDEXED BY census_groups_spectrum
-                     WHERE config = ?1 ORDER BY spectrum",
-                )
-                .map_err(&e)?;
-            let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
-            let mut out = Vec::new();
-            while let Some(r) = rows.next().map_err(&e)? {
-                let s: String = r.get(0).map_err(&e)?;
-                let blob: Vec<u8> = r.get(1).map_err(&e)?;
+        let rows = self.query(
+            "SELECT spectrum, molecules FROM census_groups INDEXED BY census_groups_spectrum
+             WHERE config = ?1 ORDER BY spectrum",
+            &[&config.to_string()],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)),
+        )?;
+        rows.into_iter()
+            .map(|(s, blob)| {
                 let numbers = self.blob_rows(config, &s, &blob)?;
-                out.push((s, numbers));
-            }
-            Ok(out)
-        })
+                Ok((s, numbers))
+            })
+            .collect()
     }
 }

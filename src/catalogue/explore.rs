@@ -8,29 +8,32 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 use rusqlite::params;
 
-use crate::catalogue::rows::{MoleculeRow, insert_row, insert_sql};
+use crate::catalogue::rows::{INSERT_SQL, MoleculeRow, insert_row};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
+use crate::control::{Budget, Cut, Ended, Faults, stop_after};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
-use crate::rules::enumeration::{Numbering, next_combination, unrank};
+use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Rules, Tracer};
 use crate::rules::symmetry::Transform;
+use crate::setting::Setting;
 
 /// Options for [`Catalogue::explore`].
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ExploreOptions {
     /// Delete what is stored for the configuration and start again.
     pub fresh: bool,
     /// Explore even above [`SANE_LIMIT`] molecules.
     pub force: bool,
-    /// Molecules per transaction (0: a default that commits about every second).
-    pub chunk: u64,
-    /// Set to stop after the chunk in hand (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-    /// Stop after this many chunks, as a Ctrl-C would (for tests): with every
-    /// molecule stored by then, before the `spectrums` table is built.
-    pub stop_after: Option<u64>,
+    /// What stops it (Ctrl-C, a deadline): storing molecules stops after
+    /// the chunk in hand, building the `spectrums` table at once (its one
+    /// transaction is rolled back, and the next run builds it).
+    pub budget: Budget,
+    /// Faults to inject: `unit-size` molecules a transaction, `stop-after`
+    /// transactions (with every molecule stored by then, before the
+    /// `spectrums` table is built).
+    pub faults: Faults,
 }
 
 /// How an exploration ended.
@@ -43,12 +46,18 @@ pub struct Explored {
     pub resumed_from: u64,
     /// Molecules stored now.
     pub stored: u64,
-    /// Whether the configuration is complete (false when stopped).
-    pub complete: bool,
+    /// How it ended: complete once every molecule and the `spectrums`
+    /// table are stored (in JSON `complete`, true or false).
+    #[serde(rename = "complete", serialize_with = "is_complete")]
+    pub ended: Ended,
     /// Whether it was already complete (nothing was done).
     pub already_complete: bool,
     /// Spectra shared by two molecules or more.
     pub ambiguous_spectra: u64,
+}
+
+fn is_complete<S: serde::Serializer>(ended: &Ended, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(ended.is_complete())
 }
 
 /// Progress of an exploration, for a progress bar.
@@ -82,32 +91,43 @@ impl Catalogue {
             ))
         })?;
         if nb_mol > SANE_LIMIT && !force {
-            return Err(Error::invalid(format!(
-                "configuration {config} has {nb_mol} molecules, more than bbx explores without --force ({SANE_LIMIT})"
-            )));
+            return Err(Error::invalid(crate::text![
+                format!(
+                    "configuration {config} has {nb_mol} molecules, more than bbx explores without "
+                ),
+                Setting::Force,
+                format!(" ({SANE_LIMIT})")
+            ]));
         }
         let bytes = nb_mol.saturating_mul(row_bytes(config));
         if bytes > SANE_BYTES && !force {
-            return Err(Error::invalid(format!(
-                "configuration {config} would make a catalogue of about {} GB (each of its {nb_mol} rows holds a {}-character molecule), more than bbx writes without --force ({} GB); `bbx stats {config}` counts it without a catalogue",
-                bytes / 1_000_000_000,
-                config.cells(),
-                SANE_BYTES / 1_000_000_000
-            )));
+            return Err(Error::invalid(crate::text![
+                format!(
+                    "configuration {config} would make a catalogue of about {} GB (each of its {nb_mol} rows holds a {}-character molecule), more than bbx writes without ",
+                    bytes / 1_000_000_000,
+                    config.cells()
+                ),
+                Setting::Force,
+                format!(
+                    " ({} GB); `bbx stats {config}` counts it without a catalogue",
+                    SANE_BYTES / 1_000_000_000
+                )
+            ]));
         }
         Ok(nb_mol)
     }
 
     /// Enumerates every molecule of `config` not stored yet, computes its row
     /// and stores it, then builds the `spectrums` table. `progress` is called
-    /// after each chunk.
+    /// after each chunk. Stopped by [`ExploreOptions::budget`], it says how
+    /// ([`Explored::ended`]); what it committed stays, and the next run
+    /// resumes after it.
     pub fn explore(
         &mut self,
         config: Config,
         options: &ExploreOptions,
         mut progress: impl FnMut(Progress),
     ) -> Result<Explored, Error> {
-        let e = sql_err(&self.path);
         let nb_mol = Catalogue::explorable(config, options.force)?;
         if self.read_only {
             return Err(Error::Internal(format!(
@@ -115,8 +135,43 @@ impl Catalogue {
                 self.path
             )));
         }
+        if let Some(done) = self.start(config, nb_mol, options.fresh)? {
+            return Ok(done);
+        }
+        let resumed_from = self.status(config)?.map_or(0, |s| s.stored);
+        let mut explored = Explored {
+            nb_mol,
+            resumed_from,
+            stored: resumed_from,
+            ended: Ended::Complete,
+            already_complete: false,
+            ambiguous_spectra: 0,
+        };
+        let stored = self.store_molecules(config, &mut explored.stored, options, &mut progress);
+        let built = stored.and_then(|()| {
+            progress(Progress::Spectra);
+            self.build_spectrums_or_stop(config, &options.budget)
+        });
+        match built {
+            Ok(ambiguous) => explored.ambiguous_spectra = ambiguous,
+            Err(Stop::Cut(cut)) => explored.ended = cut.into(),
+            Err(Stop::Failed(e)) => return Err(e),
+        }
+        Ok(explored)
+    }
+
+    /// Clears what is stored of `config` when asked to start `fresh`, and
+    /// then: a configuration found complete (its pages checked and its rows
+    /// counted) is the exploration's answer; a new one is registered.
+    fn start(
+        &mut self,
+        config: Config,
+        nb_mol: u64,
+        fresh: bool,
+    ) -> Result<Option<Explored>, Error> {
+        let e = sql_err(&self.path);
         let key = config.to_string();
-        if options.fresh {
+        if fresh {
             let tx = self.conn.transaction().map_err(&e)?;
             for table in ["molecules", "spectrums", "configurations"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE config = ?1"), [&key])
@@ -124,40 +179,7 @@ impl Catalogue {
             }
             tx.commit().map_err(&e)?;
         }
-        if let Some(s) = self.status(config)? {
-            if s.complete {
-                // A damaged file can still say complete: check every page,
-                // and count what is there.
-                let check: String = self
-                    .conn
-                    .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
-                    .map_err(&e)?;
-                if check != "ok" {
-                    return Err(Error::Damaged {
-                        path: self.path.clone(),
-                        detail: check.split_whitespace().collect::<Vec<_>>().join(" "),
-                    });
-                }
-                let rows = self.count_molecules(config)?;
-                if rows != nb_mol {
-                    return Err(Error::Damaged {
-                        path: self.path.clone(),
-                        detail: format!(
-                            "it says {config} is complete but holds {rows} of its {nb_mol} molecules"
-                        ),
-                    });
-                }
-                let ambiguous = self.count_spectra(config)?;
-                return Ok(Explored {
-                    nb_mol,
-                    resumed_from: s.stored,
-                    stored: s.stored,
-                    complete: true,
-                    already_complete: true,
-                    ambiguous_spectra: ambiguous,
-                });
-            }
-        } else {
+        let Some(s) = self.status(config)? else {
             let now = self.now()?;
             self.conn
                 .execute(
@@ -166,130 +188,152 @@ impl Catalogue {
                     params![key, config.atoms as i64, config.width as i64, nb_mol as i64, now],
                 )
                 .map_err(&e)?;
+            return Ok(None);
+        };
+        if !s.complete {
+            return Ok(None);
         }
-        let resumed_from = self.status(config)?.map_or(0, |s| s.stored);
-        let chunk = if options.chunk > 0 {
-            options.chunk
-        } else {
+        // A damaged file can still say complete: check every page, and
+        // count what is there.
+        let check: String = self
+            .conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .map_err(&e)?;
+        let damaged = |detail: String| Error::Damaged {
+            path: self.path.clone(),
+            detail,
+        };
+        if check != "ok" {
+            return Err(damaged(
+                check.split_whitespace().collect::<Vec<_>>().join(" "),
+            ));
+        }
+        let rows = self.count_rows("molecules", config)?;
+        if rows != nb_mol {
+            return Err(damaged(format!(
+                "it says {config} is complete but holds {rows} of its {nb_mol} molecules"
+            )));
+        }
+        Ok(Some(Explored {
+            nb_mol,
+            resumed_from: s.stored,
+            stored: s.stored,
+            ended: Ended::Complete,
+            already_complete: true,
+            ambiguous_spectra: self.count_rows("spectrums", config)?,
+        }))
+    }
+
+    /// Stores the molecules after `stored` (updated as chunks commit), one
+    /// transaction a chunk, computed on other threads while this one
+    /// writes; stops after the chunk in hand when the budget says so.
+    fn store_molecules(
+        &mut self,
+        config: Config,
+        stored: &mut u64,
+        options: &ExploreOptions,
+        progress: &mut impl FnMut(Progress),
+    ) -> Result<(), Stop> {
+        let walk = Walk::new(config)?;
+        let nb_mol = walk.count();
+        let chunk = options.faults.unit_size.unwrap_or_else(|| {
             // About a second of work, and at most 64 MB of rows in hand.
             (64_000_000 / row_bytes(config)).clamp(1, 50_000)
-        };
-        // Compute chunks on other threads while this one writes.
-        let (tx, rx) = mpsc::sync_channel::<Vec<MoleculeRow>>(2);
-        let stop = options.stop;
+        });
+        let budget = options.budget.clone();
+        let (tx, rx) = mpsc::sync_channel::<Result<Vec<MoleculeRow>, Cut>>(2);
+        let first = *stored + 1;
         let producer = std::thread::spawn(move || {
-            let mut first = resumed_from + 1;
+            let mut first = first;
             while first <= nb_mol {
-                if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
-                    break;
-                }
                 let last = (first + chunk - 1).min(nb_mol);
-                let rows = compute_rows(config, first, last);
-                if tx.send(rows).is_err() {
+                let rows = compute_rows(config, &walk, first, last, &budget);
+                let cut = rows.is_err();
+                if tx.send(rows).is_err() || cut {
                     break;
                 }
                 first = last + 1;
             }
         });
-        let mut stored = resumed_from;
-        progress(Progress::Molecules(stored, nb_mol));
-        let mut chunks = 0u64;
-        let stopped = |chunks: u64| {
-            stop.is_some_and(|s| s.load(Ordering::SeqCst))
-                || options.stop_after.is_some_and(|n| chunks >= n)
+        progress(Progress::Molecules(*stored, nb_mol));
+        let key = config.to_string();
+        let check = |chunks: u64| {
+            options
+                .budget
+                .check()
+                .and(stop_after(options.faults.stop_after, chunks))
         };
-        let result = (|| -> Result<(), Error> {
-            if stopped(chunks) {
-                return Ok(());
-            }
-            for rows in rx.iter() {
+        let mut result = check(0).map_err(Stop::Cut);
+        let mut chunks = 0;
+        while result.is_ok()
+            && let Ok(rows) = rx.recv()
+        {
+            result = rows.map_err(Stop::Cut).and_then(|rows| {
                 self.insert_rows(&key, &rows)?;
-                stored = rows.last().map_or(stored, |r| r.number);
+                *stored = rows.last().map_or(*stored, |r| r.number);
                 chunks += 1;
-                progress(Progress::Molecules(stored, nb_mol));
-                if stopped(chunks) {
-                    break;
-                }
-            }
-            Ok(())
-        })();
-        drop(rx);
-        let _ = producer.join();
-        result?;
-        if stored < nb_mol || stopped(chunks) {
-            return Ok(Explored {
-                nb_mol,
-                resumed_from,
-                stored,
-                complete: false,
-                already_complete: false,
-                ambiguous_spectra: 0,
+                progress(Progress::Molecules(*stored, nb_mol));
+                check(chunks).map_err(Stop::Cut)
             });
         }
-        progress(Progress::Spectra);
-        // Ctrl-C here interrupts SQLite itself: the spectrums table is built in
-        // one transaction, which then rolls back, and the next run builds it.
+        drop(rx);
+        let _ = producer.join();
+        if result.is_ok() && *stored < nb_mol {
+            return Err(Stop::Failed(Error::Internal(format!(
+                "the rows of {config} after molecule {stored} were never computed"
+            ))));
+        }
+        result
+    }
+
+    /// [`build_spectrums`](Self::build_spectrums), interrupting SQLite when
+    /// the budget is spent: the table is built in one transaction, which
+    /// then rolls back, and the next run builds it.
+    fn build_spectrums_or_stop(&mut self, config: Config, budget: &Budget) -> Result<u64, Stop> {
         let finished = Arc::new(AtomicBool::new(false));
-        let watcher = stop.map(|stop| {
+        let watcher = {
             let interrupt = self.conn.get_interrupt_handle();
             let finished = Arc::clone(&finished);
+            let budget = budget.clone();
             std::thread::spawn(move || {
                 while !finished.load(Ordering::SeqCst) {
-                    if stop.load(Ordering::SeqCst) {
+                    if let Err(cut) = budget.check() {
                         interrupt.interrupt();
-                        return;
+                        return Some(cut);
                     }
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
+                None
             })
-        });
+        };
         let built = self.build_spectrums(config);
         finished.store(true, Ordering::SeqCst);
-        if let Some(w) = watcher {
-            let _ = w.join();
-        }
-        let ambiguous = match built {
-            Err(Error::Database { ref source, .. })
+        let cut = watcher.join().ok().flatten();
+        match (built, cut.or_else(|| budget.check().err())) {
+            (Err(Error::Database { ref source, .. }), Some(cut))
                 if source.sqlite_error_code()
-                    == Some(rusqlite::ErrorCode::OperationInterrupted)
-                    || stop.is_some_and(|s| s.load(Ordering::SeqCst)) =>
+                    == Some(rusqlite::ErrorCode::OperationInterrupted) =>
             {
-                return Ok(Explored {
-                    nb_mol,
-                    resumed_from,
-                    stored,
-                    complete: false,
-                    already_complete: false,
-                    ambiguous_spectra: 0,
-                });
+                Err(Stop::Cut(cut))
             }
-            other => other?,
-        };
-        Ok(Explored {
-            nb_mol,
-            resumed_from,
-            stored,
-            complete: true,
-            already_complete: false,
-            ambiguous_spectra: ambiguous,
-        })
+            (built, _) => built.map_err(Stop::Failed),
+        }
     }
 
     fn insert_rows(&mut self, key: &str, rows: &[MoleculeRow]) -> Result<(), Error> {
         let e = sql_err(&self.path);
         let now = self.now()?;
         let tx = self.conn.transaction().map_err(&e)?;
-        {
-            let mut stmt = tx.prepare_cached(&insert_sql("molecules")).map_err(&e)?;
-            for r in rows {
-                insert_row(&mut stmt, key, r, &now).map_err(&e)?;
-            }
-            tx.execute(
-                "UPDATE configurations SET updated_at = ?2 WHERE config = ?1",
-                params![key, now],
-            )
-            .map_err(&e)?;
+        let mut stmt = tx.prepare_cached(&INSERT_SQL).map_err(&e)?;
+        for r in rows {
+            insert_row(&mut stmt, key, r, &now).map_err(&e)?;
         }
+        drop(stmt);
+        tx.execute(
+            "UPDATE configurations SET updated_at = ?2 WHERE config = ?1",
+            params![key, now],
+        )
+        .map_err(&e)?;
         tx.commit().map_err(&e)
     }
 
@@ -305,91 +349,54 @@ impl Catalogue {
                  CREATE INDEX IF NOT EXISTS spectrums_nb_mol ON spectrums (config, nb_mol);",
             )
             .map_err(&e)?;
-        // Spectra shared by two molecules or more, with their molecules.
-        struct Member {
-            spectrum: usize,
-            canonical: u64,
-            transform: usize,
-            number: u64,
-        }
-        let spectra: Vec<(String, u64)>;
-        let mut members: Vec<Member> = Vec::new();
-        {
-            // A scan of the spectrum index in order: no sorting.
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT spectrum, count(*) FROM molecules INDEXED BY molecules_spectrum
-                     WHERE config = ?1 GROUP BY spectrum HAVING count(*) > 1",
-                )
-                .map_err(&e)?;
-            let rows = stmt
-                .query_map([&key], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
-                })
-                .map_err(&e)?;
-            spectra = rows.collect::<Result<Vec<_>, _>>().map_err(&e)?;
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT number, canonical_number, transform FROM molecules INDEXED BY molecules_spectrum
-                     WHERE config = ?1 AND spectrum = ?2",
-                )
-                .map_err(&e)?;
-            for (idx, (s, _)) in spectra.iter().enumerate() {
-                let mut rows = stmt.query(params![key, s]).map_err(&e)?;
-                while let Some(r) = rows.next().map_err(&e)? {
-                    let t: String = r.get(2).map_err(&e)?;
-                    let transform = Transform::ALL
-                        .iter()
-                        .position(|x| x.name() == t)
-                        .ok_or_else(|| Error::Damaged {
-                            path: self.path.clone(),
-                            detail: format!(
-                                "a molecule of {key} has transform '{t}', which is none of the eight"
-                            ),
-                        })?;
-                    members.push(Member {
-                        spectrum: idx,
-                        number: r.get::<_, i64>(0).map_err(&e)? as u64,
-                        canonical: r.get::<_, i64>(1).map_err(&e)? as u64,
-                        transform,
-                    });
-                }
+        // Spectra shared by two molecules or more (a scan of the spectrum
+        // index in order: no sorting).
+        let spectra = self.query(
+            "SELECT spectrum, count(*) FROM molecules INDEXED BY molecules_spectrum
+             WHERE config = ?1 GROUP BY spectrum HAVING count(*) > 1",
+            &[&key],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+        )?;
+        // Each is stamped by the member first in the order of canonical
+        // numbers, then transforms, then numbers: the canonical molecules'
+        // groups taken in increasing canonical number, each member in
+        // transform order, and the first to reach a spectrum stamps it.
+        let mut stamped = Vec::with_capacity(spectra.len());
+        for (spectrum, n) in spectra {
+            let members = self.query(
+                "SELECT canonical_number, transform, number FROM molecules INDEXED BY molecules_spectrum
+                 WHERE config = ?1 AND spectrum = ?2",
+                &[&key, &spectrum],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)),
+            )?;
+            let mut first = None;
+            for (canonical, t, number) in members {
+                let transform = Transform::ALL
+                    .iter()
+                    .position(|x| x.name() == t)
+                    .ok_or_else(|| Error::Damaged {
+                        path: self.path.clone(),
+                        detail: format!(
+                            "a molecule of {key} has transform '{t}', which is none of the eight"
+                        ),
+                    })?;
+                let member = (canonical, transform, number);
+                first = Some(first.map_or(member, |f: (i64, usize, i64)| f.min(member)));
             }
-        }
-        // Stamp: groups in increasing canonical number; within a group, members in
-        // transform order; the first to reach a spectrum stamps it.
-        members.sort_by_key(|m| (m.canonical, m.transform, m.number));
-        let mut stamp: Vec<Option<(usize, u64)>> = vec![None; spectra.len()];
-        for m in &members {
-            if stamp[m.spectrum].is_none() {
-                stamp[m.spectrum] = Some((m.transform, m.canonical));
-            }
+            let (canonical, transform, _) = first.unwrap_or((0, 0, 0));
+            stamped.push((spectrum, n, Transform::ALL[transform].name(), canonical));
         }
         let now = self.now()?;
         let tx = self.conn.transaction().map_err(&e)?;
         tx.execute("DELETE FROM spectrums WHERE config = ?1", [&key])
             .map_err(&e)?;
-        {
-            let mut stmt = tx
-                .prepare(
-                    "INSERT INTO spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-                )
-                .map_err(&e)?;
-            for (i, (s, n)) in spectra.iter().enumerate() {
-                let (t, c) = stamp[i].unwrap_or((0, 0));
-                stmt.execute(params![
-                    key,
-                    s,
-                    *n as i64,
-                    Transform::ALL[t].name(),
-                    c as i64,
-                    now
-                ])
-                .map_err(&e)?;
-            }
+        for (spectrum, n, transform, canonical) in &stamped {
+            tx.prepare_cached(
+                "INSERT INTO spectrums (config, spectrum, nb_mol, transform, canonical_number, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            )
+            .and_then(|mut stmt| stmt.execute(params![key, spectrum, n, transform, canonical, now]))
+            .map_err(&e)?;
         }
         tx.execute(
             "UPDATE configurations SET complete = 1, updated_at = ?2 WHERE config = ?1",
@@ -397,15 +404,7 @@ impl Catalogue {
         )
         .map_err(&e)?;
         tx.commit().map_err(&e)?;
-        Ok(spectra.len() as u64)
-    }
-
-    fn count_molecules(&self, config: Config) -> Result<u64, Error> {
-        self.count_rows("molecules", config)
-    }
-
-    fn count_spectra(&self, config: Config) -> Result<u64, Error> {
-        self.count_rows("spectrums", config)
+        Ok(stamped.len() as u64)
     }
 
     fn count_rows(&self, table: &str, config: Config) -> Result<u64, Error> {
@@ -420,29 +419,43 @@ impl Catalogue {
     }
 }
 
-/// The rows of molecules `first..=last`, computed in parallel.
-fn compute_rows(config: Config, first: u64, last: u64) -> Vec<MoleculeRow> {
-    let per_task = 4096u64;
-    let starts: Vec<u64> = (first..=last).step_by(per_task as usize).collect();
-    starts
-        .par_iter()
-        .flat_map_iter(|&start| {
-            let end = (start + per_task - 1).min(last);
+/// Why storing molecules stopped early.
+enum Stop {
+    /// The budget was spent: what is committed stays.
+    Cut(Cut),
+    /// Something failed.
+    Failed(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// The rows of molecules `first..=last`, computed in parallel ([`Walk`]);
+/// none when the budget is spent on the way.
+fn compute_rows(
+    config: Config,
+    walk: &Walk,
+    first: u64,
+    last: u64,
+    budget: &Budget,
+) -> Result<Vec<MoleculeRow>, Cut> {
+    let numbering = walk.numbering();
+    let chunks: Vec<Vec<MoleculeRow>> = walk
+        .chunks(first..=last, 4096)
+        .map(|chunk| {
             let mut tracer = Tracer::new(config.width, Rules::Standard);
-            let numbering = Numbering::new(config).expect("a numbered configuration");
-            let mut atoms = unrank(config, start)
-                .map(|m| m.atoms().to_vec())
-                .unwrap_or_default();
-            let cells = config.cells();
-            let mut out = Vec::with_capacity((end - start + 1) as usize);
-            for number in start..=end {
-                let m =
-                    Molecule::new(config.width, atoms.iter().copied()).expect("valid combination");
-                let (c, t) = numbering.canonical(&m);
-                out.push(MoleculeRow::with_canonical(&mut tracer, &m, number, c, t));
-                next_combination(&mut atoms, cells);
-            }
-            out
+            let mut out = Vec::with_capacity(chunk.len());
+            chunk
+                .visit(budget, |number, atoms, _| {
+                    let m = Molecule::from_sorted_unchecked(config.width, atoms.to_vec());
+                    let (c, t) = numbering.canonical(&m);
+                    out.push(MoleculeRow::with_canonical(&mut tracer, &m, number, c, t));
+                })
+                .map(|()| out)
         })
-        .collect()
+        .collect::<Result<_, Cut>>()?;
+    Ok(chunks.concat())
 }

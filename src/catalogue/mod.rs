@@ -22,7 +22,7 @@
 //! let mut c = Catalogue::open_in_memory().unwrap();
 //! let config = "A2_B4".parse().unwrap();
 //! let done = c.explore(config, &ExploreOptions::default(), |_| {}).unwrap();
-//! assert!(done.complete);
+//! assert!(done.ended.is_complete());
 //! let row = c.molecule(config, 2).unwrap().unwrap();
 //! assert_eq!(row.spectrum, "@&ab@&@cbac@&@&@");
 //! ```
@@ -30,7 +30,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, ErrorCode, OptionalExtension};
+use rusqlite::{Connection, ErrorCode};
 
 mod census;
 mod explore;
@@ -45,11 +45,13 @@ pub use census::{CensusStatus, ClassGroups};
 pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
 pub use rows::{MoleculeRow, SpectrumRow};
-pub use schema::BUSY_TIMEOUT_MS;
+pub use schema::{BUSY_TIMEOUT_MS, busy_ms};
 pub use store::{Groups, Holding, RULES, Store, molecules_of};
 
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::setting::Setting;
+use crate::text;
 use schema::{Holds, busy, header_app_id, not_bbx};
 
 /// The schema version stored in `PRAGMA user_version` (with the application id
@@ -99,10 +101,13 @@ fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> Error + use<> {
 fn check_path(path: &Path) -> Result<(), Error> {
     let name = path.as_os_str();
     if name.is_empty() || name == ":memory:" {
-        return Err(Error::invalid(format!(
-            "--db {:?} keeps nothing: give the catalogue a file name, such as bbx.sqlite",
-            name.to_string_lossy()
-        )));
+        return Err(Error::invalid(text![
+            Setting::Db,
+            format!(
+                " {:?} keeps nothing: give the catalogue a file name, such as bbx.sqlite",
+                name.to_string_lossy()
+            )
+        ]));
     }
     if let Some(parent) = path.parent()
         && !parent.as_os_str().is_empty()
@@ -115,11 +120,14 @@ fn check_path(path: &Path) -> Result<(), Error> {
         )));
     }
     if path.is_dir() {
-        return Err(Error::invalid(format!(
-            "{}: is a directory: give --db a file in it, such as {}",
-            path.display(),
-            path.join("bbx.sqlite").display()
-        )));
+        return Err(Error::invalid(text![
+            format!("{}: is a directory: give ", path.display()),
+            Setting::Db,
+            format!(
+                " a file in it, such as {}",
+                path.join("bbx.sqlite").display()
+            )
+        ]));
     }
     Ok(())
 }
@@ -441,37 +449,20 @@ impl Catalogue {
 
     /// What is stored of `config`, if anything.
     pub fn status(&self, config: Config) -> Result<Option<Status>, Error> {
-        self.reading(|| self.status_once(config))
-    }
-
-    fn status_once(&self, config: Config) -> Result<Option<Status>, Error> {
-        let e = sql_err(&self.path);
         let key = config.to_string();
-        let row: Option<(i64, bool)> = self
-            .conn
-            .query_row(
-                "SELECT nb_mol, complete FROM configurations WHERE config = ?1",
-                [&key],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(&e)?;
-        let Some((nb_mol, complete)) = row else {
-            return Ok(None);
-        };
-        let stored: Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT max(number) FROM molecules WHERE config = ?1",
-                [&key],
-                |r| r.get(0),
-            )
-            .map_err(&e)?;
-        Ok(Some(Status {
-            nb_mol: nb_mol as u64,
-            stored: stored.unwrap_or(0) as u64,
-            complete,
-        }))
+        let row = self.query(
+            "SELECT nb_mol, complete, (SELECT max(number) FROM molecules WHERE config = ?1)
+             FROM configurations WHERE config = ?1",
+            &[&key],
+            |r| {
+                Ok(Status {
+                    nb_mol: r.get::<_, i64>(0)? as u64,
+                    complete: r.get(1)?,
+                    stored: r.get::<_, Option<i64>>(2)?.unwrap_or(0) as u64,
+                })
+            },
+        )?;
+        Ok(row.into_iter().next())
     }
 }
 
@@ -487,13 +478,16 @@ mod tests {
             .explore(
                 config,
                 &ExploreOptions {
-                    chunk: 7,
+                    faults: crate::control::Faults::parse("unit-size=7").unwrap(),
                     ..Default::default()
                 },
                 |_| {},
             )
             .unwrap();
-        assert_eq!((done.stored, done.complete), (120, true));
+        assert_eq!(
+            (done.stored, done.ended),
+            (120, crate::control::Ended::Complete)
+        );
         let row = c.molecule(config, 2).unwrap().unwrap();
         assert_eq!(row.molecule, "O-O-------------");
         assert_eq!(row.transform, "id");

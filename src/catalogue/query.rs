@@ -1,8 +1,6 @@
 //! Reading the catalogue: molecules by number, range or spectrum, the
 //! `spectrums` rows, the ambiguity table and the records.
 
-use rusqlite::OptionalExtension;
-
 use crate::catalogue::rows::{MoleculeRow, STAT_COLUMNS, SpectrumRow};
 use crate::catalogue::{Catalogue, sql_err};
 use crate::error::Error;
@@ -46,46 +44,41 @@ impl Catalogue {
         })
     }
 
+    /// The rows `sql` reads with `args`, each made by `row` (read again
+    /// after a journal in the way, see [`reading`](Catalogue::reading)).
+    pub(super) fn query<T>(
+        &self,
+        sql: &str,
+        args: &[&dyn rusqlite::ToSql],
+        row: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, Error> {
+        self.reading(|| {
+            let e = sql_err(&self.path);
+            let mut stmt = self.conn.prepare_cached(sql).map_err(&e)?;
+            let rows = stmt.query_map(args, &row).map_err(&e)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(&e)
+        })
+    }
+
+    /// The molecules' rows that pass `filter`, each checked to be a
+    /// molecule's row.
     fn select(
         &self,
         filter: &str,
         args: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<MoleculeRow>, Error> {
-        self.select_from("molecules", filter, args)
-    }
-
-    /// The rows of `table` (`molecules` or `census_molecules`) that pass
-    /// `filter`, each checked to be a molecule's row.
-    pub(super) fn select_from(
-        &self,
-        table: &str,
-        filter: &str,
-        args: &[&dyn rusqlite::ToSql],
-    ) -> Result<Vec<MoleculeRow>, Error> {
-        self.reading(|| self.select_from_once(table, filter, args))
-    }
-
-    fn select_from_once(
-        &self,
-        table: &str,
-        filter: &str,
-        args: &[&dyn rusqlite::ToSql],
-    ) -> Result<Vec<MoleculeRow>, Error> {
-        let e = sql_err(&self.path);
         // Without statistics SQLite prefers the primary key (it covers every
         // column) to the spectrum index; name the index when it is the one.
         let indexed = if filter.contains("spectrum = ") {
-            format!("INDEXED BY {table}_spectrum")
+            "INDEXED BY molecules_spectrum"
         } else {
-            String::new()
+            ""
         };
         let sql = format!(
-            "SELECT config, number, canonical_number, molecule, spectrum, transform, {} FROM {table} {indexed} WHERE {filter}",
+            "SELECT config, number, canonical_number, molecule, spectrum, transform, {} FROM molecules {indexed} WHERE {filter}",
             STAT_COLUMNS.join(", ")
         );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(&e)?;
-        let rows = stmt.query_map(args, Catalogue::row).map_err(&e)?;
-        let rows = rows.collect::<Result<Vec<_>, _>>().map_err(&e)?;
+        let rows = self.query(&sql, args, Catalogue::row)?;
         for r in &rows {
             self.check_row(r)?;
         }
@@ -144,38 +137,14 @@ impl Catalogue {
     /// Every stored spectrum with the numbers of its molecules, in spectrum
     /// order (one scan of the spectrum index).
     pub fn spectral_groups(&self, config: Config) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        self.numbers_by_spectrum("molecules", config)
-    }
-
-    /// The numbers of `table`'s molecules (`molecules` or `census_molecules`)
-    /// grouped by spectrum, in spectrum order, by one scan of the table's
-    /// spectrum index.
-    pub(super) fn numbers_by_spectrum(
-        &self,
-        table: &str,
-        config: Config,
-    ) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        self.reading(|| self.numbers_by_spectrum_once(table, config))
-    }
-
-    fn numbers_by_spectrum_once(
-        &self,
-        table: &str,
-        config: Config,
-    ) -> Result<Vec<(String, Vec<u64>)>, Error> {
-        let e = sql_err(&self.path);
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT spectrum, number FROM {table} INDEXED BY {table}_spectrum
-                 WHERE config = ?1 ORDER BY spectrum, number"
-            ))
-            .map_err(&e)?;
-        let mut rows = stmt.query([config.to_string()]).map_err(&e)?;
+        let rows = self.query(
+            "SELECT spectrum, number FROM molecules INDEXED BY molecules_spectrum
+             WHERE config = ?1 ORDER BY spectrum, number",
+            &[&config.to_string()],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)),
+        )?;
         let mut out: Vec<(String, Vec<u64>)> = Vec::new();
-        while let Some(r) = rows.next().map_err(&e)? {
-            let s: String = r.get(0).map_err(&e)?;
-            let n = r.get::<_, i64>(1).map_err(&e)? as u64;
+        for (s, n) in rows {
             match out.last_mut() {
                 Some((last, v)) if *last == s => v.push(n),
                 _ => out.push((s, vec![n])),
@@ -206,60 +175,38 @@ impl Catalogue {
         filter: &str,
         args: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<SpectrumRow>, Error> {
-        self.reading(|| self.spectra_where_once(filter, args))
-    }
-
-    fn spectra_where_once(
-        &self,
-        filter: &str,
-        args: &[&dyn rusqlite::ToSql],
-    ) -> Result<Vec<SpectrumRow>, Error> {
-        let e = sql_err(&self.path);
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!(
+        self.query(
+            &format!(
                 "SELECT spectrum, nb_mol, transform, canonical_number FROM spectrums WHERE {filter}"
-            ))
-            .map_err(&e)?;
-        let rows = stmt
-            .query_map(args, |r| {
+            ),
+            args,
+            |r| {
                 Ok(SpectrumRow {
                     spectrum: r.get(0)?,
                     nb_mol: r.get::<_, i64>(1)? as u64,
                     transform: r.get(2)?,
                     canonical_number: r.get::<_, i64>(3)? as u64,
                 })
-            })
-            .map_err(&e)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(&e)
+            },
+        )
     }
 
     /// The ambiguity table: for each group size (molecules per spectrum), the
     /// spectra up to symmetry, the spectra, and the molecules.
     pub fn ambiguity(&self, config: Config) -> Result<Vec<AmbiguityRow>, Error> {
-        self.reading(|| self.ambiguity_once(config))
-    }
-
-    fn ambiguity_once(&self, config: Config) -> Result<Vec<AmbiguityRow>, Error> {
-        let e = sql_err(&self.path);
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT nb_mol, sum(transform = 'id'), count(*), sum(nb_mol) FROM spectrums
-                 WHERE config = ?1 GROUP BY nb_mol ORDER BY nb_mol",
-            )
-            .map_err(&e)?;
-        let rows = stmt
-            .query_map([config.to_string()], |r| {
+        self.query(
+            "SELECT nb_mol, sum(transform = 'id'), count(*), sum(nb_mol) FROM spectrums
+             WHERE config = ?1 GROUP BY nb_mol ORDER BY nb_mol",
+            &[&config.to_string()],
+            |r| {
                 Ok(AmbiguityRow {
                     nb_mol: r.get::<_, i64>(0)? as u64,
                     spectra_up_to_symmetry: r.get::<_, i64>(1)? as u64,
                     spectra: r.get::<_, i64>(2)? as u64,
                     molecules: r.get::<_, i64>(3)? as u64,
                 })
-            })
-            .map_err(&e)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(&e)
+            },
+        )
     }
 
     /// The molecule with the largest value of a statistics column (ties: lowest
@@ -270,17 +217,12 @@ impl Catalogue {
                 "no statistics column named {column}"
             )));
         }
-        self.reading(|| {
-            self.conn
-                .query_row(
-                    &format!(
-                        "SELECT number, {column} FROM molecules WHERE config = ?1 ORDER BY {column} DESC, number LIMIT 1"
-                    ),
-                    [config.to_string()],
-                    |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, u32>(1)?)),
-                )
-                .optional()
-                .map_err(sql_err(&self.path))
-        })
+        let sql = format!(
+            "SELECT number, {column} FROM molecules WHERE config = ?1 ORDER BY {column} DESC, number LIMIT 1"
+        );
+        let mut rows = self.query(&sql, &[&config.to_string()], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, u32>(1)?))
+        })?;
+        Ok(rows.pop())
     }
 }

@@ -27,17 +27,14 @@ pub(super) const STAT_COLUMNS: [&str; 17] = [
     "out_tot_turns",
 ];
 
-/// `CREATE TABLE` statements for a table of [`MoleculeRow`]s and one of
-/// [`SpectrumRow`]s: `molecules` and `spectrums` in a catalogue,
-/// `census_molecules` and `census_spectrums` for a census's groups as earlier versions stored them (`create`
-/// is `CREATE TABLE` or `CREATE TABLE IF NOT EXISTS`).
-pub(super) fn row_tables_sql(create: &str, molecules: &str, spectrums: &str) -> String {
+/// The `CREATE TABLE` statements of the `molecules` and `spectrums` tables.
+pub(super) fn row_tables_sql() -> String {
     let stats: String = STAT_COLUMNS
         .iter()
         .map(|c| format!("  {c} INTEGER NOT NULL,\n"))
         .collect();
     format!(
-        "{create} {molecules} (
+        "CREATE TABLE molecules (
            config TEXT NOT NULL,
            number INTEGER NOT NULL,
            canonical_number INTEGER NOT NULL,
@@ -48,7 +45,7 @@ pub(super) fn row_tables_sql(create: &str, molecules: &str, spectrums: &str) -> 
            updated_at TEXT NOT NULL,
            PRIMARY KEY (config, number)
          ) WITHOUT ROWID;
-         {create} {spectrums} (
+         CREATE TABLE spectrums (
            config TEXT NOT NULL,
            spectrum TEXT NOT NULL,
            nb_mol INTEGER NOT NULL,
@@ -61,19 +58,19 @@ pub(super) fn row_tables_sql(create: &str, molecules: &str, spectrums: &str) -> 
     )
 }
 
-/// The statement inserting a [`MoleculeRow`] into `table` (`molecules`, or
-/// `census_molecules` which has the same columns), for [`insert_row`].
-pub(super) fn insert_sql(table: &str) -> String {
+/// The statement inserting a row into the `molecules` table, for
+/// [`insert_row`].
+pub(super) static INSERT_SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let placeholders: Vec<String> = (1..=25).map(|i| format!("?{i}")).collect();
     format!(
-        "INSERT INTO {table} (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
+        "INSERT INTO molecules (config, number, canonical_number, molecule, spectrum, transform, {}, created_at, updated_at) VALUES ({})",
         STAT_COLUMNS.join(", "),
         placeholders.join(", ")
     )
-}
+});
 
-/// Inserts `row` of configuration `key` with a statement prepared from
-/// [`insert_sql`], stamped `now`.
+/// Inserts `row` of configuration `key`, stamped `now`, with a statement
+/// prepared from [`INSERT_SQL`].
 pub(super) fn insert_row(
     stmt: &mut rusqlite::Statement<'_>,
     key: &str,

@@ -8,12 +8,23 @@ use rusqlite::{Connection, ErrorCode};
 
 use crate::catalogue::rows::row_tables_sql;
 use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION};
+use crate::control::Faults;
 use crate::error::Error;
+use crate::setting::Setting;
+use crate::text;
 
 /// How long a writer waits for readers to let go of the file: a reader
 /// inside a long transaction holds up a commit until it is done. Readers
 /// wait as long for a writer's commit.
 pub const BUSY_TIMEOUT_MS: u32 = 60_000;
+
+/// How long to wait for other programs to let go of a file, in ms:
+/// [`BUSY_TIMEOUT_MS`], or the `busy-timeout-ms` of `faults`.
+pub fn busy_ms(faults: &Faults) -> u32 {
+    faults
+        .busy_timeout_ms
+        .map_or(BUSY_TIMEOUT_MS, |ms| u32::try_from(ms).unwrap_or(u32::MAX))
+}
 
 /// What a file that may be a catalogue holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,9 +38,10 @@ pub(super) enum Holds {
 /// "not a bbx catalogue": said only of a file that is not one, and never
 /// with advice to remove it (bbx did not make it).
 pub(super) fn not_bbx(path: &str, detail: &str) -> Error {
-    Error::invalid(format!(
-        "{path}: not a bbx catalogue ({detail}); give another file with --db"
-    ))
+    Error::invalid(text![
+        format!("{path}: not a bbx catalogue ({detail}); give another file with "),
+        Setting::Db
+    ])
 }
 
 /// Another program held the file for longer than bbx waits.
@@ -74,9 +86,12 @@ impl Catalogue {
                 } else {
                     // Perhaps the header itself is what is damaged: say what
                     // is known, not what the file is.
-                    Error::invalid(format!(
-                        "{path}: SQLite cannot read this database ({err}) and its header does not say it is a bbx catalogue; give another file with --db"
-                    ))
+                    Error::invalid(text![
+                        format!(
+                            "{path}: SQLite cannot read this database ({err}) and its header does not say it is a bbx catalogue; give another file with "
+                        ),
+                        Setting::Db
+                    ])
                 }
             }
             // A journal in the way of a read-only connection, a disk that
@@ -106,9 +121,13 @@ impl Catalogue {
             return Err(not_bbx(path, "another application's database"));
         }
         if app == APPLICATION_ID && version != SCHEMA_VERSION {
-            return Err(Error::invalid(format!(
-                "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it with `bbx explore … --db` on a new file"
-            )));
+            return Err(Error::invalid(text![
+                format!(
+                    "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it with `bbx explore … "
+                ),
+                Setting::Db,
+                "` on a new file"
+            ]));
         }
         Ok(if app == 0 {
             Holds::Nothing
@@ -138,7 +157,7 @@ impl Catalogue {
         )
         .map_err(&e)?;
         if holds == Holds::Nothing {
-            let tables = row_tables_sql("CREATE TABLE", "molecules", "spectrums");
+            let tables = row_tables_sql();
             conn.execute_batch(&format!(
                 "BEGIN;
                  PRAGMA application_id = {APPLICATION_ID};

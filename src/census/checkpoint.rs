@@ -25,12 +25,15 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::census::summary::Tally;
 use crate::error::Error;
+use crate::setting::{Setting, Text};
+use crate::text;
 
 /// The settings a work directory was made with; a resume must match them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -52,13 +55,16 @@ pub struct Manifest {
     /// Partition files per worker.
     pub partitions: usize,
     /// The sink the groups are handed to, and its settings (see
-    /// [`crate::census::sink`]); absent for a plain census.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// [`crate::census::sink`]); none for a plain census.
     pub sink: Option<String>,
 }
 
-/// The current [`Manifest::format`].
-pub const FORMAT: u32 = 1;
+/// The current [`Manifest::format`]. It changes whenever what the files
+/// hold does (format 2 keys the records by spectra written in
+/// [`Outcome::code`](crate::rules::ray::Outcome::code)s), so that a census
+/// never resumes the work of another format: it is refused as a census of
+/// other settings.
+pub const FORMAT: u32 = 2;
 
 /// The most bytes of a manifest read (a real one is a few hundred).
 const MANIFEST_LIMIT: u64 = 1 << 16;
@@ -132,7 +138,7 @@ impl Disk {
         file.write_all(&bytes[..fits as usize])?;
         Err(std::io::Error::new(
             std::io::ErrorKind::StorageFull,
-            "No space left on device (a full disk faked by --fail-writes-after)",
+            "No space left on device (a full disk faked by the fail-writes-after fault)",
         ))
     }
 }
@@ -165,10 +171,13 @@ impl WorkDir {
     /// settings, its files written to `disk`. Refuses one made with other
     /// settings, and a directory holding files that are not a census's.
     pub fn open(path: &Path, manifest: &Manifest, disk: Disk) -> Result<WorkDir, Error> {
-        let io = |what: &str, source: std::io::Error| Error::WorkDir {
-            path: path.display().to_string(),
-            what: what.to_string(),
-            source,
+        let io = |what: &str, source: std::io::Error| failed(path, what)(source);
+        // What is wrong with the directory, and the setting that chooses another.
+        let another = |wrong: &str| {
+            text![
+                format!("{}: {wrong} give another ", path.display()),
+                Setting::WorkDir
+            ]
         };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| io("create the directory above", e))?;
@@ -177,9 +186,8 @@ impl WorkDir {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 if !path.is_dir() {
-                    return Err(Error::invalid(format!(
-                        "{}: not a directory, so not a census's work directory: give another --work-dir",
-                        path.display()
+                    return Err(Error::invalid(another(
+                        "not a directory, so not a census's work directory:",
                     )));
                 }
                 let entries =
@@ -189,10 +197,9 @@ impl WorkDir {
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .find(|name| !is_census_file(name));
                 if let Some(name) = foreign {
-                    return Err(Error::invalid(format!(
-                        "{}: holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or give another --work-dir",
-                        path.display()
-                    )));
+                    return Err(Error::invalid(another(&format!(
+                        "holds '{name}', which is not a census's file: bbx keeps its work apart from other files; move that file or"
+                    ))));
                 }
             }
             Err(e) => return Err(io("create the work directory", e)),
@@ -206,9 +213,8 @@ impl WorkDir {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::busy(format!(
-                    "{}: another census is using this work directory; wait for it to finish, or give another --work-dir",
-                    path.display()
+                return Err(Error::busy(another(
+                    "another census is using this work directory; wait for it to finish, or",
                 )));
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io("lock the work directory", e)),
@@ -225,23 +231,26 @@ impl WorkDir {
             Ok(text) => {
                 let found: Option<Manifest> = serde_json::from_str(&text).ok();
                 if found.as_ref() != Some(manifest) {
-                    let what = found.map_or("unreadable settings".to_string(), |m| {
-                        format!(
-                            "a census of {} ({}, {} workers in {} processes, units of {})",
-                            m.config,
+                    let mut message = Text::from(format!("{} holds ", path.display()));
+                    match found {
+                        Some(m) => {
+                            message.push(format!("a census of {} (", m.config));
                             if m.symmetry {
-                                "symmetry-reduced"
+                                message.push("symmetry-reduced");
                             } else {
-                                "--no-symmetry"
-                            },
-                            m.peers,
-                            m.processes,
-                            m.unit_size
-                        )
-                    });
-                    return Err(Error::invalid(format!(
-                        "{} holds {what}, not this one: run the census with the same options to resume it, or give another --work-dir (the directory is bbx's own: deleting it discards that census's work)",
-                        path.display()
+                                message.push(Setting::NoSymmetry);
+                            }
+                            message.push(format!(
+                                ", {} workers in {} processes, units of {})",
+                                m.peers, m.processes, m.unit_size
+                            ));
+                        }
+                        None => message.push("unreadable settings"),
+                    }
+                    return Err(Error::invalid(message.and(
+                        ", not this one: run the census with the same options to resume it, or give another ",
+                    ).and(Setting::WorkDir).and(
+                        " (the directory is bbx's own: deleting it discards that census's work)",
                     )));
                 }
                 resumed = true;
@@ -283,19 +292,21 @@ impl WorkDir {
 
     /// Opens worker `worker`'s log for appending, keeping only `keep` (the
     /// lines up to the round the census resumes from).
-    pub fn log(&self, worker: usize, keep: &[Line]) -> Result<Log, Error> {
-        self.open_log(self.log_path(worker), keep, "write the log")
+    pub fn log(&self, worker: usize, keep: &[Line]) -> Result<Log<Line>, Error> {
+        self.open_log(self.log_path(worker), keep, "write the log", false)
     }
 
     /// Rewrites the log at `path` to hold `keep` alone (through a file
     /// renamed over it, so that a kill leaves the old log or the new one)
-    /// and opens it for appending.
+    /// and opens it for appending (`what` it is, to say so when that
+    /// fails); a `durable` log is made durable after each line.
     fn open_log<T: serde::Serialize>(
         &self,
         path: PathBuf,
         keep: &[T],
-        what: &str,
-    ) -> Result<Log, Error> {
+        what: &'static str,
+        durable: bool,
+    ) -> Result<Log<T>, Error> {
         // worker3.log.tmp, worker3.sink.tmp: names the census knows as its own.
         let mut tmp = path.clone().into_os_string();
         tmp.push(".tmp");
@@ -305,19 +316,18 @@ impl WorkDir {
             text.push_str(&serde_json::to_string(l)?);
             text.push('\n');
         }
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: path.display().to_string(),
-            what: what.into(),
-            source,
-        };
-        std::fs::write(&tmp, text).map_err(err)?;
-        std::fs::rename(&tmp, &path).map_err(err)?;
-        let file = OpenOptions::new().append(true).open(&path).map_err(err)?;
+        let err = failed(&path, what);
+        std::fs::write(&tmp, text).map_err(&err)?;
+        std::fs::rename(&tmp, &path).map_err(&err)?;
+        let file = OpenOptions::new().append(true).open(&path).map_err(&err)?;
         Ok(Log {
             file,
             path,
+            what,
+            durable,
             disk: self.disk.clone(),
             broken: false,
+            lines: PhantomData,
         })
     }
 
@@ -340,10 +350,11 @@ impl WorkDir {
         read_log(&self.sink_path(worker), |l: &SinkLine| l.partition)
     }
 
-    /// Opens worker `worker`'s sink log for appending, keeping only `keep`.
-    pub fn sink_log(&self, worker: usize, keep: &[SinkLine]) -> Result<SinkLog, Error> {
-        self.open_log(self.sink_path(worker), keep, "write the sink's log")
-            .map(SinkLog)
+    /// Opens worker `worker`'s sink log for appending, keeping only `keep`;
+    /// each line is made durable as it is written (it stands for a whole
+    /// partition's checks, so it is worth a sync).
+    pub fn sink_log(&self, worker: usize, keep: &[SinkLine]) -> Result<Log<SinkLine>, Error> {
+        self.open_log(self.sink_path(worker), keep, "write the sink's log", true)
     }
 
     /// Removes the census's files, the logs first (see [`WorkDir::forget`]),
@@ -372,27 +383,40 @@ impl WorkDir {
     }
 }
 
-/// A worker's log, open for appending.
+/// The error of a file of the work directory at `path` that could not be
+/// used for `what` ("write the log").
+pub(crate) fn failed(path: &Path, what: &str) -> impl Fn(std::io::Error) -> Error + use<> {
+    let (path, what) = (path.display().to_string(), what.to_string());
+    move |source| Error::WorkDir {
+        path: path.clone(),
+        what: what.clone(),
+        source,
+    }
+}
+
+/// A worker's log (of [`Line`]s) or its sink's (of [`SinkLine`]s), open
+/// for appending.
 #[derive(Debug)]
-pub struct Log {
+pub struct Log<T> {
     file: File,
     path: PathBuf,
+    /// What writing it is, for errors.
+    what: &'static str,
+    /// Made durable after each line.
+    durable: bool,
     disk: Disk,
     /// A write failed: the log may end in a torn line, and nothing more is
     /// appended to it.
     broken: bool,
+    lines: PhantomData<T>,
 }
 
-impl Log {
+impl<T: serde::Serialize> Log<T> {
     /// Appends a line. After a failed write the log takes no more lines: a
     /// line after a torn one would be lost on reading anyway, and the round
     /// it claims must then be done again.
-    pub fn append(&mut self, line: &Line) -> Result<(), Error> {
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: self.path.display().to_string(),
-            what: "write the log".into(),
-            source,
-        };
+    pub fn append(&mut self, line: &T) -> Result<(), Error> {
+        let err = failed(&self.path, self.what);
         if self.broken {
             return Err(err(std::io::Error::other(
                 "an earlier write to this log failed",
@@ -402,19 +426,16 @@ impl Log {
         text.push('\n');
         let at = self.file.metadata().map_or(0, |m| m.len());
         let written = self.disk.write_all(&mut self.file, at, text.as_bytes());
-        if written.is_err() {
-            self.broken = true;
-        }
-        written.map_err(err)
+        self.broken = written.is_err();
+        written.map_err(err)?;
+        if self.durable { self.sync() } else { Ok(()) }
     }
 
     /// Makes the log durable.
     pub fn sync(&self) -> Result<(), Error> {
-        self.file.sync_data().map_err(|source| Error::WorkDir {
-            path: self.path.display().to_string(),
-            what: "write the log to the disk".into(),
-            source,
-        })
+        self.file
+            .sync_data()
+            .map_err(failed(&self.path, "write the log to the disk"))
     }
 }
 
@@ -426,49 +447,6 @@ pub struct SinkLine {
     pub partition: u64,
     /// What the sink logged of it ([`crate::census::sink::GroupSink::take_log`]).
     pub logged: serde_json::Value,
-}
-
-/// A worker's sink log, open for appending.
-#[derive(Debug)]
-pub struct SinkLog(Log);
-
-impl SinkLog {
-    /// Appends a line and makes it durable (a line stands for a whole
-    /// partition's checks, so it is worth a sync).
-    pub fn append(&mut self, line: &SinkLine) -> Result<(), Error> {
-        let err = |source: std::io::Error| Error::WorkDir {
-            path: self.0.path.display().to_string(),
-            what: "write the sink's log".into(),
-            source,
-        };
-        if self.0.broken {
-            return Err(err(std::io::Error::other(
-                "an earlier write to this log failed",
-            )));
-        }
-        let mut text = serde_json::to_string(line)?;
-        text.push('\n');
-        let at = self.0.file.metadata().map_or(0, |m| m.len());
-        let written = self.0.disk.write_all(&mut self.0.file, at, text.as_bytes());
-        if written.is_err() {
-            self.0.broken = true;
-        }
-        written.map_err(err)?;
-        self.0.sync()
-    }
-}
-
-/// The round every worker finished, from each worker's last logged round
-/// (`None`: a worker logged nothing).
-pub fn common_round(last: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
-    let mut out: Option<Option<u64>> = None;
-    for l in last {
-        out = Some(match out {
-            None => l,
-            Some(o) => o.min(l),
-        });
-    }
-    out.flatten()
 }
 
 /// The lines of the log at `path`, in order: JSON lines whose `order`
@@ -541,13 +519,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("another census"), "{e}");
-        let lines = w.lines(0);
-        assert_eq!(lines.len(), 3);
-        assert_eq!(
-            common_round([lines.last().map(|l| l.round), Some(1)]),
-            Some(1)
-        );
-        assert_eq!(common_round([Some(2), None]), None);
+        assert_eq!(w.lines(0).len(), 3);
         drop(w);
         let other = Manifest {
             peers: 3,

@@ -17,7 +17,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use itertools::Itertools;
@@ -28,6 +28,8 @@ use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::{Hooks, WorkerGuards};
 
 use crate::error::Error;
+use crate::setting::{Piece, Setting};
+use crate::text;
 
 /// The most worker threads a process takes (`--workers`).
 pub const MAX_WORKERS: usize = 256;
@@ -131,33 +133,42 @@ impl Cluster {
     }
 
     fn check_counts(&self) -> Result<(), Error> {
-        if !(1..=MAX_WORKERS).contains(&self.workers) {
-            return Err(Error::invalid(format!(
-                "--workers {} is out of range: give from 1 to {MAX_WORKERS} worker threads per process",
-                self.workers
-            )));
+        let (workers, processes) = (self.workers, self.processes);
+        if !(1..=MAX_WORKERS).contains(&workers) {
+            return Err(Error::invalid(text![
+                Setting::Workers,
+                format!(
+                    " {workers} is out of range: give from 1 to {MAX_WORKERS} worker threads per process"
+                )
+            ]));
         }
-        if !(1..=MAX_PROCESSES).contains(&self.processes) {
-            return Err(Error::invalid(format!(
-                "--processes {} is out of range: give from 1 to {MAX_PROCESSES} processes",
-                self.processes
-            )));
+        if !(1..=MAX_PROCESSES).contains(&processes) {
+            return Err(Error::invalid(text![
+                Setting::Processes,
+                format!(" {processes} is out of range: give from 1 to {MAX_PROCESSES} processes")
+            ]));
         }
         if self.peers() > MAX_PEERS {
-            return Err(Error::invalid(format!(
-                "--workers {} with --processes {} makes {} workers in all: give at most {MAX_PEERS} (fewer workers per process)",
-                self.workers,
-                self.processes,
-                self.peers()
-            )));
+            return Err(Error::invalid(text![
+                Setting::Workers,
+                format!(" {workers} with "),
+                Setting::Processes,
+                format!(
+                    " {processes} makes {} workers in all: give at most {MAX_PEERS} (fewer workers per process)",
+                    self.peers()
+                )
+            ]));
         }
-        if self.process >= self.processes {
-            return Err(Error::invalid(format!(
-                "--process {} is out of range: with --processes {} the processes are numbered 0 to {}",
-                self.process,
-                self.processes,
-                self.processes - 1
-            )));
+        if self.process >= processes {
+            return Err(Error::invalid(text![
+                Setting::Process,
+                format!(" {} is out of range: with ", self.process),
+                Setting::Processes,
+                format!(
+                    " {processes} the processes are numbered 0 to {}",
+                    processes - 1
+                )
+            ]));
         }
         Ok(())
     }
@@ -175,15 +186,15 @@ impl Cluster {
     /// differ refuse to work together (both of them, naming the setting).
     ///
     /// A connection lost while the workers run makes timely's threads
-    /// panic; with several processes this installs a panic hook that keeps
-    /// those panics quiet, records the loss for [`lost_process`] and stops
-    /// the workers for good ([`stopped_workers`]): the caller must then not
-    /// join them, and the threads end with the process. So at most one
-    /// census of several processes should run in a process at a time.
+    /// panic: `watch` hears of it through the program's panic hook (see
+    /// [`PeerWatch`]), which stops for good the workers that meet the loss:
+    /// the caller must then not join them ([`PeerWatch::parked`]), and the
+    /// threads end with the process.
     pub fn execute<T, F>(
         &self,
         settings: &Settings,
         patience: Duration,
+        watch: &PeerWatch,
         func: F,
     ) -> Result<WorkerGuards<T>, Error>
     where
@@ -191,17 +202,12 @@ impl Cluster {
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
     {
         self.check()?;
-        if let Ok(mut loss) = LOSS.lock() {
-            *loss = None;
-        }
-        BROKEN.store(false, Ordering::SeqCst);
-        PARKED.store(0, Ordering::SeqCst);
+        watch.reset();
         let fail = |e: String| Error::system(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
         }
         let sockets = connect(&self.addresses, self.process, settings, patience)?;
-        install_loss_hook();
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_typed_vector(
             self.workers,
@@ -213,7 +219,10 @@ impl Cluster {
                 .map_err(|e| fail(e.to_string()))?;
         timely::execute::execute_from(
             builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
-            Box::new(Comms(Some(guard))),
+            Box::new(Comms {
+                guard: Some(guard),
+                watch: watch.clone(),
+            }),
             timely::WorkerConfig::default(),
             func,
         )
@@ -230,97 +239,134 @@ pub struct Lost {
     pub cause: String,
 }
 
-/// The first connection to another process that failed since the workers of
-/// the last [`Cluster::execute`] started, if one did.
-pub fn lost_process() -> Option<Lost> {
-    LOSS.lock().ok().and_then(|l| l.clone())
+/// What a process of a census of several processes learns of its
+/// connections, from the panics of timely's communication threads: owned,
+/// cheap to clone, one per census.
+///
+/// timely names those threads `timely:send-J` and `timely:recv-J` (J the
+/// other process) and makes them panic with "timely communication error: …"
+/// when a connection fails; the workers then panic on the queues those
+/// threads poisoned ("MergeQueue poisoned."). Only a panic hook sees those
+/// panics, and panic hooks belong to the program, not to a library: a
+/// program that runs a census of several processes installs one that asks
+/// [`on_panic`](PeerWatch::on_panic) first and gives the census the same
+/// watch ([`CensusOptions::peers`](crate::census::CensusOptions::peers)):
+///
+/// ```no_run
+/// use bbx::census::cluster::PeerWatch;
+/// let watch = PeerWatch::default();
+/// let hook = watch.clone();
+/// let previous = std::panic::take_hook();
+/// std::panic::set_hook(Box::new(move |info| {
+///     if !hook.on_panic(info) {
+///         previous(info);
+///     }
+/// }));
+/// // … CensusOptions { peers: watch, .. }
+/// ```
+///
+/// Without it a lost process is still an error, but the panics are printed,
+/// and a worker unwinding from one may panic again in timely's destructors,
+/// which aborts the process.
+#[derive(Debug, Clone, Default)]
+pub struct PeerWatch(Arc<Watched>);
+
+#[derive(Debug, Default)]
+struct Watched {
+    /// The first lost connection of the running census.
+    lost: Mutex<Option<Lost>>,
+    /// Whether one of timely's communication threads panicked: joining them
+    /// would then panic too.
+    broken: AtomicBool,
+    /// Workers stopped for good by a lost connection.
+    parked: AtomicUsize,
 }
 
-/// The first lost connection of the running census.
-static LOSS: Mutex<Option<Lost>> = Mutex::new(None);
-
-/// Whether one of timely's communication threads panicked: joining them
-/// would then panic too.
-static BROKEN: AtomicBool = AtomicBool::new(false);
-
-/// Workers stopped for good by a lost connection (see [`install_loss_hook`]).
-static PARKED: AtomicUsize = AtomicUsize::new(0);
-
-/// How many of this process's workers a lost connection stopped for good:
-/// they never return, so the census must not wait for them (nor join them).
-pub fn stopped_workers() -> usize {
-    PARKED.load(Ordering::SeqCst)
-}
-
-/// Installs, once, the panic hook that turns the panics of timely's
-/// communication threads into a recorded [`Lost`]. timely names them
-/// `timely:send-J` and `timely:recv-J` (J the other process) and makes them
-/// panic with "timely communication error: …" when a connection fails; the
-/// workers then panic on the queues those threads poisoned ("MergeQueue
-/// poisoned."). Those panics are expected and kept quiet; any other goes to
-/// the hook that was there before.
-fn install_loss_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let message = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            let thread = std::thread::current();
-            let name = thread.name().unwrap_or("");
-            let peer = name
-                .strip_prefix("timely:recv-")
-                .or_else(|| name.strip_prefix("timely:send-"))
-                .and_then(|j| j.parse::<usize>().ok());
-            if let Some(process) = peer {
-                BROKEN.store(true, Ordering::SeqCst);
-                if let Some(cause) = message.strip_prefix("timely communication error: ") {
-                    if let Ok(mut loss) = LOSS.lock() {
-                        loss.get_or_insert(Lost {
-                            process,
-                            cause: cause.to_string(),
-                        });
-                    }
-                    return;
+impl PeerWatch {
+    /// For the program's panic hook: whether this panic is one of a
+    /// census's threads meeting a lost connection, which it records (the
+    /// hook then says nothing); false for any other panic, which the hook
+    /// reports as usual. A worker that meets the loss is stopped here for
+    /// good (unwound, it could panic again in a destructor, as timely's
+    /// input handles send when dropped, which aborts the process): for its
+    /// thread this call never returns, and the thread ends with the process.
+    pub fn on_panic(&self, info: &std::panic::PanicHookInfo<'_>) -> bool {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let thread = std::thread::current();
+        let name = thread.name().unwrap_or("");
+        let peer = name
+            .strip_prefix("timely:recv-")
+            .or_else(|| name.strip_prefix("timely:send-"))
+            .and_then(|j| j.parse::<usize>().ok());
+        let w = &self.0;
+        if let Some(process) = peer {
+            w.broken.store(true, Ordering::SeqCst);
+            if let Some(cause) = message.strip_prefix("timely communication error: ") {
+                if let Ok(mut lost) = w.lost.lock() {
+                    lost.get_or_insert(Lost {
+                        process,
+                        cause: cause.to_string(),
+                    });
                 }
-                if message == "MergeQueue poisoned." {
-                    // Another thread's panic, reported on its own.
-                    return;
-                }
-            } else if name.starts_with("timely:work-") && lost_process().is_some() {
-                // A worker meeting the queue of a lost connection. Unwound,
-                // it could panic again in a destructor (timely's input
-                // handles send when dropped), which aborts the process: it
-                // stops here instead, and ends with the process.
-                PARKED.fetch_add(1, Ordering::SeqCst);
-                loop {
-                    std::thread::park();
-                }
-            } else if BROKEN.load(Ordering::SeqCst)
+                return true;
+            }
+            // Another thread's panic, reported on its own.
+            message == "MergeQueue poisoned."
+        } else if name.starts_with("timely:work-") && self.lost().is_some() {
+            w.parked.fetch_add(1, Ordering::SeqCst);
+            loop {
+                std::thread::park();
+            }
+        } else {
+            // timely joining the threads above (see `Comms`).
+            w.broken.load(Ordering::SeqCst)
                 && (message.starts_with("Send thread panic")
                     || message.starts_with("Recv thread panic"))
-            {
-                // timely joining the threads above (see `Comms`).
-                return;
-            }
-            previous(info);
-        }));
-    });
+        }
+    }
+
+    /// The first connection to another process that failed since the
+    /// workers of the census started, if one did.
+    pub fn lost(&self) -> Option<Lost> {
+        self.0.lost.lock().ok().and_then(|l| l.clone())
+    }
+
+    /// How many of this process's workers a lost connection stopped for
+    /// good: they never return, so the census must not wait for them (nor
+    /// join them).
+    pub fn parked(&self) -> usize {
+        self.0.parked.load(Ordering::SeqCst)
+    }
+
+    /// Forgets what an earlier census saw.
+    fn reset(&self) {
+        if let Ok(mut lost) = self.0.lost.lock() {
+            *lost = None;
+        }
+        self.0.broken.store(false, Ordering::SeqCst);
+        self.0.parked.store(0, Ordering::SeqCst);
+    }
 }
 
 /// timely's communication threads, joined when dropped unless one of them
 /// panicked (a lost connection): timely's join would then panic in turn, so
 /// they are left to end with the process.
-struct Comms(Option<CommsGuard>);
+struct Comms {
+    guard: Option<CommsGuard>,
+    watch: PeerWatch,
+}
 
 impl Drop for Comms {
     fn drop(&mut self) {
-        let Some(guard) = self.0.take() else { return };
-        if BROKEN.load(Ordering::SeqCst) {
+        let Some(guard) = self.guard.take() else {
+            return;
+        };
+        if self.watch.0.broken.load(Ordering::SeqCst) {
             std::mem::forget(guard);
         } else {
             // A connection lost while joining makes the join panic; the
@@ -331,9 +377,20 @@ impl Drop for Comms {
 }
 
 /// What every process of a census must agree on before working together:
-/// `(setting, value)` pairs, compared when two processes connect.
+/// each setting (a [`Setting`] the user chooses, or words naming one the
+/// user does not, such as "the configuration") with its value, compared
+/// when two processes connect.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Settings(Vec<(String, String)>);
+pub struct Settings(Vec<(Piece, String)>);
+
+/// How a setting is named between processes: a [`Setting`] by its key,
+/// words as they are (they hold a space, which no key does).
+fn wire_name(piece: &Piece) -> &str {
+    match piece {
+        Piece::Setting(s) => s.key(),
+        Piece::Words(w) => w,
+    }
+}
 
 impl Settings {
     /// No settings.
@@ -341,17 +398,17 @@ impl Settings {
         Settings::default()
     }
 
-    /// Adds `setting` (how the user would name it: `--workers`, `the
-    /// configuration`) with its value.
-    pub fn with(mut self, setting: &str, value: impl Display) -> Settings {
-        self.0.push((setting.to_string(), value.to_string()));
+    /// Adds `setting` (a [`Setting`], or words: `the configuration`) with
+    /// its value.
+    pub fn with(mut self, setting: impl Into<Piece>, value: impl Display) -> Settings {
+        self.0.push((setting.into(), value.to_string()));
         self
     }
 
     fn encode(&self) -> Vec<u8> {
         let mut out = String::new();
         for (k, v) in &self.0 {
-            out.push_str(&k.replace(['\t', '\n'], " "));
+            out.push_str(&wire_name(k).replace(['\t', '\n'], " "));
             out.push('\t');
             out.push_str(&v.replace(['\t', '\n'], " "));
             out.push('\n');
@@ -359,39 +416,49 @@ impl Settings {
         out.into_bytes()
     }
 
+    /// Settings as another process sent them: each named by its wire name
+    /// (see [`compare`](Self::compare) for how they are shown).
     fn decode(bytes: &[u8]) -> Option<Settings> {
         let text = std::str::from_utf8(bytes).ok()?;
         let mut out = Settings::new();
         for line in text.lines() {
             let (k, v) = line.split_once('\t')?;
-            out.0.push((k.to_string(), v.to_string()));
+            out.0.push((Piece::Words(k.to_string()), v.to_string()));
         }
         Some(out)
     }
 
     /// The first setting that differs between this process `me` and process
-    /// `them`, as the error both of them report.
+    /// `them`, as the error both of them report: named as this process
+    /// names it, or, known to the other process alone, by the other's name
+    /// for it.
     pub fn compare(&self, theirs: &Settings, me: usize, them: usize) -> Result<(), Error> {
         let find = |s: &Settings, k: &str| {
             s.0.iter()
-                .find(|(name, _)| name == k)
+                .find(|(name, _)| wire_name(name) == k)
                 .map(|(_, v)| v.clone())
         };
         let shown = |v: Option<String>| v.map_or("not set".to_string(), |v| cut(&v));
-        let names = self
-            .0
-            .iter()
-            .chain(theirs.0.iter())
-            .map(|(k, _)| k.as_str());
-        for k in names {
+        for (piece, _) in self.0.iter().chain(&theirs.0) {
+            let k = wire_name(piece);
             let (mine, other) = (find(self, k), find(theirs, k));
             if mine != other {
-                return Err(Error::invalid(format!(
-                    "process {me} and process {them} were started with different settings: {} is {} here but {} in process {them}; start every process with the same command and options but --process",
-                    cut(k),
-                    shown(mine),
-                    shown(other)
-                )));
+                let name = match piece {
+                    Piece::Words(w) => Piece::Words(cut(w)),
+                    setting => setting.clone(),
+                };
+                return Err(Error::invalid(text![
+                    format!(
+                        "process {me} and process {them} were started with different settings: "
+                    ),
+                    name,
+                    format!(
+                        " is {} here but {} in process {them}; start every process with the same command and options but ",
+                        shown(mine),
+                        shown(other)
+                    ),
+                    Setting::Process
+                ]));
             }
         }
         Ok(())
@@ -629,16 +696,33 @@ pub fn parse_hostfile(text: &str, origin: &str, processes: usize) -> Result<Vec<
             return Ok(out);
         }
     }
-    Err(Error::invalid(format!(
-        "{origin}: {} address{} for --processes {processes}: give one HOST:PORT line per process",
-        out.len(),
-        if out.len() == 1 { "" } else { "es" }
-    )))
+    Err(Error::invalid(text![
+        format!(
+            "{origin}: {} for ",
+            crate::error::quantity(out.len(), "address", "addresses")
+        ),
+        Setting::Processes,
+        format!(" {processes}: give one HOST:PORT line per process")
+    ]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setting::Naming;
+
+    /// Names a setting `<key>`, so that a test sees where the front puts
+    /// a setting's name.
+    struct Keys;
+    impl Naming for Keys {
+        fn name(&self, s: Setting) -> String {
+            format!("<{}>", s.key())
+        }
+    }
+
+    fn shown(e: Error) -> String {
+        e.show(&Keys)
+    }
 
     #[test]
     fn host_files_and_process_indices() {
@@ -646,8 +730,8 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("h:2: "), "{e}");
-        let e = parse_hostfile("a:1\n", "h", 2).unwrap_err().to_string();
-        assert!(e.contains("1 address for --processes 2"), "{e}");
+        let e = shown(parse_hostfile("a:1\n", "h", 2).unwrap_err());
+        assert!(e.contains("1 address for <processes> 2"), "{e}");
         assert_eq!(
             parse_hostfile("[::1]:5000\nb:2\nc:3\n", "h", 2).unwrap(),
             ["[::1]:5000", "b:2"]
@@ -661,25 +745,24 @@ mod tests {
     #[test]
     fn counts_out_of_range_are_refused_not_adjusted() {
         for (workers, processes, process, needle) in [
-            (0, 1, 0, "--workers 0 is out of range: give from 1 to 256"),
-            (257, 1, 0, "--workers 257 is out of range"),
-            (1, 0, 0, "--processes 0 is out of range: give from 1 to 256"),
+            (0, 1, 0, "<workers> 0 is out of range: give from 1 to 256"),
+            (257, 1, 0, "<workers> 257 is out of range"),
+            (1, 0, 0, "<processes> 0 is out of range: give from 1 to 256"),
             (
                 1,
                 99_999_999_999,
                 0,
-                "--processes 99999999999 is out of range",
+                "<processes> 99999999999 is out of range",
             ),
             (
                 256,
                 17,
                 0,
-                "--workers 256 with --processes 17 makes 4352 workers in all: give at most 4096",
+                "<workers> 256 with <processes> 17 makes 4352 workers in all: give at most 4096",
             ),
+            (1, 2, 2, "<process> 2 is out of range: with <processes> 2"),
         ] {
-            let e = Cluster::new(workers, processes, process, None)
-                .unwrap_err()
-                .to_string();
+            let e = shown(Cluster::new(workers, processes, process, None).unwrap_err());
             assert!(e.contains(needle), "{e}");
         }
         assert!(Cluster::local(MAX_WORKERS).check().is_ok());
@@ -707,25 +790,27 @@ mod tests {
     fn settings_name_what_differs_both_ways() {
         let ours = Settings::new()
             .with("the configuration", "A6_B8")
-            .with("--workers", 1);
+            .with(Setting::Workers, 1);
         let back = Settings::decode(&ours.encode()).unwrap();
-        assert_eq!(back, ours);
+        assert_eq!(back.encode(), ours.encode());
         assert!(ours.compare(&back, 0, 1).is_ok());
         let theirs = Settings::new()
             .with("the configuration", "A6_B8")
-            .with("--workers", 2);
+            .with(Setting::Workers, 2);
         let e = ours.compare(&theirs, 0, 1).unwrap_err();
         assert!(!e.is_failure());
-        assert!(
-            e.to_string()
-                .contains("--workers is 1 here but 2 in process 1"),
-            "{e}"
-        );
-        let e = theirs.compare(&ours, 1, 0).unwrap_err().to_string();
-        assert!(e.contains("--workers is 2 here but 1 in process 0"), "{e}");
+        let e = shown(e);
+        assert!(e.contains("<workers> is 1 here but 2 in process 1"), "{e}");
+        assert!(e.ends_with("but <process>"), "{e}");
+        // As received: the setting is named as this process names it.
+        let received = Settings::decode(&theirs.encode()).unwrap();
+        let e = shown(ours.compare(&received, 0, 1).unwrap_err());
+        assert!(e.contains("<workers> is 1 here but 2 in process 1"), "{e}");
+        let e = shown(received.compare(&ours, 1, 0).unwrap_err());
+        assert!(e.contains("workers is 2 here but 1 in process 0"), "{e}");
         // A setting only one side knows (another version) differs too.
-        let more = ours.clone().with("--new-option", "x");
-        let e = ours.compare(&more, 0, 1).unwrap_err().to_string();
-        assert!(e.contains("--new-option is not set here but x"), "{e}");
+        let more = ours.clone().with("a new setting", "x");
+        let e = shown(ours.compare(&more, 0, 1).unwrap_err());
+        assert!(e.contains("a new setting is not set here but x"), "{e}");
     }
 }

@@ -36,7 +36,7 @@ use timely::dataflow::operators::{Capability, Exchange};
 use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
-use crate::census::checkpoint::{Line, Log, SinkLine, SinkLog, common_round};
+use crate::census::checkpoint::{Line, Log, SinkLine};
 use crate::census::group::{Grouper, Handover};
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
@@ -44,6 +44,7 @@ use crate::census::sink::{BottomK, Group, GroupSink, Sink, threshold};
 use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, key};
 use crate::census::spill::Partitions;
 use crate::census::summary::{Summary, Tally, peak_memory};
+use crate::control::{Budget, Faults, stop_after};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
@@ -75,14 +76,14 @@ pub struct Plan {
     pub work_dir: crate::census::checkpoint::WorkDir,
     /// Keep the classes' molecules for storing.
     pub keep_classes: bool,
-    /// Set to stop after the units in hand (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-    /// Stop after this many rounds of this run (for tests).
-    pub stop_after: Option<u64>,
+    /// What stops the workers: tracing after the units in hand, grouping in
+    /// the partition in hand.
+    pub budget: Budget,
+    /// Faults to inject: stop after so many rounds (`stop-after`) or
+    /// partitions (`stop-grouping-after`) of this run.
+    pub faults: Faults,
     /// Keep the work directory when the census is done (its caller removes it).
     pub keep_work: bool,
-    /// Stop grouping after this many partitions, as Ctrl-C would (for tests).
-    pub stop_grouping_after: Option<u64>,
     /// What each worker hands its groups to, if anything.
     pub sink: Option<Sink>,
     /// Molecules this process's workers have accounted for (resumed ones
@@ -112,10 +113,23 @@ impl Plan {
         self.units().div_ceil(peers as u64)
     }
 
-    /// Whether Ctrl-C asked the census to stop.
-    fn interrupted(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    /// Whether the budget is spent, or `done` units of work reached the
+    /// fault's `limit`.
+    fn stopped(&self, limit: Option<u64>, done: u64) -> bool {
+        self.budget.check().and(stop_after(limit, done)).is_err()
     }
+
+    /// A grouper of the configuration (numbered, since the census took it).
+    fn grouper(&self, keep_classes: bool) -> Result<Grouper, Error> {
+        Grouper::new(self.config, keep_classes).ok_or_else(|| unnumbered(self.config))
+    }
+}
+
+/// The error of a configuration the census took but cannot number.
+fn unnumbered(config: Config) -> Error {
+    Error::Internal(format!(
+        "configuration {config} passed the census's checks but is not numbered"
+    ))
 }
 
 /// How a worker ended.
@@ -162,8 +176,12 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
             .as_ref()
             .map(BottomK::hashes)
             .unwrap_or_default();
-        let t = gather_threshold(worker, hashes, sink.sample);
-        let t = agree.min(worker, if index == 0 { t } else { u64::MAX });
+        let all = at_zero(worker, hashes);
+        let t = match index {
+            0 => threshold(all, sink.sample),
+            _ => u64::MAX,
+        };
+        let t = agree.min(worker, t);
         let sampled = match hand_sample(plan, index, &mut handing, t) {
             Ok(done) => done,
             Err(e) => {
@@ -183,7 +201,7 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
     }
     summary.complete = everyone;
     summary.peak_memory = peak_memory();
-    let out = gather(worker, index, summary, error);
+    let out = gather(worker, summary, error);
     if everyone && out.is_ok() && !plan.keep_work {
         // The log first: killed between the two, the next run sees no
         // claim on files that are gone.
@@ -301,7 +319,7 @@ struct Start {
     /// Its counts at that round.
     tally: Tally,
     /// Its log, cut back to that round.
-    log: Log,
+    log: Log<Line>,
 }
 
 /// Step 1: the round to resume from, agreed by every worker, and this
@@ -310,8 +328,8 @@ fn resume(worker: &mut Worker, plan: &Plan, agree: &mut Agreement) -> Result<Sta
     let index = worker.index();
     let lines = plan.work_dir.lines(index);
     let mine = lines.last().map_or(0, |l| l.round + 1);
-    let common = agree.min(worker, mine);
-    let resume: Option<u64> = common_round([common.checked_sub(1)]);
+    // The last round every worker logged, if they all logged one.
+    let resume = agree.min(worker, mine).checked_sub(1);
     let keep: Vec<Line> = match resume {
         Some(r) => lines.into_iter().filter(|l| l.round <= r).collect(),
         None => Vec::new(),
@@ -428,7 +446,7 @@ struct TraceEnd {
     /// Its partition files' lengths after the last round written.
     lengths: Vec<u64>,
     /// Its log.
-    log: Log,
+    log: Log<Line>,
     /// What failed, if anything did.
     error: Option<Error>,
 }
@@ -455,9 +473,8 @@ fn trace(worker: &mut Worker, plan: &Plan, start: Start) -> Result<TraceEnd, Err
     let mut finished = true;
     let mut error: Option<Error> = None;
     for (done_rounds, round) in (first..rounds).enumerate() {
-        let stopped = plan.interrupted()
-            || plan.stop_after.is_some_and(|n| done_rounds as u64 >= n)
-            || logger.failed.is_some();
+        let stopped =
+            plan.stopped(plan.faults.stop_after, done_rounds as u64) || logger.failed.is_some();
         if stopped {
             finished = false;
             break;
@@ -570,7 +587,7 @@ fn writing(
 /// Logs the rounds written, each once its records are in their files and
 /// its counts known.
 struct Logger {
-    log: Log,
+    log: Log<Line>,
     /// Round → this worker's counts after it.
     traced: BTreeMap<u64, Tally>,
     /// The files' lengths after the last round written.
@@ -624,7 +641,7 @@ impl Logger {
 #[derive(Default)]
 struct Handing {
     sink: Option<Counting>,
-    log: Option<SinkLog>,
+    log: Option<Log<SinkLine>>,
     sample: Option<BottomK>,
     sample_logged: bool,
 }
@@ -706,14 +723,9 @@ fn hand_sample(
     if handing.sample_logged {
         return Ok(true);
     }
-    let mut grouper = Grouper::new(plan.config, false).ok_or_else(|| {
-        Error::Internal(format!(
-            "configuration {} passed the census's checks but is not numbered",
-            plan.config
-        ))
-    })?;
+    let mut grouper = plan.grouper(false)?;
     for (number, image) in sample.upto(threshold) {
-        if plan.interrupted() {
+        if plan.stopped(None, 0) {
             return Ok(false);
         }
         let (molecule, spectrum) = grouper.sampled(number, image).ok_or_else(|| {
@@ -735,24 +747,18 @@ fn hand_sample(
     Ok(true)
 }
 
-/// The `size`-th smallest of the hashes every worker offers, found at
-/// worker 0 (the others get `u64::MAX`).
-fn gather_threshold(worker: &mut Worker, hashes: Vec<u64>, size: u64) -> u64 {
-    let mut input = InputHandleVec::<u64, u64>::new();
+/// Everything every worker offers, at worker 0 (the others get nothing).
+fn at_zero<D: timely::ExchangeData + Clone>(worker: &mut Worker, offered: Vec<D>) -> Vec<D> {
+    let mut input = InputHandleVec::<u64, D>::new();
     let events =
         worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
     let mut outlet = Outlet::new(events);
-    for h in hashes {
-        input.send(h);
+    for d in offered {
+        input.send(d);
     }
     drop(input);
     outlet.wait_for_all(worker);
-    let all: Vec<u64> = outlet.take().into_values().flatten().collect();
-    if worker.index() == 0 {
-        threshold(all, size)
-    } else {
-        u64::MAX
-    }
+    outlet.take().into_values().flatten().collect()
 }
 
 /// Step 3: groups this worker's partitions, one at a time, stopping as
@@ -775,16 +781,10 @@ fn group(
         lengths,
         plan.work_dir.disk().clone(),
     )?;
-    let mut grouper = Grouper::new(plan.config, plan.keep_classes).ok_or_else(|| {
-        Error::Internal(format!(
-            "configuration {} passed the census's checks but is not numbered",
-            plan.config
-        ))
-    })?;
+    let mut grouper = plan.grouper(plan.keep_classes)?;
     let handed_before = open_sink(plan, index, parts.len() as u64, handing)?;
-    let interrupted = || plan.interrupted();
     for j in 0..parts.len() {
-        if interrupted() || plan.stop_grouping_after.is_some_and(|n| j as u64 >= n) {
+        if plan.stopped(plan.faults.stop_grouping_after, j as u64) {
             return Ok((false, parts));
         }
         let records = parts.read(j)?;
@@ -796,7 +796,10 @@ fn group(
             },
             sample: handing.sample.as_mut(),
         };
-        if !grouper.group_handing(records, summary, &interrupted, &mut hand)? {
+        if !grouper
+            .group(records, summary, &plan.budget, &mut hand)?
+            .is_complete()
+        {
             return Ok((false, parts));
         }
         if hands && let (Some(sink), Some(log)) = (handing.sink.as_mut(), handing.log.as_mut()) {
@@ -813,7 +816,6 @@ fn group(
 /// Step 4: the summaries meet at worker 0.
 fn gather(
     worker: &mut Worker,
-    index: usize,
     mut summary: Summary,
     error: Option<Error>,
 ) -> Result<Option<Summary>, Error> {
@@ -821,25 +823,14 @@ fn gather(
         summary.error = Some(e.to_string());
         summary.complete = false;
     }
-    let mut input = InputHandleVec::<u64, Summary>::new();
-    let events =
-        worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
-    let mut outlet = Outlet::new(events);
-    input.send(summary);
-    drop(input);
-    outlet.wait_for_all(worker);
+    let all = at_zero(worker, vec![summary]);
     if let Some(e) = error {
         return Err(e);
     }
-    if index != 0 {
-        return Ok(None);
-    }
-    let mut all = outlet.take().into_values().flatten();
-    let mut total = all.next().unwrap_or_default();
-    for s in all {
+    Ok(all.into_iter().reduce(|mut total, s| {
         total.merge(s);
-    }
-    Ok(Some(total))
+        total
+    }))
 }
 
 /// Traces units into records.
@@ -855,12 +846,7 @@ impl<'a> Source<'a> {
         let width = plan.config.width;
         Ok(Source {
             plan,
-            numbering: Numbering::new(plan.config).ok_or_else(|| {
-                Error::Internal(format!(
-                    "configuration {} passed the census's checks but is not numbered",
-                    plan.config
-                ))
-            })?,
+            numbering: Numbering::new(plan.config).ok_or_else(|| unnumbered(plan.config))?,
             traced: Traced::new(width),
             positions: SpectrumSymmetries::new(width),
             canonical: Canonical {

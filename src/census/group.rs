@@ -22,9 +22,11 @@ use crate::census::record::{Record, number, orbit_size, spectrum_stabilizer};
 use crate::census::sink::{BottomK, Group, GroupSink};
 use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, spectrum_of};
 use crate::census::summary::{Summary, TopGroup};
+use crate::control::{Budget, Ended};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
+use crate::tables::GroupReport;
 
 /// What grouping needs: the box's symmetry tables and a tracer.
 #[derive(Debug, Clone)]
@@ -70,44 +72,27 @@ impl Grouper {
         })
     }
 
-    /// Groups one partition's records into `summary`.
-    pub fn group(&mut self, records: Vec<Record>, summary: &mut Summary) {
-        self.group_until(records, summary, &|| false);
-    }
-
-    /// [`group`](Self::group), asking `stop` as it goes (Ctrl-C): false
-    /// when it stopped, and `summary` then holds part of the partition.
-    pub fn group_until(
-        &mut self,
-        records: Vec<Record>,
-        summary: &mut Summary,
-        stop: &dyn Fn() -> bool,
-    ) -> bool {
-        // Nothing handed over, nothing fails.
-        self.group_handing(records, summary, stop, &mut Handover::default())
-            .unwrap_or(false)
-    }
-
-    /// [`group_until`](Self::group_until), handing each class of ambiguous
-    /// spectra to `hand.sink` and offering each class of unique spectra to
-    /// `hand.sample`. Fails when the sink does.
-    pub fn group_handing(
+    /// Groups one partition's records into `summary`, handing each class
+    /// of ambiguous spectra to `hand.sink` and offering each class of
+    /// unique spectra to `hand.sample`. Stopped by `budget` (asked every
+    /// thousand runs of records), it says how, and `summary` then holds
+    /// part of the partition. Fails when the sink does.
+    pub fn group(
         &mut self,
         mut records: Vec<Record>,
         summary: &mut Summary,
-        stop: &dyn Fn() -> bool,
+        budget: &Budget,
         hand: &mut Handover<'_>,
-    ) -> Result<bool, Error> {
-        if stop() {
-            return Ok(false);
+    ) -> Result<Ended, Error> {
+        let mut ticker = budget.ticker(1024);
+        if let Err(cut) = ticker.check() {
+            return Ok(cut.into());
         }
         records.sort_unstable();
         let mut i = 0;
-        let mut runs = 0u32;
         while i < records.len() {
-            runs = runs.wrapping_add(1);
-            if runs.is_multiple_of(1024) && stop() {
-                return Ok(false);
+            if let Err(cut) = ticker.tick() {
+                return Ok(cut.into());
             }
             let mut j = i + 1;
             while j < records.len() && records[j].0 == records[i].0 {
@@ -133,7 +118,7 @@ impl Grouper {
             }
             i = j;
         }
-        Ok(true)
+        Ok(Ended::Complete)
     }
 
     /// Traces a run's orbits again and counts each actual class.
@@ -254,10 +239,12 @@ impl Grouper {
         numbers.sort_unstable();
         let spectrum = spectrum_of(self.config.width, &self.positions.image(t, cs)).to_string();
         summary.offer(TopGroup {
-            atoms_apart: apart,
+            group: GroupReport {
+                atoms_apart: apart,
+                spectrum,
+                numbers,
+            },
             canonical_number: c,
-            spectrum,
-            numbers,
         });
         Ok(())
     }

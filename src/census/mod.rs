@@ -51,11 +51,14 @@ pub mod spill;
 pub mod store;
 pub mod summary;
 
+use crate::control::{Budget, Ended, Faults};
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::setting::Setting;
 use crate::tables::{ReportSource, StatsReport};
+use crate::text;
 
-pub use cluster::Cluster;
+pub use cluster::{Cluster, PeerWatch};
 
 /// How long a process waits for the others to come up.
 pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
@@ -77,35 +80,33 @@ pub struct CensusOptions {
     pub symmetry: bool,
     /// Threads and processes.
     pub cluster: Cluster,
-    /// Memory limit in bytes, for the grouping of partitions.
-    pub memory: u64,
+    /// What stops it (Ctrl-C, a deadline): tracing after the units in
+    /// hand, grouping in the partition in hand; and the memory its grouping
+    /// may take ([`DEFAULT_MEMORY`] when none is given).
+    pub budget: Budget,
     /// The directory in which the census makes its work directory (named
-    /// by [`work_dir_name`]) for its partition files and checkpoints; the
-    /// default is the system's temporary directory. Only the work directory
-    /// is ever removed, and only when nothing but the census's files is in it.
+    /// `bbx-census-CONFIG`, or after the sink) for its partition files and
+    /// checkpoints; the default is the system's temporary directory. Only
+    /// the work directory is ever removed, and only when nothing but the
+    /// census's files is in it.
     pub work_dir: Option<PathBuf>,
     /// Keep each class of ambiguous spectra's molecules (to store them).
     pub keep_classes: bool,
-    /// Set to stop after the units in hand (Ctrl-C).
-    pub stop: Option<&'static AtomicBool>,
-    /// Stop after this many rounds (for tests of resumption).
-    pub stop_after: Option<u64>,
-    /// Molecule numbers per unit of work (default: about 128 units per worker).
-    pub unit_size: Option<u64>,
-    /// Let writes to the work directory fail as on a full disk after this
-    /// many bytes (for tests of a full disk).
-    pub fail_writes_after: Option<u64>,
     /// Keep the work directory of a finished census, for the caller to
     /// remove with [`Census::remove_work`] once it has used the result (a
     /// census whose groups are stored: stopped while storing, the same
     /// command then resumes without counting again).
     pub keep_work: bool,
-    /// Stop grouping after this many partitions per worker, as Ctrl-C would
-    /// (for tests).
-    pub stop_grouping_after: Option<u64>,
     /// Hand every class of ambiguous spectra, and a sample of the unique
     /// ones, to each worker's sink as they are formed ([`sink`]).
     pub sink: Option<sink::Sink>,
+    /// With several processes: what the program's panic hook tells the
+    /// census of lost connections (see [`PeerWatch`]).
+    pub peers: PeerWatch,
+    /// Faults to inject: `stop-after` rounds, `stop-grouping-after`
+    /// partitions, `unit-size` molecule numbers a unit of work,
+    /// `fail-writes-after` bytes written to the work directory.
+    pub faults: Faults,
 }
 
 impl Default for CensusOptions {
@@ -117,16 +118,13 @@ impl Default for CensusOptions {
                     .map_or(1, |n| n.get())
                     .min(cluster::MAX_WORKERS),
             ),
-            memory: DEFAULT_MEMORY,
+            budget: Budget::default(),
             work_dir: None,
             keep_classes: false,
-            stop: None,
-            stop_after: None,
-            unit_size: None,
-            fail_writes_after: None,
             keep_work: false,
-            stop_grouping_after: None,
             sink: None,
+            peers: PeerWatch::default(),
+            faults: Faults::default(),
         }
     }
 }
@@ -139,8 +137,9 @@ pub struct Census {
     /// With [`CensusOptions::keep_classes`]: per class of ambiguous spectra,
     /// the numbers of the molecules sharing its canonical spectrum.
     pub classes: Vec<Vec<u64>>,
-    /// False when it was stopped before the end: run it again to resume.
-    pub complete: bool,
+    /// Complete, or stopped before the end (by its budget, or another
+    /// worker's or process's: cancelled): run it again to resume.
+    pub ended: Ended,
     /// The work directory (removed when complete).
     pub work_dir: PathBuf,
     /// Molecules this process accounted for: all of them when complete and
@@ -209,24 +208,6 @@ pub fn countable(config: Config) -> Result<u64, Error> {
     Ok(total)
 }
 
-/// The name of the work directory a census of `config` makes (in
-/// [`CensusOptions::work_dir`] or the system's temporary directory).
-pub fn work_dir_name(config: Config, symmetry: bool, cluster: &Cluster) -> String {
-    let mut name = format!("bbx-census-{config}");
-    if !symmetry {
-        name.push_str("-no-symmetry");
-    }
-    if cluster.processes > 1 {
-        name.push_str(&format!("-process{}", cluster.process));
-    }
-    name
-}
-
-/// The work directory a census of `config` uses by default.
-pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> PathBuf {
-    std::env::temp_dir().join(work_dir_name(config, symmetry, cluster))
-}
-
 /// Runs a census of `config`. `progress(counted, share)` is called about ten
 /// times a second with the molecules this process has accounted for, out of
 /// its share: exact for one process, the configuration's molecules divided
@@ -236,7 +217,9 @@ pub fn default_work_dir(config: Config, symmetry: bool, cluster: &Cluster) -> Pa
 /// them when they connect, and each refuses one that differs. A process that
 /// loses another while they work returns [`Error::System`] naming it, and
 /// its work is kept for the resume; a run that fails before doing any work
-/// leaves no work directory behind, unless one was there before.
+/// leaves no work directory behind, unless one was there before. A census
+/// of several processes needs the program's panic hook (see
+/// [`PeerWatch`]).
 pub fn run(
     config: Config,
     options: &CensusOptions,
@@ -251,109 +234,35 @@ pub fn run_with(
     options: &CensusOptions,
     mut progress: impl FnMut(&Progress),
 ) -> Result<Census, Error> {
-    let total = countable(config)?;
-    let cluster = options.cluster.clone();
-    cluster.check()?;
-    let peers = cluster.peers() as u64;
-    let unit_size = options
-        .unit_size
-        .unwrap_or_else(|| (total / (peers * 128)).clamp(1 << 12, 1 << 24))
-        .max(1);
-    // Records a worker keeps, and partitions so that a process's workers can
-    // group one each at once within half the memory limit.
-    let records = if options.symmetry {
-        total / 8 + total / 64 + 1024
-    } else {
-        total
-    };
-    let bytes = records / peers * record::RECORD_BYTES as u64 * 2;
-    let partitions = (bytes * cluster.workers as u64)
-        .div_ceil(options.memory.max(1 << 20) / 2)
-        .max(1) as usize;
-    // A sink's checkpoints are partitions: at least its number of them,
-    // where the limit on open files allows.
-    let partitions = match &options.sink {
-        Some(sink) if partitions <= MAX_PARTITIONS => {
-            partitions.max(sink.partitions.min(MAX_PARTITIONS))
-        }
-        _ => partitions,
-    };
-    if partitions > MAX_PARTITIONS {
-        // Each partition is a file a worker keeps open: past a few hundred
-        // the system's limit on open files fails the census half-way.
-        let least = (bytes * cluster.workers as u64).div_ceil(MAX_PARTITIONS as u64) * 2;
-        return Err(Error::invalid(format!(
-            "--memory {} is too little for a census of {config} with {} workers a process: grouping within it would take {partitions} partition files a worker (at most {MAX_PARTITIONS}); give at least --memory {}M",
-            options.memory,
-            cluster.workers,
-            least.div_ceil(1_000_000)
-        )));
-    }
-    let mut name = work_dir_name(config, options.symmetry, &cluster);
-    if let Some(sink) = &options.sink {
-        name = name.replacen("bbx-census-", &format!("bbx-{}-", sink.name), 1);
-    }
+    options.cluster.check()?;
+    let sizes = Sizes::of(config, options)?;
     let work_dir = options
         .work_dir
         .clone()
         .unwrap_or_else(std::env::temp_dir)
-        .join(name);
+        .join(work_dir_name(config, options));
     // What this run creates, to remove again if it fails before working.
     let mut created = Created::before(&work_dir);
-    let dir = checkpoint::WorkDir::open(
-        &work_dir,
-        &checkpoint::Manifest {
-            format: checkpoint::FORMAT,
-            config: config.to_string(),
-            symmetry: options.symmetry,
-            unit_size,
-            peers: cluster.peers(),
-            processes: cluster.processes,
-            process: cluster.process,
-            partitions,
-            sink: options
-                .sink
-                .as_ref()
-                .map(|s| format!("{}: {}", s.name, s.settings)),
-        },
-        options
-            .fail_writes_after
-            .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after),
-    )?;
+    let disk = options
+        .faults
+        .fail_writes_after
+        .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after);
+    let dir = checkpoint::WorkDir::open(&work_dir, &sizes.manifest(config, options), disk)?;
     if dir.resumed {
         // Another run's work: not this run's to remove.
         created.nothing();
     }
-    // Every setting that changes what a process does with its share (the
-    // memory limit and work directory are each process's own).
-    let given = |on: bool| if on { "given" } else { "not given" };
-    let settings = cluster::Settings::new()
-        .with("the bbx version", env!("CARGO_PKG_VERSION"))
-        .with("the work directory format", checkpoint::FORMAT)
-        .with("the configuration", config)
-        .with("--no-symmetry", given(!options.symmetry))
-        .with("--processes", cluster.processes)
-        .with("--workers", cluster.workers)
-        .with("the unit size", unit_size)
-        .with("--store-groups", given(options.keep_classes))
-        .with(
-            "what the groups are handed to",
-            options.sink.as_ref().map_or("nothing".to_string(), |s| {
-                format!("{}: {}", s.name, s.settings)
-            }),
-        );
     let plan = Arc::new(dataflow::Plan {
         config,
         symmetry: options.symmetry,
-        total,
-        unit_size,
-        partitions,
+        total: sizes.total,
+        unit_size: sizes.unit_size,
+        partitions: sizes.partitions,
         work_dir: dir.clone(),
         keep_classes: options.keep_classes,
-        stop: options.stop,
-        stop_after: options.stop_after,
+        budget: options.budget.clone(),
+        faults: options.faults.clone(),
         keep_work: options.keep_work,
-        stop_grouping_after: options.stop_grouping_after,
         sink: options.sink.clone(),
         counted: Arc::new(AtomicU64::new(0)),
         grouped: AtomicU64::new(0),
@@ -361,25 +270,9 @@ pub fn run_with(
         resumed: AtomicBool::new(false),
     });
     let start = Instant::now();
-    let share = total / cluster.processes as u64;
-    let finished = Arc::new(AtomicUsize::new(0));
-    let started = {
-        let plan = plan.clone();
-        let finished = finished.clone();
-        cluster.execute(&settings, CONNECT_PATIENCE, move |worker| {
-            // Counted even if the worker panics.
-            struct Done(Arc<AtomicUsize>);
-            impl Drop for Done {
-                fn drop(&mut self) {
-                    self.0.fetch_add(1, Ordering::SeqCst);
-                }
-            }
-            let _done = Done(finished.clone());
-            dataflow::run_worker(worker, &plan)
-        })
-    };
-    let guards = match started {
-        Ok(g) => g,
+    let settings = settings(config, options, &sizes);
+    let workers = match Workers::start(options, &settings, &plan) {
+        Ok(workers) => workers,
         Err(e) => {
             drop(plan);
             drop(dir);
@@ -387,111 +280,62 @@ pub fn run_with(
             return Err(e);
         }
     };
-    let partitions_here = (partitions * cluster.workers) as u64;
-    let at = |plan: &dataflow::Plan| Progress {
+    let report = |plan: &dataflow::Plan| Progress {
         counted: plan.counted.load(Ordering::Relaxed),
-        share,
+        share: sizes.total / options.cluster.processes as u64,
         grouped: plan.grouped.load(Ordering::Relaxed),
-        partitions: partitions_here,
+        partitions: (sizes.partitions * options.cluster.workers) as u64,
         handed: plan.handed.load(Ordering::Relaxed),
     };
-    let mut shown = Instant::now();
-    let mut lost_at: Option<Instant> = None;
-    // Workers that returned, and workers a lost connection stopped for good.
-    let ended = || finished.load(Ordering::SeqCst);
-    let stopped = cluster::stopped_workers;
-    while ended() + stopped() < cluster.workers {
-        if shown.elapsed() >= Duration::from_millis(100) {
-            progress(&at(&plan));
-            shown = Instant::now();
+    let ends = match workers.wait(&options.peers, || progress(&report(&plan))) {
+        Ok(ends) => ends,
+        Err((lost, idle)) => {
+            // Nothing done, nothing running that could still write: this
+            // run leaves nothing behind.
+            let first = options.cluster.process * options.cluster.workers;
+            let logged = (first..first + options.cluster.workers).any(|w| !dir.lines(w).is_empty());
+            let nothing_done = idle && !logged && created.top.is_some();
+            if nothing_done {
+                drop(plan);
+                drop(dir);
+                created.remove();
+            }
+            return Err(lost_error(&options.cluster, &lost, nothing_done, &work_dir));
         }
-        if lost_at.is_none() && cluster::lost_process().is_some() {
-            lost_at = Some(Instant::now());
-        }
-        if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // Whether no worker runs any more.
-    let idle = ended() + stopped() == cluster.workers;
-    let results = if ended() == cluster.workers {
-        guards.join()
-    } else {
-        // Stopped workers never return; workers busy on their own (tracing
-        // a unit, grouping a partition) meet the loss only at their next
-        // exchange. They are left to end with the process, which their
-        // checkpoints allow.
-        std::mem::forget(guards);
-        vec![Err("lost".to_string())]
     };
-    if results.iter().any(Result::is_err)
-        && let Some(lost) = cluster::lost_process()
-    {
-        let mut message = format!(
-            "process {} lost process {} at {} ({})",
-            cluster.process,
-            lost.process,
-            cluster
-                .addresses
-                .get(lost.process)
-                .map_or("?", String::as_str),
-            lost.cause
-        );
-        let first = cluster.process * cluster.workers;
-        let logged = (first..first + cluster.workers).any(|w| !dir.lines(w).is_empty());
-        if idle && !logged && created.top.is_some() {
-            drop(plan);
-            drop(dir);
-            created.remove();
-            message.push_str(
-                ": no work was done yet; start every process again with the same command",
-            );
-        } else {
-            message.push_str(&format!(
-                ": the work done is kept in {}; when every process can run, the same commands resume it",
-                work_dir.display()
-            ));
-        }
-        return Err(Error::system(message));
-    }
-    let mut summary = None;
-    let mut error = None;
-    let mut everyone = true;
-    for r in results {
-        match r {
-            Ok(Ok(end)) => {
-                everyone &= end.everyone;
-                if end.summary.is_some() {
-                    summary = end.summary;
-                }
-            }
-            Ok(Err(e)) => {
-                error.get_or_insert(e);
-            }
-            Err(panic) => {
-                error.get_or_insert(Error::Internal(format!("a census worker failed: {panic}")));
-            }
-        }
-    }
-    let counted = plan.counted.load(Ordering::Relaxed);
-    progress(&at(&plan));
-    if let Some(e) = error {
-        return Err(e);
-    }
+    progress(&report(&plan));
     let seconds = start.elapsed().as_secs_f64();
-    let resumed = plan.resumed.load(Ordering::Relaxed);
-    let complete = everyone;
-    let mut out = Census {
+    result(options, &plan, ends, dir, work_dir, seconds)
+}
+
+/// What the census of `plan` with `options` ended as, from what its workers
+/// returned (its work directory, `dir`, is removed or kept as it says).
+fn result(
+    options: &CensusOptions,
+    plan: &dataflow::Plan,
+    ends: Vec<Result<dataflow::WorkerEnd, Error>>,
+    dir: checkpoint::WorkDir,
+    work_dir: PathBuf,
+    seconds: f64,
+) -> Result<Census, Error> {
+    let config = plan.config;
+    let mut census = Census {
         report: None,
         classes: Vec::new(),
-        complete,
-        work_dir: work_dir.clone(),
-        counted,
-        total,
+        ended: Ended::Complete,
+        work_dir,
+        counted: plan.counted.load(Ordering::Relaxed),
+        total: plan.total,
         sink_reports: Vec::new(),
         work: None,
     };
+    let mut complete = true;
+    let mut summary = None;
+    for end in ends {
+        let end = end?;
+        complete &= end.everyone;
+        summary = summary.or(end.summary);
+    }
     if let Some(s) = summary {
         if let Some(e) = &s.error {
             // Only another process's error arrives here, as its text (this
@@ -500,36 +344,289 @@ pub fn run_with(
                 "another process of the census failed: {e}"
             )));
         }
-        if s.complete {
+        complete = s.complete;
+        if complete {
+            if s.tally.molecules != plan.total {
+                return Err(Error::Internal(format!(
+                    "the census of {config} counted {} molecules, not {}",
+                    s.tally.molecules, plan.total
+                )));
+            }
             let source = ReportSource::Census {
                 symmetry: options.symmetry,
                 molecules_traced: s.tally.traced,
                 seconds,
                 peak_memory_bytes: s.peak_memory,
-                workers: cluster.peers(),
-                processes: cluster.processes,
-                resumed,
+                workers: options.cluster.peers(),
+                processes: options.cluster.processes,
+                resumed: plan.resumed.load(Ordering::Relaxed),
             };
-            if s.tally.molecules != total {
-                return Err(Error::Internal(format!(
-                    "the census of {config} counted {} molecules, not {total}",
-                    s.tally.molecules
-                )));
-            }
-            out.report = Some(s.report(config, source)?);
-            out.classes = s.classes;
-            out.sink_reports = s.sinks;
+            census.report = Some(s.report(config, source)?);
+            census.classes = s.classes;
+            census.sink_reports = s.sinks;
         }
-        out.complete = s.complete;
     }
-    if out.complete {
-        if options.keep_work {
-            out.work = Some(dir);
+    if !complete {
+        // Its own budget, or, when that is whole, another worker's or
+        // process's stop.
+        census.ended = options
+            .budget
+            .check()
+            .err()
+            .map_or(Ended::Cancelled, Ended::from);
+    } else if options.keep_work {
+        census.work = Some(dir);
+    } else {
+        dir.remove();
+    }
+    Ok(census)
+}
+
+/// How a census of a configuration is cut up: units of work, and partition
+/// files a worker within the memory limit.
+struct Sizes {
+    /// The configuration's molecules.
+    total: u64,
+    /// Molecule numbers per unit of work.
+    unit_size: u64,
+    /// Partition files per worker.
+    partitions: usize,
+}
+
+impl Sizes {
+    /// The sizes of a census of `config` with `options`; refused when the
+    /// census cannot count it, or when grouping within the memory limit
+    /// would take more partition files than a worker keeps open.
+    fn of(config: Config, options: &CensusOptions) -> Result<Sizes, Error> {
+        let total = countable(config)?;
+        let cluster = &options.cluster;
+        let peers = cluster.peers() as u64;
+        let unit_size = options
+            .faults
+            .unit_size
+            .unwrap_or_else(|| (total / (peers * 128)).clamp(1 << 12, 1 << 24))
+            .max(1);
+        // Records a worker keeps, and partitions so that a process's workers
+        // can group one each at once within half the memory limit.
+        let records = if options.symmetry {
+            total / 8 + total / 64 + 1024
         } else {
-            dir.remove();
+            total
+        };
+        let bytes = records / peers * record::RECORD_BYTES as u64 * 2;
+        let memory = options.budget.memory_or(DEFAULT_MEMORY);
+        let partitions = (bytes * cluster.workers as u64)
+            .div_ceil(memory.max(1 << 20) / 2)
+            .max(1) as usize;
+        // A sink's checkpoints are partitions: at least its number of them,
+        // where the limit on open files allows.
+        let partitions = match &options.sink {
+            Some(sink) if partitions <= MAX_PARTITIONS => {
+                partitions.max(sink.partitions.min(MAX_PARTITIONS))
+            }
+            _ => partitions,
+        };
+        if partitions > MAX_PARTITIONS {
+            // Each partition is a file a worker keeps open: past a few
+            // hundred the system's limit on open files fails the census
+            // half-way.
+            let least = (bytes * cluster.workers as u64).div_ceil(MAX_PARTITIONS as u64) * 2;
+            return Err(Error::invalid(text![
+                Setting::Memory,
+                format!(
+                    " {memory} is too little for a census of {config} with {} workers a process: grouping within it would take {partitions} partition files a worker (at most {MAX_PARTITIONS}); give at least ",
+                    cluster.workers
+                ),
+                Setting::Memory,
+                format!(" {}M", least.div_ceil(1_000_000))
+            ]));
+        }
+        Ok(Sizes {
+            total,
+            unit_size,
+            partitions,
+        })
+    }
+
+    /// The manifest of the census's work directory: what a resumed run must
+    /// share with it.
+    fn manifest(&self, config: Config, options: &CensusOptions) -> checkpoint::Manifest {
+        let cluster = &options.cluster;
+        checkpoint::Manifest {
+            format: checkpoint::FORMAT,
+            config: config.to_string(),
+            symmetry: options.symmetry,
+            unit_size: self.unit_size,
+            peers: cluster.peers(),
+            processes: cluster.processes,
+            process: cluster.process,
+            partitions: self.partitions,
+            sink: options.sink.as_ref().map(sink::Sink::describe),
         }
     }
-    Ok(out)
+}
+
+/// The name of the work directory a census of `config` makes in
+/// [`CensusOptions::work_dir`]: `bbx-census-CONFIG` (`bbx-NAME-CONFIG` for
+/// a sink named NAME), `-no-symmetry` without symmetry reduction,
+/// `-processI` for process I of several.
+fn work_dir_name(config: Config, options: &CensusOptions) -> String {
+    let what = options.sink.as_ref().map_or("census", |s| s.name.as_str());
+    let mut name = format!("bbx-{what}-{config}");
+    if !options.symmetry {
+        name.push_str("-no-symmetry");
+    }
+    if options.cluster.processes > 1 {
+        name.push_str(&format!("-process{}", options.cluster.process));
+    }
+    name
+}
+
+/// Every setting that changes what a process does with its share, which the
+/// processes of a census must agree on (the memory limit and the work
+/// directory are each process's own).
+fn settings(config: Config, options: &CensusOptions, sizes: &Sizes) -> cluster::Settings {
+    let given = |on: bool| if on { "given" } else { "not given" };
+    cluster::Settings::new()
+        .with("the bbx version", env!("CARGO_PKG_VERSION"))
+        .with("the work directory format", checkpoint::FORMAT)
+        .with("the configuration", config)
+        .with(Setting::NoSymmetry, given(!options.symmetry))
+        .with(Setting::Processes, options.cluster.processes)
+        .with(Setting::Workers, options.cluster.workers)
+        .with("the unit size", sizes.unit_size)
+        .with(Setting::StoreGroups, given(options.keep_classes))
+        .with(
+            "what the groups are handed to",
+            options
+                .sink
+                .as_ref()
+                .map_or("nothing".to_string(), sink::Sink::describe),
+        )
+}
+
+/// What a worker returns: how it ended, or its panic.
+type WorkerResult = Result<Result<dataflow::WorkerEnd, Error>, String>;
+
+/// This process's workers, started.
+struct Workers {
+    guards: timely::communication::WorkerGuards<Result<dataflow::WorkerEnd, Error>>,
+    /// Workers that returned (or panicked).
+    ended: Arc<AtomicUsize>,
+    /// Workers in this process.
+    count: usize,
+}
+
+impl Workers {
+    /// Starts this process's workers on `plan`, connected to the other
+    /// processes' (which must agree on `settings`).
+    fn start(
+        options: &CensusOptions,
+        settings: &cluster::Settings,
+        plan: &Arc<dataflow::Plan>,
+    ) -> Result<Workers, Error> {
+        let ended = Arc::new(AtomicUsize::new(0));
+        let guards = {
+            let plan = plan.clone();
+            let ended = ended.clone();
+            options
+                .cluster
+                .execute(settings, CONNECT_PATIENCE, &options.peers, move |worker| {
+                    // Counted even if the worker panics.
+                    struct Done(Arc<AtomicUsize>);
+                    impl Drop for Done {
+                        fn drop(&mut self) {
+                            self.0.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                    let _done = Done(ended.clone());
+                    dataflow::run_worker(worker, &plan)
+                })?
+        };
+        Ok(Workers {
+            guards,
+            ended,
+            count: options.cluster.workers,
+        })
+    }
+
+    /// Waits for the workers, calling `tick` about ten times a second, and
+    /// gives what each returned. When `peers` hears of a lost process:
+    /// which one, and whether no worker of this process still runs (the
+    /// workers the loss stopped never return, and those busy on their own
+    /// meet it only at their next exchange: they are left to end with the
+    /// process, which their checkpoints allow).
+    fn wait(
+        self,
+        peers: &PeerWatch,
+        mut tick: impl FnMut(),
+    ) -> Result<Vec<Result<dataflow::WorkerEnd, Error>>, (cluster::Lost, bool)> {
+        let ended = || self.ended.load(Ordering::SeqCst);
+        let mut shown = Instant::now();
+        let mut lost_at: Option<Instant> = None;
+        while ended() + peers.parked() < self.count {
+            if shown.elapsed() >= Duration::from_millis(100) {
+                tick();
+                shown = Instant::now();
+            }
+            if lost_at.is_none() && peers.lost().is_some() {
+                lost_at = Some(Instant::now());
+            }
+            if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let idle = ended() + peers.parked() == self.count;
+        let results: Vec<WorkerResult> = if ended() == self.count {
+            self.guards.join()
+        } else {
+            std::mem::forget(self.guards);
+            vec![Err("lost".to_string())]
+        };
+        if results.iter().any(Result::is_err)
+            && let Some(lost) = peers.lost()
+        {
+            return Err((lost, idle));
+        }
+        Ok(results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|panic| {
+                    Err(Error::Internal(format!("a census worker failed: {panic}")))
+                })
+            })
+            .collect())
+    }
+}
+
+/// The error of a process that lost another: the work is kept for the
+/// same commands to resume it, or, when `nothing_done`, nothing is left.
+fn lost_error(
+    cluster: &Cluster,
+    lost: &cluster::Lost,
+    nothing_done: bool,
+    work_dir: &std::path::Path,
+) -> Error {
+    let mut message = format!(
+        "process {} lost process {} at {} ({})",
+        cluster.process,
+        lost.process,
+        cluster
+            .addresses
+            .get(lost.process)
+            .map_or("?", String::as_str),
+        lost.cause
+    );
+    if nothing_done {
+        message.push_str(": no work was done yet; start every process again with the same command");
+    } else {
+        message.push_str(&format!(
+            ": the work done is kept in {}; when every process can run, the same commands resume it",
+            work_dir.display()
+        ));
+    }
+    Error::system(message)
 }
 
 /// What a census is about to create for its work directory: the outermost

@@ -88,6 +88,14 @@ pub struct Sink {
     pub make: Arc<MakeSink>,
 }
 
+impl Sink {
+    /// What takes the groups, with its settings, as the work directory's
+    /// manifest and the processes' settings say it.
+    pub fn describe(&self) -> String {
+        format!("{}: {}", self.name, self.settings)
+    }
+}
+
 impl fmt::Debug for Sink {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sink")

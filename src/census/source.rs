@@ -9,9 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalogue::{Catalogue, Store, WriterLock, molecules_of};
-use crate::census::store::{StoreOptions, Stored, store};
+use crate::catalogue::{Catalogue, Store, WriterLock, busy_ms, molecules_of};
+use crate::census::store::{Stored, store};
 use crate::census::{Census, CensusOptions, countable, run};
+use crate::control::Ended;
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::setting::{Setting, Text};
@@ -20,18 +21,18 @@ use crate::tables::StatsReport;
 /// How [`tables`] finds a configuration's report.
 #[derive(Debug, Clone)]
 pub struct TablesOptions {
-    /// The catalogue file (`--db`): read when it holds the tables; written
-    /// only to store a census's groups.
+    /// The catalogue file: read when it holds the tables; written only to
+    /// store a census's groups.
     pub db: String,
-    /// How long to wait for other programs to let go of `db`, in ms.
-    pub busy_ms: u32,
-    /// Count with a census even when `db` holds the tables (`--census`).
+    /// Count with a census even when `db` holds the tables.
     pub count: bool,
-    /// Count with a census and store its groups in `db`
-    /// (`--store-groups`), which must hold nothing else.
-    pub store: Option<StoreOptions>,
+    /// Count with a census and store its groups in `db`, which must hold
+    /// nothing else.
+    pub store: bool,
     /// How a census runs (its `keep_classes` and `keep_work` are set when
-    /// the groups are stored).
+    /// the groups are stored); its budget stops storing them too, and its
+    /// faults say how long to wait for other programs to let go of `db`
+    /// (`busy-timeout-ms`) and when to stop storing (`stop-storing-after`).
     pub census: CensusOptions,
 }
 
@@ -41,7 +42,7 @@ pub enum Step {
     /// Reading the report from the file.
     Reading,
     /// About to count with a census (said once, before it starts: the time
-    /// to catch Ctrl-C into [`CensusOptions::stop`]).
+    /// to catch Ctrl-C, which cancels [`CensusOptions::budget`]).
     Counting,
     /// Counting: the molecules this process has accounted for, out of its
     /// share (as [`run`] reports them).
@@ -66,16 +67,16 @@ pub enum Tables {
         /// The groups stored in the file, when asked to store them.
         stored: Option<Stored>,
     },
-    /// The census stopped before the end (Ctrl-C, or the test's limits); its
+    /// The census stopped before the end ([`Census::ended`] says how); its
     /// work is kept in its work directory for the same command to resume.
     Interrupted(Census),
     /// This process (not process 0) has done its share of the census;
     /// process 0 has the report.
     ShareDone,
-    /// Stopped while storing the groups: the file is as it was, and the
-    /// census is kept in this work directory, so that the same command
-    /// stores it without counting again.
-    StoreInterrupted(PathBuf),
+    /// Stopped while storing the groups (as it says): the file is as it
+    /// was, and the census is kept in this work directory, so that the same
+    /// command stores it without counting again.
+    StoreInterrupted(PathBuf, Ended),
 }
 
 /// The `bbx stats` report of `config` from the best source (see the
@@ -88,8 +89,9 @@ pub fn tables(
     options: &TablesOptions,
     mut progress: impl FnMut(Step),
 ) -> Result<Tables, Error> {
-    if !options.count && options.store.is_none() {
-        let held = Store::open(&options.db, config, options.busy_ms)?;
+    let busy_ms = busy_ms(&options.census.faults);
+    if !options.count && !options.store {
+        let held = Store::open(&options.db, config, busy_ms)?;
         if held.has_rows() {
             progress(Step::Reading);
             if let Some(report) = held.stats_report()? {
@@ -100,13 +102,13 @@ pub fn tables(
             }
         }
     }
-    if options.store.is_some() {
+    if options.store {
         // Checked again, under the writer's lock, when the groups are stored.
         countable(config)?;
-        Catalogue::check_census_file(&options.db, config, options.busy_ms)?;
+        Catalogue::check_census_file(&options.db, config, busy_ms)?;
     }
     let mut census_options = options.census.clone();
-    if options.store.is_some() {
+    if options.store {
         census_options.keep_classes = true;
         // Kept until the groups are stored: stopped while storing, the same
         // command stores them without counting again.
@@ -116,28 +118,37 @@ pub fn tables(
     let mut done = run(config, &census_options, |counted, share| {
         progress(Step::Counted { counted, share })
     })?;
-    if !done.complete {
+    if !done.ended.is_complete() {
         return Ok(Tables::Interrupted(done));
     }
     let Some(report) = done.report.take() else {
         done.remove_work();
         return Ok(Tables::ShareDone);
     };
-    let Some(store_options) = &options.store else {
+    if !options.store {
         return Ok(Tables::Report {
             report,
             stored: None,
         });
-    };
+    }
     progress(Step::Storing);
-    let stored =
-        store(&options.db, config, &report, &done.classes, store_options).map_err(|e| match e {
-            Error::Busy(m) => Error::Busy(kept(&done.work_dir, m, false)),
-            Error::Invalid(m) => Error::Invalid(kept(&done.work_dir, m, true)),
-            other => other,
-        })?;
-    let Some(stored) = stored else {
-        return Ok(Tables::StoreInterrupted(done.work_dir.clone()));
+    let census = &options.census;
+    let stored = store(
+        &options.db,
+        config,
+        &report,
+        &done.classes,
+        &census.budget,
+        &census.faults,
+    )
+    .map_err(|e| match e {
+        Error::Busy(m) => Error::Busy(kept(&done.work_dir, m, false)),
+        Error::Invalid(m) => Error::Invalid(kept(&done.work_dir, m, true)),
+        other => other,
+    })?;
+    let stored = match stored.whole() {
+        Ok(stored) => stored,
+        Err(ended) => return Ok(Tables::StoreInterrupted(done.work_dir.clone(), ended)),
     };
     done.remove_work();
     Ok(Tables::Report {
@@ -176,24 +187,33 @@ pub fn rows(db: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
             "another program is writing {db}, which holds no complete catalogue or census of {config} yet: run the same command again when it is done"
         )));
     }
-    let mut ways = Vec::new();
-    if Catalogue::explorable(config, false).is_ok() {
-        ways.push(format!("`bbx explore {config} --db {db}` (every molecule)"));
-    }
-    if countable(config).is_ok() {
-        ways.push(format!(
-            "`bbx stats {config} --store-groups --db {db}` (the ambiguous groups)"
-        ));
-    }
-    Err(if ways.is_empty() {
-        Error::invalid(format!(
+    let explore = Catalogue::explorable(config, false).is_ok();
+    let count = countable(config).is_ok();
+    if !explore && !count {
+        return Err(Error::invalid(format!(
             "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either (`bbx trace` shows any of its molecules given as a board)",
             molecules_of(config)
-        ))
-    } else {
-        Error::invalid(format!(
-            "{db}: no complete catalogue or census of {config}: run {} first",
-            ways.join(" or ")
-        ))
-    })
+        )));
+    }
+    let mut ways = Text::from(format!(
+        "{db}: no complete catalogue or census of {config}: run "
+    ));
+    if explore {
+        ways = ways
+            .and(format!("`bbx explore {config} "))
+            .and(Setting::Db)
+            .and(format!(" {db}` (every molecule)"));
+    }
+    if count {
+        if explore {
+            ways.push(" or ");
+        }
+        ways = ways
+            .and(format!("`bbx stats {config} "))
+            .and(Setting::StoreGroups)
+            .and(" ")
+            .and(Setting::Db)
+            .and(format!(" {db}` (the ambiguous groups)"));
+    }
+    Err(Error::invalid(ways.and(" first")))
 }

@@ -1,10 +1,11 @@
 //! Spectra as the census handles them: one byte a border position, and one
 //! canonical form per class under the symmetries.
 //!
-//! A spectrum is written as 4p codes: `0` for a hit, `1` for a reflection and
-//! `2 + k` for a ray that comes out at border position k+1 (0-based k). Those
-//! codes name partners directly, so two spectra are equal exactly when their
-//! codes are, without renormalising letters.
+//! A spectrum is written as 4p codes, one byte each: the outcomes' codes
+//! ([`Outcome::code`]: `0` for a hit, `1` for a reflection, `2 + k` for a ray
+//! that comes out at border position k). Those codes name partners
+//! directly, so two spectra are equal exactly when their codes are, without
+//! renormalising letters.
 //!
 //! A symmetry g moves the ray entering at position i to position g(i) and its
 //! exit k to g(k). The *canonical* form of a spectrum is the smallest of its
@@ -86,11 +87,7 @@ impl Traced {
 pub fn spectrum_of(width: usize, codes: &[u8]) -> Spectrum {
     let outcomes = codes
         .iter()
-        .map(|&c| match c {
-            0 => Outcome::Absorbed,
-            1 => Outcome::Reflected,
-            k => Outcome::Exit(k as usize - 1),
-        })
+        .map(|&c| Outcome::from_code(usize::from(c)))
         .collect();
     Spectrum::from_outcomes(width, outcomes).expect("codes of a traced spectrum")
 }
@@ -112,8 +109,8 @@ pub struct Canonical {
 pub struct SpectrumSymmetries {
     /// `from[g][j]`: the position (0-based) that `Transform::ALL[g]` sends to j.
     from: [Vec<u8>; 8],
-    /// `code[g][c]`: the image of code c (a hit and a reflection stay, an exit
-    /// moves with its position).
+    /// `code[g][c]`: the image of code c (a hit, a reflection and a miss
+    /// stay, an exit moves with its position).
     code: [Vec<u8>; 8],
 }
 
@@ -133,9 +130,10 @@ impl SpectrumSymmetries {
             }
             v
         });
+        let exit = Outcome::Exit(1).code() as u8;
         let code = std::array::from_fn(|g| {
-            let mut v = vec![0u8, 1];
-            v.extend(to[g].iter().map(|&j| j + 2));
+            let mut v: Vec<u8> = (0..exit).collect();
+            v.extend(to[g].iter().map(|&j| j + exit));
             v
         });
         SpectrumSymmetries { from, code }

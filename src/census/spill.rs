@@ -10,19 +10,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::census::checkpoint::Disk;
+use crate::census::checkpoint::{Disk, failed as io};
 use crate::census::record::{RECORD_BYTES, Record, decode, encode};
 use crate::error::Error;
-
-fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> Error {
-    let path = path.display().to_string();
-    let what = what.to_string();
-    move |source| Error::WorkDir {
-        path: path.clone(),
-        what: what.clone(),
-        source,
-    }
-}
 
 /// Which of `parts` partitions a key belongs to (the low bits of the key choose
 /// the worker; these use the high bits).

@@ -10,18 +10,18 @@
 //! they are read, since tracing is cheaper than storing them.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::catalogue::{Catalogue, ClassGroups};
+use crate::catalogue::{Catalogue, ClassGroups, busy_ms};
 use crate::census::orbits::CellSymmetries;
 use crate::census::spectra::{SpectrumSymmetries, Traced, spectrum_of};
+use crate::control::{Budget, Faults, Finished, stop_after};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
 use crate::tables::StatsReport;
 
 /// How much was stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stored {
     /// Ambiguous spectra.
     pub spectra: u64,
@@ -96,62 +96,41 @@ impl ClassImages {
     }
 }
 
-/// How [`store`] goes about it.
-#[derive(Debug, Clone, Copy)]
-pub struct StoreOptions {
-    /// How long to wait for other programs to let go of the file, in ms.
-    pub busy_ms: u32,
-    /// Set to stop (Ctrl-C): the file is left as it was.
-    pub stop: Option<&'static AtomicBool>,
-    /// Stop after this many classes, as Ctrl-C would (for tests).
-    pub stop_after: Option<u64>,
-}
-
-impl Default for StoreOptions {
-    fn default() -> StoreOptions {
-        StoreOptions {
-            busy_ms: crate::catalogue::BUSY_TIMEOUT_MS,
-            stop: None,
-            stop_after: None,
-        }
-    }
-}
-
 /// Stores the census of `config` (its report and classes) in catalogue file
 /// `db`, which must hold nothing but, possibly, an earlier census of
 /// `config`. Holds the file's writer lock throughout and checks the file
 /// again under it; the census goes in whole, in one transaction, or not at
-/// all. Stopped (`None`) or failed, the file is as it was, and a file this
-/// call created is removed.
+/// all. Stopped by `budget` (or after the `stop-storing-after` classes of
+/// `faults`; `busy-timeout-ms` is how long to wait for other programs) or
+/// failed, the file is as it was, and a file this call created is removed.
 pub fn store(
     db: &str,
     config: Config,
     report: &StatsReport,
     classes: &[Vec<u64>],
-    options: &StoreOptions,
-) -> Result<Option<Stored>, Error> {
+    budget: &Budget,
+    faults: &Faults,
+) -> Result<Finished<Stored>, Error> {
     let json = serde_json::to_string(report)?;
     let mut groups = ClassImages::new(config)?;
-    let mut cat = Catalogue::open_waiting(db, options.busy_ms)?;
-    let stopped = |done: u64| {
-        options.stop.is_some_and(|s| s.load(Ordering::SeqCst))
-            || options.stop_after.is_some_and(|n| done >= n)
-    };
+    let mut cat = Catalogue::open_waiting(db, busy_ms(faults))?;
     let stored = cat.store_census(
         config,
         &json,
         classes.iter().map(|c| groups.groups(c)),
-        stopped,
+        |done| {
+            budget
+                .check()
+                .and(stop_after(faults.stop_storing_after, done))
+        },
     );
     match stored {
-        Ok(Some((spectra, molecules))) => Ok(Some(Stored { spectra, molecules })),
-        Ok(None) => {
-            cat.discard();
-            Ok(None)
+        Ok(stored) if stored.is_complete() => {
+            Ok(stored.map(|(spectra, molecules)| Stored { spectra, molecules }))
         }
-        Err(e) => {
+        other => {
             cat.discard();
-            Err(e)
+            other.map(|stopped| stopped.map(|_| Stored::default()))
         }
     }
 }

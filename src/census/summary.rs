@@ -16,6 +16,7 @@ use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
 use crate::tables::{
     AmbiguityRow, GroupReport, LARGEST_GROUPS, RECORDS, RecordReport, ReportSource, StatsReport,
+    rank_groups,
 };
 
 /// What a worker counted while tracing.
@@ -69,26 +70,18 @@ impl Tally {
 /// One of the largest spectral groups, as a worker found it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TopGroup {
-    /// The most atoms in which two of its molecules differ.
-    pub atoms_apart: usize,
-    /// The lowest canonical number among the molecules of its class: the
-    /// spectrum shown is that molecule's.
+    /// The group as the report lists it: the spectrum shown is that of the
+    /// molecule numbered `canonical_number`.
+    pub group: GroupReport,
+    /// The lowest canonical number among the molecules of its class.
     pub canonical_number: u64,
-    /// That spectrum, normalised.
-    pub spectrum: String,
-    /// Its molecules' numbers, in order.
-    pub numbers: Vec<u64>,
 }
 
 impl TopGroup {
-    /// The report's order: more molecules, further apart, lower canonical
-    /// number first.
+    /// The report's order ([`rank_groups`]: more molecules, further apart),
+    /// then lower canonical number first.
     pub fn order(&self, other: &TopGroup) -> Ordering {
-        other
-            .numbers
-            .len()
-            .cmp(&self.numbers.len())
-            .then(other.atoms_apart.cmp(&self.atoms_apart))
+        rank_groups(&self.group, &other.group)
             .then(self.canonical_number.cmp(&other.canonical_number))
     }
 }
@@ -137,7 +130,7 @@ impl Summary {
         if self.top.len() < LARGEST_GROUPS {
             return true;
         }
-        let last = &self.top[self.top.len() - 1];
+        let last = &self.top[self.top.len() - 1].group;
         (molecules, atoms_apart) >= (last.numbers.len(), last.atoms_apart)
     }
 
@@ -189,15 +182,7 @@ impl Summary {
                 molecules: r[2],
             })
             .collect();
-        let largest = self
-            .top
-            .iter()
-            .map(|g| GroupReport {
-                spectrum: g.spectrum.clone(),
-                numbers: g.numbers.clone(),
-                atoms_apart: g.atoms_apart,
-            })
-            .collect();
+        let largest = self.top.iter().map(|g| g.group.clone()).collect();
         let mut records = Vec::new();
         for (&(kind, measure, _), &(value, number)) in RECORDS.iter().zip(&self.tally.records) {
             if number == u64::MAX {
@@ -237,10 +222,12 @@ mod tests {
 
     fn group(n: usize, apart: usize, c: u64) -> TopGroup {
         TopGroup {
-            atoms_apart: apart,
+            group: GroupReport {
+                atoms_apart: apart,
+                spectrum: String::new(),
+                numbers: (0..n as u64).collect(),
+            },
             canonical_number: c,
-            spectrum: String::new(),
-            numbers: (0..n as u64).collect(),
         }
     }
 

@@ -110,7 +110,7 @@ fn table_and_verdict(
         "spectra",
         "molecules"
     ));
-    let (mut a, mut b, mut c, mut d, mut e) = (0, 0, 0, 0, 0);
+    let mut total = [0usize; 5];
     // Many sizes (hidden rays): sizes past 9 are gathered by order of magnitude.
     let bucket = |size: usize| -> (usize, String) {
         if v.rows.len() <= 12 || size < 10 {
@@ -135,21 +135,18 @@ fn table_and_verdict(
             _ => shown.push((key, label, counts)),
         }
     }
-    for (_, label, r) in &shown {
-        out.push_str(&format!(
+    let line = |label: &str, r: &[usize; 5]| {
+        format!(
             "{label:>13}{:>9}{:>11}{:>10}{:>11}{:>12}\n",
             r[0], r[1], r[2], r[3], r[4]
-        ));
-        a += r[0];
-        b += r[1];
-        c += r[2];
-        d += r[3];
-        e += r[4];
+        )
+    };
+    for (_, label, r) in &shown {
+        out.push_str(&line(label, r));
+        total.iter_mut().zip(r).for_each(|(t, x)| *t += x);
     }
-    out.push_str(&format!(
-        "{:>13}{:>9}{:>11}{:>10}{:>11}{:>12}\n\n",
-        "total", a, b, c, d, e
-    ));
+    out.push_str(&line("total", &total));
+    out.push('\n');
     for m in &v.mismatches {
         out.push_str(&format!(
             "mismatch on {}:\n  only by enumeration: {}\n  only by SAT: {}\n",

@@ -453,28 +453,32 @@ impl Tracer {
     }
 
     /// Traces every border position as a census needs it, exit pairs once:
-    /// `codes[i]` (4p of them) becomes 0 when the ray from position i+1 is
-    /// absorbed, 1 when it is reflected (or misses), and 1 + k when it comes
-    /// out at position k; `records` becomes the most turns and the longest
-    /// path of the absorbed, reflected and exit rays, in that order (0 where
-    /// there is no such ray). Boxes up to 63 wide (the codes are bytes).
+    /// `codes[i]` (4p of them) becomes the [`code`](Outcome::code) of the
+    /// ray from position i+1, as a byte; `records` becomes the most turns
+    /// and the longest path of the absorbed, reflected (or missing) and exit
+    /// rays, in that order (0 where there is no such ray). Boxes up to 63
+    /// wide (the codes are bytes).
     ///
     /// ```
-    /// use bbx::{Molecule, Rules, Tracer};
+    /// use bbx::{Molecule, Outcome, Rules, Tracer};
     /// let m: Molecule = "O-O-------------".parse().unwrap();
     /// let mut t = Tracer::new(4, Rules::Standard);
     /// t.load(&m);
     /// let (mut codes, mut records) = (vec![0u8; 16], [0u32; 6]);
     /// t.trace_codes(&mut codes, &mut records);
-    /// assert_eq!(&codes[..4], &[0, 1, 11, 10]); // @ & (out at 10) (out at 9)
+    /// assert_eq!(&codes[..4], &[0, 1, 12, 11]); // @ & (out at 10) (out at 9)
+    /// assert_eq!(Outcome::from_code(12), Outcome::Exit(10));
     /// assert_eq!(records, [0, 3, 0, 3, 1, 4]);
     /// ```
     pub fn trace_codes(&self, codes: &mut [u8], records: &mut [u32; 6]) {
         let n = 4 * self.width;
+        // Every code is below `Outcome::codes(n)`, and u8::MAX marks a
+        // position not traced yet.
         assert!(
-            n + 1 < u8::MAX as usize,
+            Outcome::codes(n) <= u8::MAX as usize,
             "trace_codes takes boxes up to 63 wide"
         );
+        let code = |o: Outcome| o.code() as u8;
         let codes = &mut codes[..n];
         codes.fill(u8::MAX);
         *records = [0; 6];
@@ -483,18 +487,12 @@ impl Tracer {
                 continue;
             }
             let t = self.run(pos, None);
+            codes[pos - 1] = code(t.outcome);
             let kind = match t.outcome {
-                Outcome::Absorbed => {
-                    codes[pos - 1] = 0;
-                    0
-                }
-                Outcome::Reflected | Outcome::Miss => {
-                    codes[pos - 1] = 1;
-                    2
-                }
+                Outcome::Absorbed => 0,
+                Outcome::Reflected | Outcome::Miss => 2,
                 Outcome::Exit(k) => {
-                    codes[pos - 1] = (k + 1) as u8;
-                    codes[k - 1] = (pos + 1) as u8;
+                    codes[k - 1] = code(Outcome::Exit(pos));
                     4
                 }
             };

@@ -4,9 +4,10 @@
 use rayon::prelude::*;
 
 use crate::catalogue::Store;
+use crate::control::Budget;
 use crate::error::Error;
 use crate::rules::config::Config;
-use crate::rules::enumeration::{Molecules, unrank};
+use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
 
@@ -37,23 +38,10 @@ pub struct SpectralGroups {
     spectra: usize,
 }
 
-/// The two-byte code of an outcome: `@` 0, `&` 1, `~` 2, exit at k 2 + k.
-pub(super) fn code(r: Outcome) -> u16 {
-    match r {
-        Outcome::Absorbed => 0,
-        Outcome::Reflected => 1,
-        Outcome::Miss => 2,
-        Outcome::Exit(k) => (2 + k) as u16,
-    }
-}
-
-pub(super) fn outcome(c: u16) -> Outcome {
-    match c {
-        0 => Outcome::Absorbed,
-        1 => Outcome::Reflected,
-        2 => Outcome::Miss,
-        k => Outcome::Exit(k as usize - 2),
-    }
+/// An outcome's [`code`](Outcome::code) in two bytes ([`spectra`] refuses
+/// the boxes whose codes would not fit).
+pub(super) fn code(o: Outcome) -> u16 {
+    u16::try_from(o.code()).unwrap_or(u16::MAX)
 }
 
 impl SpectralGroups {
@@ -116,7 +104,10 @@ impl SpectralGroups {
 
     /// The outcomes of spectrum `i`, position 1 first.
     pub fn outcomes(&self, i: usize) -> Vec<Outcome> {
-        self.codes_of(i).iter().map(|&c| outcome(c)).collect()
+        self.codes_of(i)
+            .iter()
+            .map(|&c| Outcome::from_code(usize::from(c)))
+            .collect()
     }
 
     /// Spectrum `i`.
@@ -131,45 +122,39 @@ impl SpectralGroups {
 }
 
 /// Every distinct spectrum of a configuration with the numbers of the molecules
-/// that produce it, by forward enumeration (in parallel).
+/// that produce it, by forward enumeration (in parallel, through
+/// [`Walk`]).
 pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
-    let total = config.molecule_count().ok_or_else(|| {
-        Error::invalid(format!(
-            "configuration {config} has too many molecules to enumerate"
-        ))
-    })?;
-    if 4 * config.width + 2 > u16::MAX as usize {
+    let walk = Walk::new(config)?;
+    let positions = config.positions();
+    if u16::try_from(Outcome::codes(positions)).is_err() {
         return Err(Error::invalid(format!(
             "configuration {config}: a box over {} cells wide is too wide to verify",
             (u16::MAX as usize - 2) / 4
         )));
     }
-    let per_task = 8192u64;
-    let starts: Vec<u64> = (1..=total).step_by(per_task as usize).collect();
-    let chunks: Vec<(Vec<u16>, Vec<u64>)> = starts
-        .par_iter()
-        .map(|&start| {
-            let end = (start + per_task - 1).min(total);
-            let count = (end - start + 1) as usize;
+    let budget = Budget::default();
+    let chunks: Vec<Vec<u16>> = walk
+        .chunks(1..=walk.count(), 8192)
+        .map(|chunk| {
             let mut tracer = Tracer::new(config.width, rules);
             let mut rays = Vec::new();
-            let mut codes = Vec::with_capacity(count * 4 * config.width);
-            let first = unrank(config, start).expect("in range");
-            for m in Molecules::from(&first).take(count) {
-                tracer.load(&m);
+            let mut codes = Vec::with_capacity(chunk.len() * positions);
+            // The default budget never stops a chunk.
+            let _ = chunk.visit(&budget, |_, atoms, _| {
+                tracer.update_cells(atoms);
                 tracer.trace_all(&mut rays);
                 codes.extend(rays.iter().map(|r| code(r.outcome)));
-            }
-            (codes, (start..=end).collect())
+            });
+            codes
         })
         .collect();
-    let mut codes = Vec::with_capacity(total as usize * 4 * config.width);
-    let mut numbers = Vec::with_capacity(total as usize);
-    for (c, n) in chunks {
-        codes.extend(c);
-        numbers.extend(n);
-    }
-    Ok(SpectralGroups::from_records(config.width, codes, numbers))
+    let codes = chunks.concat();
+    Ok(SpectralGroups::from_records(
+        config.width,
+        codes,
+        (1..=walk.count()).collect(),
+    ))
 }
 
 /// The spectral groups a [`Store`] holds with their molecules' numbers:

@@ -2,6 +2,7 @@
 //! partial observations quickly.
 
 use crate::error::Error;
+use crate::rules::ray::Outcome;
 use crate::rules::spectrum::Observation;
 use crate::verify::groups::{SpectralGroups, code};
 
@@ -34,7 +35,7 @@ impl RayIndex {
             )));
         }
         let positions = 4 * groups.width();
-        let codes = positions + 3;
+        let codes = Outcome::codes(positions);
         let key = |pos: usize, c: u16| pos * codes + c as usize;
         let mut counts = vec![0usize; positions * codes];
         for g in 0..groups.len() {

@@ -35,21 +35,22 @@ use index::RayIndex;
 pub use source::{Spectra, SpectraSource, spectra_for, spectra_or_stream};
 pub use stream::{DEFAULT_SAMPLE, LISTED_MISMATCHES, Streamed, Streaming, verify_streaming};
 
+use crate::control::Faults;
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::{rank, unrank};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
+use crate::setting::Setting;
 use crate::solver::{ObservationClauses, RayModel};
+use crate::text;
 
 /// What to check.
 #[derive(Debug, Clone)]
 pub struct VerifyOptions {
-    /// Rules of the enumeration.
+    /// The rules (of the enumeration and of the SAT side).
     pub rules: Rules,
-    /// Rules of the SAT side (the same, except to prove the check can fail).
-    pub sat_rules: Rules,
     /// Check every ambiguous spectrum and this many unique ones drawn at
     /// random (all of them when there are fewer); `None`: every spectrum (in
     /// memory), or [`DEFAULT_SAMPLE`](stream::DEFAULT_SAMPLE) unique ones
@@ -62,23 +63,39 @@ pub struct VerifyOptions {
     pub ambiguous_only: bool,
     /// Hide this fraction of the rays of each checked spectrum (see [`hide`]).
     pub partial: Option<f64>,
+    /// Faults to inject: `crossed-rules` makes the SAT side use the other
+    /// rules, to prove the check can fail; `busy-timeout-ms` is how long to
+    /// wait for other programs to let go of a catalogue.
+    pub faults: Faults,
 }
 
 impl Default for VerifyOptions {
     fn default() -> VerifyOptions {
         VerifyOptions {
             rules: Rules::Standard,
-            sat_rules: Rules::Standard,
             sample: None,
             seed: 1,
             ambiguous_only: false,
             partial: None,
+            faults: Faults::default(),
+        }
+    }
+}
+
+impl VerifyOptions {
+    /// The rules of the SAT side: [`rules`](Self::rules), or the others
+    /// with the `crossed-rules` fault.
+    fn sat_rules(&self) -> Rules {
+        match (self.rules, self.faults.crossed_rules) {
+            (rules, false) => rules,
+            (Rules::Standard, true) => Rules::EdgeMiss,
+            (Rules::EdgeMiss, true) => Rules::Standard,
         }
     }
 }
 
 /// One row of the verification table: spectra whose group has `size` molecules.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SizeRow {
     /// Molecules per spectrum (or per observation, with hidden rays).
     pub size: usize,
@@ -94,8 +111,53 @@ pub struct SizeRow {
     pub mismatches: usize,
 }
 
+/// The rows of the verification table, by size, as checks add up.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Rows(BTreeMap<usize, SizeRow>);
+
+impl Rows {
+    fn row(&mut self, size: usize) -> &mut SizeRow {
+        self.0.entry(size).or_insert_with(|| SizeRow {
+            size,
+            ..SizeRow::default()
+        })
+    }
+
+    /// Counts one check, standing for `weight` spectra.
+    fn count(&mut self, c: &Checked, weight: usize) {
+        let row = self.row(c.expected);
+        row.enumeration_spectra += weight;
+        row.enumeration_molecules += weight * c.expected;
+        row.mismatches += weight * usize::from(c.mismatch.is_some());
+        let row = self.row(c.found);
+        row.sat_spectra += weight;
+        row.sat_molecules += weight * c.found;
+    }
+
+    /// Adds rows counted elsewhere.
+    fn merge(&mut self, other: Rows) {
+        for (size, r) in other.0 {
+            let row = self.row(size);
+            row.enumeration_spectra += r.enumeration_spectra;
+            row.enumeration_molecules += r.enumeration_molecules;
+            row.sat_spectra += r.sat_spectra;
+            row.sat_molecules += r.sat_molecules;
+            row.mismatches += r.mismatches;
+        }
+    }
+
+    /// Spectra checked (counted by the enumeration's sizes) whose group
+    /// has at least `size` molecules.
+    fn checked_from(&self, size: usize) -> usize {
+        self.0
+            .range(size..)
+            .map(|(_, r)| r.enumeration_spectra)
+            .sum()
+    }
+}
+
 /// A spectrum on which enumeration and SAT disagree.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Mismatch {
     /// The observation checked (`?` for hidden rays).
     pub observation: String,
@@ -163,9 +225,10 @@ pub fn verify_spectra(
         )));
     }
     if options.sample == Some(0) {
-        return Err(Error::invalid(
-            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with --ambiguous",
-        ));
+        return Err(Error::invalid(text![
+            "a sample of 0 unique spectra: give at least 1, or check the ambiguous spectra alone with ",
+            Setting::Ambiguous
+        ]));
     }
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
@@ -209,7 +272,7 @@ pub fn verify_spectra(
     let results: Vec<Result<Checked, Error>> = work
         .par_iter()
         .map_init(
-            || Checker::new(config, options.sat_rules),
+            || Checker::new(config, options.sat_rules()),
             |checker, (o, i)| {
                 // What the enumeration predicts: the spectrum's group, or with
                 // hidden rays every molecule that agrees on the rays left.
@@ -226,30 +289,12 @@ pub fn verify_spectra(
             },
         )
         .collect();
-    let mut rows: BTreeMap<usize, SizeRow> = BTreeMap::new();
+    let mut rows = Rows::default();
     let mut mismatches = Vec::new();
     for r in results {
-        let Checked {
-            expected: want,
-            found,
-            mismatch,
-        } = r?;
-        let row = rows.entry(want).or_insert_with(|| SizeRow {
-            size: want,
-            ..SizeRow::default()
-        });
-        row.enumeration_spectra += 1;
-        row.enumeration_molecules += want;
-        if mismatch.is_some() {
-            row.mismatches += 1;
-        }
-        let row = rows.entry(found).or_insert_with(|| SizeRow {
-            size: found,
-            ..SizeRow::default()
-        });
-        row.sat_spectra += 1;
-        row.sat_molecules += found;
-        mismatches.extend(mismatch);
+        let checked = r?;
+        rows.count(&checked, 1);
+        mismatches.extend(checked.mismatch);
     }
     Ok(Verification {
         config: config.to_string(),
@@ -259,7 +304,7 @@ pub fn verify_spectra(
         ambiguous_only: options.ambiguous_only,
         partial: options.partial,
         seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
-        rows: rows.into_values().collect(),
+        rows: rows.0.into_values().collect(),
         mismatches,
     })
 }
@@ -537,7 +582,10 @@ mod tests {
         // must disagree, and the report must name the spectra.
         let config: Config = "A2_B4".parse().unwrap();
         let options = VerifyOptions {
-            sat_rules: Rules::EdgeMiss,
+            faults: Faults {
+                crossed_rules: true,
+                ..Faults::default()
+            },
             ..Default::default()
         };
         let v = verify(config, &options, |_, _| {}).unwrap();

@@ -4,10 +4,12 @@
 
 use std::fmt;
 
-use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, molecules_of};
+use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, busy_ms, molecules_of};
 use crate::census::countable;
 use crate::error::Error;
 use crate::rules::config::Config;
+use crate::setting::Setting;
+use crate::text;
 use crate::verify::VerifyOptions;
 use crate::verify::groups::{SpectralGroups, spectra, spectra_from_store};
 
@@ -65,24 +67,10 @@ pub enum Spectra {
 pub fn spectra_or_stream(
     config: Config,
     db: &str,
-    busy_ms: u32,
     options: &VerifyOptions,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<Spectra, Error> {
-    let streams = options.rules == RULES && options.partial.is_none() && countable(config).is_ok();
-    if streams {
-        let store = Store::open(db, config, busy_ms)?;
-        let read = match store.holding() {
-            Holding::Catalogue => true,
-            Holding::Census(_) => options.ambiguous_only,
-            _ => false,
-        };
-        if !read {
-            return Ok(Spectra::Stream);
-        }
-    }
-    let (groups, source) = spectra_for(config, db, busy_ms, options, reading)?;
-    Ok(Spectra::Groups(groups, source))
+    choose(config, db, options, true, reading)
 }
 
 /// The spectra of `config` to check with `options`, from the best source:
@@ -90,18 +78,32 @@ pub fn spectra_or_stream(
 /// [`ambiguous_only`](VerifyOptions::ambiguous_only), the groups a census
 /// stored there; otherwise an enumeration in memory, refused (with what to
 /// do instead) for a configuration of more than [`SANE_LIMIT`] molecules.
-/// `db` is read only under the rules it is written in ([`RULES`]), waiting
-/// at most `busy_ms` milliseconds for writers. `reading` hears the source
-/// chosen before the spectra are read.
+/// `db` is read only under the rules it is written in ([`RULES`]).
+/// `reading` hears the source chosen before the spectra are read.
 pub fn spectra_for(
     config: Config,
     db: &str,
-    busy_ms: u32,
     options: &VerifyOptions,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<(SpectralGroups, SpectraSource), Error> {
+    match choose(config, db, options, false, reading)? {
+        Spectra::Groups(groups, source) => Ok((groups, source)),
+        Spectra::Stream => Err(Error::Internal(format!(
+            "the spectra of {config} were to be streamed"
+        ))),
+    }
+}
+
+/// [`spectra_or_stream`] when `may_stream`, [`spectra_for`] otherwise.
+fn choose(
+    config: Config,
+    db: &str,
+    options: &VerifyOptions,
+    may_stream: bool,
+    reading: impl FnOnce(&SpectraSource),
+) -> Result<Spectra, Error> {
     let held = if options.rules == RULES {
-        Some(Store::open(db, config, busy_ms)?)
+        Some(Store::open(db, config, busy_ms(&options.faults))?)
     } else {
         None
     };
@@ -113,12 +115,17 @@ pub fn spectra_for(
     let source = match store.as_ref().map(Store::holding) {
         Some(Holding::Catalogue) => SpectraSource::Catalogue(db.to_string()),
         Some(_) => SpectraSource::Census(db.to_string()),
-        None => {
-            if config.molecule_count().is_none_or(|n| n > SANE_LIMIT) {
-                return Err(too_many(config, options));
-            }
-            SpectraSource::Enumeration
+        None if may_stream
+            && options.rules == RULES
+            && options.partial.is_none()
+            && countable(config).is_ok() =>
+        {
+            return Ok(Spectra::Stream);
         }
+        None if config.molecule_count().is_none_or(|n| n > SANE_LIMIT) => {
+            return Err(too_many(config, options));
+        }
+        None => SpectraSource::Enumeration,
     };
     reading(&source);
     let groups = match &store {
@@ -127,7 +134,7 @@ pub fn spectra_for(
         })?,
         None => spectra(config, options.rules)?,
     };
-    Ok((groups, source))
+    Ok(Spectra::Groups(groups, source))
 }
 
 /// The error for a configuration too large to enumerate with no spectra
@@ -135,15 +142,25 @@ pub fn spectra_for(
 fn too_many(config: Config, options: &VerifyOptions) -> Error {
     let size = molecules_of(config);
     let limit = SANE_LIMIT;
+    let too_many =
+        format!("{config} has {size}, too many to enumerate in memory (at most {limit})");
     Error::invalid(match (countable(config), options.rules == RULES) {
-        (Ok(_), true) => format!(
-            "{config} has {size}, too many to enumerate in memory (at most {limit}): store its ambiguous groups with `bbx stats {config} --store-groups --db FILE`, then check them with `bbx verify {config} --ambiguous --db FILE`"
-        ),
-        (Ok(_), false) => format!(
-            "{config} has {size}, too many to enumerate in memory (at most {limit}); a census's stored groups are checked under the standard rules only"
-        ),
-        (Err(why), _) => format!(
-            "{config} has {size}, too many to enumerate in memory (at most {limit}), and no census can count it ({why}): `bbx solve` checks single games of it"
-        ),
+        (Ok(_), true) => text![
+            format!("{too_many}: store its ambiguous groups with `bbx stats {config} "),
+            Setting::StoreGroups,
+            " ",
+            Setting::Db,
+            format!(" FILE`, then check them with `bbx verify {config} "),
+            Setting::Ambiguous,
+            " ",
+            Setting::Db,
+            " FILE`"
+        ],
+        (Ok(_), false) => text![format!(
+            "{too_many}; a census's stored groups are checked under the standard rules only"
+        )],
+        (Err(why), _) => text![format!(
+            "{too_many}, and no census can count it ({why}): `bbx solve` checks single games of it"
+        )],
     })
 }

@@ -22,7 +22,6 @@
 //! a verify killed or stopped resumes to the same verdict, checking only what
 //! was not logged.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::census::sink::{Group, GroupSink, Sink};
@@ -31,7 +30,7 @@ use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::spectrum::Observation;
 use crate::tables::ReportSource;
-use crate::verify::{Checker, Mismatch, SizeRow, Verification, VerifyOptions};
+use crate::verify::{Checker, Mismatch, Rows, Verification, VerifyOptions};
 
 /// Unique spectra checked by default: a uniform random sample of this many.
 pub const DEFAULT_SAMPLE: u64 = 100_000;
@@ -72,7 +71,7 @@ pub struct Streamed {
 pub enum Streaming {
     /// Done: the verdict (on process 0).
     Done(Box<Streamed>),
-    /// Stopped before the end (Ctrl-C, or the test's limits): the work is
+    /// Stopped before the end ([`Census::ended`] says how): the work is
     /// kept in the census's work directory for the same command to resume.
     Interrupted(Box<Census>),
     /// This process (not process 0) has done its share; process 0 has the
@@ -80,13 +79,12 @@ pub enum Streaming {
     ShareDone,
 }
 
-/// What a worker checked (or one partition of it): rows by size, as
-/// (size, enumeration spectra, enumeration molecules, SAT spectra, SAT
-/// molecules, mismatches); the mismatches listed; counts.
+/// What a worker checked (or one partition of it): the rows, the
+/// mismatches listed (the first in order), and counts.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 struct Part {
-    rows: BTreeMap<u64, [u64; 5]>,
-    listed: Vec<(String, Vec<String>, Vec<String>)>,
+    rows: Rows,
+    listed: Vec<Mismatch>,
     mismatches: u64,
     checks: u64,
     unique: u64,
@@ -94,12 +92,7 @@ struct Part {
 
 impl Part {
     fn merge(&mut self, other: Part) {
-        for (size, r) in other.rows {
-            let mine = self.rows.entry(size).or_default();
-            for k in 0..5 {
-                mine[k] += r[k];
-            }
-        }
+        self.rows.merge(other.rows);
         self.listed.extend(other.listed);
         self.listed.sort();
         self.listed.truncate(LISTED_MISMATCHES);
@@ -121,26 +114,13 @@ impl GroupSink for CheckSink {
     fn group(&mut self, group: &Group<'_>) -> Result<(), Error> {
         let o = Observation::full(group.spectrum);
         let c = self.checker.check(&o, group.molecules.to_vec())?;
-        let w = group.spectra;
         let d = &mut self.delta;
         d.checks += 1;
-        if group.molecules.len() == 1 {
-            d.unique += 1;
-        }
-        let (want, found) = (c.expected as u64, c.found as u64);
-        let row = d.rows.entry(want).or_default();
-        row[0] += w;
-        row[1] += w * want;
-        if c.mismatch.is_some() {
-            row[4] += w;
-        }
-        let row = d.rows.entry(found).or_default();
-        row[2] += w;
-        row[3] += w * found;
+        d.unique += u64::from(group.molecules.len() == 1);
+        d.rows.count(&c, group.spectra as usize);
         if let Some(m) = c.mismatch {
-            d.mismatches += w;
-            d.listed
-                .push((m.observation, m.only_enumeration, m.only_sat));
+            d.mismatches += group.spectra;
+            d.listed.push(m);
             if d.listed.len() > 2 * LISTED_MISMATCHES {
                 d.listed.sort();
                 d.listed.truncate(LISTED_MISMATCHES);
@@ -197,7 +177,7 @@ pub fn verify_streaming(
     } else {
         options.sample.map_or(DEFAULT_SAMPLE, |n| n as u64)
     };
-    let sat_rules = options.sat_rules;
+    let sat_rules = options.sat_rules();
     census.sink = Some(Sink {
         name: "verify".into(),
         settings: format!(
@@ -216,7 +196,7 @@ pub fn verify_streaming(
         }),
     });
     let done = census::run_with(config, &census, progress)?;
-    if !done.complete {
+    if !done.ended.is_complete() {
         return Ok(Streaming::Interrupted(Box::new(done)));
     }
     let Some(report) = done.report else {
@@ -232,51 +212,26 @@ pub fn verify_streaming(
     let unique = report.unique_molecules;
     // Every ambiguous spectrum was checked, through its class: the table
     // says so, or the census and the checks lost a group between them.
-    let checked_ambiguous: u64 = all
-        .rows
-        .iter()
-        .filter(|&(&size, _)| size > 1)
-        .map(|(_, r)| r[0])
-        .sum();
+    let checked_ambiguous = all.rows.checked_from(2) as u64;
     if checked_ambiguous != ambiguous || all.unique > unique.min(sample) {
         return Err(Error::Internal(format!(
             "the verify of {config} checked {checked_ambiguous} ambiguous and {} unique spectra, but the census counted {ambiguous} and {unique}",
             all.unique
         )));
     }
-    let rows: Vec<SizeRow> = all
-        .rows
-        .iter()
-        .map(|(&size, r)| SizeRow {
-            size: size as usize,
-            enumeration_spectra: r[0] as usize,
-            enumeration_molecules: r[1] as usize,
-            sat_spectra: r[2] as usize,
-            sat_molecules: r[3] as usize,
-            mismatches: r[4] as usize,
-        })
-        .collect();
-    let checked: u64 = all.rows.values().map(|r| r[0]).sum();
+    let checked = all.rows.checked_from(0);
     let verification = Verification {
         config: config.to_string(),
         rules: options.rules,
         spectra: (ambiguous + unique) as usize,
-        checked: checked as usize,
+        checked,
         ambiguous_only: options.ambiguous_only,
         partial: None,
         // The seed said only when it chose: a sample of fewer than all
         // (none with the ambiguous spectra alone).
         seed: (sample > 0 && all.unique < unique).then_some(options.seed),
-        rows,
-        mismatches: all
-            .listed
-            .into_iter()
-            .map(|(observation, only_enumeration, only_sat)| Mismatch {
-                observation,
-                only_enumeration,
-                only_sat,
-            })
-            .collect(),
+        rows: all.rows.0.into_values().collect(),
+        mismatches: all.listed,
     };
     Ok(Streaming::Done(Box::new(Streamed {
         verification,

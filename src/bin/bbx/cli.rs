@@ -55,13 +55,7 @@ impl bbx::setting::Naming for Flags {
 /// The flag Ctrl-C sets once [`ctrl_c`] catches it.
 static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
-/// The flag Ctrl-C sets once [`ctrl_c`] catches it, without catching it yet
-/// (for work that starts catching it part of the way through).
-pub fn stop_flag() -> &'static AtomicBool {
-    &STOP
-}
-
-/// Catches Ctrl-C: the first sets the flag returned ([`stop_flag`]: work
+/// Catches Ctrl-C: the first sets the flag returned ([`interrupt`]: work
 /// stops cleanly and says so), a second one exits at once with status 130.
 pub fn ctrl_c() -> &'static AtomicBool {
     static CATCH: Once = Once::new();
@@ -69,15 +63,17 @@ pub fn ctrl_c() -> &'static AtomicBool {
     &STOP
 }
 
-/// A token that Ctrl-C cancels, catching Ctrl-C from now on ([`ctrl_c`]).
+/// The token the first Ctrl-C cancels once [`ctrl_c`] catches it (until
+/// then Ctrl-C ends the process, for work that starts catching it part of
+/// the way through).
 pub fn interrupt() -> Cancel {
-    ctrl_c();
     Cancel::from_flag(Arc::clone(&STOP))
 }
 
 /// The budget of a command's work: until its `--timeout` from now, and
-/// cancelled by Ctrl-C.
+/// cancelled by Ctrl-C, caught from now on.
 pub fn budget(timeout: Option<Duration>) -> Budget {
+    ctrl_c();
     let budget = Budget::default().with_cancel(interrupt());
     match timeout {
         Some(t) => budget.with_timeout(t),
@@ -641,19 +637,6 @@ pub struct CensusArgs {
     /// removes only the files it made.
     #[arg(long, value_name = "DIR")]
     work_dir: Option<std::path::PathBuf>,
-    /// Stop after N rounds of the census's tracing, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_after: Option<u64>,
-    /// Molecule numbers per unit of the census's work (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    unit_size: Option<u64>,
-    /// Writes to the work directory fail as on a full disk after this many
-    /// bytes (for tests).
-    #[arg(long, hide = true, value_name = "BYTES")]
-    fail_writes_after: Option<u64>,
-    /// Stop grouping after N partitions per worker, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_grouping_after: Option<u64>,
 }
 
 impl CensusArgs {
@@ -671,20 +654,50 @@ impl CensusArgs {
         )
     }
 
-    /// The census's options on `cluster`, stopped by Ctrl-C.
-    pub fn options(&self, cluster: bbx::census::Cluster) -> bbx::census::CensusOptions {
+    /// The census's options on `cluster`, stopped by Ctrl-C, with the
+    /// `faults` a test injects.
+    pub fn options(
+        &self,
+        cluster: bbx::census::Cluster,
+        faults: bbx::control::Faults,
+    ) -> bbx::census::CensusOptions {
         bbx::census::CensusOptions {
-            cluster,
-            memory: self.memory,
+            budget: bbx::control::Budget::default()
+                .with_memory(Some(self.memory))
+                .with_cancel(interrupt()),
             work_dir: self.work_dir.clone(),
-            stop: Some(stop_flag()),
-            stop_after: self.stop_after,
-            unit_size: self.unit_size,
-            fail_writes_after: self.fail_writes_after,
-            stop_grouping_after: self.stop_grouping_after,
+            peers: if cluster.processes > 1 {
+                peer_watch()
+            } else {
+                bbx::census::PeerWatch::default()
+            },
+            cluster,
+            faults,
             ..bbx::census::CensusOptions::default()
         }
     }
+}
+
+/// What this process learns of the other processes of a census, with the
+/// panic hook that tells it installed once: the hook hands every panic to
+/// [`bbx::census::PeerWatch::on_panic`] first, which keeps quiet the panics
+/// of timely's threads that lost a connection (the census then says which
+/// process it lost), and leaves any other to the hook there was.
+fn peer_watch() -> bbx::census::PeerWatch {
+    static WATCH: std::sync::OnceLock<bbx::census::PeerWatch> = std::sync::OnceLock::new();
+    WATCH
+        .get_or_init(|| {
+            let watch = bbx::census::PeerWatch::default();
+            let hook = watch.clone();
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                if !hook.on_panic(info) {
+                    previous(info);
+                }
+            }));
+            watch
+        })
+        .clone()
 }
 
 /// What a census on `cluster` stopped by Ctrl-C did, and how to resume it:

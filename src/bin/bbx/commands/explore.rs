@@ -3,11 +3,11 @@
 use std::time::Instant;
 
 use bbx::Config;
-use bbx::catalogue::{Catalogue, ExploreOptions, Progress};
-
+use bbx::catalogue::{Catalogue, ExploreOptions, Progress, busy_ms};
+use bbx::control::Budget;
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, ctrl_c, json, progress_bar};
+use crate::cli::{Quiet, Status, ctrl_c, faults, interrupt, json, progress_bar};
 
 #[derive(clap::Args)]
 #[command(
@@ -30,30 +30,20 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Molecules per transaction.
-    #[arg(long, hide = true, default_value_t = 0)]
-    chunk: u64,
-    /// Stop after N transactions, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_after: Option<u64>,
-    /// How long to wait for other programs to let go of the file, in
-    /// milliseconds (for tests).
-    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
-    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     // Refuse before the file is created, so that a refusal leaves none behind.
     Catalogue::explorable(args.config, args.force)?;
-    let mut cat = Catalogue::open_waiting(&args.db, args.busy_ms)?;
+    let faults = faults()?;
+    let mut cat = Catalogue::open_waiting(&args.db, busy_ms(&faults))?;
     // A second Ctrl-C stops at once: the last commit is safe.
-    let stop = ctrl_c();
+    ctrl_c();
     let options = ExploreOptions {
         fresh: args.fresh,
         force: args.force,
-        chunk: args.chunk,
-        stop: Some(stop),
-        stop_after: args.stop_after,
+        budget: Budget::default().with_cancel(interrupt()),
+        faults,
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", args.config.to_string());
     let start = Instant::now();
@@ -67,7 +57,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     bar.finish_and_clear();
     let done = done?;
     let secs = start.elapsed().as_secs_f64();
-    let code = if done.complete {
+    let code = if done.ended.is_complete() {
         Status::Done
     } else {
         if done.stored == done.nb_mol {
@@ -117,7 +107,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             code,
         ));
     }
-    if !done.complete {
+    if !done.ended.is_complete() {
         return Ok((String::new(), code));
     }
     let resumed = if done.resumed_from > 0 {

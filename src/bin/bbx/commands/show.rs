@@ -33,10 +33,6 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// How long to wait for other programs to let go of --db, in
-    /// milliseconds (for tests).
-    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
-    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -47,7 +43,8 @@ fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
     // A complete catalogue, or a census's groups (any other molecule is
     // traced on the spot, and a spectrum not stored is one molecule's own).
-    let store = bbx::census::source::rows(&args.db, config, args.busy_ms)?;
+    let busy_ms = bbx::catalogue::busy_ms(&crate::cli::faults()?);
+    let store = bbx::census::source::rows(&args.db, config, busy_ms)?;
     let total = config.molecule_count().unwrap_or(0);
     let check = |n: u64| {
         if n == 0 || n > total {

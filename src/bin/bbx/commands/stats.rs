@@ -3,10 +3,9 @@
 use bbx::Config;
 use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
-use bbx::census::store::StoreOptions;
 
 use crate::cli::{
-    CensusArgs, Quiet, Status, ctrl_c, interrupted_census, json, progress_bar, spinner, stop_flag,
+    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted_census, json, progress_bar, spinner,
     stopped,
 };
 
@@ -53,13 +52,6 @@ pub struct Args {
     census_args: CensusArgs,
     #[command(flatten)]
     quiet: Quiet,
-    /// Stop storing the groups after N classes, as Ctrl-C would (for tests).
-    #[arg(long, hide = true, value_name = "N")]
-    stop_store_after: Option<u64>,
-    /// How long to wait for other programs to let go of --db, in
-    /// milliseconds (for tests).
-    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
-    busy_ms: u32,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -67,16 +59,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let cluster = args.census_args.cluster()?;
     let options = TablesOptions {
         db: args.db.clone(),
-        busy_ms: args.busy_ms,
         count: args.census,
-        store: args.store_groups.then_some(StoreOptions {
-            busy_ms: args.busy_ms,
-            stop: Some(stop_flag()),
-            stop_after: args.stop_store_after,
-        }),
+        store: args.store_groups,
         census: CensusOptions {
             symmetry: !args.no_symmetry,
-            ..args.census_args.options(cluster.clone())
+            ..args.census_args.options(cluster.clone(), faults()?)
         },
     };
     let quiet = args.quiet.quiet;
@@ -127,7 +114,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             );
             return Ok((String::new(), Status::Done));
         }
-        Tables::StoreInterrupted(work_dir) => {
+        Tables::StoreInterrupted(work_dir, _) => {
             let message = kept(
                 &work_dir,
                 format!(

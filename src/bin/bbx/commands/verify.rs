@@ -6,8 +6,8 @@ use bbx::verify::{Spectra, SpectraSource, Streaming};
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    CensusArgs, Quiet, Seed, Status, ctrl_c, interrupted_census, json, progress_bar, spinner,
-    stopped,
+    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupted_census, json, progress_bar,
+    spinner, stopped,
 };
 
 #[derive(clap::Args)]
@@ -37,18 +37,11 @@ pub struct Args {
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
-    /// Rules of the SAT side, to see the check fail (for tests).
-    #[arg(long, hide = true, value_name = "standard|edge-miss")]
-    sat_rules: Option<Rules>,
     #[command(flatten)]
     quiet: Quiet,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// How long to wait for other programs to let go of --db, in
-    /// milliseconds (for tests).
-    #[arg(long, hide = true, value_name = "MS", default_value_t = bbx::catalogue::BUSY_TIMEOUT_MS)]
-    busy_ms: u32,
     #[command(flatten)]
     census_args: CensusArgs,
 }
@@ -64,21 +57,20 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     let options = bbx::verify::VerifyOptions {
         rules: args.rules,
-        sat_rules: args.sat_rules.unwrap_or(args.rules),
         sample: args.sample,
         seed: args.seed.value()?,
         ambiguous_only: args.ambiguous,
         partial: args.partial,
+        faults: faults()?,
     };
     let start = Instant::now();
     let mut reading = None;
-    let found =
-        bbx::verify::spectra_or_stream(config, &args.db, args.busy_ms, &options, |source| {
-            reading = Some(spinner(
-                args.quiet.quiet,
-                format!("verify {config}: {}", source.reading()),
-            ));
-        });
+    let found = bbx::verify::spectra_or_stream(config, &args.db, &options, |source| {
+        reading = Some(spinner(
+            args.quiet.quiet,
+            format!("verify {config}: {}", source.reading()),
+        ));
+    });
     if let Some(spinner) = reading {
         spinner.finish_and_clear();
     }
@@ -115,7 +107,9 @@ fn stream(
 ) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = args.census_args.cluster()?;
-    let census_options = args.census_args.options(cluster.clone());
+    let census_options = args
+        .census_args
+        .options(cluster.clone(), options.faults.clone());
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     ctrl_c();
     let quiet = args.quiet.quiet;
