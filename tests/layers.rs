@@ -47,27 +47,151 @@ fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
 }
 
-/// Every `crate::a::b` path in `text` outside comments, as `(line, a, b)`.
-fn crate_paths(text: &str) -> Vec<(usize, String, String)> {
+/// The module path of the file at `path` (relative to `src/`):
+/// `assistant/optimal.rs` is `["assistant", "optimal"]`, `assistant/mod.rs`
+/// is `["assistant"]`.
+fn module_of(path: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = path
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|l| l == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Expands a `use` tree (`crate::a::{b, c::d}`) into its paths.
+fn expand(tree: &str) -> Vec<String> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        return vec![tree.split(" as ").next().unwrap_or("").trim().to_string()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    // Split the group at top-level commas.
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    items
+        .into_iter()
+        .filter(|i| !i.trim().is_empty())
+        .flat_map(|i| expand(&format!("{prefix}{}", i.trim())))
+        .map(|p| p.trim_end_matches("::self").to_string())
+        .collect()
+}
+
+/// Every path into the crate in `text` (the file at module `module`), with
+/// `super::` and `self::` resolved and `use` groups expanded, outside
+/// comments, as `(line, first, second)`: `crate::a::b::C` is `(…, a, b)`,
+/// and in `assistant/optimal.rs` `super::strategy::Table` is
+/// `(…, assistant, strategy)`. Code in an inline module (`mod tests { … }`)
+/// resolves `super::` from that module.
+fn crate_paths_in(text: &str, module: &[String]) -> Vec<(usize, String, String)> {
     let mut out = Vec::new();
+    // Inline modules open at a brace depth: (name, depth).
+    let mut inline: Vec<(String, i32)> = Vec::new();
+    let mut depth = 0;
+    let mut statement = String::new();
+    let mut statement_line = 0;
     for (i, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            let after = &rest[at + "crate::".len()..];
-            let name = |s: &str| -> String {
-                s.chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect()
+        let trimmed = code.trim();
+        if let Some(rest) = trimmed
+            .strip_prefix("mod ")
+            .or_else(|| trimmed.strip_prefix("pub mod "))
+            .or_else(|| trimmed.strip_prefix("pub(crate) mod "))
+            && let Some(name) = rest.strip_suffix('{')
+        {
+            inline.push((name.trim().to_string(), depth));
+        }
+        let here: Vec<String> = module
+            .iter()
+            .cloned()
+            .chain(inline.iter().map(|(n, _)| n.clone()))
+            .collect();
+        // A `use` statement, possibly over several lines.
+        let starts_use = ["use ", "pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .any(|p| trimmed.starts_with(p));
+        let mut paths: Vec<String> = Vec::new();
+        if starts_use || !statement.is_empty() {
+            if statement.is_empty() {
+                statement_line = i + 1;
+            }
+            statement.push_str(trimmed);
+            statement.push(' ');
+            if trimmed.ends_with(';') {
+                let body = statement.trim().trim_end_matches(';');
+                let body = body[body.find("use ").map_or(0, |u| u + 4)..].to_string();
+                paths.extend(expand(&body));
+                statement.clear();
+            }
+        } else {
+            // Paths written inline: `crate::a::b`, `super::x`, `self::y`.
+            for root in ["crate::", "super::", "self::"] {
+                let mut rest = code;
+                while let Some(at) = rest.find(root) {
+                    let before = rest[..at].chars().last();
+                    let after = &rest[at..];
+                    let path: String = after
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                        .collect();
+                    if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                        paths.push(path.trim_end_matches(':').to_string());
+                    }
+                    rest = &after[root.len()..];
+                }
+            }
+        }
+        let line_no = if starts_use || paths.is_empty() {
+            statement_line.max(i + 1)
+        } else {
+            i + 1
+        };
+        for p in paths {
+            let mut segments: Vec<&str> = p.split("::").filter(|s| !s.is_empty()).collect();
+            let resolved: Vec<String> = match segments.first().copied() {
+                Some("crate") => segments.drain(1..).map(String::from).collect(),
+                Some("super") => {
+                    let mut base = here.clone();
+                    while segments.first() == Some(&"super") {
+                        segments.remove(0);
+                        base.pop();
+                    }
+                    base.into_iter()
+                        .chain(segments.into_iter().map(String::from))
+                        .collect()
+                }
+                Some("self") => here
+                    .iter()
+                    .cloned()
+                    .chain(segments.into_iter().skip(1).map(String::from))
+                    .collect(),
+                _ => continue,
             };
-            let first = name(after);
-            let second = after
-                .strip_prefix(first.as_str())
-                .and_then(|s| s.strip_prefix("::"))
-                .map(name)
-                .unwrap_or_default();
-            out.push((i + 1, first, second));
-            rest = after;
+            let first = resolved.first().cloned().unwrap_or_default();
+            if first.is_empty() || first == "*" {
+                continue;
+            }
+            let second = resolved.get(1).cloned().unwrap_or_default();
+            out.push((line_no, first, second.trim_end_matches('*').to_string()));
+        }
+        depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+        while inline.last().is_some_and(|(_, d)| depth <= *d) {
+            inline.pop();
         }
     }
     out
@@ -92,7 +216,7 @@ fn violations(files: &BTreeMap<PathBuf, String>) -> Vec<String> {
             ));
             continue;
         };
-        for (line, target, inner) in crate_paths(text) {
+        for (line, target, inner) in crate_paths_in(text, &module_of(path)) {
             let at = format!("src/{}:{line}", path.display());
             if target == module {
                 if module == "rules" && parts.len() > 1 {
@@ -154,7 +278,7 @@ fn circles(files: &BTreeMap<PathBuf, String>) -> Vec<String> {
         let entry = uses.entry(from.clone()).or_default();
         // A file's unit tests may set up what the file serves.
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (_, target, inner) in crate_paths(code) {
+        for (_, target, inner) in crate_paths_in(code, &module_of(path)) {
             let to = format!("{target}/{inner}");
             if target == parts[0]
                 && to != from
@@ -275,4 +399,54 @@ fn the_check_catches_upward_and_sideways_imports() {
     assert!(bad[1].contains("rules::board uses rules::ray"));
     assert!(bad[2].contains("render, a higher layer"));
     assert!(bad[3].contains("puzzle, of its own layer"));
+}
+
+#[test]
+fn the_check_resolves_super_self_and_groups() {
+    let mut files = BTreeMap::new();
+    let mut add = |path: &str, text: &str| {
+        files.insert(PathBuf::from(path), text.to_string());
+    };
+    // A circle closed by `super::`, another by `self::` from a folder's
+    // mod.rs, a third through a `use` group over two lines.
+    add("assistant/optimal.rs", "use super::strategy::Table;\n");
+    add(
+        "assistant/strategy.rs",
+        "use super::{\n    optimal::Optimum, suggest};\n",
+    );
+    add("assistant/suggest.rs", "fn f() { super::plan::x(); }\n");
+    add(
+        "assistant/plan.rs",
+        "use crate::assistant::{generate as g};\n",
+    );
+    add(
+        "assistant/generate.rs",
+        "pub fn x() { self::y(); }\n#[cfg(test)]\nmod tests {\n    use super::super::plan::P;\n}\n",
+    );
+    add("assistant/mod.rs", "pub use self::plan::Plan;\n");
+    let found = circles(&files);
+    assert_eq!(
+        found,
+        ["assistant/optimal -> assistant/strategy -> assistant/optimal"],
+        "{found:#?}"
+    );
+    files.insert(
+        PathBuf::from("assistant/generate.rs"),
+        "use super::suggest::Z;\n".to_string(),
+    );
+    let found = circles(&files);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("assistant/generate -> assistant/suggest -> assistant/plan"),
+        "{found:#?}"
+    );
+    // `super::` out of a folder is a path into another layer.
+    let mut up = BTreeMap::new();
+    up.insert(
+        PathBuf::from("solver/mod.rs"),
+        "use super::render::grid;\nuse self::encode::E;\n".to_string(),
+    );
+    let bad = violations(&up);
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    assert!(bad[0].contains("render, a higher layer"), "{bad:#?}");
 }
