@@ -121,10 +121,11 @@ fn whole(c: &mut Criterion) {
         group.throughput(Throughput::Elements(
             config.molecule_count().expect("numbered"),
         ));
-        let dir = std::env::temp_dir().join(format!("bbx-census-bench-{}", std::process::id()));
+        // Removed, with whatever is in it, when the benchmark is done.
+        let dir = tempfile::tempdir().expect("a temporary directory");
         let options = CensusOptions {
             cluster: Cluster::local(workers),
-            work_dir: Some(dir),
+            work_dir: dir.path().to_path_buf(),
             ..CensusOptions::default()
         };
         group.bench_function(format!("{config}, {workers} worker(s)"), |b| {

@@ -5,6 +5,7 @@
 use std::hint::black_box;
 
 use bbx::catalogue::{Catalogue, ExploreOptions};
+use bbx::control::Budget;
 use bbx::verify::{Checker, VerifyOptions, check_afresh, spectra, verify_spectra};
 use bbx::{Config, Observation, Rules, Spectrum};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -15,7 +16,13 @@ fn enumeration(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(58_905));
     group.bench_function("spectra_in_memory", |b| {
-        b.iter(|| black_box(spectra(config, Rules::Standard).expect("enumerates")))
+        b.iter(|| {
+            black_box(
+                spectra(config, Rules::Standard, &Budget::default())
+                    .expect("enumerates")
+                    .value,
+            )
+        })
     });
     group.bench_function("catalogue_in_memory", |b| {
         b.iter(|| {
@@ -31,7 +38,9 @@ fn enumeration(c: &mut Criterion) {
 
 fn verification(c: &mut Criterion) {
     let config: Config = "A4_B6".parse().expect("valid");
-    let groups = spectra(config, Rules::Standard).expect("enumerates");
+    let groups = spectra(config, Rules::Standard, &Budget::default())
+        .expect("enumerates")
+        .value;
     let mut group = c.benchmark_group("verify/A4_B6");
     group.sample_size(10);
     let options = VerifyOptions {
@@ -67,7 +76,9 @@ fn verification(c: &mut Criterion) {
 /// spectra of every kind.
 fn check(c: &mut Criterion) {
     let config: Config = "A4_B6".parse().expect("valid");
-    let groups = spectra(config, Rules::Standard).expect("enumerates");
+    let groups = spectra(config, Rules::Standard, &Budget::default())
+        .expect("enumerates")
+        .value;
     let observation = |i: usize| {
         let s = Spectrum::from_outcomes(config.width, groups.outcomes(i)).expect("a spectrum");
         (Observation::full(&s), groups.molecules(i).to_vec())

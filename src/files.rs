@@ -1,4 +1,5 @@
-//! Writing a user's file whole or not at all.
+//! Writing a user's file whole or not at all, and naming a file in a
+//! message.
 //!
 //! A save or an output file written in place is truncated first: a full disk
 //! or a kill in the middle leaves half a file where a good one was. bbx
@@ -6,9 +7,46 @@
 //! the old one once it is complete, so the old file stays until the new one
 //! is whole.
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// The most characters of a name or an argument a message quotes.
+pub const SHOWN: usize = 200;
+
+/// A file name (or any text a user gave) as a message shows it: as it is
+/// when it is printable and short; otherwise on one line, its control
+/// characters escaped (`\n`), and cut after [`SHOWN`] characters, so that
+/// a message stays one line of readable size whatever it names.
+///
+/// ```
+/// use bbx::files::shown;
+/// assert_eq!(shown("work/bbx-census-A5_B6"), "work/bbx-census-A5_B6");
+/// assert_eq!(shown("a\nb"), "a\\nb");
+/// assert_eq!(shown("x".repeat(1000)).chars().count(), bbx::files::SHOWN + 1);
+/// ```
+pub fn shown(name: impl AsRef<OsStr>) -> String {
+    shown_within(name, SHOWN)
+}
+
+/// [`shown`], cut after `limit` characters.
+pub fn shown_within(name: impl AsRef<OsStr>, limit: usize) -> String {
+    let text = name.as_ref().to_string_lossy();
+    let mut out = String::with_capacity(text.len().min(4 * limit));
+    for (i, c) in text.chars().enumerate() {
+        if i == limit {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// Writes `bytes` to `path`, replacing what was there only once the new
 /// content is complete (see [`write_whole_with`]).

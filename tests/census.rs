@@ -1,9 +1,6 @@
 //! The census against the catalogue, and the symmetry-reduced census against
 //! the full one, through the library.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions};
 use bbx::census::{CensusOptions, Cluster, run};
@@ -11,18 +8,16 @@ use bbx::control::Faults;
 use bbx::tables::{ReportSource, StatsReport};
 use proptest::prelude::*;
 
-/// A work directory of its own for each census (tests run side by side).
-fn work_dir(name: &str) -> PathBuf {
-    static COUNT: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("bbx-census-lib-{name}-{}-{n}", std::process::id()))
-}
+use crate::common::temp_dir;
 
 fn census(config: Config, symmetry: bool, workers: usize) -> StatsReport {
+    // A work directory of its own for each census (tests run side by side),
+    // removed with everything in it once the census is checked.
+    let scratch = temp_dir("census-lib");
     let options = CensusOptions {
         symmetry,
         cluster: Cluster::local(workers),
-        work_dir: Some(work_dir(&format!("{config}-{symmetry}-{workers}"))),
+        work_dir: scratch.to_path_buf(),
         // Small units, so that even small configurations are cut in many.
         faults: Faults::parse(&format!(
             "unit-size={}",
@@ -34,6 +29,7 @@ fn census(config: Config, symmetry: bool, workers: usize) -> StatsReport {
     let done = run(config, &options, |_, _| {}).expect("census");
     assert!(done.ended.is_complete());
     assert!(!done.work_dir.exists(), "the work directory is removed");
+    assert!(scratch.is_dir(), "but not the directory it was given");
     done.report.expect("a report")
 }
 

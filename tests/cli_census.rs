@@ -182,7 +182,7 @@ fn two_processes_over_loopback_give_the_report_of_one() {
 
 /// A host file for `n` processes on loopback, at ports free when it is
 /// written.
-fn loopback_hosts(dir: &Path, n: usize) -> PathBuf {
+pub(crate) fn loopback_hosts(dir: &Path, n: usize) -> PathBuf {
     // Held together, so that the ports differ.
     let listeners: Vec<TcpListener> = (0..n)
         .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
@@ -228,7 +228,7 @@ fn faulty_process(args: &[&str], faults: &str, i: usize, hosts: &Path, work: &Pa
 
 /// Standard error of a process, which must have exited with `code` and said
 /// one line (`error: …` for errors), no panic.
-fn one_line(out: &Output, code: i32) -> String {
+pub(crate) fn one_line(out: &Output, code: i32) -> String {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(code), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");

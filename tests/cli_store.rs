@@ -95,7 +95,7 @@ fn wait_for(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
 
 /// Whether process `pid` catches SIGINT (its Ctrl-C handler is in place);
 /// where there is no /proc, true after a moment.
-fn catches_sigint(pid: u32) -> bool {
+pub(crate) fn catches_sigint(pid: u32) -> bool {
     let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
         std::thread::sleep(Duration::from_millis(300));
         return true;

@@ -13,7 +13,8 @@
 //!   escapes, no shell: no pipes, redirections, globs or variables); a `$ `
 //!   line that does not run `bbx` is an error;
 //! - the commands of one file run in order, in one fresh directory holding a
-//!   copy of `puzzles/` (and serving as `TMPDIR`), so paths are written as
+//!   copy of `puzzles/` (and serving as the user's cache directory, where a
+//!   census works), so paths are written as
 //!   from the repository root and a file one example writes (a catalogue, a
 //!   puzzle) is there for the next;
 //! - output is compared line by line, exactly, but for `…` (U+2026): inside
@@ -196,9 +197,10 @@ fn run(example: &Example, dir: &Path) -> Result<(), String> {
     let out = Command::new(bbx().get_program())
         .args(&example.args)
         .current_dir(dir)
-        // A census's work directory goes to the system's temporary directory:
+        // A census's work directory goes to the user's cache directory:
         // this example's own, so that no other run can hold it.
-        .env("TMPDIR", dir)
+        .env("XDG_CACHE_HOME", dir)
+        .env("HOME", dir)
         .env("NO_COLOR", "1")
         .output()
         .map_err(|e| format!("{}: cannot run bbx: {e}", example.place))?;

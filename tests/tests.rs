@@ -19,6 +19,7 @@ mod cli_strategy;
 mod cli_trace;
 mod cli_verify;
 mod cli_verify_stream;
+mod cli_workdir;
 mod docs;
 mod facts;
 mod fuzz;

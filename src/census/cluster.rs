@@ -27,6 +27,7 @@ use timely::communication::allocator::zero_copy::initialize::{
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::{Hooks, WorkerGuards};
 
+use crate::control::{Budget, Cut};
 use crate::error::Error;
 use crate::setting::{Piece, Setting};
 use crate::text;
@@ -59,6 +60,20 @@ const MAX_SETTINGS_BYTES: u32 = 4096;
 /// How long a process that accepted a connection waits for the other side to
 /// introduce itself (it does so at once) before dropping it as a stranger.
 const INTRODUCTION: Duration = Duration::from_secs(10);
+
+/// How long the processes of a census wait for each other, and what stops
+/// the wait sooner (Ctrl-C, a deadline): it is looked at every
+/// [`LOOK`] or so.
+#[derive(Debug, Clone, Copy)]
+pub struct Wait<'a> {
+    /// The longest wait for the other processes.
+    pub patience: Duration,
+    /// What stops the wait.
+    pub budget: &'a Budget,
+}
+
+/// How often a wait for the other processes looks at its budget.
+const LOOK: Duration = Duration::from_millis(200);
 
 /// Where a census runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,7 +122,7 @@ impl Cluster {
         cluster.addresses = match hostfile {
             Some(path) => {
                 let text = read_hostfile(path)?;
-                parse_hostfile(&text, &path.display().to_string(), processes)?
+                parse_hostfile(&text, &crate::files::shown(path), processes)?
             }
             None => (0..processes)
                 .map(|i| format!("localhost:{}", 2101 + i))
@@ -181,9 +196,11 @@ impl Cluster {
     /// Starts `func` on every worker of this process, connected to the
     /// other processes' workers, as `timely::execute` does. The connections
     /// are made here rather than by timely, quietly (timely reports on
-    /// standard output, which carries the report) and within `patience`;
-    /// each starts by comparing `settings`, and processes whose settings
-    /// differ refuse to work together (both of them, naming the setting).
+    /// standard output, which carries the report) and within `wait`'s
+    /// patience; each starts by comparing `settings`, and processes whose
+    /// settings differ refuse to work together (both of them, naming the
+    /// setting). Stopped by `wait`'s budget while waiting for the others
+    /// (within [`LOOK`] or so): the cut, and no worker started.
     ///
     /// A connection lost while the workers run makes timely's threads
     /// panic: `watch` hears of it through the program's panic hook (see
@@ -193,10 +210,10 @@ impl Cluster {
     pub fn execute<T, F>(
         &self,
         settings: &Settings,
-        patience: Duration,
+        wait: Wait<'_>,
         watch: &PeerWatch,
         func: F,
-    ) -> Result<WorkerGuards<T>, Error>
+    ) -> Result<Result<WorkerGuards<T>, Cut>, Error>
     where
         T: Send + 'static,
         F: Fn(&mut timely::worker::Worker) -> T + Send + Sync + 'static,
@@ -205,9 +222,14 @@ impl Cluster {
         watch.reset();
         let fail = |e: String| Error::system(format!("cannot start the census's workers: {e}"));
         if self.processes == 1 {
-            return timely::execute(timely::Config::process(self.workers), func).map_err(fail);
+            return timely::execute(timely::Config::process(self.workers), func)
+                .map(Ok)
+                .map_err(fail);
         }
-        let sockets = connect(&self.addresses, self.process, settings, patience)?;
+        let sockets = match connect(&self.addresses, self.process, settings, wait)? {
+            Ok(sockets) => sockets,
+            Err(cut) => return Ok(Err(cut)),
+        };
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_typed_vector(
             self.workers,
@@ -226,6 +248,7 @@ impl Cluster {
             timely::WorkerConfig::default(),
             func,
         )
+        .map(Ok)
         .map_err(fail)
     }
 }
@@ -380,8 +403,23 @@ impl Drop for Comms {
 /// each setting (a [`Setting`] the user chooses, or words naming one the
 /// user does not, such as "the configuration") with its value, compared
 /// when two processes connect.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Settings(Vec<(Piece, String)>);
+
+/// Settings are equal when they name the same settings (by their wire
+/// names) with the same values, in the same order.
+impl PartialEq for Settings {
+    fn eq(&self, other: &Settings) -> bool {
+        let named = |s: &Settings| {
+            s.0.iter()
+                .map(|(k, v)| (wire_name(k).to_string(), v.clone()))
+                .collect::<Vec<_>>()
+        };
+        named(self) == named(other)
+    }
+}
+
+impl Eq for Settings {}
 
 /// How a setting is named between processes: a [`Setting`] by its key,
 /// words as they are (they hold a space, which no key does).
@@ -428,40 +466,71 @@ impl Settings {
         Some(out)
     }
 
-    /// The first setting that differs between this process `me` and process
-    /// `them`, as the error both of them report: named as this process
-    /// names it, or, known to the other process alone, by the other's name
-    /// for it.
-    pub fn compare(&self, theirs: &Settings, me: usize, them: usize) -> Result<(), Error> {
+    /// Adds `other`'s settings after these.
+    pub fn and(mut self, other: &Settings) -> Settings {
+        self.0.extend(other.0.iter().cloned());
+        self
+    }
+
+    /// The first setting that differs between these settings and `theirs`:
+    /// named as these name it (or, known to `theirs` alone, as they name
+    /// it), with both values as a message quotes them ("not set" for one
+    /// that is missing).
+    pub fn differs(&self, theirs: &Settings) -> Option<(Piece, String, String)> {
         let find = |s: &Settings, k: &str| {
             s.0.iter()
                 .find(|(name, _)| wire_name(name) == k)
                 .map(|(_, v)| v.clone())
         };
         let shown = |v: Option<String>| v.map_or("not set".to_string(), |v| cut(&v));
-        for (piece, _) in self.0.iter().chain(&theirs.0) {
+        self.0.iter().chain(&theirs.0).find_map(|(piece, _)| {
             let k = wire_name(piece);
             let (mine, other) = (find(self, k), find(theirs, k));
-            if mine != other {
+            (mine != other).then(|| {
                 let name = match piece {
                     Piece::Words(w) => Piece::Words(cut(w)),
                     setting => setting.clone(),
                 };
-                return Err(Error::invalid(text![
-                    format!(
-                        "process {me} and process {them} were started with different settings: "
-                    ),
-                    name,
-                    format!(
-                        " is {} here but {} in process {them}; start every process with the same command and options but ",
-                        shown(mine),
-                        shown(other)
-                    ),
-                    Setting::Process
-                ]));
-            }
-        }
-        Ok(())
+                (name, shown(mine), shown(other))
+            })
+        })
+    }
+
+    /// The first setting that differs between this process `me` and process
+    /// `them`, as the error both of them report (see
+    /// [`differs`](Self::differs)).
+    pub fn compare(&self, theirs: &Settings, me: usize, them: usize) -> Result<(), Error> {
+        let Some((name, mine, other)) = self.differs(theirs) else {
+            return Ok(());
+        };
+        Err(Error::invalid(text![
+            format!("process {me} and process {them} were started with different settings: "),
+            name,
+            format!(
+                " is {mine} here but {other} in process {them}; start every process with the same command and options but "
+            ),
+            Setting::Process
+        ]))
+    }
+}
+
+/// Settings are written (in a census's manifest) as pairs of a name and a
+/// value, and read back as [`decode`](Settings::decode) reads them.
+impl serde::Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|(k, v)| (wire_name(k), v)))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Settings {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Settings, D::Error> {
+        let pairs: Vec<(String, String)> = serde::Deserialize::deserialize(d)?;
+        Ok(Settings(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (Piece::Words(k), v))
+                .collect(),
+        ))
     }
 }
 
@@ -513,10 +582,12 @@ fn introduction(
 
 /// Connects process `me` to every other: it listens on its own address for
 /// the processes after it and reaches each process before it, retrying until
-/// `patience` runs out. Each connection starts with the connecting process's
-/// introduction (its index and settings) and the answer (the settings of the
-/// process reached); both sides compare them. A connection that does not
-/// introduce itself as a census process is dropped.
+/// `wait`'s patience runs out, and looking at its budget every [`LOOK`] or
+/// so (stopped, it answers the cut). Each connection starts with the
+/// connecting process's introduction (its index and settings) and the
+/// answer (the settings of the process reached); both sides compare them. A
+/// connection that does not introduce itself as a census process is
+/// dropped.
 ///
 /// Failing to listen, to reach a process or to hear from it is a failure of
 /// the machine or the network ([`Error::System`]); settings that differ are
@@ -525,9 +596,9 @@ fn connect(
     addresses: &[String],
     me: usize,
     settings: &Settings,
-    patience: Duration,
-) -> Result<Vec<Option<TcpStream>>, Error> {
-    let deadline = Instant::now() + patience;
+    wait: Wait<'_>,
+) -> Result<Result<Vec<Option<TcpStream>>, Cut>, Error> {
+    let deadline = Instant::now() + wait.patience;
     let listener = TcpListener::bind(addresses[me].as_str()).map_err(|e| {
         Error::system(format!(
             "process {me} cannot listen on {}: {e} (is the port free, and the host file's line {} this machine's address?)",
@@ -538,14 +609,17 @@ fn connect(
     let mut out: Vec<Option<TcpStream>> = (0..addresses.len()).map(|_| None).collect();
     for (j, address) in addresses.iter().enumerate().take(me) {
         let mut stream = loop {
-            match TcpStream::connect(address.as_str()) {
+            if let Err(cut) = wait.budget.check() {
+                return Ok(Err(cut));
+            }
+            match reach(address) {
                 Ok(s) => break s,
                 Err(e) if Instant::now() > deadline => {
                     return Err(Error::system(format!(
                         "process {me} cannot reach process {j} at {address}: {e} (is it started, with the same host file?)"
                     )));
                 }
-                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+                Err(_) => std::thread::sleep(LOOK),
             }
         };
         let lost = |e: std::io::Error| {
@@ -553,15 +627,16 @@ fn connect(
                 "process {me} lost process {j} at {address} while connecting: {e}"
             ))
         };
-        // Process j answers once it has reached the processes before it.
-        let wait = deadline
-            .saturating_duration_since(Instant::now())
-            .max(INTRODUCTION);
         stream
             .set_nodelay(true)
-            .and_then(|_| stream.set_read_timeout(Some(wait)))
             .and_then(|_| introduce(&mut stream, Some(me), settings))
             .map_err(lost)?;
+        // Process j answers once it has reached the processes before it.
+        let until = deadline.max(Instant::now() + INTRODUCTION);
+        match answer(&stream, until, wait.budget).map_err(lost)? {
+            Ok(()) => {}
+            Err(cut) => return Ok(Err(cut)),
+        }
         match introduction(&mut stream, false) {
             Ok(Some((_, theirs))) => settings.compare(&theirs, me, j)?,
             Ok(None) => {
@@ -578,6 +653,9 @@ fn connect(
         .set_nonblocking(true)
         .map_err(|e| Error::system(format!("process {me} cannot wait for connections: {e}")))?;
     while out[me + 1..].iter().any(Option::is_none) {
+        if let Err(cut) = wait.budget.check() {
+            return Ok(Err(cut));
+        }
         match listener.accept() {
             Ok((mut stream, _)) => {
                 let heard = stream
@@ -621,7 +699,50 @@ fn connect(
             }
         }
     }
-    Ok(out)
+    Ok(Ok(out))
+}
+
+/// A connection to `address`, each of its addresses tried for at most
+/// [`LOOK`] (a host that does not answer is tried again later, so that the
+/// wait can be stopped).
+fn reach(address: &str) -> std::io::Result<TcpStream> {
+    let mut last = None;
+    for a in std::net::ToSocketAddrs::to_socket_addrs(address)? {
+        match TcpStream::connect_timeout(&a, LOOK) {
+            Ok(s) => return Ok(s),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("the host name has no address")))
+}
+
+/// Waits until the other side of `stream` says something, until `until`,
+/// looking at `budget` every [`LOOK`]: the cut when it is spent. The
+/// stream is left to read what was said within [`INTRODUCTION`].
+fn answer(stream: &TcpStream, until: Instant, budget: &Budget) -> std::io::Result<Result<(), Cut>> {
+    stream.set_read_timeout(Some(LOOK))?;
+    loop {
+        match stream.peek(&mut [0u8; 1]) {
+            Ok(_) => break,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                if let Err(cut) = budget.check() {
+                    return Ok(Err(cut));
+                }
+                if Instant::now() > until {
+                    return Err(e);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    stream.set_read_timeout(Some(INTRODUCTION))?;
+    Ok(Ok(()))
 }
 
 /// Reads a host file, refusing one larger than [`MAX_HOSTFILE_BYTES`]
@@ -630,7 +751,7 @@ fn read_hostfile(path: &Path) -> Result<String, Error> {
     let cannot = |e: std::io::Error| {
         Error::invalid(format!(
             "{}: cannot read the host file: {e}",
-            path.display()
+            crate::files::shown(path)
         ))
     };
     let file = std::fs::File::open(path).map_err(cannot)?;
@@ -641,25 +762,22 @@ fn read_hostfile(path: &Path) -> Result<String, Error> {
     if bytes.len() as u64 > MAX_HOSTFILE_BYTES {
         return Err(Error::invalid(format!(
             "{}: a host file holds one HOST:PORT line per process, at most {MAX_HOSTFILE_BYTES} bytes; this one is larger",
-            path.display()
+            crate::files::shown(path)
         )));
     }
     String::from_utf8(bytes).map_err(|e| {
         Error::invalid(format!(
             "{}: the host file is not text (UTF-8): byte {} is not; give one HOST:PORT line per process",
-            path.display(),
+            crate::files::shown(path),
             e.utf8_error().valid_up_to() + 1
         ))
     })
 }
 
-/// `text` cut to its first [`QUOTED`] characters (it may come from a file or
-/// another process: an error quotes no more).
+/// `text` cut to its first [`QUOTED`] characters, on one line (it may come
+/// from a file or another process: an error quotes no more).
 fn cut(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
+    crate::files::shown_within(text, QUOTED)
 }
 
 /// `text` cut (see [`cut`]) and between quotes.

@@ -537,7 +537,7 @@ fn writing(
     let index = worker.index();
     let rounds = plan.rounds(worker.peers());
     let parts = Partitions::open(
-        plan.work_dir.path(),
+        &plan.work_dir,
         index,
         plan.partitions,
         lengths,
@@ -700,7 +700,7 @@ fn open_sink(
         keep.push(line);
     }
     handing.log = Some(plan.work_dir.sink_log(index, &keep)?);
-    handing.sample = Some(BottomK::new(sink.sample, sink.seed));
+    handing.sample = Some(BottomK::new(sink.sample, sink.seed.value()));
     handing.sink = Some(inner);
     Ok(next)
 }
@@ -775,7 +775,7 @@ fn group(
     handing: &mut Handing,
 ) -> Result<(bool, Partitions), Error> {
     let mut parts = Partitions::open(
-        plan.work_dir.path(),
+        &plan.work_dir,
         index,
         plan.partitions,
         lengths,

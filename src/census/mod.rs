@@ -43,6 +43,7 @@ pub mod cluster;
 pub mod dataflow;
 pub mod group;
 pub mod orbits;
+pub mod own;
 pub mod record;
 pub mod sink;
 pub mod source;
@@ -51,7 +52,7 @@ pub mod spill;
 pub mod store;
 pub mod summary;
 
-use crate::control::{Budget, Ended, Faults};
+use crate::control::{Budget, Cut, Ended, Faults};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::setting::Setting;
@@ -86,10 +87,11 @@ pub struct CensusOptions {
     pub budget: Budget,
     /// The directory in which the census makes its work directory (named
     /// `bbx-census-CONFIG`, or after the sink) for its partition files and
-    /// checkpoints; the default is the system's temporary directory. Only
-    /// the work directory is ever removed, and only when nothing but the
-    /// census's files is in it.
-    pub work_dir: Option<PathBuf>,
+    /// checkpoints (made, private, when missing); the default is the current
+    /// directory. The program chooses it: the library reads no environment.
+    /// Only the work directory is ever removed, and only when nothing but
+    /// the census's files is in it.
+    pub work_dir: PathBuf,
     /// Keep each class of ambiguous spectra's molecules (to store them).
     pub keep_classes: bool,
     /// Keep the work directory of a finished census, for the caller to
@@ -119,7 +121,7 @@ impl Default for CensusOptions {
                     .min(cluster::MAX_WORKERS),
             ),
             budget: Budget::default(),
-            work_dir: None,
+            work_dir: PathBuf::from("."),
             keep_classes: false,
             keep_work: false,
             sink: None,
@@ -152,6 +154,12 @@ pub struct Census {
     /// With [`CensusOptions::sink`], on process 0 of a finished census,
     /// every worker's [`report`](sink::GroupSink::report), as JSON text.
     pub sink_reports: Vec<String>,
+    /// With [`CensusOptions::sink`], the seed of its sample: the sink's, or,
+    /// when that was drawn, the one recorded with the work resumed.
+    pub seed: Option<u64>,
+    /// Whether the workers started: false for a census stopped while its
+    /// processes waited for each other (nothing was counted in this run).
+    pub started: bool,
     /// With [`CensusOptions::keep_work`], the finished census's work
     /// directory, still locked.
     work: Option<checkpoint::WorkDir>,
@@ -178,7 +186,7 @@ impl Census {
     /// ([`CensusOptions::keep_work`]); nothing otherwise.
     pub fn remove_work(&mut self) {
         if let Some(dir) = self.work.take() {
-            dir.remove();
+            dir.remove(true);
         }
     }
 }
@@ -206,6 +214,56 @@ pub fn countable(config: Config) -> Result<u64, Error> {
         )));
     }
     Ok(total)
+}
+
+/// Work a census or a verify left unfinished in a work directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unfinished {
+    /// The work directory.
+    pub path: PathBuf,
+    /// What it was: `census`, or what the groups were handed to (`verify`).
+    pub what: String,
+    /// The configuration.
+    pub config: String,
+    /// The bytes its files take.
+    pub bytes: u64,
+}
+
+/// The unfinished work of other censuses (and verifies) in the directory
+/// where a census of `config` with `options` works, for the program to
+/// tell its user about: every work directory of bbx's own there that holds
+/// a manifest and that no census is using, but the one this census would
+/// resume. Nothing is made, changed or removed.
+pub fn unfinished(config: Config, options: &CensusOptions) -> Vec<Unfinished> {
+    let mine = work_dir_name(config, options);
+    let Ok(entries) = std::fs::read_dir(&options.work_dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Unfinished> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if name == mine || !name.starts_with("bbx-") {
+                return None;
+            }
+            let dir = own::OwnDir::existing(&options.work_dir, &name)?;
+            // Taken for an instant: one in use is not unfinished.
+            if !dir.lock().ok()? {
+                return None;
+            }
+            let manifest = checkpoint::read_manifest(&dir).ok()?;
+            Some(Unfinished {
+                path: dir.path().to_path_buf(),
+                what: manifest
+                    .sink
+                    .map_or_else(|| "census".to_string(), |s| s.name),
+                config: manifest.config,
+                bytes: dir.bytes(),
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    found
 }
 
 /// Runs a census of `config`. `progress(counted, share)` is called about ten
@@ -236,22 +294,36 @@ pub fn run_with(
 ) -> Result<Census, Error> {
     options.cluster.check()?;
     let sizes = Sizes::of(config, options)?;
-    let work_dir = options
-        .work_dir
-        .clone()
-        .unwrap_or_else(std::env::temp_dir)
-        .join(work_dir_name(config, options));
     // What this run creates, to remove again if it fails before working.
-    let mut created = Created::before(&work_dir);
+    let made = own::make_parents(&options.work_dir).map_err(|source| Error::WorkDir {
+        path: crate::files::shown(&options.work_dir),
+        what: "make the directory".into(),
+        source,
+    })?;
     let disk = options
         .faults
         .fail_writes_after
         .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after);
-    let dir = checkpoint::WorkDir::open(&work_dir, &sizes.manifest(config, options), disk)?;
-    if dir.resumed {
-        // Another run's work: not this run's to remove.
-        created.nothing();
-    }
+    let drawn = options.sink.as_ref().is_some_and(|s| s.seed.drawn());
+    let name = work_dir_name(config, options);
+    let manifest = sizes.manifest(config, options);
+    let dir = checkpoint::WorkDir::open(&options.work_dir, &name, manifest, drawn, disk)
+        .inspect_err(|_| own::remove_made(&made))?;
+    // This run's files, with the directories it made: removed when it
+    // fails before working. Another run's work is kept.
+    let discard = |dir: checkpoint::WorkDir| {
+        if !dir.resumed {
+            let made_dir = dir.made();
+            dir.remove(made_dir);
+            own::remove_made(&made);
+        }
+    };
+    let work_dir = dir.path().to_path_buf();
+    let seed = dir.manifest.sink.as_ref().map(|s| s.seed);
+    let sink = options.sink.clone().map(|mut sink| {
+        sink.seed = sink::Seed::Given(seed.unwrap_or_default());
+        sink
+    });
     let plan = Arc::new(dataflow::Plan {
         config,
         symmetry: options.symmetry,
@@ -263,20 +335,34 @@ pub fn run_with(
         budget: options.budget.clone(),
         faults: options.faults.clone(),
         keep_work: options.keep_work,
-        sink: options.sink.clone(),
+        sink,
         counted: Arc::new(AtomicU64::new(0)),
         grouped: AtomicU64::new(0),
         handed: Arc::new(AtomicU64::new(0)),
         resumed: AtomicBool::new(false),
     });
     let start = Instant::now();
-    let settings = settings(config, options, &sizes);
+    let settings = settings(&dir.manifest, options);
+    let waiting = |ended: Ended| Census {
+        report: None,
+        classes: Vec::new(),
+        ended,
+        work_dir: work_dir.clone(),
+        counted: 0,
+        total: sizes.total,
+        sink_reports: Vec::new(),
+        seed,
+        started: false,
+        work: None,
+    };
     let workers = match Workers::start(options, &settings, &plan) {
-        Ok(workers) => workers,
+        Ok(Ok(workers)) => workers,
+        // Stopped while the processes waited for each other: what this
+        // run made is kept, for the same command to go on with.
+        Ok(Err(cut)) => return Ok(waiting(Ended::from(cut))),
         Err(e) => {
             drop(plan);
-            drop(dir);
-            created.remove();
+            discard(dir);
             return Err(e);
         }
     };
@@ -294,18 +380,19 @@ pub fn run_with(
             // run leaves nothing behind.
             let first = options.cluster.process * options.cluster.workers;
             let logged = (first..first + options.cluster.workers).any(|w| !dir.lines(w).is_empty());
-            let nothing_done = idle && !logged && created.top.is_some();
+            let nothing_done = idle && !logged && !dir.resumed;
             if nothing_done {
                 drop(plan);
-                drop(dir);
-                created.remove();
+                discard(dir);
             }
             return Err(lost_error(&options.cluster, &lost, nothing_done, &work_dir));
         }
     };
     progress(&report(&plan));
     let seconds = start.elapsed().as_secs_f64();
-    result(options, &plan, ends, dir, work_dir, seconds)
+    let mut census = result(options, &plan, ends, dir, work_dir, seconds)?;
+    census.seed = seed;
+    Ok(census)
 }
 
 /// What the census of `plan` with `options` ended as, from what its workers
@@ -327,6 +414,8 @@ fn result(
         counted: plan.counted.load(Ordering::Relaxed),
         total: plan.total,
         sink_reports: Vec::new(),
+        seed: None,
+        started: true,
         work: None,
     };
     let mut complete = true;
@@ -377,7 +466,7 @@ fn result(
     } else if options.keep_work {
         census.work = Some(dir);
     } else {
-        dir.remove();
+        dir.remove(true);
     }
     Ok(census)
 }
@@ -461,7 +550,12 @@ impl Sizes {
             processes: cluster.processes,
             process: cluster.process,
             partitions: self.partitions,
-            sink: options.sink.as_ref().map(sink::Sink::describe),
+            sink: options.sink.as_ref().map(|sink| checkpoint::SinkManifest {
+                name: sink.name.clone(),
+                settings: sink.settings.clone(),
+                sample: sink.sample,
+                seed: sink.seed.value(),
+            }),
         }
     }
 }
@@ -483,26 +577,20 @@ fn work_dir_name(config: Config, options: &CensusOptions) -> String {
 }
 
 /// Every setting that changes what a process does with its share, which the
-/// processes of a census must agree on (the memory limit and the work
-/// directory are each process's own).
-fn settings(config: Config, options: &CensusOptions, sizes: &Sizes) -> cluster::Settings {
-    let given = |on: bool| if on { "given" } else { "not given" };
+/// processes of a census must agree on: those of its work directory's
+/// `manifest` but the process and its partition files (the memory limit and
+/// the work directory are each process's own), the bbx version, and
+/// whether the groups are stored.
+fn settings(manifest: &checkpoint::Manifest, options: &CensusOptions) -> cluster::Settings {
+    let given = if options.keep_classes {
+        "given"
+    } else {
+        "not given"
+    };
     cluster::Settings::new()
         .with("the bbx version", env!("CARGO_PKG_VERSION"))
-        .with("the work directory format", checkpoint::FORMAT)
-        .with("the configuration", config)
-        .with(Setting::NoSymmetry, given(!options.symmetry))
-        .with(Setting::Processes, options.cluster.processes)
-        .with(Setting::Workers, options.cluster.workers)
-        .with("the unit size", sizes.unit_size)
-        .with(Setting::StoreGroups, given(options.keep_classes))
-        .with(
-            "what the groups are handed to",
-            options
-                .sink
-                .as_ref()
-                .map_or("nothing".to_string(), sink::Sink::describe),
-        )
+        .and(&manifest.shared())
+        .with(Setting::StoreGroups, given)
 }
 
 /// What a worker returns: how it ended, or its panic.
@@ -524,14 +612,18 @@ impl Workers {
         options: &CensusOptions,
         settings: &cluster::Settings,
         plan: &Arc<dataflow::Plan>,
-    ) -> Result<Workers, Error> {
+    ) -> Result<Result<Workers, Cut>, Error> {
         let ended = Arc::new(AtomicUsize::new(0));
-        let guards = {
+        let started = {
             let plan = plan.clone();
             let ended = ended.clone();
+            let wait = cluster::Wait {
+                patience: CONNECT_PATIENCE,
+                budget: &options.budget,
+            };
             options
                 .cluster
-                .execute(settings, CONNECT_PATIENCE, &options.peers, move |worker| {
+                .execute(settings, wait, &options.peers, move |worker| {
                     // Counted even if the worker panics.
                     struct Done(Arc<AtomicUsize>);
                     impl Drop for Done {
@@ -543,11 +635,11 @@ impl Workers {
                     dataflow::run_worker(worker, &plan)
                 })?
         };
-        Ok(Workers {
+        Ok(started.map(|guards| Workers {
             guards,
             ended,
             count: options.cluster.workers,
-        })
+        }))
     }
 
     /// Waits for the workers, calling `tick` about ten times a second, and
@@ -623,72 +715,8 @@ fn lost_error(
     } else {
         message.push_str(&format!(
             ": the work done is kept in {}; when every process can run, the same commands resume it",
-            work_dir.display()
+            crate::files::shown(work_dir)
         ));
     }
     Error::system(message)
-}
-
-/// What a census is about to create for its work directory: the outermost
-/// missing directory on its path (the work directory itself, or a parent),
-/// or, in a directory that is there already, the files it adds before any
-/// work (the lock and the manifest). A run that fails before working removes
-/// them again, and nothing else.
-struct Created {
-    /// The work directory.
-    work_dir: PathBuf,
-    /// The outermost directory that did not exist.
-    top: Option<PathBuf>,
-    /// The files the census adds to an existing work directory.
-    files: Vec<PathBuf>,
-}
-
-impl Created {
-    fn before(work_dir: &std::path::Path) -> Created {
-        let mut top = None;
-        let mut at = Some(work_dir);
-        while let Some(p) = at {
-            if p.as_os_str().is_empty() || p.exists() {
-                break;
-            }
-            top = Some(p.to_path_buf());
-            at = p.parent();
-        }
-        let files = match top {
-            Some(_) => Vec::new(),
-            None => ["lock", "manifest.json"]
-                .iter()
-                .map(|f| work_dir.join(f))
-                .filter(|f| !f.exists())
-                .collect(),
-        };
-        Created {
-            work_dir: work_dir.to_path_buf(),
-            top,
-            files,
-        }
-    }
-
-    /// Forgets everything: the work directory holds another run's work.
-    fn nothing(&mut self) {
-        self.top = None;
-        self.files.clear();
-    }
-
-    /// Removes what this run created: the work directory and the parents it
-    /// made (a parent only while it is empty), or the files it added.
-    fn remove(&self) {
-        for f in &self.files {
-            let _ = std::fs::remove_file(f);
-        }
-        let Some(top) = &self.top else { return };
-        let _ = std::fs::remove_dir_all(&self.work_dir);
-        let mut at = self.work_dir.parent();
-        while let Some(p) = at {
-            if !p.starts_with(top) || std::fs::remove_dir(p).is_err() {
-                break;
-            }
-            at = p.parent();
-        }
-    }
 }

@@ -33,6 +33,7 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::census::cluster::Settings;
 use crate::error::Error;
 use crate::rules::spectrum::Spectrum;
 
@@ -67,33 +68,56 @@ pub trait GroupSink {
 /// Makes a worker's sink, given the worker's index.
 pub type MakeSink = dyn Fn(usize) -> Result<Box<dyn GroupSink>, Error> + Send + Sync;
 
+/// The seed of a random draw, and whether the user chose it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seed {
+    /// Given by the user: work recorded with another seed is refused.
+    Given(u64),
+    /// Drawn for this run (no seed was given): work recorded with another
+    /// seed resumes with that one, so that the same command resumes it.
+    Drawn(u64),
+}
+
+impl Seed {
+    /// The seed.
+    pub fn value(self) -> u64 {
+        match self {
+            Seed::Given(s) | Seed::Drawn(s) => s,
+        }
+    }
+
+    /// Whether it was drawn for this run.
+    pub fn drawn(self) -> bool {
+        matches!(self, Seed::Drawn(_))
+    }
+}
+
+impl Default for Seed {
+    fn default() -> Seed {
+        Seed::Given(1)
+    }
+}
+
 /// A census's sink: what it is, the sample of unique spectra it wants, and
 /// how each worker makes its own.
 #[derive(Clone)]
 pub struct Sink {
     /// What takes the groups, naming the work directory (`bbx-NAME-CONFIG`).
     pub name: String,
-    /// The sink's settings, which every process and a resumed run must share
-    /// (they are compared as text).
-    pub settings: String,
+    /// The sink's own settings, which every process and a resumed run must
+    /// share (the census adds the sample's size and seed).
+    pub settings: Settings,
     /// Unique spectra to hand over, drawn at random (0: none).
     pub sample: u64,
-    /// The seed of that draw.
-    pub seed: u64,
+    /// The seed of that draw: a drawn one gives way to the seed of the work
+    /// the census resumes.
+    pub seed: Seed,
     /// Partitions a worker groups at least (at most [`crate::census::MAX_PARTITIONS`]):
     /// what a sink takes is logged a partition at a time, so a resumed
     /// census hands over again at most one partition per worker.
     pub partitions: usize,
     /// Makes worker i's sink, on the worker's thread.
     pub make: Arc<MakeSink>,
-}
-
-impl Sink {
-    /// What takes the groups, with its settings, as the work directory's
-    /// manifest and the processes' settings say it.
-    pub fn describe(&self) -> String {
-        format!("{}: {}", self.name, self.settings)
-    }
 }
 
 impl fmt::Debug for Sink {

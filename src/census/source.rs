@@ -69,7 +69,7 @@ pub enum Tables {
     },
     /// The census stopped before the end ([`Census::ended`] says how); its
     /// work is kept in its work directory for the same command to resume.
-    Interrupted(Census),
+    Interrupted(Box<Census>),
     /// This process (not process 0) has done its share of the census;
     /// process 0 has the report.
     ShareDone,
@@ -119,7 +119,7 @@ pub fn tables(
         progress(Step::Counted { counted, share })
     })?;
     if !done.ended.is_complete() {
-        return Ok(Tables::Interrupted(done));
+        return Ok(Tables::Interrupted(Box::new(done)));
     }
     let Some(report) = done.report.take() else {
         done.remove_work();
@@ -163,7 +163,7 @@ pub fn tables(
 pub fn kept(work_dir: &Path, what: Text, other_db: bool) -> Text {
     let mut t = what.and(format!(
         "; the census is kept in {}: the same command",
-        work_dir.display()
+        crate::files::shown(work_dir)
     ));
     if other_db {
         t = t.and(" with another ").and(Setting::Db);
@@ -176,13 +176,14 @@ pub fn kept(work_dir: &Path, what: Text, other_db: bool) -> Text {
 /// that says so: busy while a bbx writes it, and otherwise advice that works
 /// for this configuration (`explore` within its limits, `stats
 /// --store-groups` where a census can count it).
-pub fn rows(db: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
-    let held = Store::open(db, config, busy_ms)?;
+pub fn rows(file: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
+    let held = Store::open(file, config, busy_ms)?;
     if held.has_rows() {
         return Ok(held);
     }
     drop(held);
-    if WriterLock::is_held(Path::new(db)) {
+    let db = crate::files::shown(file);
+    if WriterLock::is_held(Path::new(file)) {
         return Err(Error::busy(format!(
             "another program is writing {db}, which holds no complete catalogue or census of {config} yet: run the same command again when it is done"
         )));

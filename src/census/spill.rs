@@ -6,11 +6,11 @@
 //! ones before it: a checkpoint stores those lengths, and a resumed census
 //! cuts the files back to them.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::census::checkpoint::{Disk, failed as io};
+use crate::census::checkpoint::{Disk, WorkDir, failed as io, partition_name};
 use crate::census::record::{RECORD_BYTES, Record, decode, encode};
 use crate::error::Error;
 
@@ -24,6 +24,8 @@ pub fn partition_of(key: u64, parts: usize) -> usize {
 /// One worker's partition files.
 #[derive(Debug)]
 pub struct Partitions {
+    dir: WorkDir,
+    names: Vec<String>,
     paths: Vec<PathBuf>,
     files: Vec<File>,
     lengths: Vec<u64>,
@@ -33,16 +35,19 @@ pub struct Partitions {
 }
 
 impl Partitions {
-    /// Opens (creating them if needed) worker `worker`'s `parts` files in `dir`,
-    /// cut back to `lengths` (empty when starting afresh), written to `disk`.
+    /// Opens (creating them if needed) worker `worker`'s `parts` files in
+    /// work directory `dir`, cut back to `lengths` (empty when starting
+    /// afresh), written to `disk`.
     pub fn open(
-        dir: &Path,
+        dir: &WorkDir,
         worker: usize,
         parts: usize,
         lengths: &[u64],
         disk: Disk,
     ) -> Result<Partitions, Error> {
         let mut out = Partitions {
+            dir: dir.clone(),
+            names: Vec::new(),
             paths: Vec::new(),
             files: Vec::new(),
             lengths: Vec::new(),
@@ -51,24 +56,23 @@ impl Partitions {
             disk,
         };
         for j in 0..parts {
-            let path = dir.join(format!("worker{worker}-part{j}.records"));
-            let file = OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .read(true)
-                .write(true)
-                .open(&path)
+            let name = partition_name(worker, j);
+            let path = dir.path().join(&name);
+            let file = dir
+                .own()
+                .open_or_create(&name)
                 .map_err(io(&path, "open a partition file"))?;
             let want = lengths.get(j).copied().unwrap_or(0);
             let have = file.metadata().map_err(io(&path, "read"))?.len();
             if have < want {
                 return Err(Error::invalid(format!(
                     "{}: the checkpoint expects {want} bytes but the file has {have} (changed by something else than bbx?); delete the census's work directory {} (bbx made it) to start again",
-                    path.display(),
-                    dir.display()
+                    crate::files::shown(&path),
+                    crate::files::shown(dir.path())
                 )));
             }
             file.set_len(want).map_err(io(&path, "truncate"))?;
+            out.names.push(name);
             out.paths.push(path);
             out.files.push(file);
             out.lengths.push(want);
@@ -157,8 +161,8 @@ impl Partitions {
 
     /// Deletes the files.
     pub fn remove(&self) {
-        for p in &self.paths {
-            let _ = std::fs::remove_file(p);
+        for name in &self.names {
+            let _ = self.dir.own().remove(name);
         }
     }
 }
@@ -169,8 +173,8 @@ mod tests {
 
     #[test]
     fn append_cut_back_and_read() {
-        let dir = std::env::temp_dir().join(format!("bbx-spill-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = crate::census::checkpoint::test_dir(scratch.path());
         let recs: Vec<Record> = (0..1000u64)
             .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i))
             .collect();
@@ -193,6 +197,5 @@ mod tests {
         more[0] += 16;
         drop(p);
         assert!(Partitions::open(&dir, 0, 3, &more, Disk::real()).is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use crate::catalogue::Store;
-use crate::control::Budget;
+use crate::control::{Budget, Ended, Finished};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
@@ -18,9 +18,12 @@ use crate::rules::spectrum::Spectrum;
 /// A5_B8's 7.6 million molecules fit in well under a gigabyte.
 ///
 /// ```
+/// use bbx::control::Budget;
 /// use bbx::verify::spectra;
 /// use bbx::Rules;
-/// let groups = spectra("A4_B6".parse().unwrap(), Rules::Standard).unwrap();
+/// let groups = spectra("A4_B6".parse().unwrap(), Rules::Standard, &Budget::default())
+///     .unwrap()
+///     .value;
 /// assert_eq!(groups.len(), 58033);
 /// let shared = (0..groups.len()).filter(|&i| groups.molecules(i).len() > 1).count();
 /// assert_eq!(shared, 764);
@@ -123,8 +126,13 @@ impl SpectralGroups {
 
 /// Every distinct spectrum of a configuration with the numbers of the molecules
 /// that produce it, by forward enumeration (in parallel, through
-/// [`Walk`]).
-pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
+/// [`Walk`]). Stopped by `budget`, it answers the spectra of the chunks of
+/// molecules it traced, and how it ended.
+pub fn spectra(
+    config: Config,
+    rules: Rules,
+    budget: &Budget,
+) -> Result<Finished<SpectralGroups>, Error> {
     let walk = Walk::new(config)?;
     let positions = config.positions();
     if u16::try_from(Outcome::codes(positions)).is_err() {
@@ -133,28 +141,31 @@ pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
             (u16::MAX as usize - 2) / 4
         )));
     }
-    let budget = Budget::default();
-    let chunks: Vec<Vec<u16>> = walk
+    let chunks: Vec<(Vec<u16>, Vec<u64>)> = walk
         .chunks(1..=walk.count(), 8192)
         .map(|chunk| {
             let mut tracer = Tracer::new(config.width, rules);
             let mut rays = Vec::new();
             let mut codes = Vec::with_capacity(chunk.len() * positions);
-            // The default budget never stops a chunk.
-            let _ = chunk.visit(&budget, |_, atoms, _| {
+            let mut numbers = Vec::with_capacity(chunk.len());
+            // Cut, the chunk keeps the molecules it traced.
+            let _ = chunk.visit(budget, |number, atoms, _| {
                 tracer.update_cells(atoms);
                 tracer.trace_all(&mut rays);
                 codes.extend(rays.iter().map(|r| code(r.outcome)));
+                numbers.push(number);
             });
-            codes
+            (codes, numbers)
         })
         .collect();
-    let codes = chunks.concat();
-    Ok(SpectralGroups::from_records(
-        config.width,
-        codes,
-        (1..=walk.count()).collect(),
-    ))
+    let (codes, numbers): (Vec<Vec<u16>>, Vec<Vec<u64>>) = chunks.into_iter().unzip();
+    let traced: usize = numbers.iter().map(Vec::len).sum();
+    let ended = match budget.check() {
+        Err(cut) if traced as u64 != walk.count() => Ended::from(cut),
+        _ => Ended::Complete,
+    };
+    let groups = SpectralGroups::from_records(config.width, codes.concat(), numbers.concat());
+    Ok(Finished::new(groups, ended))
 }
 
 /// The spectral groups a [`Store`] holds with their molecules' numbers:

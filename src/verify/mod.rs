@@ -13,7 +13,9 @@
 //!
 //! ```
 //! use bbx::verify::{verify, VerifyOptions};
-//! let v = verify("A2_B4".parse().unwrap(), &VerifyOptions::default(), |_, _| {}).unwrap();
+//! let done = verify("A2_B4".parse().unwrap(), &VerifyOptions::default(), |_, _| {}).unwrap();
+//! assert!(done.is_complete());
+//! let v = done.value;
 //! assert!(v.agrees());
 //! assert_eq!(v.checked, 120); // every A2_B4 spectrum is unique
 //! ```
@@ -32,10 +34,13 @@ mod stream;
 
 pub use groups::{SpectralGroups, spectra, spectra_from_store};
 use index::RayIndex;
-pub use source::{Spectra, SpectraSource, spectra_for, spectra_or_stream};
-pub use stream::{DEFAULT_SAMPLE, LISTED_MISMATCHES, Streamed, Streaming, verify_streaming};
+pub use source::{Spectra, SpectraSource, spectra_or_stream};
+pub use stream::{
+    DEFAULT_SAMPLE, LISTED_MISMATCHES, Streamed, Streaming, unfinished, verify_streaming,
+};
 
-use crate::control::Faults;
+pub use crate::census::sink::Seed;
+use crate::control::{Budget, Ended, Faults, Finished};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -57,12 +62,19 @@ pub struct VerifyOptions {
     /// (streamed).
     pub sample: Option<usize>,
     /// Seed of the random choices (a ChaCha8 generator seeded with
-    /// [`SeedableRng::seed_from_u64`], reproducible on every platform).
-    pub seed: u64,
+    /// [`SeedableRng::seed_from_u64`], reproducible on every platform; a
+    /// streamed verify samples with it too). A streamed verify that resumes
+    /// work recorded with another seed takes that one when this one was
+    /// drawn, and is refused when it was given.
+    pub seed: Seed,
     /// Check only the spectra shared by two molecules or more.
     pub ambiguous_only: bool,
     /// Hide this fraction of the rays of each checked spectrum (see [`hide`]).
     pub partial: Option<f64>,
+    /// What stops the enumeration and the checks in memory (Ctrl-C, a
+    /// deadline): they answer with what they did, and how they ended. (A
+    /// streamed verify is stopped by its census's budget.)
+    pub budget: Budget,
     /// Faults to inject: `crossed-rules` makes the SAT side use the other
     /// rules, to prove the check can fail; `busy-timeout-ms` is how long to
     /// wait for other programs to let go of a catalogue.
@@ -74,9 +86,10 @@ impl Default for VerifyOptions {
         VerifyOptions {
             rules: Rules::Standard,
             sample: None,
-            seed: 1,
+            seed: Seed::default(),
             ambiguous_only: false,
             partial: None,
+            budget: Budget::default(),
             faults: Faults::default(),
         }
     }
@@ -200,24 +213,33 @@ impl Verification {
 }
 
 /// Checks the spectra of `config` chosen by `options`; `progress(done, total)`
-/// is called as spectra are checked.
+/// is called as spectra are checked. Stopped by the options' budget, it
+/// answers what it checked (nothing, when the enumeration was stopped), and
+/// how it ended.
 pub fn verify(
     config: Config,
     options: &VerifyOptions,
     progress: impl Fn(usize, usize) + Sync,
-) -> Result<Verification, Error> {
-    let groups = spectra(config, options.rules)?;
-    verify_spectra(config, groups, options, progress)
+) -> Result<Finished<Verification>, Error> {
+    let groups = spectra(config, options.rules, &options.budget)?;
+    // Cut, the budget stays spent: nothing more is checked.
+    let checked = verify_spectra(config, groups.value, options, progress)?;
+    Ok(Finished::new(
+        checked.value,
+        groups.ended.and(checked.ended),
+    ))
 }
 
 /// Checks the given spectra (with the numbers of the molecules that produce
-/// them, as [`spectra`] returns them).
+/// them, as [`spectra`] returns them). Stopped by the options' budget, it
+/// answers with the checks done (those in hand are finished), and how it
+/// ended.
 pub fn verify_spectra(
     config: Config,
     groups: SpectralGroups,
     options: &VerifyOptions,
     progress: impl Fn(usize, usize) + Sync,
-) -> Result<Verification, Error> {
+) -> Result<Finished<Verification>, Error> {
     if groups.width() != config.width {
         return Err(Error::invalid(format!(
             "spectra of a {w}×{w} box cannot be checked against {config}",
@@ -233,7 +255,8 @@ pub fn verify_spectra(
     let mut chosen: Vec<usize> = (0..groups.len())
         .filter(|&i| !options.ambiguous_only || groups.molecules(i).len() > 1)
         .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let seed = options.seed.value();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     if let Some(n) = options.sample {
         // Every ambiguous spectrum, and n of the unique ones at random.
         let (mut pick, unique): (Vec<usize>, Vec<usize>) = chosen
@@ -269,44 +292,54 @@ pub fn verify_spectra(
     };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = work.len();
-    let results: Vec<Result<Checked, Error>> = work
+    let budget = &options.budget;
+    // A check not started once the budget is spent is left out.
+    let results: Vec<Option<Result<Checked, Error>>> = work
         .par_iter()
         .map_init(
             || Checker::new(config, options.sat_rules()),
             |checker, (o, i)| {
+                budget.check().ok()?;
                 // What the enumeration predicts: the spectrum's group, or with
                 // hidden rays every molecule that agrees on the rays left.
                 let want: Vec<u64> = match &index {
                     Some(index) => index.matching(&groups, o),
                     None => groups.molecules(*i).to_vec(),
                 };
-                let checked = checker.check(o, want)?;
+                let checked = checker.check(o, want);
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if n.is_multiple_of(64) || n == total {
                     progress(n, total);
                 }
-                Ok(checked)
+                Some(checked)
             },
         )
         .collect();
     let mut rows = Rows::default();
     let mut mismatches = Vec::new();
-    for r in results {
-        let checked = r?;
-        rows.count(&checked, 1);
-        mismatches.extend(checked.mismatch);
+    let mut checked = 0;
+    for r in results.into_iter().flatten() {
+        let c = r?;
+        rows.count(&c, 1);
+        mismatches.extend(c.mismatch);
+        checked += 1;
     }
-    Ok(Verification {
+    let ended = match budget.check() {
+        Err(cut) if checked < total => Ended::from(cut),
+        _ => Ended::Complete,
+    };
+    let v = Verification {
         config: config.to_string(),
         rules: options.rules,
         spectra: groups.spectra(),
-        checked: total,
+        checked,
         ambiguous_only: options.ambiguous_only,
         partial: options.partial,
-        seed: (options.sample.is_some() || options.partial.is_some()).then_some(options.seed),
+        seed: (options.sample.is_some() || options.partial.is_some()).then_some(seed),
         rows: rows.0.into_values().collect(),
         mismatches,
-    })
+    };
+    Ok(Finished::new(v, ended))
 }
 
 /// What one observation's check found: how many molecules the enumeration
@@ -463,7 +496,9 @@ mod tests {
     #[test]
     fn a3_b4_agrees_fully_and_partially() {
         let config: Config = "A3_B4".parse().unwrap();
-        let v = verify(config, &VerifyOptions::default(), |_, _| {}).unwrap();
+        let v = verify(config, &VerifyOptions::default(), |_, _| {})
+            .unwrap()
+            .value;
         assert!(v.agrees(), "{:?}", v.mismatches);
         assert_eq!(v.checked, v.spectra);
         let molecules: usize = v.rows.iter().map(|r| r.enumeration_molecules).sum();
@@ -476,7 +511,8 @@ mod tests {
             },
             |_, _| {},
         )
-        .unwrap();
+        .unwrap()
+        .value;
         assert!(v.agrees(), "{:?}", v.mismatches);
     }
 
@@ -490,7 +526,9 @@ mod tests {
             .unwrap();
         drop(cat);
         let store = crate::catalogue::Store::open(&db, config, 1000).unwrap();
-        let enumerated = spectra(config, Rules::Standard).unwrap();
+        let enumerated = spectra(config, Rules::Standard, &Budget::default())
+            .unwrap()
+            .value;
         let read = spectra_from_store(&store).unwrap().unwrap();
         assert_eq!(read, enumerated);
         assert_eq!(read.spectra(), read.len());
@@ -564,8 +602,35 @@ mod tests {
     }
 
     #[test]
+    fn a_spent_budget_stops_the_enumeration_and_the_checks() {
+        let config: Config = "A3_B5".parse().unwrap();
+        let cancel = crate::control::Cancel::new();
+        cancel.cancel();
+        let options = VerifyOptions {
+            budget: Budget::default().with_cancel(cancel),
+            ..VerifyOptions::default()
+        };
+        let stopped = verify(config, &options, |_, _| {}).unwrap();
+        assert_eq!(stopped.ended, Ended::Cancelled);
+        assert_eq!(stopped.value.checked, 0);
+        let groups = spectra(config, Rules::Standard, &Budget::default()).unwrap();
+        assert!(groups.is_complete());
+        let stopped = verify_spectra(config, groups.value, &options, |_, _| {}).unwrap();
+        assert_eq!(
+            (stopped.ended, stopped.value.checked),
+            (Ended::Cancelled, 0)
+        );
+    }
+
+    #[test]
     fn spectra_of_another_box_are_refused() {
-        let groups = spectra("A2_B4".parse().unwrap(), Rules::Standard).unwrap();
+        let groups = spectra(
+            "A2_B4".parse().unwrap(),
+            Rules::Standard,
+            &Budget::default(),
+        )
+        .unwrap()
+        .value;
         let err = verify_spectra(
             "A2_B5".parse().unwrap(),
             groups,
@@ -588,7 +653,7 @@ mod tests {
             },
             ..Default::default()
         };
-        let v = verify(config, &options, |_, _| {}).unwrap();
+        let v = verify(config, &options, |_, _| {}).unwrap().value;
         assert!(!v.agrees());
         let m = &v.mismatches[0];
         assert_eq!(m.observation.len(), 16);
@@ -601,7 +666,7 @@ mod tests {
     /// check: both must say the same. Returns how many mismatches there were.
     fn same_as_afresh(config: &str, rules: Rules, sat_rules: Rules, partial: Option<f64>) -> usize {
         let config: Config = config.parse().unwrap();
-        let groups = spectra(config, rules).unwrap();
+        let groups = spectra(config, rules, &Budget::default()).unwrap().value;
         let index = RayIndex::new(&groups).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut checker = Checker::new(config, sat_rules);

@@ -6,7 +6,9 @@ use std::fmt;
 
 use crate::catalogue::{Holding, RULES, SANE_LIMIT, Store, busy_ms, molecules_of};
 use crate::census::countable;
+use crate::control::Ended;
 use crate::error::Error;
+use crate::files::shown;
 use crate::rules::config::Config;
 use crate::setting::Setting;
 use crate::text;
@@ -30,9 +32,9 @@ impl SpectraSource {
     /// What reading the spectra from this source is, for a progress display.
     pub fn reading(&self) -> String {
         match self {
-            SpectraSource::Catalogue(db) => format!("reading the spectra from {db}"),
+            SpectraSource::Catalogue(db) => format!("reading the spectra from {}", shown(db)),
             SpectraSource::Census(db) => {
-                format!("reading the census's ambiguous spectra from {db}")
+                format!("reading the census's ambiguous spectra from {}", shown(db))
             }
             SpectraSource::Enumeration => "enumerating the spectra".to_string(),
         }
@@ -42,8 +44,10 @@ impl SpectraSource {
 impl fmt::Display for SpectraSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpectraSource::Catalogue(db) => write!(f, "catalogue {db}"),
-            SpectraSource::Census(db) => write!(f, "census {db}: ambiguous spectra only"),
+            SpectraSource::Catalogue(db) => write!(f, "catalogue {}", shown(db)),
+            SpectraSource::Census(db) => {
+                write!(f, "census {}: ambiguous spectra only", shown(db))
+            }
             SpectraSource::Enumeration => f.write_str("enumeration in memory"),
         }
     }
@@ -57,49 +61,24 @@ pub enum Spectra {
     /// No complete catalogue (nor, with `--ambiguous`, stored groups): a
     /// census streams the groups to SAT ([`crate::verify::verify_streaming`]).
     Stream,
-}
-
-/// Like [`spectra_for`], except that where it would enumerate the spectra in
-/// memory (or refuse to), a census streams them instead when it can: under
-/// the standard rules, with full observations (no `partial`), for a
-/// configuration a census can count. Other checks are as in
-/// [`spectra_for`]; `reading` hears the source of spectra read.
-pub fn spectra_or_stream(
-    config: Config,
-    db: &str,
-    options: &VerifyOptions,
-    reading: impl FnOnce(&SpectraSource),
-) -> Result<Spectra, Error> {
-    choose(config, db, options, true, reading)
+    /// The enumeration in memory was stopped by the options' budget.
+    Stopped(Ended),
 }
 
 /// The spectra of `config` to check with `options`, from the best source:
 /// the complete catalogue in file `db`; with
 /// [`ambiguous_only`](VerifyOptions::ambiguous_only), the groups a census
-/// stored there; otherwise an enumeration in memory, refused (with what to
-/// do instead) for a configuration of more than [`SANE_LIMIT`] molecules.
-/// `db` is read only under the rules it is written in ([`RULES`]).
-/// `reading` hears the source chosen before the spectra are read.
-pub fn spectra_for(
+/// stored there; otherwise, under the standard rules and with full
+/// observations (no `partial`), for a configuration a census can count, a
+/// census streams them ([`Spectra::Stream`]); otherwise an enumeration in
+/// memory (within the options' budget), refused (with what to do instead)
+/// for a configuration of more than [`SANE_LIMIT`] molecules. `db` is read
+/// only under the rules it is written in ([`RULES`]). `reading` hears the
+/// source chosen before the spectra are read.
+pub fn spectra_or_stream(
     config: Config,
     db: &str,
     options: &VerifyOptions,
-    reading: impl FnOnce(&SpectraSource),
-) -> Result<(SpectralGroups, SpectraSource), Error> {
-    match choose(config, db, options, false, reading)? {
-        Spectra::Groups(groups, source) => Ok((groups, source)),
-        Spectra::Stream => Err(Error::Internal(format!(
-            "the spectra of {config} were to be streamed"
-        ))),
-    }
-}
-
-/// [`spectra_or_stream`] when `may_stream`, [`spectra_for`] otherwise.
-fn choose(
-    config: Config,
-    db: &str,
-    options: &VerifyOptions,
-    may_stream: bool,
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<Spectra, Error> {
     let held = if options.rules == RULES {
@@ -115,8 +94,7 @@ fn choose(
     let source = match store.as_ref().map(Store::holding) {
         Some(Holding::Catalogue) => SpectraSource::Catalogue(db.to_string()),
         Some(_) => SpectraSource::Census(db.to_string()),
-        None if may_stream
-            && options.rules == RULES
+        None if options.rules == RULES
             && options.partial.is_none()
             && countable(config).is_ok() =>
         {
@@ -130,9 +108,15 @@ fn choose(
     reading(&source);
     let groups = match &store {
         Some(store) => spectra_from_store(store)?.ok_or_else(|| {
-            Error::Internal(format!("{db}: the spectra of {config} went missing"))
+            Error::Internal(format!(
+                "{}: the spectra of {config} went missing",
+                shown(db)
+            ))
         })?,
-        None => spectra(config, options.rules)?,
+        None => match spectra(config, options.rules, &options.budget)?.whole() {
+            Ok(groups) => groups,
+            Err(ended) => return Ok(Spectra::Stopped(ended)),
+        },
     };
     Ok(Spectra::Groups(groups, source))
 }

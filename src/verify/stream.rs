@@ -24,11 +24,13 @@
 
 use std::sync::Arc;
 
+use crate::census::cluster::Settings;
 use crate::census::sink::{Group, GroupSink, Sink};
 use crate::census::{self, Census, CensusOptions, Progress};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::spectrum::Observation;
+use crate::setting::Setting;
 use crate::tables::ReportSource;
 use crate::verify::{Checker, Mismatch, Rows, Verification, VerifyOptions};
 
@@ -153,6 +155,55 @@ impl GroupSink for CheckSink {
     }
 }
 
+/// The unique spectra a streamed verify with `options` samples.
+fn sample_of(options: &VerifyOptions) -> u64 {
+    if options.ambiguous_only {
+        0
+    } else {
+        options.sample.map_or(DEFAULT_SAMPLE, |n| n as u64)
+    }
+}
+
+/// The census's sink of a streamed verify of `config` with `options`.
+fn sink(config: Config, options: &VerifyOptions) -> Sink {
+    let sat_rules = options.sat_rules();
+    Sink {
+        name: "verify".into(),
+        settings: Settings::new()
+            .with("the rules of the SAT side", sat_rules)
+            .with(
+                Setting::Ambiguous,
+                if options.ambiguous_only {
+                    "given"
+                } else {
+                    "not given"
+                },
+            ),
+        sample: sample_of(options),
+        seed: options.seed,
+        partitions: PARTITIONS,
+        make: Arc::new(move |_| {
+            Ok(Box::new(CheckSink {
+                checker: Checker::new(config, sat_rules),
+                logged: Part::default(),
+                delta: Part::default(),
+            }) as Box<dyn GroupSink>)
+        }),
+    }
+}
+
+/// The unfinished work of other censuses and verifies where a streamed
+/// verify of `config` with `options` on `census` works (see
+/// [`census::unfinished`]).
+pub fn unfinished(
+    config: Config,
+    options: &VerifyOptions,
+    mut census: CensusOptions,
+) -> Vec<census::Unfinished> {
+    census.sink = Some(sink(config, options));
+    census::unfinished(config, &census)
+}
+
 /// Checks `config` against SAT while a census groups it: every class of
 /// ambiguous spectra, and a uniform random sample of
 /// [`VerifyOptions::sample`] unique spectra (default [`DEFAULT_SAMPLE`];
@@ -172,29 +223,8 @@ pub fn verify_streaming(
             "a streamed verify checks full spectra under the standard rules only".into(),
         ));
     }
-    let sample = if options.ambiguous_only {
-        0
-    } else {
-        options.sample.map_or(DEFAULT_SAMPLE, |n| n as u64)
-    };
-    let sat_rules = options.sat_rules();
-    census.sink = Some(Sink {
-        name: "verify".into(),
-        settings: format!(
-            "SAT under the {sat_rules} rules, {sample} unique spectra sampled with seed {}",
-            options.seed
-        ),
-        sample,
-        seed: options.seed,
-        partitions: PARTITIONS,
-        make: Arc::new(move |_| {
-            Ok(Box::new(CheckSink {
-                checker: Checker::new(config, sat_rules),
-                logged: Part::default(),
-                delta: Part::default(),
-            }) as Box<dyn GroupSink>)
-        }),
-    });
+    let sample = sample_of(options);
+    census.sink = Some(sink(config, options));
     let done = census::run_with(config, &census, progress)?;
     if !done.ended.is_complete() {
         return Ok(Streaming::Interrupted(Box::new(done)));
@@ -229,7 +259,7 @@ pub fn verify_streaming(
         partial: None,
         // The seed said only when it chose: a sample of fewer than all
         // (none with the ambiguous spectra alone).
-        seed: (sample > 0 && all.unique < unique).then_some(options.seed),
+        seed: (sample > 0 && all.unique < unique).then_some(done.seed.unwrap_or_default()),
         rows: all.rows.0.into_values().collect(),
         mismatches: all.listed,
     };

@@ -58,9 +58,20 @@ pub fn kill_at_random(
     delays
 }
 
-/// The `bbx` binary built for these tests.
+/// The `bbx` binary built for these tests. Its user's cache directory,
+/// where a census works unless given `--work-dir`, is [`cache_dir`]: the
+/// tests never write in the cache of whoever runs them, nor in the
+/// system's temporary directory.
 pub fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary built")
+    let mut command = Command::cargo_bin("bbx").expect("binary built");
+    command.env("XDG_CACHE_HOME", cache_dir());
+    command
+}
+
+/// The cache directory of the `bbx` that [`bbx`] runs: in the target
+/// directory, kept between runs (a finished census leaves nothing in it).
+pub fn cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache")
 }
 
 /// Standard output of a command that must succeed.

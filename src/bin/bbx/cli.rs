@@ -632,11 +632,43 @@ pub struct CensusArgs {
     #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
     memory: u64,
     /// The directory in which the census makes its work directory
-    /// (bbx-census-CONFIG, bbx-verify-CONFIG for verify) for partition files
-    /// and checkpoints (default: the system's temporary directory). bbx
-    /// removes only the files it made.
+    /// (bbx-census-CONFIG, bbx-verify-CONFIG for verify), private to the
+    /// user, for partition files and checkpoints (default: bbx in the user's
+    /// cache directory, such as ~/.cache/bbx). bbx removes only the files it
+    /// made.
     #[arg(long, value_name = "DIR")]
     work_dir: Option<std::path::PathBuf>,
+}
+
+/// Where a census makes its work directory when `--work-dir` is not given:
+/// `bbx` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on
+/// Linux, `~/Library/Caches` on macOS, the local application data on
+/// Windows), never a directory other users share.
+pub fn default_work_dir() -> bbx::Result<std::path::PathBuf> {
+    dirs::cache_dir().map(|d| d.join("bbx")).ok_or_else(|| {
+        bbx::Error::invalid(bbx::text![
+            "this user has no cache directory to keep a census's work in (is HOME set?): give ",
+            bbx::setting::Setting::WorkDir
+        ])
+    })
+}
+
+/// Tells the user, on standard error, of the unfinished work that other
+/// censuses and verifies left (as [`bbx::census::unfinished`] finds it):
+/// where, how big, and how to resume or discard it.
+pub fn note_unfinished(found: Vec<bbx::census::Unfinished>) {
+    for u in found {
+        let command = match u.what.as_str() {
+            "census" => "stats",
+            other => other,
+        };
+        eprintln!(
+            "note: {} holds the unfinished work of `bbx {command} {}` ({:.1} MB): the same command with the options it was started with resumes it; deleting that directory discards it",
+            bbx::files::shown(&u.path),
+            bbx::files::shown(&u.config),
+            u.bytes as f64 / 1e6
+        );
+    }
 }
 
 impl CensusArgs {
@@ -655,17 +687,22 @@ impl CensusArgs {
     }
 
     /// The census's options on `cluster`, stopped by Ctrl-C, with the
-    /// `faults` a test injects.
+    /// `faults` a test injects; it works in `--work-dir` or
+    /// [`default_work_dir`].
     pub fn options(
         &self,
         cluster: bbx::census::Cluster,
         faults: bbx::control::Faults,
-    ) -> bbx::census::CensusOptions {
-        bbx::census::CensusOptions {
+    ) -> bbx::Result<bbx::census::CensusOptions> {
+        let work_dir = match &self.work_dir {
+            Some(dir) => dir.clone(),
+            None => default_work_dir()?,
+        };
+        Ok(bbx::census::CensusOptions {
             budget: bbx::control::Budget::default()
                 .with_memory(Some(self.memory))
                 .with_cancel(interrupt()),
-            work_dir: self.work_dir.clone(),
+            work_dir,
             peers: if cluster.processes > 1 {
                 peer_watch()
             } else {
@@ -674,7 +711,7 @@ impl CensusArgs {
             cluster,
             faults,
             ..bbx::census::CensusOptions::default()
-        }
+        })
     }
 }
 
@@ -709,9 +746,13 @@ pub fn interrupted_census(
     stage: &str,
     kept: &str,
 ) -> String {
-    let dir = done.work_dir.display();
+    let dir = bbx::files::shown(&done.work_dir);
     let (process, processes) = (cluster.process, cluster.processes);
-    if processes > 1 {
+    if !done.started {
+        format!(
+            "interrupted while waiting for the other processes of the census: nothing was counted in this run; {kept} is kept in {dir}: run the same command to resume"
+        )
+    } else if processes > 1 {
         // Each process's share is not known in advance: no "of" for it,
         // and no telling from the counts whether every molecule is counted.
         format!(

@@ -5,8 +5,8 @@ use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
 
 use crate::cli::{
-    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted_census, json, progress_bar, spinner,
-    stopped,
+    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted_census, json, note_unfinished,
+    progress_bar, spinner, stopped,
 };
 
 #[derive(clap::Args)]
@@ -63,7 +63,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         store: args.store_groups,
         census: CensusOptions {
             symmetry: !args.no_symmetry,
-            ..args.census_args.options(cluster.clone(), faults()?)
+            ..args.census_args.options(cluster.clone(), faults()?)?
         },
     };
     let quiet = args.quiet.quiet;
@@ -78,6 +78,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Step::Counting => {
             // A second Ctrl-C stops at once: the last checkpoint is safe.
             ctrl_c();
+            note_unfinished(bbx::census::unfinished(config, &options.census));
             shown = Some(progress_bar(quiet, "molecules", format!("census {config}")));
         }
         Step::Counted { counted, share } => {

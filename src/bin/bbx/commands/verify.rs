@@ -6,8 +6,8 @@ use bbx::verify::{Spectra, SpectraSource, Streaming};
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupted_census, json, progress_bar,
-    spinner, stopped,
+    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupt, interrupted_census, json,
+    note_unfinished, progress_bar, spinner, stopped,
 };
 
 #[derive(clap::Args)]
@@ -55,17 +55,26 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             "--partial {f}: give a fraction between 0 and 1"
         )));
     }
+    let seed = match args.seed.given() {
+        Some(seed) => bbx::verify::Seed::Given(seed),
+        None => bbx::verify::Seed::Drawn(args.seed.value()?),
+    };
     let options = bbx::verify::VerifyOptions {
         rules: args.rules,
         sample: args.sample,
-        seed: args.seed.value()?,
+        seed,
         ambiguous_only: args.ambiguous,
         partial: args.partial,
+        // Ctrl-C is caught once the spectra are enumerated or checked.
+        budget: bbx::control::Budget::default().with_cancel(interrupt()),
         faults: faults()?,
     };
     let start = Instant::now();
     let mut reading = None;
     let found = bbx::verify::spectra_or_stream(config, &args.db, &options, |source| {
+        if *source == SpectraSource::Enumeration {
+            ctrl_c();
+        }
         reading = Some(spinner(
             args.quiet.quiet,
             format!("verify {config}: {}", source.reading()),
@@ -77,14 +86,37 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (groups, source) = match found? {
         Spectra::Groups(groups, source) => (groups, source),
         Spectra::Stream => return stream(&args, options, start),
+        Spectra::Stopped(_) => {
+            let message = format!(
+                "interrupted while enumerating the spectra of {config}: nothing was checked"
+            );
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                &message,
+                Status::Interrupted,
+            ));
+        }
     };
+    ctrl_c();
     let bar = progress_bar(args.quiet.quiet, "spectra", format!("verify {config}"));
     let v = bbx::verify::verify_spectra(config, groups, &options, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let v = v?;
+    let v = match v?.whole() {
+        Ok(v) => v,
+        Err(_) => {
+            let message = "interrupted: not every spectrum was checked, so there is no verdict";
+            return Ok(stopped(
+                args.json,
+                "interrupted",
+                message,
+                Status::Interrupted,
+            ));
+        }
+    };
     let code = if v.agrees() { Status::Done } else { Status::No };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
@@ -109,9 +141,14 @@ fn stream(
     let cluster = args.census_args.cluster()?;
     let census_options = args
         .census_args
-        .options(cluster.clone(), options.faults.clone());
+        .options(cluster.clone(), options.faults.clone())?;
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     ctrl_c();
+    note_unfinished(bbx::verify::unfinished(
+        config,
+        &options,
+        census_options.clone(),
+    ));
     let quiet = args.quiet.quiet;
     let bar = progress_bar(quiet, "molecules", format!("verify {config}: census"));
     let mut checking = false;
