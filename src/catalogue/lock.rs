@@ -5,7 +5,10 @@
 //! while an exploration writes would end up beside a catalogue. Every bbx
 //! that writes a catalogue file (`explore`, `stats --store-groups`) holds an
 //! advisory lock on `FILE.lock` from before it creates or opens the file until
-//! it is done, and removes the lock file then. Readers never create it: they
+//! it is done, and removes the lock file then. The lock file is opened
+//! without following a link, and only a regular file is taken for one: a
+//! link or anything else of that name is refused, never written through.
+//! Readers never create it: they
 //! only look whether a writer holds it (a shared lock taken for an instant),
 //! to tell a file being written from one that is not a catalogue; a reader
 //! takes the writer's lock only to roll back the journal a killed writer left
@@ -40,15 +43,10 @@ impl WriterLock {
         let path = lock_path(db);
         let start = Instant::now();
         loop {
-            let file = OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&path)
-                .map_err(|source| Error::Io {
-                    path: path.display().to_string(),
-                    source,
-                })?;
+            let file = open_lock(&path, true).map_err(|source| Error::Io {
+                path: crate::files::shown(&path),
+                source,
+            })?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) if start.elapsed() < PATIENCE => {
@@ -58,13 +56,13 @@ impl WriterLock {
                 Err(TryLockError::WouldBlock) => {
                     return Err(Error::busy(format!(
                         "{}: another bbx is writing this catalogue (it holds {}): wait for it to finish or stop it, then run the same command again",
-                        db.display(),
-                        path.display()
+                        crate::files::shown(db),
+                        crate::files::shown(&path)
                     )));
                 }
                 Err(TryLockError::Error(source)) => {
                     return Err(Error::Io {
-                        path: path.display().to_string(),
+                        path: crate::files::shown(&path),
                         source,
                     });
                 }
@@ -80,7 +78,7 @@ impl WriterLock {
     /// Whether a writer holds the lock of catalogue `db` now. Creates
     /// nothing: without a lock file, nobody holds it.
     pub fn is_held(db: &Path) -> bool {
-        let Ok(file) = File::open(lock_path(db)) else {
+        let Ok(file) = open_lock(&lock_path(db), false) else {
             return false;
         };
         match file.try_lock_shared() {
@@ -105,6 +103,54 @@ impl Drop for WriterLock {
     }
 }
 
+/// Opens the lock file at `path` (to write, creating it when `create`)
+/// without following a link: anything but a regular file is refused.
+fn open_lock(path: &Path, create: bool) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options
+        .read(true)
+        .write(create)
+        .create(create)
+        .truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(
+            (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
+        );
+    }
+    #[cfg(not(unix))]
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(not_a_lock());
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| if is_link(&e) { not_a_lock() } else { e })?;
+    if !file.metadata()?.is_file() {
+        return Err(not_a_lock());
+    }
+    Ok(file)
+}
+
+/// Whether opening a file failed because its name is a link (ELOOP, with
+/// O_NOFOLLOW).
+#[cfg(unix)]
+fn is_link(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
+}
+
+#[cfg(not(unix))]
+fn is_link(_: &std::io::Error) -> bool {
+    false
+}
+
+/// The error of a lock file that is not a regular file.
+fn not_a_lock() -> std::io::Error {
+    std::io::Error::other(
+        "not a regular file (a link, a directory, a device): bbx's writer lock is an empty file it makes, and it writes through nothing else",
+    )
+}
+
 #[cfg(unix)]
 fn same_file(file: &File, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -125,8 +171,8 @@ mod tests {
 
     #[test]
     fn a_file_of_the_lock_files_name_with_content_is_kept() {
-        let dir = std::env::temp_dir().join(format!("bbx-lock-kept-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let db = dir.join("notes.sqlite");
         std::fs::write(dir.join("notes.sqlite.lock"), "my notes\n").unwrap();
         drop(WriterLock::take(&db).unwrap());
@@ -134,13 +180,34 @@ mod tests {
             std::fs::read_to_string(dir.join("notes.sqlite.lock")).unwrap(),
             "my notes\n"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_where_the_lock_should_be_is_refused_and_left_alone() {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
+        let precious = dir.join("precious");
+        std::fs::write(&precious, "").unwrap();
+        std::os::unix::fs::symlink(&precious, dir.join("bbx.sqlite.lock")).unwrap();
+        let e = WriterLock::take(&dir.join("bbx.sqlite"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        assert!(!WriterLock::is_held(&dir.join("bbx.sqlite")));
+        assert!(
+            std::fs::symlink_metadata(dir.join("bbx.sqlite.lock"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(precious.exists());
     }
 
     #[test]
     fn one_writer_at_a_time() {
-        let dir = std::env::temp_dir().join(format!("bbx-lock-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let db = dir.join("bbx.sqlite");
         assert!(!WriterLock::is_held(&db));
         assert!(
@@ -158,6 +225,5 @@ mod tests {
         assert!(!WriterLock::is_held(&db));
         let third = WriterLock::take(&db).unwrap();
         drop(third);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -49,6 +49,7 @@ pub use schema::{BUSY_TIMEOUT_MS, busy_ms};
 pub use store::{Groups, Holding, RULES, Store, molecules_of};
 
 use crate::error::Error;
+use crate::files::shown;
 use crate::rules::config::Config;
 use crate::setting::Setting;
 use crate::text;
@@ -115,18 +116,15 @@ fn check_path(path: &Path) -> Result<(), Error> {
     {
         return Err(Error::invalid(format!(
             "{}: cannot open the catalogue: directory {} does not exist",
-            path.display(),
-            parent.display()
+            shown(path),
+            shown(parent)
         )));
     }
     if path.is_dir() {
         return Err(Error::invalid(text![
-            format!("{}: is a directory: give ", path.display()),
+            format!("{}: is a directory: give ", shown(path)),
             Setting::Db,
-            format!(
-                " a file in it, such as {}",
-                path.join("bbx.sqlite").display()
-            )
+            format!(" a file in it, such as {}", shown(path.join("bbx.sqlite")))
         ]));
     }
     Ok(())
@@ -154,7 +152,7 @@ fn wait_out_journal(
     busy_ms: u32,
     error: Error,
 ) -> Result<(), Error> {
-    let p = path.display().to_string();
+    let p = shown(path);
     let over = Instant::now() >= deadline;
     if !journal_path(path).exists() {
         // SQLite saw the journal of a transaction that committed a moment
@@ -183,21 +181,21 @@ fn wait_out_journal(
 /// writer's lock, so that no bbx writer is at work; SQLite itself rolls back
 /// only a journal no live writer holds.
 fn roll_back(path: &Path, busy_ms: u32) -> Result<(), Error> {
-    let p = path.display().to_string();
+    let p = shown(path);
     let journal = journal_path(path);
     if header_app_id(path) != Some(APPLICATION_ID) {
         return Err(not_bbx(
             &p,
             &format!(
                 "an SQLite database another program was writing when it stopped, which left its journal {}",
-                journal.display()
+                shown(&journal)
             ),
         ));
     }
     let cannot = |detail: String| {
         Error::system(format!(
             "{p}: a program writing it stopped in the middle of a transaction and left its journal {}; SQLite rolls the file back to its last commit before anyone reads it, which needs write access to the file and its directory ({detail}): run the command as someone who may write them",
-            journal.display()
+            shown(&journal)
         ))
     };
     let _lock = match WriterLock::take(path) {
@@ -253,6 +251,7 @@ impl Catalogue {
     /// other programs to let go of the file before a write gives up.
     pub fn open_waiting(path: impl AsRef<Path>, busy_ms: u32) -> Result<Catalogue, Error> {
         let path = path.as_ref();
+        // The file's name as given: the catalogue keeps it to reach the file.
         let p = path.display().to_string();
         check_path(path)?;
         let lock = WriterLock::take(path).map_err(|e| match e {
@@ -271,11 +270,12 @@ impl Catalogue {
                 &p,
                 &format!(
                     "an SQLite database another program is writing, or was when it stopped: its journal {} is beside it",
-                    journal_path(path).display()
+                    shown(journal_path(path))
                 ),
             ));
         }
-        let created = !path.exists();
+        // Nothing at all there, not even a link: the file is this call's.
+        let created = std::fs::symlink_metadata(path).is_err();
         let opened = Connection::open(path)
             .map_err(|source| Error::Database {
                 path: p.clone(),
@@ -347,6 +347,7 @@ impl Catalogue {
     /// Opens `path` read-only: `None` when it does not exist (or, with
     /// `empty_ok`, holds nothing yet).
     fn read_only(path: &Path, busy_ms: u32, empty_ok: bool) -> Result<Option<Catalogue>, Error> {
+        // The file's name as given: the catalogue keeps it to reach the file.
         let p = path.display().to_string();
         check_path(path)?;
         if !path.exists() {
