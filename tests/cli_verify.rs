@@ -10,10 +10,10 @@ use serde_json::Value;
 use crate::common::{bbx, temp_dir};
 
 fn verify(args: &[&str]) -> Value {
-    let db = std::env::temp_dir().join(format!("bbx-verify-none-{}.sqlite", std::process::id()));
     // A census streams the groups of a standard-rules verify: in a work
-    // directory of this call's own.
+    // directory of this call's own, beside the (absent) catalogue.
     let work = temp_dir("verify-work");
+    let db = work.join("none.sqlite");
     let out = bbx()
         .arg("verify")
         .args(args)
@@ -140,8 +140,8 @@ fn hidden_rays_and_samples() {
 
 #[test]
 fn spectra_from_a_complete_catalogue() {
-    let db = std::env::temp_dir().join(format!("bbx-verify-db-{}.sqlite", std::process::id()));
-    let _ = std::fs::remove_file(&db);
+    let dir = temp_dir("verify-db");
+    let db = dir.join("bbx.sqlite");
     let run = |args: &[&str]| {
         bbx()
             .args(args)
@@ -152,7 +152,6 @@ fn spectra_from_a_complete_catalogue() {
     };
     assert!(run(&["explore", "A4_B5", "--quiet"]).status.success());
     let out = run(&["verify", "A4_B5", "--ambiguous", "--partial", "0.3"]);
-    let _ = std::fs::remove_file(&db);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(catalogue "), "{text}");

@@ -383,3 +383,32 @@ fn the_default_work_directory_is_the_users_cache_and_unfinished_work_is_told() {
     assert!(kept.join("manifest.json").exists(), "told of, not touched");
     assert!(names(&tmp).is_empty());
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_verify_in_memory_at_once() {
+    // With hidden rays the spectra are enumerated and checked in memory.
+    for wait_ms in [200, 2500] {
+        let mut child = StdCommand::new(bin())
+            .args(["verify", "A5_B8", "--partial", "0.5", "--seed", "1", "-q"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        wait_for(&mut child, "verify catches Ctrl-C", || catches_sigint(pid));
+        std::thread::sleep(Duration::from_millis(wait_ms));
+        let sent = Instant::now();
+        let status = StdCommand::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = wait(child, Duration::from_secs(60));
+        let took = sent.elapsed();
+        let err = one_line(&out, 130);
+        assert!(err.starts_with("interrupted"), "{err}");
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        eprintln!("Ctrl-C stopped a verify in memory in {took:?}: {err}");
+    }
+}

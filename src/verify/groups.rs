@@ -126,8 +126,8 @@ impl SpectralGroups {
 
 /// Every distinct spectrum of a configuration with the numbers of the molecules
 /// that produce it, by forward enumeration (in parallel, through
-/// [`Walk`]). Stopped by `budget`, it answers the spectra of the chunks of
-/// molecules it traced, and how it ended.
+/// [`Walk`]). Stopped by `budget`, it answers no spectrum (what was traced
+/// is let go at once), and how it ended.
 pub fn spectra(
     config: Config,
     rules: Rules,
@@ -160,12 +160,14 @@ pub fn spectra(
         .collect();
     let (codes, numbers): (Vec<Vec<u16>>, Vec<Vec<u64>>) = chunks.into_iter().unzip();
     let traced: usize = numbers.iter().map(Vec::len).sum();
-    let ended = match budget.check() {
-        Err(cut) if traced as u64 != walk.count() => Ended::from(cut),
-        _ => Ended::Complete,
-    };
+    if let Err(cut) = budget.check()
+        && traced as u64 != walk.count()
+    {
+        let none = SpectralGroups::from_records(config.width, Vec::new(), Vec::new());
+        return Ok(Finished::new(none, Ended::from(cut)));
+    }
     let groups = SpectralGroups::from_records(config.width, codes.concat(), numbers.concat());
-    Ok(Finished::new(groups, ended))
+    Ok(Finished::complete(groups))
 }
 
 /// The spectral groups a [`Store`] holds with their molecules' numbers:
