@@ -65,7 +65,9 @@ fn wide(n: usize, k: usize) -> u64 {
 /// `atoms`, with `c(n, k)` = C(n, k): C(N, n) − Σ C(N − 1 − a_i, n − i).
 fn rank_with(cells: usize, atoms: &[usize], c: impl Fn(usize, usize) -> u64) -> u64 {
     let n = atoms.len();
-    let sub: u64 = (atoms.iter().enumerate()).map(|(i, &a)| c(cells - 1 - a, n - i)).sum();
+    let sub: u64 = (atoms.iter().enumerate())
+        .map(|(i, &a)| c(cells - 1 - a, n - i))
+        .sum();
     c(cells, n) - sub
 }
 
