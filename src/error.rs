@@ -60,10 +60,11 @@ impl std::error::Error for ParseError {}
 /// [`Setting`](crate::setting::Setting), never a command-line flag:
 /// [`show`](Error::show) names the settings the way a front does, and
 /// `Display` in plain words ([`Plain`]).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.show(&Plain))]
 pub enum Error {
     /// Text that does not say what bbx expects (a molecule, a spectrum, a puzzle).
-    Parse(ParseError),
+    Parse(#[from] ParseError),
     /// A configuration such as `A4_B8` that is malformed or impossible.
     Config {
         /// The text as given.
@@ -100,9 +101,9 @@ pub enum Error {
         source: rusqlite::Error,
     },
     /// The SAT solver failed (not: found no answer).
-    Solver(varisat::solver::SolverError),
+    Solver(#[source] varisat::solver::SolverError),
     /// A value could not be written as JSON.
-    Json(serde_json::Error),
+    Json(#[from] serde_json::Error),
     /// A catalogue file whose content bbx cannot have written: a damaged page,
     /// a row that is not a molecule. Said only of a file whose header says
     /// bbx made it (the message may advise removing it).
@@ -177,38 +178,6 @@ fn rebuild(naming: &dyn Naming) -> String {
     format!(
         "build it again in a new file (`bbx explore … {db} NEW`, or `bbx stats … {store} {db} NEW` for a census), or remove this one"
     )
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.show(&Plain))
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Parse(e) => Some(e),
-            Error::Io { source, .. } | Error::WorkDir { source, .. } => Some(source),
-            #[cfg(feature = "catalogue")]
-            Error::Database { source, .. } => Some(source),
-            Error::Solver(e) => Some(e),
-            Error::Json(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<ParseError> for Error {
-    fn from(e: ParseError) -> Error {
-        Error::Parse(e)
-    }
-}
-
-impl From<serde_json::Error> for Error {
-    fn from(e: serde_json::Error) -> Error {
-        Error::Json(e)
-    }
 }
 
 impl Error {

@@ -35,7 +35,8 @@ use std::fmt;
 /// [`key`](Setting::key) is a stable identifier in kebab case; the command
 /// line happens to spell its flags that way, but the library never adds
 /// the dashes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Setting {
     /// Checking only the spectra shared by two molecules or more.
@@ -88,32 +89,8 @@ pub enum Setting {
 
 impl Setting {
     /// A stable identifier in kebab case: `work-dir`, `plan-max`.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Setting::Ambiguous => "ambiguous",
-            Setting::Atoms => "atoms",
-            Setting::Boards => "boards",
-            Setting::Config => "config",
-            Setting::Db => "db",
-            Setting::Force => "force",
-            Setting::Format => "format",
-            Setting::Hostfile => "hostfile",
-            Setting::Json => "json",
-            Setting::Max => "max",
-            Setting::MaxDraws => "max-draws",
-            Setting::Memory => "memory",
-            Setting::NoSymmetry => "no-symmetry",
-            Setting::PlanMax => "plan-max",
-            Setting::Process => "process",
-            Setting::Processes => "processes",
-            Setting::Rules => "rules",
-            Setting::Sample => "sample",
-            Setting::Seed => "seed",
-            Setting::StoreGroups => "store-groups",
-            Setting::Timeout => "timeout",
-            Setting::WorkDir => "work-dir",
-            Setting::Workers => "workers",
-        }
+    pub fn key(self) -> &'static str {
+        self.into()
     }
 
     /// The setting in plain words: `the memory bound`.
@@ -334,5 +311,23 @@ mod tests {
         assert_eq!(t.to_string(), "a b the work directory c");
         assert_eq!(t.settings().collect::<Vec<_>>(), [Setting::WorkDir]);
         assert_eq!(Text::from("plain").show(&Flags), "plain");
+    }
+
+    #[test]
+    fn keys_are_kebab_case() {
+        let keys = [
+            Setting::Db,
+            Setting::Hostfile,
+            Setting::MaxDraws,
+            Setting::NoSymmetry,
+            Setting::PlanMax,
+            Setting::StoreGroups,
+            Setting::WorkDir,
+        ]
+        .map(Setting::key);
+        assert_eq!(
+            keys.join(" "),
+            "db hostfile max-draws no-symmetry plan-max store-groups work-dir"
+        );
     }
 }

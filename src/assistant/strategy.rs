@@ -41,9 +41,13 @@ use crate::rules::spectrum::Spectrum;
 
 pub use crate::assistant::spectra::{SPECTRA_MEMORY, STRATEGY_LIMIT};
 
-/// How the seeker chooses the next ray.
+/// How the seeker chooses the next ray; named `greedy`, `entropy`, `score`
+/// or `lookahead` (read in any case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::Display, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
+#[strum(parse_err_ty = String, parse_err_fn = unknown_policy)]
 pub enum Policy {
     /// The ray that leaves the fewest molecules on average (Σ size²): the
     /// default, and the coach's.
@@ -70,29 +74,13 @@ impl Policy {
 
     /// `greedy`, `entropy`, `score` or `lookahead`.
     pub fn name(self) -> &'static str {
-        match self {
-            Policy::Greedy => "greedy",
-            Policy::Entropy => "entropy",
-            Policy::Score => "score",
-            Policy::Lookahead => "lookahead",
-        }
+        self.into()
     }
 }
 
-impl std::str::FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Policy, String> {
-        let name = s.to_ascii_lowercase();
-        (Policy::ALL.into_iter().find(|p| p.name() == name)).ok_or_else(|| {
-            format!("unknown policy '{s}': expected greedy, entropy, score or lookahead")
-        })
-    }
-}
-
-impl std::fmt::Display for Policy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
+/// The error of a name that is no policy.
+fn unknown_policy(s: &str) -> String {
+    format!("unknown policy '{s}': expected greedy, entropy, score or lookahead")
 }
 
 /// What to play, and within what: the budget's deadline and token stop

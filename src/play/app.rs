@@ -34,7 +34,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventK
 
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
 use crate::error::Error;
-use crate::play::board::{self, Board};
+use crate::play::board::{self as boards, Board};
 use crate::play::coach::{Advice, CoachLimits, News, Panels, Question, ReviewRequest, ReviewState};
 use crate::play::game::{Game, GuessError, Shot};
 use crate::play::input::{Command, Cursor, Target, command};
@@ -42,7 +42,8 @@ use crate::play::referee::Verdict;
 use crate::play::save::save_text;
 use crate::play::setup::{Setup, Source, Started};
 use crate::play::words::{self, Lines, Tone, say};
-use crate::render::grid;
+use crate::render::board;
+use crate::rules::board::{Molecule, port};
 use crate::rules::config::Config;
 use crate::rules::notation::Notation;
 use crate::setting::{Naming, Plain};
@@ -231,20 +232,35 @@ impl App {
     /// The screen for a game `started` from `setup` (kept to start new
     /// games), and what the loop must do first.
     pub fn new(setup: Setup, started: Started, options: Options) -> (App, Vec<Effect>) {
-        let notation = match (options.notation, started.notation) {
-            (Notation::Emacs, _) | (_, Some(Notation::Emacs)) => Notation::Emacs,
-            _ => Notation::Letters,
+        let mut app = App::fresh(setup, started, options);
+        if app.game().is_over() {
+            app.after_verdict();
+        }
+        app.refresh();
+        let effects = std::mem::take(&mut app.effects);
+        (app, effects)
+    }
+
+    /// The game in `started` afresh: where it saves, the cursor, the coach.
+    fn fresh(setup: Setup, started: Started, options: Options) -> App {
+        let saved_to = match &started.source {
+            Source::Saved { path } => Some(path.clone()),
+            _ => None,
         };
-        let mut app = App {
+        let emacs = started.notation.filter(|n| *n == Notation::Emacs);
+        App {
             setup,
             cursor: Cursor::start(started.game.width()),
-            notation,
+            notation: emacs.unwrap_or(options.notation),
             advice: Advice::default(),
             panels: Panels::default(),
             mode: Mode::Board,
             message: Some((say::welcome(started.game.atoms()), Tone::Info)),
-            save_path: String::new(),
-            saved_to: None,
+            save_path: options
+                .save_path
+                .clone()
+                .unwrap_or_else(|| started.default_save_path()),
+            saved_to,
             unsaved: false,
             coach_used: false,
             interrupted: false,
@@ -255,31 +271,7 @@ impl App {
             started,
             scene: Scene::default(),
             effects: Vec::new(),
-        };
-        app.fresh();
-        if app.game().is_over() {
-            app.after_verdict();
         }
-        app.refresh();
-        let effects = std::mem::take(&mut app.effects);
-        (app, effects)
-    }
-
-    /// Everything about the game in `started` afresh: where it saves, the
-    /// cursor, the coach.
-    fn fresh(&mut self) {
-        let s = &self.started;
-        let path = self.options.save_path.clone();
-        self.save_path = path.unwrap_or_else(|| s.default_save_path());
-        self.saved_to = match &s.source {
-            Source::Saved { path } => Some(path.clone()),
-            _ => None,
-        };
-        self.cursor = Cursor::start(s.game.width());
-        self.advice = Advice::default();
-        self.panels = Panels::default();
-        self.unsaved = false;
-        self.coach_used = false;
     }
 
     /// The game.
@@ -357,9 +349,10 @@ impl App {
     /// Takes `msg` in; returns what the loop must do.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
-            Msg::Key(key) => self.key(key),
+            Msg::Key(key) if key.kind == KeyEventKind::Release => {}
+            Msg::Key(key) if command(&key) != Some(Command::Interrupt) => self.key(key),
             Msg::Mouse(kind, at) => self.mouse(kind, at),
-            Msg::Interrupt => {
+            Msg::Key(_) | Msg::Interrupt => {
                 self.interrupted = true;
                 self.effects.push(Effect::Quit);
             }
@@ -376,10 +369,7 @@ impl App {
         }
         let wanted = self.panels.any() || matches!(self.mode, Mode::Molecules { .. });
         let g = &self.started.game;
-        if let Some(q) = wanted
-            .then(|| self.advice.question(g.observation(), g.rules(), g.atoms()))
-            .flatten()
-        {
+        if wanted && let Some(q) = self.advice.question(g.observation(), g.rules(), g.atoms()) {
             self.effects.push(Effect::Ask(q));
         }
         self.refresh();
@@ -390,30 +380,29 @@ impl App {
     fn refresh(&mut self) {
         let g = &self.started.game;
         let (cursor, target) = (self.cursor, self.cursor.target());
-        self.scene = if g.is_over() {
+        let (board, guess, side) = if g.is_over() {
             let second = g.verdict().is_some_and(|v| !v.exact && !v.resigned);
-            Scene {
-                board: board::reveal(g, self.notation, cursor),
-                guess: board::guessed(g, self.notation, cursor).filter(|_| second),
-                side: words::verdict_panel(
-                    g,
-                    target,
-                    self.advice.review(),
-                    self.options.policy,
-                    self.coach_used,
-                ),
-                status: words::status(g),
-                molecules: matches!(self.mode, Mode::Molecules { .. }).then(|| self.molecules()),
-            }
+            let (review, policy) = (self.advice.review(), self.options.policy);
+            (
+                boards::reveal(g, self.notation, cursor),
+                boards::guessed(g, self.notation, cursor).filter(|_| second),
+                words::verdict_panel(g, target, review, policy, self.coach_used),
+            )
         } else {
             let answer = self.advice.answer_for(g.observation());
-            Scene {
-                board: board::playing(g, self.notation, cursor, self.panels, answer),
-                guess: None,
-                side: words::game_panel(g, target, self.panels, &self.advice),
-                status: words::status(g),
-                molecules: None,
-            }
+            (
+                boards::playing(g, self.notation, cursor, self.panels, answer),
+                None,
+                words::game_panel(g, target, self.panels, &self.advice),
+            )
+        };
+        let listed = matches!(self.mode, Mode::Molecules { .. });
+        self.scene = Scene {
+            board,
+            guess,
+            side,
+            status: words::status(g),
+            molecules: listed.then(|| self.molecules()),
         };
     }
 
@@ -421,54 +410,32 @@ impl App {
     /// first, then the guess, then the others as found.
     fn molecules(&self) -> MoleculeList {
         let g = self.game();
-        let heading = words::molecules_heading(g, &self.advice);
-        let Some(a) = self.advice.answer_for(g.observation()) else {
-            return MoleculeList {
-                heading,
-                boards: Vec::new(),
-                cut: None,
-            };
-        };
-        let (marks, _) = g.marks_in(self.notation);
+        let answer = self.advice.answer_for(g.observation());
+        let mut mols: Vec<&Molecule> =
+            answer.map_or(Vec::new(), |a| a.molecules().iter().collect());
         let guess = g.verdict().map(|v| &v.guess);
-        let is = |m| (m == g.hidden(), Some(m) == guess);
-        let mut mols: Vec<_> = a.molecules().iter().collect();
-        mols.sort_by_key(|m| {
-            let (hidden, yours) = is(m);
-            (!hidden, !yours)
-        });
-        let boards = mols
+        mols.sort_by_key(|m| (*m != g.hidden(), Some(*m) != guess));
+        let (marks, _) = g.marks_in(self.notation);
+        let boards: Vec<String> = mols
             .iter()
             .take(MOLECULES_LISTED)
             .enumerate()
             .map(|(n, m)| {
-                let (hidden, yours) = is(m);
-                let cells = m.cells();
-                format!(
-                    "  {}\n{}",
-                    words::molecule_title(n + 1, hidden, yours),
-                    grid(g.width(), |i| if cells[i] { 'O' } else { '-' }, &marks)
-                )
+                let title = words::molecule_title(n + 1, *m == g.hidden(), Some(*m) == guess);
+                format!("  {title}\n{}", board(m, &marks))
             })
-            .collect::<Vec<_>>();
-        let cut = words::molecules_cut(boards.len(), mols.len(), a.all_listed())
-            .map(|t| t.show(self.options.naming.as_ref()));
+            .collect();
+        let cut =
+            answer.and_then(|a| words::molecules_cut(boards.len(), mols.len(), a.all_listed()));
         MoleculeList {
-            heading,
+            heading: words::molecules_heading(g, &self.advice),
+            cut: cut.map(|t| t.show(self.options.naming.as_ref())),
             boards,
-            cut,
         }
     }
 
     fn key(&mut self, key: KeyEvent) {
-        if key.kind == KeyEventKind::Release {
-            return;
-        }
         let c = command(&key);
-        if c == Some(Command::Interrupt) {
-            self.interrupted = true;
-            return self.effects.push(Effect::Quit);
-        }
         let yes = matches!(key.code, KeyCode::Char('y' | 'Y'));
         match std::mem::replace(&mut self.mode, Mode::Board) {
             Mode::Board => {
@@ -477,21 +444,13 @@ impl App {
                 }
             }
             Mode::Help => {}
-            Mode::ConfirmResign if yes => {
-                if self.game_mut().resign().is_ok() {
-                    self.judged();
-                }
-            }
+            Mode::ConfirmResign if yes => self.end(Game::resign),
             Mode::ConfirmQuit if yes => self.effects.push(Effect::Quit),
             Mode::ConfirmQuit if key.code == KeyCode::Char('s') => self.open_save_prompt(),
             Mode::ConfirmResign | Mode::ConfirmQuit => self.info(say::BACK),
             Mode::WrongGuess { verdict } => match key.code {
                 KeyCode::Char('p' | ' ') | KeyCode::Enter => self.play_on(),
-                KeyCode::Char('e') => {
-                    if self.game_mut().submit().is_ok() {
-                        self.judged();
-                    }
-                }
+                KeyCode::Char('e') => self.end(Game::submit),
                 _ => self.mode = Mode::WrongGuess { verdict },
             },
             Mode::SavePrompt { mut input } => match key.code {
@@ -650,12 +609,12 @@ impl App {
         let cells: Vec<usize> = match target {
             Target::Cell(i) => vec![i],
             Target::Border(q) => {
-                let port = crate::rules::board::port(p, q);
-                if port.col == 0 || port.col == p + 1 {
-                    (0..p).map(|c| p * (port.row - 1) + c).collect()
-                } else {
-                    (0..p).map(|r| p * r + port.col - 1).collect()
-                }
+                // The row of a position on the left or right, the column of
+                // one on the top or bottom.
+                let q = port(p, q);
+                (0..p * p)
+                    .filter(|i| i / p + 1 == q.row || i % p + 1 == q.col)
+                    .collect()
             }
         };
         let (n, marked) = self.game_mut().mark_empty(&cells);
@@ -668,20 +627,13 @@ impl App {
         if self.game().is_over() {
             return self.info(say::over_undo(redo));
         }
-        let mut last = None;
-        let mut n = 0;
-        while n < times {
-            let g = self.game_mut();
-            let Some(a) = (if redo { g.redo() } else { g.undo() }) else {
-                break;
-            };
-            last = Some(a);
-            n += 1;
-        }
-        self.unsaved |= n > 0;
-        let p = self.game().width();
-        let score = self.game().ray_score();
-        self.info(say::undid(p, redo, n, last.as_ref(), score));
+        let g = self.game_mut();
+        let done: Vec<_> = (0..times)
+            .map_while(|_| if redo { g.redo() } else { g.undo() })
+            .collect();
+        self.unsaved |= !done.is_empty();
+        let (p, score) = (self.game().width(), self.game().ray_score());
+        self.info(say::undid(p, redo, done.len(), done.last(), score));
     }
 
     fn play_on(&mut self) {
@@ -701,24 +653,20 @@ impl App {
 
     fn submit(&mut self) {
         match self.game().check() {
-            Ok(v) if !v.won => {
-                self.mode = Mode::WrongGuess {
-                    verdict: Box::new(v),
-                }
-            }
-            Ok(_) => {
-                if self.game_mut().submit().is_ok() {
-                    self.judged();
-                }
-            }
+            Ok(v) if !v.won => self.mode = Mode::WrongGuess { verdict: v.into() },
+            Ok(_) => self.end(Game::submit),
             Err(GuessError::AlreadyJudged) => self.info(say::JUDGED),
             Err(e) => self.say(say::not_yet(&e.to_string()), Tone::Bad),
         }
     }
 
-    fn judged(&mut self) {
-        self.unsaved = true;
-        self.after_verdict();
+    /// Ends the game as `how` does (the guess submitted, or resigning), and
+    /// shows the verdict.
+    fn end(&mut self, how: fn(&mut Game) -> Result<&Verdict, GuessError>) {
+        if how(self.game_mut()).is_ok() {
+            self.unsaved = true;
+            self.after_verdict();
+        }
     }
 
     /// Shows the verdict: the message, the cursor on the ray that tells a
@@ -805,10 +753,16 @@ impl App {
                 return self.say(say::no_new_game(&why), Tone::Bad);
             }
         };
-        let done = self.game_summary();
-        self.earlier.push(done);
-        self.started = s;
-        self.fresh();
+        let mut earlier = std::mem::take(&mut self.earlier);
+        earlier.push(self.game_summary());
+        // The notation chosen and what was told stay.
+        *self = App {
+            notation: self.notation,
+            told_letters: self.told_letters,
+            earlier,
+            effects: std::mem::take(&mut self.effects),
+            ..App::fresh(self.setup.clone(), s, self.options.clone())
+        };
         self.effects.push(Effect::ForgetCoach);
         self.info(say::new_game(&self.started.title()));
     }

@@ -41,9 +41,12 @@ pub enum Shot {
 }
 
 /// Why a guess cannot be submitted yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum GuessError {
     /// The guess has this many atoms, not as many as hidden.
+    #[error(
+        "place exactly {hidden} atoms before asking for the verdict (you have placed {placed})"
+    )]
     WrongCount {
         /// Atoms placed.
         placed: usize,
@@ -51,19 +54,8 @@ pub enum GuessError {
         hidden: usize,
     },
     /// The guess was already judged.
+    #[error("the guess has already been judged")]
     AlreadyJudged,
-}
-
-impl std::fmt::Display for GuessError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            GuessError::WrongCount { placed, hidden } => write!(
-                f,
-                "place exactly {hidden} atoms before asking for the verdict (you have placed {placed})"
-            ),
-            GuessError::AlreadyJudged => f.write_str("the guess has already been judged"),
-        }
-    }
 }
 
 /// One of the player's actions, as undo and redo take them back and do them
@@ -180,35 +172,26 @@ impl Game {
                 self.spectrum.get(pos).words()
             )));
         }
-        let mut lows: Vec<usize> = order
+        // Rays seen already stay as they are.
+        let mut new = known.rays();
+        new.retain(|&(q, _)| self.observation.get(q).is_none());
+        let pairs: Vec<usize> = new
             .iter()
-            .copied()
-            .filter(|&q| matches!(known.get(q), Some(Outcome::Exit(k)) if k > q))
+            .filter(|(_, o)| matches!(o, Outcome::Exit(_)))
+            .map(|&(q, _)| q)
             .collect();
-        for (q, o) in known.rays() {
-            if matches!(o, Outcome::Exit(_)) && !lows.contains(&q) {
-                lows.push(q);
+        self.pairs
+            .extend(order.iter().filter(|q| pairs.contains(q)));
+        self.pairs
+            .extend(pairs.iter().filter(|q| !order.contains(q)));
+        for (q, o) in new {
+            for end in ends(q, o) {
+                self.free[end - 1] = free;
+                self.paid[end - 1] |= !free;
             }
-        }
-        for q in lows {
-            if !self.pairs.contains(&q) && self.observation.get(q).is_none() {
-                self.pairs.push(q);
+            if !free {
+                self.shots.push(q);
             }
-        }
-        for (i, r) in known.results().iter().enumerate() {
-            if r.is_some() && self.observation.get(i + 1).is_none() {
-                self.free[i] = free;
-            }
-        }
-        if !free {
-            for (q, o) in known.rays() {
-                if self.observation.get(q).is_none() {
-                    self.shots.push(q);
-                    self.pay(q, o);
-                }
-            }
-        }
-        for (q, o) in known.rays() {
             self.observation.record(q, o);
         }
         Ok(())
@@ -283,33 +266,25 @@ impl Game {
     /// notation has digits for 9 exit pairs only, so past that J. Forget's
     /// letters are used.
     pub fn marks_in(&self, notation: Notation) -> (Vec<char>, Notation) {
-        let marks = self.marks();
-        if notation == Notation::Letters || self.pair_order().len() > 9 {
-            return (marks, Notation::Letters);
-        }
-        (
-            marks
-                .into_iter()
-                .map(|m| Notation::Emacs.from_letters(m))
-                .collect(),
-            Notation::Emacs,
-        )
+        let used = if self.pairs.len() > notation.max_pairs() {
+            Notation::Letters
+        } else {
+            notation
+        };
+        let marks = (1..=4 * self.width())
+            .map(|q| match self.observation.get(q) {
+                None => ' ',
+                Some(o) => mark_of(used, o, self.pair_index(q).unwrap_or(usize::MAX)),
+            })
+            .collect();
+        (marks, used)
     }
 
     /// The border marks in J. Forget's notation, pairs lettered in the order they
     /// were seen (so a label never changes during a game); a space where no ray
     /// was shot, `+` for pairs past the 52 letters.
     pub fn marks(&self) -> Vec<char> {
-        (1..=4 * self.width())
-            .map(|q| match self.observation.get(q) {
-                None => ' ',
-                Some(o) => mark_of(
-                    Notation::Letters,
-                    o,
-                    self.pair_index(q).unwrap_or(usize::MAX),
-                ),
-            })
-            .collect()
+        self.marks_in(Notation::Letters).0
     }
 
     /// Shoots the ray at border position `pos` (1..=4p).
@@ -353,10 +328,7 @@ impl Game {
     }
 
     fn pay(&mut self, pos: usize, o: Outcome) {
-        self.paid[pos - 1] = true;
-        if let Outcome::Exit(k) = o {
-            self.paid[k - 1] = true;
-        }
+        ends(pos, o).for_each(|q| self.paid[q - 1] = true);
     }
 
     fn done(&mut self, a: Action) {
@@ -468,42 +440,31 @@ impl Game {
     /// the guess are recorded). Positions and cells out of range are refused.
     pub fn restore(&mut self, extra: &Extra) -> Result<(), Error> {
         let p = self.width();
-        let ok_pos = |q: usize| (1..=4 * p).contains(&q);
-        let ok_cell = |i: usize| i < p * p;
-        let actions_ok = |list: &[Action]| {
-            list.iter().all(|a| match a {
-                Action::Shoot(q) => ok_pos(*q),
-                Action::Atom(i) => ok_cell(*i),
-                Action::Empty(c) => c.iter().all(|&i| ok_cell(i)),
-            })
+        let ok_pos = |q: &usize| (1..=4 * p).contains(q);
+        let ok_cell = |i: &usize| *i < p * p;
+        let ok_action = |a: &Action| match a {
+            Action::Shoot(q) => ok_pos(q),
+            Action::Atom(i) => ok_cell(i),
+            Action::Empty(c) => c.iter().all(ok_cell),
         };
-        if !extra.paid.iter().all(|&q| ok_pos(q))
-            || !extra.shots.iter().all(|&q| ok_pos(q))
-            || !extra.empty.iter().all(|&i| ok_cell(i))
-            || !actions_ok(&extra.history.done)
-            || !actions_ok(&extra.history.undone)
+        let h = &extra.history;
+        if !(extra.paid.iter().chain(&extra.shots).all(ok_pos)
+            && extra.empty.iter().all(ok_cell)
+            && h.done.iter().chain(&h.undone).all(ok_action))
         {
             return Err(Error::invalid(format!(
                 "a saved position or cell is out of range for a {p}×{p} box"
             )));
         }
         for &q in &extra.paid {
-            if !self.free[q - 1] {
-                self.paid[q - 1] = true;
-            }
+            self.paid[q - 1] |= !self.free[q - 1];
         }
         for &i in &extra.empty {
             self.empty[i] = true;
         }
         // The order shot, where it agrees with the board.
-        let mut order = extra.shots.clone();
-        order.retain(|&q| self.shots.contains(&q));
-        for &q in &self.shots {
-            if !order.contains(&q) {
-                order.push(q);
-            }
-        }
-        self.shots = order;
+        let rank = |q: &usize| extra.shots.iter().position(|s| s == q);
+        self.shots.sort_by_key(|q| rank(q).unwrap_or(usize::MAX));
         self.history = extra.history.clone();
         self.wrong_guesses = extra.wrong_guesses;
         Ok(())
@@ -565,14 +526,10 @@ impl Game {
         self.guess = guess.cells();
     }
 
-    /// The player's atoms as a molecule (`None` when there are none).
-    pub fn guess(&self) -> Option<Molecule> {
-        let atoms: Vec<usize> = (0..self.guess.len()).filter(|&i| self.guess[i]).collect();
-        if atoms.is_empty() {
-            None
-        } else {
-            Molecule::new(self.width(), atoms).ok()
-        }
+    /// The player's atoms as a molecule.
+    pub fn guess(&self) -> Molecule {
+        let atoms = (0..self.guess.len()).filter(|&i| self.guess[i]).collect();
+        Molecule::from_sorted_unchecked(self.width(), atoms)
     }
 
     /// What the referee would say of the guess now, without ending the game.
@@ -581,21 +538,18 @@ impl Game {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
         }
-        let placed = self.placed();
-        if placed != self.atoms() {
-            return Err(GuessError::WrongCount {
-                placed,
-                hidden: self.atoms(),
-            });
+        let (placed, hidden) = (self.placed(), self.atoms());
+        if placed != hidden {
+            return Err(GuessError::WrongCount { placed, hidden });
         }
-        let guess = self.guess().unwrap_or_else(|| self.hidden.clone());
+        let (o, score) = (&self.observation, self.ray_score());
         let mut v = judge(
             &self.hidden,
-            &guess,
-            &self.observation,
+            &self.guess(),
+            o,
             self.rules,
             self.judge,
-            self.ray_score(),
+            score,
         );
         v.wrong_guesses = self.wrong_guesses;
         Ok(v)
@@ -633,11 +587,7 @@ impl Game {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
         }
-        let guess = self
-            .guess()
-            .or_else(|| Molecule::new(self.width(), []).ok())
-            .unwrap_or_else(|| self.hidden.clone());
-        let mut v = resign(&self.hidden, &guess, self.ray_score());
+        let mut v = resign(&self.hidden, &self.guess(), self.ray_score());
         v.wrong_guesses = self.wrong_guesses;
         Ok(self.verdict.insert(v))
     }
@@ -662,6 +612,16 @@ pub fn mark_of(notation: Notation, outcome: Outcome, pair: usize) -> char {
         Outcome::Miss => MISS,
         Outcome::Exit(_) => notation.pair(pair).unwrap_or('+'),
     }
+}
+
+/// The border positions a ray from `pos` with outcome `o` reaches: `pos`,
+/// and the other end of an exit.
+fn ends(pos: usize, o: Outcome) -> impl Iterator<Item = usize> {
+    let exit = match o {
+        Outcome::Exit(k) => Some(k),
+        _ => None,
+    };
+    std::iter::once(pos).chain(exit)
 }
 
 /// Where a ray from `position` goes in `molecule` under `rules`: its outcome

@@ -99,48 +99,36 @@ impl Cursor {
     /// along its side and round a corner onto the next side, or, stepping
     /// outwards, across to the opposite side.
     pub fn step(&mut self, d: Direction) {
-        let p = self.width;
-        let (r, c) = (self.row, self.col);
-        let (nr, nc) = match d {
-            // Outwards: across the box.
-            Direction::Left if c == 0 => (r, p + 1),
-            Direction::Right if c == p + 1 => (r, 0),
-            Direction::Up if r == 0 => (p + 1, c),
-            Direction::Down if r == p + 1 => (0, c),
-            // Round a corner.
-            Direction::Up if r == 1 && (c == 0 || c == p + 1) => (0, if c == 0 { 1 } else { p }),
-            Direction::Down if r == p && (c == 0 || c == p + 1) => {
-                (p + 1, if c == 0 { 1 } else { p })
-            }
-            Direction::Left if c == 1 && (r == 0 || r == p + 1) => (if r == 0 { 1 } else { p }, 0),
-            Direction::Right if c == p && (r == 0 || r == p + 1) => {
-                (if r == 0 { 1 } else { p }, p + 1)
-            }
-            Direction::Up => (r - 1, c),
-            Direction::Down => (r + 1, c),
-            Direction::Left => (r, c - 1),
-            Direction::Right => (r, c + 1),
+        let (p, n) = (self.width, self.width + 2);
+        // Rows and columns wrap round, so that stepping outwards crosses
+        // the box.
+        let (dr, dc) = match d {
+            Direction::Up => (n - 1, 0),
+            Direction::Down => (1, 0),
+            Direction::Left => (0, n - 1),
+            Direction::Right => (0, 1),
         };
-        if Cursor::at(p, nr, nc).is_some() {
-            self.row = nr;
-            self.col = nc;
+        let (mut r, mut c) = ((self.row + dr) % n, (self.col + dc) % n);
+        // A corner is gone round, onto the next side.
+        if Cursor::at(p, r, c).is_none() {
+            if dr == 0 {
+                r = r.clamp(1, p);
+            } else {
+                c = c.clamp(1, p);
+            }
         }
+        (self.row, self.col) = (r, c);
     }
 
     /// Jumps to the opposite side: from a border position to the one facing
     /// it across the box; in the box, nothing.
     pub fn opposite(&mut self) {
-        let p = self.width;
-        let (r, c) = (self.row, self.col);
-        let (nr, nc) = if c == 0 || c == p + 1 {
-            (r, p + 1 - c)
-        } else if r == 0 || r == p + 1 {
-            (p + 1 - r, c)
-        } else {
-            (r, c)
-        };
-        self.row = nr;
-        self.col = nc;
+        let far = self.width + 1;
+        if self.on_border(self.col) {
+            self.col = far - self.col;
+        } else if self.on_border(self.row) {
+            self.row = far - self.row;
+        }
     }
 
     /// Jumps to one end of the side the cursor is on (`to_end`: the bottom
@@ -148,15 +136,18 @@ impl Cursor {
     /// that end of the row.
     pub fn to_end(&mut self, to_end: bool) {
         let p = self.width;
-        let (r, c) = (self.row, self.col);
-        let far = if to_end { p } else { 1 };
-        (self.row, self.col) = if c == 0 || c == p + 1 {
-            (far, c)
-        } else if r == 0 || r == p + 1 {
-            (r, far)
+        if self.on_border(self.col) {
+            self.row = if to_end { p } else { 1 };
+        } else if self.on_border(self.row) {
+            self.col = if to_end { p } else { 1 };
         } else {
-            (r, if to_end { p + 1 } else { 0 })
-        };
+            self.col = if to_end { p + 1 } else { 0 };
+        }
+    }
+
+    /// Whether a padded row or column is on the border.
+    fn on_border(&self, x: usize) -> bool {
+        x == 0 || x == self.width + 1
     }
 }
 

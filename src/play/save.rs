@@ -39,7 +39,7 @@ use std::fmt::Write as _;
 use crate::error::Error;
 use crate::play::game::{Action, Extra, Game, History};
 use crate::play::referee::Judge;
-use crate::render::{balls_line, grid};
+use crate::render::{balls_line, board};
 use crate::rules::board::Molecule;
 use crate::rules::notation::Notation;
 use crate::rules::ray::Rules;
@@ -87,7 +87,7 @@ pub fn save_text(game: &Game, notation: Notation, naming: &dyn Naming) -> Result
         return Err(Error::invalid("the box is too wide to save"));
     }
     let (marks, _) = game.marks_in(notation);
-    let board = grid(p, |i| if game.is_guessed(i) { 'O' } else { '-' }, &marks);
+    let board = board(&game.guess(), &marks);
     let state = match game.verdict() {
         Some(v) if v.won => format!("won, score {}", v.score),
         Some(v) => format!("lost, score {}", v.score),
@@ -164,8 +164,19 @@ fn keystream(nonce: u32, len: usize) -> Vec<u8> {
 struct Writer(Vec<u8>);
 
 impl Writer {
+    fn tag(&mut self, tag: u8) -> &mut Writer {
+        self.0.push(tag);
+        self
+    }
+
     fn word(&mut self, x: usize) {
         self.0.extend_from_slice(&(x as u32).to_le_bytes());
+    }
+
+    /// A list: its length, then its words.
+    fn list(&mut self, xs: &[usize]) {
+        self.word(xs.len());
+        xs.iter().for_each(|&x| self.word(x));
     }
 
     /// The members of `set` (from `base`) among `len`, a bit each.
@@ -191,34 +202,20 @@ fn encode(game: &Game, board: &str) -> String {
         u8::from(game.is_over()),
     ]);
     w.0.extend_from_slice(&(p as u16).to_le_bytes());
-    let atoms = game.hidden().atoms();
-    w.word(atoms.len());
-    atoms.iter().for_each(|&a| w.word(a));
+    w.list(game.hidden().atoms());
     w.bits(&game.free_positions(), 4 * p, 1);
     let extra = game.extra();
     w.bits(&extra.paid, 4 * p, 1);
     w.bits(&extra.empty, p * p, 0);
     w.word(extra.wrong_guesses);
-    w.0.push(u8::from(extra.resigned));
-    w.word(extra.shots.len());
-    extra.shots.iter().for_each(|&q| w.word(q));
+    w.tag(u8::from(extra.resigned)).list(&extra.shots);
     for list in [&extra.history.done, &extra.history.undone] {
         w.word(list.len());
         for a in list {
             match a {
-                Action::Shoot(q) => {
-                    w.0.push(0);
-                    w.word(*q);
-                }
-                Action::Atom(i) => {
-                    w.0.push(1);
-                    w.word(*i);
-                }
-                Action::Empty(cells) => {
-                    w.0.push(2);
-                    w.word(cells.len());
-                    cells.iter().for_each(|&i| w.word(i));
-                }
+                Action::Shoot(q) => w.tag(0).word(*q),
+                Action::Atom(i) => w.tag(1).word(*i),
+                Action::Empty(cells) => w.tag(2).list(cells),
             }
         }
     }
@@ -232,22 +229,14 @@ fn encode(game: &Game, board: &str) -> String {
     out
 }
 
-/// A payload being read.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
+/// A payload being read: what is left of it.
+struct Reader<'a>(&'a [u8]);
 
-impl Reader<'_> {
-    fn take(&mut self, len: usize) -> Result<&[u8], String> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or("wrong length")?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
+impl<'a> Reader<'a> {
+    fn take(&mut self, len: usize) -> Result<&'a [u8], String> {
+        let (head, rest) = self.0.split_at_checked(len).ok_or("wrong length")?;
+        self.0 = rest;
+        Ok(head)
     }
 
     fn byte(&mut self) -> Result<u8, String> {
@@ -259,13 +248,19 @@ impl Reader<'_> {
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
     }
 
-    /// `count` words; a count past the payload's length is refused, so that
-    /// a damaged one cannot ask for gigabytes.
-    fn words(&mut self, count: usize) -> Result<Vec<usize>, String> {
-        if count > self.bytes.len() {
+    /// A count, refused past the payload's length so that a damaged one
+    /// cannot ask for gigabytes.
+    fn count(&mut self) -> Result<usize, String> {
+        let n = self.word()?;
+        if n > self.0.len() {
             return Err("wrong length".into());
         }
-        (0..count).map(|_| self.word()).collect()
+        Ok(n)
+    }
+
+    /// A list: its length, then its words.
+    fn list(&mut self) -> Result<Vec<usize>, String> {
+        (0..self.count()?).map(|_| self.word()).collect()
     }
 
     /// A bit set of `len` members from `base`.
@@ -305,10 +300,7 @@ fn unscramble(token: &str) -> Result<Vec<u8>, String> {
 
 fn decode(token: &str) -> Result<Resume, String> {
     let body = unscramble(token)?;
-    let mut r = Reader {
-        bytes: &body,
-        at: 0,
-    };
+    let mut r = Reader(&body);
     let version = r.byte()?;
     if version != VERSION {
         return Err(format!(
@@ -328,13 +320,32 @@ fn decode(token: &str) -> Result<Resume, String> {
     let over = r.byte()? != 0;
     let w = r.take(2)?;
     let p = usize::from(u16::from_le_bytes([w[0], w[1]]));
-    let count = r.word()?;
-    let hidden = Molecule::new(p, r.words(count)?).map_err(|e| e.to_string())?;
-    let free = r.bits(4 * p, 1)?;
-    let extra = read_extra(&mut r, p)?;
-    if r.at != body.len() {
+    let hidden = Molecule::new(p, r.list()?).map_err(|e| e.to_string())?;
+    let (free, paid, empty) = (r.bits(4 * p, 1)?, r.bits(4 * p, 1)?, r.bits(p * p, 0)?);
+    let (wrong_guesses, resigned, shots) = (r.word()?, r.byte()? != 0, r.list()?);
+    let mut history = [Vec::new(), Vec::new()];
+    for list in &mut history {
+        for _ in 0..r.count()? {
+            list.push(match r.byte()? {
+                0 => Action::Shoot(r.word()?),
+                1 => Action::Atom(r.word()?),
+                2 => Action::Empty(r.list()?),
+                t => return Err(format!("unknown action {t}")),
+            });
+        }
+    }
+    if !r.0.is_empty() {
         return Err("wrong length".into());
     }
+    let [done, undone] = history;
+    let extra = Extra {
+        paid,
+        empty,
+        shots,
+        history: History { done, undone },
+        wrong_guesses,
+        resigned,
+    };
     Ok(Resume {
         hidden,
         rules,
@@ -342,42 +353,6 @@ fn decode(token: &str) -> Result<Resume, String> {
         free,
         over,
         extra,
-    })
-}
-
-/// Reads the [`Extra`] of a payload.
-fn read_extra(r: &mut Reader, p: usize) -> Result<Extra, String> {
-    let paid = r.bits(4 * p, 1)?;
-    let empty = r.bits(p * p, 0)?;
-    let wrong_guesses = r.word()?;
-    let resigned = r.byte()? != 0;
-    let count = r.word()?;
-    let shots = r.words(count)?;
-    let mut lists = [Vec::new(), Vec::new()];
-    for list in &mut lists {
-        let count = r.word()?;
-        if count > r.bytes.len() {
-            return Err("wrong length".into());
-        }
-        for _ in 0..count {
-            let tag = r.byte()?;
-            let x = r.word()?;
-            list.push(match tag {
-                0 => Action::Shoot(x),
-                1 => Action::Atom(x),
-                2 => Action::Empty(r.words(x)?),
-                t => return Err(format!("unknown action {t}")),
-            });
-        }
-    }
-    let [done, undone] = lists;
-    Ok(Extra {
-        paid,
-        empty,
-        shots,
-        history: History { done, undone },
-        wrong_guesses,
-        resigned,
     })
 }
 

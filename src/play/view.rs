@@ -92,7 +92,7 @@ fn plan(app: &App, area: Rect) -> Option<Plan> {
         && main.width < 2 * bw + PANEL_WIDTH
         && main.width >= 2 * (bw - 2) + PANEL_WIDTH;
     let bw = if tight { bw - 2 } else { bw };
-    let board = Rect::new(main.x, main.y, bw, bh);
+    let board = Rect::new(main.x, main.y, bw, bh.min(main.height));
     let (board, guess, panel) = if wide {
         let show_guess = second && main.width >= 2 * bw + PANEL_WIDTH;
         let guess = show_guess.then(|| Rect::new(main.x + bw, main.y, bw, bh));
@@ -106,14 +106,7 @@ fn plan(app: &App, area: Rect) -> Option<Plan> {
         let panel = Rect::new(main.x, main.y + bh, width, height);
         (board, None, Some(panel))
     } else {
-        (
-            Rect {
-                height: bh.min(main.height),
-                ..board
-            },
-            None,
-            None,
-        )
+        (board, None, None)
     };
     Some(Plan {
         header,

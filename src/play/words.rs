@@ -218,45 +218,40 @@ pub mod say {
         }
     }
 
-    fn action(p: usize, a: &Action) -> String {
-        match a {
-            Action::Shoot(q) => ray(p, *q),
-            Action::Atom(i) => format!("the atom at {}", cell_name(p, *i)),
-            Action::Empty(c) => format!(
-                "the marks of {}",
-                quantity(c.len(), "empty cell", "empty cells")
-            ),
-        }
-    }
-
     /// `n` actions undone (`redo`: done again), `last` the last of them;
     /// `score` is told when a ray was undone.
     pub fn undid(p: usize, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
         let Some(a) = last else {
             return format!("Nothing to {}.", if redo { "redo" } else { "undo" });
         };
-        let what = action(p, a);
-        match (redo, n > 1) {
-            (true, true) => format!("Redid {n} actions, the last {what}."),
-            (true, false) => format!("Redid {what}."),
-            (false, true) => {
-                format!(
-                    "Undid {n} actions, the last {what}; U redoes. Rays stay paid: score {score}."
-                )
-            }
-            (false, false) if matches!(a, Action::Shoot(_)) => {
-                format!("Undid {what}; U redoes. Rays stay paid: score {score}.")
-            }
-            (false, false) => format!("Undid {what}; U redoes."),
+        let what = match a {
+            Action::Shoot(q) => ray(p, *q),
+            Action::Atom(i) => format!("the atom at {}", cell_name(p, *i)),
+            Action::Empty(c) => format!(
+                "the marks of {}",
+                quantity(c.len(), "empty cell", "empty cells")
+            ),
+        };
+        let what = if n > 1 {
+            format!("{n} actions, the last {what}")
+        } else {
+            what
+        };
+        if redo {
+            return format!("Redid {what}.");
         }
+        let paid = if n > 1 || matches!(a, Action::Shoot(_)) {
+            format!(" Rays stay paid: score {score}.")
+        } else {
+            String::new()
+        };
+        format!("Undid {what}; U redoes.{paid}")
     }
 
     /// Undo or redo once the game is over.
     pub fn over_undo(redo: bool) -> String {
-        format!(
-            "The game is over: nothing to {}.",
-            if redo { "redo" } else { "undo" }
-        )
+        let what = if redo { "redo" } else { "undo" };
+        format!("The game is over: nothing to {what}.")
     }
 
     /// Playing on after a wrong guess: ray `q`, shot for the player at
@@ -347,18 +342,14 @@ pub fn summary(
 /// The score and atoms (or the verdict), in the board's frame when the side
 /// panel has no room.
 pub fn status(g: &Game) -> String {
+    let (score, placed, atoms) = (g.ray_score(), g.placed(), g.atoms());
     match g.verdict() {
         Some(v) => format!(
             " {} · score {} ",
             if v.won { "won" } else { "lost" },
             v.score
         ),
-        None => format!(
-            " score {} · atoms {}/{} ",
-            g.ray_score(),
-            g.placed(),
-            g.atoms()
-        ),
+        None => format!(" score {score} · atoms {placed}/{atoms} "),
     }
 }
 
@@ -445,23 +436,18 @@ pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Adv
     lines.push(line(format!("rays shot  {rays:<4} score {score}")));
     let given = g.free_positions().len();
     if given > 0 {
-        lines.push(dim(format!(
-            "           {given} border marks given by the puzzle, free"
-        )));
+        let given = format!("           {given} border marks given by the puzzle, free");
+        lines.push(dim(given));
     }
-    lines.push(line(format!(
-        "atoms      {} of {} placed",
-        g.placed(),
-        g.atoms()
-    )));
+    let (placed, atoms) = (g.placed(), g.atoms());
+    lines.push(line(format!("atoms      {placed} of {atoms} placed")));
     if g.wrong_guesses() > 0 {
         let wrong = quantity(g.wrong_guesses(), "wrong guess", "wrong guesses");
         lines.push(line(format!("           {wrong} played on")));
     }
     lines.push(BLANK);
     lines.extend(cursor(g, target));
-    lines.push(BLANK);
-    lines.push(("coach".to_string(), Tone::Heading));
+    lines.extend([BLANK, ("coach".to_string(), Tone::Heading)]);
     lines.extend(coach_lines(g, panels, advice));
     lines
 }
@@ -535,11 +521,8 @@ fn chance_lines(g: &Game, a: &Answer) -> Lines {
         .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
         .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
     if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
-        let cell = cell_name(g.width(), i);
-        lines.push(line(format!(
-            "likeliest open cell: {cell} ({:.0}%)",
-            100.0 * q
-        )));
+        let (cell, percent) = (cell_name(g.width(), i), 100.0 * q);
+        lines.push(line(format!("likeliest open cell: {cell} ({percent:.0}%)")));
     }
     lines
 }
@@ -561,13 +544,10 @@ fn best_lines(p: usize, a: &Answer) -> Lines {
         let n = a.report.listed;
         format!(" (ranked on the first {n} found only, not a sample)")
     };
-    let mut lines = vec![line(format!(
-        "best ray {} ({}, the {}): {:.2} molecules expected left{partial}",
-        s.position,
-        position_name(p, s.position),
-        arrow(p, s.position),
-        s.expected_remaining
-    ))];
+    let (q, left) = (s.position, s.expected_remaining);
+    let (name, arrow) = (position_name(p, q), arrow(p, q));
+    let best = format!("best ray {q} ({name}, the {arrow}): {left:.2} molecules expected left");
+    let mut lines = vec![line(best + &partial)];
     for s in a.report.splits.iter().skip(1).take(2) {
         let (q, left) = (s.position, s.expected_remaining);
         lines.push(dim(format!("  then ray {q} ({left:.2})")));
@@ -587,14 +567,11 @@ pub fn verdict_panel(
     let Some(v) = g.verdict() else {
         return Vec::new();
     };
-    let title = if v.resigned {
-        "YOU RESIGNED"
-    } else if v.won {
-        "YOU WIN"
-    } else {
-        "NOT THIS TIME"
+    let title = match (v.resigned, v.won) {
+        (true, _) => "YOU RESIGNED",
+        (false, true) => "YOU WIN",
+        (false, false) => "NOT THIS TIME",
     };
-    let mut lines = vec![(title.to_string(), Tone::Verdict(v.won))];
     let (points, each) = (v.penalty, MISSED_ATOM_PENALTY);
     let penalty = if v.resigned {
         format!(" + {points} for resigning (×{each} per atom)")
@@ -611,22 +588,19 @@ pub fn verdict_panel(
         String::new()
     };
     let (score, rays) = (v.score, v.ray_score);
-    lines.push(line(format!(
-        "score {score}: {rays} for rays{penalty}{after}"
-    )));
-    lines.push(BLANK);
-    lines.push(line(explanation(g, v)));
-    lines.push(BLANK);
+    let mut lines = vec![
+        (title.to_string(), Tone::Verdict(v.won)),
+        line(format!("score {score}: {rays} for rays{penalty}{after}")),
+        BLANK,
+        line(explanation(g, v)),
+        BLANK,
+    ];
     lines.extend(review_lines(g, review, policy));
-    lines.push(BLANK);
-    lines.push(dim(
-        "O right · x wrong (X: on the path) · # missed · + path",
-    ));
-    lines.push(BLANK);
+    let legend = dim("O right · x wrong (X: on the path) · # missed · + path");
+    lines.extend([BLANK, legend, BLANK]);
     lines.extend(cursor(g, target));
     if coached {
-        lines.push(BLANK);
-        lines.push(dim("(the coach helped in this game)"));
+        lines.extend([BLANK, dim("(the coach helped in this game)")]);
     }
     lines
 }
@@ -645,10 +619,8 @@ fn explanation(g: &Game, v: &Verdict) -> String {
         )
     } else if v.won {
         let would = v.evidence.map_or(String::new(), |e| {
-            format!(
-                " (ray {}, not shot, would have told them apart)",
-                e.position
-            )
+            let q = e.position;
+            format!(" (ray {q}, not shot, would have told them apart)")
         });
         format!(
             "Your molecule differs from the hidden one by {differ}, but fits every ray you shot, so it wins{would}."
@@ -678,10 +650,8 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
         ReviewState::Unavailable(why) => vec![dim(format!("the {policy} policy's game: {why}"))],
         ReviewState::Ready { review, complete } => {
             let rays = quantity(review.game.shots.len(), "ray", "rays");
-            let mut lines = vec![line(format!(
-                "{policy} policy: {rays}, score {}",
-                review.game.score
-            ))];
+            let score = review.game.score;
+            let mut lines = vec![line(format!("{policy} policy: {rays}, score {score}"))];
             let (k, p) = (g.atoms(), g.width());
             lines.push(match (&review.average, complete) {
                 (Some(a), _) => line(format!(
@@ -713,18 +683,14 @@ pub fn molecules_heading(g: &Game, advice: &Advice) -> Result<String, String> {
             Some(why) => format!("The coach failed: {why}"),
             None => {
                 let (found, t) = advice.progress().unwrap_or_default();
-                format!(
-                    "Listing the molecules… {found} so far ({:.1} s)",
-                    t.as_secs_f64()
-                )
+                let t = t.as_secs_f64();
+                format!("Listing the molecules… {found} so far ({t:.1} s)")
             }
         });
     };
     let rays = quantity(g.observation().rays().len(), "ray shot", "rays shot");
     let fit = count_sentence(a, &format!("the {rays}"));
-    Ok(format!(
-        "{fit}; each of them gives the same results on those rays."
-    ))
+    Ok(fit + "; each of them gives the same results on those rays.")
 }
 
 /// The title of the `n`th board of the list, with what it is.
@@ -742,9 +708,8 @@ pub fn molecule_title(n: usize, hidden: bool, yours: bool) -> String {
 /// `all`.
 pub fn molecules_cut(shown: usize, listed: usize, all: bool) -> Option<Text> {
     let text = if shown < listed {
-        Text::from(format!(
-            "The first {shown} of the {listed} molecules listed are shown."
-        ))
+        let first = format!("The first {shown} of the {listed} molecules listed are shown.");
+        Text::from(first)
     } else if !all {
         let limits = format!("The list stops at {listed} molecules, within the coach's limits (");
         let max = Text::from(limits).and(Setting::Max);
@@ -785,48 +750,43 @@ pub mod keys {
 /// A window's title and lines.
 pub type Window = (&'static str, Lines);
 
+/// A window of plain lines (`""` a blank one).
+fn window(title: &'static str, lines: &[&str]) -> Window {
+    (title, lines.iter().map(|l| line(*l)).collect())
+}
+
 /// "Quit this unfinished game?"
 pub fn quit_window(saved_to: Option<&str>) -> Window {
-    (
+    let saved = saved_to.map_or("(not saved)".into(), |p| format!("(last saved to {p})"));
+    let back = "y quits · s saves first · any other key goes back";
+    window(
         " quit? ",
-        vec![
-            line("The game is not finished. Quit?"),
-            line(match saved_to {
-                Some(p) => format!("(last saved to {p})"),
-                None => "(not saved)".to_string(),
-            }),
-            BLANK,
-            line("y quits · s saves first · any other key goes back"),
-        ],
+        &["The game is not finished. Quit?", &saved, "", back],
     )
 }
 
 /// The save prompt, `input` typed so far.
 pub fn save_window(input: &str) -> Window {
-    (
-        " save the game ",
-        vec![
-            line("Save to (type a file name):"),
-            (input.to_string(), Tone::Input),
-            BLANK,
-            line("Enter saves · Esc cancels"),
-            line("bbx solve reads the file; bbx play resumes it."),
-        ],
-    )
+    let mut lines = vec![
+        line("Save to (type a file name):"),
+        (input.into(), Tone::Input),
+    ];
+    let rest = [
+        "",
+        "Enter saves · Esc cancels",
+        "bbx solve reads the file; bbx play resumes it.",
+    ];
+    lines.extend(rest.map(line));
+    (" save the game ", lines)
 }
 
 /// "Resign?", the rays having cost `rays` points.
 pub fn resign_window(rays: usize) -> Window {
-    (
+    let shown = "Give up? The hidden molecule is shown and the game";
+    let lost = format!("is lost: your rays' {rays} points + {MISSED_ATOM_PENALTY} per atom.");
+    window(
         " resign? ",
-        vec![
-            line("Give up? The hidden molecule is shown and the game"),
-            line(format!(
-                "is lost: your rays' {rays} points + {MISSED_ATOM_PENALTY} per atom."
-            )),
-            BLANK,
-            line("y resigns · any other key goes back"),
-        ],
+        &[shown, &lost, "", "y resigns · any other key goes back"],
     )
 }
 
@@ -845,22 +805,19 @@ pub fn wrong_window(p: usize, v: &Verdict) -> Window {
         ],
         None => vec![line("p or Enter plays on.")],
     });
+    let score = v.score;
     lines.push(line(format!(
-        "e ends the game: the answer is shown, score {}.",
-        v.score
+        "e ends the game: the answer is shown, score {score}."
     )));
     (" wrong ", lines)
 }
 
 /// "Replace this file?"
 pub fn replace_window(path: &str) -> Window {
-    (
+    let exists = format!("{path} exists. Replace it?");
+    window(
         " replace? ",
-        vec![
-            line(format!("{path} exists. Replace it?")),
-            BLANK,
-            line("y replaces · any other key goes back"),
-        ],
+        &[&exists, "", "y replaces · any other key goes back"],
     )
 }
 
@@ -901,9 +858,8 @@ pub const GONE_UNSAVED: &str = "the terminal went away: the game is over (save w
 
 /// The message when the terminal is smaller than the board of a `p`-wide
 /// box needs (`w`×`h`).
-pub fn too_small(p: usize, need: (u16, u16), have: (u16, u16)) -> String {
+pub fn too_small(p: usize, (w, h): (u16, u16), (x, y): (u16, u16)) -> String {
     format!(
-        "The {p}×{p} board needs a terminal of at least {}×{}; this one is {}×{}. Enlarge it, or press q to quit.",
-        need.0, need.1, have.0, have.1
+        "The {p}×{p} board needs a terminal of at least {w}×{h}; this one is {x}×{y}. Enlarge it, or press q to quit."
     )
 }

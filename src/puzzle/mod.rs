@@ -31,7 +31,6 @@
 //! `marks.rs` turns border marks into an observation, and `display.rs`,
 //! `linear.rs`, `janns.rs` and `tatham.rs` read the four formats.
 
-use std::fmt;
 use std::io::Read;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
@@ -78,7 +77,8 @@ pub use tatham::{
 ///   appear on no line missed the board (rules [`Rules::EdgeMiss`]).
 /// * [`Format::Tatham`]: a save file of Simon Tatham's Black Box, or one of
 ///   its game IDs (`w8h8m5M5:…` or `w8h8m5M5#seed`); see [`parse_tatham`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::Display, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Format {
     /// J. Forget's display, in J. Forget's or Emacs notation.
     Display,
@@ -86,6 +86,7 @@ pub enum Format {
     Linear,
     /// A. Janns's `P K` header and one ray per line (the format named
     /// `seed001`).
+    #[strum(to_string = "seed001")]
     Janns,
     /// Simon Tatham's Black Box: a save file or a game ID.
     Tatham,
@@ -103,18 +104,7 @@ impl Format {
     /// `display`, `linear`, `seed001` or `tatham`: the format's name (A.
     /// Janns's is `seed001`).
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Display => "display",
-            Format::Linear => "linear",
-            Format::Janns => "seed001",
-            Format::Tatham => "tatham",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        self.into()
     }
 }
 

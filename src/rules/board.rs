@@ -23,8 +23,12 @@ use std::str::FromStr;
 use crate::error::{Error, ParseError, quantity};
 use crate::rules::config::{Config, MAX_WIDTH};
 
-/// One of the four directions a ray can travel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// One of the four directions a ray can travel; named `north`, `east`,
+/// `south`, `west`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Heading {
     /// Up (towards row 1).
     North,
@@ -77,29 +81,14 @@ impl Heading {
 
     /// Lower-case name: `north`, `east`, `south`, `west`.
     pub fn name(self) -> &'static str {
-        match self {
-            Heading::North => "north",
-            Heading::East => "east",
-            Heading::South => "south",
-            Heading::West => "west",
-        }
+        self.into()
     }
 }
 
-impl serde::Serialize for Heading {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl fmt::Display for Heading {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The side of the box a border position lies on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The side of the box a border position lies on; named `left`, `bottom`,
+/// `right`, `top`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Side {
     /// Positions 1..p.
     Left,
@@ -114,12 +103,7 @@ pub enum Side {
 impl Side {
     /// Lower-case name of the side.
     pub fn name(self) -> &'static str {
-        match self {
-            Side::Left => "left",
-            Side::Bottom => "bottom",
-            Side::Right => "right",
-            Side::Top => "top",
-        }
+        self.into()
     }
 }
 
@@ -401,6 +385,17 @@ impl FromStr for Molecule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headings_and_sides_are_named_in_lower_case() {
+        let names = Heading::ALL.map(|h| format!("{h} {}", serde_json::json!(h)));
+        assert_eq!(
+            names.join(" "),
+            r#"north "north" east "east" south "south" west "west""#
+        );
+        assert_eq!(port(4, 1).side.name(), "left");
+        assert_eq!(port(4, 16).side.name(), "top");
+    }
 
     #[test]
     fn ports_round_trip() {

@@ -33,21 +33,14 @@ use crate::rules::symmetry::Transform;
 /// The molecule's number (1-based lexicographic rank), or `None` when its
 /// configuration has too many molecules to number in a `u64`.
 pub fn rank(m: &Molecule) -> Option<u64> {
-    let cells = (m.width() * m.width()) as u64;
-    let n = m.atoms().len() as u64;
-    let total = binomial(cells, n)?;
-    // rank0 = C(N, n) − 1 − Σ C(N − 1 − a_i, n − i)   (i from 0)
-    let mut sub = 0u64;
-    for (i, &a) in m.atoms().iter().enumerate() {
-        sub += binomial(cells - 1 - a as u64, n - i as u64)?;
-    }
-    Some(total - sub)
+    let cells = m.width() * m.width();
+    // Every binomial the rank takes is at most the configuration's count.
+    binomial(cells as u64, m.atoms().len() as u64)?;
+    Some(rank_with(cells, m.atoms(), wide))
 }
 
 /// The molecule with the given number (1..=count) in configuration `config`.
 pub fn unrank(config: Config, number: u64) -> Result<Molecule, Error> {
-    let cells = config.cells() as u64;
-    let n = config.atoms as u64;
     let total = config.molecule_count().ok_or_else(|| {
         Error::invalid(format!(
             "configuration {config} has too many molecules to number"
@@ -58,23 +51,51 @@ pub fn unrank(config: Config, number: u64) -> Result<Molecule, Error> {
             "molecule number {number} is out of range: configuration {config} has molecules 1 to {total}"
         )));
     }
-    // Walk the cells, deciding for each whether it starts the remaining suffix.
-    let mut rest = number - 1;
     let mut atoms = Vec::with_capacity(config.atoms);
-    let mut cell = 0u64;
-    let mut left = n;
-    while left > 0 {
+    unrank_with(config.cells(), config.atoms, number, wide, &mut atoms);
+    Ok(Molecule::from_sorted_unchecked(config.width, atoms))
+}
+
+/// C(n, k), saturating at `u64::MAX`.
+fn wide(n: usize, k: usize) -> u64 {
+    binomial(n as u64, k as u64).unwrap_or(u64::MAX)
+}
+
+/// The number of the molecule whose sorted atoms among `cells` cells are
+/// `atoms`, with `c(n, k)` = C(n, k): C(N, n) − Σ C(N − 1 − a_i, n − i).
+fn rank_with(cells: usize, atoms: &[usize], c: impl Fn(usize, usize) -> u64) -> u64 {
+    let n = atoms.len();
+    let sub: u64 = (atoms.iter().enumerate())
+        .map(|(i, &a)| c(cells - 1 - a, n - i))
+        .sum();
+    c(cells, n) - sub
+}
+
+/// The sorted cells of molecule `number` of `atoms` atoms among `cells`
+/// cells, into `out`, with `c(n, k)` = C(n, k): each cell in turn starts
+/// the rest or not.
+fn unrank_with(
+    cells: usize,
+    atoms: usize,
+    number: u64,
+    c: impl Fn(usize, usize) -> u64,
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    let mut rest = number.saturating_sub(1);
+    let mut left = atoms;
+    let mut cell = 0;
+    while left > 0 && cell < cells {
         // Molecules whose next atom is at `cell`: C(cells − cell − 1, left − 1).
-        let with = binomial(cells - cell - 1, left - 1).unwrap_or(u64::MAX);
+        let with = c(cells - cell - 1, left - 1);
         if rest < with {
-            atoms.push(cell as usize);
+            out.push(cell);
             left -= 1;
         } else {
             rest -= with;
         }
         cell += 1;
     }
-    Ok(Molecule::from_sorted_unchecked(config.width, atoms))
 }
 
 /// The canonical number of the molecule's enantiomer group and the transform
@@ -86,13 +107,21 @@ pub fn canonical(m: &Molecule) -> Option<(u64, Transform)> {
     for (i, t) in Transform::ALL.iter().enumerate() {
         ranks[i] = rank(&t.molecule(m))?;
     }
-    let min = *ranks.iter().min()?;
+    Some(least(ranks))
+}
+
+/// The least of the numbers of a molecule's images (`ranks[i]` under
+/// `Transform::ALL[i]`), and the first transform that maps the molecule
+/// of that number onto the molecule.
+fn least(ranks: [u64; 8]) -> (u64, Transform) {
+    let min = ranks.iter().copied().min().unwrap_or(0);
     // g maps the canonical molecule onto m iff g⁻¹ maps m onto the canonical one.
     let index = |t: Transform| Transform::ALL.iter().position(|&u| u == t).unwrap_or(0);
     let t = Transform::ALL
         .into_iter()
-        .find(|g| ranks[index(g.inverse())] == min)?;
-    Some((min, t))
+        .find(|g| ranks[index(g.inverse())] == min)
+        .unwrap_or(Transform::Id);
+    (min, t)
 }
 
 /// Molecule numbers of one configuration, with the binomials precomputed: for
@@ -135,32 +164,13 @@ impl Numbering {
 
     /// The number of the molecule with these sorted atom cells.
     pub fn rank(&self, atoms: &[usize]) -> u64 {
-        let n = atoms.len();
-        let mut sub = 0;
-        for (i, &a) in atoms.iter().enumerate() {
-            sub += self.c(self.cells - 1 - a, n - i);
-        }
-        self.c(self.cells, n) - sub
+        rank_with(self.cells, atoms, |n, k| self.c(n, k))
     }
 
     /// The sorted atom cells of molecule `number` (1-based, at most the
     /// configuration's count), as [`unrank`] gives them, into `out`.
     pub fn unrank_into(&self, number: u64, out: &mut Vec<usize>) {
-        out.clear();
-        let mut rest = number.saturating_sub(1);
-        let mut left = self.atoms;
-        let mut cell = 0;
-        while left > 0 && cell < self.cells {
-            // Molecules whose next atom is at `cell`: C(cells − cell − 1, left − 1).
-            let with = self.c(self.cells - cell - 1, left - 1);
-            if rest < with {
-                out.push(cell);
-                left -= 1;
-            } else {
-                rest -= with;
-            }
-            cell += 1;
-        }
+        unrank_with(self.cells, self.atoms, number, |n, k| self.c(n, k), out);
     }
 
     /// Canonical number and transform, as [`canonical`] computes them.
@@ -174,13 +184,7 @@ impl Numbering {
             image.sort_unstable();
             ranks[i] = self.rank(&image);
         }
-        let min = ranks.iter().copied().min().unwrap_or(0);
-        let index = |t: Transform| Transform::ALL.iter().position(|&u| u == t).unwrap_or(0);
-        let t = Transform::ALL
-            .into_iter()
-            .find(|g| ranks[index(g.inverse())] == min)
-            .unwrap_or(Transform::Id);
-        (min, t)
+        least(ranks)
     }
 }
 

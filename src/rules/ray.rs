@@ -26,16 +26,19 @@
 //! assert_eq!((ray.length, ray.turns), (3, 1));
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::rules::board::{Heading, Molecule, port, position_at};
 
 /// Which rule set decides what happens when a ray enters next to an atom.
+///
+/// Its name is `standard` or `edge-miss` (read in any case, also
+/// `edgemiss` and `edge_miss`).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "kebab-case")]
+#[derive(strum::Display, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "kebab-case", ascii_case_insensitive)]
+#[strum(parse_err_ty = String, parse_err_fn = unknown_rules)]
 pub enum Rules {
     /// Emacs `blackbox.el`, Tatham's Puzzles and J. Forget's exploration: an atom on one
     /// diagonal of the entry reflects the ray at once.
@@ -43,36 +46,21 @@ pub enum Rules {
     Standard,
     /// A. Janns's variant: an atom on exactly one diagonal of the entry makes the
     /// ray miss the board; it gives no result (`~`).
+    #[strum(to_string = "edge-miss")]
+    #[strum(serialize = "edgemiss", serialize = "edge_miss")]
     EdgeMiss,
 }
 
 impl Rules {
     /// `standard` or `edge-miss`.
     pub fn name(self) -> &'static str {
-        match self {
-            Rules::Standard => "standard",
-            Rules::EdgeMiss => "edge-miss",
-        }
+        self.into()
     }
 }
 
-impl fmt::Display for Rules {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Rules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rules, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "standard" => Ok(Rules::Standard),
-            "edge-miss" | "edgemiss" | "edge_miss" => Ok(Rules::EdgeMiss),
-            _ => Err(format!(
-                "unknown rules '{s}' (expected 'standard' or 'edge-miss')"
-            )),
-        }
-    }
+/// The error of a name that is no rule set.
+fn unknown_rules(s: &str) -> String {
+    format!("unknown rules '{s}' (expected 'standard' or 'edge-miss')")
 }
 
 /// What became of a ray.
@@ -631,6 +619,25 @@ pub fn outcome_table(molecules: &[Molecule], rules: Rules) -> Vec<Vec<Outcome>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_are_read_in_any_case_and_named_in_kebab_case() {
+        for (text, rules) in [
+            ("standard", Rules::Standard),
+            ("STANDARD", Rules::Standard),
+            ("edge-miss", Rules::EdgeMiss),
+            ("Edge_Miss", Rules::EdgeMiss),
+            ("edgemiss", Rules::EdgeMiss),
+        ] {
+            assert_eq!(text.parse::<Rules>(), Ok(rules));
+        }
+        assert_eq!(Rules::EdgeMiss.to_string(), "edge-miss");
+        assert_eq!(Rules::Standard.name(), "standard");
+        assert_eq!(
+            "edge miss".parse::<Rules>(),
+            Err("unknown rules 'edge miss' (expected 'standard' or 'edge-miss')".to_string())
+        );
+    }
 
     fn tracer(m: &str, rules: Rules) -> Tracer {
         let m: Molecule = m.parse().unwrap();

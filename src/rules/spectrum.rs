@@ -86,25 +86,7 @@ impl Spectrum {
     /// One mark per position: `@`, `&`, `~` or the normalised letter of the
     /// pair; `None` when there are more than 52 pairs.
     pub fn marks(&self) -> Option<Vec<char>> {
-        let mut label = vec!['\0'; self.results.len()];
-        let mut next = 0;
-        for (i, r) in self.results.iter().enumerate() {
-            label[i] = match *r {
-                Outcome::Absorbed => Notation::Letters.hit(),
-                Outcome::Reflected => Notation::Letters.reflection(),
-                Outcome::Miss => MISS,
-                Outcome::Exit(k) => {
-                    if k < i + 1 {
-                        label[k - 1]
-                    } else {
-                        let c = pair_label(next)?;
-                        next += 1;
-                        c
-                    }
-                }
-            };
-        }
-        Some(label)
+        marks_of(self.results.iter().map(|&r| Some(r)))
     }
 
     /// The marks in `notation` (`~` for a miss); `None` when the notation
@@ -208,22 +190,57 @@ impl fmt::Display for Spectrum {
     /// The normalised string; past 52 pairs, the list of results separated by
     /// spaces, each exit written as its partner's position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(s) = self.normalized() {
-            return f.write_str(&s);
-        }
-        for (i, r) in self.results.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            match r {
-                Outcome::Absorbed => f.write_str("@")?,
-                Outcome::Reflected => f.write_str("&")?,
-                Outcome::Miss => f.write_str("~")?,
-                Outcome::Exit(k) => write!(f, "{k}")?,
-            }
-        }
-        Ok(())
+        write_results(f, self.results.iter().map(|&r| Some(r)))
     }
+}
+
+/// One mark per result (`?` for a ray not shot), exit pairs named `a`, `b`…
+/// in order of first appearance; `None` past 52 pairs.
+fn marks_of(results: impl Iterator<Item = Option<Outcome>>) -> Option<Vec<char>> {
+    let mut label: Vec<char> = Vec::new();
+    let mut next = 0;
+    for (i, r) in results.enumerate() {
+        label.push(match r {
+            Some(Outcome::Exit(k)) if k < i + 1 => label[k - 1],
+            Some(Outcome::Exit(_)) => {
+                next += 1;
+                pair_label(next - 1)?
+            }
+            r => mark(r),
+        });
+    }
+    Some(label)
+}
+
+/// The mark of a result other than an exit: `@`, `&`, `~`, or `?` for a
+/// ray not shot.
+fn mark(result: Option<Outcome>) -> char {
+    match result {
+        None => '?',
+        Some(Outcome::Absorbed) => Notation::Letters.hit(),
+        Some(Outcome::Reflected) => Notation::Letters.reflection(),
+        Some(Outcome::Miss) => MISS,
+        Some(Outcome::Exit(_)) => unreachable!("an exit is marked by its pair"),
+    }
+}
+
+/// The marks of `results`; past 52 pairs, the results separated by spaces,
+/// each exit written as its partner's position.
+fn write_results(
+    f: &mut fmt::Formatter<'_>,
+    results: impl Iterator<Item = Option<Outcome>> + Clone,
+) -> fmt::Result {
+    if let Some(marks) = marks_of(results.clone()) {
+        return f.write_str(&marks.into_iter().collect::<String>());
+    }
+    for (i, r) in results.enumerate() {
+        f.write_str(if i > 0 { " " } else { "" })?;
+        match r {
+            Some(Outcome::Exit(k)) => write!(f, "{k}")?,
+            r => write!(f, "{}", mark(r))?,
+        }
+    }
+    Ok(())
 }
 
 /// An observed game: the result of each ray that was shot (`None` for a ray
@@ -334,23 +351,7 @@ impl Observation {
     /// The marks: `@`, `&`, `~`, letters for exit pairs (normalised), `?` for rays
     /// not shot; `None` past 52 pairs.
     pub fn marks(&self) -> Option<Vec<char>> {
-        let mut label = vec!['?'; self.results.len()];
-        let mut next = 0;
-        for (i, r) in self.results.iter().enumerate() {
-            label[i] = match *r {
-                None => '?',
-                Some(Outcome::Absorbed) => Notation::Letters.hit(),
-                Some(Outcome::Reflected) => Notation::Letters.reflection(),
-                Some(Outcome::Miss) => MISS,
-                Some(Outcome::Exit(k)) if k < i + 1 => label[k - 1],
-                Some(Outcome::Exit(_)) => {
-                    let c = pair_label(next)?;
-                    next += 1;
-                    c
-                }
-            };
-        }
-        Some(label)
+        marks_of(self.results.iter().copied())
     }
 
     /// Parses the string form (a spectrum with `?` for rays not shot).
@@ -376,25 +377,10 @@ impl Observation {
 }
 
 impl fmt::Display for Observation {
+    /// The marks, `?` for rays not shot; past 52 pairs, the list of results
+    /// separated by spaces, each exit written as its partner's position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.marks() {
-            Some(m) => f.write_str(&m.into_iter().collect::<String>()),
-            None => {
-                for (i, r) in self.results.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" ")?;
-                    }
-                    match r {
-                        None => f.write_str("?")?,
-                        Some(Outcome::Absorbed) => f.write_str("@")?,
-                        Some(Outcome::Reflected) => f.write_str("&")?,
-                        Some(Outcome::Miss) => f.write_str("~")?,
-                        Some(Outcome::Exit(k)) => write!(f, "{k}")?,
-                    }
-                }
-                Ok(())
-            }
-        }
+        write_results(f, self.results.iter().copied())
     }
 }
 

@@ -28,15 +28,28 @@
 //! );
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::rules::board::{Molecule, port, position_at};
 use crate::rules::ray::Outcome;
 use crate::rules::spectrum::Spectrum;
 
-/// One of the eight symmetries of the square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One of the eight symmetries of the square, named as J. Forget names
+/// them: `id`, `rot90`, `rot180`, `rot270`, `symm-h`, `symm-v`, `diag-1`,
+/// `diag-2`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
+#[strum(serialize_all = "kebab-case")]
+#[strum(parse_err_ty = String, parse_err_fn = unknown_transform)]
 pub enum Transform {
     /// The identity.
     Id,
@@ -51,8 +64,10 @@ pub enum Transform {
     /// Mirror top–bottom: new(r, c) = m(p+1−r, c).
     SymmV,
     /// Transpose: new(r, c) = m(c, r).
+    #[strum(to_string = "diag-1")]
     Diag1,
     /// Anti-transpose: new(r, c) = m(p+1−c, p+1−r).
+    #[strum(to_string = "diag-2")]
     Diag2,
 }
 
@@ -73,16 +88,7 @@ impl Transform {
     /// J. Forget's name: `id`, `rot90`, `rot180`, `rot270`, `symm-h`, `symm-v`,
     /// `diag-1`, `diag-2`.
     pub fn name(self) -> &'static str {
-        match self {
-            Transform::Id => "id",
-            Transform::Rot180 => "rot180",
-            Transform::Rot90 => "rot90",
-            Transform::Rot270 => "rot270",
-            Transform::SymmH => "symm-h",
-            Transform::SymmV => "symm-v",
-            Transform::Diag1 => "diag-1",
-            Transform::Diag2 => "diag-2",
-        }
+        self.into()
     }
 
     /// The transform that undoes this one.
@@ -172,31 +178,29 @@ impl Transform {
     }
 }
 
-impl fmt::Display for Transform {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Transform {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Transform, String> {
-        Transform::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown transform '{s}' (expected one of {})",
-                    Transform::ALL.map(|t| t.name()).join(", ")
-                )
-            })
-    }
+/// The error of a name that is no transform.
+fn unknown_transform(s: &str) -> String {
+    let names = Transform::ALL.map(Transform::name).join(", ");
+    format!("unknown transform '{s}' (expected one of {names})")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::ray::Rules;
+
+    #[test]
+    fn names_are_j_forget_s() {
+        let names = Transform::ALL.map(Transform::name).join(" ");
+        assert_eq!(names, "id rot180 rot90 rot270 symm-h symm-v diag-1 diag-2");
+        for t in Transform::ALL {
+            assert_eq!(t.to_string().parse::<Transform>(), Ok(t));
+        }
+        assert_eq!(
+            "Rot90".parse::<Transform>(),
+            Err("unknown transform 'Rot90' (expected one of id, rot180, rot90, rot270, symm-h, symm-v, diag-1, diag-2)".to_string())
+        );
+    }
 
     #[test]
     fn inverse_and_image() {
