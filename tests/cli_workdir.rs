@@ -412,3 +412,71 @@ fn ctrl_c_stops_a_verify_in_memory_at_once() {
         eprintln!("Ctrl-C stopped a verify in memory in {took:?}: {err}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_work_directory_another_user_planted_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    // The attack on a shared directory: another user makes the work
+    // directory, private, with a link in it to a file of the user who will
+    // run the census (root's 0600 file, when root runs it).
+    let dir = temp_dir("others");
+    let work = dir.join("W");
+    let planted = work.join("bbx-census-A5_B6");
+    std::fs::create_dir_all(&planted).unwrap();
+    let precious = dir.join("V");
+    std::fs::write(&precious, "precious\n").unwrap();
+    std::fs::set_permissions(&precious, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink(&precious, planted.join("worker0-part0.records")).unwrap();
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // Only root can give a directory to another user.
+    if std::os::unix::fs::lchown(&planted, Some(65534), Some(65534)).is_err() {
+        eprintln!("note: not run as root: a directory of another user cannot be made here");
+        return;
+    }
+    let out = run(
+        &["stats", "A5_B6", "-q", "--work-dir", work.to_str().unwrap()],
+        "",
+    );
+    let err = one_line(&out, 2);
+    assert!(
+        err.contains("it belongs to another user (uid 65534)"),
+        "{err}"
+    );
+    assert!(err.contains("--work-dir"), "{err}");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "precious\n");
+    assert_eq!(names(&planted), ["worker0-part0.records"]);
+    assert_eq!(names(&work), ["bbx-census-A5_B6"]);
+}
+
+#[test]
+fn a_verify_of_several_processes_needs_one_seed() {
+    let dir = temp_dir("processes-seed");
+    let hosts = loopback_hosts(&dir, 2);
+    let work = dir.join("work");
+    // Without the check, process 0 would wait for process 1.
+    let child = StdCommand::new(bin())
+        .args([
+            "verify",
+            "A5_B7",
+            "-q",
+            "--processes",
+            "2",
+            "--process",
+            "0",
+        ])
+        .arg("--hostfile")
+        .arg(&hosts)
+        .arg("--db")
+        .arg(dir.join("none.sqlite"))
+        .arg("--work-dir")
+        .arg(&work)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait(child, Duration::from_secs(60));
+    let err = one_line(&out, 2);
+    assert!(err.contains("give every process the same --seed"), "{err}");
+    assert!(!work.exists(), "nothing is made");
+}

@@ -5,10 +5,12 @@
 //! while an exploration writes would end up beside a catalogue. Every bbx
 //! that writes a catalogue file (`explore`, `stats --store-groups`) holds an
 //! advisory lock on `FILE.lock` from before it creates or opens the file until
-//! it is done, and removes the lock file then. The lock file is opened
-//! without following a link, and only a regular file is taken for one: a
-//! link or anything else of that name is refused, never written through.
-//! Readers never create it: they
+//! it is done, and removes the lock file then if it is bbx's: one it made,
+//! which holds the line [`MARK`] (a file of that name that was there before,
+//! an empty one included, is used as the lock and kept). The lock file is
+//! created exclusively and opened without following a link, and only a
+//! regular file is taken for one: a link or anything else of that name is
+//! refused, never written through. Readers never create it: they
 //! only look whether a writer holds it (a shared lock taken for an instant),
 //! to tell a file being written from one that is not a catalogue; a reader
 //! takes the writer's lock only to roll back the journal a killed writer left
@@ -24,16 +26,28 @@ use crate::error::Error;
 /// lock: a reader looking whether a writer is there holds it for an instant.
 const PATIENCE: Duration = Duration::from_secs(1);
 
+/// What a lock file bbx makes holds: the record that it is bbx's, which
+/// the bbx done with it (or the next one, after a kill) removes.
+pub const MARK: &[u8] = b"bbx writer lock\n";
+
 /// The lock of the one program writing a catalogue, released when dropped.
 #[derive(Debug)]
 pub struct WriterLock {
     path: PathBuf,
-    _file: File,
+    file: File,
 }
 
 /// The lock file of catalogue `db`: `db.lock`.
 pub fn lock_path(db: &Path) -> PathBuf {
-    PathBuf::from(format!("{}.lock", db.display()))
+    beside(db, ".lock")
+}
+
+/// The file whose name is `path`'s followed by `suffix` (byte for byte,
+/// whatever the name holds).
+pub(super) fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 impl WriterLock {
@@ -43,7 +57,7 @@ impl WriterLock {
         let path = lock_path(db);
         let start = Instant::now();
         loop {
-            let file = open_lock(&path, true).map_err(|source| Error::Io {
+            let file = make_or_open_lock(&path).map_err(|source| Error::Io {
                 path: crate::files::shown(&path),
                 source,
             })?;
@@ -70,7 +84,7 @@ impl WriterLock {
             // The holder before us may have removed the file after we opened
             // it: the lock counts only on the file still at the path.
             if same_file(&file, &path) {
-                return Ok(WriterLock { path, _file: file });
+                return Ok(WriterLock { path, file });
             }
         }
     }
@@ -94,24 +108,59 @@ impl WriterLock {
 
 impl Drop for WriterLock {
     fn drop(&mut self) {
-        // Removed while still locked; the lock goes with the file handle.
-        // bbx's lock files are empty: one with content is somebody else's
-        // file of that name, used as a lock but kept.
-        if self._file.metadata().is_ok_and(|m| m.len() == 0) {
+        // Removed while still locked (the lock goes with the file handle),
+        // and only when it is the file bbx made, still at its path: a file
+        // of that name that was there before is somebody else's, used as a
+        // lock but kept.
+        if is_marked(&self.file) && same_file(&self.file, &self.path) {
             let _ = std::fs::remove_file(&self.path);
         }
     }
 }
 
-/// Opens the lock file at `path` (to write, creating it when `create`)
-/// without following a link: anything but a regular file is refused.
-fn open_lock(path: &Path, create: bool) -> std::io::Result<File> {
+/// Whether the lock file `file` holds [`MARK`] and nothing else.
+fn is_marked(file: &File) -> bool {
+    use std::io::{Read, Seek};
+    let mut held = Vec::new();
+    let mut reader = file;
+    file.metadata().is_ok_and(|m| m.len() == MARK.len() as u64)
+        && reader.seek(std::io::SeekFrom::Start(0)).is_ok()
+        && reader
+            .take(MARK.len() as u64)
+            .read_to_end(&mut held)
+            .is_ok()
+        && held == MARK
+}
+
+/// The lock file at `path`: made (exclusively, holding [`MARK`]) when
+/// there is none, or the regular file there opened without following a
+/// link.
+fn make_or_open_lock(path: &Path) -> std::io::Result<File> {
+    use std::io::Write;
     let mut options = OpenOptions::new();
-    options
-        .read(true)
-        .write(create)
-        .create(create)
-        .truncate(false);
+    options.read(true).write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+    }
+    match options.open(path) {
+        Ok(mut file) => {
+            // Another bbx that opens it before the mark is written finds an
+            // empty file, which it keeps: this one removes it when done.
+            file.write_all(MARK)?;
+            Ok(file)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => open_lock(path, true),
+        Err(e) => Err(e),
+    }
+}
+
+/// Opens the lock file at `path` (to write when `write`) without following
+/// a link: anything but a regular file is refused.
+fn open_lock(path: &Path, write: bool) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(write);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -170,16 +219,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_of_the_lock_files_name_with_content_is_kept() {
+    fn a_file_of_the_lock_files_name_that_bbx_did_not_make_is_kept() {
         let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path();
-        let db = dir.join("notes.sqlite");
-        std::fs::write(dir.join("notes.sqlite.lock"), "my notes\n").unwrap();
+        // With content, or empty: either way, not a lock bbx made.
+        for text in ["my notes\n", ""] {
+            let db = dir.join("notes.sqlite");
+            std::fs::write(dir.join("notes.sqlite.lock"), text).unwrap();
+            drop(WriterLock::take(&db).unwrap());
+            assert_eq!(
+                std::fs::read_to_string(dir.join("notes.sqlite.lock")).unwrap(),
+                text
+            );
+        }
+    }
+
+    #[test]
+    fn the_lock_file_bbx_made_is_removed_by_the_next_writer_after_a_kill() {
+        let scratch = tempfile::tempdir().unwrap();
+        let db = scratch.path().join("bbx.sqlite");
+        let lock = scratch.path().join("bbx.sqlite.lock");
+        let held = WriterLock::take(&db).unwrap();
+        assert_eq!(std::fs::read(&lock).unwrap(), MARK);
+        drop(held);
+        assert!(!lock.exists());
+        // What a writer killed while it held the lock leaves: the next
+        // writer removes it.
+        std::fs::write(&lock, MARK).unwrap();
         drop(WriterLock::take(&db).unwrap());
-        assert_eq!(
-            std::fs::read_to_string(dir.join("notes.sqlite.lock")).unwrap(),
-            "my notes\n"
-        );
+        assert!(!lock.exists());
     }
 
     #[cfg(unix)]

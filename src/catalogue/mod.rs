@@ -132,7 +132,7 @@ fn check_path(path: &Path) -> Result<(), Error> {
 
 /// SQLite's rollback journal of the database at `path`.
 fn journal_path(path: &Path) -> PathBuf {
-    PathBuf::from(format!("{}-journal", path.display()))
+    lock::beside(path, "-journal")
 }
 
 /// Whether a read-only connection met a journal it may not roll back:
@@ -276,6 +276,20 @@ impl Catalogue {
         }
         // Nothing at all there, not even a link: the file is this call's.
         let created = std::fs::symlink_metadata(path).is_err();
+        // A journal beside no file is not bbx's (SQLite opens the file
+        // before it makes a journal), and SQLite deletes the journal of an
+        // empty file: it is left alone, and so is the file.
+        let journal = journal_path(path);
+        if created && std::fs::symlink_metadata(&journal).is_ok() {
+            return Err(Error::invalid(text![
+                format!(
+                    "{}: there is no catalogue here, but {} is beside it, another program's file that making a catalogue would delete: move it away, or give another file with ",
+                    shown(path),
+                    shown(&journal)
+                ),
+                Setting::Db
+            ]));
+        }
         let opened = Connection::open(path)
             .map_err(|source| Error::Database {
                 path: p.clone(),
@@ -510,6 +524,28 @@ mod tests {
             )
             .unwrap();
         assert_eq!(n, 120);
+    }
+
+    #[test]
+    fn a_journal_beside_no_file_is_left_alone() {
+        let scratch = tempfile::tempdir().unwrap();
+        let db = scratch.path().join("bbx.sqlite");
+        std::fs::write(scratch.path().join("bbx.sqlite-journal"), "someone's\n").unwrap();
+        let e = Catalogue::open(&db).unwrap_err();
+        assert!(!e.is_failure(), "bad input: {e}");
+        let e = e.to_string();
+        assert!(e.contains("there is no catalogue here, but"), "{e}");
+        assert!(e.contains("--db") || e.contains("another file"), "{e}");
+        let mut left: Vec<_> = std::fs::read_dir(scratch.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["bbx.sqlite-journal"]);
+        assert_eq!(
+            std::fs::read_to_string(scratch.path().join("bbx.sqlite-journal")).unwrap(),
+            "someone's\n"
+        );
     }
 
     #[test]

@@ -306,7 +306,7 @@ impl WorkDir {
     ) -> Result<(Manifest, bool), Error> {
         let path = dir.path();
         let io = |what: &str| failed(path, what);
-        if !dir.lock().map_err(io("lock the work directory"))? {
+        if !lock_patiently(dir).map_err(io("lock the work directory"))? {
             return Err(Error::busy(text![
                 format!(
                     "{}: another census is using this work directory; wait for it to finish, or give another ",
@@ -502,6 +502,27 @@ impl WorkDir {
         if directory {
             self.dir.remove_if_empty();
         }
+    }
+}
+
+/// How long a census tries to lock its work directory before it says
+/// another holds it: a census or verify that starts looks into the other
+/// work directories beside its own, each locked for an instant (see
+/// [`crate::census::unfinished`]).
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Locks `dir`, trying for [`LOCK_PATIENCE`]: false when another holds it
+/// all that time.
+fn lock_patiently(dir: &OwnDir) -> std::io::Result<bool> {
+    let start = std::time::Instant::now();
+    loop {
+        if dir.lock()? {
+            return Ok(true);
+        }
+        if start.elapsed() >= LOCK_PATIENCE {
+            return Ok(false);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 

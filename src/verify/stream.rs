@@ -25,13 +25,14 @@
 use std::sync::Arc;
 
 use crate::census::cluster::Settings;
-use crate::census::sink::{Group, GroupSink, Sink};
+use crate::census::sink::{Group, GroupSink, Seed, Sink};
 use crate::census::{self, Census, CensusOptions, Progress};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::spectrum::Observation;
 use crate::setting::Setting;
 use crate::tables::ReportSource;
+use crate::text;
 use crate::verify::{Checker, Mismatch, Rows, Verification, VerifyOptions};
 
 /// Unique spectra checked by default: a uniform random sample of this many.
@@ -180,7 +181,11 @@ fn sink(config: Config, options: &VerifyOptions) -> Sink {
                 },
             ),
         sample: sample_of(options),
-        seed: options.seed,
+        // Without a sample no seed decides the work.
+        seed: match sample_of(options) {
+            0 => Seed::Given(0),
+            _ => options.seed,
+        },
         partitions: PARTITIONS,
         make: Arc::new(move |_| {
             Ok(Box::new(CheckSink {
@@ -224,6 +229,16 @@ pub fn verify_streaming(
         ));
     }
     let sample = sample_of(options);
+    if sample > 0 && census.cluster.processes > 1 && options.seed.drawn() {
+        // Each process would draw its own.
+        return Err(Error::invalid(text![
+            "a verify of several processes samples the unique spectra with one seed, which no process can draw for the others: give every process the same ",
+            Setting::Seed,
+            " (or check the shared spectra alone with ",
+            Setting::Ambiguous,
+            ")"
+        ]));
+    }
     census.sink = Some(sink(config, options));
     let done = census::run_with(config, &census, progress)?;
     if !done.ended.is_complete() {
