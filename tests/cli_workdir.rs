@@ -292,39 +292,62 @@ fn a_verify_resumes_with_the_seed_it_drew_and_names_what_differs() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_ends_the_wait_for_the_other_processes_at_once() {
-    let dir = temp_dir("peers-wait");
-    let hosts = loopback_hosts(&dir, 2);
-    let work = dir.join("work");
-    let census = work.join("bbx-census-A5_B7-process0");
-    // Process 0 of 2, started alone: it waits for process 1.
-    let mut zero = process(&["A5_B7", "-w", "1"], 0, &hosts, &work);
-    let pid = zero.id();
-    wait_for(&mut zero, "process 0 catches Ctrl-C and waits", || {
-        catches_sigint(pid) && census.join("manifest.json").exists()
-    });
-    std::thread::sleep(Duration::from_millis(300));
-    let sent = Instant::now();
-    let status = StdCommand::new("kill")
-        .args(["-INT", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = wait(zero, Duration::from_secs(60));
-    let took = sent.elapsed();
-    let err = one_line(&out, 130);
-    assert!(
-        err.starts_with("interrupted while waiting for the other processes of the census"),
-        "{err}"
-    );
-    assert!(err.contains("run the same command to resume"), "{err}");
-    // Measured, with a generous bound: the wait looks at Ctrl-C five times
-    // a second.
-    assert!(took < Duration::from_secs(10), "took {took:?}");
-    eprintln!("Ctrl-C ended the wait for the other processes in {took:?}");
-    assert!(
-        census.join("manifest.json").exists(),
-        "what it made is kept"
-    );
+    use std::io::Write;
+    // Alone, and with a stranger on its port that began to introduce
+    // itself as a census process and then said nothing more (a process
+    // waits ten seconds for an introduction).
+    for stranger in [false, true] {
+        let dir = temp_dir("peers-wait");
+        let hosts = loopback_hosts(&dir, 2);
+        let work = dir.join("work");
+        let census = work.join("bbx-census-A5_B7-process0");
+        // Process 0 of 2, started alone: it waits for process 1.
+        let mut zero = process(&["A5_B7", "-w", "1"], 0, &hosts, &work);
+        let pid = zero.id();
+        wait_for(&mut zero, "process 0 catches Ctrl-C and waits", || {
+            catches_sigint(pid) && census.join("manifest.json").exists()
+        });
+        let _silent = stranger.then(|| {
+            let text = std::fs::read_to_string(&hosts).unwrap();
+            let address = text.lines().next().unwrap().to_string();
+            let start = Instant::now();
+            let mut stream = loop {
+                match std::net::TcpStream::connect(&address) {
+                    Ok(s) => break s,
+                    Err(e) if start.elapsed() > Duration::from_secs(60) => panic!("{e}"),
+                    Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                }
+            };
+            stream.write_all(b"bbx").unwrap();
+            stream
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        let sent = Instant::now();
+        let status = StdCommand::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = wait(zero, Duration::from_secs(60));
+        let took = sent.elapsed();
+        let err = one_line(&out, 130);
+        assert!(
+            err.starts_with("interrupted while waiting for the other processes of the census"),
+            "{err}"
+        );
+        assert!(err.contains("run the same command to resume"), "{err}");
+        // Measured, with a generous bound (well under the ten seconds an
+        // introduction may take): the wait looks at Ctrl-C five times a
+        // second.
+        assert!(took < Duration::from_secs(5), "took {took:?}");
+        eprintln!(
+            "Ctrl-C ended the wait for the other processes in {took:?} (stranger: {stranger})"
+        );
+        assert!(
+            census.join("manifest.json").exists(),
+            "what it made is kept"
+        );
+    }
 }
 
 #[test]

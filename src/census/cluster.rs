@@ -555,7 +555,7 @@ fn introduce(
 /// What the other side of `stream` says of itself: its index (when
 /// `with_index`) and its settings; `Ok(None)` when it is no census process.
 fn introduction(
-    stream: &mut TcpStream,
+    stream: &mut impl Read,
     with_index: bool,
 ) -> std::io::Result<Option<(usize, Settings)>> {
     let mut hello = vec![0u8; HELLO.len()];
@@ -633,11 +633,12 @@ fn connect(
             .map_err(lost)?;
         // Process j answers once it has reached the processes before it.
         let until = deadline.max(Instant::now() + INTRODUCTION);
-        match answer(&stream, until, wait.budget).map_err(lost)? {
-            Ok(()) => {}
-            Err(cut) => return Ok(Err(cut)),
+        let mut reader = Patient::new(&stream, until, wait.budget).map_err(lost)?;
+        let heard = introduction(&mut reader, false);
+        if let Some(cut) = reader.cut {
+            return Ok(Err(cut));
         }
-        match introduction(&mut stream, false) {
+        match heard {
             Ok(Some((_, theirs))) => settings.compare(&theirs, me, j)?,
             Ok(None) => {
                 return Err(Error::system(format!(
@@ -658,11 +659,20 @@ fn connect(
         }
         match listener.accept() {
             Ok((mut stream, _)) => {
+                let until = Instant::now() + INTRODUCTION;
+                let mut cut = None;
                 let heard = stream
                     .set_nonblocking(false)
                     .and_then(|_| stream.set_nodelay(true))
-                    .and_then(|_| stream.set_read_timeout(Some(INTRODUCTION)))
-                    .and_then(|_| introduction(&mut stream, true));
+                    .and_then(|_| Patient::new(&stream, until, wait.budget))
+                    .and_then(|mut reader| {
+                        let heard = introduction(&mut reader, true);
+                        cut = reader.cut;
+                        heard
+                    });
+                if let Some(cut) = cut {
+                    return Ok(Err(cut));
+                }
                 // A stranger, or a process that went away at once: wait on.
                 let Ok(Some((j, theirs))) = heard else {
                     continue;
@@ -716,33 +726,52 @@ fn reach(address: &str) -> std::io::Result<TcpStream> {
     Err(last.unwrap_or_else(|| std::io::Error::other("the host name has no address")))
 }
 
-/// Waits until the other side of `stream` says something, until `until`,
-/// looking at `budget` every [`LOOK`]: the cut when it is spent. The
-/// stream is left to read what was said within [`INTRODUCTION`].
-fn answer(stream: &TcpStream, until: Instant, budget: &Budget) -> std::io::Result<Result<(), Cut>> {
-    stream.set_read_timeout(Some(LOOK))?;
-    loop {
-        match stream.peek(&mut [0u8; 1]) {
-            Ok(_) => break,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                if let Err(cut) = budget.check() {
-                    return Ok(Err(cut));
+/// Reads from a connection until `until`, looking at `budget` every
+/// [`LOOK`] while nothing comes: a silent peer, or one that stops in the
+/// middle of what it says, cannot hold the wait past a Ctrl-C.
+struct Patient<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+    budget: &'a Budget,
+    /// Set when the budget stopped a read (which then fails).
+    cut: Option<Cut>,
+}
+
+impl<'a> Patient<'a> {
+    fn new(stream: &'a TcpStream, until: Instant, budget: &'a Budget) -> std::io::Result<Self> {
+        stream.set_read_timeout(Some(LOOK))?;
+        Ok(Patient {
+            stream,
+            until,
+            budget,
+            cut: None,
+        })
+    }
+}
+
+impl Read for Patient<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match (&mut &*self.stream).read(buf) {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    if let Err(cut) = self.budget.check() {
+                        self.cut = Some(cut);
+                        return Err(std::io::Error::other("stopped while waiting"));
+                    }
+                    if Instant::now() > self.until {
+                        return Err(e);
+                    }
                 }
-                if Instant::now() > until {
-                    return Err(e);
-                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                other => return other,
             }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
         }
     }
-    stream.set_read_timeout(Some(INTRODUCTION))?;
-    Ok(Ok(()))
 }
 
 /// Reads a host file, refusing one larger than [`MAX_HOSTFILE_BYTES`]
