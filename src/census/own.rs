@@ -451,10 +451,13 @@ mod sys {
             Ok(true)
         }
 
+        /// The names it holds, but the lock file, which is the
+        /// directory's own (the census's records never name it).
         pub fn names(&self) -> io::Result<Vec<OsString>> {
-            std::fs::read_dir(&self.path)?
+            let names: Vec<OsString> = std::fs::read_dir(&self.path)?
                 .map(|e| e.map(|e| e.file_name()))
-                .collect()
+                .collect::<io::Result<_>>()?;
+            Ok(names.into_iter().filter(|n| n != super::LOCK).collect())
         }
 
         pub fn entry(&self, name: &str) -> io::Result<Option<Entry>> {
