@@ -332,9 +332,8 @@ fn max_means_the_same_for_solve_and_suggest() {
     for cmd in ["solve", "suggest"] {
         let help = stdout(&[cmd, "--help"]);
         assert!(
-            help.contains(
-                "Stop the search after N molecules; what follows rests on the molecules found, and says so"
-            ),
+            help.contains("Stop the search after N molecules [default: 100000]")
+                && help.contains("What follows rests on the molecules found, and says so"),
             "{cmd}: {help}"
         );
         let err = refused(

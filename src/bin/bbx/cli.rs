@@ -116,13 +116,22 @@ fn watch_interrupts(stop: Arc<AtomicBool>) {
 pub struct PuzzleInput {
     /// The puzzle file, or `-` for standard input.
     pub file: String,
-    /// Force the puzzle format instead of detecting it.
+    /// The puzzle format [default: detected]
+    ///
+    /// For a file whose format the first lines do not tell apart (formats
+    /// below).
     #[arg(long, value_name = "display|linear|seed001|tatham")]
     pub format: Option<Format>,
-    /// Number of atoms, or a range such as 3..5 (default: the count the file gives).
+    /// Atoms: a number N or a range A..B [default: the file's]
+    ///
+    /// A range such as 3..5 searches every count in it. The default is the
+    /// count the file gives ('There are N balls in the box', the
+    /// configuration of a linear puzzle, Tatham's parameters).
     #[arg(long, value_name = "N|A..B", value_parser = parse_atoms)]
     pub atoms: Option<RangeInclusive<usize>>,
-    /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
+    /// Ray rules [default: the file's, else standard]
+    ///
+    /// edge-miss for seed001 files (A. Janns's rules), standard otherwise.
     #[arg(long, value_name = "standard|edge-miss")]
     pub rules: Option<Rules>,
 }
@@ -193,8 +202,10 @@ pub struct Quiet {
 /// `--seed`, the same on every command that draws at random.
 #[derive(clap::Args)]
 pub struct Seed {
-    /// Seed of the random choices, to repeat a run: 0 to 9007199254740991
-    /// (2^53 - 1) (default: drawn at random, and printed).
+    /// Seed of the random choices, to repeat a run [default: random]
+    ///
+    /// 0 to 9007199254740991 (2^53 - 1). Without it, one is drawn at random
+    /// and printed.
     #[arg(long, value_name = "SEED", value_parser = parse_seed)]
     seed: Option<u64>,
 }
@@ -237,10 +248,12 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
 /// `--max`, the same on every command that lists molecules.
 #[derive(clap::Args)]
 pub struct MaxMolecules {
-    /// Stop the search after N molecules; what follows rests on the molecules
-    /// found, and says so [default: 100000, fewer on boards of more than 1000
-    /// cells, so that at most 100 million cells are listed]. Regions no ray
-    /// looks at are counted, not listed, so the count can go past N.
+    /// Stop the search after N molecules [default: 100000]
+    ///
+    /// What follows rests on the molecules found, and says so. Regions no ray
+    /// looks at are counted, not listed, so the count can go past N. On
+    /// boards of more than 1000 cells the default is lower, so that at most
+    /// 100 million cells are listed.
     #[arg(long, value_name = "N", value_parser = parse_max)]
     pub max: Option<usize>,
 }
@@ -612,28 +625,40 @@ mod tests {
 /// The options of a census, shared by `stats` (which counts with one) and
 /// `verify` (which streams one's groups to SAT).
 #[derive(clap::Args)]
+#[command(next_help_heading = "Census")]
 pub struct CensusArgs {
-    /// Worker threads per process of the census, 1 to 256 (and at most 4096
-    /// in all processes), the same on every process (default: all cores, at
-    /// most 256).
+    /// Worker threads per process [default: all cores]
+    ///
+    /// 1 to 256 (and at most 4096 in all processes), the same on every
+    /// process; the default is at most 256.
     #[arg(long, short = 'w', value_name = "N")]
     workers: Option<usize>,
-    /// Processes taking part in the census (one per machine, say), 1 to 256.
+    /// Processes in the census, 1 to 256
+    ///
+    /// One per machine, say: see --hostfile.
     #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
     processes: usize,
-    /// This process, 0 to N-1; process 0 prints the result.
+    /// This process, 0 to N-1
+    ///
+    /// Process 0 prints the result.
     #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
     process: usize,
-    /// The processes' addresses, one HOST:PORT a line in process order, at most
-    /// 1 MB (default: localhost:2101, localhost:2102, …).
+    /// The processes' addresses, one HOST:PORT a line
+    ///
+    /// In process order, at most 1 MB [default: localhost:2101,
+    /// localhost:2102, …].
     #[arg(long, value_name = "FILE")]
     hostfile: Option<std::path::PathBuf>,
-    /// Memory limit for the census's grouping, such as 2G or 500M.
+    /// The most memory the census may take (2G, 500M…)
+    ///
+    /// It groups its records one partition at a time within it.
     #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
     memory: u64,
-    /// The directory in which the census makes its work directory
-    /// (bbx-census-CONFIG, bbx-verify-CONFIG for verify) for partition files
-    /// and checkpoints (default: the system's temporary directory). bbx
+    /// Where to make the work directory [default: temporary]
+    ///
+    /// The census makes its work directory (bbx-census-CONFIG,
+    /// bbx-verify-CONFIG for verify) for partition files and checkpoints in
+    /// this directory [default: the system's temporary directory]. bbx
     /// removes only the files it made.
     #[arg(long, value_name = "DIR")]
     work_dir: Option<std::path::PathBuf>,

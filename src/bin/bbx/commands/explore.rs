@@ -11,7 +11,8 @@ use crate::cli::{Quiet, Status, ctrl_c, faults, interrupt, json, progress_bar};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same command to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh\n  bbx explore A4_B6 --json"
+    after_help = "Examples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite",
+    after_long_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same\ncommand to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh\n  bbx explore A4_B6 --json"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.

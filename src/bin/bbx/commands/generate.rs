@@ -11,7 +11,8 @@ use crate::cli::{Quiet, Seed, Status, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
+    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt",
+    after_long_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
 )]
 pub struct Args {
     /// The configuration, e.g. A5_B10.
@@ -36,8 +37,11 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Give up after this many seconds: with no puzzle while drawing, or
-    /// with a unique but perhaps not minimal one while removing rays.
+    /// Give up after this many seconds
+    ///
+    /// With no puzzle while drawing, or with a unique but perhaps not minimal
+    /// one while removing rays. From 0 to a week, fractions allowed, or a
+    /// duration such as 90s, 5m or 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
     #[command(flatten)]

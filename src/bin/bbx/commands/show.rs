@@ -7,7 +7,8 @@ use crate::cli::{Status, json};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
+    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --group 868",
+    after_long_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
@@ -26,8 +27,9 @@ pub struct Args {
     /// The spectral group of molecule N, side by side.
     #[arg(long, value_name = "N")]
     group: Option<u64>,
-    /// The catalogue file (a complete catalogue, or a census stored by `bbx stats
-    /// --store-groups`).
+    /// The catalogue file
+    ///
+    /// A complete catalogue, or a census stored by `bbx stats --store-groups`.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print one JSON object instead of text.

@@ -12,7 +12,9 @@ use crate::cli::{
 };
 
 #[derive(clap::Args)]
-#[command(after_help = "\
+#[command(
+    after_help = "Examples:\n  bbx strategy A3_B5 --optimal\n  bbx strategy A4_B8 --policy entropy",
+    after_long_help = "\
 Plays a policy against every molecule of the configuration, one game each \
 (the hidden molecule chosen uniformly): the rays shot until no ray can tell \
 the molecules left apart (one end of an exit pair shows the other), the score \
@@ -36,10 +38,13 @@ Examples:
   bbx strategy A4_B8 --molecule 868
   bbx strategy A4_B6 --policy score --json
   bbx strategy A3_B5 --optimal
-  bbx strategy A4_B8 --bound")]
+  bbx strategy A4_B8 --bound"
+)]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
+    /// How the next ray is chosen
+    ///
     /// greedy (fewest molecules expected left), entropy (most bits), score
     /// (cheapest expected score one step ahead, stopping early when placing
     /// the atoms is cheaper), or lookahead (fewest molecules expected left
@@ -50,27 +55,32 @@ pub struct Args {
         value_name = "greedy|entropy|score|lookahead"
     )]
     policy: Policy,
-    /// Play one game only, against molecule N, and show its rays.
+    /// Play one game only, against molecule N, and show its rays
     #[arg(long, value_name = "N")]
     molecule: Option<u64>,
-    /// Also the best strategy for each measure, by exhaustive search.
+    /// Also the best strategy for each measure, by exhaustive search
     #[arg(long, conflicts_with = "molecule")]
     optimal: bool,
-    /// Also a proven lower bound of the fewest rays: per molecule, the
-    /// fewest rays telling it from every molecule one atom move away
-    /// (averaged), and the Huffman bound over the spectra.
+    /// Also a proven lower bound of the fewest rays
+    ///
+    /// Per molecule, the fewest rays telling it from every molecule one atom
+    /// move away (averaged), and the Huffman bound over the spectra.
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
-    /// The most memory the exhaustive search may remember sets in (2G,
-    /// 500M…), and hold the configuration's spectra in: when the memo is
-    /// full it forgets half of them, which slows the search but never
+    /// The most memory the exhaustive search may take (2G, 500M…)
+    ///
+    /// The configuration's spectra and the sets it remembers: when the memo
+    /// is full it forgets half of them, which slows the search but never
     /// changes its answer.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     memory: u64,
     /// Ray rules.
     #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
     rules: Rules,
-    /// Give up after this many seconds.
+    /// Give up after this many seconds
+    ///
+    /// From 0 to a week, fractions allowed, or a duration such as 90s, 5m or
+    /// 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
     /// Print one JSON object instead of text.

@@ -15,7 +15,8 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json\n  bbx suggest big-game.txt --timeout 5"
+    after_help = "Examples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --plan",
+    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json\n  bbx suggest big-game.txt --timeout 5"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -25,23 +26,28 @@ pub struct Args {
     /// Show this many rays.
     #[arg(long, value_name = "K", default_value_t = 10)]
     top: usize,
-    /// Also compute the strategy that needs the fewest rays on average, as a
-    /// decision tree (for at most --plan-max molecules).
+    /// Also the strategy needing the fewest rays on average
+    ///
+    /// A decision tree, for at most --plan-max molecules.
     #[arg(long)]
     plan: bool,
-    /// Largest set of molecules --plan works on.
+    /// Largest set of molecules --plan works on
     #[arg(long, value_name = "N", default_value_t = 40)]
     plan_max: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Stop searching after this many seconds and rank the rays on the
-    /// molecules found by then; with --plan, the strategy's search stops at
-    /// the same moment (no strategy then).
+    /// Give up after this many seconds, ranking on what was found
+    ///
+    /// The rays are ranked on the molecules found by then; with --plan, the
+    /// strategy's search stops at the same moment (no strategy then). From 0
+    /// to a week, fractions allowed, or a duration such as 90s, 5m or 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
-    /// The most memory the search may take (2G, 500M…): past it, it stops
-    /// and the rays are ranked on the molecules found.
+    /// The most memory the search may take (2G, 500M…)
+    ///
+    /// Past it, the search stops and the rays are ranked on the molecules
+    /// found.
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     memory: u64,
     #[command(flatten)]

@@ -12,26 +12,30 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Reads the spectra from --db when it holds the configuration complete (or, with --ambiguous, a census's stored groups). Otherwise, under the standard rules and with full spectra, a census (as `bbx stats` runs it, on the same --workers, --processes, --memory and --work-dir, resumed the same way after Ctrl-C or a kill) hands every class of ambiguous spectra it forms straight to SAT, then a uniform random sample of --sample unique spectra (default 100000); with --partial or --rules edge-miss the spectra are enumerated in memory.\n\nExit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure, 130 interrupted.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A6_B8 --workers 2\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
+    after_help = "Examples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous",
+    after_long_help = "Reads the spectra from --db when it holds the configuration complete (or, with --ambiguous, a census's stored groups). Otherwise, under the standard rules and with full spectra, a census (as `bbx stats` runs it, on the same --workers, --processes, --memory and --work-dir, resumed the same way after Ctrl-C or a kill) hands every class of ambiguous spectra it forms straight to SAT, then a uniform random sample of --sample unique spectra (default 100000); with --partial or --rules edge-miss the spectra are enumerated in memory.\n\nExit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure, 130 interrupted.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A6_B8 --workers 2\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6.
     config: Config,
-    /// Read the spectra from this catalogue when it holds the configuration complete.
+    /// The catalogue to read, when it holds the configuration
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
-    /// Check every ambiguous spectrum and N unique ones drawn at random
-    /// (default: every spectrum, or 100000 unique ones when a census streams
-    /// the groups; see the guide).
+    /// Check the ambiguous spectra and N unique ones [default: all]
+    ///
+    /// Every ambiguous spectrum and N unique ones drawn at random [default:
+    /// every spectrum, or 100000 unique ones when a census streams the
+    /// groups; see the guide].
     #[arg(long, value_name = "N", value_parser = parse_sample)]
     sample: Option<usize>,
     #[command(flatten)]
     seed: Seed,
-    /// Check only the spectra shared by two molecules or more.
+    /// Check only the spectra shared by two molecules or more
     #[arg(long)]
     ambiguous: bool,
-    /// Hide this fraction of the rays of each checked spectrum (0 to 1), chosen at
-    /// random; an exit pair counts as one ray.
+    /// Hide this fraction of each spectrum's rays (0 to 1)
+    ///
+    /// Chosen at random; an exit pair counts as one ray.
     #[arg(long, value_name = "F")]
     partial: Option<f64>,
     /// Ray rules.
