@@ -61,6 +61,24 @@ fn every_help_fits_in_80_columns_and_wraps_to_narrower_ones() {
 }
 
 #[test]
+fn short_help_is_short_and_long_help_says_more() {
+    for c in COMMANDS {
+        let short = help(&[c, "-h"], 80);
+        let long = help(&[c, "--help"], 80);
+        assert!(short.lines().count() <= 40, "bbx {c} -h:\n{short}");
+        assert!(
+            short.lines().count() <= long.lines().count(),
+            "bbx {c}: -h is longer than --help"
+        );
+        assert!(short.contains("Examples:\n  bbx "), "bbx {c} -h:\n{short}");
+    }
+    // The commands that take options with more to say say it on --help only.
+    for c in ["play", "solve", "suggest", "strategy", "stats", "verify"] {
+        assert_ne!(help(&[c, "-h"], 80), help(&[c, "--help"], 80), "{c}");
+    }
+}
+
+#[test]
 fn the_top_level_help_lists_the_commands_users_meet_first_and_says_where_to_go() {
     let short = help(&["-h"], 80);
     let listed: Vec<&str> = short

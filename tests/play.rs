@@ -959,7 +959,10 @@ fn the_command_refuses_bad_input_in_one_line() {
             vec!["play", "A4_B8", "--atoms", "3"],
             "--atoms is for puzzle files",
         ),
-        (vec!["play", "A4_B8", "--judge", "lenient"], "unknown judge"),
+        (
+            vec!["play", "A4_B8", "--judge", "lenient"],
+            "[possible values: all-rays, rays-shot]",
+        ),
         (
             vec!["play", "A0_B8"],
             "a game with no atom has nothing to find",

@@ -120,9 +120,9 @@ pub struct PuzzleInput {
     ///
     /// For a file whose format the first lines do not tell apart (formats
     /// below).
-    #[arg(long, value_name = "display|linear|seed001|tatham")]
+    #[arg(long, value_name = "FORMAT", value_parser = crate::values::format(), ignore_case = true)]
     pub format: Option<Format>,
-    /// Atoms: a number N or a range A..B [default: the file's]
+    /// Atoms: N, or a range A..B [default: the file's]
     ///
     /// A range such as 3..5 searches every count in it. The default is the
     /// count the file gives ('There are N balls in the box', the
@@ -132,7 +132,7 @@ pub struct PuzzleInput {
     /// Ray rules [default: the file's, else standard]
     ///
     /// edge-miss for seed001 files (A. Janns's rules), standard otherwise.
-    #[arg(long, value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true)]
     pub rules: Option<Rules>,
 }
 

@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod cli;
 mod commands;
 mod terminal;
+mod values;
 
 /// Play, solve and explore the deduction game Black Box.
 ///

@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
     /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     /// Give up after this many draws.
     #[arg(long, default_value_t = 10_000, value_name = "N")]

@@ -36,7 +36,7 @@ pub struct Args {
     /// Ray rules [default: the file's, else standard]
     ///
     /// edge-miss for seed001 files (A. Janns's rules), standard otherwise.
-    #[arg(long, value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true)]
     rules: Option<Rules>,
     /// Number of atoms, for a puzzle file that does not say
     #[arg(long, value_name = "N")]
@@ -45,10 +45,7 @@ pub struct Args {
     #[arg(long)]
     emacs: bool,
     /// How a guess wins
-    ///
-    /// all-rays (Tatham's rule: every ray gives the same result as the hidden
-    /// molecule) or rays-shot (it fits the rays shot).
-    #[arg(long, value_name = "all-rays|rays-shot", default_value = "all-rays")]
+    #[arg(long, value_name = "JUDGE", value_parser = crate::values::judge(), ignore_case = true, default_value = "all-rays")]
     judge: Judge,
     /// The coach's time per question, in seconds
     ///
@@ -70,11 +67,7 @@ pub struct Args {
     ///
     /// After the game, the verdict shows what this policy (as in bbx
     /// strategy) does against the same hidden molecule and on average.
-    #[arg(
-        long,
-        value_name = "greedy|entropy|score|lookahead",
-        default_value = "greedy"
-    )]
+    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
 }
 

@@ -22,7 +22,9 @@ pub struct Args {
     input: PuzzleInput,
     #[command(flatten)]
     max: MaxMolecules,
-    /// Print at most N boards (the count and --json cover all)
+    /// Print at most N boards
+    ///
+    /// The count, the certain cells and --json cover all the molecules.
     #[arg(long, value_name = "N", default_value_t = 20, alias = "show")]
     boards: usize,
     /// Also each cell's chance of holding an atom
@@ -37,9 +39,9 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Give up after this many seconds, reporting what was found
+    /// Give up after this many seconds
     ///
-    /// From 0 to a week, fractions allowed, or a duration such as 90s, 5m or
+    /// What was found by then is reported. From 0 to a week, fractions allowed, or a duration such as 90s, 5m or
     /// 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,

@@ -44,16 +44,7 @@ pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
     /// How the next ray is chosen
-    ///
-    /// greedy (fewest molecules expected left), entropy (most bits), score
-    /// (cheapest expected score one step ahead, stopping early when placing
-    /// the atoms is cheaper), or lookahead (fewest molecules expected left
-    /// two rays ahead).
-    #[arg(
-        long,
-        default_value = "greedy",
-        value_name = "greedy|entropy|score|lookahead"
-    )]
+    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
     /// Play one game only, against molecule N, and show its rays
     #[arg(long, value_name = "N")]
@@ -75,7 +66,7 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     memory: u64,
     /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     /// Give up after this many seconds
     ///

@@ -37,7 +37,7 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Give up after this many seconds, ranking on what was found
+    /// Give up after this many seconds
     ///
     /// The rays are ranked on the molecules found by then; with --plan, the
     /// strategy's search stops at the same moment (no strategy then). From 0

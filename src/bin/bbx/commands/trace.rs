@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "An_Bp")]
     config: Option<Config>,
     /// Ray rules
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     /// Draw the ray shot from position K (repeatable)
     ///

@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, value_name = "F")]
     partial: Option<f64>,
     /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     #[command(flatten)]
     quiet: Quiet,
