@@ -152,7 +152,7 @@ fn timeouts_are_parsed_alike_and_refused_clearly() {
             args.extend(["--timeout", bad]);
             let err = refused(&args, "");
             assert!(
-                err.contains("expected a number of seconds between 0 and 604800"),
+                err.contains("expected a time: a number of seconds from 0 to 604800"),
                 "{args:?}: {err}"
             );
             assert_eq!(err.trim_end().lines().count(), 3, "{args:?}: {err}");
@@ -318,7 +318,7 @@ fn seeds_past_53_bits_are_refused() {
             let err = refused(&command, "");
             assert!(
                 err.contains(&format!(
-                    "invalid value '{big}' for '--seed <SEED>': {big} is past the largest seed, 9007199254740991 (2^53 - 1"
+                    "invalid value '{big}' for '--seed <SEED>': expected a seed: a whole number from 0 to 9007199254740991 (2^53 - 1"
                 )),
                 "{command:?}: {err}"
             );
@@ -340,7 +340,10 @@ fn max_means_the_same_for_solve_and_suggest() {
             &[cmd, &puzzle("generated-a4-b8-partial.txt"), "--max", "0"],
             "",
         );
-        assert!(err.contains("give at least 1"), "{err}");
+        assert!(
+            err.contains("expected a number of molecules: a whole number, at least 1"),
+            "{err}"
+        );
     }
     let path = puzzle("generated-a4-b8-partial.txt");
     let solve: Value =
@@ -545,4 +548,63 @@ fn counts_of_one_are_singular() {
         assert_no_plural_after_one(t);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_numeric_option_says_what_it_expected_in_one_style() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let p = partial.as_str();
+    // Each command, and an option of it that takes a number.
+    let options: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["solve", p], "--max"),
+        (vec!["solve", p], "--boards"),
+        (vec!["solve", p], "--memory"),
+        (vec!["solve", p], "--timeout"),
+        (vec!["solve", p], "--atoms"),
+        (vec!["suggest", p], "--top"),
+        (vec!["suggest", p], "--plan-max"),
+        (vec!["trace", "A4_B6", "868"], "--ray"),
+        (vec!["show", "A4_B6"], "--from"),
+        (vec!["show", "A4_B6"], "--to"),
+        (vec!["show", "A4_B6"], "--group"),
+        (vec!["strategy", "A3_B5"], "--molecule"),
+        (vec!["strategy", "A3_B5"], "--memory"),
+        (vec!["generate", "A4_B8"], "--max-draws"),
+        (vec!["generate", "A4_B8"], "--seed"),
+        (vec!["verify", "A2_B4"], "--sample"),
+        (vec!["verify", "A2_B4"], "--partial"),
+        (vec!["stats", "A4_B6"], "-w"),
+        (vec!["stats", "A4_B6"], "-n"),
+        (vec!["stats", "A4_B6"], "-p"),
+        (vec!["play", "A4_B8"], "--max"),
+        (vec!["play", "A4_B8"], "--atoms"),
+    ];
+    for (command, option) in options {
+        for bad in ["x", "-1", "1.5e3x"] {
+            let mut args = command.clone();
+            args.extend([option, bad]);
+            let err = refused(&args, "");
+            // clap names a short option by its long name.
+            let long = match option {
+                "-w" => "--workers",
+                "-n" => "--processes",
+                "-p" => "--process",
+                long => long,
+            };
+            let says = format!("invalid value '{bad}' for '{long} <");
+            assert!(
+                err.starts_with("error: ") && err.contains(&says) && err.contains("': expected "),
+                "{args:?}: {err}"
+            );
+            for clap_words in ["invalid digit", "tip:", "unexpected argument"] {
+                assert!(!err.contains(clap_words), "{args:?}: {err}");
+            }
+        }
+    }
+    // Molecule numbers given as arguments are read the same way.
+    let err = refused(&["show", "A4_B6", "-5"], "");
+    assert!(
+        err.contains("expected a molecule number: a whole number, at least 1"),
+        "{err}"
+    );
 }

@@ -230,7 +230,10 @@ fn bad_input_is_refused() {
             vec!["strategy", "A4_B8", "--policy", "lucky"],
             "[possible values: greedy, entropy, score, lookahead]",
         ),
-        (vec!["strategy", "A3_B5", "--molecule", "0"], "out of range"),
+        (
+            vec!["strategy", "A3_B5", "--molecule", "0"],
+            "expected a molecule number: a whole number, at least 1",
+        ),
         (
             vec!["strategy", "A3_B5", "--molecule", "2301"],
             "out of range",

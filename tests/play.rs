@@ -952,9 +952,12 @@ fn the_command_refuses_bad_input_in_one_line() {
         (vec!["play", "/dev/zero"], "more than 16 MiB"),
         (
             vec!["play", "A4_B8", "--timeout", "-1"],
-            "expected a number of seconds",
+            "expected a time: a number of seconds",
         ),
-        (vec!["play", "A4_B8", "--max", "0"], "--max 0 would stop"),
+        (
+            vec!["play", "A4_B8", "--max", "0"],
+            "expected a number of molecules: a whole number, at least 1",
+        ),
         (
             vec!["play", "A4_B8", "--atoms", "3"],
             "--atoms is for puzzle files",

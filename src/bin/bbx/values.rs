@@ -1,8 +1,10 @@
-//! The values that options choose from (`--rules`, `--format`, `--policy`,
-//! `--judge`), declared to clap with a line about each: `--help` lists them,
-//! every shell's completion offers them, and a wrong one is refused with the
-//! list. Each parses into the library's own type, through its `FromStr`, so
-//! that the library stays the one place that names them.
+//! The values options take. Those that choose from a set (`--rules`,
+//! `--format`, `--policy`, `--judge`) are declared to clap with a line about
+//! each: `--help` lists them, the shells' completions offer them, and a wrong
+//! one is refused with the list. Each parses into the library's own type,
+//! through its `FromStr`, so that the library stays the one place that names
+//! them. Numbers are read by [`whole`], which says in one style what it
+//! expected: `expected a number of rays: a whole number, at least 1`.
 
 use std::str::FromStr;
 
@@ -107,6 +109,41 @@ pub fn judge() -> impl TypedValueParser<Value = Judge> {
     }))
 }
 
+/// A parser of whole numbers from `min` to `max` (`None`: no bound),
+/// counting `what` ("a number of rays"); what it refuses (a word, a sign, a
+/// fraction, a number out of range) gets one message naming the range.
+pub fn whole<T>(
+    what: &'static str,
+    min: u64,
+    max: Option<u64>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64>,
+{
+    move |s: &str| {
+        let range = match max {
+            Some(max) => format!("a whole number from {min} to {max}"),
+            None if min == 0 => "a whole number, 0 or more".to_string(),
+            None => format!("a whole number, at least {min}"),
+        };
+        let t = s.trim();
+        let n = (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u64>().ok())
+            .flatten()
+            .filter(|&n| n >= min && max.is_none_or(|max| n <= max))
+            .and_then(|n| T::try_from(n).ok());
+        n.ok_or_else(|| format!("expected {what}: {range}"))
+    }
+}
+
+/// Parses a fraction from 0 to 1 (`--partial`).
+pub fn fraction(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err("expected a fraction: a number from 0 to 1, such as 0.5".to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +176,45 @@ mod tests {
         assert_eq!(parse(&format(), "seed-001").unwrap(), Format::Janns);
         assert_eq!(parse(&judge(), "tatham").unwrap(), Judge::AllRays);
         assert!(parse(&rules(), "strict").is_err());
+    }
+
+    #[test]
+    fn whole_numbers_in_one_style() {
+        let rays = whole::<usize>("a number of rays", 1, None);
+        assert_eq!(rays("3"), Ok(3));
+        assert_eq!(rays(" 12 "), Ok(12));
+        for bad in ["0", "-1", "x", "", "1.5", "+2", "99999999999999999999999"] {
+            assert_eq!(
+                rays(bad),
+                Err("expected a number of rays: a whole number, at least 1".into()),
+                "{bad}"
+            );
+        }
+        let workers = whole::<usize>("a number of threads", 1, Some(256));
+        assert_eq!(workers("256"), Ok(256));
+        assert_eq!(
+            workers("257"),
+            Err("expected a number of threads: a whole number from 1 to 256".into())
+        );
+        let boards = whole::<usize>("a number of boards", 0, None);
+        assert_eq!(boards("0"), Ok(0));
+        assert_eq!(
+            boards("-1"),
+            Err("expected a number of boards: a whole number, 0 or more".into())
+        );
+        // A number the type cannot hold is refused the same way.
+        let small = whole::<u8>("a count", 0, None);
+        assert_eq!(
+            small("300"),
+            Err("expected a count: a whole number, 0 or more".into())
+        );
+        assert_eq!(fraction("0.5"), Ok(0.5));
+        for bad in ["-0.1", "1.5", "NaN", "half"] {
+            assert!(
+                fraction(bad)
+                    .unwrap_err()
+                    .starts_with("expected a fraction")
+            );
+        }
     }
 }

@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     /// Give up after this many draws.
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    #[arg(long, default_value_t = 10_000, value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of draws", 1, None))]
     max_draws: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]

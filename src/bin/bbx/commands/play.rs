@@ -39,7 +39,8 @@ pub struct Args {
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true)]
     rules: Option<Rules>,
     /// Number of atoms, for a puzzle file that does not say
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of atoms", 0, None))]
     atoms: Option<usize>,
     /// Emacs notation (H, R, digits) instead of @, & and letters
     #[arg(long)]
@@ -58,7 +59,7 @@ pub struct Args {
     ///
     /// Its count may go beyond them; rays are then ranked on those, and it
     /// says so.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max)]
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max, allow_negative_numbers = true)]
     max: usize,
     /// The file s offers to save to
     #[arg(long, value_name = "FILE")]

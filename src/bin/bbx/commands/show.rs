@@ -14,18 +14,19 @@ pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
     /// Molecule numbers.
+    #[arg(allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     numbers: Vec<u64>,
     /// First number of a range.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     from: Option<u64>,
     /// Last number of a range.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     to: Option<u64>,
     /// Every molecule with this spectrum.
     #[arg(long, value_name = "SPECTRUM")]
     spectrum: Option<String>,
     /// The spectral group of molecule N, side by side.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     group: Option<u64>,
     /// The catalogue file
     ///

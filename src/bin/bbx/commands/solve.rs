@@ -25,7 +25,8 @@ pub struct Args {
     /// Print at most N boards
     ///
     /// The count, the certain cells and --json cover all the molecules.
-    #[arg(long, value_name = "N", default_value_t = 20, alias = "show")]
+    #[arg(long, value_name = "N", default_value_t = 20, alias = "show", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of boards", 0, None))]
     boards: usize,
     /// Also each cell's chance of holding an atom
     ///
@@ -49,7 +50,7 @@ pub struct Args {
     ///
     /// Past it, the search stops and reports what it found; a search that
     /// could find nothing within it is refused at once.
-    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     #[command(flatten)]
     quiet: Quiet,

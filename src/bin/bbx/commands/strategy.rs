@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
     /// Play one game only, against molecule N, and show its rays
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     molecule: Option<u64>,
     /// Also the best strategy for each measure, by exhaustive search
     #[arg(long, conflicts_with = "molecule")]
@@ -63,7 +63,7 @@ pub struct Args {
     /// The configuration's spectra and the sets it remembers: when the memo
     /// is full it forgets half of them, which slows the search but never
     /// changes its answer.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     /// Ray rules.
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]

@@ -24,7 +24,8 @@ pub struct Args {
     #[command(flatten)]
     max: MaxMolecules,
     /// Show this many rays.
-    #[arg(long, value_name = "K", default_value_t = 10)]
+    #[arg(long, value_name = "K", default_value_t = 10, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of rays", 0, None))]
     top: usize,
     /// Also the strategy needing the fewest rays on average
     ///
@@ -32,7 +33,8 @@ pub struct Args {
     #[arg(long)]
     plan: bool,
     /// Largest set of molecules --plan works on
-    #[arg(long, value_name = "N", default_value_t = 40)]
+    #[arg(long, value_name = "N", default_value_t = 40, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of molecules", 1, None))]
     plan_max: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -48,7 +50,7 @@ pub struct Args {
     ///
     /// Past it, the search stops and the rays are ranked on the molecules
     /// found.
-    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     #[command(flatten)]
     quiet: Quiet,

@@ -26,7 +26,7 @@ pub struct Args {
     /// Every ambiguous spectrum and N unique ones drawn at random [default:
     /// every spectrum, or 100000 unique ones when a census streams the
     /// groups; see the guide].
-    #[arg(long, value_name = "N", value_parser = parse_sample)]
+    #[arg(long, value_name = "N", value_parser = parse_sample, allow_negative_numbers = true)]
     sample: Option<usize>,
     #[command(flatten)]
     seed: Seed,
@@ -36,7 +36,7 @@ pub struct Args {
     /// Hide this fraction of each spectrum's rays (0 to 1)
     ///
     /// Chosen at random; an exit pair counts as one ray.
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "F", value_parser = crate::values::fraction, allow_negative_numbers = true)]
     partial: Option<f64>,
     /// Ray rules.
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
@@ -52,13 +52,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
-    if let Some(f) = args.partial
-        && !(0.0..=1.0).contains(&f)
-    {
-        return Err(bbx::Error::invalid(format!(
-            "--partial {f}: give a fraction between 0 and 1"
-        )));
-    }
     let options = bbx::verify::VerifyOptions {
         rules: args.rules,
         sample: args.sample,
@@ -202,11 +195,6 @@ fn verified_json<T: serde::Serialize>(
 /// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
 /// none would check nothing and still report agreement).
 fn parse_sample(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("--sample 0: give at least 1 unique spectrum, or --ambiguous to check the shared spectra alone".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "expected a number of spectra (a whole number, at least 1), not '{s}'"
-        )),
-    }
+    crate::values::whole("a number of spectra", 1, None)(s)
+        .map_err(|e| format!("{e} (--ambiguous checks the shared spectra alone)"))
 }
