@@ -1,6 +1,6 @@
 //! The arguments a user types, the same way on every command: molecules that
 //! start with '-', the configuration first, `--quiet`, `--timeout`, `--seed`,
-//! `--max`, `--json`, `--boards`, counts of one in the singular, and a refused
+//! `--max`, `--json`, `--max-boards`, the old names of renamed options, counts of one in the singular, and a refused
 //! exploration that leaves no file. Run as a real binary.
 
 use serde_json::Value;
@@ -115,7 +115,7 @@ fn every_long_command_takes_quiet_and_prints_the_same() {
     let partial = puzzle("generated-a4-b8-partial.txt");
     let cases: Vec<Vec<&str>> = vec![
         vec!["solve", &partial, "--count"],
-        vec!["suggest", &partial, "--top", "3"],
+        vec!["suggest", &partial, "--max-rays", "3"],
         vec!["stats", "A3_B4", "--db", db],
         vec!["verify", "A3_B4", "--db", db, "--work-dir", work],
         vec!["generate", "A4_B8", "--minimal", "--seed", "3", "--json"],
@@ -365,15 +365,67 @@ fn max_means_the_same_for_solve_and_suggest() {
 }
 
 #[test]
-fn solve_boards_is_the_new_name_of_show() {
+fn old_names_still_work_and_are_shown_nowhere() {
     let path = puzzle("seed-pure-thought-a4-b8.txt");
-    let text = stdout(&["solve", &path, "--boards", "1"]);
+    let text = stdout(&["solve", &path, "--max-boards", "1"]);
     assert_eq!(text.matches("\nmolecule ").count(), 1, "{text}");
-    assert!(text.contains("… and 2 more (--boards N prints more boards"));
-    assert_eq!(stdout(&["solve", &path, "--show", "1"]), text);
-    let help = stdout(&["solve", "--help"]);
-    assert!(help.contains("--boards <N>"));
-    assert!(!help.contains("--show"), "{help}");
+    assert!(text.contains("… and 2 more (--max-boards N prints more boards"));
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    // Each renamed option under its old names: the same output.
+    let renamed: [(&[&str], &str, &[&str]); 3] = [
+        (&["solve", &path], "--max-boards", &["--boards", "--show"]),
+        (&["suggest", &partial], "--max-rays", &["--top"]),
+        (
+            &["suggest", &partial, "--plan"],
+            "--max-plan",
+            &["--plan-max"],
+        ),
+    ];
+    for (command, new, old_names) in renamed {
+        let with = |name: &str| {
+            let mut args = command.to_vec();
+            args.extend([name, "2"]);
+            bbx().args(&args).output().unwrap()
+        };
+        let expected = with(new);
+        assert_eq!(expected.status.code(), Some(0), "{command:?} {new}");
+        for old in old_names {
+            let got = with(old);
+            assert_eq!(got.stdout, expected.stdout, "{command:?} {old}");
+        }
+    }
+    // play's --save is now --out, as generate's: both parse.
+    for name in ["--out", "--save"] {
+        let err = refused(&["play", "A4_B8", name, "g.txt", "--max", "0"], "");
+        assert!(err.contains("--max <N>"), "{name}: {err}");
+    }
+    // The old names are in no help, completion script or manual page.
+    let mut shown = Vec::new();
+    for c in ["solve", "suggest", "play"] {
+        shown.push(stdout(&[c, "--help"]));
+    }
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        shown.push(stdout(&["completions", shell]));
+    }
+    let dir = temp_dir("man-aliases");
+    stdout(&["man", "--out", dir.to_str().unwrap()]);
+    for page in std::fs::read_dir(dir.join("man1")).unwrap() {
+        shown.push(std::fs::read_to_string(page.unwrap().path()).unwrap());
+    }
+    for text in &shown {
+        for old in ["boards", "top", "plan-max", "save"] {
+            for spelt in [
+                format!("--{old}"),
+                format!("\\-\\-{old}"),
+                format!("'{old}'"),
+            ] {
+                assert!(
+                    !text.contains(&spelt) || text.contains(&format!("{spelt}-")),
+                    "{spelt} shown in:\n{text}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -557,12 +609,12 @@ fn every_numeric_option_says_what_it_expected_in_one_style() {
     // Each command, and an option of it that takes a number.
     let options: Vec<(Vec<&str>, &str)> = vec![
         (vec!["solve", p], "--max"),
-        (vec!["solve", p], "--boards"),
+        (vec!["solve", p], "--max-boards"),
         (vec!["solve", p], "--memory"),
         (vec!["solve", p], "--timeout"),
         (vec!["solve", p], "--atoms"),
-        (vec!["suggest", p], "--top"),
-        (vec!["suggest", p], "--plan-max"),
+        (vec!["suggest", p], "--max-rays"),
+        (vec!["suggest", p], "--max-plan"),
         (vec!["trace", "A4_B6", "868"], "--ray"),
         (vec!["show", "A4_B6"], "--from"),
         (vec!["show", "A4_B6"], "--to"),

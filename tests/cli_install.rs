@@ -35,7 +35,7 @@ fn completion_scripts_for_bash_zsh_and_fish_know_every_command() {
             assert!(script.contains(c), "{c} missing");
         }
         // Options of the subcommands too, not only their names.
-        assert!(script.contains("plan-max"));
+        assert!(script.contains("max-plan"));
         assert!(script.contains("timeout"));
     }
 }

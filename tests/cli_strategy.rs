@@ -206,7 +206,7 @@ fn the_greedy_policy_is_what_suggest_advises_step_by_step() {
             let q = s[0].as_u64().unwrap() as usize;
             let puzzle = format!("A3_B5 {seen}\n");
             let out = bbx()
-                .args(["suggest", "-", "--json", "--top", "1"])
+                .args(["suggest", "-", "--json", "--max-rays", "1"])
                 .write_stdin(puzzle.as_str())
                 .output()
                 .unwrap();

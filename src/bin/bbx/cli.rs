@@ -48,7 +48,16 @@ pub struct Flags;
 
 impl bbx::setting::Naming for Flags {
     fn name(&self, setting: bbx::setting::Setting) -> String {
-        format!("--{}", setting.key())
+        use bbx::setting::Setting;
+        // The flags whose name is not the setting's key: one name for one
+        // thing across the commands (the guide lists the old names, which
+        // still work).
+        let flag = match setting {
+            Setting::Boards => "max-boards",
+            Setting::PlanMax => "max-plan",
+            other => other.key(),
+        };
+        format!("--{flag}")
     }
 }
 

@@ -109,7 +109,7 @@ const LONG_AFTER_HELP: &str = "\
 Examples:
   bbx play                                   a game of A4_B8 in the terminal
   bbx solve puzzles/seed-emacs-game-2.txt    every molecule that fits a game
-  bbx suggest puzzles/generated-a4-b8-partial.txt --top 3
+  bbx suggest puzzles/generated-a4-b8-partial.txt --max-rays 3
   bbx trace A4_B6 868                        every ray of one molecule
   bbx stats A4_B6                            the ambiguity table of A4_B6
 

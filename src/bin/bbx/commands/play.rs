@@ -61,9 +61,12 @@ pub struct Args {
     /// says so.
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max, allow_negative_numbers = true)]
     max: usize,
-    /// The file s offers to save to
-    #[arg(long, value_name = "FILE")]
-    save: Option<String>,
+    /// The file s offers to save the game to
+    ///
+    /// [default: the file the game was resumed from, or a new name such as
+    /// bbx-A4_B8-seed-42.txt]
+    #[arg(long, value_name = "FILE", alias = "save")]
+    out: Option<String>,
     /// The policy the verdict compares your rays with
     ///
     /// After the game, the verdict shows what this policy (as in bbx
@@ -126,7 +129,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             max: args.max,
             timeout: args.timeout,
         },
-        save_path: args.save,
+        save_path: args.out,
         policy: args.policy,
         naming: Arc::new(Flags),
     };

@@ -15,19 +15,19 @@ use crate::cli::{
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve game.txt --atoms 4..5 --max 100",
-    after_long_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
+    after_long_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --max-boards 3"
 )]
 pub struct Args {
     #[command(flatten)]
     input: PuzzleInput,
     #[command(flatten)]
     max: MaxMolecules,
-    /// Print at most N boards
+    /// Show at most N boards
     ///
     /// The count, the certain cells and --json cover all the molecules.
-    #[arg(long, value_name = "N", default_value_t = 20, alias = "show", allow_negative_numbers = true,
+    #[arg(long = "max-boards", value_name = "N", default_value_t = 20, aliases = ["boards", "show"], allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of boards", 0, None))]
-    boards: usize,
+    max_boards: usize,
     /// Also each cell's chance of holding an atom
     ///
     /// The share of the molecules that fit with an atom there, counted on all
@@ -99,7 +99,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        let mut text = render::solve_text(&report, args.boards, &Flags);
+        let mut text = render::solve_text(&report, args.max_boards, &Flags);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.width().pow(2)
         {

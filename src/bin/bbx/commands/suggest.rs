@@ -15,27 +15,29 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --plan",
-    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json\n  bbx suggest big-game.txt --timeout 5"
+    after_help = "Examples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --max-rays 3 --plan",
+    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --max-rays 3 --json\n  bbx suggest big-game.txt --timeout 5"
 )]
 pub struct Args {
     #[command(flatten)]
     input: PuzzleInput,
     #[command(flatten)]
     max: MaxMolecules,
-    /// Show this many rays.
-    #[arg(long, value_name = "K", default_value_t = 10, allow_negative_numbers = true,
+    /// Show at most N rays
+    ///
+    /// The best first; --json has as many.
+    #[arg(long = "max-rays", value_name = "N", default_value_t = 10, alias = "top", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of rays", 0, None))]
-    top: usize,
+    max_rays: usize,
     /// Also the strategy needing the fewest rays on average
     ///
-    /// A decision tree, for at most --plan-max molecules.
+    /// A decision tree, for at most --max-plan molecules.
     #[arg(long)]
     plan: bool,
     /// Largest set of molecules --plan works on
-    #[arg(long, value_name = "N", default_value_t = 40, allow_negative_numbers = true,
+    #[arg(long = "max-plan", value_name = "N", default_value_t = 40, alias = "plan-max", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of molecules", 1, None))]
-    plan_max: usize,
+    max_plan: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -61,8 +63,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
-        top: args.top,
-        plan_max: args.plan.then_some(args.plan_max),
+        top: args.max_rays,
+        plan_max: args.plan.then_some(args.max_plan),
         // The strategy's own memory bound, on the subsets it remembers.
         plan_budget: Budget {
             memory: None,
@@ -103,8 +105,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         eprintln!("note: no strategy (--plan): {}", cut.show(&Flags));
     } else if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
-            "note: --plan works on complete sets of at most {} (--plan-max); this game has {}{}",
-            quantity(args.plan_max, "molecule", "molecules"),
+            "note: --plan works on complete sets of at most {} (--max-plan); this game has {}{}",
+            quantity(args.max_plan, "molecule", "molecules"),
             if s.complete { "" } else { "at least " },
             s.count
         );
@@ -112,7 +114,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&s)?
     } else {
-        render::suggest_text(&s, args.top, &Flags)
+        render::suggest_text(&s, args.max_rays, &Flags)
     };
     let status = if s.report.ended == Ended::Cancelled || s.plan_ended == Some(Ended::Cancelled) {
         Status::Interrupted
