@@ -660,3 +660,27 @@ fn every_numeric_option_says_what_it_expected_in_one_style() {
         "{err}"
     );
 }
+
+#[test]
+fn every_command_that_prints_results_takes_quiet() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let dir = temp_dir("quiet");
+    let db = dir.join("q.sqlite");
+    let db = db.to_str().unwrap();
+    for args in [
+        vec!["trace", "A4_B6", "868", "-q"],
+        vec!["solve", &partial, "--quiet"],
+        vec!["suggest", &partial, "-q"],
+        vec!["generate", "A3_B5", "-q"],
+        vec!["strategy", "A2_B4", "-q"],
+        vec!["explore", "A2_B4", "--db", db, "-q"],
+        vec!["show", "A2_B4", "1", "--db", db, "-q"],
+        vec!["stats", "A2_B4", "--db", db, "-q"],
+        vec!["verify", "A2_B4", "--db", db, "-q"],
+    ] {
+        bbx().args(&args).assert().success();
+    }
+    // play: refused for want of a terminal, not for -q.
+    let err = refused(&["play", "A4_B8", "-q"], "");
+    assert!(err.contains("needs a terminal"), "{err}");
+}

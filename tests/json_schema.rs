@@ -495,10 +495,7 @@ fn every_command_prints_the_documented_json() {
     ];
     for (mut args, object, status) in cases {
         args.push("--json");
-        // `trace` and `show` are quick and have no -q.
-        if !matches!(args[0], "trace" | "show") {
-            args.push("-q");
-        }
+        args.push("-q");
         run(&doc, d, &args, object, status, &mut met);
     }
     for (object, json) in &doc.examples {

@@ -207,7 +207,10 @@ pub fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {
     }
 }
 
-/// `-q/--quiet`, the same on every command that can run long.
+/// `-q/--quiet`, taken by every command that prints results, so that a
+/// script may give it to any: the commands that can run long hide their
+/// progress bar or spinner; those that never show one (`trace`, `show`,
+/// `play`) take it and have nothing to hide.
 #[derive(clap::Args)]
 pub struct Quiet {
     /// No progress bar or spinner.

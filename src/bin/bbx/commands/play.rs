@@ -12,7 +12,7 @@ use bbx::play::setup::{Setup, Start};
 use bbx::rules::notation::Notation;
 use bbx::{Config, Rules};
 
-use crate::cli::{Flags, Seed, Status, parse_max, parse_timeout};
+use crate::cli::{Flags, Quiet, Seed, Status, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
@@ -73,6 +73,9 @@ pub struct Args {
     /// strategy) does against the same hidden molecule and on average.
     #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
+    /// Taken as by every command: the game shows no progress bar.
+    #[command(flatten)]
+    _quiet: Quiet,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {

@@ -3,7 +3,7 @@
 use bbx::catalogue::{MoleculeRow, RULES};
 use bbx::{Config, Rules};
 
-use crate::cli::{Status, json};
+use crate::cli::{Quiet, Status, json};
 
 #[derive(clap::Args)]
 #[command(
@@ -36,6 +36,9 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Taken as by every command: nothing is shown while it works.
+    #[command(flatten)]
+    _quiet: Quiet,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {

@@ -6,7 +6,7 @@ use bbx::rules::notation::Notation;
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
-use crate::cli::{Status, json};
+use crate::cli::{Quiet, Status, json};
 
 #[derive(clap::Args)]
 #[command(
@@ -47,6 +47,9 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Taken as by every command: nothing is shown while it works.
+    #[command(flatten)]
+    _quiet: Quiet,
 }
 
 impl Args {
