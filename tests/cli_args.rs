@@ -684,3 +684,31 @@ fn every_command_that_prints_results_takes_quiet() {
     let err = refused(&["play", "A4_B8", "-q"], "");
     assert!(err.contains("needs a terminal"), "{err}");
 }
+
+#[test]
+fn workers_is_one_option_on_every_command_that_works_in_parallel() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    // The same answer on one thread as on all of them.
+    for command in [vec!["solve", &partial], vec!["suggest", &partial]] {
+        let all = stdout(&command);
+        for w in ["-w", "--workers"] {
+            let mut one = command.clone();
+            one.extend([w, "1"]);
+            assert_eq!(stdout(&one), all, "{one:?}");
+        }
+    }
+    let dir = temp_dir("workers");
+    let db = dir.join("w.sqlite");
+    let db = db.to_str().unwrap();
+    for args in [
+        vec!["strategy", "A2_B4", "-w", "1"],
+        vec!["generate", "A3_B5", "--unique", "-w", "2"],
+        vec!["explore", "A2_B4", "--db", db, "-w", "1"],
+        vec!["stats", "A2_B4", "--db", db, "-w", "1"],
+        vec!["verify", "A2_B4", "--db", db, "-w", "1"],
+    ] {
+        bbx().args(&args).assert().success();
+    }
+    let err = refused(&["play", "A4_B8", "-w", "1"], "");
+    assert!(err.contains("needs a terminal"), "{err}");
+}

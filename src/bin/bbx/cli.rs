@@ -218,6 +218,37 @@ pub struct Quiet {
     pub quiet: bool,
 }
 
+/// `-w/--workers`, the same on every command that works on several threads
+/// (`stats` and `verify` take it with the census's options, [`CensusArgs`]).
+#[derive(clap::Args)]
+pub struct Workers {
+    /// Worker threads [default: all cores]
+    ///
+    /// 1 to 256. Without it, the environment variable RAYON_NUM_THREADS, when
+    /// set, gives the number.
+    #[arg(long, short = 'w', value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::census::cluster::MAX_WORKERS as u64)))]
+    workers: Option<usize>,
+}
+
+impl Workers {
+    /// Sets the number of threads the library's parallel work runs on.
+    pub fn apply(&self) -> bbx::Result<()> {
+        threads(self.workers)
+    }
+}
+
+/// Runs the library's parallel work (rayon's pool) on `n` threads, when
+/// given; otherwise rayon's default holds (`RAYON_NUM_THREADS`, else every
+/// core).
+pub fn threads(n: Option<usize>) -> bbx::Result<()> {
+    let Some(n) = n else { return Ok(()) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global()
+        .map_err(|e| bbx::Error::system(format!("cannot start {n} worker threads: {e}")))
+}
+
 /// `--seed`, the same on every command that draws at random.
 #[derive(clap::Args)]
 pub struct Seed {
@@ -670,8 +701,10 @@ pub struct CensusArgs {
 }
 
 impl CensusArgs {
-    /// The threads and processes asked for.
+    /// The threads and processes asked for (the threads of the library's
+    /// other parallel work too).
     pub fn cluster(&self) -> bbx::Result<bbx::census::Cluster> {
+        threads(self.workers)?;
         bbx::census::Cluster::new(
             self.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism()

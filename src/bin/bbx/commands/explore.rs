@@ -7,7 +7,7 @@ use bbx::catalogue::{Catalogue, ExploreOptions, Progress, busy_ms};
 use bbx::control::Budget;
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, ctrl_c, faults, interrupt, json, progress_bar};
+use crate::cli::{Quiet, Status, Workers, ctrl_c, faults, interrupt, json, progress_bar};
 
 #[derive(clap::Args)]
 #[command(
@@ -31,9 +31,12 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     // Refuse before the file is created, so that a refusal leaves none behind.
     Catalogue::explorable(args.config, args.force)?;
     let faults = faults()?;

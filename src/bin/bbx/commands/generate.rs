@@ -7,7 +7,7 @@ use bbx::control::Budget;
 use bbx::error::quantity;
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, json, parse_timeout, spinner};
+use crate::cli::{Quiet, Seed, Status, Workers, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
@@ -47,9 +47,12 @@ pub struct Args {
     timeout: Option<Duration>,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     inner(args).map(|text| (text, Status::Done))
 }
 

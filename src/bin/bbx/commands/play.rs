@@ -12,7 +12,7 @@ use bbx::play::setup::{Setup, Start};
 use bbx::rules::notation::Notation;
 use bbx::{Config, Rules};
 
-use crate::cli::{Flags, Quiet, Seed, Status, parse_max, parse_timeout};
+use crate::cli::{Flags, Quiet, Seed, Status, Workers, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
@@ -76,9 +76,12 @@ pub struct Args {
     /// Taken as by every command: the game shows no progress bar.
     #[command(flatten)]
     _quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let game = args.game.as_deref().unwrap_or("A4_B8");
     let lower = game.to_ascii_lowercase();
     let start = match game.parse::<Config>() {

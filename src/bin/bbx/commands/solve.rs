@@ -8,8 +8,8 @@ use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
-    solve_showing,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
+    parse_timeout, solve_showing,
 };
 
 #[derive(clap::Args)]
@@ -54,9 +54,12 @@ pub struct Args {
     memory: u64,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let limits = Limits {

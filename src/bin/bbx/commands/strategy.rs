@@ -8,7 +8,8 @@ use bbx::control::Ended;
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    Flags, Quiet, Status, budget, faults, json, parse_size, parse_timeout, spinner, stopped,
+    Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, spinner,
+    stopped,
 };
 
 #[derive(clap::Args)]
@@ -79,9 +80,12 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let options = StrategyOptions {
         policy: args.policy,
         rules: args.rules,

@@ -9,8 +9,8 @@ use bbx::render;
 use bbx::solver::Limits;
 
 use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
-    solve_showing,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
+    parse_timeout, solve_showing,
 };
 
 #[derive(clap::Args)]
@@ -56,9 +56,12 @@ pub struct Args {
     memory: u64,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let options = SuggestOptions {
