@@ -104,3 +104,18 @@ fn the_top_level_help_lists_the_commands_users_meet_first_and_says_where_to_go()
         assert!(long.contains(needed), "{needed:?} missing:\n{long}");
     }
 }
+
+#[test]
+fn memory_means_the_same_with_the_same_default_everywhere() {
+    for c in ["solve", "suggest", "strategy", "stats", "verify"] {
+        let short = help(&[c, "-h"], 200);
+        let line = short
+            .lines()
+            .find(|l| l.contains("--memory <SIZE>"))
+            .unwrap_or_else(|| panic!("{c}: no --memory"));
+        assert!(
+            line.ends_with("The most memory the work may take (2G, 500M…) [default: 2G]"),
+            "{c}: {line}"
+        );
+    }
+}

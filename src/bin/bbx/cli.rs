@@ -685,9 +685,9 @@ pub struct CensusArgs {
     /// localhost:2102, …].
     #[arg(long, value_name = "FILE")]
     hostfile: Option<std::path::PathBuf>,
-    /// The most memory the census may take (2G, 500M…)
+    /// The most memory the work may take (2G, 500M…)
     ///
-    /// It groups its records one partition at a time within it.
+    /// The census groups its records one partition at a time within it.
     #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     /// Where to make the work directory [default: temporary]

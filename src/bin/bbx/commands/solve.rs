@@ -46,7 +46,7 @@ pub struct Args {
     /// 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
-    /// The most memory the search may take (2G, 500M…)
+    /// The most memory the work may take (2G, 500M…)
     ///
     /// Past it, the search stops and reports what it found; a search that
     /// could find nothing within it is refused at once.

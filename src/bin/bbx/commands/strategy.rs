@@ -59,12 +59,12 @@ pub struct Args {
     /// move away (averaged), and the Huffman bound over the spectra.
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
-    /// The most memory the exhaustive search may take (2G, 500M…)
+    /// The most memory the work may take (2G, 500M…)
     ///
-    /// The configuration's spectra and the sets it remembers: when the memo
-    /// is full it forgets half of them, which slows the search but never
-    /// changes its answer.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size, allow_negative_numbers = true)]
+    /// The exhaustive search holds the spectra and the sets it remembers
+    /// within it: when the memo is full it forgets half of them, which slows
+    /// the search but never changes its answer.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     /// Ray rules.
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]

@@ -48,7 +48,7 @@ pub struct Args {
     /// to a week, fractions allowed, or a duration such as 90s, 5m or 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
-    /// The most memory the search may take (2G, 500M…)
+    /// The most memory the work may take (2G, 500M…)
     ///
     /// Past it, the search stops and the rays are ranked on the molecules
     /// found.
