@@ -963,6 +963,36 @@ fn the_command_refuses_bad_input_in_one_line() {
             "--atoms is for puzzle files",
         ),
         (
+            vec!["play", "A4_B8", "--format", "display"],
+            "--format is for puzzle files",
+        ),
+        // The format forced, as solve takes it: this display is no linear puzzle.
+        (
+            vec![
+                "play",
+                &puzzle("seed-emacs-game-2.txt"),
+                "--format",
+                "linear",
+            ],
+            "invalid configuration",
+        ),
+        // --atoms is read as by solve, but a game hides one molecule.
+        (
+            vec!["play", &puzzle("seed-emacs-game-2.txt"), "--atoms", "3..5"],
+            "give one number of atoms",
+        ),
+        (
+            vec![
+                "play",
+                &puzzle("seed-emacs-game-2.txt"),
+                "--format",
+                "display",
+                "--atoms",
+                "4..4",
+            ],
+            "bbx play needs a terminal",
+        ),
+        (
             vec!["play", "A4_B8", "--judge", "lenient"],
             "[possible values: all-rays, rays-shot]",
         ),

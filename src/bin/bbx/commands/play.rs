@@ -39,9 +39,16 @@ pub struct Args {
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true)]
     rules: Option<Rules>,
     /// Number of atoms, for a puzzle file that does not say
-    #[arg(long, value_name = "N", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of atoms", 0, None))]
-    atoms: Option<usize>,
+    ///
+    /// Read as by solve and suggest; one number, since the game hides one
+    /// molecule.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::parse_atoms)]
+    atoms: Option<std::ops::RangeInclusive<usize>>,
+    /// The puzzle format [default: detected]
+    ///
+    /// For a puzzle file whose format the first lines do not tell apart.
+    #[arg(long, value_name = "FORMAT", value_parser = crate::values::format(), ignore_case = true)]
+    format: Option<bbx::puzzle::Format>,
     /// Emacs notation (H, R, digits) instead of @, & and letters
     #[arg(long)]
     emacs: bool,
@@ -103,8 +110,21 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             )));
         }
     };
+    let atoms = match args.atoms {
+        Some(range) if range.start() != range.end() => {
+            return Err(bbx::Error::invalid(format!(
+                "--atoms {}..{}: a game hides one molecule: give one number of atoms (a range is for solve and suggest)",
+                range.start(),
+                range.end()
+            )));
+        }
+        range => range.map(|r| *r.start()),
+    };
     let refused = match start {
-        Start::Random { .. } if args.atoms.is_some() => {
+        Start::Random { .. } if args.format.is_some() => {
+            "--format is for puzzle files; a configuration such as A5_B8 needs none"
+        }
+        Start::Random { .. } if atoms.is_some() => {
             "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
         }
         Start::File(_) if args.unique => {
@@ -122,7 +142,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         start,
         seed: args.seed.given(),
         rules: args.rules,
-        atoms: args.atoms,
+        atoms,
+        format: args.format,
         judge: args.judge,
     };
     let options = Options {
