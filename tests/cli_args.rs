@@ -1,6 +1,6 @@
 //! The arguments a user types, the same way on every command: molecules that
 //! start with '-', the configuration first, `--quiet`, `--timeout`, `--seed`,
-//! `--max`, `--json`, `--boards`, counts of one in the singular, and a refused
+//! `--max`, `--json`, `--max-boards`, the old names of renamed options, counts of one in the singular, and a refused
 //! exploration that leaves no file. Run as a real binary.
 
 use serde_json::Value;
@@ -115,7 +115,7 @@ fn every_long_command_takes_quiet_and_prints_the_same() {
     let partial = puzzle("generated-a4-b8-partial.txt");
     let cases: Vec<Vec<&str>> = vec![
         vec!["solve", &partial, "--count"],
-        vec!["suggest", &partial, "--top", "3"],
+        vec!["suggest", &partial, "--max-rays", "3"],
         vec!["stats", "A3_B4", "--db", db],
         vec!["verify", "A3_B4", "--db", db, "--work-dir", work],
         vec!["generate", "A4_B8", "--minimal", "--seed", "3", "--json"],
@@ -152,7 +152,7 @@ fn timeouts_are_parsed_alike_and_refused_clearly() {
             args.extend(["--timeout", bad]);
             let err = refused(&args, "");
             assert!(
-                err.contains("expected a number of seconds between 0 and 604800"),
+                err.contains("expected a time: a number of seconds from 0 to 604800"),
                 "{args:?}: {err}"
             );
             assert_eq!(err.trim_end().lines().count(), 3, "{args:?}: {err}");
@@ -318,7 +318,7 @@ fn seeds_past_53_bits_are_refused() {
             let err = refused(&command, "");
             assert!(
                 err.contains(&format!(
-                    "invalid value '{big}' for '--seed <SEED>': {big} is past the largest seed, 9007199254740991 (2^53 - 1"
+                    "invalid value '{big}' for '--seed <SEED>': expected a seed: a whole number from 0 to 9007199254740991 (2^53 - 1"
                 )),
                 "{command:?}: {err}"
             );
@@ -332,16 +332,18 @@ fn max_means_the_same_for_solve_and_suggest() {
     for cmd in ["solve", "suggest"] {
         let help = stdout(&[cmd, "--help"]);
         assert!(
-            help.contains(
-                "Stop the search after N molecules; what follows rests on the molecules found, and says so"
-            ),
+            help.contains("Stop the search after N molecules [default: 100000]")
+                && help.contains("What follows rests on the molecules found, and says so"),
             "{cmd}: {help}"
         );
         let err = refused(
             &[cmd, &puzzle("generated-a4-b8-partial.txt"), "--max", "0"],
             "",
         );
-        assert!(err.contains("give at least 1"), "{err}");
+        assert!(
+            err.contains("expected a number of molecules: a whole number, at least 1"),
+            "{err}"
+        );
     }
     let path = puzzle("generated-a4-b8-partial.txt");
     let solve: Value =
@@ -363,15 +365,67 @@ fn max_means_the_same_for_solve_and_suggest() {
 }
 
 #[test]
-fn solve_boards_is_the_new_name_of_show() {
+fn old_names_still_work_and_are_shown_nowhere() {
     let path = puzzle("seed-pure-thought-a4-b8.txt");
-    let text = stdout(&["solve", &path, "--boards", "1"]);
+    let text = stdout(&["solve", &path, "--max-boards", "1"]);
     assert_eq!(text.matches("\nmolecule ").count(), 1, "{text}");
-    assert!(text.contains("… and 2 more (--boards N prints more boards"));
-    assert_eq!(stdout(&["solve", &path, "--show", "1"]), text);
-    let help = stdout(&["solve", "--help"]);
-    assert!(help.contains("--boards <N>"));
-    assert!(!help.contains("--show"), "{help}");
+    assert!(text.contains("… and 2 more (--max-boards N prints more boards"));
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    // Each renamed option under its old names: the same output.
+    let renamed: [(&[&str], &str, &[&str]); 3] = [
+        (&["solve", &path], "--max-boards", &["--boards", "--show"]),
+        (&["suggest", &partial], "--max-rays", &["--top"]),
+        (
+            &["suggest", &partial, "--plan"],
+            "--max-plan",
+            &["--plan-max"],
+        ),
+    ];
+    for (command, new, old_names) in renamed {
+        let with = |name: &str| {
+            let mut args = command.to_vec();
+            args.extend([name, "2"]);
+            bbx().args(&args).output().unwrap()
+        };
+        let expected = with(new);
+        assert_eq!(expected.status.code(), Some(0), "{command:?} {new}");
+        for old in old_names {
+            let got = with(old);
+            assert_eq!(got.stdout, expected.stdout, "{command:?} {old}");
+        }
+    }
+    // play's --save is now --out, as generate's: both parse.
+    for name in ["--out", "--save"] {
+        let err = refused(&["play", "A4_B8", name, "g.txt", "--max", "0"], "");
+        assert!(err.contains("--max <N>"), "{name}: {err}");
+    }
+    // The old names are in no help, completion script or manual page.
+    let mut shown = Vec::new();
+    for c in ["solve", "suggest", "play"] {
+        shown.push(stdout(&[c, "--help"]));
+    }
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        shown.push(stdout(&["completions", shell]));
+    }
+    let dir = temp_dir("man-aliases");
+    stdout(&["man", "--out", dir.to_str().unwrap()]);
+    for page in std::fs::read_dir(dir.join("man1")).unwrap() {
+        shown.push(std::fs::read_to_string(page.unwrap().path()).unwrap());
+    }
+    for text in &shown {
+        for old in ["boards", "top", "plan-max", "save"] {
+            for spelt in [
+                format!("--{old}"),
+                format!("\\-\\-{old}"),
+                format!("'{old}'"),
+            ] {
+                assert!(
+                    !text.contains(&spelt) || text.contains(&format!("{spelt}-")),
+                    "{spelt} shown in:\n{text}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -546,4 +600,115 @@ fn counts_of_one_are_singular() {
         assert_no_plural_after_one(t);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_numeric_option_says_what_it_expected_in_one_style() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let p = partial.as_str();
+    // Each command, and an option of it that takes a number.
+    let options: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["solve", p], "--max"),
+        (vec!["solve", p], "--max-boards"),
+        (vec!["solve", p], "--memory"),
+        (vec!["solve", p], "--timeout"),
+        (vec!["solve", p], "--atoms"),
+        (vec!["suggest", p], "--max-rays"),
+        (vec!["suggest", p], "--max-plan"),
+        (vec!["trace", "A4_B6", "868"], "--ray"),
+        (vec!["show", "A4_B6"], "--from"),
+        (vec!["show", "A4_B6"], "--to"),
+        (vec!["show", "A4_B6"], "--group"),
+        (vec!["strategy", "A3_B5"], "--molecule"),
+        (vec!["strategy", "A3_B5"], "--memory"),
+        (vec!["generate", "A4_B8"], "--max-draws"),
+        (vec!["generate", "A4_B8"], "--seed"),
+        (vec!["verify", "A2_B4"], "--sample"),
+        (vec!["verify", "A2_B4"], "--partial"),
+        (vec!["stats", "A4_B6"], "-w"),
+        (vec!["stats", "A4_B6"], "-n"),
+        (vec!["stats", "A4_B6"], "-p"),
+        (vec!["play", "A4_B8"], "--max"),
+        (vec!["play", "A4_B8"], "--atoms"),
+    ];
+    for (command, option) in options {
+        for bad in ["x", "-1", "1.5e3x"] {
+            let mut args = command.clone();
+            args.extend([option, bad]);
+            let err = refused(&args, "");
+            // clap names a short option by its long name.
+            let long = match option {
+                "-w" => "--workers",
+                "-n" => "--processes",
+                "-p" => "--process",
+                long => long,
+            };
+            let says = format!("invalid value '{bad}' for '{long} <");
+            assert!(
+                err.starts_with("error: ") && err.contains(&says) && err.contains("': expected "),
+                "{args:?}: {err}"
+            );
+            for clap_words in ["invalid digit", "tip:", "unexpected argument"] {
+                assert!(!err.contains(clap_words), "{args:?}: {err}");
+            }
+        }
+    }
+    // Molecule numbers given as arguments are read the same way.
+    let err = refused(&["show", "A4_B6", "-5"], "");
+    assert!(
+        err.contains("expected a molecule number: a whole number, at least 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_command_that_prints_results_takes_quiet() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let dir = temp_dir("quiet");
+    let db = dir.join("q.sqlite");
+    let db = db.to_str().unwrap();
+    for args in [
+        vec!["trace", "A4_B6", "868", "-q"],
+        vec!["solve", &partial, "--quiet"],
+        vec!["suggest", &partial, "-q"],
+        vec!["generate", "A3_B5", "-q"],
+        vec!["strategy", "A2_B4", "-q"],
+        vec!["explore", "A2_B4", "--db", db, "-q"],
+        vec!["show", "A2_B4", "1", "--db", db, "-q"],
+        vec!["stats", "A2_B4", "--db", db, "-q"],
+        vec!["verify", "A2_B4", "--db", db, "-q"],
+    ] {
+        bbx().args(&args).assert().success();
+    }
+    // play: refused for want of a terminal, not for -q.
+    let err = refused(&["play", "A4_B8", "-q"], "");
+    assert!(err.contains("needs a terminal"), "{err}");
+}
+
+#[test]
+fn workers_is_one_option_on_every_command_that_works_in_parallel() {
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    // The same answer on one thread as on all of them.
+    for command in [vec!["solve", &partial], vec!["suggest", &partial]] {
+        let all = stdout(&command);
+        for w in ["-w", "--workers"] {
+            let mut one = command.clone();
+            one.extend([w, "1"]);
+            assert_eq!(stdout(&one), all, "{one:?}");
+        }
+    }
+    let dir = temp_dir("workers");
+    let db = dir.join("w.sqlite");
+    let db = db.to_str().unwrap();
+    for args in [
+        vec!["strategy", "A2_B4", "-w", "1"],
+        vec!["generate", "A3_B5", "--unique", "-w", "2"],
+        vec!["explore", "A2_B4", "--db", db, "-w", "1"],
+        vec!["stats", "A2_B4", "--db", db, "-w", "1"],
+        vec!["verify", "A2_B4", "--db", db, "-w", "1"],
+    ] {
+        bbx().args(&args).assert().success();
+    }
+    let err = refused(&["play", "A4_B8", "-w", "1"], "");
+    assert!(err.contains("needs a terminal"), "{err}");
 }

@@ -792,19 +792,19 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (
             vec!["stats", "A4_B6", "--processes", "99999999999"],
-            "--processes 99999999999 is out of range: give from 1 to 256 processes",
+            "expected a number of processes: a whole number from 1 to 256",
         ),
         (
             vec!["stats", "A4_B6", "--processes", "257", "--process", "0"],
-            "give from 1 to 256 processes",
+            "expected a number of processes: a whole number from 1 to 256",
         ),
         (
             vec!["stats", "A4_B6", "-w", "0"],
-            "--workers 0 is out of range: give from 1 to 256 worker threads per process",
+            "expected a number of threads: a whole number from 1 to 256",
         ),
         (
             vec!["stats", "A4_B6", "-w", "257"],
-            "give from 1 to 256 worker threads",
+            "expected a number of threads: a whole number from 1 to 256",
         ),
         (
             vec!["stats", "A4_B6", "-w", "256", "-n", "17"],

@@ -344,11 +344,7 @@ fn with_json_an_error_is_one_object_on_standard_output() {
             "invalid",
             2,
         ),
-        (
-            &["verify", "A2_B4", "--partial", "2", "--json"],
-            "invalid",
-            2,
-        ),
+        (&["verify", "A2_B4", "--partial", "2", "--json"], "usage", 2),
         (&["generate", "A3_B5", "--seed", "x", "--json"], "usage", 2),
     ];
     for (args, kind, status) in cases {
@@ -375,5 +371,5 @@ fn with_json_an_error_is_one_object_on_standard_output() {
     assert!(out.stdout.is_empty());
     // --help stays text.
     let help = stdout(&["solve", "--help", "--json"]);
-    assert!(help.starts_with("Find every molecule"), "{help}");
+    assert!(help.starts_with("Every molecule that fits"), "{help}");
 }

@@ -192,7 +192,7 @@ fn expected_left(fit: &[Molecule], pos: usize) -> f64 {
 fn suggest_ranks_rays_as_brute_force_counts_them() {
     for name in ["generated-a4-b8-partial.txt", "seed-23-cell-path.txt"] {
         let path = puzzle(name);
-        let v = run_json(&["suggest", &path, "--top", "40"]);
+        let v = run_json(&["suggest", &path, "--max-rays", "40"]);
         let text = std::fs::read_to_string(&path).unwrap();
         let p = parse_puzzle(&text, name, None).unwrap();
         let config = Config::new(p.atoms.unwrap(), p.width()).unwrap();
@@ -309,7 +309,7 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_fewer_says_so() {
     // molecule traced here counts them.
     let opening = format!("A4_B8 {}\n", "?".repeat(32));
     let out = bbx()
-        .args(["suggest", "-", "--json", "--top", "8"])
+        .args(["suggest", "-", "--json", "--max-rays", "8"])
         .write_stdin(opening.as_str())
         .output()
         .unwrap();
@@ -347,7 +347,7 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_fewer_says_so() {
     // of the molecules that fit, and says so.
     let big = format!("A5_B12 {}\n", "?".repeat(48));
     let out = bbx()
-        .args(["suggest", "-", "--top", "1"])
+        .args(["suggest", "-", "--max-rays", "1"])
         .write_stdin(big.as_str())
         .output()
         .unwrap();
@@ -361,7 +361,7 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_fewer_says_so() {
     // the solver found (here the first 2), in its order, and says so.
     let thin = "A5_B12 ?@?@?@@?@?@???@?@??????@????????????????????????\n";
     let out = bbx()
-        .args(["suggest", "-", "--top", "1", "--max", "2"])
+        .args(["suggest", "-", "--max-rays", "1", "--max", "2"])
         .write_stdin(thin)
         .output()
         .unwrap();
@@ -372,7 +372,7 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_fewer_says_so() {
         "{text}"
     );
     let out = bbx()
-        .args(["suggest", "-", "--json", "--top", "1", "--max", "2"])
+        .args(["suggest", "-", "--json", "--max-rays", "1", "--max", "2"])
         .write_stdin(thin)
         .output()
         .unwrap();
@@ -393,7 +393,7 @@ fn the_strategy_search_stops_at_the_time_limit_and_says_so() {
             "suggest",
             "-",
             "--plan",
-            "--plan-max",
+            "--max-plan",
             "100000",
             "--timeout",
             "5",

@@ -35,7 +35,7 @@ fn completion_scripts_for_bash_zsh_and_fish_know_every_command() {
             assert!(script.contains(c), "{c} missing");
         }
         // Options of the subcommands too, not only their names.
-        assert!(script.contains("plan-max"));
+        assert!(script.contains("max-plan"));
         assert!(script.contains("timeout"));
     }
 }
@@ -95,4 +95,37 @@ fn man_out_into_a_file_is_a_clear_error() {
                 .and(predicate::str::contains(file.to_str().unwrap())),
         );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn completions_offer_the_values_of_every_option_that_has_a_set() {
+    let value_sets: [&[&str]; 4] = [
+        &["standard", "edge-miss"],
+        &["display", "linear", "seed001", "tatham"],
+        &["greedy", "entropy", "score", "lookahead"],
+        &["all-rays", "rays-shot"],
+    ];
+    // bash lists each set as one word list.
+    let bash = stdout(&["completions", "bash"]);
+    for set in value_sets {
+        let words = format!("compgen -W \"{}\"", set.join(" "));
+        assert!(bash.contains(&words), "bash: {words} missing");
+    }
+    // zsh and fish give each value with what it means.
+    let zsh = stdout(&["completions", "zsh"]);
+    let fish = stdout(&["completions", "fish"]);
+    for set in value_sets {
+        for value in set {
+            assert!(
+                zsh.contains(&format!("(({value}\\:")) || zsh.contains(&format!("\n{value}\\:")),
+                "zsh: {value}"
+            );
+            assert!(fish.contains(&format!("{value}\\t'")), "fish: {value}");
+        }
+    }
+    // A value is declared, not spelt into the value's name.
+    for script in [&bash, &zsh, &fish] {
+        assert!(!script.contains("standard|edge-miss"));
+        assert!(!script.contains("greedy|entropy"));
+    }
 }

@@ -670,11 +670,13 @@ fn the_default_max_keeps_wide_boxes_quick_to_list() {
 #[test]
 fn no_boards_asked_for_means_none_is_more() {
     // `--boards 0` printed "1 molecule fits." and then "… and 1 more".
-    let out = crate::common::stdout(&["solve", &path("seed-emacs-game-2.txt"), "--boards", "0"]);
+    let out =
+        crate::common::stdout(&["solve", &path("seed-emacs-game-2.txt"), "--max-boards", "0"]);
     assert!(out.contains("1 molecule fits."), "{out}");
     assert!(!out.contains("more"), "{out}");
     assert!(!out.contains("molecule 1 of 1"), "{out}");
-    let out = crate::common::stdout(&["solve", &path("seed-emacs-game-2.txt"), "--boards", "1"]);
+    let out =
+        crate::common::stdout(&["solve", &path("seed-emacs-game-2.txt"), "--max-boards", "1"]);
     assert!(
         out.contains("molecule 1 of 1") && !out.contains("more"),
         "{out}"
@@ -715,6 +717,6 @@ fn too_many_to_walk_are_ranked_on_a_uniform_sample_and_it_says_so() {
         "{text}"
     );
     assert!(text.contains("would split the sample of"), "{text}");
-    let solved = crate::common::stdout(&["solve", &opening, "-q", "--boards", "0"]);
+    let solved = crate::common::stdout(&["solve", &opening, "-q", "--max-boards", "0"]);
     assert!(solved.contains("uniform random sample"), "{solved}");
 }

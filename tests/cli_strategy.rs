@@ -206,7 +206,7 @@ fn the_greedy_policy_is_what_suggest_advises_step_by_step() {
             let q = s[0].as_u64().unwrap() as usize;
             let puzzle = format!("A3_B5 {seen}\n");
             let out = bbx()
-                .args(["suggest", "-", "--json", "--top", "1"])
+                .args(["suggest", "-", "--json", "--max-rays", "1"])
                 .write_stdin(puzzle.as_str())
                 .output()
                 .unwrap();
@@ -228,9 +228,12 @@ fn bad_input_is_refused() {
     for (args, says) in [
         (
             vec!["strategy", "A4_B8", "--policy", "lucky"],
-            "unknown policy",
+            "[possible values: greedy, entropy, score, lookahead]",
         ),
-        (vec!["strategy", "A3_B5", "--molecule", "0"], "out of range"),
+        (
+            vec!["strategy", "A3_B5", "--molecule", "0"],
+            "expected a molecule number: a whole number, at least 1",
+        ),
         (
             vec!["strategy", "A3_B5", "--molecule", "2301"],
             "out of range",

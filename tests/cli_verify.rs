@@ -172,7 +172,9 @@ fn bad_input() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("between 0 and 1"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("expected a fraction: a number from 0 to 1")
+    );
 }
 
 #[test]
@@ -185,7 +187,8 @@ fn a_sample_of_nothing_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("--sample 0: give at least 1") && err.contains("--ambiguous"),
+        err.contains("expected a number of spectra: a whole number, at least 1")
+            && err.contains("--ambiguous"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

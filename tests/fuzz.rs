@@ -429,11 +429,20 @@ fn mutated_files_through_the_binary() {
                 "5",
                 "--timeout",
                 "0.5",
-                "--boards",
+                "--max-boards",
                 "1",
             ],
             vec!["trace", p],
-            vec!["suggest", p, "--max", "5", "--timeout", "0.5", "--top", "2"],
+            vec![
+                "suggest",
+                p,
+                "--max",
+                "5",
+                "--timeout",
+                "0.5",
+                "--max-rays",
+                "2",
+            ],
             vec!["solve", "-", "--max", "5", "--timeout", "0.5", "--count"],
         ] {
             let out = bbx()

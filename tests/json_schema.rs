@@ -335,7 +335,7 @@ fn every_command_prints_the_documented_json() {
         (vec!["solve", &seed001], "bbx solve", 0),
         (vec!["solve", &contradictory], "bbx solve", 1),
         (
-            vec!["suggest", &partial, "--top", "2", "--plan"],
+            vec!["suggest", &partial, "--max-rays", "2", "--plan"],
             "bbx suggest",
             0,
         ),
@@ -344,7 +344,11 @@ fn every_command_prints_the_documented_json() {
         (vec!["suggest", &contradictory], "bbx suggest", 1),
         // Two molecules no ray tells apart: an undecidable plan.
         (vec!["suggest", &twins, "--plan"], "bbx suggest", 0),
-        (vec!["suggest", &opening, "--top", "2"], "bbx suggest", 0),
+        (
+            vec!["suggest", &opening, "--max-rays", "2"],
+            "bbx suggest",
+            0,
+        ),
         (vec!["strategy", "A2_B4"], "bbx strategy", 0),
         (
             vec!["strategy", "A2_B4", "--optimal", "--bound"],
@@ -491,10 +495,7 @@ fn every_command_prints_the_documented_json() {
     ];
     for (mut args, object, status) in cases {
         args.push("--json");
-        // `trace` and `show` are quick and have no -q.
-        if !matches!(args[0], "trace" | "show") {
-            args.push("-q");
-        }
+        args.push("-q");
         run(&doc, d, &args, object, status, &mut met);
     }
     for (object, json) in &doc.examples {

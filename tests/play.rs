@@ -952,14 +952,50 @@ fn the_command_refuses_bad_input_in_one_line() {
         (vec!["play", "/dev/zero"], "more than 16 MiB"),
         (
             vec!["play", "A4_B8", "--timeout", "-1"],
-            "expected a number of seconds",
+            "expected a time: a number of seconds",
         ),
-        (vec!["play", "A4_B8", "--max", "0"], "--max 0 would stop"),
+        (
+            vec!["play", "A4_B8", "--max", "0"],
+            "expected a number of molecules: a whole number, at least 1",
+        ),
         (
             vec!["play", "A4_B8", "--atoms", "3"],
             "--atoms is for puzzle files",
         ),
-        (vec!["play", "A4_B8", "--judge", "lenient"], "unknown judge"),
+        (
+            vec!["play", "A4_B8", "--format", "display"],
+            "--format is for puzzle files",
+        ),
+        // The format forced, as solve takes it: this display is no linear puzzle.
+        (
+            vec![
+                "play",
+                &puzzle("seed-emacs-game-2.txt"),
+                "--format",
+                "linear",
+            ],
+            "invalid configuration",
+        ),
+        // --atoms is read as by solve, but a game hides one molecule.
+        (
+            vec!["play", &puzzle("seed-emacs-game-2.txt"), "--atoms", "3..5"],
+            "give one number of atoms",
+        ),
+        (
+            vec![
+                "play",
+                &puzzle("seed-emacs-game-2.txt"),
+                "--format",
+                "display",
+                "--atoms",
+                "4..4",
+            ],
+            "bbx play needs a terminal",
+        ),
+        (
+            vec!["play", "A4_B8", "--judge", "lenient"],
+            "[possible values: all-rays, rays-shot]",
+        ),
         (
             vec!["play", "A0_B8"],
             "a game with no atom has nothing to find",

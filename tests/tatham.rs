@@ -234,7 +234,7 @@ fn a_ball_range_is_searched_as_atoms_reads_it() {
 
 #[test]
 fn suggest_and_a_game_id_file() {
-    let text = stdout(&["suggest", &puzzle(CHECKED_ONCE), "--top", "2"]);
+    let text = stdout(&["suggest", &puzzle(CHECKED_ONCE), "--max-rays", "2"]);
     assert!(text.contains("rays to shoot next"), "{text}");
     let v = json_ok(&["solve", &puzzle(GAME_ID)]);
     assert_eq!(v["config"], "A3_B5");

@@ -12,6 +12,7 @@ mod cli_catalogue;
 mod cli_census;
 mod cli_errors;
 mod cli_generate;
+mod cli_help;
 mod cli_install;
 mod cli_solve;
 mod cli_store;

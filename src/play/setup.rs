@@ -27,7 +27,8 @@ use crate::play::game::Game;
 use crate::play::referee::Judge;
 use crate::play::save::{Resume, read_resume};
 use crate::puzzle::{
-    Expected, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
+    Expected, Format, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle, parse_tatham,
+    read_input,
 };
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -67,6 +68,9 @@ pub struct Setup {
     pub rules: Option<Rules>,
     /// The number of atoms, for a puzzle file that does not say.
     pub atoms: Option<usize>,
+    /// The format of a puzzle file, when its detection would guess wrong
+    /// (`None`: detected, as `bbx solve` does).
+    pub format: Option<Format>,
     /// How guesses are judged.
     pub judge: Judge,
 }
@@ -81,6 +85,7 @@ impl Default for Setup {
             seed: None,
             rules: None,
             atoms: None,
+            format: None,
             judge: Judge::AllRays,
         }
     }
@@ -269,10 +274,14 @@ fn from_text(
     seed: u64,
     rng: &mut ChaCha8Rng,
 ) -> Result<Started, Error> {
-    if is_tatham(text) {
+    let tatham = match setup.format {
+        Some(format) => format == Format::Tatham,
+        None => is_tatham(text),
+    };
+    if tatham {
         return from_tatham(&parse_tatham(text, path)?, Some(path), setup);
     }
-    let puzzle = parse_puzzle(text, path, None)?;
+    let puzzle = parse_puzzle(text, path, setup.format)?;
     let p = puzzle.width();
     // A display: its labels' order, and its notation.
     let picture = Picture::parse(text, path).ok();

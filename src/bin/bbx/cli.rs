@@ -48,7 +48,16 @@ pub struct Flags;
 
 impl bbx::setting::Naming for Flags {
     fn name(&self, setting: bbx::setting::Setting) -> String {
-        format!("--{}", setting.key())
+        use bbx::setting::Setting;
+        // The flags whose name is not the setting's key: one name for one
+        // thing across the commands (the guide lists the old names, which
+        // still work).
+        let flag = match setting {
+            Setting::Boards => "max-boards",
+            Setting::PlanMax => "max-plan",
+            other => other.key(),
+        };
+        format!("--{flag}")
     }
 }
 
@@ -116,14 +125,23 @@ fn watch_interrupts(stop: Arc<AtomicBool>) {
 pub struct PuzzleInput {
     /// The puzzle file, or `-` for standard input.
     pub file: String,
-    /// Force the puzzle format instead of detecting it.
-    #[arg(long, value_name = "display|linear|seed001|tatham")]
+    /// The puzzle format [default: detected]
+    ///
+    /// For a file whose format the first lines do not tell apart (formats
+    /// below).
+    #[arg(long, value_name = "FORMAT", value_parser = crate::values::format(), ignore_case = true)]
     pub format: Option<Format>,
-    /// Number of atoms, or a range such as 3..5 (default: the count the file gives).
-    #[arg(long, value_name = "N|A..B", value_parser = parse_atoms)]
+    /// Atoms: N, or a range A..B [default: the file's]
+    ///
+    /// A range such as 3..5 searches every count in it. The default is the
+    /// count the file gives ('There are N balls in the box', the
+    /// configuration of a linear puzzle, Tatham's parameters).
+    #[arg(long, value_name = "N|A..B", value_parser = parse_atoms, allow_negative_numbers = true)]
     pub atoms: Option<RangeInclusive<usize>>,
-    /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
-    #[arg(long, value_name = "standard|edge-miss")]
+    /// Ray rules [default: the file's, else standard]
+    ///
+    /// edge-miss for seed001 files (A. Janns's rules), standard otherwise.
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true)]
     pub rules: Option<Rules>,
 }
 
@@ -167,22 +185,32 @@ impl PuzzleInput {
 }
 
 /// Parses `N` or `A..B` (also `A..=B`).
-fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {
-    let bad = || format!("expected a number of atoms N or a range A..B, not '{s}'");
-    let num = |x: &str| x.trim().parse::<usize>().map_err(|_| bad());
+pub fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {
+    let bad = |why: &str| format!("expected a number of atoms N or a range A..B{why}");
+    let num = |x: &str| {
+        let x = x.trim();
+        let digits = !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+        digits
+            .then(|| x.parse::<usize>().ok())
+            .flatten()
+            .ok_or_else(|| bad(""))
+    };
     match s.split_once("..") {
         None => num(s).map(|n| n..=n),
         Some((a, b)) => {
             let (a, b) = (num(a)?, num(b.trim_start_matches('='))?);
             if a > b {
-                return Err(format!("empty range of atom counts '{s}'"));
+                return Err(bad(", A at most B (3..5, not 5..3)"));
             }
             Ok(a..=b)
         }
     }
 }
 
-/// `-q/--quiet`, the same on every command that can run long.
+/// `-q/--quiet`, taken by every command that prints results, so that a
+/// script may give it to any: the commands that can run long hide their
+/// progress bar or spinner; those that never show one (`trace`, `show`,
+/// `play`) take it and have nothing to hide.
 #[derive(clap::Args)]
 pub struct Quiet {
     /// No progress bar or spinner.
@@ -190,12 +218,45 @@ pub struct Quiet {
     pub quiet: bool,
 }
 
+/// `-w/--workers`, the same on every command that works on several threads
+/// (`stats` and `verify` take it with the census's options, [`CensusArgs`]).
+#[derive(clap::Args)]
+pub struct Workers {
+    /// Worker threads [default: all cores]
+    ///
+    /// 1 to 256. Without it, the environment variable RAYON_NUM_THREADS, when
+    /// set, gives the number.
+    #[arg(long, short = 'w', value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::census::cluster::MAX_WORKERS as u64)))]
+    workers: Option<usize>,
+}
+
+impl Workers {
+    /// Sets the number of threads the library's parallel work runs on.
+    pub fn apply(&self) -> bbx::Result<()> {
+        threads(self.workers)
+    }
+}
+
+/// Runs the library's parallel work (rayon's pool) on `n` threads, when
+/// given; otherwise rayon's default holds (`RAYON_NUM_THREADS`, else every
+/// core).
+pub fn threads(n: Option<usize>) -> bbx::Result<()> {
+    let Some(n) = n else { return Ok(()) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global()
+        .map_err(|e| bbx::Error::system(format!("cannot start {n} worker threads: {e}")))
+}
+
 /// `--seed`, the same on every command that draws at random.
 #[derive(clap::Args)]
 pub struct Seed {
-    /// Seed of the random choices, to repeat a run: 0 to 9007199254740991
-    /// (2^53 - 1) (default: drawn at random, and printed).
-    #[arg(long, value_name = "SEED", value_parser = parse_seed)]
+    /// Seed of the random choices, to repeat a run [default: random]
+    ///
+    /// 0 to 9007199254740991 (2^53 - 1). Without it, one is drawn at random
+    /// and printed.
+    #[arg(long, value_name = "SEED", value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
 }
 
@@ -218,30 +279,20 @@ impl Seed {
 /// Parses `--seed SEED`: a whole number from 0 to [`MAX_SEED`] (2^53 - 1,
 /// the largest that JSON readers keep exact).
 pub fn parse_seed(s: &str) -> Result<u64, String> {
-    let too_large = || {
-        format!(
-            "{s} is past the largest seed, {MAX_SEED} (2^53 - 1, the largest number every JSON reader keeps exact): give a smaller one"
-        )
-    };
-    let t = s.trim();
-    match t.parse::<u64>() {
-        Ok(n) if n <= MAX_SEED => Ok(n),
-        Ok(_) => Err(too_large()),
-        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => Err(too_large()),
-        Err(_) => Err(format!(
-            "expected a seed, a whole number from 0 to {MAX_SEED}, not '{s}'"
-        )),
-    }
+    crate::values::whole("a seed", 0, Some(MAX_SEED))(s)
+        .map_err(|e| format!("{e} (2^53 - 1, the largest number every JSON reader keeps exact)"))
 }
 
 /// `--max`, the same on every command that lists molecules.
 #[derive(clap::Args)]
 pub struct MaxMolecules {
-    /// Stop the search after N molecules; what follows rests on the molecules
-    /// found, and says so [default: 100000, fewer on boards of more than 1000
-    /// cells, so that at most 100 million cells are listed]. Regions no ray
-    /// looks at are counted, not listed, so the count can go past N.
-    #[arg(long, value_name = "N", value_parser = parse_max)]
+    /// Stop the search after N molecules [default: 100000]
+    ///
+    /// What follows rests on the molecules found, and says so. Regions no ray
+    /// looks at are counted, not listed, so the count can go past N. On
+    /// boards of more than 1000 cells the default is lower, so that at most
+    /// 100 million cells are listed.
+    #[arg(long, value_name = "N", value_parser = parse_max, allow_negative_numbers = true)]
     pub max: Option<usize>,
 }
 
@@ -255,13 +306,7 @@ impl MaxMolecules {
 
 /// Parses `--max N`: a whole number of molecules, at least 1.
 pub fn parse_max(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("--max 0 would stop before the first molecule: give at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "expected a number of molecules (a whole number, at least 1), not '{s}'"
-        )),
-    }
+    crate::values::whole("a number of molecules", 1, None)(s)
 }
 
 /// The longest `--timeout` taken: a week.
@@ -272,7 +317,7 @@ const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     let bad = || {
         format!(
-            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m, not '{s}'"
+            "expected a time: a number of seconds from 0 to {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m"
         )
     };
     let t = s.trim();
@@ -488,13 +533,15 @@ pub fn status_of(error: &bbx::Error) -> Status {
 /// `1.5GB`, `512MiB`, `1TiB` or a plain number of bytes (`G` and `GB` are
 /// powers of 1000, `GiB` of 1024).
 pub fn parse_size(s: &str) -> Result<u64, String> {
+    let bad =
+        || "expected a size: at least 1M, such as 2G, 500M, 1TiB or 1048576 (bytes)".to_string();
     let bytes = s
         .trim()
         .parse::<bytesize::ByteSize>()
-        .map_err(|_| format!("expected a size such as 2G, 500M, 1TiB or 1048576, not '{s}'"))?
+        .map_err(|_| bad())?
         .as_u64();
     if bytes < 1_000_000 {
-        return Err(format!("'{s}' is too little memory: give at least 1M"));
+        return Err(bad());
     }
     Ok(bytes)
 }
@@ -548,7 +595,7 @@ mod tests {
             "5 parsecs",
         ] {
             let e = parse_timeout(bad).unwrap_err();
-            assert!(e.contains("between 0 and 604800"), "{bad}: {e}");
+            assert!(e.contains("from 0 to 604800"), "{bad}: {e}");
         }
     }
 
@@ -557,20 +604,22 @@ mod tests {
         assert_eq!(parse_seed("0"), Ok(0));
         assert_eq!(parse_seed("42"), Ok(42));
         assert_eq!(parse_seed("9007199254740991"), Ok(MAX_SEED));
-        for big in [
+        for bad in [
             "9007199254740992",
             "18446744073709551615",
             "99999999999999999999",
+            "-1",
+            "",
+            "x",
+            "1.5",
         ] {
-            let e = parse_seed(big).unwrap_err();
-            assert!(
-                e.contains("past the largest seed, 9007199254740991"),
-                "{big}: {e}"
-            );
-        }
-        for bad in ["-1", "", "x", "1.5"] {
             let e = parse_seed(bad).unwrap_err();
-            assert!(e.contains("expected a seed"), "{bad}: {e}");
+            assert!(
+                e.starts_with(
+                    "expected a seed: a whole number from 0 to 9007199254740991 (2^53 - 1"
+                ),
+                "{bad}: {e}"
+            );
         }
     }
 
@@ -585,13 +634,7 @@ mod tests {
         assert_eq!(parse_size("512MiB"), Ok(512 << 20));
         assert_eq!(parse_size(" 64m "), Ok(64_000_000));
         assert_eq!(parse_size("1048576"), Ok(1_048_576));
-        for small in ["1K", "999999", "0"] {
-            assert!(
-                parse_size(small).unwrap_err().contains("too little"),
-                "{small}"
-            );
-        }
-        for bad in ["", "lots", "2 parsecs", "-1G", "G"] {
+        for bad in ["1K", "999999", "0", "", "lots", "2 parsecs", "-1G", "G"] {
             assert!(
                 parse_size(bad).unwrap_err().contains("expected a size"),
                 "{bad}"
@@ -603,7 +646,10 @@ mod tests {
     fn max_is_a_positive_count() {
         assert_eq!(parse_max("1"), Ok(1));
         assert_eq!(parse_max("100000"), Ok(100_000));
-        assert!(parse_max("0").unwrap_err().contains("at least 1"));
+        assert_eq!(
+            parse_max("0"),
+            Err("expected a number of molecules: a whole number, at least 1".into())
+        );
         assert!(parse_max("-3").is_err());
         assert!(parse_max("many").is_err());
     }
@@ -612,30 +658,44 @@ mod tests {
 /// The options of a census, shared by `stats` (which counts with one) and
 /// `verify` (which streams one's groups to SAT).
 #[derive(clap::Args)]
+#[command(next_help_heading = "Census")]
 pub struct CensusArgs {
-    /// Worker threads per process of the census, 1 to 256 (and at most 4096
-    /// in all processes), the same on every process (default: all cores, at
-    /// most 256).
-    #[arg(long, short = 'w', value_name = "N")]
+    /// Worker threads per process [default: all cores]
+    ///
+    /// 1 to 256 (and at most 4096 in all processes), the same on every
+    /// process; the default is at most 256.
+    #[arg(long, short = 'w', value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::census::cluster::MAX_WORKERS as u64)))]
     workers: Option<usize>,
-    /// Processes taking part in the census (one per machine, say), 1 to 256.
-    #[arg(long, short = 'n', default_value_t = 1, value_name = "N")]
+    /// Processes in the census, 1 to 256
+    ///
+    /// One per machine, say: see --hostfile.
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::census::cluster::MAX_PROCESSES as u64)))]
     processes: usize,
-    /// This process, 0 to N-1; process 0 prints the result.
-    #[arg(long, short = 'p', default_value_t = 0, value_name = "I")]
+    /// This process, 0 to N-1
+    ///
+    /// Process 0 prints the result.
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::census::cluster::MAX_PROCESSES as u64 - 1)))]
     process: usize,
-    /// The processes' addresses, one HOST:PORT a line in process order, at most
-    /// 1 MB (default: localhost:2101, localhost:2102, …).
+    /// The processes' addresses, one HOST:PORT a line
+    ///
+    /// In process order, at most 1 MB [default: localhost:2101,
+    /// localhost:2102, …].
     #[arg(long, value_name = "FILE")]
     hostfile: Option<std::path::PathBuf>,
-    /// Memory limit for the census's grouping, such as 2G or 500M.
-    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
+    /// The most memory the work may take (2G, 500M…)
+    ///
+    /// The census groups its records one partition at a time within it.
+    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
-    /// The directory in which the census makes its work directory
-    /// (bbx-census-CONFIG, bbx-verify-CONFIG for verify), private to the
-    /// user, for partition files and checkpoints (default: bbx in the user's
-    /// cache directory, such as ~/.cache/bbx). bbx removes only the files it
-    /// made.
+    /// Where to make the work directory [default: bbx in the user's cache]
+    ///
+    /// The census makes its work directory (bbx-census-CONFIG,
+    /// bbx-verify-CONFIG for verify) for partition files and checkpoints in
+    /// this directory, private to the user [default: bbx in the user's cache
+    /// directory, such as ~/.cache/bbx]. bbx removes only the files it made.
     #[arg(long, value_name = "DIR")]
     work_dir: Option<std::path::PathBuf>,
 }
@@ -672,8 +732,10 @@ pub fn note_unfinished(found: Vec<bbx::census::Unfinished>) {
 }
 
 impl CensusArgs {
-    /// The threads and processes asked for.
+    /// The threads and processes asked for (the threads of the library's
+    /// other parallel work too).
     pub fn cluster(&self) -> bbx::Result<bbx::census::Cluster> {
+        threads(self.workers)?;
         bbx::census::Cluster::new(
             self.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism()

@@ -7,11 +7,12 @@ use bbx::catalogue::{Catalogue, ExploreOptions, Progress, busy_ms};
 use bbx::control::Budget;
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, ctrl_c, faults, interrupt, json, progress_bar};
+use crate::cli::{Quiet, Status, Workers, ctrl_c, faults, interrupt, json, progress_bar};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same command to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh\n  bbx explore A4_B6 --json"
+    after_help = "Examples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite",
+    after_long_help = "Interrupted (Ctrl-C) or killed, it loses nothing committed: run the same\ncommand to resume.\n\nExamples:\n  bbx explore A4_B6\n  bbx explore A4_B8 --db catalogue.sqlite\n  bbx explore A4_B8 --fresh\n  bbx explore A4_B6 --json"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
@@ -30,9 +31,12 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     // Refuse before the file is created, so that a refusal leaves none behind.
     Catalogue::explorable(args.config, args.force)?;
     let faults = faults()?;

@@ -7,11 +7,12 @@ use bbx::control::Budget;
 use bbx::error::quantity;
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Seed, Status, json, parse_timeout, spinner};
+use crate::cli::{Quiet, Seed, Status, Workers, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
+    after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt",
+    after_long_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
 )]
 pub struct Args {
     /// The configuration, e.g. A5_B10.
@@ -28,23 +29,30 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
     /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     /// Give up after this many draws.
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    #[arg(long, default_value_t = 10_000, value_name = "N", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of draws", 1, None))]
     max_draws: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Give up after this many seconds: with no puzzle while drawing, or
-    /// with a unique but perhaps not minimal one while removing rays.
+    /// Give up after this many seconds
+    ///
+    /// With no puzzle while drawing, or with a unique but perhaps not minimal
+    /// one while removing rays. From 0 to a week, fractions allowed, or a
+    /// duration such as 90s, 5m or 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     inner(args).map(|text| (text, Status::Done))
 }
 

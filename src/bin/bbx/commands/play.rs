@@ -12,59 +12,83 @@ use bbx::play::setup::{Setup, Start};
 use bbx::rules::notation::Notation;
 use bbx::{Config, Rules};
 
-use crate::cli::{Flags, Seed, Status, parse_max, parse_timeout};
+use crate::cli::{Flags, Quiet, Seed, Status, Workers, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
+    after_help = "Keys: arrows move, Enter shoots or puts an atom, g guesses, ? help, q quits.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique",
+    after_long_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
 )]
 pub struct Args {
-    /// A configuration (An_Bp, default A4_B8) for a random molecule, a
-    /// puzzle file (any format bbx solve reads) or saved game to play (bbx's,
-    /// or Tatham's Black Box's), or a game ID of Tatham's Black Box
-    /// (w8h8m5M5:<hex> or w8h8m5M5#<seed>).
+    /// A configuration, a puzzle, a saved game or a game ID [default: A4_B8]
+    ///
+    /// A configuration (An_Bp) for a random molecule, a puzzle file (any
+    /// format bbx solve reads) or saved game to play (bbx's, or Tatham's
+    /// Black Box's), or a game ID of Tatham's Black Box (w8h8m5M5:<hex> or
+    /// w8h8m5M5#<seed>).
     #[arg(value_name = "CONFIG|FILE")]
     game: Option<String>,
     #[command(flatten)]
     seed: Seed,
-    /// Hide only molecules whose full spectrum identifies them.
+    /// Hide only molecules whose full spectrum identifies them
     #[arg(long)]
     unique: bool,
-    /// Ray rules (default: edge-miss for seed001 files, standard otherwise).
-    #[arg(long, value_name = "standard|edge-miss")]
+    /// Ray rules [default: the file's, else standard]
+    ///
+    /// edge-miss for seed001 files (A. Janns's rules), standard otherwise.
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true)]
     rules: Option<Rules>,
-    /// Number of atoms, for a puzzle file that does not say.
-    #[arg(long, value_name = "N")]
-    atoms: Option<usize>,
-    /// Write the border in Emacs notation (H, R, digits) instead of @, & and letters.
+    /// Number of atoms, for a puzzle file that does not say
+    ///
+    /// Read as by solve and suggest; one number, since the game hides one
+    /// molecule.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::parse_atoms)]
+    atoms: Option<std::ops::RangeInclusive<usize>>,
+    /// The puzzle format [default: detected]
+    ///
+    /// For a puzzle file whose format the first lines do not tell apart.
+    #[arg(long, value_name = "FORMAT", value_parser = crate::values::format(), ignore_case = true)]
+    format: Option<bbx::puzzle::Format>,
+    /// Emacs notation (H, R, digits) instead of @, & and letters
     #[arg(long)]
     emacs: bool,
-    /// How a guess wins: all-rays (Tatham's rule: every ray gives the same
-    /// result as the hidden molecule) or rays-shot (it fits the rays shot).
-    #[arg(long, value_name = "all-rays|rays-shot", default_value = "all-rays")]
+    /// How a guess wins
+    #[arg(long, value_name = "JUDGE", value_parser = crate::values::judge(), ignore_case = true, default_value = "all-rays")]
     judge: Judge,
-    /// The coach gives up on a question after this many seconds, saying its
-    /// answer is partial.
+    /// The coach's time per question, in seconds
+    ///
+    /// The coach gives up on a question after this long, saying its answer is
+    /// partial. From 0 to a week, fractions allowed, or a duration such as
+    /// 90s, 5m or 1h 30m.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Duration,
-    /// The coach lists at most N molecules per question (its count may go
-    /// beyond them); rays are then ranked on those, and it says so.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max)]
+    /// The coach lists at most N molecules per question
+    ///
+    /// Its count may go beyond them; rays are then ranked on those, and it
+    /// says so.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = parse_max, allow_negative_numbers = true)]
     max: usize,
-    /// The file s offers to save to.
-    #[arg(long, value_name = "FILE")]
-    save: Option<String>,
+    /// The file s offers to save the game to
+    ///
+    /// [default: the file the game was resumed from, or a new name such as
+    /// bbx-A4_B8-seed-42.txt]
+    #[arg(long, value_name = "FILE", alias = "save")]
+    out: Option<String>,
+    /// The policy the verdict compares your rays with
+    ///
     /// After the game, the verdict shows what this policy (as in bbx
     /// strategy) does against the same hidden molecule and on average.
-    #[arg(
-        long,
-        value_name = "greedy|entropy|score|lookahead",
-        default_value = "greedy"
-    )]
+    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
+    /// Taken as by every command: the game shows no progress bar.
+    #[command(flatten)]
+    _quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let game = args.game.as_deref().unwrap_or("A4_B8");
     let lower = game.to_ascii_lowercase();
     let start = match game.parse::<Config>() {
@@ -86,8 +110,21 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             )));
         }
     };
+    let atoms = match args.atoms {
+        Some(range) if range.start() != range.end() => {
+            return Err(bbx::Error::invalid(format!(
+                "--atoms {}..{}: a game hides one molecule: give one number of atoms (a range is for solve and suggest)",
+                range.start(),
+                range.end()
+            )));
+        }
+        range => range.map(|r| *r.start()),
+    };
     let refused = match start {
-        Start::Random { .. } if args.atoms.is_some() => {
+        Start::Random { .. } if args.format.is_some() => {
+            "--format is for puzzle files; a configuration such as A5_B8 needs none"
+        }
+        Start::Random { .. } if atoms.is_some() => {
             "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
         }
         Start::File(_) if args.unique => {
@@ -105,7 +142,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         start,
         seed: args.seed.given(),
         rules: args.rules,
-        atoms: args.atoms,
+        atoms,
+        format: args.format,
         judge: args.judge,
     };
     let options = Options {
@@ -118,7 +156,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             max: args.max,
             timeout: args.timeout,
         },
-        save_path: args.save,
+        save_path: args.out,
         policy: args.policy,
         naming: Arc::new(Flags),
     };

@@ -3,36 +3,42 @@
 use bbx::catalogue::{MoleculeRow, RULES};
 use bbx::{Config, Rules};
 
-use crate::cli::{Status, json};
+use crate::cli::{Quiet, Status, json};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
+    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --group 868",
+    after_long_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
     /// Molecule numbers.
+    #[arg(allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     numbers: Vec<u64>,
     /// First number of a range.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     from: Option<u64>,
     /// Last number of a range.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     to: Option<u64>,
     /// Every molecule with this spectrum.
     #[arg(long, value_name = "SPECTRUM")]
     spectrum: Option<String>,
     /// The spectral group of molecule N, side by side.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     group: Option<u64>,
-    /// The catalogue file (a complete catalogue, or a census stored by `bbx stats
-    /// --store-groups`).
+    /// The catalogue file
+    ///
+    /// A complete catalogue, or a census stored by `bbx stats --store-groups`.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Taken as by every command: nothing is shown while it works.
+    #[command(flatten)]
+    _quiet: Quiet,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {

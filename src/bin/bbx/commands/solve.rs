@@ -8,24 +8,30 @@ use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
 
 use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
-    solve_showing,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
+    parse_timeout, solve_showing,
 };
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
+    after_help = "Examples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve game.txt --atoms 4..5 --max 100",
+    after_long_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --max-boards 3"
 )]
 pub struct Args {
     #[command(flatten)]
     input: PuzzleInput,
     #[command(flatten)]
     max: MaxMolecules,
-    /// Print at most this many boards (the count and --json cover all).
-    #[arg(long, value_name = "N", default_value_t = 20, alias = "show")]
-    boards: usize,
-    /// Also each cell's probability of holding an atom (the share of the
-    /// molecules that fit with an atom there), counted on all of them.
+    /// Show at most N boards
+    ///
+    /// The count, the certain cells and --json cover all the molecules.
+    #[arg(long = "max-boards", value_name = "N", default_value_t = 20, aliases = ["boards", "show"], allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of boards", 0, None))]
+    max_boards: usize,
+    /// Also each cell's chance of holding an atom
+    ///
+    /// The share of the molecules that fit with an atom there, counted on all
+    /// of them.
     #[arg(long, conflicts_with = "count")]
     probabilities: bool,
     /// Print only the number of molecules.
@@ -34,19 +40,26 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Give up after this many seconds, reporting what was found.
+    /// Give up after this many seconds
+    ///
+    /// What was found by then is reported. From 0 to a week, fractions allowed, or a duration such as 90s, 5m or
+    /// 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
-    /// The most memory the search may take (2G, 500M…): past it, it stops
-    /// and reports what it found; a search that could find nothing within
-    /// it is refused at once.
-    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    /// The most memory the work may take (2G, 500M…)
+    ///
+    /// Past it, the search stops and reports what it found; a search that
+    /// could find nothing within it is refused at once.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let limits = Limits {
@@ -89,7 +102,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        let mut text = render::solve_text(&report, args.boards, &Flags);
+        let mut text = render::solve_text(&report, args.max_boards, &Flags);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.width().pow(2)
         {

@@ -10,7 +10,9 @@ use crate::cli::{
 };
 
 #[derive(clap::Args)]
-#[command(after_help = "\
+#[command(
+    after_help = "Examples:\n  bbx stats A4_B6\n  bbx stats A6_B10 --store-groups --db a6-b10.sqlite",
+    after_long_help = "\
 Reads a complete catalogue from --db, or the report of a census stored there \
 with --store-groups; without either, counts with a census: one \
 molecule traced per orbit under the symmetries, 16 bytes kept per orbit in \
@@ -27,31 +29,36 @@ Examples:
   bbx stats A4_B6
   bbx stats A6_B8 --json
   bbx stats A6_B10 --store-groups --db a6-b10.sqlite
-  bbx stats A6_B8 --processes 2 --process 0 --hostfile hosts.txt")]
+  bbx stats A6_B8 --processes 2 --process 0 --hostfile hosts.txt"
+)]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// The catalogue file: read when it holds the configuration complete or a
-    /// census of it stored with --store-groups; written only with --store-groups.
+    /// The catalogue file
+    ///
+    /// Read when it holds the configuration complete or a census of it
+    /// stored with --store-groups; written only with --store-groups.
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Count with a census even when --db holds a complete catalogue or a stored census.
+    /// Count with a census even when --db holds the tables
     #[arg(long)]
     census: bool,
-    /// Store the census's ambiguous spectra and their molecules in --db (marked as
-    /// a census, not a catalogue), for `bbx show --group` and `bbx verify --ambiguous`.
+    /// Store the census's groups in --db, for show and verify
+    ///
+    /// The ambiguous spectra and their molecules, marked as a census, not a
+    /// catalogue, for `bbx show --group` and `bbx verify --ambiguous`.
     #[arg(long)]
     store_groups: bool,
-    /// Trace every molecule instead of one per orbit (to cross-check).
+    /// Trace every molecule, not one per orbit (to cross-check)
     #[arg(long)]
     no_symmetry: bool,
     #[command(flatten)]
-    census_args: CensusArgs,
-    #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    census_args: CensusArgs,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {

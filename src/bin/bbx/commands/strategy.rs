@@ -8,11 +8,14 @@ use bbx::control::Ended;
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    Flags, Quiet, Status, budget, faults, json, parse_size, parse_timeout, spinner, stopped,
+    Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, spinner,
+    stopped,
 };
 
 #[derive(clap::Args)]
-#[command(after_help = "\
+#[command(
+    after_help = "Examples:\n  bbx strategy A3_B5 --optimal\n  bbx strategy A4_B8 --policy entropy",
+    after_long_help = "\
 Plays a policy against every molecule of the configuration, one game each \
 (the hidden molecule chosen uniformly): the rays shot until no ray can tell \
 the molecules left apart (one end of an exit pair shows the other), the score \
@@ -36,41 +39,40 @@ Examples:
   bbx strategy A4_B8 --molecule 868
   bbx strategy A4_B6 --policy score --json
   bbx strategy A3_B5 --optimal
-  bbx strategy A4_B8 --bound")]
+  bbx strategy A4_B8 --bound"
+)]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// greedy (fewest molecules expected left), entropy (most bits), score
-    /// (cheapest expected score one step ahead, stopping early when placing
-    /// the atoms is cheaper), or lookahead (fewest molecules expected left
-    /// two rays ahead).
-    #[arg(
-        long,
-        default_value = "greedy",
-        value_name = "greedy|entropy|score|lookahead"
-    )]
+    /// How the next ray is chosen
+    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
-    /// Play one game only, against molecule N, and show its rays.
-    #[arg(long, value_name = "N")]
+    /// Play one game only, against molecule N, and show its rays
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     molecule: Option<u64>,
-    /// Also the best strategy for each measure, by exhaustive search.
+    /// Also the best strategy for each measure, by exhaustive search
     #[arg(long, conflicts_with = "molecule")]
     optimal: bool,
-    /// Also a proven lower bound of the fewest rays: per molecule, the
-    /// fewest rays telling it from every molecule one atom move away
-    /// (averaged), and the Huffman bound over the spectra.
+    /// Also a proven lower bound of the fewest rays
+    ///
+    /// Per molecule, the fewest rays telling it from every molecule one atom
+    /// move away (averaged), and the Huffman bound over the spectra.
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
-    /// The most memory the exhaustive search may remember sets in (2G,
-    /// 500M…), and hold the configuration's spectra in: when the memo is
-    /// full it forgets half of them, which slows the search but never
-    /// changes its answer.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    /// The most memory the work may take (2G, 500M…)
+    ///
+    /// The exhaustive search holds the spectra and the sets it remembers
+    /// within it: when the memo is full it forgets half of them, which slows
+    /// the search but never changes its answer.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
-    /// Give up after this many seconds.
+    /// Give up after this many seconds
+    ///
+    /// From 0 to a week, fractions allowed, or a duration such as 90s, 5m or
+    /// 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
     /// Print one JSON object instead of text.
@@ -78,9 +80,12 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let options = StrategyOptions {
         policy: args.policy,
         rules: args.rules,

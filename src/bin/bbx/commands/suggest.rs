@@ -9,52 +9,65 @@ use bbx::render;
 use bbx::solver::Limits;
 
 use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, budget, json, parse_size, parse_timeout,
-    solve_showing,
+    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
+    parse_timeout, solve_showing,
 };
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --top 3 --json\n  bbx suggest big-game.txt --timeout 5"
+    after_help = "Examples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --max-rays 3 --plan",
+    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --max-rays 3 --json\n  bbx suggest big-game.txt --timeout 5"
 )]
 pub struct Args {
     #[command(flatten)]
     input: PuzzleInput,
     #[command(flatten)]
     max: MaxMolecules,
-    /// Show this many rays.
-    #[arg(long, value_name = "K", default_value_t = 10)]
-    top: usize,
-    /// Also compute the strategy that needs the fewest rays on average, as a
-    /// decision tree (for at most --plan-max molecules).
+    /// Show at most N rays
+    ///
+    /// The best first; --json has as many.
+    #[arg(long = "max-rays", value_name = "N", default_value_t = 10, alias = "top", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of rays", 0, None))]
+    max_rays: usize,
+    /// Also the strategy needing the fewest rays on average
+    ///
+    /// A decision tree, for at most --max-plan molecules.
     #[arg(long)]
     plan: bool,
-    /// Largest set of molecules --plan works on.
-    #[arg(long, value_name = "N", default_value_t = 40)]
-    plan_max: usize,
+    /// Largest set of molecules --plan works on
+    #[arg(long = "max-plan", value_name = "N", default_value_t = 40, alias = "plan-max", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of molecules", 1, None))]
+    max_plan: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Stop searching after this many seconds and rank the rays on the
-    /// molecules found by then; with --plan, the strategy's search stops at
-    /// the same moment (no strategy then).
+    /// Give up after this many seconds
+    ///
+    /// The rays are ranked on the molecules found by then; with --plan, the
+    /// strategy's search stops at the same moment (no strategy then). From 0
+    /// to a week, fractions allowed, or a duration such as 90s, 5m or 1h 30m.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<Duration>,
-    /// The most memory the search may take (2G, 500M…): past it, it stops
-    /// and the rays are ranked on the molecules found.
-    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    /// The most memory the work may take (2G, 500M…)
+    ///
+    /// Past it, the search stops and the rays are ranked on the molecules
+    /// found.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     #[command(flatten)]
     quiet: Quiet,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    args.workers.apply()?;
     let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
-        top: args.top,
-        plan_max: args.plan.then_some(args.plan_max),
+        top: args.max_rays,
+        plan_max: args.plan.then_some(args.max_plan),
         // The strategy's own memory bound, on the subsets it remembers.
         plan_budget: Budget {
             memory: None,
@@ -95,8 +108,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         eprintln!("note: no strategy (--plan): {}", cut.show(&Flags));
     } else if args.plan && s.plan.is_none() && !args.json {
         eprintln!(
-            "note: --plan works on complete sets of at most {} (--plan-max); this game has {}{}",
-            quantity(args.plan_max, "molecule", "molecules"),
+            "note: --plan works on complete sets of at most {} (--max-plan); this game has {}{}",
+            quantity(args.max_plan, "molecule", "molecules"),
             if s.complete { "" } else { "at least " },
             s.count
         );
@@ -104,7 +117,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&s)?
     } else {
-        render::suggest_text(&s, args.top, &Flags)
+        render::suggest_text(&s, args.max_rays, &Flags)
     };
     let status = if s.report.ended == Ended::Cancelled || s.plan_ended == Some(Ended::Cancelled) {
         Status::Interrupted

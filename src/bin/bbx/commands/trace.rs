@@ -6,39 +6,50 @@ use bbx::rules::notation::Notation;
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
-use crate::cli::{Status, json};
+use crate::cli::{Quiet, Status, json};
 
 #[derive(clap::Args)]
 #[command(
     override_usage = "bbx trace [OPTIONS] [CONFIG] <MOLECULE>",
-    after_help = "A linear form may start with '-' (an empty first cell): it is read as the molecule,\nnot as an option; '-' alone is standard input.\n\nExamples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868\n  bbx trace -O-O------------ --json\n  bbx trace puzzles/seed-23-cell-path.txt --ray 31"
+    after_help = "Examples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868 --ray 3",
+    after_long_help = "A linear form may start with '-' (an empty first cell): it is read as the\nmolecule, not as an option; '-' alone is standard input.\n\nExamples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868\n  bbx trace -O-O------------ --json\n  bbx trace puzzles/seed-23-cell-path.txt --ray 31"
 )]
 pub struct Args {
-    /// The configuration (e.g. A4_B6): needed before a molecule number, and
-    /// otherwise checked against the molecule.
+    /// The configuration, e.g. A4_B6 (before a molecule number)
+    ///
+    /// Needed before a molecule number, and otherwise checked against the
+    /// molecule.
     #[arg(value_name = "CONFIG", allow_hyphen_values = true)]
     first: Option<String>,
-    /// The molecule: its linear form (`O` atom, `-` or `.` empty, row by row), a
-    /// file holding that or a picture in J. Forget's display, `-` for standard
+    /// The molecule: linear form, file, `-` or a number
+    ///
+    /// Its linear form (`O` atom, `-` or `.` empty, row by row), a file
+    /// holding that or a picture in J. Forget's display, `-` for standard
     /// input, or a molecule number after the configuration.
     #[arg(value_name = "MOLECULE", allow_hyphen_values = true)]
     second: Option<String>,
     /// The configuration, as an option (the same as CONFIG).
     #[arg(long, value_name = "An_Bp")]
     config: Option<Config>,
-    /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    /// Ray rules
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
-    /// Draw the path of the ray shot from border position K and describe it
-    /// (repeatable).
-    #[arg(long = "ray", value_name = "K")]
+    /// Draw the ray shot from position K (repeatable)
+    ///
+    /// Draws the path of the ray shot from border position K on the board,
+    /// and describes it.
+    #[arg(long = "ray", value_name = "K", allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a border position", 1, None))]
     rays: Vec<usize>,
-    /// Write the border in Emacs notation (H, R, digits) instead of @, & and letters.
+    /// Emacs notation (H, R, digits) instead of @, & and letters
     #[arg(long)]
     emacs: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Taken as by every command: nothing is shown while it works.
+    #[command(flatten)]
+    _quiet: Quiet,
 }
 
 impl Args {

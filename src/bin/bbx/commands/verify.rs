@@ -12,30 +12,34 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Reads the spectra from --db when it holds the configuration complete (or, with --ambiguous, a census's stored groups). Otherwise, under the standard rules and with full spectra, a census (as `bbx stats` runs it, on the same --workers, --processes, --memory and --work-dir, resumed the same way after Ctrl-C or a kill) hands every class of ambiguous spectra it forms straight to SAT, then a uniform random sample of --sample unique spectra (default 100000); with --partial or --rules edge-miss the spectra are enumerated in memory.\n\nExit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure, 130 interrupted.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A6_B8 --workers 2\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
+    after_help = "Examples:\n  bbx verify A4_B6\n  bbx verify A4_B8 --ambiguous",
+    after_long_help = "Reads the spectra from --db when it holds the configuration complete (or, with --ambiguous, a census's stored groups). Otherwise, under the standard rules and with full spectra, a census (as `bbx stats` runs it, on the same --workers, --processes, --memory and --work-dir, resumed the same way after Ctrl-C or a kill) hands every class of ambiguous spectra it forms straight to SAT, then a uniform random sample of --sample unique spectra (default 100000); with --partial or --rules edge-miss the spectra are enumerated in memory.\n\nExit status: 0 everything agrees, 1 a mismatch (listed), 2 bad input, 3 failure, 130 interrupted.\n\nExamples:\n  bbx verify A4_B6\n  bbx verify A6_B8 --workers 2\n  bbx verify A4_B8 --ambiguous\n  bbx verify A4_B8 --sample 10000 --partial 0.5 --seed 1"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6.
     config: Config,
-    /// Read the spectra from this catalogue when it holds the configuration complete.
+    /// The catalogue to read, when it holds the configuration
     #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
     db: String,
-    /// Check every ambiguous spectrum and N unique ones drawn at random
-    /// (default: every spectrum, or 100000 unique ones when a census streams
-    /// the groups; see the guide).
-    #[arg(long, value_name = "N", value_parser = parse_sample)]
+    /// Check the ambiguous spectra and N unique ones [default: all]
+    ///
+    /// Every ambiguous spectrum and N unique ones drawn at random [default:
+    /// every spectrum, or 100000 unique ones when a census streams the
+    /// groups; see the guide].
+    #[arg(long, value_name = "N", value_parser = parse_sample, allow_negative_numbers = true)]
     sample: Option<usize>,
     #[command(flatten)]
     seed: Seed,
-    /// Check only the spectra shared by two molecules or more.
+    /// Check only the spectra shared by two molecules or more
     #[arg(long)]
     ambiguous: bool,
-    /// Hide this fraction of the rays of each checked spectrum (0 to 1), chosen at
-    /// random; an exit pair counts as one ray.
-    #[arg(long, value_name = "F")]
+    /// Hide this fraction of each spectrum's rays (0 to 1)
+    ///
+    /// Chosen at random; an exit pair counts as one ray.
+    #[arg(long, value_name = "F", value_parser = crate::values::fraction, allow_negative_numbers = true)]
     partial: Option<f64>,
     /// Ray rules.
-    #[arg(long, default_value = "standard", value_name = "standard|edge-miss")]
+    #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
     #[command(flatten)]
     quiet: Quiet,
@@ -48,13 +52,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
-    if let Some(f) = args.partial
-        && !(0.0..=1.0).contains(&f)
-    {
-        return Err(bbx::Error::invalid(format!(
-            "--partial {f}: give a fraction between 0 and 1"
-        )));
-    }
     let seed = match args.seed.given() {
         Some(seed) => bbx::verify::Seed::Given(seed),
         None => bbx::verify::Seed::Drawn(args.seed.value()?),
@@ -235,11 +232,6 @@ fn verified_json<T: serde::Serialize>(
 /// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
 /// none would check nothing and still report agreement).
 fn parse_sample(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("--sample 0: give at least 1 unique spectrum, or --ambiguous to check the shared spectra alone".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "expected a number of spectra (a whole number, at least 1), not '{s}'"
-        )),
-    }
+    crate::values::whole("a number of spectra", 1, None)(s)
+        .map_err(|e| format!("{e} (--ambiguous checks the shared spectra alone)"))
 }
