@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
-use bbx::assistant::strategy::{Policy, PolicyGame, StrategyOptions, play_all, play_one};
+use bbx::assistant::strategy::{
+    Policy, PolicyGame, ROLLOUT_EXACT, StrategyOptions, play_all, play_one,
+};
 use bbx::control::Ended;
 use bbx::{Config, Rules};
 
@@ -42,14 +44,19 @@ pub struct Args {
     config: Config,
     /// greedy (fewest molecules expected left), entropy (most bits), score
     /// (cheapest expected score one step ahead, stopping early when placing
-    /// the atoms is cheaper), or lookahead (fewest molecules expected left
-    /// two rays ahead).
+    /// the atoms is cheaper), lookahead (fewest molecules expected left
+    /// two rays ahead), or rollout (the ray whose outcomes, each played on
+    /// by greedy, take the fewest rays; never worse than greedy).
     #[arg(
         long,
         default_value = "greedy",
-        value_name = "greedy|entropy|score|lookahead"
+        value_name = "greedy|entropy|score|lookahead|rollout"
     )]
     policy: Policy,
+    /// Sets of at most K molecules are played optimally by the rollout
+    /// policy and searched to the end by --bound's search.
+    #[arg(long, value_name = "K", default_value_t = ROLLOUT_EXACT)]
+    exact_below: usize,
     /// Play one game only, against molecule N, and show its rays.
     #[arg(long, value_name = "N")]
     molecule: Option<u64>,
@@ -61,6 +68,14 @@ pub struct Args {
     /// (averaged), and the Huffman bound over the spectra.
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
+    /// With --bound: also search every strategy's first D rays, each set
+    /// left after them bounded by its Huffman bound (0: no search).
+    #[arg(long, value_name = "D", default_value_t = 0, requires = "bound")]
+    depth: u32,
+    /// With --optimal: write the best strategies (the fewest rays, the
+    /// lowest score) to FILE as JSON decision trees.
+    #[arg(long, value_name = "FILE", requires = "optimal")]
+    tree: Option<std::path::PathBuf>,
     /// The most memory the exhaustive search may remember sets in (2G,
     /// 500M…), and hold the configuration's spectra in: when the memo is
     /// full it forgets half of them, which slows the search but never
@@ -85,6 +100,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         policy: args.policy,
         rules: args.rules,
         budget: budget(args.timeout),
+        exact_below: args.exact_below,
     };
     if let Some(n) = args.molecule {
         let played = play_one(args.config, &options, n)?;
@@ -129,11 +145,18 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         rules: args.rules,
         budget: options.budget.with_memory(Some(args.memory)),
         faults: faults()?,
+        depth: args.depth,
+        small: args.exact_below,
     };
     if args.optimal {
         spinner.set_message(format!("strategy {}: the best strategy", args.config));
         let o = optimum(args.config, &exhaustive)?;
         status = cut_short(o.ended, "the best strategy was found");
+        if let Some(path) = &args.tree
+            && status == Status::Done
+        {
+            write_trees(path, &report, &o)?;
+        }
         report.optimal = Some(o);
     }
     if args.bound && status == Status::Done {
@@ -149,6 +172,39 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bbx::render::strategy_text(&report, &Flags)
     };
     Ok((text, status))
+}
+
+/// Writes the best strategies' trees to `path`, with what they were found
+/// for: `{"config", "rules", "molecules", "rays_total", "rays", "score_total",
+/// "score"}`.
+fn write_trees(
+    path: &std::path::Path,
+    report: &bbx::assistant::strategy::StrategyReport,
+    o: &bbx::assistant::optimal::Optimum,
+) -> bbx::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Trees<'a> {
+        config: &'a str,
+        rules: Rules,
+        molecules: u64,
+        rays_total: Option<u64>,
+        rays: Option<&'a bbx::assistant::optimal::Tree>,
+        score_total: Option<u64>,
+        score: Option<&'a bbx::assistant::optimal::Tree>,
+    }
+    let text = json(&Trees {
+        config: &report.config,
+        rules: report.rules,
+        molecules: o.molecules,
+        rays_total: o.rays_total,
+        rays: o.rays_tree.as_ref(),
+        score_total: o.score_total,
+        score: o.score_tree.as_ref(),
+    })?;
+    bbx::files::write_whole(path, text.as_bytes()).map_err(|source| bbx::Error::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// A run with nothing to report: the time limit or Ctrl-C (`ended`) came
