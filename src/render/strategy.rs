@@ -217,7 +217,7 @@ pub fn optimum_text(o: &Optimum, naming: &dyn Naming) -> String {
             "       worst game: {m} rays always suffice and fewer do not (minimax); the longest game of the best-rays strategy: {longest}"
         );
     }
-    for (name, games) in [("rays ", &o.rays_games), ("score", &o.score_games)] {
+    for (name, games) in [("rays", &o.rays_games), ("score", &o.score_games)] {
         let Some(g) = games else { continue };
         let _ = writeln!(
             out,
