@@ -659,15 +659,26 @@ impl Search<'_> {
         let mut starts = Vec::new();
         for &(_, q) in &splits {
             t.split(set, q, &mut part, &mut starts);
-            let mut total = 0u64;
+            // The ray's cost, each child searched only as far as it can
+            // still add up to v (a child that cannot is not searched to
+            // its end).
+            let mut total: u64 = (0..codes)
+                .map(|c| {
+                    let size = (starts[c + 1] - starts[c]) as u64;
+                    match self.measure {
+                        Measure::Rays => size,
+                        Measure::Score => size * ray_cost(Outcome::from_code(c)),
+                    }
+                })
+                .sum();
             for c in 0..codes {
                 let (a, b) = (starts[c], starts[c + 1]);
-                if a < b {
-                    total += match self.measure {
-                        Measure::Rays => (b - a) as u64,
-                        Measure::Score => (b - a) as u64 * ray_cost(Outcome::from_code(c)),
-                    } + self.exact(&part[a..b]);
+                if a < b && total <= v {
+                    total += self.value(&part[a..b], v + 1 - total, false, u32::MAX);
                 }
+            }
+            if self.ticker.cut().is_some() {
+                return None;
             }
             if total != v {
                 continue;
