@@ -58,7 +58,7 @@ pub struct Args {
     /// strategy) does against the same hidden molecule and on average.
     #[arg(
         long,
-        value_name = "greedy|entropy|score|lookahead",
+        value_name = "greedy|entropy|score|lookahead|rollout",
         default_value = "greedy"
     )]
     policy: Policy,
