@@ -11,7 +11,7 @@ use bbx::assistant::strategy::{Policy, StrategyOptions, play_all};
 use bbx::{Config, Outcome, Rules, Tracer};
 use proptest::prelude::*;
 
-use crate::common::{bbx, json_ok, proptest_config, rules};
+use crate::common::{bbx, json_ok, proptest_config, rules, temp_dir};
 
 /// Every `atoms`-subset of `cells` cells, in any order.
 fn subsets(cells: usize, atoms: usize) -> Vec<Vec<usize>> {
@@ -119,6 +119,30 @@ impl Board {
         memo.insert(set.to_vec(), v);
         v
     }
+
+    /// The fewest rays that always suffice to tell the molecules of `set`
+    /// apart: every ray tried at every set, the worst outcome counted.
+    pub fn minimax(&self, set: &[usize], memo: &mut HashMap<Vec<usize>, u64>) -> u64 {
+        if let Some(&v) = memo.get(set) {
+            return v;
+        }
+        let mut best: Option<u64> = None;
+        for q in 0..self.rays {
+            let parts = self.split(set, q);
+            if parts.len() < 2 {
+                continue;
+            }
+            let worst = parts
+                .iter()
+                .map(|(_, part)| 1 + self.minimax(part, memo))
+                .max()
+                .unwrap_or(0);
+            best = Some(best.map_or(worst, |b: u64| b.min(worst)));
+        }
+        let v = best.unwrap_or(0);
+        memo.insert(set.to_vec(), v);
+        v
+    }
 }
 
 #[test]
@@ -137,6 +161,7 @@ fn the_optimum_is_what_a_brute_force_search_finds() {
         let all: Vec<usize> = (0..board.atoms.len()).collect();
         let rays = board.best(&all, false, &mut HashMap::new());
         let score = board.best(&all, true, &mut HashMap::new());
+        let worst = board.minimax(&all, &mut HashMap::new());
         let v = json_ok(&[
             "strategy",
             &config,
@@ -149,6 +174,7 @@ fn the_optimum_is_what_a_brute_force_search_finds() {
         assert_eq!(o["molecules"], all.len(), "{config} {rules}");
         assert_eq!(o["rays_total"], rays, "{config} {rules}: rays");
         assert_eq!(o["score_total"], score, "{config} {rules}: score");
+        assert_eq!(o["minimax"], worst, "{config} {rules}: minimax");
         assert_eq!(o["stopped"], serde_json::Value::Null);
         // No policy beats it.
         for policy in ["greedy", "entropy", "score", "lookahead"] {
@@ -245,7 +271,16 @@ proptest! {
         let b = lower_bound(config, &options).unwrap().value.unwrap();
         prop_assert!(b.rays_total <= rays, "{config} {rules}: bound {} optimum {rays}", b.rays_total);
         prop_assert!(b.hitting_total <= b.rays_total && b.huffman_total <= b.rays_total);
-        for policy in [Policy::Greedy, Policy::Entropy, Policy::Score, Policy::Lookahead] {
+        for depth in [1, 2, 3] {
+            let deep = OptimalOptions { depth, small: 4, ..options.clone() };
+            let d = lower_bound(config, &deep).unwrap().value.unwrap();
+            prop_assert!(d.search_total <= rays, "{config} {rules}: depth {depth} bound {} optimum {rays}", d.search_total);
+            prop_assert!(d.rays_total >= b.rays_total);
+        }
+        let worst = o.minimax.unwrap();
+        prop_assert!(worst >= b.rays_worst, "{config} {rules}: minimax {worst} bound {}", b.rays_worst);
+        let mut greedy = u64::MAX;
+        for policy in [Policy::Greedy, Policy::Entropy, Policy::Score, Policy::Lookahead, Policy::Rollout] {
             let p = play_all(config, &StrategyOptions { rules, ..StrategyOptions::new(policy) })
                 .unwrap()
                 .value
@@ -254,6 +289,13 @@ proptest! {
             if policy != Policy::Score {
                 prop_assert!(p.rays_total >= rays, "{config} {rules} {policy}");
                 prop_assert!(p.rays_worst >= b.rays_worst, "{config} {rules} {policy}");
+                prop_assert!(p.rays_worst >= worst, "{config} {rules} {policy}: minimax {worst}");
+            }
+            if policy == Policy::Greedy {
+                greedy = p.rays_total;
+            }
+            if policy == Policy::Rollout {
+                prop_assert!(p.rays_total <= greedy, "{config} {rules}: rollout above greedy");
             }
         }
     }
@@ -288,4 +330,109 @@ fn the_bound_is_in_the_report() {
         )),
         "{text}"
     );
+}
+
+/// Replays every molecule of `config` through the trees `bbx strategy
+/// --optimal --tree` wrote, with the outcomes traced here: each game must
+/// end at a stop where no ray tells the molecules apart (the rays tree),
+/// and the rays and scores of all the games must add up to the totals the
+/// search claims.
+fn check_trees(atoms: usize, width: usize) {
+    let config = format!("A{atoms}_B{width}");
+    let dir = temp_dir("tree");
+    let path = dir.join("trees.json");
+    let v = json_ok(&[
+        "strategy",
+        &config,
+        "--optimal",
+        "--tree",
+        path.to_str().unwrap(),
+        "-q",
+    ]);
+    let trees: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(trees["config"], config.as_str());
+    let board = Board::new(atoms, width, Rules::Standard);
+    let n = board.atoms.len();
+    assert_eq!(trees["molecules"], n);
+    // Per molecule: rays, score, the stop it reached.
+    let replay = |tree: &serde_json::Value| -> Vec<(u64, u64, String)> {
+        (0..n)
+            .map(|m| {
+                let (mut node, mut rays, mut cost, mut path) = (tree, 0u64, 0u64, String::new());
+                loop {
+                    if let Some(stop) = node.get("stop") {
+                        let place: Vec<usize> = stop["place"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|c| c.as_u64().unwrap() as usize)
+                            .collect();
+                        assert_eq!(place.len(), atoms, "{config}: placement {place:?}");
+                        let missed = board.atoms[m].iter().filter(|a| !place.contains(a)).count();
+                        return (rays, cost + 5 * missed as u64, path);
+                    }
+                    let shoot = &node["shoot"];
+                    let q = shoot["position"].as_u64().unwrap() as usize;
+                    assert!((1..=4 * width).contains(&q), "{config}: ray {q}");
+                    let o = board.outcomes[m][q - 1];
+                    let want = serde_json::to_value(o).unwrap();
+                    let branch = shoot["branches"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|b| b[0] == want)
+                        .unwrap_or_else(|| {
+                            panic!("{config}: molecule {m}, ray {q}: no branch for {want}")
+                        });
+                    rays += 1;
+                    cost += if matches!(o, Outcome::Exit(_)) { 2 } else { 1 };
+                    path.push_str(&format!("{q}:{want} "));
+                    node = &branch[1];
+                }
+            })
+            .collect()
+    };
+    let rays_games = replay(&trees["rays"]);
+    let rays_total: u64 = rays_games.iter().map(|g| g.0).sum();
+    assert_eq!(
+        trees["rays_total"], rays_total,
+        "{config}: the rays tree's total"
+    );
+    assert_eq!(v["optimal"]["rays_total"], rays_total);
+    // Each stop of the rays tree: one spectrum (no ray tells them apart).
+    let mut stops: HashMap<&str, usize> = HashMap::new();
+    for (m, g) in rays_games.iter().enumerate() {
+        let first = *stops.entry(g.2.as_str()).or_insert(m);
+        assert_eq!(
+            board.outcomes[first], board.outcomes[m],
+            "{config}: molecules {first} and {m} end together but differ"
+        );
+    }
+    let longest = rays_games.iter().map(|g| g.0).max().unwrap();
+    let histogram = &v["optimal"]["rays_games"]["rays_histogram"];
+    assert_eq!(histogram.as_array().unwrap().len() as u64, longest + 1);
+    let score_games = replay(&trees["score"]);
+    let score_total: u64 = score_games.iter().map(|g| g.1).sum();
+    assert_eq!(
+        trees["score_total"], score_total,
+        "{config}: the score tree's total"
+    );
+    assert_eq!(v["optimal"]["score_total"], score_total);
+    assert!(v["optimal"]["minimax"].as_u64().unwrap() <= longest);
+}
+
+#[test]
+fn the_best_strategies_written_add_up_when_replayed() {
+    check_trees(3, 4);
+    check_trees(3, 5);
+    check_trees(4, 4);
+}
+
+/// A4_B5 (12,650 molecules; a minute or two): run with
+/// `cargo test --release --test integration optimal::a4_b5 -- --ignored`.
+#[test]
+#[ignore]
+fn a4_b5_the_best_strategies_written_add_up_when_replayed() {
+    check_trees(4, 5);
 }

@@ -83,6 +83,12 @@ pub struct OptimalOptions {
     pub budget: Budget,
     /// Faults to inject (tests).
     pub faults: Faults,
+    /// How many rays deep [`lower_bound`] searches every strategy (0: not
+    /// at all, the bound is the hitting and Huffman bounds alone).
+    pub depth: u32,
+    /// Sets of at most this many molecules are searched to the end past
+    /// that depth (their optimum stands for their bound).
+    pub small: usize,
 }
 
 /// The best strategy's value for each measure, as far as the search got.
@@ -106,6 +112,21 @@ pub struct Optimum {
     /// A best first ray for the score; `None` when placing the atoms at
     /// once is best.
     pub score_first: Option<usize>,
+    /// The fewest rays that always suffice (the longest game of the
+    /// strategy best for it); `None` when the search stopped short.
+    pub minimax: Option<u64>,
+    /// The games of the best strategy for the rays (the tree of
+    /// [`Optimum::rays_tree`]): their distribution and luck.
+    pub rays_games: Option<Games>,
+    /// The games of the best strategy for the score.
+    pub score_games: Option<Games>,
+    /// The best strategy for the rays, as a decision tree (not in the
+    /// report's JSON: `bbx strategy --tree` writes it to a file).
+    #[serde(skip)]
+    pub rays_tree: Option<Tree>,
+    /// The best strategy for the score, as a decision tree.
+    #[serde(skip)]
+    pub score_tree: Option<Tree>,
     /// Sets of molecules searched (both measures).
     pub sets_searched: u64,
     /// Sets remembered in the memo at the end (both measures).
@@ -169,8 +190,16 @@ struct Search<'a> {
     measure: Measure,
     /// Per molecule, the number of its spectrum class.
     class: Vec<u32>,
-    /// Per molecule, for each symmetry, the random word of its image.
-    words: Vec<[u128; 8]>,
+    /// Per molecule, the number (from 0) of its image under each symmetry.
+    images: Vec<[u32; 8]>,
+    /// Per molecule, its random word.
+    words: Vec<u128>,
+    /// Sets of at most this many molecules are searched to the end even
+    /// past the depth limit of [`Search::value`].
+    small: usize,
+    /// Set when a value was cut at the depth limit (a lower bound, not the
+    /// optimum).
+    inexact: bool,
     memo: HashMap<u128, u64, BuildHasherDefault<KeyHasher>>,
     /// The most entries in the memo.
     capacity: usize,
@@ -196,10 +225,10 @@ impl<'a> Search<'a> {
         let word = |m: usize| {
             xxhash_rust::xxh3::xxh3_128_with_seed(&(m as u64).to_le_bytes(), 0x6262_7820_6f70_7431)
         };
-        let base: Vec<u128> = (0..n).map(word).collect();
-        let mut words = vec![[0u128; 8]; n];
+        let words: Vec<u128> = (0..n).map(word).collect();
+        let mut images = vec![[0u32; 8]; n];
         let mut cells: Vec<usize> = Vec::with_capacity(k);
-        for (m, w) in words.iter_mut().enumerate() {
+        for (m, w) in images.iter_mut().enumerate() {
             for (i, tr) in Transform::ALL.iter().enumerate() {
                 cells.clear();
                 cells.extend(
@@ -208,8 +237,7 @@ impl<'a> Search<'a> {
                         .map(|&a| tr.cell(config.width, a as usize)),
                 );
                 cells.sort_unstable();
-                let image = numbering.rank(&cells) - 1;
-                w[i] = base[image as usize];
+                w[i] = (numbering.rank(&cells) - 1) as u32;
             }
         }
         Ok(Search {
@@ -218,7 +246,10 @@ impl<'a> Search<'a> {
             faults: &options.faults,
             measure: Measure::Rays,
             class,
+            images,
             words,
+            small: 0,
+            inexact: false,
             memo: HashMap::default(),
             capacity: memo_capacity(options.budget.memory_or(MEMO_MEMORY)),
             forgotten: 0,
@@ -242,8 +273,8 @@ impl<'a> Search<'a> {
     fn key(&self, set: &[u32]) -> u128 {
         let mut sums = [0u128; 8];
         for &m in set {
-            for (s, w) in sums.iter_mut().zip(&self.words[m as usize]) {
-                *s = s.wrapping_add(*w);
+            for (s, &i) in sums.iter_mut().zip(&self.images[m as usize]) {
+                *s = s.wrapping_add(self.words[i as usize]);
             }
         }
         // The measure is part of the key: both searches share the memo.
@@ -301,8 +332,11 @@ impl<'a> Search<'a> {
     }
 
     /// The set's value when it is below `beat`; otherwise a lower bound of
-    /// it, at least `beat`.
-    fn value(&mut self, set: &[u32], beat: u64, root: bool) -> u64 {
+    /// it, at least `beat`. Past `depth` more rays (`u32::MAX`: no limit) a
+    /// set of more than `small` molecules is not searched: its bound
+    /// stands for its value, and the answer is a lower bound (the search
+    /// says so in `inexact`).
+    fn value(&mut self, set: &[u32], beat: u64, root: bool, depth: u32) -> u64 {
         let n = set.len();
         if n <= 1 || self.must_stop() {
             return if n <= 1 { 0 } else { beat };
@@ -313,6 +347,9 @@ impl<'a> Search<'a> {
             && (e & EXACT == EXACT || e >> 1 >= beat)
             && !root
         {
+            if e & EXACT == 0 {
+                self.inexact = true;
+            }
             return e >> 1;
         }
         let t = self.t;
@@ -349,7 +386,16 @@ impl<'a> Search<'a> {
             self.remember(key, lower, false);
             return lower;
         }
+        if depth == 0 && n > self.small {
+            self.inexact = true;
+            return lower;
+        }
+        let deeper = if depth == u32::MAX { depth } else { depth - 1 };
         splits.sort_unstable();
+        if self.measure == Measure::Rays {
+            self.drop_dominated(set, &mut splits);
+        }
+        let outer = std::mem::replace(&mut self.inexact, false);
         let mut best = beat;
         let mut exact = false;
         let mut best_ray = None;
@@ -366,7 +412,8 @@ impl<'a> Search<'a> {
                 break;
             }
             t.split(set, q, &mut part, &mut starts);
-            // Children, largest first, with what they cost at least.
+            // Children, largest first, with what they cost at least (the
+            // rays measure: their Huffman bound).
             let mut children: Vec<(usize, usize, u64)> = Vec::new();
             let mut acc = 0u64;
             let mut rest = 0u64;
@@ -381,7 +428,9 @@ impl<'a> Search<'a> {
                     Measure::Score => size * ray_cost(Outcome::from_code(c)),
                 };
                 let cheap = match self.measure {
-                    Measure::Rays if !self.one_class(&part[a..b]) => size,
+                    Measure::Rays if size > 1 && !self.one_class(&part[a..b]) => {
+                        huffman(&self.class_sizes(&part[a..b]), most).max(size)
+                    }
                     _ => 0,
                 };
                 rest += cheap;
@@ -395,7 +444,7 @@ impl<'a> Search<'a> {
             let mut beaten = false;
             for &(a, b, cheap) in &children {
                 rest -= cheap;
-                let v = self.value(&part[a..b], best - acc - rest, false);
+                let v = self.value(&part[a..b], best - acc - rest, false, deeper);
                 acc += v;
                 if acc + rest >= best {
                     beaten = true;
@@ -404,6 +453,7 @@ impl<'a> Search<'a> {
                 }
             }
             if self.ticker.cut().is_some() {
+                self.inexact = true;
                 return beat;
             }
             if !beaten {
@@ -415,7 +465,9 @@ impl<'a> Search<'a> {
         if root {
             self.first = best_ray;
         }
-        if exact {
+        let inexact = self.inexact;
+        self.inexact |= outer;
+        if exact && !inexact {
             self.remember(key, best, true);
             best
         } else {
@@ -423,36 +475,363 @@ impl<'a> Search<'a> {
             if self.measure == Measure::Score {
                 floor = floor.min(stop);
             }
-            let v = floor.max(lower);
+            let v = if exact { best.min(floor) } else { floor }.max(lower);
             self.remember(key, v, false);
             v
         }
     }
+
+    /// Drops from `splits` (in the order tried) each ray whose partition of
+    /// `set` another ray's refines (or equals, the later one dropped): a
+    /// finer partition never costs more rays, since the fewest rays of a
+    /// union of sets is at least the sum of theirs.
+    fn drop_dominated(&mut self, set: &[u32], splits: &mut Vec<(u64, usize)>) {
+        if splits.len() < 2 {
+            return;
+        }
+        // One molecule per spectrum class stands for its class: every ray
+        // gives all of a class the same outcome.
+        self.scratch.clear();
+        let mut seen = std::collections::HashSet::new();
+        for &m in set {
+            if seen.insert(self.class[m as usize]) {
+                self.scratch.push(m);
+            }
+        }
+        let reps = std::mem::take(&mut self.scratch);
+        let codes = self.t.codes();
+        let mut map = vec![u8::MAX; codes];
+        // Whether ray q's outcome tells ray r's on every class.
+        let refines = |q: usize, r: usize, map: &mut Vec<u8>| {
+            map.fill(u8::MAX);
+            reps.iter().all(|&m| {
+                let (a, b) = (self.t.code(m, q), self.t.code(m, r));
+                let slot = &mut map[usize::from(a)];
+                if *slot == u8::MAX {
+                    *slot = b;
+                }
+                *slot == b
+            })
+        };
+        // Σ size² only falls as a partition is refined, so a ray is refined
+        // by one tried before it (the order is by Σ size²); of two equal
+        // partitions the later is dropped.
+        let mut keep = vec![true; splits.len()];
+        for j in 1..splits.len() {
+            let r = splits[j].1;
+            keep[j] = !(0..j).any(|i| keep[i] && refines(splits[i].1, r, &mut map));
+        }
+        let mut k = keep.iter();
+        splits.retain(|_| *k.next().expect("one flag per ray"));
+        self.scratch = reps;
+    }
+}
+
+/// A memo key's mark for the minimax measure (the search's two others use
+/// the plain key and [`Measure::Score`]'s mark).
+const MINIMAX_MARK: u128 = 0x3a1d_3a1d_3a1d_3a1d_3a1d_3a1d_3a1d_3a1d;
+
+impl Search<'_> {
+    /// The fewest rays that always suffice to tell the molecules of `set`
+    /// apart (the longest game of the best strategy for it) when below
+    /// `beat`; otherwise a lower bound of it, at least `beat`.
+    fn minimax(&mut self, set: &[u32], beat: u64) -> u64 {
+        let n = set.len();
+        if n <= 1 || self.must_stop() {
+            return if n <= 1 { 0 } else { beat };
+        }
+        let key = self.key(set) ^ MINIMAX_MARK;
+        let known = self.memo.get(&key).copied();
+        if let Some(e) = known
+            && (e & EXACT == EXACT || e >> 1 >= beat)
+        {
+            return e >> 1;
+        }
+        let t = self.t;
+        let codes = t.codes();
+        let mut splits: Vec<(u64, usize)> = Vec::new();
+        let mut counts = vec![0u64; codes];
+        let mut most = 0usize;
+        for q in 1..=t.rays {
+            t.count(set, q, &mut counts);
+            let outcomes = counts.iter().filter(|&&c| c > 0).count();
+            if outcomes >= 2 {
+                most = most.max(outcomes);
+                // The largest outcome first: it decides the longest game.
+                splits.push((counts.iter().copied().max().unwrap_or(0), q));
+            }
+        }
+        if splits.is_empty() {
+            self.remember(key, 0, true);
+            return 0;
+        }
+        // A tree of at most `most` branches needs this many levels for
+        // its leaves, one per spectrum class.
+        let classes = self.class_sizes(set).len() as u64;
+        let mut lower = 1u64;
+        let mut reach = most as u64;
+        while reach < classes {
+            reach = reach.saturating_mul(most as u64);
+            lower += 1;
+        }
+        let lower = lower.max(known.map_or(0, |e| e >> 1));
+        if lower >= beat {
+            self.remember(key, lower, false);
+            return lower;
+        }
+        splits.sort_unstable();
+        self.drop_dominated(set, &mut splits);
+        let mut best = beat;
+        let mut exact = false;
+        let mut floor = u64::MAX;
+        let mut part = vec![0u32; n];
+        let mut starts = Vec::new();
+        for &(_, q) in &splits {
+            if exact && best <= lower {
+                break;
+            }
+            t.split(set, q, &mut part, &mut starts);
+            let mut children: Vec<(usize, usize)> = (0..codes)
+                .map(|c| (starts[c], starts[c + 1]))
+                .filter(|(a, b)| a < b)
+                .collect();
+            children.sort_by_key(|&(a, b)| std::cmp::Reverse(b - a));
+            let mut worst = 0;
+            for &(a, b) in &children {
+                let v = 1 + self.minimax(&part[a..b], best - 1);
+                worst = worst.max(v);
+                if worst >= best {
+                    break;
+                }
+            }
+            if self.ticker.cut().is_some() {
+                return beat;
+            }
+            if worst < best {
+                best = worst;
+                exact = true;
+            } else {
+                floor = floor.min(worst);
+            }
+        }
+        let v = if exact { best } else { floor.max(lower) };
+        self.remember(key, v, exact);
+        v
+    }
+
+    /// The exact value of `set` for the measure searched (from the memo
+    /// when it is there).
+    fn exact(&mut self, set: &[u32]) -> u64 {
+        self.value(set, u64::MAX, false, u32::MAX)
+    }
+
+    /// A best strategy for `set` as a decision tree, for the measure
+    /// searched: at each set, the first ray in the greedy order whose
+    /// outcomes' values add up to the set's.
+    fn tree(&mut self, set: &mut [u32]) -> Option<Tree> {
+        let t = self.t;
+        let v = self.exact(set);
+        if self.ticker.cut().is_some() {
+            return None;
+        }
+        let n = set.len();
+        let place = |set: &[u32]| Tree::Stop {
+            molecules: set.len() as u64,
+            place: t.placement(set).iter().map(|&c| usize::from(c)).collect(),
+        };
+        if n <= 1 || (self.measure == Measure::Score && t.stop_total(set) == v) {
+            return Some(place(set));
+        }
+        let codes = t.codes();
+        let mut counts = vec![0u64; codes];
+        let mut splits: Vec<(u64, usize)> = Vec::new();
+        for q in 1..=t.rays {
+            t.count(set, q, &mut counts);
+            if counts.iter().filter(|&&c| c > 0).count() >= 2 {
+                splits.push((counts.iter().map(|&c| c * c).sum(), q));
+            }
+        }
+        if splits.is_empty() {
+            return Some(place(set));
+        }
+        splits.sort_unstable();
+        let mut part = vec![0u32; n];
+        let mut starts = Vec::new();
+        for &(_, q) in &splits {
+            t.split(set, q, &mut part, &mut starts);
+            // The ray's cost, each child searched only as far as it can
+            // still add up to v (a child that cannot is not searched to
+            // its end).
+            let mut total: u64 = (0..codes)
+                .map(|c| {
+                    let size = (starts[c + 1] - starts[c]) as u64;
+                    match self.measure {
+                        Measure::Rays => size,
+                        Measure::Score => size * ray_cost(Outcome::from_code(c)),
+                    }
+                })
+                .sum();
+            for c in 0..codes {
+                let (a, b) = (starts[c], starts[c + 1]);
+                if a < b && total <= v {
+                    total += self.value(&part[a..b], v + 1 - total, false, u32::MAX);
+                }
+            }
+            if self.ticker.cut().is_some() {
+                return None;
+            }
+            if total != v {
+                continue;
+            }
+            let mut branches = Vec::new();
+            for c in 0..codes {
+                let (a, b) = (starts[c], starts[c + 1]);
+                if a < b {
+                    branches.push((Outcome::from_code(c), self.tree(&mut part[a..b])?));
+                }
+            }
+            return Some(Tree::Shoot { ray: q, branches });
+        }
+        // The memo's values are exact: one ray adds up.
+        self.ticker.stop(Cut::TimedOut);
+        None
+    }
+}
+
+/// A strategy as a decision tree: which ray to shoot, and for each outcome
+/// the rest; or where to place the atoms.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tree {
+    /// Shoot this ray, then follow the branch of its outcome.
+    Shoot {
+        /// Border position (`position` in JSON, as everywhere).
+        #[serde(rename = "position")]
+        ray: usize,
+        /// One branch per outcome that some molecule gives.
+        branches: Vec<(Outcome, Tree)>,
+    },
+    /// Stop and place the atoms on these cells (0 is the top-left cell,
+    /// row by row).
+    Stop {
+        /// Molecules that end their game here.
+        molecules: u64,
+        /// The cells the atoms are placed on.
+        place: Vec<usize>,
+    },
+}
+
+/// How the games of one strategy went: the distribution of rays and score
+/// over the molecules (one game each), and what luck does to them.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Games {
+    /// `rays_histogram[k]`: games that took k rays.
+    pub rays_histogram: Vec<u64>,
+    /// `score_histogram[k]`: games that scored k.
+    pub score_histogram: Vec<u64>,
+    /// Rays, all games together.
+    pub rays_total: u64,
+    /// Score, all games together.
+    pub score_total: u64,
+    /// The penalty of the atoms misplaced, all games together (part of
+    /// `score_total`).
+    pub penalty_total: u64,
+    /// The first ray's outcomes: each outcome, the games that gave it, and
+    /// their mean rays and score from then on (that ray not counted).
+    pub first_answers: Vec<(Outcome, u64, f64, f64)>,
+}
+
+impl Games {
+    /// Counts the games of `tree` over the molecules of `set`.
+    fn of(t: &Spectra, tree: &Tree, set: &mut [u32]) -> Games {
+        let mut g = Games::default();
+        g.walk(t, tree, set, 0, 0);
+        if let Tree::Shoot { ray, branches } = tree {
+            let mut part = vec![0u32; set.len()];
+            let mut starts = Vec::new();
+            t.split(set, *ray, &mut part, &mut starts);
+            for (o, sub) in branches {
+                let c = o.code();
+                let rest = Games::of(t, sub, &mut part[starts[c]..starts[c + 1]]);
+                let n = (starts[c + 1] - starts[c]).max(1) as f64;
+                g.first_answers.push((
+                    *o,
+                    (starts[c + 1] - starts[c]) as u64,
+                    rest.rays_total as f64 / n,
+                    rest.score_total as f64 / n,
+                ));
+            }
+        }
+        g
+    }
+
+    fn walk(&mut self, t: &Spectra, tree: &Tree, set: &mut [u32], rays: usize, cost: u64) {
+        match tree {
+            Tree::Stop { place, .. } => {
+                let place: Vec<u16> = place.iter().map(|&c| c as u16).collect();
+                for &m in set.iter() {
+                    let penalty = t.missed(m, &place) * MISSED_ATOM_PENALTY;
+                    let score = (cost + penalty) as usize;
+                    bump(&mut self.rays_histogram, rays);
+                    bump(&mut self.score_histogram, score);
+                    self.rays_total += rays as u64;
+                    self.score_total += score as u64;
+                    self.penalty_total += penalty;
+                }
+            }
+            Tree::Shoot { ray, branches } => {
+                let mut part = vec![0u32; set.len()];
+                let mut starts = Vec::new();
+                t.split(set, *ray, &mut part, &mut starts);
+                for (o, sub) in branches {
+                    let c = o.code();
+                    let cost = cost + ray_cost(*o);
+                    self.walk(t, sub, &mut part[starts[c]..starts[c + 1]], rays + 1, cost);
+                }
+            }
+        }
+    }
+}
+
+/// Adds one to `h[k]`, growing it.
+fn bump(h: &mut Vec<u64>, k: usize) {
+    if h.len() <= k {
+        h.resize(k + 1, 0);
+    }
+    h[k] += 1;
 }
 
 /// The least weighted path length of a tree of at most `b` branches a node
 /// whose leaves weigh `weights`: b-ary Huffman.
 fn huffman(weights: &[u64], b: usize) -> u64 {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
     if weights.len() <= 1 {
         return 0;
     }
     let b = b.max(2);
-    let mut heap: BinaryHeap<Reverse<u64>> = weights.iter().map(|&w| Reverse(w)).collect();
-    while !(heap.len() - 1).is_multiple_of(b - 1) {
-        heap.push(Reverse(0));
-    }
+    // Two queues: the weights sorted (zeros added so that every merge takes
+    // b), and the merged nodes, which come out in increasing order.
+    let pad = (b - 1 - (weights.len() - 1) % (b - 1)) % (b - 1);
+    let mut leaves = Vec::with_capacity(weights.len() + pad);
+    leaves.resize(pad, 0);
+    leaves.extend_from_slice(weights);
+    leaves.sort_unstable();
+    let mut merged: Vec<u64> = Vec::with_capacity(leaves.len() / (b - 1) + 1);
+    let (mut i, mut j) = (0, 0);
     let mut total = 0;
-    while heap.len() > 1 {
-        let mut merged = 0;
+    while (leaves.len() - i) + (merged.len() - j) > 1 {
+        let mut sum = 0;
         for _ in 0..b {
-            if let Some(Reverse(w)) = heap.pop() {
-                merged += w;
+            let take_leaf = j >= merged.len() || (i < leaves.len() && leaves[i] <= merged[j]);
+            if take_leaf {
+                sum += leaves[i];
+                i += 1;
+            } else {
+                sum += merged[j];
+                j += 1;
             }
         }
-        total += merged;
-        heap.push(Reverse(merged));
+        total += sum;
+        merged.push(sum);
     }
     total
 }
@@ -477,19 +856,38 @@ pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Erro
         for measure in [Measure::Rays, Measure::Score] {
             search.measure = measure;
             search.first = None;
-            let v = search.value(&all, u64::MAX, true);
+            let v = search.value(&all, u64::MAX, true, u32::MAX);
             if search.ticker.cut().is_some() {
                 break;
             }
-            let (total, average, first) = match measure {
-                Measure::Rays => (&mut out.rays_total, &mut out.rays_mean, &mut out.rays_first),
+            let mut set = all.clone();
+            let tree = search.tree(&mut set);
+            let games = tree.as_ref().map(|tree| Games::of(t, tree, &mut set));
+            let (total, average, first, best, played) = match measure {
+                Measure::Rays => (
+                    &mut out.rays_total,
+                    &mut out.rays_mean,
+                    &mut out.rays_first,
+                    &mut out.rays_tree,
+                    &mut out.rays_games,
+                ),
                 Measure::Score => (
                     &mut out.score_total,
                     &mut out.score_mean,
                     &mut out.score_first,
+                    &mut out.score_tree,
+                    &mut out.score_games,
                 ),
             };
             (*total, *average, *first) = (Some(v), Some(mean(v)), search.first);
+            (*best, *played) = (tree, games);
+        }
+        if search.ticker.cut().is_none() {
+            search.measure = Measure::Rays;
+            let m = search.minimax(&all, u64::MAX);
+            if search.ticker.cut().is_none() {
+                out.minimax = Some(m);
+            }
         }
         out.sets_searched = search.nodes;
         out.sets_remembered = search.memo.len() as u64;
@@ -522,6 +920,16 @@ pub struct LowerBound {
     /// No strategy's longest game is shorter: the most rays a molecule needs
     /// by the hitting bound.
     pub rays_worst: u64,
+    /// How many rays deep every strategy was searched (0: not searched).
+    pub depth: u32,
+    /// The bound of that search: every strategy's first `depth` rays
+    /// tried, each set left after them bounded by its Huffman bound (or its
+    /// optimum when it has at most `small` molecules); 0 when not searched.
+    pub search_total: u64,
+    /// The size of the sets searched to the end past the depth.
+    pub small: usize,
+    /// Sets of molecules the search went through.
+    pub sets_searched: u64,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -630,7 +1038,17 @@ pub fn lower_bound(
         most = most.max(counts.iter().filter(|&&c| c > 0).count());
     }
     let huffman_total = huffman(&weights, most);
-    let rays_total = hitting_total.max(huffman_total);
+    let (mut search_total, mut sets_searched) = (0, 0);
+    if options.depth > 0 {
+        let mut search = Search::new(t, options)?;
+        search.small = options.small;
+        search_total = search.value(&all, u64::MAX, true, options.depth);
+        if let Some(cut) = search.ticker.cut() {
+            return Ok(Finished::new(None, cut.into()));
+        }
+        sets_searched = search.nodes;
+    }
+    let rays_total = hitting_total.max(huffman_total).max(search_total);
     Ok(Finished::complete(Some(LowerBound {
         molecules: n as u64,
         rays_total,
@@ -642,6 +1060,10 @@ pub fn lower_bound(
         hitting_total,
         huffman_total,
         rays_worst,
+        depth: options.depth,
+        search_total,
+        small: options.small,
+        sets_searched,
         seconds: start.elapsed().as_secs_f64(),
     })))
 }
@@ -659,6 +1081,37 @@ mod tests {
         assert_eq!(huffman(&[1, 1, 2], 2), 6);
         assert_eq!(huffman(&[1, 1, 1], 3), 3);
         assert_eq!(huffman(&[1, 1, 1, 1], 3), 6);
+        // Against b-ary Huffman with a heap, on random weights.
+        let heap = |weights: &[u64], b: usize| {
+            use std::cmp::Reverse;
+            let mut h: std::collections::BinaryHeap<Reverse<u64>> =
+                weights.iter().map(|&w| Reverse(w)).collect();
+            while !(h.len() - 1).is_multiple_of(b - 1) {
+                h.push(Reverse(0));
+            }
+            let mut total = 0;
+            while h.len() > 1 {
+                let merged: u64 = (0..b).map(|_| h.pop().map_or(0, |Reverse(w)| w)).sum();
+                total += merged;
+                h.push(Reverse(merged));
+            }
+            total
+        };
+        let mut x = 7u64;
+        for round in 0..300 {
+            let len = 2 + round % 40;
+            let weights: Vec<u64> = (0..len)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    1 + (x >> 33) % if round % 2 == 0 { 3 } else { 1000 }
+                })
+                .collect();
+            for b in 2..9 {
+                assert_eq!(huffman(&weights, b), heap(&weights, b), "{weights:?} {b}");
+            }
+        }
     }
 
     #[test]

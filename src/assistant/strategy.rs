@@ -31,7 +31,10 @@
 
 use crate::assistant::optimal::{LowerBound, Optimum};
 use crate::assistant::spectra::{Spectra, stop_penalty};
-use crate::control::{Budget, Ended, Finished, Instant, Ticker};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -41,8 +44,8 @@ use crate::rules::spectrum::Spectrum;
 
 pub use crate::assistant::spectra::{SPECTRA_MEMORY, STRATEGY_LIMIT};
 
-/// How the seeker chooses the next ray; named `greedy`, `entropy`, `score`
-/// or `lookahead` (read in any case).
+/// How the seeker chooses the next ray; named `greedy`, `entropy`, `score`,
+/// `lookahead` or `rollout` (read in any case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 #[derive(strum::Display, strum::IntoStaticStr, strum::EnumString)]
@@ -61,18 +64,26 @@ pub enum Policy {
     /// Two plies: the ray that leaves the fewest molecules on average after
     /// it and the best next ray for each of its outcomes.
     Lookahead,
+    /// One step of rollout over greedy: the ray whose outcomes, each played
+    /// on by greedy to the end, take the fewest rays in all; sets of at most
+    /// [`StrategyOptions::exact_below`] molecules are played optimally (by
+    /// greedy's rollout and in its games alike). Never more rays than that
+    /// base policy, on any set of molecules (Bertsekas, Tsitsiklis and Wu,
+    /// 1997).
+    Rollout,
 }
 
 impl Policy {
     /// Every policy, in the order of [`name`](Policy::name)'s list.
-    pub const ALL: [Policy; 4] = [
+    pub const ALL: [Policy; 5] = [
         Policy::Greedy,
         Policy::Entropy,
         Policy::Score,
         Policy::Lookahead,
+        Policy::Rollout,
     ];
 
-    /// `greedy`, `entropy`, `score` or `lookahead`.
+    /// `greedy`, `entropy`, `score`, `lookahead` or `rollout`.
     pub fn name(self) -> &'static str {
         self.into()
     }
@@ -80,7 +91,7 @@ impl Policy {
 
 /// The error of a name that is no policy.
 fn unknown_policy(s: &str) -> String {
-    format!("unknown policy '{s}': expected greedy, entropy, score or lookahead")
+    format!("unknown policy '{s}': expected greedy, entropy, score, lookahead or rollout")
 }
 
 /// What to play, and within what: the budget's deadline and token stop
@@ -94,7 +105,14 @@ pub struct StrategyOptions {
     pub rules: Rules,
     /// The deadline, token and memory bound.
     pub budget: Budget,
+    /// Under [`Policy::Rollout`], sets of at most this many molecules are
+    /// played optimally (0: greedy plays to the end).
+    pub exact_below: usize,
 }
+
+/// The default of [`StrategyOptions::exact_below`] where a command gives
+/// none.
+pub const ROLLOUT_EXACT: usize = 8;
 
 impl StrategyOptions {
     /// `policy` under the standard rules, with no limit.
@@ -194,7 +212,10 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
             continue;
         }
         let value = match policy {
-            Policy::Greedy => counts.iter().map(|&c| (c * c) as f64).sum::<f64>() / n,
+            // Rollout's own choices are the chooser's: here it is its base.
+            Policy::Greedy | Policy::Rollout => {
+                counts.iter().map(|&c| (c * c) as f64).sum::<f64>() / n
+            }
             Policy::Entropy => counts
                 .iter()
                 .filter(|&&c| c > 0)
@@ -259,6 +280,200 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
     Some(q)
 }
 
+/// Chooses the policy's rays: rollout's choices are worked out here (and
+/// remembered, so that a game replayed after the policy's tree was played
+/// costs nothing); the other policies are [`choose`].
+struct Chooser<'a> {
+    t: &'a Spectra,
+    policy: Policy,
+    small: usize,
+    budget: &'a Budget,
+    /// Per molecule, a random word: a set's key is the sum of its words.
+    words: Vec<u128>,
+    /// Rollout's choice per set already decided.
+    decided: RefCell<HashMap<u128, Option<usize>>>,
+    /// What cut a rollout short (its choices are then missing).
+    cut: Cell<Option<Cut>>,
+    /// The base policies the rollouts play, one per thread at work.
+    bases: std::sync::Mutex<Vec<Base<'a>>>,
+}
+
+/// The most small sets a base policy remembers the optimum of (about 100
+/// bytes each) before it forgets them all.
+const BASE_MEMO: usize = 1 << 21;
+
+impl<'a> Chooser<'a> {
+    fn new(t: &'a Spectra, options: &'a StrategyOptions) -> Chooser<'a> {
+        let words = if options.policy == Policy::Rollout {
+            (0..t.count as u64)
+                .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x726f_6c6c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Chooser {
+            t,
+            policy: options.policy,
+            small: options.exact_below,
+            budget: &options.budget,
+            words,
+            decided: RefCell::new(HashMap::new()),
+            cut: Cell::new(None),
+            bases: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The ray to shoot at `set`, or stop.
+    fn choose(&self, set: &[u32], shot: &[bool]) -> Option<usize> {
+        if self.policy != Policy::Rollout {
+            return choose(self.t, set, shot, self.policy);
+        }
+        if set.len() < 2 || self.cut.get().is_some() {
+            return None;
+        }
+        let key = set
+            .iter()
+            .fold(0u128, |k, &m| k.wrapping_add(self.words[m as usize]));
+        if let Some(&d) = self.decided.borrow().get(&key) {
+            return d;
+        }
+        match self.rollout(set) {
+            Ok(d) => {
+                self.decided.borrow_mut().insert(key, d);
+                d
+            }
+            Err(cut) => {
+                self.cut.set(Some(cut));
+                None
+            }
+        }
+    }
+
+    /// One step of rollout at `set`: the splitting ray whose outcomes, each
+    /// played on by the base policy, take the fewest rays (ties: the lowest
+    /// ray).
+    fn rollout(&self, set: &[u32]) -> Result<Option<usize>, Cut> {
+        use rayon::prelude::*;
+        self.budget.check()?;
+        let t = self.t;
+        let mut counts = vec![0u64; t.codes()];
+        let rays: Vec<usize> = (1..=t.rays)
+            .filter(|&q| {
+                t.count(set, q, &mut counts);
+                counts.iter().filter(|&&c| c > 0).count() >= 2
+            })
+            .collect();
+        let (small, budget, bases) = (self.small, self.budget, &self.bases);
+        let totals = rays
+            .par_iter()
+            .map(|&q| {
+                // A base from the pool: its optimum of the small sets met
+                // so far is kept from one rollout to the next.
+                let taken = bases.lock().ok().and_then(|mut b| b.pop());
+                let mut base = taken.unwrap_or_else(|| Base::new(t, small, budget));
+                let total = base.after(set, q);
+                if base.memo.len() > BASE_MEMO {
+                    base.memo.clear();
+                }
+                if let Ok(mut b) = bases.lock() {
+                    b.push(base);
+                }
+                total
+            })
+            .collect::<Result<Vec<u64>, Cut>>()?;
+        Ok(rays
+            .iter()
+            .zip(&totals)
+            .min_by_key(|&(&q, &total)| (total, q))
+            .map(|(&q, _)| q))
+    }
+}
+
+/// Rollout's base policy: greedy, and the optimum on sets of at most
+/// `small` molecules; its totals are the rays of every molecule's game.
+struct Base<'a> {
+    t: &'a Spectra,
+    small: usize,
+    budget: &'a Budget,
+    /// The optimum of the small sets met (sorted).
+    memo: HashMap<Vec<u32>, u64>,
+    /// No ray shot: greedy looks at the rays that split a set, and those
+    /// shot split nothing.
+    shot: Vec<bool>,
+    sets: u32,
+}
+
+impl<'a> Base<'a> {
+    fn new(t: &'a Spectra, small: usize, budget: &'a Budget) -> Base<'a> {
+        Base {
+            t,
+            small,
+            budget,
+            memo: HashMap::new(),
+            shot: vec![false; t.rays],
+            sets: 0,
+        }
+    }
+
+    /// The rays of the games of `set` when ray `q` is shot first and the
+    /// base policy plays on: |set| + its total over each outcome.
+    fn after(&mut self, set: &[u32], q: usize) -> Result<u64, Cut> {
+        let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
+        self.t.split(set, q, &mut part, &mut starts);
+        let mut total = set.len() as u64;
+        for c in 0..self.t.codes() {
+            total += self.total(&mut part[starts[c]..starts[c + 1]])?;
+        }
+        Ok(total)
+    }
+
+    /// The rays of the base policy's games of `set`, all together.
+    fn total(&mut self, set: &mut [u32]) -> Result<u64, Cut> {
+        if set.len() < 2 {
+            return Ok(0);
+        }
+        if set.len() <= self.small {
+            set.sort_unstable();
+            return Ok(self.exact(set));
+        }
+        self.sets += 1;
+        if self.sets.is_multiple_of(256) {
+            self.budget.check()?;
+        }
+        match choose(self.t, set, &self.shot, Policy::Greedy) {
+            Some(q) => self.after(set, q),
+            None => Ok(0),
+        }
+    }
+
+    /// The fewest rays telling the molecules of the small sorted `set`
+    /// apart, all games together.
+    fn exact(&mut self, set: &[u32]) -> u64 {
+        if set.len() < 2 {
+            return 0;
+        }
+        if let Some(&v) = self.memo.get(set) {
+            return v;
+        }
+        let t = self.t;
+        let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
+        let mut best: Option<u64> = None;
+        for q in 1..=t.rays {
+            t.split(set, q, &mut part, &mut starts);
+            if (0..t.codes()).all(|c| starts[c + 1] - starts[c] < set.len()) {
+                let mut total = set.len() as u64;
+                for c in 0..t.codes() {
+                    total += self.exact(&part[starts[c]..starts[c + 1]]);
+                }
+                best = Some(best.map_or(total, |b| b.min(total)));
+            }
+        }
+        let v = best.unwrap_or(0);
+        self.memo.insert(set.to_vec(), v);
+        v
+    }
+}
+
 /// Shoots ray `q`, whose outcome code is `c`: it and the other end of an
 /// exit pair are shot, and the molecules of `set` that give another
 /// outcome are dropped.
@@ -285,9 +500,10 @@ struct Played {
 
 /// Plays the policy on every set of molecules the rays can leave, writing
 /// each molecule's game.
-struct Player<'a> {
+struct Player<'a, 'c> {
     t: &'a Spectra,
     options: &'a StrategyOptions,
+    chooser: &'a Chooser<'c>,
     /// The budget, asked every 1,024 sets.
     ticker: Ticker<'a>,
     out: Vec<Played>,
@@ -295,13 +511,13 @@ struct Player<'a> {
     penalty: u64,
 }
 
-impl Player<'_> {
+impl Player<'_, '_> {
     /// Plays `set`, with the rays `shot`, `rays` shot so far for `cost`.
     fn play(&mut self, set: &mut [u32], shot: &mut Vec<bool>, rays: u8, cost: u32) {
         if self.ticker.tick().is_err() {
             return;
         }
-        let Some(q) = choose(self.t, set, shot, self.options.policy) else {
+        let Some(q) = self.chooser.choose(set, shot) else {
             self.leaf(set, rays, cost);
             return;
         };
@@ -371,29 +587,31 @@ pub fn play_all(
 ) -> Result<Finished<Option<StrategyReport>>, Error> {
     let start = Instant::now();
     match spectra(config, options)? {
-        Ok(t) => play_all_on(&t, options, start),
+        Ok(t) => play_all_on(&Chooser::new(&t, options), options, start),
         Err(ended) => Ok(Finished::new(None, ended)),
     }
 }
 
 /// [`play_all`] on spectra already held; `start` is when the work began.
 fn play_all_on(
-    t: &Spectra,
+    chooser: &Chooser,
     options: &StrategyOptions,
     start: Instant,
 ) -> Result<Finished<Option<StrategyReport>>, Error> {
+    let t = chooser.t;
     let n = t.count;
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut player = Player {
         t,
         options,
+        chooser,
         ticker: options.budget.ticker(1024),
         out: vec![Played::default(); n],
         undecided: 0,
         penalty: 0,
     };
     player.play(&mut set, &mut vec![false; t.rays], 0, 0);
-    if let Some(cut) = player.ticker.cut() {
+    if let Some(cut) = player.ticker.cut().or(chooser.cut.get()) {
         return Ok(Finished::new(None, cut.into()));
     }
     let out = &player.out;
@@ -419,7 +637,7 @@ fn play_all_on(
     let hardest = order
         .iter()
         .take(5)
-        .map(|&m| game(t, options, m as u64 + 1))
+        .map(|&m| game(chooser, options, m as u64 + 1))
         .collect::<Result<Vec<PolicyGame>, Error>>()?;
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
     Ok(Finished::complete(Some(StrategyReport {
@@ -440,7 +658,7 @@ fn play_all_on(
         undecided_games: player.undecided,
         penalty_total: player.penalty,
         hardest,
-        first_rays: first_rays(t, options.policy, 3),
+        first_rays: first_rays(chooser, 3),
         seconds: start.elapsed().as_secs_f64(),
         optimal: None,
         bound: None,
@@ -448,14 +666,15 @@ fn play_all_on(
 }
 
 /// The policy's first `depth` rays along the most likely outcomes.
-fn first_rays(t: &Spectra, policy: Policy, depth: usize) -> Vec<(usize, Outcome, f64)> {
+fn first_rays(chooser: &Chooser, depth: usize) -> Vec<(usize, Outcome, f64)> {
+    let t = chooser.t;
     let n = t.count;
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut shot = vec![false; t.rays];
     let mut counts = vec![0u64; t.codes()];
     let mut out = Vec::new();
     while out.len() < depth
-        && let Some(q) = choose(t, &set, &shot, policy)
+        && let Some(q) = chooser.choose(&set, &shot)
     {
         t.count(&set, q, &mut counts);
         let (c, &size) = counts
@@ -477,13 +696,21 @@ pub fn play_one(
     number: u64,
 ) -> Result<Finished<Option<PolicyGame>>, Error> {
     Ok(match spectra(config, options)? {
-        Ok(t) => Finished::complete(Some(game(&t, options, number)?)),
+        Ok(t) => {
+            let chooser = Chooser::new(&t, options);
+            let g = game(&chooser, options, number)?;
+            match chooser.cut.get() {
+                Some(cut) => Finished::new(None, cut.into()),
+                None => Finished::complete(Some(g)),
+            }
+        }
         Err(ended) => Finished::new(None, ended),
     })
 }
 
 /// [`play_one`] on spectra already held.
-fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGame, Error> {
+fn game(chooser: &Chooser, options: &StrategyOptions, number: u64) -> Result<PolicyGame, Error> {
+    let t = chooser.t;
     let (config, n) = (t.config, t.count as u64);
     if number == 0 || number > n {
         return Err(Error::invalid(format!(
@@ -495,7 +722,7 @@ fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGam
     let mut shot = vec![false; t.rays];
     let mut shots = Vec::new();
     let mut cost = 0u64;
-    while let Some(q) = choose(t, &set, &shot, options.policy) {
+    while let Some(q) = chooser.choose(&set, &shot) {
         let c = t.code(hidden, q);
         let o = Outcome::from_code(c.into());
         shots.push((q, o));
@@ -593,15 +820,16 @@ pub fn review(
         }
     }
     drop(set);
+    let chooser = Chooser::new(&t, options);
     let mut r = Review {
-        game: game(&t, options, number)?,
+        game: game(&chooser, options, number)?,
         average: None,
         idle,
     };
     let mut ended = Ended::Complete;
     if average {
         first(&r);
-        let all = play_all_on(&t, options, start)?;
+        let all = play_all_on(&chooser, options, start)?;
         (r.average, ended) = (all.value, all.ended);
     }
     Ok(Finished::new(Some(r), ended))
@@ -673,5 +901,84 @@ mod review_tests {
         assert_eq!((r.value, r.ended), (None, Ended::TimedOut));
         let all = play_all(config, &StrategyOptions::new(Policy::Score)).unwrap();
         assert!(all.is_complete() && all.value.is_some_and(|r| r.molecules == 2300));
+    }
+}
+
+#[cfg(test)]
+mod rollout_tests {
+    use super::*;
+
+    /// The rays of the rollout policy's games of `set`, all together.
+    fn rollout_total(chooser: &Chooser, set: &[u32]) -> u64 {
+        let Some(q) = chooser.choose(set, &vec![false; chooser.t.rays]) else {
+            return 0;
+        };
+        let t = chooser.t;
+        let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
+        t.split(set, q, &mut part, &mut starts);
+        (0..t.codes())
+            .map(|c| rollout_total(chooser, &part[starts[c]..starts[c + 1]]))
+            .sum::<u64>()
+            + set.len() as u64
+    }
+
+    /// The sets of molecules a policy's games go through, from `set`.
+    fn sets_of(t: &Spectra, set: &[u32], policy: Policy, out: &mut Vec<Vec<u32>>) {
+        out.push(set.to_vec());
+        let Some(q) = choose(t, set, &vec![false; t.rays], policy) else {
+            return;
+        };
+        let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
+        t.split(set, q, &mut part, &mut starts);
+        for c in 0..t.codes() {
+            sets_of(t, &part[starts[c]..starts[c + 1]], policy, out);
+        }
+    }
+
+    #[test]
+    fn rollout_never_takes_more_rays_than_its_base_policy() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(31);
+        for config in [
+            "A1_B3", "A2_B3", "A1_B5", "A2_B4", "A3_B4", "A2_B5", "A4_B4",
+        ] {
+            let config: Config = config.parse().unwrap();
+            let t = Spectra::new(config, Rules::Standard, &Budget::default())
+                .unwrap()
+                .whole()
+                .unwrap()
+                .unwrap();
+            let all: Vec<u32> = (0..t.count as u32).collect();
+            // Every set greedy and entropy go through, and random sets.
+            let mut sets = Vec::new();
+            sets_of(&t, &all, Policy::Greedy, &mut sets);
+            sets_of(&t, &all, Policy::Entropy, &mut sets);
+            for _ in 0..40 {
+                let share = rng.random_range(0.05..0.6);
+                sets.push(
+                    all.iter()
+                        .copied()
+                        .filter(|_| rng.random_bool(share))
+                        .collect(),
+                );
+            }
+            for small in [0, 4] {
+                let options = StrategyOptions {
+                    exact_below: small,
+                    ..StrategyOptions::new(Policy::Rollout)
+                };
+                let chooser = Chooser::new(&t, &options);
+                let budget = Budget::default();
+                let mut base = Base::new(&t, small, &budget);
+                for set in &sets {
+                    let rollout = rollout_total(&chooser, set);
+                    let greedy = base.total(&mut set.clone()).unwrap();
+                    assert!(
+                        rollout <= greedy,
+                        "{config}, exact below {small}: rollout {rollout} > base {greedy} on {set:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -272,6 +272,7 @@ impl Coach {
             policy: request.policy,
             rules: request.rules,
             budget,
+            exact_below: strategy::ROLLOUT_EXACT,
         };
         let spawned = std::thread::Builder::new()
             .name("bbx-review".into())

@@ -30,6 +30,44 @@ fn histogram(out: &mut String, what: &str, counts: &[u64], total: u64) {
     }
 }
 
+/// The standard deviation and the 10th, 50th and 90th percentiles of the
+/// values a histogram counts (`h[k]`: how many took value k).
+fn spread(h: &[u64]) -> (f64, [usize; 3]) {
+    let n: u64 = h.iter().sum();
+    if n == 0 {
+        return (0.0, [0; 3]);
+    }
+    let mean = h
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| k as f64 * c as f64)
+        .sum::<f64>()
+        / n as f64;
+    let var = h
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (k as f64 - mean).powi(2) * c as f64)
+        .sum::<f64>()
+        / n as f64;
+    let at = |share: f64| {
+        let want = (share * n as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        h.iter()
+            .position(|&c| {
+                seen += c;
+                seen >= want
+            })
+            .unwrap_or(0)
+    };
+    (var.sqrt(), [at(0.1), at(0.5), at(0.9)])
+}
+
+/// `sd X, 10/50/90% a/b/c` for a histogram.
+fn spread_text(h: &[u64]) -> String {
+    let (sd, [p10, p50, p90]) = spread(h);
+    format!("sd {sd:.4}, 10/50/90% {p10}/{p50}/{p90}")
+}
+
 /// One game in a line or two.
 pub fn game_text(g: &PolicyGame) -> String {
     let shots: Vec<String> = (g.shots.iter())
@@ -84,11 +122,18 @@ pub fn strategy_text(r: &StrategyReport, naming: &dyn Naming) -> String {
     );
     let _ = writeln!(
         out,
-        "luck   {} games ({:.2}%) end with molecules no ray tells apart; their misplaced atoms cost {} points, {:.4} a game on average",
+        "spread rays {}; score {}",
+        spread_text(&r.rays_histogram),
+        spread_text(&r.score_histogram)
+    );
+    let _ = writeln!(
+        out,
+        "luck   {} games ({:.2}%) end with molecules no ray tells apart; their misplaced atoms cost {} points, {:.4} a game on average ({:.2}% of the score)",
         r.undecided_games,
         100.0 * r.undecided_games as f64 / r.molecules.max(1) as f64,
         r.penalty_total,
-        r.penalty_total as f64 / r.molecules.max(1) as f64
+        r.penalty_total as f64 / r.molecules.max(1) as f64,
+        100.0 * r.penalty_total as f64 / r.score_total.max(1) as f64
     );
     if !r.first_rays.is_empty() {
         let steps = r.first_rays.iter().map(|(q, o, share)| {
@@ -162,6 +207,43 @@ pub fn optimum_text(o: &Optimum, naming: &dyn Naming) -> String {
         },
         o.seconds
     );
+    if let Some(m) = o.minimax {
+        let longest = o
+            .rays_games
+            .as_ref()
+            .map_or(0, |g| g.rays_histogram.len().max(1) - 1);
+        let _ = writeln!(
+            out,
+            "       worst game: {m} rays always suffice and fewer do not (minimax); the longest game of the best-rays strategy: {longest}"
+        );
+    }
+    for (name, games) in [("rays", &o.rays_games), ("score", &o.score_games)] {
+        let Some(g) = games else { continue };
+        let _ = writeln!(
+            out,
+            "       best-{name} games: rays {}; score mean {:.4}, {}; misplaced atoms {:.2}% of the score",
+            spread_text(&g.rays_histogram),
+            g.score_total as f64 / n,
+            spread_text(&g.score_histogram),
+            100.0 * g.penalty_total as f64 / g.score_total.max(1) as f64
+        );
+    }
+    if let Some(g) = &o.rays_games
+        && !g.first_answers.is_empty()
+    {
+        let answers = g.first_answers.iter().map(|(o, games, rays, _)| {
+            format!(
+                "{} {:.1}% then {rays:.2}",
+                o.words(),
+                100.0 * *games as f64 / n
+            )
+        });
+        let _ = writeln!(
+            out,
+            "       first answer, best rays (share, mean rays after it): {}",
+            answers.format(", ")
+        );
+    }
     if !o.ended.is_complete() {
         let why = match o.ended {
             Ended::Cancelled => "interrupted".to_string(),
@@ -181,7 +263,18 @@ pub fn optimum_text(o: &Optimum, naming: &dyn Naming) -> String {
 /// The lower bound of the fewest rays, in two lines.
 pub fn bound_text(b: &LowerBound) -> String {
     let n = b.molecules.max(1) as f64;
-    format!(
+    let search = if b.depth > 0 {
+        format!(
+            "       every strategy's first {} rays searched (sets of at most {} molecules to the end): {:.4}, {} sets\n",
+            b.depth,
+            b.small,
+            b.search_total as f64 / n,
+            b.sets_searched
+        )
+    } else {
+        String::new()
+    };
+    let head = format!(
         "bound  rays  mean at least {:.4} ({} / {}), worst game at least {} ({:.1} s)\n       \
          each molecule told from those one atom move away: {:.4}; Huffman over the spectra: {:.4}\n",
         b.rays_mean,
@@ -191,5 +284,6 @@ pub fn bound_text(b: &LowerBound) -> String {
         b.seconds,
         b.hitting_total as f64 / n,
         b.huffman_total as f64 / n
-    )
+    );
+    head + &search
 }

@@ -77,10 +77,11 @@ fn policy_help(policy: Policy) -> &'static str {
             "the cheapest expected score one ray ahead, stopping when placing is cheaper"
         }
         Policy::Lookahead => "the fewest molecules expected left two rays ahead",
+        Policy::Rollout => "the ray whose outcomes, each played on by greedy, take the fewest rays",
     }
 }
 
-/// `--policy`: `greedy`, `entropy`, `score` or `lookahead`.
+/// `--policy`: `greedy`, `entropy`, `score`, `lookahead` or `rollout`.
 pub fn policy() -> impl TypedValueParser<Value = Policy> {
     choice(Policy::ALL.map(|p| PossibleValue::new(p.name()).help(policy_help(p))))
 }

@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
-use bbx::assistant::strategy::{Policy, PolicyGame, StrategyOptions, play_all, play_one};
+use bbx::assistant::strategy::{
+    Policy, PolicyGame, ROLLOUT_EXACT, StrategyOptions, play_all, play_one,
+};
 use bbx::control::Ended;
 use bbx::{Config, Rules};
 
@@ -47,6 +49,11 @@ pub struct Args {
     /// How the next ray is chosen
     #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
     policy: Policy,
+    /// Sets of at most K molecules played exactly
+    ///
+    /// By the rollout policy, and searched to the end by --bound's search.
+    #[arg(long, value_name = "K", default_value_t = ROLLOUT_EXACT, allow_negative_numbers = true, value_parser = crate::values::whole::<usize>("a number of molecules", 0, None))]
+    exact_below: usize,
     /// Play one game only, against molecule N, and show its rays
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     molecule: Option<u64>,
@@ -59,6 +66,17 @@ pub struct Args {
     /// move away (averaged), and the Huffman bound over the spectra.
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
+    /// With --bound: also search every strategy's first D rays
+    ///
+    /// Each set left after them is bounded by its Huffman bound (0: no
+    /// search).
+    #[arg(long, value_name = "D", default_value_t = 0, requires = "bound", allow_negative_numbers = true, value_parser = crate::values::whole::<u32>("a depth", 0, None))]
+    depth: u32,
+    /// With --optimal: write the best strategies to FILE
+    ///
+    /// The fewest rays and the lowest score, as JSON decision trees.
+    #[arg(long, value_name = "FILE", requires = "optimal")]
+    tree: Option<std::path::PathBuf>,
     /// The most memory the work may take (2G, 500M…)
     ///
     /// The exhaustive search holds the spectra and the sets it remembers
@@ -90,6 +108,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         policy: args.policy,
         rules: args.rules,
         budget: budget(args.timeout),
+        exact_below: args.exact_below,
     };
     if let Some(n) = args.molecule {
         let played = play_one(args.config, &options, n)?;
@@ -134,11 +153,18 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         rules: args.rules,
         budget: options.budget.with_memory(Some(args.memory)),
         faults: faults()?,
+        depth: args.depth,
+        small: args.exact_below,
     };
     if args.optimal {
         spinner.set_message(format!("strategy {}: the best strategy", args.config));
         let o = optimum(args.config, &exhaustive)?;
         status = cut_short(o.ended, "the best strategy was found");
+        if let Some(path) = &args.tree
+            && status == Status::Done
+        {
+            write_trees(path, &report, &o)?;
+        }
         report.optimal = Some(o);
     }
     if args.bound && status == Status::Done {
@@ -154,6 +180,39 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bbx::render::strategy_text(&report, &Flags)
     };
     Ok((text, status))
+}
+
+/// Writes the best strategies' trees to `path`, with what they were found
+/// for: `{"config", "rules", "molecules", "rays_total", "rays", "score_total",
+/// "score"}`.
+fn write_trees(
+    path: &std::path::Path,
+    report: &bbx::assistant::strategy::StrategyReport,
+    o: &bbx::assistant::optimal::Optimum,
+) -> bbx::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Trees<'a> {
+        config: &'a str,
+        rules: Rules,
+        molecules: u64,
+        rays_total: Option<u64>,
+        rays: Option<&'a bbx::assistant::optimal::Tree>,
+        score_total: Option<u64>,
+        score: Option<&'a bbx::assistant::optimal::Tree>,
+    }
+    let text = json(&Trees {
+        config: &report.config,
+        rules: report.rules,
+        molecules: o.molecules,
+        rays_total: o.rays_total,
+        rays: o.rays_tree.as_ref(),
+        score_total: o.score_total,
+        score: o.score_tree.as_ref(),
+    })?;
+    bbx::files::write_whole(path, text.as_bytes()).map_err(|source| bbx::Error::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// A run with nothing to report: the time limit or Ctrl-C (`ended`) came
