@@ -31,3 +31,4 @@ mod properties;
 mod reference;
 mod sat_props;
 mod tatham;
+mod web;
