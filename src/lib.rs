@@ -26,7 +26,7 @@
 //! | [`verify`] | enumeration and SAT checking each other |
 //! | [`assistant`] | the best next ray, the best strategy, puzzles with one answer |
 //! | [`render`] | pictures: boards, paths and tables as text |
-//! | [`play`] | the game in the terminal: referee, coach, save files, screen |
+//! | [`play`] | the game: referee, coach, save files; its screen in the terminal |
 //!
 //! The main types are re-exported here.
 //!
@@ -35,14 +35,15 @@
 //! The default feature, `cli`, builds the `bbx` program and every module. A
 //! program that needs less takes `default-features = false` and adds what it
 //! uses; the rules, the solver, the puzzle formats, the tables, the
-//! assistant and the pictures are always there, without SQLite, timely or a
-//! terminal library:
+//! assistant, the pictures and the game (its referee, coach and save files)
+//! are always there, without SQLite, timely or a terminal library, and build
+//! for WebAssembly in a browser (the web page in `web/` is such a program):
 //!
 //! | feature | adds | brings in |
 //! |---------|------|-----------|
 //! | `catalogue` | [`catalogue`] | rusqlite (SQLite, compiled from its C source) |
 //! | `census` | [`census`] and [`verify`] (and `catalogue`) | timely |
-//! | `play` | [`play`] | ratatui, crossterm |
+//! | `play` | [`play`]'s screen in the terminal | ratatui, crossterm |
 //! | `cli` (default) | all of the above and the binary | clap, indicatif… |
 //!
 //! ```toml
@@ -88,7 +89,6 @@ pub mod assistant;
 
 pub mod render;
 
-#[cfg(feature = "play")]
 pub mod play;
 
 /// The `rand` crate the random choices come from (generators and traits), so

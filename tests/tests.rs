@@ -33,3 +33,4 @@ mod properties;
 mod reference;
 mod sat_props;
 mod tatham;
+mod web;

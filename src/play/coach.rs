@@ -10,7 +10,9 @@
 //! "at least". A question whose solver call overruns its time limit is
 //! answered with what it found.
 //!
-//! The coach is in two parts, as the game is: [`Coach`], the worker that the
+//! The answer to one question is [`answer`], a plain function that any front
+//! may call on a thread (or a Web Worker) of its own. In the terminal the
+//! coach is in two parts, as the game is: [`Coach`], the worker that the
 //! game's loop owns, asked [`Question`]s and [`ReviewRequest`]s and answering
 //! with [`News`]; and [`Advice`], what the game's state knows of those
 //! answers. The coach's limits are a [`Budget`]: every question and review
@@ -36,10 +38,11 @@
 //! ```
 
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
-use crate::control::{Budget, Cancel, Ended};
+use crate::control::{Budget, Cancel, Ended, Instant};
+use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
@@ -138,6 +141,40 @@ impl Answer {
     pub fn all_listed(&self) -> bool {
         self.report.ended.is_complete() && self.report.count == self.report.listed as u128
     }
+}
+
+/// Answers `question` within `limits`: the molecules that fit (`found` is
+/// called with each as it is found), the cells certain, the unshot rays
+/// ranked on every molecule that fits where the box can be walked in the
+/// time left (else on a uniform sample, or on those listed), and each cell's
+/// chance of an atom. The same answer as `bbx solve` and `bbx suggest` give
+/// on the same rays; what a limit cut short is said in the report
+/// ([`SolveReport::ended`], [`SolveReport::ranking_cut`]).
+///
+/// ```
+/// use bbx::play::coach::{Question, answer};
+/// use bbx::solver::Limits;
+/// use bbx::{Observation, Rules};
+/// let seen = Observation::parse("@&??????????????", "example").unwrap();
+/// let q = Question { observation: seen, rules: Rules::Standard, atoms: 2 };
+/// let report = answer(&q, &Limits::default(), |_| {}).unwrap();
+/// assert!(report.ended.is_complete() && report.count > 1 && report.splits_exact);
+/// ```
+pub fn answer(
+    question: &Question,
+    limits: &Limits,
+    found: impl FnMut(&Molecule),
+) -> Result<SolveReport, Error> {
+    let q = question;
+    let solution = solver::solve(&q.observation, q.rules, q.atoms..=q.atoms, limits, found)?;
+    // The best ray on every molecule that fits, not only the first ones
+    // found, where the box can be walked in the time left.
+    let mut report = SolveReport::new("the game", solution, None);
+    report.rank_exactly(&limits.budget)?;
+    // Each cell's chance of an atom, from the same count (or the molecules
+    // listed, when they are all).
+    report.count_atoms(&limits.budget)?;
+    Ok(report)
 }
 
 /// Where the review of a finished game stands.
@@ -329,21 +366,13 @@ impl Coach {
             .name("bbx-coach".into())
             .spawn(move || {
                 let found = tx.clone();
-                let r = solver::solve(&q.observation, q.rules, q.atoms..=q.atoms, &limits, |m| {
+                let r = answer(&q, &limits, |m| {
                     let _ = found.send(Message::Found(id, m.clone()));
-                })
-                .and_then(|solution| {
-                    // The best ray on every molecule that fits, not only
-                    // the first ones found, where the box can be walked in
-                    // the time left.
-                    let mut report = SolveReport::new("the game", solution, None);
-                    report.rank_exactly(&limits.budget)?;
-                    // Each cell's chance of an atom, from the same count (or
-                    // the molecules listed, when they are all).
-                    report.count_atoms(&limits.budget)?;
-                    Ok(Box::new(report))
                 });
-                let _ = tx.send(Message::Done(id, r.map_err(|e| e.to_string())));
+                let _ = tx.send(Message::Done(
+                    id,
+                    r.map(Box::new).map_err(|e| e.to_string()),
+                ));
             });
         if let Err(e) = spawned {
             let _ = self.tx.send(Message::Done(

@@ -21,7 +21,7 @@
 //! ```
 
 use crate::error::Error;
-use crate::play::referee::{Judge, Verdict, judge, resign};
+use crate::play::referee::{Judge, Verdict, explained, judge, resign};
 use crate::rules::board::Molecule;
 use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, Rules, Tracer};
@@ -530,6 +530,12 @@ impl Game {
     pub fn guess(&self) -> Molecule {
         let atoms = (0..self.guess.len()).filter(|&i| self.guess[i]).collect();
         Molecule::from_sorted_unchecked(self.width(), atoms)
+    }
+
+    /// For each ray shot (an exit pair once, at its lower end), whether the
+    /// player's atoms as they stand explain it ([`explained`]).
+    pub fn explained(&self) -> Vec<(usize, bool)> {
+        explained(&self.guess(), &self.observation, self.rules)
     }
 
     /// What the referee would say of the guess now, without ending the game.

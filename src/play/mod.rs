@@ -1,11 +1,17 @@
-//! `bbx play`: Black Box in the terminal, with the solver as a fair referee and
-//! an honest coach.
+//! `bbx play`: Black Box with the solver as a fair referee and an honest
+//! coach, in the terminal or in any other front.
 //!
 //! The top layer of the library: it uses every layer below (the rules to shoot
 //! rays, the solver for the coach, the puzzle reader for files, the assistant
 //! to draw molecules, render for names and pictures) and nothing uses it.
 //!
-//! The game is written as state, effects and views: the state ([`app`])
+//! The game itself — [`game`], [`referee`], [`setup`], [`save`] and the
+//! coach's questions ([`coach::answer`]) — needs no terminal and is always
+//! built: the web page plays the same game with the same referee and score.
+//! The terminal's screen (the modules marked *terminal* below) comes with the
+//! `play` feature, which brings in ratatui and crossterm.
+//!
+//! The terminal's game is written as state, effects and views: the state ([`app`])
 //! changes only through messages (keys, clicks, answers) and returns the
 //! effects the loop ([`session`]) carries out (write a file, start a game,
 //! ask the coach, quit); after each change it works out what the screen
@@ -18,15 +24,16 @@
 //! | [`referee`] | judging a guess (Tatham's rule) and scoring it (the original game's) |
 //! | [`setup`] | starting a game: random, from a puzzle file, or a saved game resumed |
 //! | [`save`] | the save file: a puzzle `bbx solve` reads, with the hidden molecule scrambled |
-//! | [`coach`] | the solver on worker threads, bounded in time and count, and what the game knows of its answers |
-//! | [`input`] | the cursor and what each key does |
-//! | [`words`] | every sentence the game says |
-//! | [`board`] | the boards shown, as marks and their meanings |
-//! | [`app`] | the state: messages in, effects out, and what the screen shows |
-//! | [`view`] | drawing with ratatui (the terminal, or `TestBackend` in tests) |
-//! | [`session`] | carrying out the effects, and the loop on any backend |
+//! | [`coach`] | the coach's question answered, the solver on worker threads, bounded in time and count, and what the game knows of its answers |
+//! | `input` | *terminal*: the cursor and what each key does |
+//! | `words` | *terminal*: every sentence the game says |
+//! | `board` | *terminal*: the boards shown, as marks and their meanings |
+//! | `app` | *terminal*: the state: messages in, effects out, and what the screen shows |
+//! | `view` | *terminal*: drawing with ratatui (the terminal, or `TestBackend` in tests) |
+//! | `session` | *terminal*: carrying out the effects, and the loop on any backend |
 //!
 //! ```
+//! # #[cfg(feature = "play")] {
 //! use bbx::play::{app::Options, session::Session, setup::{Setup, start}};
 //! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 //! let setup = Setup { seed: Some(42), ..Setup::default() };
@@ -36,19 +43,28 @@
 //! }
 //! assert!(game.should_quit());
 //! assert_eq!(game.played().summary, "A4_B8, standard rules, seed 42: unfinished, not saved.");
+//! # }
 //! # Ok::<(), bbx::Error>(())
 //! ```
 
-pub mod app;
-pub mod board;
 pub mod coach;
 pub mod game;
-pub mod input;
 pub mod referee;
 pub mod save;
-pub mod session;
 pub mod setup;
+
+#[cfg(feature = "play")]
+pub mod app;
+#[cfg(feature = "play")]
+pub mod board;
+#[cfg(feature = "play")]
+pub mod input;
+#[cfg(feature = "play")]
+pub mod session;
+#[cfg(feature = "play")]
 pub mod view;
+#[cfg(feature = "play")]
 pub mod words;
 
+#[cfg(feature = "play")]
 pub use view::{draw, minimum_size};

@@ -162,6 +162,30 @@ pub fn judge(
     v
 }
 
+/// For each ray shot, whether `guess` explains it: the ray from that
+/// position gives, in the guess, what was seen. One entry per ray (an exit
+/// pair once, at its lower end), in position order: what Tatham's players
+/// ask to mark by hand ("this laser is done"), worked out.
+///
+/// ```
+/// use bbx::play::referee::explained;
+/// use bbx::{Molecule, Observation, Rules, Spectrum};
+/// let hidden: Molecule = "O-O-------------".parse().unwrap();
+/// let seen = Observation::full(&Spectrum::of(&hidden, Rules::Standard));
+/// let guess: Molecule = "O---------------".parse().unwrap();
+/// let e = explained(&guess, &seen, Rules::Standard);
+/// assert_eq!(e[0], (1, true)); // ray 1 is absorbed by either
+/// assert!(e.iter().any(|&(_, ok)| !ok));
+/// ```
+pub fn explained(guess: &Molecule, observed: &Observation, rules: Rules) -> Vec<(usize, bool)> {
+    let gs = Spectrum::of(guess, rules);
+    observed
+        .rays()
+        .into_iter()
+        .map(|(q, o)| (q, gs.get(q) == o))
+        .collect()
+}
+
 /// The verdict on `guess`, not won, its penalty for `missed` atoms (`None`:
 /// those it missed).
 fn scored(hidden: &Molecule, guess: &Molecule, ray_score: usize, missed: Option<usize>) -> Verdict {

@@ -15,20 +15,20 @@
 //! ```
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
 use crate::assistant::generate::{fresh_seed, random_molecule, seeded, unique};
-use crate::control::Budget;
+use crate::control::{Budget, Instant};
 use crate::error::Error;
 use crate::play::game::Game;
 use crate::play::referee::Judge;
 use crate::play::save::{Resume, read_resume};
 use crate::puzzle::{
-    Expected, Format, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle, parse_tatham,
-    read_input,
+    Expected, Format, MAX_INPUT_BYTES, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle,
+    parse_tatham, read_input,
 };
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -55,6 +55,15 @@ pub enum Start {
     /// A game ID of Simon Tatham's Black Box (`w8h8m5M5:…` or
     /// `w8h8m5M5#seed`), given on the command line.
     GameId(String),
+    /// The text of a puzzle, saved game, Tatham save file or game ID, as a
+    /// file would hold it (a page's pasted or dropped text), named `origin`
+    /// in titles and errors.
+    Text {
+        /// The text.
+        text: String,
+        /// What to call it (a file's name).
+        origin: String,
+    },
 }
 
 /// How to start a game.
@@ -256,6 +265,15 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             from_text(&text, &origin, setup, seed, &mut rng)
         }
         Start::GameId(id) => from_tatham(&parse_tatham(id, "the game ID")?, None, setup),
+        Start::Text { text, origin } => {
+            if text.len() as u64 > MAX_INPUT_BYTES {
+                return Err(Error::invalid(format!(
+                    "{origin}: the text is {} bytes long; a puzzle or saved game is at most {MAX_INPUT_BYTES}",
+                    text.len()
+                )));
+            }
+            from_text(text, origin, setup, seed, &mut rng)
+        }
     }
 }
 
@@ -570,5 +588,37 @@ mod tests {
         let s = start(&setup).unwrap();
         assert_eq!(s.game.atoms(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_text_starts_as_its_file_would() {
+        let from_text = |text: &str| {
+            start(&Setup {
+                start: Start::Text {
+                    text: text.into(),
+                    origin: "pasted".into(),
+                },
+                seed: Some(5),
+                ..Setup::default()
+            })
+        };
+        // A Tatham game ID: its balls hidden.
+        let s = from_text("w5h5m3M3:a8048f3fbbd74cba").unwrap();
+        assert_eq!((s.game.width(), s.game.atoms()), (5, 3));
+        // A saved game resumes as it was, and a puzzle hides one of its answers.
+        let mut g = s.game.clone();
+        g.shoot(1);
+        let saved =
+            crate::play::save::save_text(&g, Notation::Letters, &crate::setting::Plain).unwrap();
+        let resumed = from_text(&saved).unwrap();
+        assert_eq!(resumed.game.hidden(), g.hidden());
+        assert_eq!(resumed.game.observation(), g.observation());
+        assert!(matches!(resumed.source, Source::Saved { .. }));
+        let puzzle = from_text("A2_B4 @&ab@&@?ba?@&@&@").unwrap();
+        assert!(matches!(puzzle.source, Source::Puzzle { .. }));
+        assert_eq!(puzzle.game.observation().shot_count(), 14);
+        // Errors name the text.
+        let e = from_text("A2_B4 @&ab").unwrap_err().to_string();
+        assert!(e.contains("pasted"), "{e}");
     }
 }

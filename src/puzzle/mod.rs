@@ -58,8 +58,8 @@ pub use janns::{janns_to_position, position_to_janns};
 pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
 pub use tatham::{
     GAME_NAME, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamParams, TathamRandom,
-    balls_from_seed, decode_description, is_tatham, obfuscate, parse_tatham, position_to_tatham,
-    tatham_to_position,
+    balls_from_seed, decode_description, encode_description, game_id, is_tatham, obfuscate,
+    parse_tatham, position_to_tatham, tatham_to_position,
 };
 
 /// The ways an observed game (a puzzle) can be written.

@@ -383,6 +383,70 @@ pub fn decode_description(
     Ok(balls)
 }
 
+/// Writes a game description (the part of a game ID after `:`) for the
+/// balls at 0-based (column, row) pairs of a `width`×`height` box, in the
+/// order given: the bytes `w h x1 y1 …`, obfuscated, in hexadecimal (the
+/// inverse of [`decode_description`]). Refuses what Tatham's program cannot
+/// open: a side outside 2..=255, no ball, a ball outside the box.
+///
+/// ```
+/// use bbx::puzzle::{TathamParams, decode_description, encode_description};
+/// let desc = encode_description(5, 5, &[(1, 1), (4, 4)]).unwrap();
+/// let params = TathamParams::parse("w5h5m2M2").unwrap();
+/// assert_eq!(decode_description(&params, &desc).unwrap(), [(1, 1), (4, 4)]);
+/// ```
+pub fn encode_description(
+    width: usize,
+    height: usize,
+    balls: &[(usize, usize)],
+) -> Result<String, String> {
+    let side = |n: usize| u8::try_from(n).ok().filter(|&b| b >= 2);
+    let (Some(w), Some(h)) = (side(width), side(height)) else {
+        return Err(format!(
+            "Tatham's Black Box opens boxes of 2 to 255 cells a side, not {width}×{height}"
+        ));
+    };
+    if balls.is_empty() {
+        return Err("Tatham's Black Box hides at least one ball".into());
+    }
+    let mut bytes = vec![w, h];
+    for &(x, y) in balls {
+        if x >= width || y >= height {
+            return Err(format!(
+                "a ball at column {}, row {} is outside the {width}×{height} box",
+                x + 1,
+                y + 1
+            ));
+        }
+        // Both below 255, as the box is.
+        bytes.extend([x as u8, y as u8]);
+    }
+    obfuscate(&mut bytes, false);
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The game ID of Tatham's Black Box (`w8h8m4M4:…`) that hides `hidden`: the
+/// box's size, its count of balls as both the fewest and the most, and the
+/// description of its atoms ([`encode_description`], row by row). Tatham's
+/// program (Game > Specific, or the web page's `#` address) and `bbx play`
+/// open it; errors as [`encode_description`]'s.
+///
+/// ```
+/// use bbx::puzzle::{game_id, parse_tatham};
+/// use bbx::Molecule;
+/// let m: Molecule = "O-O-------------".parse().unwrap();
+/// let id = game_id(&m).unwrap();
+/// assert!(id.starts_with("w4h4m2M2:"));
+/// assert_eq!(parse_tatham(&id, "id").unwrap().hidden, m);
+/// ```
+pub fn game_id(hidden: &Molecule) -> Result<String, String> {
+    let p = hidden.width();
+    let balls: Vec<(usize, usize)> = hidden.atoms().iter().map(|&i| (i % p, i / p)).collect();
+    let desc = encode_description(p, p, &balls)?;
+    let n = balls.len();
+    Ok(format!("w{p}h{p}m{n}M{n}:{desc}"))
+}
+
 /// Where a Tatham game came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TathamKind {
@@ -1186,6 +1250,31 @@ mod tests {
                 assert_eq!(atoms, cells, "{id}");
             }
         }
+    }
+
+    #[test]
+    fn descriptions_written_are_tatham_s() {
+        for (seed_id, desc_id, _) in FROM_TATHAM {
+            let (params, seed) = seed_id.split_once('#').unwrap();
+            let params = TathamParams::parse(params).unwrap();
+            // The balls in the order Tatham's program drew them give its
+            // own description, byte for byte.
+            let drawn = balls_from_seed(&params, seed).unwrap();
+            let desc = encode_description(params.width, params.height, &drawn).unwrap();
+            assert_eq!(desc, desc_id.split_once(':').unwrap().1, "{seed_id}");
+            // A game ID written from the molecule opens the same molecule.
+            let hidden = parse_tatham(desc_id, "id").unwrap().hidden;
+            let id = game_id(&hidden).unwrap();
+            assert_eq!(parse_tatham(&id, "id").unwrap().hidden, hidden, "{id}");
+        }
+        assert!(encode_description(256, 256, &[(0, 0)]).is_err());
+        assert!(encode_description(1, 1, &[(0, 0)]).is_err());
+        assert!(encode_description(5, 5, &[]).is_err());
+        assert!(
+            encode_description(5, 5, &[(5, 0)])
+                .unwrap_err()
+                .contains("column 6, row 1")
+        );
     }
 
     #[test]

@@ -209,7 +209,8 @@ const PROBE_WORK: usize = 50_000_000;
 /// ([`infer`](crate::solver::infer)); rays that contradict each other there
 /// are answered without a solver.
 ///
-/// On boxes larger than 10×10 the search runs on a thread of its own. When
+/// On boxes larger than 10×10 the search runs on a thread of its own
+/// (where there are threads: not in WebAssembly in a browser). When
 /// its answer is slow to come, the atom count may be one the rays cannot
 /// meet, which the atom counter is slow to prove: meanwhile the fewest atoms
 /// the rays allow are worked out (see [`RayModel::fewest_atoms`]), and if they
@@ -245,9 +246,9 @@ pub fn solve(
         inferred: Arc::new(inferred),
         max: limits.max,
     };
-    if cells <= DIRECT_CELLS {
+    if cells <= DIRECT_CELLS || !THREADS {
         // Small boxes: the counter is quick whatever the count, and a thread
-        // would cost more than the search.
+        // would cost more than the search. (Without threads, every box.)
         let mut solution = search(&question, atoms, &guard, found)?;
         if solution.ended.is_complete() && solution.count == 0 {
             explain(&mut solution, &guard)?;
@@ -439,6 +440,10 @@ impl Search {
 /// Boxes of at most this many cells (10×10) are searched on the caller's
 /// thread, without the race against the fewest atoms.
 const DIRECT_CELLS: usize = 100;
+
+/// Whether the search may start threads: not in WebAssembly in a browser,
+/// where every box is searched on the caller's thread (a Web Worker's).
+const THREADS: bool = !cfg!(all(target_arch = "wasm32", target_os = "unknown"));
 
 /// How long a search may take before the fewest atoms are worked out beside it.
 const FIRST_ANSWER: Duration = Duration::from_millis(50);

@@ -2,6 +2,8 @@
 //! (`use crate::common::…`): running the real binary, the puzzles of `puzzles/`,
 //! temporary directories, proptest settings and strategies, and brute force.
 
+pub mod webdriver;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

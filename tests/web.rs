@@ -1,0 +1,493 @@
+//! The web page (`web/dist/index.html`, built by `web/build`) in a real
+//! headless Chromium, opened from the local folder (`file://`) as a player
+//! would, driven through WebDriver (`chromedriver` on a free loopback port):
+//! a game played to the verdict by clicks, against the library's own game
+//! step by step (same marks, referee and score); the coach's count, certain
+//! cells and best ray against `bbx suggest --json` and `bbx solve --json` on
+//! the same position; a Tatham game ID and save file pasted into the solver
+//! against `bbx solve`; a Tatham save file opened; a link opened in a fresh
+//! browser restoring the game.
+//!
+//! Without `chromium` and `chromedriver`, or without a built page, the test
+//! prints why and passes (`.ci/run` installs both and builds the page
+//! first); a page older than the sources it is built from fails, saying to
+//! run `web/build`. The timings of docs/performance.md and the screenshots
+//! of docs/web.md come from the ignored tests at the end:
+//! `cargo test --release --test integration web:: -- --ignored --nocapture`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use bbx::play::game::Game;
+use bbx::play::referee::Judge;
+use bbx::puzzle::parse_tatham;
+use bbx::{Molecule, Rules};
+use serde_json::{Value, json};
+
+use crate::common::webdriver::{Browser, Screen, installed};
+use crate::common::{json_ok, puzzle, temp_dir};
+
+/// Long enough for any answer of the page on a loaded two-core machine.
+const WAIT: Duration = Duration::from_secs(60);
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The newest modification time of the files under `path`.
+fn newest(path: &Path) -> Option<(SystemTime, PathBuf)> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.is_file() {
+        return Some((meta.modified().ok()?, path.to_path_buf()));
+    }
+    std::fs::read_dir(path)
+        .ok()?
+        .filter_map(|e| newest(&e.ok()?.path()))
+        .max()
+}
+
+/// The built page's `file://` address, or why the test cannot run.
+fn page() -> Result<String, String> {
+    installed()?;
+    let page = root().join("web/dist/index.html");
+    let built = std::fs::metadata(&page)
+        .and_then(|m| m.modified())
+        .map_err(|_| "the page is not built (web/build builds it)".to_string())?;
+    let sources = [
+        "src",
+        "web/src",
+        "web/static",
+        "web/Cargo.toml",
+        "web/Cargo.lock",
+    ];
+    let source = sources.iter().filter_map(|s| newest(&root().join(s))).max();
+    if let Some((changed, file)) = source
+        && changed > built
+    {
+        panic!(
+            "web/dist/index.html is older than {}: run web/build to test the page as the sources make it",
+            file.display()
+        );
+    }
+    let path = page.canonicalize().expect("the page's path");
+    Ok(format!("file://{}", path.display()).replace(' ', "%20"))
+}
+
+/// The page to test, or `None` after saying why the test is skipped.
+fn page_or_skip() -> Option<String> {
+    match page() {
+        Ok(url) => Some(url),
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            None
+        }
+    }
+}
+
+/// Opens `url` and waits until the page has started its game.
+fn open(b: &Browser, url: &str) {
+    b.open(url);
+    b.wait_for("document.body.dataset.ready", "the page starts", WAIT);
+}
+
+/// What the board shows: rays, atoms, marks, score.
+fn board(b: &Browser) -> Value {
+    b.eval("Object.assign({}, document.getElementById('board').dataset)")
+}
+
+/// The library's game as the board should show it.
+fn expected(g: &Game) -> Value {
+    let list = |v: Vec<usize>| v.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+    let p = g.width();
+    let empty: Vec<usize> = (0..p * p).filter(|&i| g.is_marked_empty(i)).collect();
+    json!({
+        "observation": g.observation().to_string(),
+        "guess": list(g.guess().atoms().to_vec()),
+        "empty": list(empty),
+        "over": g.is_over().to_string(),
+        "score": g.verdict().map_or(g.ray_score(), |v| v.score).to_string(),
+    })
+}
+
+fn text(b: &Browser, id: &str) -> String {
+    b.eval(&format!("document.getElementById('{id}').innerText"))
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn numbers(v: &Value) -> Vec<u64> {
+    let s = v.as_str().unwrap_or_default();
+    s.split(',')
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().expect("a number"))
+        .collect()
+}
+
+#[test]
+fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
+    let Some(url) = page_or_skip() else {
+        return;
+    };
+    let b = Browser::start(Screen::Desktop(1280, 900));
+
+    // A game of Tatham's 5×5 with 3 balls, from its game ID in the address,
+    // played by clicks beside the library's own game.
+    let id = "w5h5m3M3:a8048f3fbbd74cba";
+    let hidden: Molecule = parse_tatham(id, "id").unwrap().hidden;
+    let mut twin = Game::new(hidden.clone(), Rules::Standard, Judge::AllRays);
+    open(&b, &format!("{url}#{id}"));
+    assert_eq!(board(&b), expected(&twin));
+    for q in [1, 7, 12, 18, 3, 7] {
+        b.click(&format!("#board [data-pos=\"{q}\"]"));
+        twin.shoot(q);
+        assert_eq!(board(&b), expected(&twin), "after ray {q}");
+    }
+    assert!(text(&b, "announce").contains("ray 7"), "the shot is said");
+    // Marks: the Mark empty tool, a right click; undo takes the last back.
+    b.click("#mark");
+    b.click("#board [data-cell=\"6\"]");
+    b.click("#mark");
+    twin.mark_empty(&[6]);
+    b.right_click("#board [data-cell=\"11\"]");
+    twin.mark_empty(&[11]);
+    assert_eq!(board(&b), expected(&twin));
+    b.click("#undo");
+    twin.undo();
+    assert_eq!(board(&b), expected(&twin));
+    // A wrong guess: three atoms off the hidden ones.
+    let wrong: Vec<usize> = (0..25)
+        .filter(|i| !hidden.atoms().contains(i) && *i != 6)
+        .take(3)
+        .collect();
+    for &i in &wrong {
+        b.click(&format!("#board [data-cell=\"{i}\"]"));
+        twin.toggle(i);
+    }
+    assert_eq!(board(&b), expected(&twin));
+
+    // The link, opened in a fresh browser, restores the game as it stands,
+    // undo included.
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    assert!(link.contains("#bbx1."), "{link}");
+    {
+        let fresh = Browser::start(Screen::Desktop(1024, 768));
+        open(&fresh, &link);
+        assert_eq!(board(&fresh), expected(&twin));
+        assert_eq!(text(&fresh, "status"), text(&b, "status"));
+        let mut undone = twin.clone();
+        undone.undo();
+        fresh.click("#undo");
+        assert_eq!(board(&fresh), expected(&undone));
+    }
+
+    b.click("#guess");
+    b.wait_for(
+        "!document.getElementById('wrong').hidden",
+        "the wrong guess is said",
+        WAIT,
+    );
+    let v = twin.check().unwrap();
+    assert!(!v.won);
+    assert!(text(&b, "wrong").contains("Your guess is wrong"));
+    b.click("#play-on");
+    let shown = twin.play_on().expect("the ray that tells");
+    assert_eq!(board(&b), expected(&twin), "play on shoots ray {shown}");
+    for &i in &wrong {
+        b.click(&format!("#board [data-cell=\"{i}\"]"));
+        twin.toggle(i);
+    }
+    for &i in hidden.atoms() {
+        b.click(&format!("#board [data-cell=\"{i}\"]"));
+        twin.toggle(i);
+    }
+    b.click("#guess");
+    let verdict = twin.submit().unwrap().clone();
+    assert!(verdict.won && verdict.wrong_guesses == 1);
+    b.wait_for(
+        "!document.getElementById('verdict').hidden",
+        "the verdict",
+        WAIT,
+    );
+    assert_eq!(board(&b), expected(&twin));
+    let said = text(&b, "verdict");
+    assert!(said.contains("You win"), "{said}");
+    assert!(said.contains(&format!("score {}", verdict.score)), "{said}");
+    // The molecules the rays allowed, drawn after the game, as bbx solve lists them.
+    let dir = temp_dir("web");
+    let game_file = dir.join("game.txt");
+    std::fs::write(&game_file, format!("A3_B5 {}\n", twin.observation())).unwrap();
+    let solved = json_ok(&["solve", game_file.to_str().unwrap(), "--max", "10000"]);
+    let listed = b.wait_for(
+        "document.querySelector('#also h3') && document.getElementById('also').innerText",
+        "the molecules the rays allowed",
+        WAIT,
+    );
+    let n = solved["molecules"].as_u64().unwrap();
+    let fit = if n == 1 {
+        "1 molecule fits".to_string()
+    } else {
+        format!("{n} molecules fit")
+    };
+    assert!(listed.as_str().unwrap().contains(&fit), "{listed}: {fit}");
+
+    // The coach on the standard game, started from the New game form:
+    // count, certain cells and best ray as bbx suggest and bbx solve give them.
+    b.click("#tab-game");
+    b.type_into("#timeout", "60");
+    b.type_into("#config", "A4_B8");
+    b.type_into("#seed", "42");
+    b.click("#new-form button[type=submit]");
+    b.wait_for(
+        "!document.getElementById('page-play').hidden",
+        "the new game",
+        WAIT,
+    );
+    assert!(text(&b, "title").contains("A4_B8, standard rules, seed 42"));
+    for q in [2, 11, 20, 29] {
+        b.click(&format!("#board [data-pos=\"{q}\"]"));
+    }
+    for part in ["count", "certain", "best"] {
+        b.click(&format!("#c-{part}"));
+    }
+    let observation = board(&b)["observation"].clone();
+    let answer = b.wait_for(
+        &format!(
+            "document.getElementById('coach-out').dataset.observation === {observation} && Object.assign({{}}, document.getElementById('coach-out').dataset)"
+        ),
+        "the coach's answer",
+        WAIT,
+    );
+    let position = dir.join("position.txt");
+    std::fs::write(
+        &position,
+        format!("A4_B8 {}\n", observation.as_str().unwrap()),
+    )
+    .unwrap();
+    let file = position.to_str().unwrap();
+    let suggested = json_ok(&["suggest", file, "--max", "10000"]);
+    let solved = json_ok(&["solve", file, "--max", "10000"]);
+    assert_eq!(
+        answer["molecules"],
+        json!(suggested["molecules"].to_string())
+    );
+    assert_eq!(answer["complete"], json!(suggested["complete"].to_string()));
+    assert_eq!(
+        answer["best"],
+        json!(suggested["rays"][0]["position"].to_string())
+    );
+    let certain = |key: &str| {
+        let mut v: Vec<u64> = solved[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(numbers(&answer["certainAtoms"]), certain("certain_atoms"));
+    assert_eq!(numbers(&answer["certainEmpty"]), certain("certain_empty"));
+    assert!(
+        text(&b, "coach-out").contains(&format!("best ray {}", suggested["rays"][0]["position"]))
+    );
+
+    // A Tatham game ID and a Tatham save file pasted into the solver: the
+    // molecules bbx solve gives.
+    b.click("#tab-solve");
+    let save = std::fs::read_to_string(puzzle("tatham/a5-b8-checked-once.sav")).unwrap();
+    for (pasted, name) in [(id, "id.txt"), (save.as_str(), "save.sav")] {
+        let f = dir.join(name);
+        std::fs::write(&f, pasted).unwrap();
+        let solved = json_ok(&["solve", f.to_str().unwrap(), "--max", "10000"]);
+        b.type_into("#solve-text", pasted);
+        b.click("#solve-go");
+        let got = b.wait_for(
+            "document.getElementById('solve-out').dataset.molecules && Object.assign({}, document.getElementById('solve-out').dataset)",
+            "the solver's answer",
+            WAIT,
+        );
+        assert_eq!(
+            got["molecules"],
+            json!(solved["molecules"].to_string()),
+            "{name}"
+        );
+        assert_eq!(got["complete"], json!("true"), "{name}");
+        let drawn = b.eval("[...document.querySelectorAll('#solve-out figure[data-molecule]')].map(f => f.dataset.molecule)");
+        let first: Vec<Value> = solved["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(20)
+            .cloned()
+            .collect();
+        assert_eq!(drawn, json!(first), "{name}");
+        assert_eq!(
+            numbers(&got["certainAtoms"]),
+            certain_of(&solved, "certain_atoms"),
+            "{name}"
+        );
+    }
+
+    // A Tatham save file opened: its game resumed, its lasers fired.
+    b.click("#tab-game");
+    let path = puzzle("tatham/a5-b8-checked-once.sav");
+    b.send_keys("#open-file", &path);
+    b.wait_for(
+        "document.getElementById('title').innerText.includes('a5-b8-checked-once.sav')",
+        "the save file opened",
+        WAIT,
+    );
+    let t = parse_tatham(&save, "save").unwrap();
+    assert_eq!(board(&b)["observation"], json!(t.observation().to_string()));
+}
+
+fn certain_of(v: &Value, key: &str) -> Vec<u64> {
+    let mut c: Vec<u64> = v[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    c.sort_unstable();
+    c
+}
+
+/// The median of `v`.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Asks the coach for the best ray on the board as it stands and returns
+/// the answer's time in the worker and in the page (ms).
+fn best_ray_time(b: &Browser) -> (f64, f64) {
+    let observation = board(b)["observation"].clone();
+    let a = b.wait_for(
+        &format!(
+            "document.getElementById('coach-out').dataset.observation === {observation} && Object.assign({{}}, document.getElementById('coach-out').dataset)"
+        ),
+        "the coach's answer",
+        WAIT,
+    );
+    let ms = |k: &str| a[k].as_str().unwrap().parse::<f64>().unwrap();
+    (ms("elapsedMs"), ms("wallMs"))
+}
+
+/// The figures of docs/performance.md: the page's start from the local
+/// folder, the coach's best ray at the opening of the standard game and
+/// later, and what the page weighs.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn measure_the_page() {
+    let Some(url) = page_or_skip() else {
+        return;
+    };
+    let mut ready = Vec::new();
+    let mut opening = Vec::new();
+    let mut later = Vec::new();
+    for seed in 1..=5 {
+        let b = Browser::start(Screen::Desktop(1280, 900));
+        open(&b, &url);
+        ready.push(b.eval("window.bbxReady.sinceNavigation").as_f64().unwrap());
+        b.click("#tab-game");
+        b.type_into("#timeout", "60");
+        b.type_into("#seed", &seed.to_string());
+        b.click("#new-form button[type=submit]");
+        b.click("#c-best");
+        opening.push(best_ray_time(&b));
+        for q in [3, 14, 22, 27, 6, 19] {
+            b.click(&format!("#board [data-pos=\"{q}\"]"));
+            if board(&b)["over"] == json!("true") {
+                break;
+            }
+            later.push(best_ray_time(&b));
+        }
+    }
+    let worker = |v: &[(f64, f64)]| v.iter().map(|t| t.0).collect::<Vec<_>>();
+    let wall = |v: &[(f64, f64)]| v.iter().map(|t| t.1).collect::<Vec<_>>();
+    let max = |v: Vec<f64>| v.into_iter().fold(0.0, f64::max);
+    println!(
+        "page ready after navigation (ms): median {:.0}, all {ready:.0?}",
+        median(ready.clone())
+    );
+    println!(
+        "opening best ray (ms): worker median {:.0} max {:.0}; page median {:.0} max {:.0}",
+        median(worker(&opening)),
+        max(worker(&opening)),
+        median(wall(&opening)),
+        max(wall(&opening))
+    );
+    println!(
+        "later positions ({}) best ray (ms): worker median {:.0} max {:.0}; page median {:.0} max {:.0}",
+        later.len(),
+        median(worker(&later)),
+        max(worker(&later)),
+        median(wall(&later)),
+        max(wall(&later))
+    );
+    let html = root().join("web/dist/index.html");
+    let bytes = std::fs::metadata(&html).unwrap().len();
+    println!("web/dist/index.html: {bytes} bytes");
+}
+
+/// Screenshots of the page at a phone's and a desktop's size, into
+/// `target/web-shots/`, to look at (`readme-play.png` is docs/web.png).
+#[test]
+#[ignore = "screenshots to look at: run with --ignored"]
+fn screenshots() {
+    let Some(url) = page_or_skip() else {
+        return;
+    };
+    let out = root().join("target/web-shots");
+    std::fs::create_dir_all(&out).unwrap();
+    for (name, screen) in [
+        ("phone", Screen::Phone(390, 844, 2.0)),
+        ("desktop", Screen::Desktop(1280, 800)),
+        // README's picture (docs/web.png): the game with the coach.
+        ("readme", Screen::Desktop(1040, 780)),
+    ] {
+        let b = Browser::start(screen);
+        open(&b, &format!("{url}#w8h8m5M5:925fa66636a72ed6ae1c5015"));
+        for q in [3, 12, 19, 28, 24] {
+            b.click(&format!("#board [data-pos=\"{q}\"]"));
+        }
+        b.click("#board [data-cell=\"21\"]");
+        for part in ["count", "certain", "best", "chances"] {
+            b.click(&format!("#c-{part}"));
+        }
+        best_ray_time(&b);
+        b.eval("window.scrollTo(0, 0) || true");
+        b.screenshot(&out.join(format!("{name}-play.png")));
+        b.eval("document.getElementById('coach').scrollIntoView() || true");
+        b.screenshot(&out.join(format!("{name}-coach.png")));
+        for q in [4, 9, 14, 30, 21, 10] {
+            b.click(&format!("#board [data-pos=\"{q}\"]"));
+        }
+        b.click("#resign");
+        b.accept_dialog();
+        b.wait_for(
+            "!document.getElementById('verdict').hidden",
+            "the answer",
+            WAIT,
+        );
+        b.screenshot(&out.join(format!("{name}-resign.png")));
+        b.click("#tab-solve");
+        b.type_into(
+            "#solve-text",
+            &std::fs::read_to_string(puzzle("tatham/a5-b8-checked-once.sav")).unwrap(),
+        );
+        b.click("#solve-go");
+        b.wait_for(
+            "document.getElementById('solve-out').dataset.molecules",
+            "the solver",
+            WAIT,
+        );
+        b.eval("document.getElementById('solve-out').scrollIntoView() || true");
+        std::thread::sleep(Duration::from_millis(500));
+        b.screenshot(&out.join(format!("{name}-solve.png")));
+        b.click("#tab-game");
+        b.screenshot(&out.join(format!("{name}-game.png")));
+    }
+    println!("screenshots in {}", out.display());
+}
