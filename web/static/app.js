@@ -112,9 +112,9 @@
   function countSentence(a, what) {
     const fit = plural(a.molecules, 'molecule fits', 'molecules fit');
     if (a.complete) return `${fit} ${what}`;
-    if (a.timed_out) return `at least ${fit} ${what} (the search stopped at its time limit, ${(a.elapsed_ms / 1000).toFixed(1)} s)`;
-    if (a.over_memory) return `at least ${fit} ${what} (the search stopped at its memory bound)`;
-    return `at least ${fit} ${what} (the search stopped at its limit of ${plural(a.listed, 'molecule', 'molecules')})`;
+    if (a.timed_out) return `at least ${fit} ${what} (the search stopped at its time limit, ${(a.elapsed_ms / 1000).toFixed(1)} s; Settings raises it)`;
+    if (a.over_memory) return `at least ${fit} ${what} (the search stopped at the page's memory bound)`;
+    return `at least ${fit} ${what} (the search stopped at its limit of ${plural(a.listed, 'molecule', 'molecules')} listed; Settings raises it)`;
   }
 
   // ------------------------------------------------------------------ state
@@ -857,6 +857,7 @@
   // ------------------------------------------------------------------- tabs
   const tabs = ['play', 'game', 'solve', 'help'];
   function showTab(name) {
+    if ($('page-' + name).hidden) window.scrollTo(0, 0);
     for (const t of tabs) {
       $('tab-' + t).setAttribute('aria-selected', String(t === name));
       $('page-' + t).hidden = t !== name;
