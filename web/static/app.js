@@ -985,7 +985,8 @@
     const timer = setInterval(() => { out.innerHTML = `<p class="dim">solving… ${plural(found, 'molecule', 'molecules')} so far (${((performance.now() - t) / 1000).toFixed(1)} s)</p>`; }, 250);
     out.innerHTML = '<p class="dim">solving…</p>';
     solveWorker.ask(fn, { ...args, atoms: $('solve-atoms').value.trim(), rules: $('solve-rules').value, max, timeout, shown: 20 }, (n) => { found = n; })
-      .then((a) => { clearInterval(timer); showSolution(a); }, (e) => { if (e === superseded) return; clearInterval(timer); out.innerHTML = `<p class="bad">${esc(e.message)}</p>`; });
+      .then((a) => { clearInterval(timer); showSolution(a); out.scrollIntoView({ block: 'start', behavior: 'smooth' }); },
+        (e) => { if (e === superseded) return; clearInterval(timer); out.innerHTML = `<p class="bad">${esc(e.message)}</p>`; out.scrollIntoView({ block: 'nearest' }); });
   }
   function showSolution(a) {
     const out = $('solve-out');
@@ -1021,7 +1022,6 @@
     html.push(`<p class="dim">answered in ${(a.elapsed_ms / 1000).toFixed(2)} s</p>`);
     out.innerHTML = html.join('');
     Object.assign(out.dataset, answerData(a));
-    out.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 
   // -------------------------------------------------------------- start up
