@@ -57,6 +57,7 @@ fn page() -> Result<String, String> {
         "src",
         "web/src",
         "web/static",
+        "web/build",
         "web/Cargo.toml",
         "web/Cargo.lock",
     ];

@@ -112,9 +112,9 @@
   function countSentence(a, what) {
     const fit = plural(a.molecules, 'molecule fits', 'molecules fit');
     if (a.complete) return `${fit} ${what}`;
-    if (a.timed_out) return `at least ${fit} ${what} (the search stopped at its time limit, ${(a.elapsed_ms / 1000).toFixed(1)} s)`;
-    if (a.over_memory) return `at least ${fit} ${what} (the search stopped at its memory bound)`;
-    return `at least ${fit} ${what} (the search stopped at its limit of ${plural(a.listed, 'molecule', 'molecules')})`;
+    if (a.timed_out) return `at least ${fit} ${what} (the search stopped at its time limit, ${(a.elapsed_ms / 1000).toFixed(1)} s; Settings raises it)`;
+    if (a.over_memory) return `at least ${fit} ${what} (the search stopped at the page's memory bound)`;
+    return `at least ${fit} ${what} (the search stopped at its limit of ${plural(a.listed, 'molecule', 'molecules')} listed; Settings raises it)`;
   }
 
   // ------------------------------------------------------------------ state
@@ -857,6 +857,7 @@
   // ------------------------------------------------------------------- tabs
   const tabs = ['play', 'game', 'solve', 'help'];
   function showTab(name) {
+    if ($('page-' + name).hidden) window.scrollTo(0, 0);
     for (const t of tabs) {
       $('tab-' + t).setAttribute('aria-selected', String(t === name));
       $('page-' + t).hidden = t !== name;
@@ -984,7 +985,8 @@
     const timer = setInterval(() => { out.innerHTML = `<p class="dim">solving… ${plural(found, 'molecule', 'molecules')} so far (${((performance.now() - t) / 1000).toFixed(1)} s)</p>`; }, 250);
     out.innerHTML = '<p class="dim">solving…</p>';
     solveWorker.ask(fn, { ...args, atoms: $('solve-atoms').value.trim(), rules: $('solve-rules').value, max, timeout, shown: 20 }, (n) => { found = n; })
-      .then((a) => { clearInterval(timer); showSolution(a); }, (e) => { if (e === superseded) return; clearInterval(timer); out.innerHTML = `<p class="bad">${esc(e.message)}</p>`; });
+      .then((a) => { clearInterval(timer); showSolution(a); out.scrollIntoView({ block: 'start', behavior: 'smooth' }); },
+        (e) => { if (e === superseded) return; clearInterval(timer); out.innerHTML = `<p class="bad">${esc(e.message)}</p>`; out.scrollIntoView({ block: 'nearest' }); });
   }
   function showSolution(a) {
     const out = $('solve-out');
@@ -1020,7 +1022,6 @@
     html.push(`<p class="dim">answered in ${(a.elapsed_ms / 1000).toFixed(2)} s</p>`);
     out.innerHTML = html.join('');
     Object.assign(out.dataset, answerData(a));
-    out.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 
   // -------------------------------------------------------------- start up
