@@ -55,6 +55,7 @@ pub(crate) fn setup(
         rules,
         atoms,
         judge,
+        format: None,
     })
 }
 
