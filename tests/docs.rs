@@ -193,7 +193,14 @@ fn output_matches(expected: &[String], got: &[&str]) -> bool {
 
 /// Runs one example in `dir`; `Err` says how its output differs.
 fn run(example: &Example, dir: &Path) -> Result<(), String> {
-    let out = Command::new(bbx().get_program())
+    let mut command = Command::new(bbx().get_program());
+    for (key, value) in crate::common::isolated() {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
+    let out = command
         .args(&example.args)
         .current_dir(dir)
         // A census's work directory goes to the system's temporary directory:

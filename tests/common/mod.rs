@@ -58,9 +58,37 @@ pub fn kill_at_random(
     delays
 }
 
-/// The `bbx` binary built for these tests.
+/// The `bbx` binary built for these tests, kept away from the user's own
+/// catalogues ([`isolated`]).
 pub fn bbx() -> Command {
-    Command::cargo_bin("bbx").expect("binary built")
+    let mut command = Command::cargo_bin("bbx").expect("binary built");
+    for (key, value) in isolated() {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
+    command
+}
+
+/// The environment that keeps a test's bbx away from the user's catalogues:
+/// no `BBX_DB`, and a data directory (`XDG_DATA_HOME`, and `HOME` for the
+/// systems that derive it from there) of the test process's own, empty
+/// unless a test writes there. `(key, None)` removes the variable.
+pub fn isolated() -> Vec<(&'static str, Option<std::ffi::OsString>)> {
+    static HOME: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let home = HOME.get_or_init(|| {
+        tempfile::Builder::new()
+            .prefix("bbx-test-home-")
+            .tempdir()
+            .expect("temp dir")
+    });
+    let home = home.path().as_os_str().to_owned();
+    vec![
+        ("BBX_DB", None),
+        ("XDG_DATA_HOME", Some(home.clone())),
+        ("HOME", Some(home)),
+    ]
 }
 
 /// Standard output of a command that must succeed.

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+mod catalogues;
 mod cli;
 mod commands;
 mod terminal;
