@@ -6,7 +6,8 @@ use predicates::prelude::*;
 use crate::common::{bbx, stdout, temp_dir};
 
 /// Every command a user can type, as the completions and pages must know them.
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
+    "puzzles",
     "trace",
     "solve",
     "explore",
@@ -65,7 +66,7 @@ fn the_manual_page_goes_to_standard_output() {
 fn man_out_writes_one_page_per_command_for_manpath() {
     let dir = temp_dir("man");
     let out = stdout(&["man", "--out", dir.to_str().expect("UTF-8 path")]);
-    assert!(out.starts_with("wrote 13 manual pages in "), "{out}");
+    assert!(out.starts_with("wrote 14 manual pages in "), "{out}");
     let page = std::fs::read_to_string(dir.join("man1/bbx.1")).expect("bbx.1");
     assert!(page.contains(".TH bbx 1"));
     for c in COMMANDS {

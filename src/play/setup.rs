@@ -55,6 +55,14 @@ pub enum Start {
     /// A game ID of Simon Tatham's Black Box (`w8h8m5M5:…` or
     /// `w8h8m5M5#seed`), given on the command line.
     GameId(String),
+    /// The text of a puzzle or saved game that is in no file (a sample a
+    /// program carries), read as [`Start::File`] reads a file's.
+    Text {
+        /// What to call it in the title and in messages.
+        origin: String,
+        /// The text.
+        text: String,
+    },
 }
 
 /// How to start a game.
@@ -256,6 +264,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             from_text(&text, &origin, setup, seed, &mut rng)
         }
         Start::GameId(id) => from_tatham(&parse_tatham(id, "the game ID")?, None, setup),
+        Start::Text { origin, text } => from_text(text, origin, setup, seed, &mut rng),
     }
 }
 

@@ -7,8 +7,8 @@ use crate::cli::{Quiet, Status, json};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --group 868",
-    after_long_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
+    after_help = "Examples:\n  bbx explore A4_B6         (once: the catalogue show reads)\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --group 868",
+    after_long_help = "Examples:\n  bbx explore A4_B6         (once: the catalogue show reads)\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.

@@ -29,7 +29,7 @@ Examples:
   bbx stats A4_B6
   bbx stats A6_B8 --json
   bbx stats A6_B10 --store-groups --db a6-b10.sqlite
-  bbx stats A6_B8 --processes 2 --process 0 --hostfile hosts.txt"
+  bbx stats A6_B8 --processes 2 --process 0   (and --process 1 beside it)"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
