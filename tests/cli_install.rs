@@ -77,7 +77,26 @@ fn man_out_writes_one_page_per_command_for_manpath() {
     // The options with their help text, and the examples after them.
     let solve = std::fs::read_to_string(dir.join("man1/bbx-solve.1")).unwrap();
     assert!(solve.contains("timeout"), "{solve}");
-    assert!(solve.contains("Exit status"), "{solve}");
+    assert!(solve.contains(".SH EXAMPLES"), "{solve}");
+    // Every page says how bbx exits, what it reads from the environment and
+    // which files it keeps, as man pages do.
+    for page in std::fs::read_dir(dir.join("man1")).unwrap() {
+        let path = page.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for section in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH FILES"] {
+            assert!(text.contains(section), "{}: no {section}", path.display());
+        }
+        for needed in ["BBX_DB", "RAYON_NUM_THREADS", "bbx/bbx.sqlite", "130"] {
+            assert!(text.contains(needed), "{}: {needed}", path.display());
+        }
+        // The help's own headings became sections, not text.
+        assert!(!text.contains("\nExamples:"), "{}", path.display());
+    }
+    let top = std::fs::read_to_string(dir.join("man1/bbx.1")).unwrap();
+    assert!(
+        top.contains(".SH \"SEE ALSO\"") && top.contains("docs/guide.md"),
+        "{top}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
