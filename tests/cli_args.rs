@@ -66,7 +66,7 @@ fn a_molecule_starting_with_a_hyphen_is_a_molecule_not_an_option() {
         "{text}"
     );
     // And a mistyped option is refused as an option, on one line.
-    for bad in ["--bogus", "-q"] {
+    for bad in ["--bogus", "-z"] {
         let err = refused(&["trace", HYPHEN_FIRST, bad], "");
         assert_eq!(
             err,
@@ -711,4 +711,62 @@ fn workers_is_one_option_on_every_command_that_works_in_parallel() {
     }
     let err = refused(&["play", "A4_B8", "-w", "1"], "");
     assert!(err.contains("needs a terminal"), "{err}");
+}
+
+#[test]
+fn catalogues_live_in_the_data_directory_or_where_bbx_db_or_db_says() {
+    let dir = temp_dir("catalogue-home");
+    let data = dir.join("data");
+    let (here, elsewhere) = (dir.join("here"), dir.join("elsewhere"));
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let run = |cwd: &std::path::Path, args: &[&str], db: Option<&std::path::Path>| {
+        let mut command = bbx();
+        command
+            .current_dir(cwd)
+            .env("XDG_DATA_HOME", &data)
+            .args(args);
+        if let Some(db) = db {
+            command.env("BBX_DB", db);
+        }
+        let out = command.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // Explored in one directory, shown from another: the catalogue is in the
+    // user's data directory, made for it.
+    let (code, out, err) = run(&here, &["explore", "A2_B4"], None);
+    assert_eq!(code, Some(0), "{err}");
+    let default = data.join("bbx").join("bbx.sqlite");
+    assert!(default.is_file(), "{out}");
+    assert!(out.contains(&default.display().to_string()), "{out}");
+    assert!(!here.join("bbx.sqlite").exists());
+    let (code, out, _) = run(&elsewhere, &["show", "A2_B4", "2"], None);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("molecule  O-O-------------"), "{out}");
+    // BBX_DB names another catalogue, and --db wins over it.
+    let named = dir.join("named.sqlite");
+    let (code, _, err) = run(&here, &["explore", "A2_B3"], Some(&named));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(named.is_file());
+    let (code, out, _) = run(&elsewhere, &["stats", "A2_B3", "--json"], Some(&named));
+    assert_eq!(code, Some(0));
+    assert!(out.contains("\"kind\": \"catalogue\""), "{out}");
+    let db = default.to_str().unwrap();
+    let (code, out, _) = run(
+        &elsewhere,
+        &["show", "A2_B4", "2", "--db", db],
+        Some(&named),
+    );
+    assert_eq!(code, Some(0), "--db wins over BBX_DB: {out}");
+    let (code, _, err) = run(&elsewhere, &["show", "A2_B4", "2"], Some(&named));
+    assert_eq!(code, Some(2), "BBX_DB's catalogue holds no A2_B4");
+    assert!(err.contains(&named.display().to_string()), "{err}");
+    // The help says where the default is and names the variable.
+    let help = stdout(&["show", "--help"]);
+    assert!(help.contains("BBX_DB"), "{help}");
+    assert!(help.contains("bbx.sqlite"), "{help}");
 }

@@ -445,7 +445,7 @@ fn bad_catalogue_input() {
     explore(&db, "A2_B4");
     let d = db.to_str().unwrap();
     rejects(&["show", "A2_B4", "121", "--db", d], None, "1 to 120");
-    rejects(&["show", "A2_B4", "0", "--db", d], None, "1 to 120");
+    rejects(&["show", "A2_B4", "0", "--db", d], None, "at least 1");
     rejects(
         &["show", "A3_B4", "1", "--db", d],
         None,

@@ -6,8 +6,9 @@
 use crate::common::bbx;
 
 /// Every command, in the order `bbx --help` lists them.
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
     "play",
+    "puzzles",
     "solve",
     "suggest",
     "generate",

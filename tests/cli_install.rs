@@ -6,7 +6,8 @@ use predicates::prelude::*;
 use crate::common::{bbx, stdout, temp_dir};
 
 /// Every command a user can type, as the completions and pages must know them.
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
+    "puzzles",
     "trace",
     "solve",
     "explore",
@@ -65,7 +66,7 @@ fn the_manual_page_goes_to_standard_output() {
 fn man_out_writes_one_page_per_command_for_manpath() {
     let dir = temp_dir("man");
     let out = stdout(&["man", "--out", dir.to_str().expect("UTF-8 path")]);
-    assert!(out.starts_with("wrote 13 manual pages in "), "{out}");
+    assert!(out.starts_with("wrote 14 manual pages in "), "{out}");
     let page = std::fs::read_to_string(dir.join("man1/bbx.1")).expect("bbx.1");
     assert!(page.contains(".TH bbx 1"));
     for c in COMMANDS {
@@ -76,7 +77,26 @@ fn man_out_writes_one_page_per_command_for_manpath() {
     // The options with their help text, and the examples after them.
     let solve = std::fs::read_to_string(dir.join("man1/bbx-solve.1")).unwrap();
     assert!(solve.contains("timeout"), "{solve}");
-    assert!(solve.contains("Exit status"), "{solve}");
+    assert!(solve.contains(".SH EXAMPLES"), "{solve}");
+    // Every page says how bbx exits, what it reads from the environment and
+    // which files it keeps, as man pages do.
+    for page in std::fs::read_dir(dir.join("man1")).unwrap() {
+        let path = page.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for section in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH FILES"] {
+            assert!(text.contains(section), "{}: no {section}", path.display());
+        }
+        for needed in ["BBX_DB", "RAYON_NUM_THREADS", "bbx/bbx.sqlite", "130"] {
+            assert!(text.contains(needed), "{}: {needed}", path.display());
+        }
+        // The help's own headings became sections, not text.
+        assert!(!text.contains("\nExamples:"), "{}", path.display());
+    }
+    let top = std::fs::read_to_string(dir.join("man1/bbx.1")).unwrap();
+    assert!(
+        top.contains(".SH \"SEE ALSO\"") && top.contains("docs/guide.md"),
+        "{top}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

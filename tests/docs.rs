@@ -12,16 +12,21 @@
 //! - ARGS are split on blanks, with `'…'` and `"…"` quoting a word (no
 //!   escapes, no shell: no pipes, redirections, globs or variables); a `$ `
 //!   line that does not run `bbx` is an error;
-//! - the commands of one file run in order, in one fresh directory holding a
-//!   copy of `puzzles/` (and serving as the user's cache directory, where a
-//!   census works), so paths are written as
-//!   from the repository root and a file one example writes (a catalogue, a
-//!   puzzle) is there for the next;
+//! - the commands of one file run in order, in one fresh, empty directory
+//!   (serving as `TMPDIR` and as the user's cache directory, where a census
+//!   works), with a data directory of their own and no `BBX_DB`, as after
+//!   `cargo install` on a new machine: the puzzles they read are bbx's
+//!   built-in ones, and a file one example writes (a catalogue, a puzzle)
+//!   is there for the next;
 //! - output is compared line by line, exactly, but for `…` (U+2026): inside
 //!   a line it matches any text on that line (times, seeds from the clock),
 //!   and a line that is only `…` matches any number of lines, none included;
 //! - the exit status is not compared, but a run that panics or is killed by a
 //!   signal fails.
+//!
+//! The examples of every command's help (`-h` and `--help`) are run too, from
+//! an empty directory: each must start and not be refused (see
+//! [`the_examples_of_every_help_run_from_an_empty_directory`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -192,16 +197,30 @@ fn output_matches(expected: &[String], got: &[&str]) -> bool {
     }
 }
 
-/// Runs one example in `dir`; `Err` says how its output differs.
-fn run(example: &Example, dir: &Path) -> Result<(), String> {
-    let out = Command::new(bbx().get_program())
-        .args(&example.args)
+/// The real binary, run in `dir` (also its `TMPDIR` and cache directory, so
+/// that a census's work directory is the example's own) as on a new machine: no `BBX_DB`,
+/// and a data directory of `dir`'s own, empty until an example writes a
+/// catalogue there.
+fn in_a_new_home(dir: &Path) -> Command {
+    let home = dir.join(".home");
+    let mut command = Command::new(bbx().get_program());
+    command
         .current_dir(dir)
         // A census's work directory goes to the user's cache directory:
         // this example's own, so that no other run can hold it.
         .env("XDG_CACHE_HOME", dir)
-        .env("HOME", dir)
+        .env("TMPDIR", dir)
         .env("NO_COLOR", "1")
+        .env_remove("BBX_DB")
+        .env("XDG_DATA_HOME", &home)
+        .env("HOME", &home);
+    command
+}
+
+/// Runs one example in `dir`; `Err` says how its output differs.
+fn run(example: &Example, dir: &Path) -> Result<(), String> {
+    let out = in_a_new_home(dir)
+        .args(&example.args)
         .output()
         .map_err(|e| format!("{}: cannot run bbx: {e}", example.place))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -242,20 +261,6 @@ fn run(example: &Example, dir: &Path) -> Result<(), String> {
 /// not be read as examples, else each example's result.
 type DocumentRun = Result<Vec<Result<(), String>>, String>;
 
-/// Copies `from` into `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let path = entry.expect("entry").path();
-        let target = to.join(path.file_name().expect("a name"));
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).expect("copy");
-        }
-    }
-}
-
 #[test]
 fn the_examples_of_the_docs_print_what_the_docs_show() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -273,7 +278,6 @@ fn the_examples_of_the_docs_print_what_the_docs_show() {
                     let text = std::fs::read_to_string(&doc).expect("readable");
                     let result = examples(&name, &text).map(|list| {
                         let dir = temp_dir("docs");
-                        copy_dir(&root.join("puzzles"), &dir.join("puzzles"));
                         list.iter().map(|e| run(e, &dir)).collect()
                     });
                     (doc, result)
@@ -341,4 +345,131 @@ fn the_docs_check_sees_a_changed_output() {
     assert!(examples("d.md", "```console\n$ bbx solve - < x\n```\n").is_err());
     assert!(examples("d.md", "```console\noutput first\n```\n").is_err());
     assert!(examples("d.md", "```console\n$ bbx trace\n").is_err());
+}
+
+/// The examples a help text gives: the lines of its `Examples:` paragraph
+/// that run bbx, each without the comment that may follow it after two
+/// spaces; those that need a shell (a pipe, a redirection) are left out.
+fn help_examples(help: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in help.lines() {
+        if line.trim_end() == "Examples:" {
+            inside = true;
+        } else if line.trim().is_empty() {
+            inside = false;
+        } else if inside && let Some(command) = line.trim_start().strip_prefix("bbx ") {
+            let command = command.split("  ").next().unwrap_or_default().trim();
+            if !command.contains(['|', '<', '>', '$', '`']) {
+                out.push(command.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// How long an example of the help may run before it counts as started:
+/// long commands (a census, a large catalogue) are stopped there.
+const STARTED: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Runs `bbx ARGS` in `dir` until it ends or [`STARTED`] has passed (an
+/// `explore` until it ends); `Err` when it is refused (exit status 2 or 3)
+/// or dies, with its message.
+fn starts(args: &[String], dir: &Path) -> Result<(), String> {
+    let mut child = in_a_new_home(dir)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run bbx: {e}"))?;
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            let mut err = String::new();
+            if let Some(mut pipe) = child.stderr.take() {
+                use std::io::Read as _;
+                let _ = pipe.read_to_string(&mut err);
+            }
+            // play needs a terminal, which it asks for once the game is set:
+            // a game that could not be set up says so first.
+            let needs_terminal = args[0] == "play" && err.contains("needs a terminal");
+            return match status.code() {
+                Some(0 | 1 | 4) => Ok(()),
+                Some(2) if needs_terminal => Ok(()),
+                _ => Err(format!("{status}: {err}")),
+            };
+        }
+        // explore runs to its end: the examples after it read its catalogue.
+        if start.elapsed() > STARTED && args[0] != "explore" {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_examples_of_every_help_run_from_an_empty_directory() {
+    // The commands, as the top-level help lists them.
+    let top = String::from_utf8(bbx().arg("--help").output().expect("runs").stdout).expect("UTF-8");
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect();
+    assert!(commands.len() >= 12, "{top}");
+    // Each command's examples, from -h and --help, in order and once each;
+    // the top level's go first.
+    let mut lists = vec![help_examples(&top)];
+    for c in &commands {
+        let mut list = Vec::new();
+        for flag in ["-h", "--help"] {
+            let out = bbx().args([c.as_str(), flag]).output().expect("runs");
+            for e in help_examples(&String::from_utf8_lossy(&out.stdout)) {
+                if !list.contains(&e) {
+                    list.push(e);
+                }
+            }
+        }
+        assert!(!list.is_empty(), "bbx {c} --help gives no example");
+        lists.push(list);
+    }
+    let count: usize = lists.iter().map(Vec::len).sum();
+    // One thread per command, each in a new, empty directory, its examples
+    // in order (show's first explores the catalogue it reads).
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = lists
+            .iter()
+            .map(|list| {
+                s.spawn(move || {
+                    let dir = temp_dir("help-examples");
+                    let mut failed = Vec::new();
+                    for example in list {
+                        let result = split_args(example).and_then(|args| starts(&args, &dir));
+                        if let Err(e) = result {
+                            failed.push(format!("bbx {example}: {e}"));
+                        }
+                    }
+                    failed
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of {count} examples of the help fail from an empty directory:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(count >= 40, "only {count} examples in the help");
 }

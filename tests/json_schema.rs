@@ -309,6 +309,9 @@ fn every_command_prints_the_documented_json() {
             "bbx stats",
             0,
         ),
+        (vec!["puzzles"], "bbx puzzles", 0),
+        (vec!["puzzles", "tatham/a3-6-b8-won"], "bbx puzzles NAME", 0),
+        (vec!["puzzles", "seed-23-cell-path"], "bbx puzzles NAME", 0),
         (vec!["trace", "O-O-------------"], "bbx trace", 0),
         (
             vec![
@@ -513,7 +516,8 @@ fn every_command_prints_the_documented_json() {
     );
     // Every command that takes --json has its object in the doc, and one example.
     for command in [
-        "trace", "solve", "suggest", "strategy", "generate", "explore", "show", "stats", "verify",
+        "puzzles", "trace", "solve", "suggest", "strategy", "generate", "explore", "show", "stats",
+        "verify",
     ] {
         let name = format!("bbx {command}");
         assert!(

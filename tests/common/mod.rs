@@ -60,13 +60,18 @@ pub fn kill_at_random(
     delays
 }
 
-/// The `bbx` binary built for these tests. Its user's cache directory,
-/// where a census works unless given `--work-dir`, is [`cache_dir`]: the
-/// tests never write in the cache of whoever runs them, nor in the
-/// system's temporary directory.
+/// The `bbx` binary built for these tests, kept away from the user's own
+/// catalogues and cache ([`isolated`]): a census works, unless given
+/// `--work-dir`, in [`cache_dir`], never in the cache of whoever runs the
+/// tests nor in the system's temporary directory.
 pub fn bbx() -> Command {
     let mut command = Command::cargo_bin("bbx").expect("binary built");
-    command.env("XDG_CACHE_HOME", cache_dir());
+    for (key, value) in isolated() {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
     command
 }
 
@@ -74,6 +79,28 @@ pub fn bbx() -> Command {
 /// directory, kept between runs (a finished census leaves nothing in it).
 pub fn cache_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache")
+}
+
+/// The environment that keeps a test's bbx away from the user's catalogues
+/// and cache: no `BBX_DB`, the cache directory [`cache_dir`], and a data
+/// directory (`XDG_DATA_HOME`, and `HOME` for the systems that derive it
+/// from there) of the test process's own in the target directory, empty
+/// unless a test writes there. `(key, None)` removes the variable.
+pub fn isolated() -> Vec<(&'static str, Option<std::ffi::OsString>)> {
+    static HOME: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let home = HOME.get_or_init(|| {
+        tempfile::Builder::new()
+            .prefix("bbx-test-home-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("temp dir")
+    });
+    let home = home.path().as_os_str().to_owned();
+    vec![
+        ("BBX_DB", None),
+        ("XDG_CACHE_HOME", Some(cache_dir().into_os_string())),
+        ("XDG_DATA_HOME", Some(home.clone())),
+        ("HOME", Some(home)),
+    ]
 }
 
 /// Standard output of a command that must succeed.

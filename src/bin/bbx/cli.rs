@@ -123,7 +123,11 @@ fn watch_interrupts(stop: Arc<AtomicBool>) {
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
 pub struct PuzzleInput {
-    /// The puzzle file, or `-` for standard input.
+    /// The puzzle file, `-` for standard input, or a built-in puzzle
+    ///
+    /// The name of a built-in puzzle (`bbx puzzles` lists them) is read
+    /// where no file of that name exists.
+    #[arg(value_name = "FILE|NAME")]
     pub file: String,
     /// The puzzle format [default: detected]
     ///
@@ -148,7 +152,10 @@ pub struct PuzzleInput {
 impl PuzzleInput {
     /// Reads the puzzle and settles its atom counts and rules.
     pub fn load(&self) -> bbx::Result<(Puzzle, RangeInclusive<usize>, Rules)> {
-        let puzzle = load_puzzle(&self.file, self.format)?;
+        let puzzle = match crate::samples::find(&self.file) {
+            Some(sample) => bbx::puzzle::parse_puzzle(sample.text, sample.name, self.format)?,
+            None => load_puzzle(&self.file, self.format).map_err(crate::samples::not_found)?,
+        };
         let atoms = match (self.atoms.clone(), puzzle.atoms, puzzle.atom_range.clone()) {
             (Some(r), _, _) => r,
             (None, Some(n), _) => n..=n,

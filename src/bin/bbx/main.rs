@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+mod catalogues;
 mod cli;
 mod commands;
+mod samples;
 mod terminal;
 mod values;
 
@@ -39,6 +41,11 @@ enum Command {
     /// random molecule, a puzzle, a saved game or a game of Simon Tatham's
     /// Black Box.
     Play(commands::play::Args),
+    /// List the puzzles built into bbx, or print one
+    ///
+    /// List the sample puzzles built into bbx, or print one; every command
+    /// that reads a puzzle takes one by name.
+    Puzzles(commands::puzzles::Args),
     /// Every molecule that fits the rays of a game
     ///
     /// Find every molecule that fits an observed game (SAT with blocking
@@ -99,7 +106,7 @@ enum Command {
 const SHORT_AFTER_HELP: &str = "\
 Examples:
   bbx play
-  bbx solve puzzles/seed-emacs-game-2.txt
+  bbx solve seed-emacs-game-2
 
 'bbx help COMMAND' (or 'bbx COMMAND --help') tells more; 'bbx --help' lists
 the exit statuses and the documentation.";
@@ -107,11 +114,12 @@ the exit statuses and the documentation.";
 /// What `bbx --help` (and the manual page) shows after the commands.
 const LONG_AFTER_HELP: &str = "\
 Examples:
-  bbx play                                   a game of A4_B8 in the terminal
-  bbx solve puzzles/seed-emacs-game-2.txt    every molecule that fits a game
-  bbx suggest puzzles/generated-a4-b8-partial.txt --max-rays 3
-  bbx trace A4_B6 868                        every ray of one molecule
-  bbx stats A4_B6                            the ambiguity table of A4_B6
+  bbx play                          a game of A4_B8 in the terminal
+  bbx puzzles                       the puzzles built into bbx
+  bbx solve seed-emacs-game-2       every molecule that fits a game
+  bbx suggest generated-a4-b8-partial --max-rays 3
+  bbx trace A4_B6 868               every ray of one molecule
+  bbx stats A4_B6                   the ambiguity table of A4_B6
 
 Exit status:
   0    done
@@ -148,6 +156,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Play(args) => commands::play::run(args),
+        Command::Puzzles(args) => commands::puzzles::run(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Suggest(args) => commands::suggest::run(args),
         Command::Generate(args) => commands::generate::run(args),

@@ -17,8 +17,9 @@ use crate::cli::{Quiet, Status, Workers, ctrl_c, faults, interrupt, json, progre
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// The catalogue file (created if absent).
-    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    /// The catalogue file [default: bbx.sqlite in your data directory]
+    #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
+        hide_default_value = true, long_help = crate::catalogues::help("The catalogue file, created if absent."))]
     db: String,
     /// Delete what is stored for this configuration and explore it again.
     #[arg(long)]
@@ -40,6 +41,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     // Refuse before the file is created, so that a refusal leaves none behind.
     Catalogue::explorable(args.config, args.force)?;
     let faults = faults()?;
+    crate::catalogues::prepare(&args.db)?;
     let mut cat = Catalogue::open_waiting(&args.db, busy_ms(&faults))?;
     // A second Ctrl-C stops at once: the last commit is safe.
     ctrl_c();

@@ -6,6 +6,7 @@ pub mod explore;
 pub mod generate;
 pub mod man;
 pub mod play;
+pub mod puzzles;
 pub mod show;
 pub mod solve;
 pub mod stats;

@@ -17,7 +17,7 @@ use crate::cli::{Flags, Quiet, Seed, Status, Workers, parse_max, parse_timeout};
 #[derive(clap::Args)]
 #[command(
     after_help = "Keys: arrows move, Enter shoots or puts an atom, g guesses, ? help, q quits.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique",
-    after_long_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play puzzles/seed-pure-thought-a4-b8.txt\n  bbx play bbx-A4_B8-seed-42.txt      (resumes a saved game)\n  bbx play blackbox.sav               (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'           (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
+    after_long_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nA game saved with s (bbx-A4_B8-seed-42.txt, say) resumes with bbx play FILE, as does a save file of Tatham's Black Box.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play seed-pure-thought-a4-b8       (a built-in puzzle)\n  bbx play tatham/a5-b8-checked-once     (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'              (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
 )]
 pub struct Args {
     /// A configuration, a puzzle, a saved game or a game ID [default: A4_B8]
@@ -91,22 +91,26 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
     let game = args.game.as_deref().unwrap_or("A4_B8");
     let lower = game.to_ascii_lowercase();
-    let start = match game.parse::<Config>() {
-        Ok(config) => Start::Random {
+    let start = match (game.parse::<Config>(), crate::samples::find(game)) {
+        (Ok(config), _) => Start::Random {
             config,
             unique: args.unique,
         },
-        Err(_) if std::path::Path::new(game).exists() => Start::File(game.to_string()),
-        Err(_) if bbx::puzzle::is_tatham(game) && !game.contains('\n') => {
+        (Err(_), _) if std::path::Path::new(game).exists() => Start::File(game.to_string()),
+        (Err(_), Some(sample)) => Start::Text {
+            origin: sample.name.to_string(),
+            text: sample.text.to_string(),
+        },
+        (Err(_), None) if bbx::puzzle::is_tatham(game) && !game.contains('\n') => {
             Start::GameId(game.to_string())
         }
         // Meant as a configuration: its parse error is the better message.
-        Err(e) if lower.starts_with('a') && lower.contains("_b") => {
+        (Err(e), None) if lower.starts_with('a') && lower.contains("_b") => {
             return Err(e);
         }
-        Err(_) => {
+        (Err(_), None) => {
             return Err(bbx::Error::invalid(format!(
-                "'{game}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
+                "'{game}' is neither a configuration (An_Bp, such as A4_B8), a puzzle file that exists nor a built-in puzzle (`bbx puzzles` lists them)"
             )));
         }
     };
@@ -127,7 +131,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Start::Random { .. } if atoms.is_some() => {
             "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
         }
-        Start::File(_) if args.unique => {
+        Start::File(_) | Start::Text { .. } if args.unique => {
             "--unique chooses random molecules: it does not apply to a puzzle file"
         }
         Start::GameId(_) if args.unique => {

@@ -7,8 +7,8 @@ use crate::cli::{Quiet, Status, json};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --group 868",
-    after_long_help = "Examples:\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
+    after_help = "Examples:\n  bbx explore A4_B6         (once: the catalogue show reads)\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --group 868",
+    after_long_help = "Examples:\n  bbx explore A4_B6         (once: the catalogue show reads)\n  bbx show A4_B6 868 15993\n  bbx show A4_B6 --from 5 --to 10\n  bbx show A4_B6 --spectrum '@&@&@&@a@bcda@b@&@dc&@&@'\n  bbx show A4_B6 --group 868"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
@@ -28,10 +28,9 @@ pub struct Args {
     /// The spectral group of molecule N, side by side.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     group: Option<u64>,
-    /// The catalogue file
-    ///
-    /// A complete catalogue, or a census stored by `bbx stats --store-groups`.
-    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    /// The catalogue file [default: bbx.sqlite in your data directory]
+    #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
+        hide_default_value = true, long_help = crate::catalogues::help("The catalogue file: a complete catalogue, or a census stored by `bbx stats --store-groups`."))]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -50,6 +49,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     // A complete catalogue, or a census's groups (any other molecule is
     // traced on the spot, and a spectrum not stored is one molecule's own).
     let busy_ms = bbx::catalogue::busy_ms(&crate::cli::faults()?);
+    crate::catalogues::prepare(&args.db)?;
     let store = bbx::census::source::rows(&args.db, config, busy_ms)?;
     let total = config.molecule_count().unwrap_or(0);
     let check = |n: u64| {

@@ -14,8 +14,29 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve game.txt --atoms 4..5 --max 100",
-    after_long_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --max-boards 3"
+    after_help = "Examples:\n  bbx solve seed-pure-thought-a4-b8\n  bbx solve generated-a4-b8-partial --atoms 4..5 --max 100",
+    after_long_help = "\
+Puzzle formats (detected, or --format):
+  display  J. Forget's board with border marks: letters for exit pairs, @ hit,
+           & reflection, or Emacs notation (digits, H, R); blank or ? for rays
+           not shot; O in the box is your guess; an optional line 'There are
+           N balls in the box'
+  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot
+  seed001  A. Janns's solver's format: 'P K', then one ray per line in its
+           clockwise numbering (edge-miss rules)
+  tatham   a save file of Simon Tatham's Black Box, or a game ID such as
+           w8h8m5M5:<hex> or w8h8m5M5#<seed> (in a file): the lasers fired,
+           the balls guessed
+
+Exit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,
+4 nothing found before --timeout or --memory stopped the search, 130
+interrupted (what was found is shown).
+
+Examples:
+  bbx solve seed-pure-thought-a4-b8
+  bbx solve seed001-sample --json
+  bbx solve generated-a4-b8-partial --atoms 4..5 --max 100
+  bbx solve generated-a8-b15-partial --timeout 10 --max-boards 3"
 )]
 pub struct Args {
     #[command(flatten)]

@@ -29,16 +29,14 @@ Examples:
   bbx stats A4_B6
   bbx stats A6_B8 --json
   bbx stats A6_B10 --store-groups --db a6-b10.sqlite
-  bbx stats A6_B8 --processes 2 --process 0 --hostfile hosts.txt"
+  bbx stats A6_B8 --processes 2 --process 0   (and --process 1 beside it)"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
-    /// The catalogue file
-    ///
-    /// Read when it holds the configuration complete or a census of it
-    /// stored with --store-groups; written only with --store-groups.
-    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    /// The catalogue file [default: bbx.sqlite in your data directory]
+    #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
+        hide_default_value = true, long_help = crate::catalogues::help("The catalogue file: read when it holds the configuration complete or a census of it stored with --store-groups; written only with --store-groups."))]
     db: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -64,6 +62,7 @@ pub struct Args {
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = args.census_args.cluster()?;
+    crate::catalogues::prepare(&args.db)?;
     let options = TablesOptions {
         db: args.db.clone(),
         count: args.census,

@@ -15,8 +15,8 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --max-rays 3 --plan",
-    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest puzzles/generated-a4-b8-partial.txt\n  bbx suggest game.txt --max-rays 3 --json\n  bbx suggest big-game.txt --timeout 5"
+    after_help = "Examples:\n  bbx suggest generated-a4-b8-partial\n  bbx suggest generated-a4-b8-partial --max-rays 3 --plan",
+    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest generated-a4-b8-partial\n  bbx suggest seed-emacs-game-1 --max-rays 3 --json\n  bbx suggest generated-a8-b15-partial --timeout 5"
 )]
 pub struct Args {
     #[command(flatten)]

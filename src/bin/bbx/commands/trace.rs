@@ -12,7 +12,7 @@ use crate::cli::{Quiet, Status, json};
 #[command(
     override_usage = "bbx trace [OPTIONS] [CONFIG] <MOLECULE>",
     after_help = "Examples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868 --ray 3",
-    after_long_help = "A linear form may start with '-' (an empty first cell): it is read as the\nmolecule, not as an option; '-' alone is standard input.\n\nExamples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868\n  bbx trace -O-O------------ --json\n  bbx trace puzzles/seed-23-cell-path.txt --ray 31"
+    after_long_help = "A linear form may start with '-' (an empty first cell): it is read as the\nmolecule, not as an option; '-' alone is standard input.\n\nExamples:\n  bbx trace O-O-------------\n  bbx trace A4_B6 868\n  bbx trace -O-O------------ --json\n  bbx trace seed-23-cell-path --ray 31"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B6 (before a molecule number)
@@ -21,11 +21,12 @@ pub struct Args {
     /// molecule.
     #[arg(value_name = "CONFIG", allow_hyphen_values = true)]
     first: Option<String>,
-    /// The molecule: linear form, file, `-` or a number
+    /// The molecule: linear form, file, `-`, built-in puzzle or number
     ///
     /// Its linear form (`O` atom, `-` or `.` empty, row by row), a file
     /// holding that or a picture in J. Forget's display, `-` for standard
-    /// input, or a molecule number after the configuration.
+    /// input, the name of a built-in puzzle holding a picture, or a
+    /// molecule number after the configuration.
     #[arg(value_name = "MOLECULE", allow_hyphen_values = true)]
     second: Option<String>,
     /// The configuration, as an option (the same as CONFIG).
@@ -101,7 +102,16 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
 
 fn inner(args: Args) -> bbx::Result<String> {
     let (molecule, config) = args.molecule_and_config()?;
-    let m = load_molecule(molecule, config)?;
+    let m = match crate::samples::find(molecule) {
+        Some(sample) => {
+            let m = bbx::puzzle::parse_molecule(sample.text, sample.name)?;
+            if let Some(c) = config {
+                m.check_config(c)?;
+            }
+            m
+        }
+        None => load_molecule(molecule, config).map_err(crate::samples::not_found)?,
+    };
     let positions = 4 * m.width();
     if let Some(&k) = args.rays.iter().find(|&&k| k == 0 || k > positions) {
         return Err(bbx::Error::invalid(format!(

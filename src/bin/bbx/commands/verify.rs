@@ -18,8 +18,9 @@ use crate::cli::{
 pub struct Args {
     /// The configuration, e.g. A4_B6.
     config: Config,
-    /// The catalogue to read, when it holds the configuration
-    #[arg(long, default_value = "bbx.sqlite", value_name = "FILE")]
+    /// The catalogue file [default: bbx.sqlite in your data directory]
+    #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
+        hide_default_value = true, long_help = crate::catalogues::help("The catalogue file, read when it holds the configuration complete (or, with --ambiguous, a census's stored groups)."))]
     db: String,
     /// Check the ambiguous spectra and N unique ones [default: all]
     ///
@@ -66,6 +67,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         budget: bbx::control::Budget::default().with_cancel(interrupt()),
         faults: faults()?,
     };
+    crate::catalogues::prepare(&args.db)?;
     let start = Instant::now();
     let mut reading = None;
     let found = bbx::verify::spectra_or_stream(config, &args.db, &options, |source| {

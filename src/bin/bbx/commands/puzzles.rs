@@ -1,0 +1,125 @@
+//! `bbx puzzles`.
+
+use bbx::puzzle::parse_puzzle;
+
+use crate::cli::{Quiet, Status, json};
+use crate::samples::{SAMPLES, Sample};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  bbx puzzles\n  bbx solve seed-emacs-game-2",
+    after_long_help = "Any command that reads a puzzle or a molecule from a file (solve, suggest,\nplay, trace) takes the name of a built-in puzzle where no file of that name\nexists.\n\nExamples:\n  bbx puzzles\n  bbx puzzles seed-emacs-game-2\n  bbx solve seed-emacs-game-2\n  bbx suggest generated-a4-b8-partial\n  bbx play seed-pure-thought-a4-b8"
+)]
+pub struct Args {
+    /// Print this puzzle's text instead of the list
+    ///
+    /// Its text as the file holds it, to copy and change (`bbx puzzles
+    /// NAME > game.txt`).
+    #[arg(value_name = "NAME")]
+    name: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Taken as by every command: nothing is shown while it works.
+    #[command(flatten)]
+    _quiet: Quiet,
+}
+
+/// A built-in puzzle as `--json` gives it.
+#[derive(serde::Serialize)]
+struct Record {
+    name: &'static str,
+    file: &'static str,
+    about: &'static str,
+    format: String,
+    config: Option<String>,
+    width: usize,
+    height: usize,
+    atoms_min: Option<usize>,
+    atoms_max: Option<usize>,
+    rays_shot: usize,
+}
+
+/// What a sample holds, read as `bbx solve` reads it.
+fn record(s: &'static Sample) -> bbx::Result<Record> {
+    let p = parse_puzzle(s.text, s.name, None)?;
+    let atoms = p.atoms.map(|n| n..=n).or(p.atom_range.clone());
+    Ok(Record {
+        name: s.name,
+        file: s.file,
+        about: s.about,
+        format: p.format.to_string(),
+        config: p.config().map(|c| c.to_string()),
+        width: p.width(),
+        height: p.width(),
+        atoms_min: atoms.as_ref().map(|r| *r.start()),
+        atoms_max: atoms.as_ref().map(|r| *r.end()),
+        rays_shot: p.observation.shot_count(),
+    })
+}
+
+pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    if let Some(name) = &args.name {
+        let sample = SAMPLES
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name) || s.file.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                bbx::Error::invalid(format!(
+                    "no built-in puzzle is called '{name}': `bbx puzzles` lists them"
+                ))
+            })?;
+        if args.json {
+            /// One puzzle, with its text.
+            #[derive(serde::Serialize)]
+            struct WithText {
+                #[serde(flatten)]
+                record: Record,
+                text: &'static str,
+            }
+            let record = record(sample)?;
+            return Ok((
+                json(&WithText {
+                    record,
+                    text: sample.text,
+                })?,
+                Status::Done,
+            ));
+        }
+        return Ok((sample.text.to_string(), Status::Done));
+    }
+    let records = SAMPLES
+        .iter()
+        .map(record)
+        .collect::<bbx::Result<Vec<_>>>()?;
+    if args.json {
+        /// Every built-in puzzle.
+        #[derive(serde::Serialize)]
+        struct Listed {
+            puzzles: Vec<Record>,
+        }
+        return Ok((json(&Listed { puzzles: records })?, Status::Done));
+    }
+    let config = |r: &Record| match (&r.config, r.atoms_min, r.atoms_max) {
+        (Some(c), _, _) => c.clone(),
+        (None, Some(a), Some(b)) => format!("A{a}..{b}_B{}", r.width),
+        _ => format!("B{}", r.width),
+    };
+    let name_width = records.iter().map(|r| r.name.len()).max().unwrap_or(4);
+    let mut out = format!(
+        "{:<name_width$}  {:<8}  {:<9}  what\n",
+        "name", "config", "rays shot"
+    );
+    for r in &records {
+        let rays = format!("{} of {}", r.rays_shot, 4 * r.width);
+        out.push_str(&format!(
+            "{:<name_width$}  {:<8}  {rays:<9}  {}\n",
+            r.name,
+            config(r),
+            r.about
+        ));
+    }
+    out.push_str(
+        "\n`bbx puzzles NAME` prints one; solve, suggest, play and trace take a NAME\nwhere they take a file: bbx solve seed-emacs-game-2\n",
+    );
+    Ok((out, Status::Done))
+}
