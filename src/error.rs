@@ -146,7 +146,7 @@ impl Error {
         match self {
             Error::Parse(e) => e.to_string(),
             Error::Config { input, reason } => {
-                format!("invalid configuration '{input}': {reason}")
+                format!("invalid configuration {}: {reason}", quote(input))
             }
             Error::Invalid(t) | Error::System(t) | Error::Busy(t) => t.show(naming),
             Error::Io { path, source } => format!("{path}: {source}"),

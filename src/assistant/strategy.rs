@@ -80,7 +80,10 @@ impl Policy {
 
 /// The error of a name that is no policy.
 fn unknown_policy(s: &str) -> String {
-    format!("unknown policy '{s}': expected greedy, entropy, score or lookahead")
+    format!(
+        "unknown policy {}: expected greedy, entropy, score or lookahead",
+        crate::error::quote(s)
+    )
 }
 
 /// What to play, and within what: the budget's deadline and token stop

@@ -124,7 +124,8 @@ impl FromStr for Format {
         };
         (Format::ALL.into_iter().find(|f| f.name() == name)).ok_or_else(|| {
             format!(
-                "unknown puzzle format '{s}' (expected 'display', 'linear', 'seed001' or 'tatham')"
+                "unknown puzzle format {} (expected 'display', 'linear', 'seed001' or 'tatham')",
+                crate::error::quote(s)
             )
         })
     }

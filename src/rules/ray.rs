@@ -60,7 +60,10 @@ impl Rules {
 
 /// The error of a name that is no rule set.
 fn unknown_rules(s: &str) -> String {
-    format!("unknown rules '{s}' (expected 'standard' or 'edge-miss')")
+    format!(
+        "unknown rules {} (expected 'standard' or 'edge-miss')",
+        crate::error::quote(s)
+    )
 }
 
 /// What became of a ray.

@@ -12,6 +12,7 @@ use std::time::Duration;
 use bbx::Rules;
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
 use bbx::control::{Budget, Cancel, Ended, Faults};
+use bbx::error::quote;
 use bbx::puzzle::{Format, Puzzle, load_puzzle_within};
 use bbx::solver::{self, Limits, Solution};
 
@@ -194,14 +195,19 @@ pub type Loaded = (Puzzle, RangeInclusive<usize>, Rules);
 
 /// Parses `N` or `A..B` (also `A..=B`).
 fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {
-    let bad = || format!("expected a number of atoms N or a range A..B, not '{s}'");
+    let bad = || {
+        format!(
+            "expected a number of atoms N or a range A..B, not {}",
+            quote(s)
+        )
+    };
     let num = |x: &str| x.trim().parse::<usize>().map_err(|_| bad());
     match s.split_once("..") {
         None => num(s).map(|n| n..=n),
         Some((a, b)) => {
             let (a, b) = (num(a)?, num(b.trim_start_matches('='))?);
             if a > b {
-                return Err(format!("empty range of atom counts '{s}'"));
+                return Err(format!("empty range of atom counts {}", quote(s)));
             }
             Ok(a..=b)
         }
@@ -255,7 +261,8 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
         Ok(_) => Err(too_large()),
         Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => Err(too_large()),
         Err(_) => Err(format!(
-            "expected a seed, a whole number from 0 to {MAX_SEED}, not '{s}'"
+            "expected a seed, a whole number from 0 to {MAX_SEED}, not {}",
+            quote(s)
         )),
     }
 }
@@ -285,7 +292,8 @@ pub fn parse_max(s: &str) -> Result<usize, String> {
         Ok(0) => Err("--max 0 would stop before the first molecule: give at least 1".into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
-            "expected a number of molecules (a whole number, at least 1), not '{s}'"
+            "expected a number of molecules (a whole number, at least 1), not {}",
+            quote(s)
         )),
     }
 }
@@ -298,7 +306,8 @@ const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     let bad = || {
         format!(
-            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m, not '{s}'"
+            "expected a number of seconds between 0 and {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m, not {}",
+            quote(s)
         )
     };
     let t = s.trim();
@@ -517,10 +526,18 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     let bytes = s
         .trim()
         .parse::<bytesize::ByteSize>()
-        .map_err(|_| format!("expected a size such as 2G, 500M, 1TiB or 1048576, not '{s}'"))?
+        .map_err(|_| {
+            format!(
+                "expected a size such as 2G, 500M, 1TiB or 1048576, not {}",
+                quote(s)
+            )
+        })?
         .as_u64();
     if bytes < 1_000_000 {
-        return Err(format!("'{s}' is too little memory: give at least 1M"));
+        return Err(format!(
+            "{} is too little memory: give at least 1M",
+            quote(s)
+        ));
     }
     Ok(bytes)
 }

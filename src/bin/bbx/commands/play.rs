@@ -82,7 +82,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         Err(_) => {
             return Err(bbx::Error::invalid(format!(
-                "'{game}' is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists"
+                "{} is neither a configuration (An_Bp, such as A4_B8) nor a puzzle file that exists",
+                bbx::error::quote(game)
             )));
         }
     };

@@ -202,7 +202,8 @@ fn parse_sample(s: &str) -> Result<usize, String> {
         Ok(0) => Err("--sample 0: give at least 1 unique spectrum, or --ambiguous to check the shared spectra alone".into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
-            "expected a number of spectra (a whole number, at least 1), not '{s}'"
+            "expected a number of spectra (a whole number, at least 1), not {}",
+            bbx::error::quote(s)
         )),
     }
 }
