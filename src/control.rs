@@ -44,6 +44,8 @@
 //! ```
 
 use std::fmt;
+
+use crate::error::{field, quote};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -424,13 +426,16 @@ impl Faults {
             };
             let number = || -> Result<Option<u64>, String> {
                 value
-                    .ok_or_else(|| format!("fault '{name}' needs a value: {name}=N"))?
+                    .ok_or_else(|| {
+                        format!("fault {} needs a value: {}=N", quote(name), field(name))
+                    })?
                     .parse()
                     .map(Some)
                     .map_err(|_| {
                         format!(
-                            "fault '{name}': '{}' is not a whole number",
-                            value.unwrap_or_default()
+                            "fault {}: {} is not a whole number",
+                            quote(name),
+                            quote(value.unwrap_or_default())
                         )
                     })
             };
@@ -444,7 +449,8 @@ impl Faults {
                 "crossed-rules" if value.is_none() => faults.crossed_rules = true,
                 _ => {
                     return Err(format!(
-                        "unknown fault '{item}': expected stop-after=N, stop-grouping-after=N, stop-storing-after=N, fail-writes-after=BYTES, unit-size=N, busy-timeout-ms=MS or crossed-rules"
+                        "unknown fault {}: expected stop-after=N, stop-grouping-after=N, stop-storing-after=N, fail-writes-after=BYTES, unit-size=N, busy-timeout-ms=MS or crossed-rules",
+                        quote(item)
                     ));
                 }
             }

@@ -146,7 +146,7 @@ impl Error {
         match self {
             Error::Parse(e) => e.to_string(),
             Error::Config { input, reason } => {
-                format!("invalid configuration '{input}': {reason}")
+                format!("invalid configuration {}: {reason}", quote(input))
             }
             Error::Invalid(t) | Error::System(t) | Error::Busy(t) => t.show(naming),
             Error::Io { path, source } => format!("{path}: {source}"),
@@ -265,10 +265,68 @@ where
     }
 }
 
+/// The most characters of a user's text a message quotes ([`quote`]).
+pub const QUOTE_CHARS: usize = 60;
+
+/// A piece of a user's text as a message shows it, on one line and short:
+/// line ends, tabs, quotes and other characters that are not plainly
+/// printable escaped as Rust escapes them (`\n`, `\t`, `\'`, `\u{feff}`),
+/// and only its first [`QUOTE_CHARS`] characters, with `…` after them when
+/// there are more. [`quote`] puts it between single quotes.
+///
+/// ```
+/// use bbx::error::field;
+/// assert_eq!(field("F2\nMOVE"), "F2\\nMOVE");
+/// assert_eq!(field(&"ab".repeat(40)), format!("{}…", "ab".repeat(30)));
+/// ```
+pub fn field(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == QUOTE_CHARS {
+            out.push('…');
+            break;
+        }
+        // Escaped as in Rust's source, except that a double quote stands
+        // as it is (fields are quoted with single ones).
+        if c == '"' {
+            out.push(c);
+        } else {
+            out.extend(c.escape_debug());
+        }
+    }
+    out
+}
+
+/// [`field`] between single quotes: how every message quotes what the
+/// user wrote.
+///
+/// ```
+/// use bbx::error::quote;
+/// assert_eq!(quote("w8h6m5M5"), "'w8h6m5M5'");
+/// assert_eq!(quote("it's"), "'it\\'s'");
+/// ```
+pub fn quote(text: &str) -> String {
+    format!("'{}'", field(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::io::ErrorKind;
+
+    #[test]
+    fn quoted_fields_stay_on_one_short_line() {
+        assert_eq!(quote("F2\r\nMOVE    :"), "'F2\\r\\nMOVE    :'");
+        assert_eq!(quote("\u{feff}x\ty"), "'\\u{feff}x\\ty'");
+        let long = "0123456789".repeat(1_000_000);
+        let q = quote(&long);
+        assert_eq!(q.chars().count(), QUOTE_CHARS + 3, "{q}");
+        assert!(q.ends_with("…'"), "{q}");
+        // Exactly the cap: nothing cut.
+        let sixty = "x".repeat(QUOTE_CHARS);
+        assert_eq!(quote(&sixty), format!("'{sixty}'"));
+        assert_eq!(quote("é→ü"), "'é→ü'");
+    }
 
     #[test]
     fn bad_input_and_failures_are_told_apart() {

@@ -373,3 +373,49 @@ fn with_json_an_error_is_one_object_on_standard_output() {
     let help = stdout(&["solve", "--help", "--json"]);
     assert!(help.starts_with("Every molecule that fits"), "{help}");
 }
+
+#[test]
+fn messages_quote_what_was_written_short_and_on_one_line() {
+    // What each message quotes is escaped onto one line and cut at 60
+    // characters: a file's token of 100,000 characters, a label repeated
+    // 400 times, an argument with a line end in it.
+    let short = |err: &str| {
+        one_line(err);
+        assert!(err.len() < 300, "{} bytes: {err}", err.len());
+    };
+    let junk = format!("A4_B8{} @@\n", "x".repeat(100_000));
+    short(&rejects(
+        &["solve", "-"],
+        Some(&junk),
+        "invalid configuration 'A4_B8xxxxxxxx",
+    ));
+    let digits = format!("5 5\n1 {}\n", "9".repeat(100_000));
+    short(&rejects(
+        &["solve", "-"],
+        Some(&digits),
+        "border position 99999999999",
+    ));
+    let labels = format!("A2_B100 {}\n", "a".repeat(400));
+    short(&rejects(
+        &["solve", "-"],
+        Some(&labels),
+        "pair label 'a' appears 400 times (at 1:9, 1:10, 1:11, 1:12, 1:13 and 395 more)",
+    ));
+    short(&rejects(
+        &["play", "bad\ngame"],
+        None,
+        "'bad\\ngame' is neither a configuration",
+    ));
+    short(&rejects(
+        &["trace", "-zz\nq"],
+        None,
+        "unexpected argument '-zz\\nq'",
+    ));
+    // The argument parser's own message around it says more, on lines of
+    // its own.
+    rejects(
+        &["solve", "-", "--format", "tat'ham"],
+        Some("A2_B4 @&ab@&@cbac@&@&@\n"),
+        "unknown puzzle format 'tat\\'ham'",
+    );
+}

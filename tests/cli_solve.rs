@@ -720,3 +720,68 @@ fn too_many_to_walk_are_ranked_on_a_uniform_sample_and_it_says_so() {
     let solved = crate::common::stdout(&["solve", &opening, "-q", "--max-boards", "0"]);
     assert!(solved.contains("uniform random sample"), "{solved}");
 }
+
+/// Whether process `pid` catches SIGINT (its Ctrl-C handler is in place);
+/// where there is no /proc, true after a moment.
+fn catches_sigint(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        return true;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+}
+
+#[test]
+fn a_puzzle_read_from_a_pipe_that_never_ends_takes_the_limits() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // Standard input held open and never written: the read blocked past
+    // the time limit, and Ctrl-C killed the process rather than being
+    // caught.
+    for command in ["solve", "suggest"] {
+        let child = Command::new(assert_cmd::cargo::cargo_bin("bbx"))
+            .args([command, "-", "--timeout", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = crate::common::wait(child, Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        assert_eq!(
+            err,
+            "the time limit passed before standard input was read: nothing to report (--timeout raises it)\n"
+        );
+    }
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("bbx"))
+        .args(["solve", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !catches_sigint(child.id()) && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stdin = child.stdin.take();
+    let out = crate::common::wait(child, Duration::from_secs(60));
+    drop(stdin);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert_eq!(
+        err,
+        "interrupted before standard input was read: nothing to report\n"
+    );
+    crate::common::json_error(&out.stdout, "interrupted", 130);
+}

@@ -8,10 +8,13 @@
 //! their answers, which the tests below check.
 
 use bbx::play::setup::{Setup, Source, Start, start};
-use bbx::puzzle::{TathamEnding, load_puzzle, parse_tatham};
+use bbx::puzzle::{
+    TathamEnding, TathamKind, TathamParams, balls_from_seed, is_tatham, load_puzzle, obfuscate,
+    parse_tatham,
+};
 use bbx::{Molecule, Outcome, Rules, Tracer};
 
-use crate::common::{bbx, json_ok, puzzle, rejects, stdout, temp_dir};
+use crate::common::{bbx, json_error, json_ok, puzzle, rejects, stdout, temp_dir};
 
 // ---------------------------------------------------------------------------
 // Tatham's edge rule
@@ -400,4 +403,242 @@ fn bad_files_are_refused_in_one_line_naming_the_record() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------
+// Limits: long files read in time linear in their length, within the time
+// limit; what Tatham's program refuses, refused; short one-line messages
+// ---------------------------------------------------------------------------
+
+/// Tatham's description of `balls` (0-based column, row) on a p×p box.
+fn describe(p: usize, balls: &[(usize, usize)]) -> String {
+    let mut bytes = vec![p as u8, p as u8];
+    for &(x, y) in balls {
+        bytes.extend([x as u8, y as u8]);
+    }
+    obfuscate(&mut bytes, false);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A save file as Tatham's program writes one: its records, then one per
+/// move (`(key, value)`), at the last state.
+fn save_text(params: &str, desc: &str, moves: &[(&str, String)]) -> String {
+    let record = |key: &str, value: &str| format!("{key:<8}:{}:{value}\n", value.len());
+    let states = (moves.len() + 1).to_string();
+    let mut text = record("SAVEFILE", "Simon Tatham's Portable Puzzle Collection");
+    for (key, value) in [
+        ("VERSION", "1"),
+        ("GAME", "Black Box"),
+        ("PARAMS", params),
+        ("CPARAMS", params),
+        ("DESC", desc),
+        ("NSTATES", &states),
+        ("STATEPOS", &states),
+    ] {
+        text.push_str(&record(key, value));
+    }
+    for (key, value) in moves {
+        text.push_str(&record(key, value));
+    }
+    text
+}
+
+#[test]
+fn long_descriptions_are_decoded_in_time_linear_in_their_length() {
+    // Twenty restarts of 64,000 balls on the largest box, 5 MB, the last
+    // one edited. Each description took time quadratic in its length to
+    // decode (the hash of half of it again for every 20 bytes): seconds
+    // each, and the time limit passed before the file was read.
+    let dir = temp_dir("tatham-long");
+    let p = 255;
+    let cells: Vec<(usize, usize)> = (0..p * p).map(|i| (i % p, i / p)).collect();
+    let mut moves: Vec<(&str, String)> = (0..20)
+        .map(|k| ("RESTART", describe(p, &cells[k..k + 64_000])))
+        .collect();
+    let last = &mut moves[19].1;
+    let edited = if last.ends_with('0') { "1" } else { "0" };
+    last.replace_range(last.len() - 1.., edited);
+    let first = describe(p, &cells[..64_000]);
+    let file = dir.join("restarts.sav");
+    std::fs::write(&file, save_text("w255h255m64000M64000", &first, &moves)).unwrap();
+    let out = bbx()
+        .args(["solve", file.to_str().unwrap(), "--timeout", "3"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("record RESTART (move 20 of the file)") && err.contains("corrupted"),
+        "{err}"
+    );
+    // One line, the description quoted short.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 400, "{err}");
+}
+
+#[test]
+fn a_save_of_many_checks_is_replayed_quickly() {
+    // A guess of one ball on the largest box, then 99,998 checks, which
+    // Tatham's program loads. Each check traced every laser on a new board
+    // (38 s in all): the time limit passed before the file was read.
+    let dir = temp_dir("tatham-checks");
+    let mut moves = vec![("MOVE", "T1,1".to_string())];
+    moves.extend(std::iter::repeat_n(("MOVE", "R".to_string()), 99_998));
+    let file = dir.join("checks.sav");
+    let desc = describe(255, &[(100, 100)]);
+    std::fs::write(&file, save_text("w255h255m1M1", &desc, &moves)).unwrap();
+    let out = bbx()
+        .args([
+            "solve",
+            file.to_str().unwrap(),
+            "--count",
+            "--timeout",
+            "10",
+        ])
+        .output()
+        .unwrap();
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    // The first check fired a laser the guess contradicts; the others
+    // changed nothing: one laser, and the molecules of one ball that fit it.
+    let count: usize = text.trim().parse().unwrap_or_else(|_| panic!("{text}"));
+    assert!(count > 1000 && count < 255 * 255, "{count}");
+    let g = parse_tatham(&std::fs::read_to_string(&file).unwrap(), "checks").unwrap();
+    assert_eq!((g.fired.len(), g.wrong_checks), (1, 99_998));
+}
+
+#[test]
+fn reading_a_tatham_file_takes_the_time_limit() {
+    // The time limit has passed before the file is read: said so, exit 4,
+    // nothing solved.
+    let f = puzzle(CHECKED_ONCE);
+    for command in ["solve", "suggest"] {
+        let out = bbx()
+            .args([command, &f, "--timeout", "0"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "the time limit passed before {f} was read: nothing to report (--timeout raises it)\n"
+            )
+        );
+        assert!(out.stdout.is_empty());
+        let out = bbx()
+            .args([command, &f, "--timeout", "0", "--json"])
+            .output()
+            .unwrap();
+        json_error(&out.stdout, "time_limit", 4);
+    }
+}
+
+#[test]
+fn a_seed_may_hold_spaces_as_in_tatham_s_program() {
+    let dir = temp_dir("tatham-seed");
+    let params = TathamParams::default();
+    let spaced = balls_from_seed(&params, "my seed").unwrap();
+    assert_ne!(spaced, balls_from_seed(&params, "my").unwrap());
+    let file = dir.join("seed.txt");
+    std::fs::write(&file, "# a game of Tatham's\nw8h8m5M5#my seed\n").unwrap();
+    // Five balls in the 8×8 box, no laser fired: every molecule of A5_B8.
+    assert_eq!(
+        stdout(&["solve", file.to_str().unwrap(), "--count"]),
+        "7624512\n"
+    );
+    for id in ["w8h8m5M5#my seed", "w8h8m5M5:925fa66636a72ed6ae1c5015"] {
+        let g = parse_tatham(id, "id").unwrap();
+        assert!(is_tatham(id), "{id}");
+        if let TathamKind::Seed(seed) = &g.kind {
+            assert_eq!(seed, "my seed");
+            let cells: Vec<usize> = spaced.iter().map(|&(x, y)| y * 8 + x).collect();
+            assert_eq!(g.hidden, Molecule::new(8, cells).unwrap());
+        }
+    }
+    let s = start(&Setup {
+        start: Start::GameId("w8h8m5M5#my seed".into()),
+        ..Setup::default()
+    })
+    .unwrap();
+    assert_eq!(s.game.hidden().atoms().len(), 5);
+    // A description holds no space.
+    rejects(
+        &["solve", "-"],
+        Some("w8h8m5M5:925fa66636a7 2ed6ae1c5015\n"),
+        "character 13 (' ') is not a hexadecimal digit",
+    );
+}
+
+#[test]
+fn a_save_file_is_refused_where_tatham_s_program_refuses_it() {
+    let dir = temp_dir("tatham-refused");
+    let text = std::fs::read_to_string(puzzle(CHECKED_ONCE)).unwrap();
+    let cases = [
+        (
+            format!("\u{feff}{text}"),
+            "1: the save file starts with a byte-order mark",
+        ),
+        (
+            text.replacen("PARAMS  :8:w8h8m5M5\n", "", 1),
+            "no PARAMS record",
+        ),
+        (
+            text.replacen("CPARAMS :8:w8h8m5M5\n", "", 1),
+            "no CPARAMS record",
+        ),
+        (
+            text.replacen("PARAMS  :8:w8h8m5M5", "PARAMS  :4:w1h1", 1),
+            "4: record PARAMS: the parameters 'w1h1': the width and height must both be at least 2",
+        ),
+    ];
+    for (i, (edited, needle)) in cases.iter().enumerate() {
+        let f = dir.join(format!("refused-{i}.sav"));
+        std::fs::write(&f, edited).unwrap();
+        let f = f.to_str().unwrap();
+        for command in ["solve", "play"] {
+            let err = rejects(&[command, f], None, needle);
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
+    // A game ID in a file is bbx's own convention: a byte-order mark before
+    // it is taken, as before any file bbx reads.
+    let id = std::fs::read_to_string(puzzle(GAME_ID)).unwrap();
+    let f = dir.join("bom-id.txt");
+    std::fs::write(&f, format!("\u{feff}{id}")).unwrap();
+    assert_eq!(json_ok(&["solve", f.to_str().unwrap()])["molecules"], 2300);
+}
+
+#[test]
+fn messages_quote_the_file_short_and_on_one_line() {
+    let dir = temp_dir("tatham-quotes");
+    let text = std::fs::read_to_string(puzzle(CHECKED_ONCE)).unwrap();
+    // A length of 0: the value runs on into the next line, which is no
+    // record. The message quoted the bytes across the line end.
+    let f = dir.join("zero.sav");
+    std::fs::write(&f, text.replacen("MOVE    :2:F6", "MOVE    :0:F6", 1)).unwrap();
+    let err = rejects(
+        &["solve", f.to_str().unwrap()],
+        None,
+        "'F6' is not a record",
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // A game ID of 15 MB with a bad character at its end: quoted short.
+    let id = format!("w8h8m5M5:{}z\n", "0".repeat(15_000_000));
+    let f = dir.join("long-id.txt");
+    std::fs::write(&f, &id).unwrap();
+    let err = rejects(
+        &["solve", f.to_str().unwrap()],
+        None,
+        "character 15000001 ('z') is not a hexadecimal digit",
+    );
+    assert!(err.contains("'w8h8m5M5:000000"), "{err}");
+    assert!(err.len() < 400 && err.lines().count() == 1, "{err}");
+    // A move with a line end in its value.
+    let f = dir.join("move.sav");
+    std::fs::write(&f, text.replacen("MOVE    :2:F6", "MOVE    :2:F\t", 1)).unwrap();
+    rejects(&["solve", f.to_str().unwrap()], None, "record MOVE");
 }

@@ -91,7 +91,10 @@ impl Policy {
 
 /// The error of a name that is no policy.
 fn unknown_policy(s: &str) -> String {
-    format!("unknown policy '{s}': expected greedy, entropy, score, lookahead or rollout")
+    format!(
+        "unknown policy {}: expected greedy, entropy, score, lookahead or rollout",
+        crate::error::quote(s)
+    )
 }
 
 /// What to play, and within what: the budget's deadline and token stop

@@ -462,9 +462,14 @@ impl Game {
         for &i in &extra.empty {
             self.empty[i] = true;
         }
-        // The order shot, where it agrees with the board.
-        let rank = |q: &usize| extra.shots.iter().position(|s| s == q);
-        self.shots.sort_by_key(|q| rank(q).unwrap_or(usize::MAX));
+        // The order shot, where it agrees with the board: each position's
+        // first place in the saved order, found in one pass (a saved list
+        // may be long; a search of it for every ray would not be).
+        let mut rank = vec![usize::MAX; 4 * p + 1];
+        for (i, &q) in extra.shots.iter().enumerate().rev() {
+            rank[q] = i;
+        }
+        self.shots.sort_by_key(|&q| rank[q]);
         self.history = extra.history.clone();
         self.wrong_guesses = extra.wrong_guesses;
         Ok(())

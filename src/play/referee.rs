@@ -66,7 +66,8 @@ impl FromStr for Judge {
             "all-rays" | "all" | "tatham" => Ok(Judge::AllRays),
             "rays-shot" | "shot" => Ok(Judge::RaysShot),
             _ => Err(format!(
-                "unknown judge '{s}' (expected 'all-rays' or 'rays-shot')"
+                "unknown judge {} (expected 'all-rays' or 'rays-shot')",
+                crate::error::quote(s)
             )),
         }
     }

@@ -1,7 +1,7 @@
 //! Puzzles in A. Janns's format: `P K`, then one ray per line in its own
 //! clockwise numbering, rules [`Rules::EdgeMiss`].
 
-use crate::error::{ParseError, quantity};
+use crate::error::{ParseError, field, quantity, quote};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
 use crate::rules::config::MAX_WIDTH;
 use crate::rules::ray::{Outcome, Rules};
@@ -66,17 +66,21 @@ fn janns_number(
     if let Some(rest) = word.strip_prefix('-')
         && digits(rest)
     {
-        return Err(err(format!("{noun} {word} is out of range: {range}")));
+        return Err(err(format!(
+            "{noun} {} is out of range: {range}",
+            field(word)
+        )));
     }
     let unsigned = word.strip_prefix('+').unwrap_or(word);
     if !digits(unsigned) {
         return Err(err(format!(
-            "expected {what} (a whole number), found '{word}'"
+            "expected {what} (a whole number), found {}",
+            quote(word)
         )));
     }
     unsigned
         .parse()
-        .map_err(|_| err(format!("{noun} {word} is out of range: {range}")))
+        .map_err(|_| err(format!("{noun} {} is out of range: {range}", field(word))))
 }
 
 pub(super) fn parse_janns(text: &str, origin: &str) -> Result<Puzzle, ParseError> {

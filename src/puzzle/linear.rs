@@ -1,7 +1,7 @@
 //! Puzzles in the linear form: `A4_B8` and the spectrum string, `?` for rays
 //! not shot.
 
-use crate::error::{Error, ParseError};
+use crate::error::{Error, ParseError, quote};
 use crate::puzzle::marks::{ShotMark, mark_kind, observation_from_marks};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
 use crate::rules::config::Config;
@@ -27,7 +27,7 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
     let config: Config = config_text.parse().map_err(|e| match e {
         Error::Config { reason, .. } => err(
             config_col,
-            format!("invalid configuration '{config_text}': {reason}"),
+            format!("invalid configuration {}: {reason}", quote(config_text)),
         ),
         other => err(config_col, other.to_string()),
     })?;

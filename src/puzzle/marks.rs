@@ -44,17 +44,24 @@ pub(super) fn mark_kind(notation: Notation, c: char) -> Option<MarkKind> {
     })
 }
 
+/// The places (`line:column`) of `marks`, for a message: the first
+/// [`PLACES`] of them, and how many more there are.
 pub(super) fn places(marks: &[&ShotMark]) -> String {
-    let v: Vec<String> = marks
-        .iter()
+    let v: Vec<String> = (marks.iter().take(PLACES))
         .map(|m| format!("{}:{}", m.line, m.column))
         .collect();
+    if marks.len() > PLACES {
+        return format!("{} and {} more", v.join(", "), marks.len() - PLACES);
+    }
     match v.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+/// The most places a message lists.
+const PLACES: usize = 5;
 
 /// Builds the observation from marks given in text order: each pair label must
 /// appear exactly twice. `reflection` is how the notation writes a reflection

@@ -34,7 +34,10 @@
 use std::io::Read;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
+use std::sync::mpsc;
+use std::time::Duration;
 
+use crate::control::{Budget, Finished};
 use crate::error::{Error, ParseError};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -59,7 +62,7 @@ pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
 pub use tatham::{
     GAME_NAME, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamParams, TathamRandom,
     balls_from_seed, decode_description, encode_description, game_id, is_tatham, obfuscate,
-    parse_tatham, position_to_tatham, tatham_to_position,
+    parse_tatham, parse_tatham_within, position_to_tatham, tatham_to_position,
 };
 
 /// The ways an observed game (a puzzle) can be written.
@@ -121,7 +124,8 @@ impl FromStr for Format {
         };
         (Format::ALL.into_iter().find(|f| f.name() == name)).ok_or_else(|| {
             format!(
-                "unknown puzzle format '{s}' (expected 'display', 'linear', 'seed001' or 'tatham')"
+                "unknown puzzle format {} (expected 'display', 'linear', 'seed001' or 'tatham')",
+                crate::error::quote(s)
             )
         })
     }
@@ -168,8 +172,8 @@ impl Puzzle {
 /// Guesses the format of a puzzle text from its first lines (blank lines and
 /// lines starting with `#` are skipped):
 ///
-/// * the text starts with a record `SAVEFILE:`, or its first line is one word
-///   shaped as a Tatham game ID (`w8h8m5M5:…`, `w8h8m5M5#…`: see
+/// * the text starts with a record `SAVEFILE:`, or its first line is shaped
+///   as a Tatham game ID (`w8h8m5M5:…`, `w8h8m5M5#…`: see
 ///   [`is_tatham`]) → [`Format::Tatham`];
 /// * the first line starts with a configuration `An_Bp` → [`Format::Linear`];
 /// * the first line is two whole numbers (`P K`) and the next line, if any,
@@ -217,13 +221,35 @@ pub fn parse_puzzle(
     origin: &str,
     format: Option<Format>,
 ) -> Result<Puzzle, ParseError> {
+    let read = parse_puzzle_within(text, origin, format, &Budget::default())?;
+    // Nobody holds the token and there is no deadline: never cut.
+    read.value
+        .ok_or_else(|| ParseError::new(origin, 0, 0, "stopped before it was read"))
+}
+
+/// [`parse_puzzle`] within `budget`: the puzzle, or nothing (`None`) when
+/// the budget's deadline or token stopped the reading. Every format is read
+/// in time linear in the text's length; a Tatham save file replays its
+/// moves, which [`parse_tatham_within`] bounds.
+pub fn parse_puzzle_within(
+    text: &str,
+    origin: &str,
+    format: Option<Format>,
+    budget: &Budget,
+) -> Result<Finished<Option<Puzzle>>, ParseError> {
     check_text(text, origin, PUZZLE)?;
-    let text = without_bom(text);
-    match format.unwrap_or_else(|| detect_format(text)) {
-        Format::Display => parse_display(text, origin),
-        Format::Linear => parse_linear(text, origin),
-        Format::Janns => parse_janns(text, origin),
-        Format::Tatham => parse_tatham(text, origin).map(|g| g.puzzle()),
+    let bare = without_bom(text);
+    let read = |puzzle| Ok(Finished::complete(Some(puzzle)));
+    match format.unwrap_or_else(|| detect_format(bare)) {
+        Format::Display => read(parse_display(bare, origin)?),
+        Format::Linear => read(parse_linear(bare, origin)?),
+        Format::Janns => read(parse_janns(bare, origin)?),
+        // Tatham's program refuses a save file with a byte-order mark:
+        // the reader sees it.
+        Format::Tatham => {
+            let game = parse_tatham_within(text, origin, budget)?;
+            Ok(game.map(|g| g.map(|g| g.puzzle())))
+        }
     }
 }
 
@@ -233,6 +259,23 @@ pub fn parse_puzzle(
 pub fn load_puzzle(path: &str, format: Option<Format>) -> Result<Puzzle, Error> {
     let (text, origin) = read_input(path, PUZZLE)?;
     Ok(parse_puzzle(&text, &origin, format)?)
+}
+
+/// [`load_puzzle`] within `budget`, reading included: the puzzle, or
+/// nothing (`None`) when the budget's deadline or token stopped the work
+/// (while the file or standard input was still being read — from a pipe
+/// that is slow or never ends, say — or while the text was being read as a
+/// puzzle).
+pub fn load_puzzle_within(
+    path: &str,
+    format: Option<Format>,
+    budget: &Budget,
+) -> Result<Finished<Option<Puzzle>>, Error> {
+    let read = read_input_within(path, PUZZLE, budget)?;
+    let Some((text, origin)) = read.value else {
+        return Ok(Finished::new(None, read.ended));
+    };
+    Ok(parse_puzzle_within(&text, &origin, format, budget)?)
 }
 
 /// What a puzzle is, for the messages about an empty or binary input.
@@ -317,6 +360,51 @@ pub(crate) fn read_input(path: &str, expected: Expected) -> Result<(String, Stri
     };
     check_text(&text, &origin, expected)?;
     Ok((text, origin))
+}
+
+/// How often a read waiting on its thread looks at its budget.
+const READ_POLL: Duration = Duration::from_millis(50);
+
+/// [`read_input`] within `budget`: the text and its name, or nothing
+/// (`None`) when the budget's deadline or token stopped the reading. The
+/// file is read on a thread of its own, so that a read that blocks (a pipe
+/// that is slow or never ends) is given up when the budget says so; the
+/// thread is then left to the end of the process. Where no thread can be
+/// started (WebAssembly), it is read here.
+pub(crate) fn read_input_within(
+    path: &str,
+    expected: Expected,
+    budget: &Budget,
+) -> Result<Finished<Option<(String, String)>>, Error> {
+    if let Err(cut) = budget.check() {
+        return Ok(Finished::new(None, cut.into()));
+    }
+    let (tx, rx) = mpsc::channel();
+    let owned = path.to_string();
+    let reader = std::thread::Builder::new()
+        .name("bbx-read".into())
+        .spawn(move || {
+            let _ = tx.send(read_input(&owned, expected));
+        });
+    if reader.is_err() {
+        return read_input(path, expected).map(|read| Finished::complete(Some(read)));
+    }
+    loop {
+        let wait = budget.remaining().map_or(READ_POLL, |r| r.min(READ_POLL));
+        match rx.recv_timeout(wait) {
+            Ok(read) => return read.map(|read| Finished::complete(Some(read))),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(cut) = budget.check() {
+                    return Ok(Finished::new(None, cut.into()));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Internal(
+                    "the thread reading the input stopped without an answer".into(),
+                ));
+            }
+        }
+    }
 }
 
 /// The error for a directory named where a file holding `expected` was.

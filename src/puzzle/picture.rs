@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, ParseError, quantity};
+use crate::error::{Error, ParseError, field, quantity, quote};
 use crate::puzzle::{Expected, check_text, directory_error, read_input, without_bom};
 use crate::rules::board::Molecule;
 use crate::rules::config::{Config, MAX_WIDTH};
@@ -477,13 +477,15 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
     } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
         let config = config.ok_or_else(|| {
             let first = format!(
-                "'{arg}' looks like a molecule number: give its configuration first (e.g. A4_B8 {arg}, or "
+                "{} looks like a molecule number: give its configuration first (e.g. A4_B8 {}, or ",
+                quote(arg),
+                field(arg)
             );
             Error::invalid(Text::from(first).and(Setting::Config).and(" A4_B8)"))
         })?;
         let n: u64 = arg
             .parse()
-            .map_err(|_| Error::invalid(format!("molecule number {arg} is too large")))?;
+            .map_err(|_| Error::invalid(format!("molecule number {} is too large", field(arg))))?;
         return unrank(config, n);
     } else if path.is_dir() {
         return Err(directory_error(arg, MOLECULE));
@@ -494,7 +496,9 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         });
     } else if arg.parse::<Config>().is_ok() {
         return Err(Error::invalid(format!(
-            "'{arg}' is a configuration, not a molecule: give a molecule after it (its number, e.g. {arg} 1, or its linear form)"
+            "{} is a configuration, not a molecule: give a molecule after it (its number, e.g. {} 1, or its linear form)",
+            quote(arg),
+            field(arg)
         )));
     } else {
         Molecule::parse_linear(arg, "molecule argument")?

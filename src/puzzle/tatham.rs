@@ -30,7 +30,8 @@ use std::ops::RangeInclusive;
 
 use sha1::{Digest, Sha1};
 
-use crate::error::{ParseError, quantity};
+use crate::control::{Budget, Cut, Finished, Ticker};
+use crate::error::{ParseError, field, quantity, quote};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, without_bom};
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, Tracer};
@@ -133,34 +134,35 @@ impl TathamParams {
             }
             i += digits;
         }
+        let text = quote(text);
         if p.width < 2 || p.height < 2 {
             return Err(format!(
-                "'{text}': the width and height must both be at least 2"
+                "{text}: the width and height must both be at least 2"
             ));
         }
         if p.width > 255 || p.height > 255 {
             return Err(format!(
-                "'{text}': Tatham's boxes are at most 255 cells a side"
+                "{text}: Tatham's boxes are at most 255 cells a side"
             ));
         }
         if p.width != p.height {
             return Err(format!(
-                "'{text}': a {}×{} box; bbx plays square boxes only",
+                "{text}: a {}×{} box; bbx plays square boxes only",
                 p.width, p.height
             ));
         }
         if p.min_balls < 1 {
-            return Err(format!("'{text}': the number of balls must be at least 1"));
+            return Err(format!("{text}: the number of balls must be at least 1"));
         }
         if p.min_balls > p.max_balls {
             return Err(format!(
-                "'{text}': the fewest balls (m{}) is more than the most (M{})",
+                "{text}: the fewest balls (m{}) is more than the most (M{})",
                 p.min_balls, p.max_balls
             ));
         }
         if p.min_balls >= p.width * p.height {
             return Err(format!(
-                "'{text}': {} do not fit in a {w}×{w} box",
+                "{text}: {} do not fit in a {w}×{w} box",
                 quantity(p.min_balls, "ball", "balls"),
                 w = p.width
             ));
@@ -176,17 +178,23 @@ impl TathamParams {
 }
 
 /// The mask of Tatham's obfuscation: the SHA-1 digests of `seed` followed by
-/// the decimal numbers 0, 1, 2…, concatenated, XORed over `target`.
-fn xor_mask(seed: &[u8], target: &mut [u8]) {
+/// the decimal numbers 0, 1, 2…, concatenated, XORed over `target`. The
+/// seed is hashed once and its state copied for each block of 20 bytes (as
+/// the collection's `obfuscate_bitmap` does), so that the mask costs time
+/// linear in the two lengths.
+fn xor_mask(seed: &[u8], target: &mut [u8], ticker: &mut Ticker) -> Result<(), Cut> {
+    let mut after_seed = Sha1::new();
+    after_seed.update(seed);
     for (counter, chunk) in target.chunks_mut(20).enumerate() {
-        let mut h = Sha1::new();
-        h.update(seed);
+        ticker.tick()?;
+        let mut h = after_seed.clone();
         h.update(counter.to_string().as_bytes());
         let digest = h.finalize();
         for (t, d) in chunk.iter_mut().zip(digest.iter()) {
             *t ^= d;
         }
     }
+    Ok(())
 }
 
 /// Tatham's obfuscation of a whole number of bytes (the collection's
@@ -204,14 +212,22 @@ fn xor_mask(seed: &[u8], target: &mut [u8]) {
 /// assert_eq!(b, [8, 8, 1, 2, 3, 4]);
 /// ```
 pub fn obfuscate(bytes: &mut [u8], decode: bool) {
+    let budget = Budget::default();
+    // A budget without a deadline or a token anyone holds never stops it.
+    let _ = obfuscate_within(bytes, decode, &mut budget.ticker(u32::MAX));
+}
+
+/// [`obfuscate`], asking `ticker` once for each block of 20 bytes; a cut
+/// leaves `bytes` half done.
+fn obfuscate_within(bytes: &mut [u8], decode: bool, ticker: &mut Ticker) -> Result<(), Cut> {
     let first = bytes.len() / 2;
     let (a, b) = bytes.split_at_mut(first);
     if decode {
-        xor_mask(a, b);
-        xor_mask(b, a);
+        xor_mask(a, b, ticker)?;
+        xor_mask(b, a, ticker)
     } else {
-        xor_mask(b, a);
-        xor_mask(a, b);
+        xor_mask(b, a, ticker)?;
+        xor_mask(a, b, ticker)
     }
 }
 
@@ -278,12 +294,60 @@ impl TathamRandom {
     }
 }
 
+/// Why reading a Tatham text stopped: what is wrong with it, or the budget.
+#[derive(Debug)]
+enum Stop<E> {
+    /// The text is not what Tatham's program writes.
+    Bad(E),
+    /// The deadline passed or the token was cancelled.
+    Cut(Cut),
+}
+
+impl<E> From<Cut> for Stop<E> {
+    fn from(cut: Cut) -> Stop<E> {
+        Stop::Cut(cut)
+    }
+}
+
+impl<E> Stop<E> {
+    /// The same stop, with what is wrong said by `f`.
+    fn map<F>(self, f: impl FnOnce(E) -> F) -> Stop<F> {
+        match self {
+            Stop::Bad(e) => Stop::Bad(f(e)),
+            Stop::Cut(cut) => Stop::Cut(cut),
+        }
+    }
+}
+
+/// A budget that never stops the work: for the functions that take none.
+fn unbounded<T, E>(work: impl FnOnce(&mut Ticker) -> Result<T, Stop<E>>) -> Result<T, E>
+where
+    E: From<&'static str>,
+{
+    let budget = Budget::default();
+    match work(&mut budget.ticker(u32::MAX)) {
+        Ok(value) => Ok(value),
+        Err(Stop::Bad(e)) => Err(e),
+        // Nobody holds the token and there is no deadline.
+        Err(Stop::Cut(_)) => Err("stopped".into()),
+    }
+}
+
 /// The balls Tatham's program hides for the seed of a game ID `PARAMS#SEED`
 /// (its `new_game_desc`): the count drawn in the parameters' range, then each
 /// ball's column and row until a free cell comes up. Returns 0-based
 /// (column, row) pairs in the order drawn, or an error when the count drawn
 /// is more than the box holds (Tatham's program would never finish).
 pub fn balls_from_seed(params: &TathamParams, seed: &str) -> Result<Vec<(usize, usize)>, String> {
+    unbounded(|ticker| seed_balls(params, seed, ticker))
+}
+
+/// [`balls_from_seed`], asking `ticker` at each draw.
+fn seed_balls(
+    params: &TathamParams,
+    seed: &str,
+    ticker: &mut Ticker,
+) -> Result<Vec<(usize, usize)>, Stop<String>> {
     let mut rs = TathamRandom::new(seed.as_bytes());
     let mut n = params.min_balls;
     if params.max_balls > params.min_balls {
@@ -291,14 +355,15 @@ pub fn balls_from_seed(params: &TathamParams, seed: &str) -> Result<Vec<(usize, 
     }
     let (w, h) = (params.width, params.height);
     if n > w * h {
-        return Err(format!(
+        return Err(Stop::Bad(format!(
             "the seed draws {n} balls, more than the {w}×{h} box holds (lower M)"
-        ));
+        )));
     }
     let mut taken = vec![false; w * h];
     let mut balls = Vec::with_capacity(n);
     for _ in 0..n {
         loop {
+            ticker.tick()?;
             let x = rs.upto(w as u64) as usize;
             let y = rs.upto(h as u64) as usize;
             if !taken[y * w + x] {
@@ -312,26 +377,40 @@ pub fn balls_from_seed(params: &TathamParams, seed: &str) -> Result<Vec<(usize, 
 }
 
 /// Reads a game description (the part of a game ID after `:`): hex digits
-/// for `w h x1 y1 …`, obfuscated. Checks its length, its hex, the box it
+/// for `w h x1 y1 …`, obfuscated. Checks its hex, its length, the box it
 /// names and each ball against `params`; returns 0-based (column, row)
-/// pairs, or what is wrong.
+/// pairs, or what is wrong. A description of more balls than the box has
+/// cells is refused before it is decoded (two of its balls would share a
+/// cell, which Tatham's program never writes). The cost is linear in its
+/// length.
 pub fn decode_description(
     params: &TathamParams,
     desc: &str,
 ) -> Result<Vec<(usize, usize)>, String> {
+    unbounded(|ticker| decode(params, desc, ticker))
+}
+
+/// [`decode_description`], asking `ticker` for each block of the mask.
+fn decode(
+    params: &TathamParams,
+    desc: &str,
+    ticker: &mut Ticker,
+) -> Result<Vec<(usize, usize)>, Stop<String>> {
+    let bad = |m: String| Err(Stop::Bad(m));
     if let Some((i, c)) = desc
         .chars()
         .enumerate()
         .find(|(_, c)| !c.is_ascii_hexdigit())
     {
-        return Err(format!(
-            "the description's character {} ('{c}') is not a hexadecimal digit",
-            i + 1
+        return bad(format!(
+            "the description's character {} ({}) is not a hexadecimal digit",
+            i + 1,
+            quote(c.encode_utf8(&mut [0; 4]))
         ));
     }
     let len = desc.len();
     if len < 4 || !len.is_multiple_of(4) {
-        return Err(format!(
+        return bad(format!(
             "the description is {} long; it has 4 hex digits for the box and 4 for each ball",
             quantity(len, "hex digit", "hex digits")
         ));
@@ -343,18 +422,26 @@ pub fn decode_description(
         } else {
             format!("{} to {}", params.min_balls, params.max_balls)
         };
-        return Err(format!(
+        return bad(format!(
             "the description hides {} but the parameters say {allowed}",
             quantity(n, "ball", "balls")
         ));
     }
-    let mut bytes: Vec<u8> = (0..len / 2)
-        .map(|i| u8::from_str_radix(&desc[2 * i..2 * i + 2], 16).unwrap_or(0))
+    let cells = params.width * params.height;
+    if n > cells {
+        return bad(format!(
+            "the description is corrupted: it hides {n} balls, more than the {}×{} box's {cells} cells (was it edited?)",
+            params.width, params.height
+        ));
+    }
+    let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+    let mut bytes: Vec<u8> = (desc.as_bytes().chunks_exact(2))
+        .map(|pair| digit(pair[0]) << 4 | digit(pair[1]))
         .collect();
-    obfuscate(&mut bytes, true);
+    obfuscate_within(&mut bytes, true, ticker)?;
     let (w, h) = (usize::from(bytes[0]), usize::from(bytes[1]));
     if (w, h) != (params.width, params.height) {
-        return Err(format!(
+        return bad(format!(
             "the description is corrupted: it decodes to a {w}×{h} box but the parameters say {}×{} (was it edited or cut?)",
             params.width, params.height
         ));
@@ -364,7 +451,7 @@ pub fn decode_description(
     for (i, xy) in bytes[2..].chunks(2).enumerate() {
         let (x, y) = (usize::from(xy[0]), usize::from(xy[1]));
         if x >= w || y >= h {
-            return Err(format!(
+            return bad(format!(
                 "the description is corrupted: ball {} decodes to column {}, row {}, outside the {w}×{h} box",
                 i + 1,
                 x + 1,
@@ -372,7 +459,7 @@ pub fn decode_description(
             ));
         }
         if std::mem::replace(&mut taken[y * w + x], true) {
-            return Err(format!(
+            return bad(format!(
                 "the description is corrupted: two balls decode to column {}, row {}",
                 x + 1,
                 y + 1
@@ -534,8 +621,8 @@ impl TathamGame {
 
 /// Whether `text` is a Tatham save file or game ID: its first line (past
 /// blank lines and, before a game ID, `#` comments) starts with `SAVEFILE:`,
-/// or is one word `PARAMS:…` or `PARAMS#…` whose parameters are made of `w`,
-/// `h`, `m`, `M` and digits.
+/// or is `PARAMS:…` or `PARAMS#…` whose parameters are made of `w`, `h`,
+/// `m`, `M` and digits (a seed may hold spaces: `w8h8m5M5#my seed`).
 pub fn is_tatham(text: &str) -> bool {
     let text = without_bom(text);
     let Some(first) = text.lines().find(|l| !is_comment_or_blank(l)) else {
@@ -548,7 +635,8 @@ pub fn is_tatham(text: &str) -> bool {
 }
 
 /// Splits a game ID into its parameters, and its description (`:`) or seed
-/// (`#`); `None` when the text is not shaped as a game ID.
+/// (`#`), cut at the first of the two as Tatham's program cuts it; `None`
+/// when the text is not shaped as a game ID.
 fn game_id_parts(id: &str) -> Option<(&str, Result<&str, &str>)> {
     let cut = id.find([':', '#'])?;
     let (params, rest) = id.split_at(cut);
@@ -556,8 +644,7 @@ fn game_id_parts(id: &str) -> Option<(&str, Result<&str, &str>)> {
         && params
             .bytes()
             .all(|b| matches!(b, b'w' | b'h' | b'm' | b'M') || b.is_ascii_digit())
-        && params.bytes().any(|b| b.is_ascii_alphabetic())
-        && !id.chars().any(char::is_whitespace);
+        && params.bytes().any(|b| b.is_ascii_alphabetic());
     if !ok {
         return None;
     }
@@ -568,50 +655,103 @@ fn game_id_parts(id: &str) -> Option<(&str, Result<&str, &str>)> {
 }
 
 /// Reads a Tatham save file or game ID (see the module's documentation);
-/// `origin` names the text in errors.
+/// `origin` names the text in errors. [`parse_tatham_within`] reads within
+/// a budget.
 pub fn parse_tatham(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
-    let text = without_bom(text);
-    if text.trim_start().starts_with("SAVEFILE:") {
-        return parse_save(text, origin);
+    let read = parse_tatham_within(text, origin, &Budget::default())?;
+    // Nobody holds the token and there is no deadline: never cut.
+    read.value
+        .ok_or_else(|| ParseError::new(origin, 0, 0, "stopped before it was read"))
+}
+
+/// Reads a Tatham save file or game ID (see the module's documentation)
+/// within `budget`: the game, or nothing (`None`) when the budget's
+/// deadline or token stopped the reading. `origin` names the text in
+/// errors. The time taken is linear in the text's length, apart from the
+/// moves of a save file, each of which costs at most a few traces of every
+/// laser and a hash of the grid (Tatham's own work for it), and usually
+/// far less: a check that changes nothing, repeated, costs nothing more.
+///
+/// A save file is read as Tatham's program loads one: it must start with
+/// its `SAVEFILE` record (no byte-order mark before it) and hold both
+/// `PARAMS` and `CPARAMS`, valid parameters each.
+pub fn parse_tatham_within(
+    text: &str,
+    origin: &str,
+    budget: &Budget,
+) -> Result<Finished<Option<TathamGame>>, ParseError> {
+    let mut ticker = budget.ticker(TICKS);
+    let read = if without_bom(text).trim_start().starts_with("SAVEFILE:") {
+        parse_save(text, origin, &mut ticker)
+    } else {
+        parse_game_id(text, origin, &mut ticker)
+    };
+    match read {
+        Ok(game) => Ok(Finished::complete(Some(game))),
+        Err(Stop::Bad(e)) => Err(e),
+        Err(Stop::Cut(cut)) => Ok(Finished::new(None, cut.into())),
     }
+}
+
+/// Steps of reading (records, blocks of a description, traces) between two
+/// looks at the budget.
+const TICKS: u32 = 256;
+
+/// Reads a game ID, alone on its line among comments and blank lines.
+fn parse_game_id(
+    text: &str,
+    origin: &str,
+    ticker: &mut Ticker,
+) -> Result<TathamGame, Stop<ParseError>> {
+    let text = without_bom(text);
     let (line_no, line) = text
         .lines()
         .enumerate()
         .find(|(_, l)| !is_comment_or_blank(l))
-        .ok_or_else(|| ParseError::new(origin, 0, 0, "no Tatham game ID in the text"))?;
+        .ok_or_else(|| {
+            Stop::Bad(ParseError::new(
+                origin,
+                0,
+                0,
+                "no Tatham game ID in the text",
+            ))
+        })?;
     let id = line.trim();
-    let err = |msg: String| ParseError::new(origin, line_no + 1, 0, msg);
+    let at = |msg: String| ParseError::new(origin, line_no + 1, 0, msg);
+    let err = |msg: String| Stop::Bad(at(msg));
     if let Some((n, extra)) = text
         .lines()
         .enumerate()
         .skip(line_no + 1)
         .find(|(_, l)| !is_comment_or_blank(l))
     {
-        return Err(ParseError::new(
+        return Err(Stop::Bad(ParseError::new(
             origin,
             n + 1,
             0,
             format!(
-                "'{}' after the game ID: a file holds one game ID, alone on its line",
-                extra.trim()
+                "{} after the game ID: a file holds one game ID, alone on its line",
+                quote(extra.trim())
             ),
-        ));
+        )));
     }
     let (params_text, rest) = game_id_parts(id).ok_or_else(|| {
         err(format!(
-            "'{id}' is not a Tatham game ID (parameters such as w8h8m5M5, then ':' and the description, or '#' and a seed)"
+            "{} is not a Tatham game ID (parameters such as w8h8m5M5, then ':' and the description, or '#' and a seed)",
+            quote(id)
         ))
     })?;
     let params = TathamParams::parse(params_text)
         .map_err(|e| err(format!("the game ID's parameters {e}")))?;
     let (balls, kind) = match rest {
         Ok(desc) => (
-            decode_description(&params, desc)
-                .map_err(|e| err(format!("the game ID '{id}': {e}")))?,
+            decode(&params, desc, ticker)
+                .map_err(|s| s.map(|e| at(format!("the game ID {}: {e}", quote(id)))))?,
             TathamKind::GameId,
         ),
         Err(seed) => (
-            balls_from_seed(&params, seed).map_err(|e| err(format!("the game ID: {e}")))?,
+            seed_balls(&params, seed, ticker)
+                .map_err(|s| s.map(|e| at(format!("the game ID {}: {e}", quote(id)))))?,
             TathamKind::Seed(seed.to_string()),
         ),
     };
@@ -664,22 +804,25 @@ impl<'a> Records<'a> {
         let line = self.line_at(self.pos);
         let origin = self.origin;
         let err = |m: String| ParseError::new(origin, line, 0, m);
-        let head = self.text.get(self.pos..self.pos + 9).ok_or_else(|| {
+        let head = (b.get(self.pos..self.pos + 9)).ok_or_else(|| {
             err("a record is cut short: each starts with an 8-character key and ':'".into())
         })?;
-        if !head.ends_with(':') {
+        if head[8] != b':' {
+            let rest = self.text[self.pos..].split(['\n', '\r']).next();
             return Err(err(format!(
-                "'{}' is not a record: each starts with an 8-character key (padded with spaces) and ':'",
-                head.trim_end()
+                "{} is not a record: each starts with an 8-character key (padded with spaces) and ':'",
+                quote(rest.unwrap_or_default())
             )));
         }
-        let key_end = head.find([':', ' ']).unwrap_or(8);
-        let key = &head[..key_end];
+        // Up to an ASCII byte, or to the colon: a character boundary.
+        let key_end = head[..8].iter().position(|&c| matches!(c, b':' | b' '));
+        let key = &self.text[self.pos..self.pos + key_end.unwrap_or(8)];
+        let shown = field(key);
         let start = self.pos + 9;
         let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
         if digits == 0 || b.get(start + digits) != Some(&b':') || digits > 9 {
             return Err(err(format!(
-                "record {key}: its length is not a number followed by ':'"
+                "record {shown}: its length is not a number followed by ':'"
             )));
         }
         let len: usize = self.text[start..start + digits]
@@ -691,17 +834,17 @@ impl<'a> Records<'a> {
             .and_then(|end| self.text.get(vstart..end))
             .ok_or_else(|| {
                 err(format!(
-                    "record {key} says its value is {len} bytes long but the file ends (or a character is cut) before: the file is cut short or was edited"
+                    "record {shown} says its value is {len} bytes long but the file ends (or a character is cut) before: the file is cut short or was edited"
                 ))
             })?;
         if value.contains(['\n', '\r']) {
             return Err(err(format!(
-                "record {key} says its value is {len} bytes long, but its line ends before: the length is wrong or the file was edited"
+                "record {shown} says its value is {len} bytes long, but its line ends before: the length is wrong or the file was edited"
             )));
         }
         if let Some(c) = value.chars().find(|c| !(' '..='~').contains(c)) {
             return Err(err(format!(
-                "record {key}: its value holds {c:?}, which Tatham's files never hold"
+                "record {shown}: its value holds {c:?}, which Tatham's files never hold"
             )));
         }
         self.pos = vstart + len;
@@ -709,8 +852,22 @@ impl<'a> Records<'a> {
     }
 }
 
-/// Reads a save file (the text starts with `SAVEFILE:`).
-fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
+/// Reads a save file (the text starts with `SAVEFILE:`), as Tatham's
+/// program loads one, asking `ticker` at each record and each step of its
+/// moves.
+fn parse_save(
+    text: &str,
+    origin: &str,
+    ticker: &mut Ticker,
+) -> Result<TathamGame, Stop<ParseError>> {
+    let at = |line: usize, m: String| ParseError::new(origin, line, 0, m);
+    let bad = |line: usize, m: String| Stop::Bad(at(line, m));
+    if text.starts_with('\u{feff}') {
+        return Err(bad(
+            1,
+            "the save file starts with a byte-order mark (U+FEFF, which some editors add), and Tatham's program refuses it: remove it, or save the game again from Tatham's Black Box".into(),
+        ));
+    }
     let mut records = Records {
         text,
         pos: 0,
@@ -718,12 +875,11 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
         lines: 0,
         counted: 0,
     };
-    let at = |line: usize, m: String| ParseError::new(origin, line, 0, m);
-    let first = records.next()?;
+    let first = records.next().map_err(Stop::Bad)?;
     match &first {
         Some(r) if r.key == "SAVEFILE" && r.value == SAVE_MAGIC => {}
         _ => {
-            return Err(at(
+            return Err(bad(
                 1,
                 format!(
                     "not a save file of Simon Tatham's Puzzles: it starts with a record SAVEFILE:41:{SAVE_MAGIC}"
@@ -737,7 +893,8 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
     let mut moves: Vec<Record> = Vec::new();
     let mut last_line = 1;
     while !matches!((nstates, statepos), (Some((n, _)), Some(_)) if moves.len() + 1 >= n) {
-        let Some(r) = records.next()? else {
+        ticker.tick()?;
+        let Some(r) = records.next().map_err(Stop::Bad)? else {
             let what = match nstates {
                 None => "its NSTATES record".to_string(),
                 Some((n, _)) if statepos.is_some() => {
@@ -745,36 +902,36 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
                 }
                 Some(_) => "its STATEPOS record".to_string(),
             };
-            return Err(at(
+            return Err(bad(
                 records.line_at(text.len()),
                 format!("the save file ends before {what}: is it whole?"),
             ));
         };
         last_line = r.line;
-        let number = |r: &Record| -> Result<usize, ParseError> {
+        let number = |r: &Record| -> Result<usize, Stop<ParseError>> {
             r.value.trim().parse::<usize>().map_err(|_| {
-                at(
+                bad(
                     r.line,
-                    format!("record {}: '{}' is not a whole number", r.key, r.value),
+                    format!("record {}: {} is not a whole number", r.key, quote(r.value)),
                 )
             })
         };
         match r.key {
             "VERSION" if r.value != "1" => {
-                return Err(at(
+                return Err(bad(
                     r.line,
                     format!(
-                        "record VERSION: version '{}' of the save format; bbx reads version 1",
-                        r.value
+                        "record VERSION: version {} of the save format; bbx reads version 1",
+                        quote(r.value)
                     ),
                 ));
             }
             "GAME" if r.value != GAME_NAME => {
-                return Err(at(
+                return Err(bad(
                     r.line,
                     format!(
                         "record GAME: a save file of Tatham's {}, not of {GAME_NAME}",
-                        r.value
+                        quote(r.value)
                     ),
                 ));
             }
@@ -783,24 +940,24 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
             "DESC" => desc = Some((r.value, r.line)),
             "NSTATES" => {
                 if nstates.is_some() {
-                    return Err(at(r.line, "a second NSTATES record".into()));
+                    return Err(bad(r.line, "a second NSTATES record".into()));
                 }
                 let n = number(&r)?;
                 if n == 0 {
-                    return Err(at(r.line, "record NSTATES: 0 states (at least 1)".into()));
+                    return Err(bad(r.line, "record NSTATES: 0 states (at least 1)".into()));
                 }
                 nstates = Some((n, r.line));
             }
             "STATEPOS" => statepos = Some((number(&r)?, r.line)),
             "MOVE" | "SOLVE" | "RESTART" if moves.len() >= MAX_MOVES => {
-                return Err(at(
+                return Err(bad(
                     r.line,
                     format!("more than {MAX_MOVES} moves: not a game bbx reads"),
                 ));
             }
             "MOVE" | "SOLVE" | "RESTART" => {
                 if nstates.is_none() || statepos.is_none() {
-                    return Err(at(
+                    return Err(bad(
                         r.line,
                         format!("record {} before the NSTATES and STATEPOS records", r.key),
                     ));
@@ -811,57 +968,60 @@ fn parse_save(text: &str, origin: &str) -> Result<TathamGame, ParseError> {
         }
     }
     let (Some((nstates, _)), Some((statepos, pos_line))) = (nstates, statepos) else {
-        return Err(at(last_line, "no NSTATES or STATEPOS record".into()));
+        return Err(bad(last_line, "no NSTATES or STATEPOS record".into()));
     };
+    // Both parameter records, each valid, as Tatham's program requires;
+    // the game is played by the current ones (CPARAMS).
+    let mut read_params = |record: Option<(&str, usize)>, key: &str| {
+        let (text, line) = record.ok_or_else(|| {
+            bad(
+                last_line,
+                format!("no {key} record: the game's parameters are missing, and Tatham's program refuses such a file"),
+            )
+        })?;
+        ticker.tick()?;
+        TathamParams::parse(text)
+            .map_err(|e| bad(line, format!("record {key}: the parameters {e}")))
+    };
+    read_params(params, "PARAMS")?;
+    let params = read_params(cparams, "CPARAMS")?;
     if statepos < 1 || statepos > nstates {
-        return Err(at(
+        return Err(bad(
             pos_line,
             format!("record STATEPOS: {statepos} is not a state of 1 to {nstates}"),
         ));
     }
-    let (cparams_text, cline) = cparams.or(params).ok_or_else(|| {
-        at(
-            last_line,
-            "no PARAMS or CPARAMS record: the game's parameters are missing".into(),
-        )
-    })?;
-    let key = if cparams.is_some() {
-        "CPARAMS"
-    } else {
-        "PARAMS"
-    };
-    let params = TathamParams::parse(cparams_text)
-        .map_err(|e| at(cline, format!("record {key}: the parameters {e}")))?;
     let (desc, dline) = desc.ok_or_else(|| {
-        at(
+        bad(
             last_line,
             "no DESC record: the game's description is missing".into(),
         )
     })?;
-    let balls =
-        decode_description(&params, desc).map_err(|e| at(dline, format!("record DESC: {e}")))?;
+    let balls = decode(&params, desc, ticker)
+        .map_err(|s| s.map(|e| at(dline, format!("record DESC: {e}"))))?;
     let mut state = State::new(&params, &balls);
     let mut current = None;
     for (i, m) in moves.iter().enumerate() {
+        ticker.tick()?;
         if i + 1 == statepos {
             current = Some(state.clone());
         }
-        let bad = |why: String| {
+        let wrong = |why: String| {
             at(
                 m.line,
                 format!(
-                    "record {} (move {} of the file): '{}': {why}",
+                    "record {} (move {} of the file): {}: {why}",
                     m.key,
                     i + 1,
-                    m.value
+                    quote(m.value)
                 ),
             )
         };
         if m.key == "RESTART" {
-            let balls = decode_description(&params, m.value).map_err(bad)?;
+            let balls = decode(&params, m.value, ticker).map_err(|s| s.map(wrong))?;
             state = State::new(&params, &balls);
         } else {
-            state.play(m.value).map_err(bad)?;
+            state.play(m.value, ticker).map_err(|s| s.map(wrong))?;
         }
     }
     let state = current.unwrap_or(state);
@@ -890,15 +1050,35 @@ enum Exit {
 /// The state of a Tatham game as its program keeps it, enough to replay
 /// moves: the guess, locks, the lasers fired and the numbers drawn in their
 /// cells (which seed the choice of a laser when a check fails).
+///
+/// Replaying costs little per move: each laser's result for the hidden
+/// balls is traced once, the guess is kept loaded in a tracer changed a
+/// cell at a time, each laser's result for the guess is traced again only
+/// after the guess changed, and a check of the same guess against the same
+/// lasers is known to fail again without a trace.
 #[derive(Debug, Clone)]
 struct State {
     p: usize,
     min: usize,
     max: usize,
     hidden: Molecule,
-    /// The hidden balls, loaded for tracing.
-    tracer: Tracer,
+    /// Each laser's result for the hidden balls.
+    answer: Vec<Exit>,
     guess: Vec<bool>,
+    /// How many balls are guessed.
+    guessed: usize,
+    /// The guessed balls, loaded for tracing.
+    guess_tracer: Tracer,
+    /// Each laser's result for the guess, with the [`State::version`] of
+    /// the guess it was traced for.
+    guess_exits: Vec<Option<(u64, Exit)>>,
+    /// Counts the changes of the guess.
+    version: u64,
+    /// The guess's version and the lasers fired when a check last found
+    /// the guess contradicted: the same check again is contradicted too.
+    contradicted_at: Option<(u64, usize)>,
+    /// The laser that contradicted the guess last, looked at first.
+    contradicting: Option<usize>,
     lock: Vec<bool>,
     exits: Vec<Option<Exit>>,
     cells: Vec<u32>,
@@ -908,6 +1088,16 @@ struct State {
     ending: Option<TathamEnding>,
 }
 
+/// Laser `n`'s result for the balls loaded in `tracer`, by bbx's standard
+/// rules, in Tatham's terms.
+fn laser_exit(p: usize, tracer: &Tracer, n: usize) -> Exit {
+    match tracer.trace(tatham_to_position(p, n)).outcome {
+        Outcome::Absorbed => Exit::Hit,
+        Outcome::Exit(q) => Exit::Out(position_to_tatham(p, q)),
+        Outcome::Reflected | Outcome::Miss => Exit::Reflect,
+    }
+}
+
 impl State {
     fn new(params: &TathamParams, balls: &[(usize, usize)]) -> State {
         let p = params.width;
@@ -915,13 +1105,22 @@ impl State {
             .unwrap_or_else(|_| Molecule::new(p, []).expect("an empty box of 2 to 255 cells"));
         let mut tracer = Tracer::new(p, Rules::Standard);
         tracer.load(&hidden);
+        let answer = (0..4 * p).map(|n| laser_exit(p, &tracer, n)).collect();
+        // The same empty board, for the guess.
+        tracer.load_cells(&[]);
         State {
             p,
             min: params.min_balls,
             max: params.max_balls,
             hidden,
-            tracer,
+            answer,
             guess: vec![false; p * p],
+            guessed: 0,
+            guess_tracer: tracer,
+            guess_exits: vec![None; 4 * p],
+            version: 0,
+            contradicted_at: None,
+            contradicting: None,
             lock: vec![false; p * p],
             exits: vec![None; 4 * p],
             cells: vec![0; 4 * p],
@@ -932,27 +1131,34 @@ impl State {
         }
     }
 
-    /// Laser `n`'s result for the molecule loaded in `tracer`, by bbx's
-    /// standard rules.
-    fn exit(&self, tracer: &Tracer, n: usize) -> Exit {
-        match tracer.trace(tatham_to_position(self.p, n)).outcome {
-            Outcome::Absorbed => Exit::Hit,
-            Outcome::Exit(q) => Exit::Out(position_to_tatham(self.p, q)),
-            Outcome::Reflected | Outcome::Miss => Exit::Reflect,
+    /// Laser `n`'s result for the guess, traced once for each version of
+    /// the guess.
+    fn guess_exit(&mut self, n: usize) -> Exit {
+        match self.guess_exits[n] {
+            Some((version, exit)) if version == self.version => exit,
+            _ => {
+                let exit = laser_exit(self.p, &self.guess_tracer, n);
+                self.guess_exits[n] = Some((self.version, exit));
+                exit
+            }
         }
     }
 
-    /// A tracer loaded with the guessed balls.
-    fn guess_tracer(&self) -> Tracer {
-        let mut t = Tracer::new(self.p, Rules::Standard);
-        let cells: Vec<usize> = (0..self.p * self.p).filter(|&i| self.guess[i]).collect();
-        t.load_cells(&cells);
-        t
+    /// Puts a guessed ball on cell `c`, or takes it away.
+    fn toggle_guess(&mut self, c: usize) {
+        self.guess[c] = !self.guess[c];
+        if self.guess[c] {
+            self.guessed += 1;
+        } else {
+            self.guessed -= 1;
+        }
+        self.guess_tracer.toggle_cell(c);
+        self.version += 1;
     }
 
     /// Fires laser `n`: its result, and its number in both end cells.
     fn fire(&mut self, n: usize) {
-        let exit = self.exit(&self.tracer, n);
+        let exit = self.answer[n];
         match exit {
             Exit::Hit => self.cells[n] = LASER_HIT,
             Exit::Reflect => self.cells[n] = LASER_REFLECT,
@@ -967,15 +1173,17 @@ impl State {
         self.fired.push(n);
     }
 
-    /// Plays one move, or says why Tatham's program would refuse it.
-    fn play(&mut self, mv: &str) -> Result<(), String> {
+    /// Plays one move, or says why Tatham's program would refuse it; asks
+    /// `ticker` at each trace.
+    fn play(&mut self, mv: &str, ticker: &mut Ticker) -> Result<(), Stop<String>> {
         let p = self.p;
+        let refuse = |why: String| Err(Stop::Bad(why));
         if mv == "S" {
             self.ending = Some(TathamEnding::Solved);
             return Ok(());
         }
         if self.ending.is_some() {
-            return Err("a move after the answer was revealed".into());
+            return refuse("a move after the answer was revealed".into());
         }
         let number = |s: &str| -> Option<usize> {
             (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
@@ -988,16 +1196,20 @@ impl State {
             ((1..=p).contains(&x) && (1..=p).contains(&y)).then_some((y - 1) * p + (x - 1))
         };
         let line = |s: &str| number(s).filter(|n| (1..=p).contains(n));
-        let outside = || format!("outside the {p}×{p} box");
+        let outside = || Stop::Bad(format!("outside the {p}×{p} box"));
         if let Some(rest) = mv.strip_prefix('T') {
             let c = cell(rest).ok_or_else(outside)?;
-            self.guess[c] = !self.guess[c];
+            self.toggle_guess(c);
         } else if let Some(rest) = mv.strip_prefix('F') {
-            let n = number(rest)
-                .filter(|&n| n < 4 * p)
-                .ok_or_else(|| format!("no laser {rest} (they are 0 to {})", 4 * p - 1))?;
+            let Some(n) = number(rest).filter(|&n| n < 4 * p) else {
+                return refuse(format!(
+                    "no laser {} (they are 0 to {})",
+                    field(rest),
+                    4 * p - 1
+                ));
+            };
             if self.exits[n].is_some() {
-                return Err(format!("laser {n} was already fired or lit"));
+                return refuse(format!("laser {n} was already fired or lit"));
             }
             self.fire(n);
         } else if let Some(rest) = mv.strip_prefix("LB") {
@@ -1010,16 +1222,16 @@ impl State {
             let y = line(rest).ok_or_else(outside)? - 1;
             self.lock_line((0..p).map(|x| y * p + x).collect());
         } else if mv == "R" {
-            let n = self.guess.iter().filter(|&&g| g).count();
+            let n = self.guessed;
             if n < self.min || n > self.max {
-                return Err(format!(
+                return refuse(format!(
                     "a check with {} guessed, which Tatham's program does not allow",
                     quantity(n, "ball", "balls")
                 ));
             }
-            self.check();
+            self.check(ticker)?;
         } else {
-            return Err(
+            return refuse(
                 "not a move of Black Box (F<n>, T<x>,<y>, LB<x>,<y>, LC<x>, LR<y>, R or S)".into(),
             );
         }
@@ -1039,28 +1251,47 @@ impl State {
     /// Tatham's check of the guess: a fired laser the guess contradicts
     /// leaves the game as it is; else a laser not fired that tells the
     /// guess from the answer is fired (one chosen by a generator seeded with
-    /// the grid's bytes); else the guess is right and the game ends.
-    fn check(&mut self) {
-        let guess = self.guess_tracer();
-        let contradicted =
-            (0..4 * self.p).any(|i| self.exits[i].is_some_and(|e| e != self.exit(&guess, i)));
-        if contradicted {
+    /// the grid's bytes); else the guess is right and the game ends. Asks
+    /// `ticker` at each trace.
+    fn check(&mut self, ticker: &mut Ticker) -> Result<(), Cut> {
+        if self.contradicted_at == Some((self.version, self.fired.len())) {
+            // Nothing changed since this guess was found contradicted.
             self.wrong_checks += 1;
-            return;
+            return Ok(());
         }
-        let telling: Vec<usize> = (0..4 * self.p)
-            .filter(|&i| {
-                self.exits[i].is_none() && self.exit(&self.tracer, i) != self.exit(&guess, i)
-            })
-            .collect();
+        let lit = |s: &State, i: usize| s.exits[i].is_some();
+        let last = self.contradicting.filter(|&i| lit(self, i));
+        for i in last.into_iter().chain(0..4 * self.p) {
+            if !lit(self, i) {
+                continue;
+            }
+            ticker.tick()?;
+            // A lit laser's result is the answer's (both ends of an exit).
+            if self.guess_exit(i) != self.answer[i] {
+                self.contradicting = Some(i);
+                self.contradicted_at = Some((self.version, self.fired.len()));
+                self.wrong_checks += 1;
+                return Ok(());
+            }
+        }
+        let mut telling = Vec::new();
+        for i in 0..4 * self.p {
+            if !lit(self, i) {
+                ticker.tick()?;
+                if self.guess_exit(i) != self.answer[i] {
+                    telling.push(i);
+                }
+            }
+        }
         if telling.is_empty() {
             self.ending = Some(TathamEnding::Checked);
-            return;
+            return Ok(());
         }
         let mut rs = TathamRandom::new(&self.grid_bytes());
         let k = rs.upto(telling.len() as u64) as usize;
         self.fire(telling[k]);
         self.wrong_checks += 1;
+        Ok(())
     }
 
     /// The bytes of Tatham's grid with the guess in place of the balls: a

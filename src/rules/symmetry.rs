@@ -181,7 +181,10 @@ impl Transform {
 /// The error of a name that is no transform.
 fn unknown_transform(s: &str) -> String {
     let names = Transform::ALL.map(Transform::name).join(", ");
-    format!("unknown transform '{s}' (expected one of {names})")
+    format!(
+        "unknown transform {} (expected one of {names})",
+        crate::error::quote(s)
+    )
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use bbx::Rules;
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
-use bbx::control::{Budget, Cancel, Faults};
-use bbx::puzzle::{Format, Puzzle, load_puzzle};
+use bbx::control::{Budget, Cancel, Ended, Faults};
+use bbx::puzzle::{Format, Puzzle, load_puzzle_within};
 use bbx::solver::{self, Limits, Solution};
 
 /// The exit statuses of `bbx`, all in one place (README lists them).
@@ -150,11 +150,19 @@ pub struct PuzzleInput {
 }
 
 impl PuzzleInput {
-    /// Reads the puzzle and settles its atom counts and rules.
-    pub fn load(&self) -> bbx::Result<(Puzzle, RangeInclusive<usize>, Rules)> {
-        let puzzle = match crate::samples::find(&self.file) {
-            Some(sample) => bbx::puzzle::parse_puzzle(sample.text, sample.name, self.format)?,
-            None => load_puzzle(&self.file, self.format).map_err(crate::samples::not_found)?,
+    /// Reads the puzzle (a file, or a built-in one by name) within `budget`
+    /// and settles its atom counts and rules; `Err(ended)` when the budget
+    /// stopped the reading.
+    pub fn load(&self, budget: &Budget) -> bbx::Result<Result<Loaded, Ended>> {
+        let read = match crate::samples::find(&self.file) {
+            Some(sample) => {
+                bbx::puzzle::parse_puzzle_within(sample.text, sample.name, self.format, budget)?
+            }
+            None => load_puzzle_within(&self.file, self.format, budget)
+                .map_err(crate::samples::not_found)?,
+        };
+        let Some(puzzle) = read.value else {
+            return Ok(Err(read.ended));
         };
         let atoms = match (self.atoms.clone(), puzzle.atoms, puzzle.atom_range.clone()) {
             (Some(r), _, _) => r,
@@ -187,9 +195,31 @@ impl PuzzleInput {
             )));
         }
         let rules = self.rules.or(puzzle.rules).unwrap_or_default();
-        Ok((puzzle, atoms, rules))
+        Ok(Ok((puzzle, atoms, rules)))
+    }
+
+    /// What to print when the budget stopped the reading (`ended`): the
+    /// command has nothing to report.
+    pub fn not_read(&self, as_json: bool, ended: Ended) -> (String, Status) {
+        let file = if self.file == "-" {
+            "standard input".to_string()
+        } else {
+            self.file.clone()
+        };
+        if ended == Ended::Cancelled {
+            let message = format!("interrupted before {file} was read: nothing to report");
+            stopped(as_json, "interrupted", &message, Status::Interrupted)
+        } else {
+            let message = format!(
+                "the time limit passed before {file} was read: nothing to report (--timeout raises it)"
+            );
+            stopped(as_json, "time_limit", &message, Status::Incomplete)
+        }
     }
 }
+
+/// A puzzle read, with the atom counts and the rules to search it under.
+pub type Loaded = (Puzzle, RangeInclusive<usize>, Rules);
 
 /// Parses `N` or `A..B` (also `A..=B`).
 pub fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {

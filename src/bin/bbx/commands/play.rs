@@ -110,7 +110,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         (Err(_), None) => {
             return Err(bbx::Error::invalid(format!(
-                "'{game}' is neither a configuration (An_Bp, such as A4_B8), a puzzle file that exists nor a built-in puzzle (`bbx puzzles` lists them)"
+                "{} is neither a configuration (An_Bp, such as A4_B8), a puzzle file that exists nor a built-in puzzle (`bbx puzzles` lists them)",
+                bbx::error::quote(game)
             )));
         }
     };

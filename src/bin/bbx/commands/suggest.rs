@@ -62,8 +62,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
-    let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
+    let (puzzle, atoms, rules) = match args.input.load(&budget)? {
+        Ok(loaded) => loaded,
+        Err(ended) => return Ok(args.input.not_read(args.json, ended)),
+    };
     let options = SuggestOptions {
         max: args.max.limit(puzzle.width() * puzzle.width()),
         top: args.max_rays,

@@ -66,7 +66,8 @@ impl Args {
                 && !std::path::Path::new(word).exists()
             {
                 return Err(bbx::Error::invalid(format!(
-                    "unexpected argument '{word}': `bbx trace --help` lists the options"
+                    "unexpected argument {}: `bbx trace --help` lists the options",
+                    bbx::error::quote(word)
                 )));
             }
         }
@@ -74,7 +75,8 @@ impl Args {
             (Some(config), Some(molecule)) => {
                 let config: Config = config.parse().map_err(|e| match e {
                     bbx::Error::Config { input, reason } => bbx::Error::invalid(format!(
-                        "invalid configuration '{input}' before the molecule: {reason} (the configuration comes first: bbx trace A4_B6 868)"
+                        "invalid configuration {} before the molecule: {reason} (the configuration comes first: bbx trace A4_B6 868)",
+                        bbx::error::quote(&input)
                     )),
                     other => other,
                 })?;
