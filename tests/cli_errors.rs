@@ -416,6 +416,6 @@ fn messages_quote_what_was_written_short_and_on_one_line() {
     rejects(
         &["solve", "-", "--format", "tat'ham"],
         Some("A2_B4 @&ab@&@cbac@&@&@\n"),
-        "unknown puzzle format 'tat\\'ham'",
+        "invalid value 'tat'ham' for '--format <FORMAT>'",
     );
 }

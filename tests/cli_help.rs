@@ -28,6 +28,9 @@ fn help(args: &[&str], columns: usize) -> String {
     let out = bbx()
         .args(args)
         .env("COLUMNS", columns.to_string())
+        // The help shows where catalogues live: a user's usual data
+        // directory, not the tests' own deep in the target directory.
+        .env("XDG_DATA_HOME", "/home/user/.local/share")
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(0), "{args:?}");

@@ -122,7 +122,7 @@ fn completions_offer_the_values_of_every_option_that_has_a_set() {
     let value_sets: [&[&str]; 4] = [
         &["standard", "edge-miss"],
         &["display", "linear", "seed001", "tatham"],
-        &["greedy", "entropy", "score", "lookahead"],
+        &["greedy", "entropy", "score", "lookahead", "rollout"],
         &["all-rays", "rays-shot"],
     ];
     // bash lists each set as one word list.

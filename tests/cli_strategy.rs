@@ -228,7 +228,7 @@ fn bad_input_is_refused() {
     for (args, says) in [
         (
             vec!["strategy", "A4_B8", "--policy", "lucky"],
-            "[possible values: greedy, entropy, score, lookahead]",
+            "[possible values: greedy, entropy, score, lookahead, rollout]",
         ),
         (
             vec!["strategy", "A3_B5", "--molecule", "0"],

@@ -230,7 +230,7 @@ fn bad_input_is_reported() {
     rejects(
         &["trace", "O-O-------------", "--rules", "tatham"],
         None,
-        "expected 'standard' or 'edge-miss'",
+        "[possible values: standard, edge-miss]",
     );
     rejects(
         &["trace", "no/such/file.txt"],

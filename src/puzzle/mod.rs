@@ -376,9 +376,9 @@ pub(crate) fn read_input_within(
     expected: Expected,
     budget: &Budget,
 ) -> Result<Finished<Option<(String, String)>>, Error> {
-    if let Err(cut) = budget.check() {
-        return Ok(Finished::new(None, cut.into()));
-    }
+    // The budget is looked at every READ_POLL, not before the first: an
+    // input read at once is read whatever the limit, so that the search
+    // after it can say what the limit stopped.
     let (tx, rx) = mpsc::channel();
     let owned = path.to_string();
     let reader = std::thread::Builder::new()
@@ -390,8 +390,7 @@ pub(crate) fn read_input_within(
         return read_input(path, expected).map(|read| Finished::complete(Some(read)));
     }
     loop {
-        let wait = budget.remaining().map_or(READ_POLL, |r| r.min(READ_POLL));
-        match rx.recv_timeout(wait) {
+        match rx.recv_timeout(READ_POLL) {
             Ok(read) => return read.map(|read| Finished::complete(Some(read))),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(cut) = budget.check() {

@@ -114,6 +114,10 @@ pub struct Browser {
     driver: Child,
     port: u16,
     session: String,
+    /// Chromium's temporary files and profile (it is given this directory
+    /// as its `TMPDIR`), removed when the browser is dropped, so that the
+    /// suite leaves nothing in the system's temporary directory.
+    _scratch: tempfile::TempDir,
 }
 
 /// The page's size: a desktop window, or a phone's screen (its CSS pixels
@@ -131,11 +135,16 @@ impl Browser {
     /// Chromium session at `screen`'s size.
     pub fn start(screen: Screen) -> Browser {
         let (browser, driver) = installed().expect("chromium and chromedriver");
+        let scratch = tempfile::Builder::new()
+            .prefix("bbx-browser-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("a scratch directory for the browser");
         let mut last = String::new();
         for _ in 0..3 {
             let port = free_port();
             let mut child = Command::new(&driver)
                 .arg(format!("--port={port}"))
+                .env("TMPDIR", scratch.path())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
@@ -187,6 +196,7 @@ impl Browser {
                         driver: child,
                         port,
                         session,
+                        _scratch: scratch,
                     };
                 }
                 other => {

@@ -40,7 +40,7 @@ pub struct Args {
     /// Draws the path of the ray shot from border position K on the board,
     /// and describes it.
     #[arg(long = "ray", value_name = "K", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a border position", 1, None))]
+        value_parser = crate::values::whole::<usize>("a border position", 0, None))]
     rays: Vec<usize>,
     /// Emacs notation (H, R, digits) instead of @, & and letters
     #[arg(long)]
