@@ -411,7 +411,7 @@ fn the_default_work_directory_is_the_users_cache_and_unfinished_work_is_told() {
 #[test]
 fn ctrl_c_stops_a_verify_in_memory_at_once() {
     // With hidden rays the spectra are enumerated and checked in memory.
-    for wait_ms in [200, 2500] {
+    for wait_ms in [200, 2500, 6000] {
         let mut child = StdCommand::new(bin())
             .args(["verify", "A5_B8", "--partial", "0.5", "--seed", "1", "-q"])
             .stdout(Stdio::piped())

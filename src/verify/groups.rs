@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use crate::catalogue::Store;
-use crate::control::{Budget, Ended, Finished};
+use crate::control::{Budget, Cut, Ended, Finished};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
@@ -51,16 +51,39 @@ impl SpectralGroups {
     /// Groups spectra given as (outcome codes, molecule number) records, in
     /// any order.
     fn from_records(width: usize, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
-        let n = 4 * width;
-        let key = |i: usize| &codes[i * n..(i + 1) * n];
-        let mut order: Vec<usize> = (0..numbers.len()).collect();
-        order.par_sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
-        let mut out = SpectralGroups {
+        Self::from_records_within(width, codes, numbers, &Budget::default())
+            .unwrap_or_else(|_| SpectralGroups::empty(width))
+    }
+
+    /// No spectrum, of a box `width` wide.
+    fn empty(width: usize) -> SpectralGroups {
+        SpectralGroups {
             width,
             codes: Vec::new(),
-            numbers: Vec::with_capacity(numbers.len()),
+            numbers: Vec::new(),
             starts: vec![0],
             spectra: 0,
+        }
+    }
+
+    /// [`from_records`](Self::from_records) within `budget`, polled between
+    /// the buckets of the sort (the records are first counted out by their
+    /// first two outcomes, then each bucket sorted on its own), so that a
+    /// stop is heard within one bucket's sort.
+    fn from_records_within(
+        width: usize,
+        codes: Vec<u16>,
+        numbers: Vec<u64>,
+        budget: &Budget,
+    ) -> Result<SpectralGroups, Cut> {
+        let n = 4 * width;
+        let key = |i: usize| &codes[i * n..(i + 1) * n];
+        let order = bucket_sort(numbers.len(), n, &codes, budget, |bucket| {
+            bucket.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
+        })?;
+        let mut out = SpectralGroups {
+            numbers: Vec::with_capacity(numbers.len()),
+            ..SpectralGroups::empty(width)
         };
         for (j, &i) in order.iter().enumerate() {
             if j > 0 && key(order[j - 1]) != key(i) {
@@ -76,7 +99,7 @@ impl SpectralGroups {
         }
         out.codes.shrink_to_fit();
         out.spectra = out.len();
-        out
+        Ok(out)
     }
 
     /// Width of the box.
@@ -160,14 +183,79 @@ pub fn spectra(
         .collect();
     let (codes, numbers): (Vec<Vec<u16>>, Vec<Vec<u64>>) = chunks.into_iter().unzip();
     let traced: usize = numbers.iter().map(Vec::len).sum();
+    let none = |cut| {
+        Ok(Finished::new(
+            SpectralGroups::empty(config.width),
+            Ended::from(cut),
+        ))
+    };
     if let Err(cut) = budget.check()
         && traced as u64 != walk.count()
     {
-        let none = SpectralGroups::from_records(config.width, Vec::new(), Vec::new());
-        return Ok(Finished::new(none, Ended::from(cut)));
+        return none(cut);
     }
-    let groups = SpectralGroups::from_records(config.width, codes.concat(), numbers.concat());
-    Ok(Finished::complete(groups))
+    match SpectralGroups::from_records_within(
+        config.width,
+        codes.concat(),
+        numbers.concat(),
+        budget,
+    ) {
+        Ok(groups) => Ok(Finished::complete(groups)),
+        Err(cut) => none(cut),
+    }
+}
+
+/// The record indices `0..records` in order: counted out into buckets by
+/// their first two codes (each record is `n` codes of `codes`), which is
+/// the order of those codes, then each bucket put in order by `sort`, the
+/// buckets in parallel. `budget` is polled before each bucket; spent, the
+/// order is abandoned.
+fn bucket_sort(
+    records: usize,
+    n: usize,
+    codes: &[u16],
+    budget: &Budget,
+    sort: impl Fn(&mut [usize]) + Sync,
+) -> Result<Vec<usize>, Cut> {
+    let codes_per_position = codes
+        .iter()
+        .copied()
+        .max()
+        .map_or(1, |c| usize::from(c) + 1);
+    let bucket = |i: usize| match n {
+        0 => 0,
+        1 => usize::from(codes[i]),
+        _ => usize::from(codes[i * n]) * codes_per_position + usize::from(codes[i * n + 1]),
+    };
+    let buckets = codes_per_position * codes_per_position;
+    let mut starts = vec![0usize; buckets + 1];
+    for i in 0..records {
+        starts[bucket(i) + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut next = starts.clone();
+    let mut order = vec![0usize; records];
+    for i in 0..records {
+        let b = bucket(i);
+        order[next[b]] = i;
+        next[b] += 1;
+    }
+    budget.check()?;
+    let mut slices = Vec::with_capacity(buckets);
+    let mut rest = order.as_mut_slice();
+    for b in 0..buckets {
+        let (this, after) = rest.split_at_mut(starts[b + 1] - starts[b]);
+        slices.push(this);
+        rest = after;
+    }
+    slices.into_par_iter().try_for_each(|bucket| {
+        budget.check()?;
+        sort(bucket);
+        Ok(())
+    })?;
+    Ok(order)
 }
 
 /// The spectral groups a [`Store`] holds with their molecules' numbers:

@@ -1,6 +1,7 @@
 //! An index of spectra by the outcome at each position, for matching
 //! partial observations quickly.
 
+use crate::control::Budget;
 use crate::error::Error;
 use crate::rules::ray::Outcome;
 use crate::rules::spectrum::Observation;
@@ -27,7 +28,10 @@ enum Posting {
 }
 
 impl RayIndex {
-    pub(super) fn new(groups: &SpectralGroups) -> Result<RayIndex, Error> {
+    /// The index of `groups`, within `budget` (polled every few thousand
+    /// spectra): `None` once it is spent.
+    pub(super) fn new(groups: &SpectralGroups, budget: &Budget) -> Result<Option<RayIndex>, Error> {
+        let mut ticker = budget.ticker(4096);
         if u32::try_from(groups.len()).is_err() {
             return Err(Error::invalid(format!(
                 "{} spectra are too many to index for hidden rays",
@@ -39,6 +43,9 @@ impl RayIndex {
         let key = |pos: usize, c: u16| pos * codes + c as usize;
         let mut counts = vec![0usize; positions * codes];
         for g in 0..groups.len() {
+            if ticker.tick().is_err() {
+                return Ok(None);
+            }
             for (pos, &c) in groups.codes_of(g).iter().enumerate() {
                 counts[key(pos, c)] += 1;
             }
@@ -58,6 +65,9 @@ impl RayIndex {
             })
             .collect();
         for g in 0..groups.len() {
+            if ticker.tick().is_err() {
+                return Ok(None);
+            }
             for (pos, &c) in groups.codes_of(g).iter().enumerate() {
                 match &mut keys[key(pos, c)] {
                     Some(Posting::List(v)) => v.push(g as u32),
@@ -66,7 +76,7 @@ impl RayIndex {
                 }
             }
         }
-        Ok(RayIndex { codes, keys })
+        Ok(Some(RayIndex { codes, keys }))
     }
 
     /// The molecules whose full spectrum agrees with every ray of `o`.

@@ -230,6 +230,9 @@ pub fn verify(
     ))
 }
 
+/// Observations made and checked at a time by [`verify_spectra`].
+const BATCH: usize = 1 << 16;
+
 /// Checks the given spectra (with the numbers of the molecules that produce
 /// them, as [`spectra`] returns them). Stopped by the options' budget, it
 /// answers with the checks done (those in hand are finished), and how it
@@ -273,56 +276,70 @@ pub fn verify_spectra(
         chosen = pick;
     }
     let p = config.width;
-    // Observations to check (the random choices made in order, so that a seed
-    // always gives the same ones), with the spectral group they come from.
-    let mut work: Vec<(Observation, usize)> = Vec::with_capacity(chosen.len());
-    for &i in &chosen {
-        let spectrum = Spectrum::from_outcomes(p, groups.outcomes(i)).ok_or_else(|| {
-            Error::Internal("the enumeration produced an inconsistent spectrum".into())
-        })?;
-        let mut o = Observation::full(&spectrum);
-        if let Some(f) = options.partial {
-            hide(&mut o, f, &mut rng);
-        }
-        work.push((o, i));
-    }
+    let total = chosen.len();
+    let budget = &options.budget;
     let index = match options.partial {
-        Some(_) => Some(RayIndex::new(&groups)?),
+        Some(_) => match RayIndex::new(&groups, budget)? {
+            Some(index) => Some(index),
+            // Stopped: nothing is checked.
+            None => {
+                chosen.clear();
+                None
+            }
+        },
         None => None,
     };
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let total = work.len();
-    let budget = &options.budget;
-    // A check not started once the budget is spent is left out.
-    let results: Vec<Option<Result<Checked, Error>>> = work
-        .par_iter()
-        .map_init(
-            || Checker::new(config, options.sat_rules()),
-            |checker, (o, i)| {
-                budget.check().ok()?;
-                // What the enumeration predicts: the spectrum's group, or with
-                // hidden rays every molecule that agrees on the rays left.
-                let want: Vec<u64> = match &index {
-                    Some(index) => index.matching(&groups, o),
-                    None => groups.molecules(*i).to_vec(),
-                };
-                let checked = checker.check(o, want);
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                if n.is_multiple_of(64) || n == total {
-                    progress(n, total);
-                }
-                Some(checked)
-            },
-        )
-        .collect();
     let mut rows = Rows::default();
     let mut mismatches = Vec::new();
     let mut checked = 0;
-    for r in results.into_iter().flatten() {
-        let c = r?;
-        rows.count(&c, 1);
-        mismatches.extend(c.mismatch);
-        checked += 1;
+    // The observations are made batch after batch (the random choices in
+    // order, so that a seed always gives the same ones), each batch checked
+    // in parallel: the memory held is one batch's, whatever the sample.
+    for batch in chosen.chunks(BATCH) {
+        let mut work: Vec<(Observation, usize)> = Vec::with_capacity(batch.len());
+        for &i in batch {
+            let spectrum = Spectrum::from_outcomes(p, groups.outcomes(i)).ok_or_else(|| {
+                Error::Internal("the enumeration produced an inconsistent spectrum".into())
+            })?;
+            let mut o = Observation::full(&spectrum);
+            if let Some(f) = options.partial {
+                hide(&mut o, f, &mut rng);
+            }
+            work.push((o, i));
+        }
+        // A check not started once the budget is spent is left out.
+        let results: Vec<Option<Result<Checked, Error>>> = work
+            .par_iter()
+            .map_init(
+                || Checker::new(config, options.sat_rules()),
+                |checker, (o, i)| {
+                    budget.check().ok()?;
+                    // What the enumeration predicts: the spectrum's group, or
+                    // with hidden rays every molecule that agrees on the rays
+                    // left.
+                    let want: Vec<u64> = match &index {
+                        Some(index) => index.matching(&groups, o),
+                        None => groups.molecules(*i).to_vec(),
+                    };
+                    let checked = checker.check(o, want);
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if n.is_multiple_of(64) || n == total {
+                        progress(n, total);
+                    }
+                    Some(checked)
+                },
+            )
+            .collect();
+        for r in results.into_iter().flatten() {
+            let c = r?;
+            rows.count(&c, 1);
+            mismatches.extend(c.mismatch);
+            checked += 1;
+        }
+        if budget.check().is_err() {
+            break;
+        }
     }
     let ended = match budget.check() {
         Err(cut) if checked < total => Ended::from(cut),
@@ -667,7 +684,7 @@ mod tests {
     fn same_as_afresh(config: &str, rules: Rules, sat_rules: Rules, partial: Option<f64>) -> usize {
         let config: Config = config.parse().unwrap();
         let groups = spectra(config, rules, &Budget::default()).unwrap().value;
-        let index = RayIndex::new(&groups).unwrap();
+        let index = RayIndex::new(&groups, &Budget::default()).unwrap().unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut checker = Checker::new(config, sat_rules);
         let mut mismatches = 0;
