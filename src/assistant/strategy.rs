@@ -31,7 +31,7 @@
 
 use crate::assistant::optimal::{LowerBound, Optimum};
 use crate::assistant::spectra::{Spectra, stop_penalty};
-use crate::control::{Budget, Ended, Finished, Instant, Ticker};
+use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -178,11 +178,33 @@ pub struct StrategyReport {
     pub bound: Option<LowerBound>,
 }
 
+/// Sets of at least this many molecules ask the budget at each step over
+/// them (a count of one ray's outcomes, a split); smaller ones count as a
+/// tick of the ticker.
+const BIG_SET: usize = 1 << 14;
+
+/// Asks `ticker` about a step of work over `molecules` molecules: at once
+/// for a big set (the clock costs nothing beside the step), else every so
+/// many steps.
+fn step(ticker: &mut Ticker, molecules: usize) -> Result<(), Cut> {
+    if molecules >= BIG_SET {
+        ticker.check()
+    } else {
+        ticker.tick()
+    }
+}
+
 /// What the policy does for a set: shoot this ray, or stop (`None`, also
-/// for a set of one molecule).
-fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize> {
+/// for a set of one molecule). Asks `ticker` at each ray it weighs.
+fn choose(
+    t: &Spectra,
+    set: &[u32],
+    shot: &[bool],
+    policy: Policy,
+    ticker: &mut Ticker,
+) -> Result<Option<usize>, Cut> {
     if set.len() < 2 {
-        return None;
+        return Ok(None);
     }
     let n = set.len() as f64;
     let codes = t.codes();
@@ -192,6 +214,7 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
     let mut counts = vec![0u64; codes];
     let mut freq: Vec<u64> = Vec::new();
     for q in (1..=t.rays).filter(|&q| !shot[q - 1]) {
+        step(ticker, set.len())?;
         t.count(set, q, &mut counts);
         if counts.iter().filter(|&&c| c > 0).count() < 2 {
             continue;
@@ -222,6 +245,7 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
                     let mut least = size * size;
                     if size > 1 {
                         for q2 in (1..=t.rays).filter(|&q2| !shot[q2 - 1] && q2 != q) {
+                            step(ticker, class.len())?;
                             t.count(class, q2, &mut next);
                             least = least.min(next.iter().map(|&c| c * c).sum());
                         }
@@ -253,13 +277,15 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
             best = Some((value, q));
         }
     }
-    let (value, q) = best?;
+    let Some((value, q)) = best else {
+        return Ok(None);
+    };
     if policy == Policy::Score
         && stop_penalty(&mut t.frequencies(set), k, set.len() as u64) <= value + 1e-12
     {
-        return None;
+        return Ok(None);
     }
-    Some(q)
+    Ok(Some(q))
 }
 
 /// Shoots ray `q`, whose outcome code is `c`: it and the other end of an
@@ -301,10 +327,13 @@ struct Player<'a> {
 impl Player<'_> {
     /// Plays `set`, with the rays `shot`, `rays` shot so far for `cost`.
     fn play(&mut self, set: &mut [u32], shot: &mut Vec<bool>, rays: u8, cost: u32) {
-        if self.ticker.tick().is_err() {
+        if step(&mut self.ticker, set.len()).is_err() {
             return;
         }
-        let Some(q) = choose(self.t, set, shot, self.options.policy) else {
+        let Ok(choice) = choose(self.t, set, shot, self.options.policy, &mut self.ticker) else {
+            return;
+        };
+        let Some(q) = choice else {
             self.leaf(set, rays, cost);
             return;
         };
@@ -357,10 +386,15 @@ impl Player<'_> {
     }
 }
 
-/// The spectra of `config` within the options' budget, or how building
-/// them ended.
+/// Bytes a molecule takes while every game is played, beside its spectrum:
+/// its place in the set played, in its split and in the order of the games,
+/// and its game's result.
+const PLAY_BYTES: u64 = 3 * 4 + std::mem::size_of::<Played>() as u64;
+
+/// The spectra of `config` within the options' budget, room made for
+/// playing every game on them, or how building them ended.
 fn spectra(config: Config, options: &StrategyOptions) -> Result<Result<Spectra, Ended>, Error> {
-    let s = Spectra::new(config, options.rules, &options.budget)?;
+    let s = Spectra::new(config, options.rules, &options.budget, PLAY_BYTES)?;
     Ok(s.value.ok_or(s.ended))
 }
 
@@ -411,19 +445,38 @@ fn play_all_on(
         rays_histogram[r.rays as usize] += 1;
         score_histogram[r.score as usize] += 1;
     }
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by(|&a, &b| {
+    // The five hardest games, picked in one pass (not a sort of them all).
+    let harder = |&a: &u32, &b: &u32| {
         let (x, y) = (out[a as usize], out[b as usize]);
         y.score
             .cmp(&x.score)
             .then(y.rays.cmp(&x.rays))
             .then(a.cmp(&b))
-    });
-    let hardest = order
-        .iter()
-        .take(5)
-        .map(|&m| game(t, options, m as u64 + 1))
-        .collect::<Result<Vec<PolicyGame>, Error>>()?;
+    };
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    if order.len() > 5 {
+        order.select_nth_unstable_by(4, harder);
+        order.truncate(5);
+    }
+    order.sort_by(harder);
+    let mut hardest = Vec::new();
+    for &m in order.iter().take(5) {
+        match game(t, options, m as u64 + 1, &mut player.ticker)? {
+            Some(g) => hardest.push(g),
+            None => {
+                return Ok(Finished::new(
+                    None,
+                    player.ticker.cut().map_or(Ended::Complete, Ended::from),
+                ));
+            }
+        }
+    }
+    let Ok(first_rays) = first_rays(t, options.policy, 3, &mut player.ticker) else {
+        return Ok(Finished::new(
+            None,
+            player.ticker.cut().map_or(Ended::Complete, Ended::from),
+        ));
+    };
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
     Ok(Finished::complete(Some(StrategyReport {
         config: t.config.to_string(),
@@ -443,22 +496,28 @@ fn play_all_on(
         undecided_games: player.undecided,
         penalty_total: player.penalty,
         hardest,
-        first_rays: first_rays(t, options.policy, 3),
+        first_rays,
         seconds: start.elapsed().as_secs_f64(),
         optimal: None,
         bound: None,
     })))
 }
 
-/// The policy's first `depth` rays along the most likely outcomes.
-fn first_rays(t: &Spectra, policy: Policy, depth: usize) -> Vec<(usize, Outcome, f64)> {
+/// The policy's first `depth` rays along the most likely outcomes, asking
+/// `ticker` as it goes.
+fn first_rays(
+    t: &Spectra,
+    policy: Policy,
+    depth: usize,
+    ticker: &mut Ticker,
+) -> Result<Vec<(usize, Outcome, f64)>, Cut> {
     let n = t.count;
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut shot = vec![false; t.rays];
     let mut counts = vec![0u64; t.codes()];
     let mut out = Vec::new();
     while out.len() < depth
-        && let Some(q) = choose(t, &set, &shot, policy)
+        && let Some(q) = choose(t, &set, &shot, policy, ticker)?
     {
         t.count(&set, q, &mut counts);
         let (c, &size) = counts
@@ -469,7 +528,7 @@ fn first_rays(t: &Spectra, policy: Policy, depth: usize) -> Vec<(usize, Outcome,
         out.push((q, Outcome::from_code(c), size as f64 / n as f64));
         shoot(t, &mut set, &mut shot, q, c as u8);
     }
-    out
+    Ok(out)
 }
 
 /// Plays the policy against molecule `number` of `config` alone: the rays
@@ -479,14 +538,25 @@ pub fn play_one(
     options: &StrategyOptions,
     number: u64,
 ) -> Result<Finished<Option<PolicyGame>>, Error> {
-    Ok(match spectra(config, options)? {
-        Ok(t) => Finished::complete(Some(game(&t, options, number)?)),
-        Err(ended) => Finished::new(None, ended),
+    let t = match spectra(config, options)? {
+        Ok(t) => t,
+        Err(ended) => return Ok(Finished::new(None, ended)),
+    };
+    let mut ticker = options.budget.ticker(1024);
+    Ok(match game(&t, options, number, &mut ticker)? {
+        Some(g) => Finished::complete(Some(g)),
+        None => Finished::new(None, ticker.cut().map_or(Ended::Complete, Ended::from)),
     })
 }
 
-/// [`play_one`] on spectra already held.
-fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGame, Error> {
+/// [`play_one`] on spectra already held, asking `ticker` as it goes:
+/// nothing (`None`) when it says to stop ([`Ticker::cut`] says why).
+fn game(
+    t: &Spectra,
+    options: &StrategyOptions,
+    number: u64,
+    ticker: &mut Ticker,
+) -> Result<Option<PolicyGame>, Error> {
     let (config, n) = (t.config, t.count as u64);
     if number == 0 || number > n {
         return Err(Error::invalid(format!(
@@ -498,7 +568,13 @@ fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGam
     let mut shot = vec![false; t.rays];
     let mut shots = Vec::new();
     let mut cost = 0u64;
-    while let Some(q) = choose(t, &set, &shot, options.policy) {
+    loop {
+        let Ok(choice) = choose(t, &set, &shot, options.policy, ticker) else {
+            return Ok(None);
+        };
+        let Some(q) = choice else {
+            break;
+        };
         let c = t.code(hidden, q);
         let o = Outcome::from_code(c.into());
         shots.push((q, o));
@@ -510,7 +586,7 @@ fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGam
     let guess = Molecule::new(config.width, placed.iter().map(|&a| a.into()))?;
     let same = gives(t, hidden, &Spectrum::of(&guess, options.rules));
     let hidden_molecule = Molecule::new(config.width, t.atoms(hidden).iter().map(|&a| a.into()))?;
-    Ok(PolicyGame {
+    Ok(Some(PolicyGame {
         number,
         molecule: hidden_molecule.to_string(),
         shots,
@@ -519,7 +595,7 @@ fn game(t: &Spectra, options: &StrategyOptions, number: u64) -> Result<PolicyGam
         missed,
         score: score(cost, missed),
         score_tatham: score(cost, if same { 0 } else { missed }),
-    })
+    }))
 }
 
 /// The most molecules [`review`] works out a game against (their spectra are
@@ -596,8 +672,15 @@ pub fn review(
         }
     }
     drop(set);
+    let mut ticker = options.budget.ticker(1024);
+    let Some(policy_game) = game(&t, options, number, &mut ticker)? else {
+        return Ok(Finished::new(
+            None,
+            ticker.cut().map_or(Ended::Complete, Ended::from),
+        ));
+    };
     let mut r = Review {
-        game: game(&t, options, number)?,
+        game: policy_game,
         average: None,
         idle,
     };

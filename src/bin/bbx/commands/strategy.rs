@@ -61,9 +61,10 @@ pub struct Args {
     /// (averaged), and the Huffman bound over the spectra.
     #[arg(long, conflicts_with = "molecule")]
     bound: bool,
-    /// The most memory the exhaustive search may remember sets in (2G,
-    /// 500M…), and hold the configuration's spectra in: when the memo is
-    /// full it forgets half of them, which slows the search but never
+    /// The most memory (2G, 500M…) the configuration's spectra may take,
+    /// with the games played on them (a larger configuration is refused at
+    /// once), and the exhaustive search may remember sets in: when its memo
+    /// is full it forgets half of them, which slows the search but never
     /// changes its answer.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     memory: u64,
@@ -84,7 +85,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let options = StrategyOptions {
         policy: args.policy,
         rules: args.rules,
-        budget: budget(args.timeout),
+        budget: budget(args.timeout).with_memory(Some(args.memory)),
     };
     if let Some(n) = args.molecule {
         let played = play_one(args.config, &options, n)?;
