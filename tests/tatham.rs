@@ -512,14 +512,22 @@ fn a_save_of_many_checks_is_replayed_quickly() {
 
 #[test]
 fn reading_a_tatham_file_takes_the_time_limit() {
-    // The time limit has passed before the file is read: said so, exit 4,
-    // nothing solved.
-    let f = puzzle(CHECKED_ONCE);
+    // A save of 20,000 moves, its time limit passed before it is read: the
+    // reading is cut (at its first look at the budget, after a few hundred
+    // records), said so, exit 4, nothing solved. It was read whole and the
+    // search said it found nothing.
+    let dir = temp_dir("tatham-limit");
+    let mut moves = vec![("MOVE", "T1,1".to_string())];
+    moves.extend(std::iter::repeat_n(("MOVE", "R".to_string()), 20_000));
+    let file = dir.join("checks.sav");
+    std::fs::write(
+        &file,
+        save_text("w8h8m1M1", &describe(8, &[(5, 5)]), &moves),
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
     for command in ["solve", "suggest"] {
-        let out = bbx()
-            .args([command, &f, "--timeout", "0"])
-            .output()
-            .unwrap();
+        let out = bbx().args([command, f, "--timeout", "0"]).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(4), "{err}");
         assert_eq!(
@@ -530,11 +538,18 @@ fn reading_a_tatham_file_takes_the_time_limit() {
         );
         assert!(out.stdout.is_empty());
         let out = bbx()
-            .args([command, &f, "--timeout", "0", "--json"])
+            .args([command, f, "--timeout", "0", "--json"])
             .output()
             .unwrap();
         json_error(&out.stdout, "time_limit", 4);
     }
+    // With time, the same file is read and solved.
+    assert_eq!(out_code(&["solve", f, "--count"]), Some(0));
+}
+
+/// The exit status of `bbx ARGS`.
+fn out_code(args: &[&str]) -> Option<i32> {
+    bbx().args(args).output().unwrap().status.code()
 }
 
 #[test]

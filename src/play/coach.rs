@@ -335,7 +335,7 @@ impl Coach {
                     // The best ray on every molecule that fits, not only
                     // the first ones found, where the box can be walked in
                     // the time left.
-                    let mut report = SolveReport::new("the game", solution, None);
+                    let mut report = SolveReport::new("the game", solution, None, &limits.budget);
                     report.rank_exactly(&limits.budget)?;
                     // Each cell's chance of an atom, from the same count (or
                     // the molecules listed, when they are all).
@@ -377,7 +377,7 @@ impl Coach {
             let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
             news.push(News::Answer(Box::new(Answer {
                 observation: q.observation,
-                report: SolveReport::new("the game", solution, None),
+                report: SolveReport::new("the game", solution, None, &Budget::default()),
                 elapsed: job.started.elapsed(),
             })));
         }

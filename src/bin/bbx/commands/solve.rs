@@ -14,7 +14,7 @@ use crate::cli::{
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,\n4 nothing found before --timeout or --memory stopped the search, 130 interrupted\n(what was found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
+    after_help = "Puzzle formats (detected, or --format):\n  display  J. Forget's board with border marks: letters for exit pairs, @ hit, & reflection,\n           or Emacs notation (digits, H, R); blank or ? for rays not shot; O in the box\n           is your guess; an optional line 'There are N balls in the box'\n  linear   one line: A4_B8 @&ab@&@c... with ? for rays not shot\n  seed001  A. Janns's solver's format: 'P K', then one ray per line in its clockwise\n           numbering (edge-miss rules)\n  tatham   a save file of Simon Tatham's Black Box, or a game ID such as w8h8m5M5:<hex>\n           or w8h8m5M5#<seed> (in a file): the lasers fired, the balls guessed\n\nExit status: 0 molecules found, 1 no molecule fits, 2 bad input (a --memory too\nsmall for the search to start too), 3 failure, 4 nothing found before --timeout or\n--memory stopped the search (or the reading of the puzzle), 130 interrupted (what\nwas found is shown).\n\nExamples:\n  bbx solve puzzles/seed-pure-thought-a4-b8.txt\n  bbx solve puzzles/seed001-sample.txt --json\n  bbx solve game.txt --atoms 4..5 --max 100\n  bbx solve big-game.txt --timeout 10 --boards 3"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -71,7 +71,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         Status::Done
     };
-    let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    let guess = puzzle.guess.as_ref();
+    let mut report = if args.count {
+        SolveReport::untraced(&puzzle.origin, solution, guess)
+    } else {
+        SolveReport::new(&puzzle.origin, solution, guess, &budget)
+    };
     if !args.count {
         report.rank_exactly(&budget)?;
         if args.probabilities && !report.count_atoms(&budget)?.is_complete() {
@@ -80,6 +85,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             );
         }
     }
+    // Ctrl-C while the rays were ranked: what was done is shown, and the
+    // status says the work was interrupted.
+    let code = if report.after == Ended::Cancelled {
+        Status::Interrupted
+    } else {
+        code
+    };
     let text = if args.count {
         if report.ended.is_complete() {
             format!("{}\n", report.count)
