@@ -25,7 +25,7 @@ use rusqlite::{Transaction, TransactionBehavior, params};
 use crate::catalogue::rows::MoleculeRow;
 use crate::catalogue::{Catalogue, sql_err};
 use crate::control::{Cut, Finished};
-use crate::error::{Error, quote};
+use crate::error::{Error, field};
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
 use crate::rules::ray::Tracer;
@@ -98,7 +98,7 @@ impl Catalogue {
                     "an unfinished exploration"
                 };
                 text![
-                    format!("{path}: holds {what} of {}; {OWN_FILE}", quote(c)),
+                    format!("{path}: holds {what} of {}; {OWN_FILE}", field(c)),
                     Setting::Db
                 ]
             }));
@@ -114,7 +114,7 @@ impl Catalogue {
                     format!(
                         "{}: holds the census of {}; {OWN_FILE}",
                         self.path,
-                        quote(other)
+                        field(other)
                     ),
                     Setting::Db
                 ]));
