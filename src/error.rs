@@ -44,10 +44,11 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let origin = one_line(&self.origin);
         match (self.line, self.column) {
-            (0, _) => write!(f, "{}: {}", self.origin, self.message),
-            (l, 0) => write!(f, "{}:{}: {}", self.origin, l, self.message),
-            (l, c) => write!(f, "{}:{}:{}: {}", self.origin, l, c, self.message),
+            (0, _) => write!(f, "{origin}: {}", self.message),
+            (l, 0) => write!(f, "{origin}:{l}: {}", self.message),
+            (l, c) => write!(f, "{origin}:{l}:{c}: {}", self.message),
         }
     }
 }
@@ -149,9 +150,10 @@ impl Error {
                 format!("invalid configuration {}: {reason}", quote(input))
             }
             Error::Invalid(t) | Error::System(t) | Error::Busy(t) => t.show(naming),
-            Error::Io { path, source } => format!("{path}: {source}"),
+            Error::Io { path, source } => format!("{}: {source}", one_line(path)),
             Error::WorkDir { path, what, source } => format!(
-                "{path}: cannot {what}: {source} (is there room on the disk? {} chooses another place)",
+                "{}: cannot {what}: {source} (is there room on the disk? {} chooses another place)",
+                one_line(path),
                 naming.name(Setting::WorkDir)
             ),
             #[cfg(feature = "catalogue")]
@@ -263,6 +265,31 @@ where
     } else {
         format!("{n} {plural}")
     }
+}
+
+/// A name the user gave (a file's path) as a message shows it: whole, its
+/// line ends and other control characters escaped (`\n`), so that the
+/// message stays on one line.
+///
+/// ```
+/// use bbx::error::one_line;
+/// assert_eq!(one_line("games/a.txt"), "games/a.txt");
+/// assert_eq!(one_line("a\nb.txt"), "a\\nb.txt");
+/// ```
+pub fn one_line(name: &str) -> std::borrow::Cow<'_, str> {
+    if !name.chars().any(char::is_control) {
+        return name.into();
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// The most characters of a user's text a message quotes ([`quote`]).

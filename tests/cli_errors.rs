@@ -411,6 +411,20 @@ fn messages_quote_what_was_written_short_and_on_one_line() {
         None,
         "unexpected argument '-zz\\nq'",
     ));
+    // A file's name with a line end in it: escaped, whole.
+    let dir = temp_dir("quoted-names");
+    let odd = dir.join("odd\nname.txt");
+    std::fs::write(&odd, "A2_B4 @&ab@&@cbac@&@&X\n").unwrap();
+    short(&rejects(
+        &["solve", odd.to_str().unwrap()],
+        None,
+        "odd\\nname.txt:1:22: pair label 'X' appears only once",
+    ));
+    short(&rejects(
+        &["solve", dir.join("no\nsuch.txt").to_str().unwrap()],
+        None,
+        "no\\nsuch.txt: No such file",
+    ));
     // The argument parser's own message around it says more, on lines of
     // its own.
     rejects(

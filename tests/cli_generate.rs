@@ -353,7 +353,7 @@ fn the_opening_is_ranked_on_every_molecule_and_a_ranking_on_fewer_says_so() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("ranked on a uniform random sample of 65536 of the molecules that fit"),
+        text.contains("ranked on a uniform random sample of 12288 of the molecules that fit"),
         "{text}"
     );
     // Nine hits and reflections on a 12×12 box: too few of the molecules

@@ -97,6 +97,34 @@ fn man_out_writes_one_page_per_command_for_manpath() {
         top.contains(".SH \"SEE ALSO\"") && top.contains("docs/guide.md"),
         "{top}"
     );
+    // Written through a temporary file renamed over the page: each page
+    // gets the mode any new file gets here (0666 less the umask), as a
+    // file made by the test does, not the temporary file's private 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let plain = dir.join("plain");
+        std::fs::File::create(&plain).unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let usual = mode(&plain);
+        for c in COMMANDS {
+            let page = dir.join(format!("man1/bbx-{c}.1"));
+            assert_eq!(
+                mode(&page),
+                usual,
+                "{c}: {:o} against {usual:o}",
+                mode(&page)
+            );
+        }
+        // So does a puzzle written by generate --out.
+        let puzzle = dir.join("puzzle.txt");
+        bbx()
+            .args(["generate", "A2_B4", "--seed", "1", "--out"])
+            .arg(&puzzle)
+            .assert()
+            .success();
+        assert_eq!(mode(&puzzle), usual);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -785,3 +785,54 @@ fn a_puzzle_read_from_a_pipe_that_never_ends_takes_the_limits() {
     );
     crate::common::json_error(&out.stdout, "interrupted", 130);
 }
+
+#[test]
+fn the_work_after_the_search_keeps_to_the_time_limit_and_says_so() {
+    // A2_B500 with no ray shot: the search counts every molecule in a
+    // moment, and ranking the rays on a sample of them takes minutes. The
+    // ranking ran far past the time limit, and the report said
+    // "timed_out": false.
+    let puzzle = format!("A2_B500 {}\n", "?".repeat(2000));
+    for command in ["solve", "suggest"] {
+        let out = bbx()
+            .args([command, "-", "--json", "-q", "--timeout", "5"])
+            .write_stdin(puzzle.as_str())
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"));
+        let flags = (&v["complete"], &v["ranked_on"], &v["listed"], &v["rays"]);
+        assert_eq!(v["timed_out"], true, "{command}: {err} {flags:?}");
+        assert_eq!(v["ranking_exact"], false, "{command}");
+        assert_eq!(v["ranking_sample"], Value::Null, "{command}");
+        // Molecules found (0), or none before the limit on a slow machine (4).
+        let code = out.status.code();
+        assert!(
+            code == Some(0) || code == Some(4),
+            "{command}: {code:?} {err}"
+        );
+        if code == Some(0) {
+            assert_eq!(v["complete"], true, "{command}");
+            assert_eq!(v["molecules"], 31_249_875_000u64, "{command}");
+        }
+    }
+}
+
+#[test]
+fn the_fewest_atoms_are_said_only_when_fewer_were_asked_for() {
+    // Three atoms in 100×100 with no ray: the rays allow any count, and the
+    // report said "fewest_atoms": 0.
+    let puzzle = format!("A3_B100 {}\n", "?".repeat(400));
+    let (out, err, code) = solve_bounded(&puzzle, &["--json", "--max", "50"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["fewest_atoms"], Value::Null, "{out}");
+    // Too few asked for: said.
+    let m = Molecule::new(10, [11, 12, 13, 14]).unwrap();
+    let full = Spectrum::of(&m, Rules::Standard).to_string();
+    let (out, _, code) = solve_bounded(&format!("A1_B10 {full}\n"), &["--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["fewest_atoms"].as_u64().is_some_and(|f| f > 1), "{out}");
+}

@@ -246,3 +246,62 @@ fn bad_input_is_refused() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_spectra_keep_to_the_memory_bound_and_are_refused_at_once_past_it() {
+    // A4_B13's 32.8 million molecules take 2.8 GB with their games, past
+    // the default bound (1G): refused before anything is allocated. It ran
+    // to its time limit and took 2.6 GB; asked for 100 MB, A3_B25 named the
+    // bound of 4.0 GB.
+    for (args, says) in [
+        (
+            vec!["strategy", "A4_B13", "--timeout", "60"],
+            "A4_B13's 32795126 molecules, with the games played on them, take about 2.8 GB, more than the memory bound of 1.0 GB: raise it (--memory)",
+        ),
+        (
+            vec!["strategy", "A3_B25", "--timeout", "5", "--memory", "100M"],
+            "more than the memory bound of 100 MB",
+        ),
+    ] {
+        let out = bbx()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn every_policy_stops_at_the_time_limit_inside_a_large_set() {
+    // A4_B10, 3.9 million molecules: lookahead weighs every pair of rays
+    // over the whole set before its first ray, which took minutes without
+    // a look at the budget; the time limit came and went.
+    for policy in ["lookahead", "score"] {
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bbx"))
+            .args([
+                "strategy",
+                "A4_B10",
+                "--policy",
+                policy,
+                "--timeout",
+                "3",
+                "--json",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = crate::common::wait(child, std::time::Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{policy}: {err}");
+        let message = crate::common::json_error(&out.stdout, "time_limit", 4);
+        assert!(
+            message.contains("before every game was played"),
+            "{message}"
+        );
+    }
+}

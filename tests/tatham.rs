@@ -14,7 +14,7 @@ use bbx::puzzle::{
 };
 use bbx::{Molecule, Outcome, Rules, Tracer};
 
-use crate::common::{bbx, json_ok, puzzle, rejects, stdout, temp_dir};
+use crate::common::{bbx, json_error, json_ok, puzzle, rejects, stdout, temp_dir};
 
 // ---------------------------------------------------------------------------
 // Tatham's edge rule
@@ -512,34 +512,44 @@ fn a_save_of_many_checks_is_replayed_quickly() {
 
 #[test]
 fn reading_a_tatham_file_takes_the_time_limit() {
-    // No time at all: the file (read at once) is read, and the search
-    // after it stops at the limit and says so: exit 4, nothing solved.
-    let f = puzzle(CHECKED_ONCE);
+    // A save of 20,000 moves, its time limit passed before it is read: the
+    // reading is cut (at its first look at the budget, after a few hundred
+    // records), said so, exit 4, nothing solved. It was read whole and the
+    // search said it found nothing.
+    let dir = temp_dir("tatham-limit");
+    let mut moves = vec![("MOVE", "T1,1".to_string())];
+    moves.extend(std::iter::repeat_n(("MOVE", "R".to_string()), 20_000));
+    let file = dir.join("checks.sav");
+    std::fs::write(
+        &file,
+        save_text("w8h8m1M1", &describe(8, &[(5, 5)]), &moves),
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
     for command in ["solve", "suggest"] {
+        let out = bbx().args([command, f, "--timeout", "0"]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "the time limit passed before {f} was read: nothing to report (--timeout raises it)\n"
+            )
+        );
+        assert!(out.stdout.is_empty());
         let out = bbx()
-            .args([command, &f, "--timeout", "0"])
+            .args([command, f, "--timeout", "0", "--json"])
             .output()
             .unwrap();
-        let all = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(out.status.code(), Some(4), "{all}");
-        assert!(all.contains("time limit"), "{command}: {all}");
-        let out = bbx()
-            .args([command, &f, "--timeout", "0", "--json"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(4));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert!(
-            v["timed_out"] == true
-                || (command == "suggest" && v["complete"] == false)
-                || v["error"]["kind"] == "time_limit",
-            "{command}: {v}"
-        );
+        json_error(&out.stdout, "time_limit", 4);
     }
+    // With time, the same file is read and solved.
+    assert_eq!(out_code(&["solve", f, "--count"]), Some(0));
+}
+
+/// The exit status of `bbx ARGS`.
+fn out_code(args: &[&str]) -> Option<i32> {
+    bbx().args(args).output().unwrap().status.code()
 }
 
 #[test]

@@ -842,7 +842,7 @@ fn huffman(weights: &[u64], b: usize) -> u64 {
 /// says why; an error when the spectra are too many to hold.
 pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Error> {
     let start = Instant::now();
-    let spectra = Spectra::new(config, options.rules, &options.budget)?;
+    let spectra = Spectra::new(config, options.rules, &options.budget, 0)?;
     let n = config.molecule_count().unwrap_or(0);
     let mut out = Optimum {
         molecules: n,
@@ -962,7 +962,7 @@ pub fn lower_bound(
     use rayon::prelude::*;
     let start = Instant::now();
     let budget = &options.budget;
-    let spectra = Spectra::new(config, options.rules, budget)?;
+    let spectra = Spectra::new(config, options.rules, budget, 0)?;
     let Some(t) = &spectra.value else {
         return Ok(Finished::new(None, spectra.ended));
     };

@@ -49,13 +49,16 @@ pub(crate) struct Spectra {
 impl Spectra {
     /// The spectra of every molecule of `config` under `rules`, within
     /// `budget`: an error when they are too many (past [`STRATEGY_LIMIT`]
-    /// molecules, or boxes wider than 63) or would take more than its memory
-    /// bound ([`SPECTRA_MEMORY`] when it gives none), and nothing (`None`)
-    /// when its deadline or token stopped the walk.
+    /// molecules, or boxes wider than 63) or would take, with the `beside`
+    /// bytes a molecule the caller keeps while it works on them, more than
+    /// its memory bound ([`SPECTRA_MEMORY`] when it gives none), before
+    /// anything is allocated; nothing (`None`) when its deadline or token
+    /// stopped the walk.
     pub(crate) fn new(
         config: Config,
         rules: Rules,
         budget: &Budget,
+        beside: u64,
     ) -> Result<Finished<Option<Spectra>>, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
         if count > STRATEGY_LIMIT || config.width > 63 {
@@ -67,11 +70,16 @@ impl Spectra {
             )));
         }
         let (rays, stride) = (4 * config.width, config.atoms.max(1));
-        let bytes = count * (rays + 2 * stride) as u64;
+        let bytes = count * ((rays + 2 * stride) as u64 + beside);
         let bound = budget.memory_or(SPECTRA_MEMORY);
         if bytes > bound {
+            let what = if beside > 0 {
+                ", with the games played on them,"
+            } else {
+                ""
+            };
             let needs = format!(
-                "the spectra of {config}'s {count} molecules take about {}, more than the memory bound of {}: raise it (",
+                "the spectra of {config}'s {count} molecules{what} take about {}, more than the memory bound of {}: raise it (",
                 human_bytes(bytes),
                 human_bytes(bound)
             );
@@ -249,7 +257,7 @@ mod tests {
     use crate::rules::spectrum::Spectrum;
 
     fn spectra(config: &str, budget: &Budget) -> Result<Finished<Option<Spectra>>, Error> {
-        Spectra::new(config.parse().unwrap(), Rules::Standard, budget)
+        Spectra::new(config.parse().unwrap(), Rules::Standard, budget, 0)
     }
 
     #[test]

@@ -31,7 +31,7 @@
 
 use crate::assistant::optimal::{LowerBound, Optimum};
 use crate::assistant::spectra::{Spectra, stop_penalty};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
@@ -196,11 +196,33 @@ pub struct StrategyReport {
     pub bound: Option<LowerBound>,
 }
 
+/// Sets of at least this many molecules ask the budget at each step over
+/// them (a count of one ray's outcomes, a split); smaller ones count as a
+/// tick of the ticker.
+const BIG_SET: usize = 1 << 14;
+
+/// Asks `ticker` about a step of work over `molecules` molecules: at once
+/// for a big set (the clock costs nothing beside the step), else every so
+/// many steps.
+fn step(ticker: &mut Ticker, molecules: usize) -> Result<(), Cut> {
+    if molecules >= BIG_SET {
+        ticker.check()
+    } else {
+        ticker.tick()
+    }
+}
+
 /// What the policy does for a set: shoot this ray, or stop (`None`, also
-/// for a set of one molecule).
-fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usize> {
+/// for a set of one molecule). Asks `ticker` at each ray it weighs.
+fn choose(
+    t: &Spectra,
+    set: &[u32],
+    shot: &[bool],
+    policy: Policy,
+    ticker: &mut Ticker,
+) -> Result<Option<usize>, Cut> {
     if set.len() < 2 {
-        return None;
+        return Ok(None);
     }
     let n = set.len() as f64;
     let codes = t.codes();
@@ -210,6 +232,7 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
     let mut counts = vec![0u64; codes];
     let mut freq: Vec<u64> = Vec::new();
     for q in (1..=t.rays).filter(|&q| !shot[q - 1]) {
+        step(ticker, set.len())?;
         t.count(set, q, &mut counts);
         if counts.iter().filter(|&&c| c > 0).count() < 2 {
             continue;
@@ -243,6 +266,7 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
                     let mut least = size * size;
                     if size > 1 {
                         for q2 in (1..=t.rays).filter(|&q2| !shot[q2 - 1] && q2 != q) {
+                            step(ticker, class.len())?;
                             t.count(class, q2, &mut next);
                             least = least.min(next.iter().map(|&c| c * c).sum());
                         }
@@ -274,13 +298,15 @@ fn choose(t: &Spectra, set: &[u32], shot: &[bool], policy: Policy) -> Option<usi
             best = Some((value, q));
         }
     }
-    let (value, q) = best?;
+    let Some((value, q)) = best else {
+        return Ok(None);
+    };
     if policy == Policy::Score
         && stop_penalty(&mut t.frequencies(set), k, set.len() as u64) <= value + 1e-12
     {
-        return None;
+        return Ok(None);
     }
-    Some(q)
+    Ok(Some(q))
 }
 
 /// Chooses the policy's rays: rollout's choices are worked out here (and
@@ -295,8 +321,6 @@ struct Chooser<'a> {
     words: Vec<u128>,
     /// Rollout's choice per set already decided.
     decided: RefCell<HashMap<u128, Option<usize>>>,
-    /// What cut a rollout short (its choices are then missing).
-    cut: Cell<Option<Cut>>,
     /// The base policies the rollouts play, one per thread at work.
     bases: std::sync::Mutex<Vec<Base<'a>>>,
 }
@@ -321,35 +345,36 @@ impl<'a> Chooser<'a> {
             budget: &options.budget,
             words,
             decided: RefCell::new(HashMap::new()),
-            cut: Cell::new(None),
             bases: std::sync::Mutex::new(Vec::new()),
         }
     }
 
-    /// The ray to shoot at `set`, or stop.
-    fn choose(&self, set: &[u32], shot: &[bool]) -> Option<usize> {
+    /// The ray to shoot at `set`, or stop, asking `ticker` as it goes (a
+    /// rollout cut short is recorded in it too).
+    fn choose(
+        &self,
+        set: &[u32],
+        shot: &[bool],
+        ticker: &mut Ticker,
+    ) -> Result<Option<usize>, Cut> {
         if self.policy != Policy::Rollout {
-            return choose(self.t, set, shot, self.policy);
+            return choose(self.t, set, shot, self.policy, ticker);
         }
-        if set.len() < 2 || self.cut.get().is_some() {
-            return None;
+        if let Some(cut) = ticker.cut() {
+            return Err(cut);
+        }
+        if set.len() < 2 {
+            return Ok(None);
         }
         let key = set
             .iter()
             .fold(0u128, |k, &m| k.wrapping_add(self.words[m as usize]));
         if let Some(&d) = self.decided.borrow().get(&key) {
-            return d;
+            return Ok(d);
         }
-        match self.rollout(set) {
-            Ok(d) => {
-                self.decided.borrow_mut().insert(key, d);
-                d
-            }
-            Err(cut) => {
-                self.cut.set(Some(cut));
-                None
-            }
-        }
+        let d = self.rollout(set).inspect_err(|&cut| ticker.stop(cut))?;
+        self.decided.borrow_mut().insert(key, d);
+        Ok(d)
     }
 
     /// One step of rollout at `set`: the splitting ray whose outcomes, each
@@ -397,13 +422,13 @@ impl<'a> Chooser<'a> {
 struct Base<'a> {
     t: &'a Spectra,
     small: usize,
-    budget: &'a Budget,
     /// The optimum of the small sets met (sorted).
     memo: HashMap<Vec<u32>, u64>,
     /// No ray shot: greedy looks at the rays that split a set, and those
     /// shot split nothing.
     shot: Vec<bool>,
-    sets: u32,
+    /// The budget, asked as greedy weighs rays.
+    ticker: Ticker<'a>,
 }
 
 impl<'a> Base<'a> {
@@ -411,10 +436,9 @@ impl<'a> Base<'a> {
         Base {
             t,
             small,
-            budget,
             memo: HashMap::new(),
             shot: vec![false; t.rays],
-            sets: 0,
+            ticker: budget.ticker(256),
         }
     }
 
@@ -439,11 +463,8 @@ impl<'a> Base<'a> {
             set.sort_unstable();
             return Ok(self.exact(set));
         }
-        self.sets += 1;
-        if self.sets.is_multiple_of(256) {
-            self.budget.check()?;
-        }
-        match choose(self.t, set, &self.shot, Policy::Greedy) {
+        step(&mut self.ticker, set.len())?;
+        match choose(self.t, set, &self.shot, Policy::Greedy, &mut self.ticker)? {
             Some(q) => self.after(set, q),
             None => Ok(0),
         }
@@ -517,10 +538,13 @@ struct Player<'a, 'c> {
 impl Player<'_, '_> {
     /// Plays `set`, with the rays `shot`, `rays` shot so far for `cost`.
     fn play(&mut self, set: &mut [u32], shot: &mut Vec<bool>, rays: u8, cost: u32) {
-        if self.ticker.tick().is_err() {
+        if step(&mut self.ticker, set.len()).is_err() {
             return;
         }
-        let Some(q) = self.chooser.choose(set, shot) else {
+        let Ok(choice) = self.chooser.choose(set, shot, &mut self.ticker) else {
+            return;
+        };
+        let Some(q) = choice else {
             self.leaf(set, rays, cost);
             return;
         };
@@ -573,10 +597,15 @@ impl Player<'_, '_> {
     }
 }
 
-/// The spectra of `config` within the options' budget, or how building
-/// them ended.
+/// Bytes a molecule takes while every game is played, beside its spectrum:
+/// its place in the set played, in its split and in the order of the games,
+/// and its game's result.
+const PLAY_BYTES: u64 = 3 * 4 + std::mem::size_of::<Played>() as u64;
+
+/// The spectra of `config` within the options' budget, room made for
+/// playing every game on them, or how building them ended.
 fn spectra(config: Config, options: &StrategyOptions) -> Result<Result<Spectra, Ended>, Error> {
-    let s = Spectra::new(config, options.rules, &options.budget)?;
+    let s = Spectra::new(config, options.rules, &options.budget, PLAY_BYTES)?;
     Ok(s.value.ok_or(s.ended))
 }
 
@@ -614,7 +643,7 @@ fn play_all_on(
         penalty: 0,
     };
     player.play(&mut set, &mut vec![false; t.rays], 0, 0);
-    if let Some(cut) = player.ticker.cut().or(chooser.cut.get()) {
+    if let Some(cut) = player.ticker.cut() {
         return Ok(Finished::new(None, cut.into()));
     }
     let out = &player.out;
@@ -629,19 +658,36 @@ fn play_all_on(
         rays_histogram[r.rays as usize] += 1;
         score_histogram[r.score as usize] += 1;
     }
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by(|&a, &b| {
+    // The five hardest games, picked in one pass (not a sort of them all).
+    let harder = |&a: &u32, &b: &u32| {
         let (x, y) = (out[a as usize], out[b as usize]);
         y.score
             .cmp(&x.score)
             .then(y.rays.cmp(&x.rays))
             .then(a.cmp(&b))
-    });
-    let hardest = order
-        .iter()
-        .take(5)
-        .map(|&m| game(chooser, options, m as u64 + 1))
-        .collect::<Result<Vec<PolicyGame>, Error>>()?;
+    };
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    if order.len() > 5 {
+        order.select_nth_unstable_by(4, harder);
+        order.truncate(5);
+    }
+    order.sort_by(harder);
+    let stopped = |ticker: &Ticker| {
+        Ok(Finished::new(
+            None,
+            ticker.cut().map_or(Ended::Complete, Ended::from),
+        ))
+    };
+    let mut hardest = Vec::new();
+    for &m in order.iter().take(5) {
+        match game(chooser, options, m as u64 + 1, &mut player.ticker)? {
+            Some(g) => hardest.push(g),
+            None => return stopped(&player.ticker),
+        }
+    }
+    let Ok(first_rays) = first_rays(chooser, 3, &mut player.ticker) else {
+        return stopped(&player.ticker);
+    };
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
     Ok(Finished::complete(Some(StrategyReport {
         config: t.config.to_string(),
@@ -661,15 +707,20 @@ fn play_all_on(
         undecided_games: player.undecided,
         penalty_total: player.penalty,
         hardest,
-        first_rays: first_rays(chooser, 3),
+        first_rays,
         seconds: start.elapsed().as_secs_f64(),
         optimal: None,
         bound: None,
     })))
 }
 
-/// The policy's first `depth` rays along the most likely outcomes.
-fn first_rays(chooser: &Chooser, depth: usize) -> Vec<(usize, Outcome, f64)> {
+/// The policy's first `depth` rays along the most likely outcomes, asking
+/// `ticker` as it goes.
+fn first_rays(
+    chooser: &Chooser,
+    depth: usize,
+    ticker: &mut Ticker,
+) -> Result<Vec<(usize, Outcome, f64)>, Cut> {
     let t = chooser.t;
     let n = t.count;
     let mut set: Vec<u32> = (0..n as u32).collect();
@@ -677,7 +728,7 @@ fn first_rays(chooser: &Chooser, depth: usize) -> Vec<(usize, Outcome, f64)> {
     let mut counts = vec![0u64; t.codes()];
     let mut out = Vec::new();
     while out.len() < depth
-        && let Some(q) = chooser.choose(&set, &shot)
+        && let Some(q) = chooser.choose(&set, &shot, ticker)?
     {
         t.count(&set, q, &mut counts);
         let (c, &size) = counts
@@ -688,7 +739,7 @@ fn first_rays(chooser: &Chooser, depth: usize) -> Vec<(usize, Outcome, f64)> {
         out.push((q, Outcome::from_code(c), size as f64 / n as f64));
         shoot(t, &mut set, &mut shot, q, c as u8);
     }
-    out
+    Ok(out)
 }
 
 /// Plays the policy against molecule `number` of `config` alone: the rays
@@ -698,21 +749,26 @@ pub fn play_one(
     options: &StrategyOptions,
     number: u64,
 ) -> Result<Finished<Option<PolicyGame>>, Error> {
-    Ok(match spectra(config, options)? {
-        Ok(t) => {
-            let chooser = Chooser::new(&t, options);
-            let g = game(&chooser, options, number)?;
-            match chooser.cut.get() {
-                Some(cut) => Finished::new(None, cut.into()),
-                None => Finished::complete(Some(g)),
-            }
-        }
-        Err(ended) => Finished::new(None, ended),
+    let t = match spectra(config, options)? {
+        Ok(t) => t,
+        Err(ended) => return Ok(Finished::new(None, ended)),
+    };
+    let chooser = Chooser::new(&t, options);
+    let mut ticker = options.budget.ticker(1024);
+    Ok(match game(&chooser, options, number, &mut ticker)? {
+        Some(g) => Finished::complete(Some(g)),
+        None => Finished::new(None, ticker.cut().map_or(Ended::Complete, Ended::from)),
     })
 }
 
-/// [`play_one`] on spectra already held.
-fn game(chooser: &Chooser, options: &StrategyOptions, number: u64) -> Result<PolicyGame, Error> {
+/// [`play_one`] on spectra already held, asking `ticker` as it goes:
+/// nothing (`None`) when it says to stop ([`Ticker::cut`] says why).
+fn game(
+    chooser: &Chooser,
+    options: &StrategyOptions,
+    number: u64,
+    ticker: &mut Ticker,
+) -> Result<Option<PolicyGame>, Error> {
     let t = chooser.t;
     let (config, n) = (t.config, t.count as u64);
     if number == 0 || number > n {
@@ -725,7 +781,13 @@ fn game(chooser: &Chooser, options: &StrategyOptions, number: u64) -> Result<Pol
     let mut shot = vec![false; t.rays];
     let mut shots = Vec::new();
     let mut cost = 0u64;
-    while let Some(q) = chooser.choose(&set, &shot) {
+    loop {
+        let Ok(choice) = chooser.choose(&set, &shot, ticker) else {
+            return Ok(None);
+        };
+        let Some(q) = choice else {
+            break;
+        };
         let c = t.code(hidden, q);
         let o = Outcome::from_code(c.into());
         shots.push((q, o));
@@ -737,7 +799,7 @@ fn game(chooser: &Chooser, options: &StrategyOptions, number: u64) -> Result<Pol
     let guess = Molecule::new(config.width, placed.iter().map(|&a| a.into()))?;
     let same = gives(t, hidden, &Spectrum::of(&guess, options.rules));
     let hidden_molecule = Molecule::new(config.width, t.atoms(hidden).iter().map(|&a| a.into()))?;
-    Ok(PolicyGame {
+    Ok(Some(PolicyGame {
         number,
         molecule: hidden_molecule.to_string(),
         shots,
@@ -746,7 +808,7 @@ fn game(chooser: &Chooser, options: &StrategyOptions, number: u64) -> Result<Pol
         missed,
         score: score(cost, missed),
         score_tatham: score(cost, if same { 0 } else { missed }),
-    })
+    }))
 }
 
 /// The most molecules [`review`] works out a game against (their spectra are
@@ -824,8 +886,15 @@ pub fn review(
     }
     drop(set);
     let chooser = Chooser::new(&t, options);
+    let mut ticker = options.budget.ticker(1024);
+    let Some(policy_game) = game(&chooser, options, number, &mut ticker)? else {
+        return Ok(Finished::new(
+            None,
+            ticker.cut().map_or(Ended::Complete, Ended::from),
+        ));
+    };
     let mut r = Review {
-        game: game(&chooser, options, number)?,
+        game: policy_game,
         average: None,
         idle,
     };
@@ -913,7 +982,12 @@ mod rollout_tests {
 
     /// The rays of the rollout policy's games of `set`, all together.
     fn rollout_total(chooser: &Chooser, set: &[u32]) -> u64 {
-        let Some(q) = chooser.choose(set, &vec![false; chooser.t.rays]) else {
+        let budget = Budget::default();
+        let mut ticker = budget.ticker(1);
+        let Some(q) = chooser
+            .choose(set, &vec![false; chooser.t.rays], &mut ticker)
+            .unwrap()
+        else {
             return 0;
         };
         let t = chooser.t;
@@ -928,7 +1002,9 @@ mod rollout_tests {
     /// The sets of molecules a policy's games go through, from `set`.
     fn sets_of(t: &Spectra, set: &[u32], policy: Policy, out: &mut Vec<Vec<u32>>) {
         out.push(set.to_vec());
-        let Some(q) = choose(t, set, &vec![false; t.rays], policy) else {
+        let budget = Budget::default();
+        let Some(q) = choose(t, set, &vec![false; t.rays], policy, &mut budget.ticker(1)).unwrap()
+        else {
             return;
         };
         let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
@@ -946,7 +1022,7 @@ mod rollout_tests {
             "A1_B3", "A2_B3", "A1_B5", "A2_B4", "A3_B4", "A2_B5", "A4_B4",
         ] {
             let config: Config = config.parse().unwrap();
-            let t = Spectra::new(config, Rules::Standard, &Budget::default())
+            let t = Spectra::new(config, Rules::Standard, &Budget::default(), 0)
                 .unwrap()
                 .whole()
                 .unwrap()

@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::Text;
-use crate::solver::report::{SampleReport, SolveReport};
+use crate::solver::report::{EndedFlags, SampleReport, SolveReport};
 use crate::solver::{self, Limits, Solution, Split};
 
 /// What to look for.
@@ -45,9 +45,13 @@ pub struct Suggestion {
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
-    /// False when `max` stopped the search (the ranking then rests on the
-    /// molecules found first).
-    pub complete: bool,
+    /// How the search and the work after it (the ranking, the strategy)
+    /// ended: `complete` is false when `max` or a limit stopped the search
+    /// (the ranking then rests on the molecules found first); `timed_out`,
+    /// `interrupted` and `over_memory` say which limit cut the search or
+    /// the work after it.
+    #[serde(flatten)]
+    pub flags: EndedFlags,
     /// True when exactly one molecule fits (and the search was complete).
     pub decided: bool,
     /// The best `top` rays.
@@ -100,7 +104,7 @@ pub struct Suggestion {
 ///     budget: Default::default(),
 /// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
-/// assert!(s.complete && s.count > 1 && s.rays.len() == 3);
+/// assert!(s.flags.complete && s.count > 1 && s.rays.len() == 3);
 /// ```
 pub fn suggest(
     origin: &str,
@@ -138,14 +142,15 @@ pub fn rank(
         }
         _ => (None, None),
     };
-    let mut report = SolveReport::new(origin, solution, None);
+    let mut report = SolveReport::new(origin, solution, None, &options.budget);
     report.rank_exactly(&options.budget)?;
+    let after = report.after.and(plan_ended.unwrap_or_default());
     Ok(Suggestion {
         origin: report.origin.clone(),
         config: report.config.clone(),
         rules: report.rules,
         count: report.count,
-        complete: report.ended.is_complete(),
+        flags: EndedFlags::of(report.ended, after),
         decided: report.ended.is_complete() && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         ranked_on: match (&report.sample, report.splits_exact) {

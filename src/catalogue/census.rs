@@ -25,7 +25,7 @@ use rusqlite::{Transaction, TransactionBehavior, params};
 use crate::catalogue::rows::MoleculeRow;
 use crate::catalogue::{Catalogue, sql_err};
 use crate::control::{Cut, Finished};
-use crate::error::Error;
+use crate::error::{Error, field};
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
 use crate::rules::ray::Tracer;
@@ -98,7 +98,7 @@ impl Catalogue {
                     "an unfinished exploration"
                 };
                 text![
-                    format!("{path}: holds {what} of {c}; {OWN_FILE}"),
+                    format!("{path}: holds {what} of {}; {OWN_FILE}", field(c)),
                     Setting::Db
                 ]
             }));
@@ -111,7 +111,11 @@ impl Catalogue {
             )?;
             if let Some(other) = other.first() {
                 return Err(Error::invalid(text![
-                    format!("{}: holds the census of {other}; {OWN_FILE}", self.path),
+                    format!(
+                        "{}: holds the census of {}; {OWN_FILE}",
+                        self.path,
+                        field(other)
+                    ),
                     Setting::Db
                 ]));
             }

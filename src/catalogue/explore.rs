@@ -11,7 +11,7 @@ use rusqlite::params;
 use crate::catalogue::rows::{INSERT_SQL, MoleculeRow, insert_row};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
 use crate::control::{Budget, Cut, Ended, Faults, stop_after};
-use crate::error::Error;
+use crate::error::{Error, quote};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
@@ -377,7 +377,8 @@ impl Catalogue {
                     .ok_or_else(|| Error::Damaged {
                         path: self.path.clone(),
                         detail: format!(
-                            "a molecule of {key} has transform '{t}', which is none of the eight"
+                            "a molecule of {key} has transform {}, which is none of the eight",
+                            quote(&t)
                         ),
                     })?;
                 let member = (canonical, transform, number);

@@ -169,7 +169,7 @@ pub fn answer(
     let solution = solver::solve(&q.observation, q.rules, q.atoms..=q.atoms, limits, found)?;
     // The best ray on every molecule that fits, not only the first ones
     // found, where the box can be walked in the time left.
-    let mut report = SolveReport::new("the game", solution, None);
+    let mut report = SolveReport::new("the game", solution, None, &limits.budget);
     report.rank_exactly(&limits.budget)?;
     // Each cell's chance of an atom, from the same count (or the molecules
     // listed, when they are all).
@@ -407,7 +407,7 @@ impl Coach {
             let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
             news.push(News::Answer(Box::new(Answer {
                 observation: q.observation,
-                report: SolveReport::new("the game", solution, None),
+                report: SolveReport::new("the game", solution, None, &Budget::default()),
                 elapsed: job.started.elapsed(),
             })));
         }

@@ -362,15 +362,16 @@ pub(crate) fn read_input(path: &str, expected: Expected) -> Result<(String, Stri
     Ok((text, origin))
 }
 
-/// How often a read waiting on its thread looks at its budget.
+/// How often a read waiting on its thread looks at its budget: a file read
+/// sooner is never cut.
 const READ_POLL: Duration = Duration::from_millis(50);
 
 /// [`read_input`] within `budget`: the text and its name, or nothing
 /// (`None`) when the budget's deadline or token stopped the reading. The
 /// file is read on a thread of its own, so that a read that blocks (a pipe
-/// that is slow or never ends) is given up when the budget says so; the
-/// thread is then left to the end of the process. Where no thread can be
-/// started (WebAssembly), it is read here.
+/// that is slow or never ends) is given up when the budget says so, at
+/// most [`READ_POLL`] later; the thread is then left to the end of the
+/// process. Where no thread can be started (WebAssembly), it is read here.
 pub(crate) fn read_input_within(
     path: &str,
     expected: Expected,

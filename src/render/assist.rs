@@ -48,6 +48,11 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             "Too few molecules found to rank the rays: raise {max} or {}.\n",
             naming.name(Setting::Timeout)
         ));
+    } else if let (true, Some(cut)) = (report.splits.is_empty(), report.after.cut()) {
+        out.push_str(&format!(
+            "The rays could not be ranked: the {} came first.\n",
+            limit_raised(cut, naming)
+        ));
     } else if report.splits.is_empty() && !report.ended.is_complete() {
         out.push_str(&format!(
             "No ray left to shoot tells the molecules found apart; others may differ ({max} raises it).\n"

@@ -232,7 +232,14 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
             name(Setting::Max)
         );
     }
-    if !report.splits.is_empty() {
+    let untraced = report.splits.is_empty() && report.listed >= 2;
+    if let (true, Some(cut)) = (untraced, report.after.cut()) {
+        let _ = writeln!(
+            out,
+            "\nrays not shot that tell them apart: not worked out (the {} came first).",
+            limit_raised(cut, naming)
+        );
+    } else if !report.splits.is_empty() {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
         if let Some(caveat) = report.ranking_caveat() {
             let _ = writeln!(out, "  {}", caveat.show(naming));

@@ -38,6 +38,7 @@ use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
+use crate::solver::DEFAULT_MEMORY;
 use crate::solver::solution::{Split, best_first};
 
 /// The most molecules walked: beyond, the SAT search (and its first
@@ -52,8 +53,16 @@ pub const FORWARD_TRACES: u64 = 4_000_000_000;
 /// boxes up to about 500 wide.
 const FORWARD_TABLE: u64 = 1 << 22;
 
-/// Molecule numbers per task.
+/// Molecule numbers per task, at most: fewer on a large box, so that a task
+/// traces about [`CHUNK_STEPS`] cells and the budget is asked often.
 const CHUNK: u64 = 1 << 15;
+
+/// The cells a task of a walk traces, about (its molecules times their rays
+/// times the box's width).
+const CHUNK_STEPS: u64 = 1 << 24;
+
+/// Draws between two looks at the budget inside a task of a sample.
+const DRAW_TICKS: u32 = 16;
 
 /// The molecules a sample aims at: the expected values of the best rays are
 /// then known to a few percent.
@@ -70,8 +79,8 @@ pub const SAMPLE_DRAWS: u64 = 20_000_000;
 /// Draws per task of a sample.
 const SAMPLE_CHUNK: u64 = 1 << 12;
 
-/// Tasks per round of a sample: the sample grows by whole rounds, the same
-/// on every machine whatever its number of threads.
+/// The most tasks in a round of a sample: the sample grows by whole rounds,
+/// the same on every machine whatever its number of threads.
 const SAMPLE_ROUND: u64 = 16;
 
 /// Counts over a uniform random sample of the molecules that fit, where
@@ -175,10 +184,13 @@ impl ForwardTally {
 /// Counts, over every molecule of `atoms` atoms that fits `observed` under
 /// `rules`, the outcomes of the rays not shot and the atoms of each cell,
 /// walking the configuration within `budget` (checked every 32,768
-/// molecules). It ends [`Ended::TooLarge`] past [`FORWARD_LIMIT`] molecules
-/// to walk, [`FORWARD_TRACES`] rays to trace, or on a box too wide for the
-/// tallies; cut short or too large, it counted nothing (a part of the
-/// walk would be no sample).
+/// molecules, fewer on a large box: a task traces about 16 million cells).
+/// It ends [`Ended::TooLarge`] past [`FORWARD_LIMIT`] molecules to walk,
+/// [`FORWARD_TRACES`] rays to trace, or on a box too wide for the tallies,
+/// and [`Ended::OverMemory`] when its tallies (one per thread, at most, and
+/// the total) would pass the budget's memory bound ([`DEFAULT_MEMORY`]
+/// when it gives none); cut short or too large, it counted nothing (a part
+/// of the walk would be no sample).
 pub fn tally(
     observed: &Observation,
     rules: Rules,
@@ -206,13 +218,19 @@ pub fn tally(
     {
         return nothing(Ended::TooLarge);
     }
+    let Some(parts) = counts.parts_within(budget) else {
+        return nothing(Ended::OverMemory);
+    };
+    let size = (CHUNK_STEPS / (4 * p * p).max(1) as u64).clamp(64, CHUNK);
     let mut total = counts.part();
     for config in configs {
         let walk = Walk::new(config)?;
-        // One tally per thread's share of the chunks, merged as they finish:
-        // never one per chunk.
+        // One tally per share of the chunks, at most `parts` of them, merged
+        // as they finish: never one per chunk.
+        let chunks = walk.count().div_ceil(size) as usize;
         let part: Result<Part, Cut> = walk
-            .chunks(1..=walk.count(), CHUNK)
+            .chunks(1..=walk.count(), size)
+            .with_min_len(chunks.div_ceil(parts).max(1))
             .try_fold(
                 || counts.part(),
                 |mut part, chunk| {
@@ -245,9 +263,13 @@ pub fn tally(
 /// among all of the configuration's (an atom count in proportion to its
 /// molecules, then the cells), and those that fit form the sample: a
 /// rejection sample, so uniform among the molecules that fit. It draws in
-/// rounds of 65,536 until it has [`SAMPLE_SIZE`] molecules or has drawn
-/// [`SAMPLE_DRAWS`], checking `budget` between rounds; cut short, the sample
-/// is what the rounds drawn found. A sample of fewer than [`SAMPLE_MIN`]
+/// rounds of up to 65,536 (4,096 first, then as many as the share of draws
+/// that fit so far says are needed) until it has [`SAMPLE_SIZE`] molecules
+/// or has drawn [`SAMPLE_DRAWS`], checking `budget` every few draws; cut
+/// short, the sample is what the whole rounds drawn found. Its tallies, one
+/// per thread and the total, keep to the budget's memory bound
+/// ([`DEFAULT_MEMORY`] when it gives none): when not even two fit, it ends
+/// [`Ended::OverMemory`], drawing nothing. A sample of fewer than [`SAMPLE_MIN`]
 /// molecules is too thin to rank on ([`ForwardSample::is_enough`]). The
 /// draws are seeded by the observation, so the same question gets the same
 /// sample. It ends [`Ended::TooLarge`], drawing nothing, when the
@@ -288,25 +310,59 @@ pub fn sample(
     if logs.is_empty() || ln_total > 700.0 || counts.too_wide() {
         return Ok(Finished::new(sample(fit, 0), Ended::TooLarge));
     }
-    // Whole rounds of chunks in order, so that the sample does not depend
-    // on which thread finishes first.
+    let Some(parts) = counts.parts_within(budget) else {
+        return Ok(Finished::new(sample(fit, 0), Ended::OverMemory));
+    };
+    // Whole rounds of chunks in order, each chunk drawn from its own seed,
+    // so that the sample does not depend on which thread finishes first;
+    // each round as long as the share of draws that fit so far says is
+    // needed (one chunk first, twice as many while none fits).
+    let mut round = 1;
     while fit.fit < SAMPLE_SIZE && drawn < SAMPLE_DRAWS {
         if let Err(cut) = budget.check() {
             return Ok(Finished::new(sample(fit, drawn), cut.into()));
         }
-        let chunk = drawn / SAMPLE_CHUNK;
-        let round: Vec<Part> = (chunk..chunk + SAMPLE_ROUND)
-            .into_par_iter()
-            .map(|c| {
-                let mut rng =
-                    ChaCha8Rng::seed_from_u64(seed ^ c.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                draw_chunk(&counts, &mut rng, rules, &shares, total)
-            })
-            .collect();
-        for part in &round {
-            fit.merge(part);
+        if fit.fit > 0 && drawn > 0 {
+            let need = (SAMPLE_SIZE - fit.fit) as f64 * drawn as f64 / fit.fit as f64;
+            round = ((1.1 * need / SAMPLE_CHUNK as f64).ceil() as u64).clamp(1, SAMPLE_ROUND);
         }
-        drawn += SAMPLE_ROUND * SAMPLE_CHUNK;
+        let chunk = drawn / SAMPLE_CHUNK;
+        let drawn_round: Result<Part, Cut> = (0..round as usize)
+            .into_par_iter()
+            .map(|i| chunk + i as u64)
+            .with_min_len(round.div_ceil(parts as u64).max(1) as usize)
+            .try_fold(
+                || counts.part(),
+                |mut part, c| {
+                    let mut rng =
+                        ChaCha8Rng::seed_from_u64(seed ^ c.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    draw_chunk(
+                        &counts,
+                        &mut part,
+                        &mut rng,
+                        rules,
+                        (&shares, total),
+                        budget,
+                    )?;
+                    Ok(part)
+                },
+            )
+            .try_reduce(
+                || counts.part(),
+                |mut a, b| {
+                    a.merge(&b);
+                    Ok(a)
+                },
+            );
+        match drawn_round {
+            Ok(part) => fit.merge(&part),
+            // The round cut short is left out: the sample is whole rounds.
+            Err(cut) => return Ok(Finished::new(sample(fit, drawn), cut.into())),
+        }
+        drawn += round * SAMPLE_CHUNK;
+        if fit.fit == 0 {
+            round = (2 * round).min(SAMPLE_ROUND);
+        }
     }
     Ok(Finished::complete(sample(fit, drawn)))
 }
@@ -330,20 +386,22 @@ fn sample_seed(observed: &Observation, rules: Rules, atoms: &RangeInclusive<usiz
 }
 
 /// Draws [`SAMPLE_CHUNK`] molecules uniformly at random (an atom count
-/// `k` with the chance `shares` give it over `total`), counting those that
-/// fit.
-fn draw_chunk<'a>(
-    counts: &'a Counts,
+/// `k` with the chance `shares` give it over their `total`), counting
+/// those that fit into `part`; stops when `budget` says so.
+fn draw_chunk(
+    counts: &Counts,
+    part: &mut Part,
     rng: &mut ChaCha8Rng,
     rules: Rules,
-    shares: &[(usize, f64)],
-    total: f64,
-) -> Part<'a> {
+    (shares, total): (&[(usize, f64)], f64),
+    budget: &Budget,
+) -> Result<(), Cut> {
     let p = counts.width;
-    let mut part = counts.part();
     let mut tracer = Tracer::new(p, rules);
     let mut atoms: Vec<usize> = Vec::new();
+    let mut ticker = budget.ticker(DRAW_TICKS);
     for _ in 0..SAMPLE_CHUNK {
+        ticker.tick()?;
         // An atom count in proportion to its molecules.
         let mut x = rng.random::<f64>() * total;
         let mut k = shares[shares.len() - 1].0;
@@ -358,9 +416,9 @@ fn draw_chunk<'a>(
         atoms.extend(index::sample(rng, p * p, k).iter());
         atoms.sort_unstable();
         tracer.load_cells(&atoms);
-        counts.count(&mut part, &tracer, &atoms);
+        counts.count(part, &tracer, &atoms);
     }
-    part
+    Ok(())
 }
 
 /// What a count looks at: the rays shot, which a molecule must reproduce,
@@ -390,6 +448,23 @@ impl Counts {
     /// [`FORWARD_TABLE`].
     fn too_wide(&self) -> bool {
         (self.unshot.len() * self.codes) as u64 > FORWARD_TABLE
+    }
+
+    /// The bytes one part takes: a counter per unshot ray and outcome, and
+    /// one per cell.
+    fn part_bytes(&self) -> u64 {
+        8 * (self.unshot.len() * self.codes + self.width * self.width) as u64
+    }
+
+    /// How many parts may be counted at once within the budget's memory
+    /// bound ([`DEFAULT_MEMORY`] when it gives none), beside the total: one
+    /// per thread at most, `None` when not even one fits.
+    fn parts_within(&self, budget: &Budget) -> Option<usize> {
+        let fit = budget.memory_or(DEFAULT_MEMORY) / self.part_bytes().max(1);
+        let parts = fit
+            .saturating_sub(1)
+            .min(rayon::current_num_threads() as u64);
+        (parts > 0).then_some(parts as usize)
     }
 
     /// Counts nothing yet.
@@ -537,6 +612,31 @@ mod tests {
                 .ended,
             Ended::Cancelled
         );
+    }
+
+    #[test]
+    fn the_tallies_keep_to_the_memory_bound() {
+        // A tally of 8×8 takes 32 rays × 34 outcomes and 64 cells, 9 KB a
+        // part, and a sample of 60×60 about 490 KB a part: a bound that
+        // holds fewer than two parts (the total and one being counted)
+        // counts nothing, and says so.
+        let small = Observation::empty(8);
+        let tight = Budget::default().with_memory(Some(10_000));
+        let t = tally(&small, Rules::Standard, 4..=4, &tight).unwrap();
+        assert_eq!((t.ended, t.value.walked), (Ended::OverMemory, 0));
+        let roomy = Budget::default().with_memory(Some(40_000));
+        assert!(
+            tally(&small, Rules::Standard, 2..=2, &roomy)
+                .unwrap()
+                .is_complete()
+        );
+        let wide = Observation::empty(60);
+        let tight = Budget::default().with_memory(Some(600_000));
+        let sm = sample(&wide, Rules::Standard, 3..=3, &tight).unwrap();
+        assert_eq!((sm.ended, sm.value.drawn), (Ended::OverMemory, 0));
+        let roomy = Budget::default().with_memory(Some(2_000_000));
+        let sm = sample(&wide, Rules::Standard, 3..=3, &roomy).unwrap();
+        assert!(sm.is_complete() && sm.value.is_enough());
     }
 
     #[test]

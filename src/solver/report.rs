@@ -2,16 +2,18 @@
 //! that would tell them apart and the player's guess, as one value to print or
 //! serialise.
 
-use crate::control::{Budget, Ended};
+use rayon::prelude::*;
+
+use crate::control::{Budget, Cut, Ended};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::rank;
-use crate::rules::ray::{Outcome, Rules, outcome_table};
+use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
 use crate::setting::{Setting, Text};
 use crate::solver::forward;
-use crate::solver::{Solution, Split};
+use crate::solver::{DEFAULT_MEMORY, Solution, Split};
 
 /// A large count for people: "2.3 million", "4.1e15".
 fn about(n: f64) -> String {
@@ -85,15 +87,25 @@ pub struct SolveReport {
     /// for.
     pub fewest_atoms: Option<usize>,
     /// How the search ended (complete, `--max`, the timeout, Ctrl-C, the
-    /// memory bound), in JSON as four flags: `complete`, `timed_out`,
-    /// `interrupted` and `over_memory`.
-    #[serde(flatten, serialize_with = "ended_flags")]
+    /// memory bound); in JSON, with [`SolveReport::after`], as four flags
+    /// ([`EndedFlags`]).
+    #[serde(skip)]
     pub ended: Ended,
+    /// How the work after the search ended: tracing the molecules listed
+    /// (their spectra, and the rays' ranking on them), ranking the rays on
+    /// every molecule that fits, counting each cell's probability. A limit
+    /// that cut it leaves out what it cut, and says so here.
+    #[serde(skip)]
+    pub after: Ended,
+    /// The search's ending and the work's after it, as JSON says them.
+    #[serde(flatten)]
+    flags: EndedFlags,
     /// The molecules, linear form.
     pub solutions: Vec<String>,
     /// Their numbers, where the configuration is numbered.
     pub numbers: Vec<Option<u64>>,
-    /// Their full spectra.
+    /// Their full spectra (none when a limit came before they were
+    /// traced: see [`SolveReport::after`]).
     pub spectra: Vec<String>,
     /// Linear indices of the cells that hold an atom in every molecule.
     pub certain_atoms: Vec<usize>,
@@ -159,6 +171,11 @@ impl SolveReport {
                 .and(Setting::Timeout)
                 .and(" raises it)"),
             Some(Ended::Cancelled) => "; interrupted before ranking them on all".into(),
+            Some(Ended::OverMemory) => {
+                Text::from("; ranking them on all would pass the memory bound (")
+                    .and(Setting::Memory)
+                    .and(" raises it)")
+            }
             _ => Text::default(),
         };
         let first = if self.ended.is_complete() {
@@ -207,6 +224,7 @@ impl SolveReport {
                 let sm = forward::sample(observed, rules, atoms, budget)?;
                 if !sm.is_complete() {
                     self.ranking_cut = Some(sm.ended);
+                    self.cut_after(sm.ended);
                 } else if sm.value.is_enough() {
                     let sm = sm.value;
                     self.splits = sm.splits();
@@ -219,7 +237,10 @@ impl SolveReport {
                     });
                 }
             }
-            cut => self.ranking_cut = Some(cut),
+            cut => {
+                self.ranking_cut = Some(cut);
+                self.cut_after(cut);
+            }
         }
         Ok(t.ended)
     }
@@ -252,18 +273,53 @@ impl SolveReport {
             // None fits: no cell has a probability.
             self.probabilities = (t.value.molecules > 0).then(|| t.value.probabilities());
         }
+        self.cut_after(t.ended);
         Ok(t.ended)
     }
 
     /// Builds the report of `solution` for the puzzle from `origin`, with the
-    /// player's `guess` if any.
-    pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
-        let rules = solution.rules;
-        let p = solution.observation.width();
+    /// player's `guess` if any, within `budget`: the molecules listed are
+    /// traced (for their spectra and the rays' ranking on them) until its
+    /// deadline or token stops them, and only when the table of their
+    /// outcomes fits in its memory bound ([`DEFAULT_MEMORY`] when it gives
+    /// none); else the spectra and that ranking are left out, and
+    /// [`SolveReport::after`] says why.
+    pub fn new(
+        origin: &str,
+        solution: Solution,
+        guess: Option<&Molecule>,
+        budget: &Budget,
+    ) -> SolveReport {
+        let mut report = SolveReport::untraced(origin, solution, guess);
+        let p = report.solution.observation.width();
         // Every ray of every molecule listed, traced once for the spectra
         // and the splits (on a large box, the longest part of the report).
-        let outcomes = outcome_table(&solution.molecules, rules);
-        let splits = solution.splits_from(&outcomes);
+        match trace_listed(&report.solution, budget) {
+            Ok(codes) => {
+                report.spectra = (codes.iter())
+                    .map(|row| {
+                        let outcomes = row.iter().map(|&c| Outcome::from_code(c.into()));
+                        Spectrum::from_outcomes_unchecked(p, outcomes.collect()).to_string()
+                    })
+                    .collect();
+                report.splits = report.solution.splits_from(&codes);
+                let sol = &report.solution;
+                report.splits_exact =
+                    sol.ended.is_complete() && sol.count == sol.molecules.len() as u128;
+            }
+            Err(ended) => {
+                report.ranking_cut = Some(ended);
+                report.cut_after(ended);
+            }
+        }
+        report
+    }
+
+    /// The report of `solution` without the work that traces the molecules
+    /// listed: no spectra and no ranking of the rays (for a count).
+    pub fn untraced(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
+        let rules = solution.rules;
+        let p = solution.observation.width();
         let guess = guess.map(|g| {
             let s = Spectrum::of(g, rules);
             let differs = solution.observation.first_difference(&s);
@@ -293,23 +349,29 @@ impl SolveReport {
             listed: solution.molecules.len(),
             fewest_atoms: solution.fewest_atoms,
             ended: solution.ended,
+            after: Ended::Complete,
+            flags: EndedFlags::of(solution.ended, Ended::Complete),
             solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
             numbers: solution.molecules.iter().map(rank).collect(),
-            spectra: outcomes
-                .into_iter()
-                .map(|o| Spectrum::from_outcomes_unchecked(p, o).to_string())
-                .collect(),
+            spectra: Vec::new(),
             certain_atoms: solution.certain_atoms(),
             certain_empty: solution.certain_empty(),
             conflict: solution.conflict.clone(),
-            splits,
-            splits_exact: solution.ended.is_complete()
-                && solution.count == solution.molecules.len() as u128,
+            splits: Vec::new(),
+            splits_exact: false,
             ranking_cut: None,
             sample: None,
             probabilities: None,
             guess,
             solution,
+        }
+    }
+
+    /// Notes that a part of the work after the search ended as `ended`.
+    fn cut_after(&mut self, ended: Ended) {
+        if ended.cut().is_some() {
+            self.after = self.after.and(ended);
+            self.flags = EndedFlags::of(self.ended, self.after);
         }
     }
 
@@ -319,13 +381,114 @@ impl SolveReport {
     }
 }
 
-/// [`SolveReport::ended`] as the four flags of the JSON report.
-fn ended_flags<S: serde::Serializer>(ended: &Ended, serializer: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeStruct;
-    let mut flags = serializer.serialize_struct("Ended", 4)?;
-    flags.serialize_field("complete", &ended.is_complete())?;
-    flags.serialize_field("timed_out", &(*ended == Ended::TimedOut))?;
-    flags.serialize_field("interrupted", &(*ended == Ended::Cancelled))?;
-    flags.serialize_field("over_memory", &(*ended == Ended::OverMemory))?;
-    flags.end()
+/// How a search and the work after it ended, as the four flags of the JSON
+/// reports of `solve` and `suggest`: `complete`, the search found every
+/// molecule (or as many as `--max` asked); `timed_out`, `interrupted`,
+/// `over_memory`, the time limit, Ctrl-C or the memory bound cut the
+/// search or the work after it (the ranking, the spectra, the
+/// probabilities).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct EndedFlags {
+    /// The search was done whole.
+    pub complete: bool,
+    /// The deadline cut the search or the work after it.
+    pub timed_out: bool,
+    /// The token (Ctrl-C) cut the search or the work after it.
+    pub interrupted: bool,
+    /// The memory bound cut the search or the work after it.
+    pub over_memory: bool,
+}
+
+impl EndedFlags {
+    /// The flags of a search that ended as `search`, and of the work after
+    /// it, which ended as `after`.
+    pub fn of(search: Ended, after: Ended) -> EndedFlags {
+        let either = |e: Ended| search == e || after == e;
+        EndedFlags {
+            complete: search.is_complete(),
+            timed_out: either(Ended::TimedOut),
+            interrupted: either(Ended::Cancelled),
+            over_memory: either(Ended::OverMemory),
+        }
+    }
+}
+
+/// Bytes a molecule listed takes while it is traced for the report: its
+/// outcome codes (2 bytes a ray) and its spectrum (1 byte a ray).
+const TRACED_BYTES_PER_RAY: u64 = 3;
+
+/// The outcome codes of every ray of every molecule listed (a row of 4p a
+/// molecule), traced in parallel within `budget`: how it ended when its
+/// deadline or token stopped the tracing, or the table would pass its
+/// memory bound.
+fn trace_listed(solution: &Solution, budget: &Budget) -> Result<Vec<Vec<u16>>, Ended> {
+    let molecules = &solution.molecules;
+    let Some(first) = molecules.first() else {
+        return Ok(Vec::new());
+    };
+    let p = first.width();
+    let bytes = (molecules.len() as u64)
+        .saturating_mul(4 * p as u64)
+        .saturating_mul(TRACED_BYTES_PER_RAY);
+    if bytes > budget.memory_or(DEFAULT_MEMORY) {
+        return Err(Ended::OverMemory);
+    }
+    let rules = solution.rules;
+    molecules
+        .par_iter()
+        .map_init(
+            || (Tracer::new(p, rules), Vec::new()),
+            |(tracer, rays), m| {
+                budget.check()?;
+                tracer.load(m);
+                tracer.trace_all(rays);
+                Ok(rays.iter().map(|r| r.outcome.code() as u16).collect())
+            },
+        )
+        .collect::<Result<Vec<Vec<u16>>, Cut>>()
+        .map_err(Ended::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::spectrum::Observation;
+    use crate::solver::{Limits, solve};
+
+    /// Every molecule of A2_B5 with no ray shot: 300 listed, none ranked yet.
+    fn open_box() -> Solution {
+        let seen = Observation::empty(5);
+        solve(&seen, Rules::Standard, 2..=2, &Limits::default(), |_| {}).unwrap()
+    }
+
+    #[test]
+    fn the_molecules_listed_are_traced_within_the_budget() {
+        let whole = SolveReport::new("t", open_box(), None, &Budget::default());
+        assert_eq!((whole.listed, whole.spectra.len()), (300, 300));
+        assert!(whole.splits_exact && !whole.splits.is_empty());
+        assert_eq!(whole.after, Ended::Complete);
+        // Ctrl-C before the tracing: no spectra, no ranking, and said so.
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
+        let cut = SolveReport::new("t", open_box(), None, &cancelled);
+        assert!(cut.spectra.is_empty() && cut.splits.is_empty() && !cut.splits_exact);
+        assert_eq!(cut.after, Ended::Cancelled);
+        let json = serde_json::to_value(&cut).unwrap();
+        assert_eq!(
+            (json["complete"].as_bool(), json["interrupted"].as_bool()),
+            (Some(true), Some(true))
+        );
+        // A table of outcomes past the memory bound (300 molecules, 20
+        // rays, 3 bytes each: 18 KB) is not made.
+        let tight = Budget::default().with_memory(Some(10_000));
+        let over = SolveReport::new("t", open_box(), None, &tight);
+        assert_eq!((over.after, over.spectra.len()), (Ended::OverMemory, 0));
+        assert_eq!(serde_json::to_value(&over).unwrap()["over_memory"], true);
+        // The time limit, in the ranking on every molecule.
+        let mut late = SolveReport::new("t", open_box(), None, &Budget::default());
+        late.splits_exact = false;
+        let past = Budget::default().with_timeout(std::time::Duration::ZERO);
+        assert_eq!(late.rank_exactly(&past).unwrap(), Ended::TimedOut);
+        assert_eq!(serde_json::to_value(&late).unwrap()["timed_out"], true);
+    }
 }

@@ -303,7 +303,9 @@ pub fn solve(
                         return Ok(solution);
                     }
                     Fewest::Atoms(n) => {
-                        fewest = Some(n);
+                        // Said only when fewer atoms were asked for: a
+                        // count the rays allow answers nothing.
+                        fewest = (n > *atoms.start()).then_some(n);
                         if n > *atoms.start() && !current.finished.is_cancelled() {
                             // Counts below n need not be searched: start again
                             // without them, cancelling the first search.
@@ -671,24 +673,33 @@ impl Solution {
         if self.molecules.len() < 2 {
             return Vec::new();
         }
-        self.splits_from(&outcome_table(&self.molecules, self.rules))
+        let codes: Vec<Vec<u16>> = outcome_table(&self.molecules, self.rules)
+            .iter()
+            .map(|row| row.iter().map(|o| o.code() as u16).collect())
+            .collect();
+        self.splits_from(&codes)
     }
 
-    /// [`splits`](Self::splits) from the outcomes of every ray of each
-    /// molecule listed ([`outcome_table`]), traced once for the whole report.
-    pub(crate) fn splits_from(&self, outcomes: &[Vec<Outcome>]) -> Vec<Split> {
+    /// [`splits`](Self::splits) from the outcome codes ([`Outcome::code`])
+    /// of every ray of each molecule listed, traced once for the whole
+    /// report: each unshot ray's outcomes counted in one pass over the
+    /// molecules.
+    pub(crate) fn splits_from(&self, codes: &[Vec<u16>]) -> Vec<Split> {
         if self.molecules.len() < 2 {
             return Vec::new();
         }
         let p = self.observation.width();
+        let mut counts = vec![0usize; Outcome::codes(4 * p)];
         let mut splits: Vec<Split> = (1..=4 * p)
             .filter(|&pos| self.observation.get(pos).is_none())
             .filter_map(|pos| {
+                for row in codes {
+                    counts[usize::from(row[pos - 1])] += 1;
+                }
                 let mut classes: Vec<(Outcome, usize)> = Vec::new();
-                for o in outcomes {
-                    match classes.iter_mut().find(|(x, _)| *x == o[pos - 1]) {
-                        Some(c) => c.1 += 1,
-                        None => classes.push((o[pos - 1], 1)),
+                for (code, k) in counts.iter_mut().enumerate() {
+                    if *k > 0 {
+                        classes.push((Outcome::from_code(code), std::mem::take(k)));
                     }
                 }
                 // Sorted first: the information is summed most first.

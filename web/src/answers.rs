@@ -205,7 +205,7 @@ fn solve_observed(
     let started = Instant::now();
     let solution =
         solver::solve(observed, rules, atoms, &limits, progress(on_found)).map_err(error)?;
-    let mut report = SolveReport::new(origin, solution, guess);
+    let mut report = SolveReport::new(origin, solution, guess, &limits.budget);
     report.rank_exactly(&limits.budget).map_err(error)?;
     report.count_atoms(&limits.budget).map_err(error)?;
     Ok(report_json(&report, started.elapsed(), shown).to_string())

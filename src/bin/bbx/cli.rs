@@ -204,7 +204,7 @@ impl PuzzleInput {
         let file = if self.file == "-" {
             "standard input".to_string()
         } else {
-            self.file.clone()
+            bbx::error::one_line(&self.file).into_owned()
         };
         if ended == Ended::Cancelled {
             let message = format!("interrupted before {file} was read: nothing to report");

@@ -28,9 +28,10 @@ Puzzle formats (detected, or --format):
            w8h8m5M5:<hex> or w8h8m5M5#<seed> (in a file): the lasers fired,
            the balls guessed
 
-Exit status: 0 molecules found, 1 no molecule fits, 2 bad input, 3 failure,
-4 nothing found before --timeout or --memory stopped the search, 130
-interrupted (what was found is shown).
+Exit status: 0 molecules found, 1 no molecule fits, 2 bad input (a --memory too
+small for the search to start too), 3 failure, 4 nothing found before --timeout
+or --memory stopped the search (or the reading of the puzzle), 130 interrupted
+(what was found is shown).
 
 Examples:
   bbx solve seed-pure-thought-a4-b8
@@ -105,7 +106,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         Status::Done
     };
-    let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    let guess = puzzle.guess.as_ref();
+    let mut report = if args.count {
+        SolveReport::untraced(&puzzle.origin, solution, guess)
+    } else {
+        SolveReport::new(&puzzle.origin, solution, guess, &budget)
+    };
     if !args.count {
         report.rank_exactly(&budget)?;
         if args.probabilities && !report.count_atoms(&budget)?.is_complete() {
@@ -114,6 +120,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             );
         }
     }
+    // Ctrl-C while the rays were ranked: what was done is shown, and the
+    // status says the work was interrupted.
+    let code = if report.after == Ended::Cancelled {
+        Status::Interrupted
+    } else {
+        code
+    };
     let text = if args.count {
         if report.ended.is_complete() {
             format!("{}\n", report.count)

@@ -79,9 +79,10 @@ pub struct Args {
     tree: Option<std::path::PathBuf>,
     /// The most memory the work may take (2G, 500M…)
     ///
-    /// The exhaustive search holds the spectra and the sets it remembers
-    /// within it: when the memo is full it forgets half of them, which slows
-    /// the search but never changes its answer.
+    /// The configuration's spectra and the games played on them must fit in
+    /// it (a larger configuration is refused at once); the exhaustive search
+    /// remembers sets within it: when its memo is full it forgets half of
+    /// them, which slows the search but never changes its answer.
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size, allow_negative_numbers = true)]
     memory: u64,
     /// Ray rules.
@@ -107,7 +108,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let options = StrategyOptions {
         policy: args.policy,
         rules: args.rules,
-        budget: budget(args.timeout),
+        budget: budget(args.timeout).with_memory(Some(args.memory)),
         exact_below: args.exact_below,
     };
     if let Some(n) = args.molecule {

@@ -95,7 +95,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let s = solution.and_then(|solution| rank(&puzzle.origin, solution, &options));
     spinner.finish_and_clear();
     let s = s?;
-    if s.complete && s.count == 0 {
+    if s.flags.complete && s.count == 0 {
         // The same object as any other answer: no molecule, and the
         // contradicting rays in `conflict`.
         let text = if args.json {
@@ -113,7 +113,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         eprintln!(
             "note: --plan works on complete sets of at most {} (--max-plan); this game has {}{}",
             quantity(args.max_plan, "molecule", "molecules"),
-            if s.complete { "" } else { "at least " },
+            if s.flags.complete { "" } else { "at least " },
             s.count
         );
     }
@@ -122,7 +122,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         render::suggest_text(&s, args.max_rays, &Flags)
     };
-    let status = if s.report.ended == Ended::Cancelled || s.plan_ended == Some(Ended::Cancelled) {
+    let cancelled = Some(Ended::Cancelled);
+    let status = if [Some(s.report.ended), Some(s.report.after), s.plan_ended].contains(&cancelled)
+    {
         Status::Interrupted
     } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
         Status::Incomplete
