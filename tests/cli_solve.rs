@@ -18,11 +18,11 @@ fn solve_json(name: &str, extra: &[&str]) -> (Value, i32) {
 }
 
 fn solutions(v: &Value) -> Vec<String> {
-    let mut s: Vec<String> = v["solutions"]
+    let mut s: Vec<String> = v["found"]
         .as_array()
-        .expect("solutions")
+        .expect("found")
         .iter()
-        .map(|x| x.as_str().expect("string").to_string())
+        .map(|x| x["molecule"].as_str().expect("string").to_string())
         .collect();
     s.sort();
     s
@@ -114,11 +114,11 @@ fn a4_b6_shared_spectrum() {
         ]
     );
     let (v, _) = solve_json("a4-b6-molecules-868-and-15993.txt", &[]);
-    let mut numbers: Vec<u64> = v["numbers"]
+    let mut numbers: Vec<u64> = v["found"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|n| n.as_u64().unwrap())
+        .map(|n| n["number"].as_u64().unwrap())
         .collect();
     numbers.sort();
     assert_eq!(numbers, [868, 15993]);
@@ -257,7 +257,7 @@ fn max_count_and_ranges() {
     let (v, _) = solve_json("seed-23-cell-path.txt", &["--max", "10"]);
     // Ten listed; the families found hold at least that many.
     assert_eq!(v["listed"], 10);
-    assert_eq!(v["solutions"].as_array().unwrap().len(), 10);
+    assert_eq!(v["found"].as_array().unwrap().len(), 10);
     let at_least = v["molecules"].as_u64().unwrap();
     assert!(at_least >= 10, "{at_least}");
     assert_eq!(v["complete"], false);

@@ -132,6 +132,10 @@ pub struct PolicyGame {
 pub struct StrategyReport {
     /// The configuration.
     pub config: String,
+    /// The box's width (its molecules are written row by row).
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The ray rules.
     pub rules: Rules,
     /// The policy.
@@ -424,6 +428,8 @@ fn play_all_on(
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
     Ok(Finished::complete(Some(StrategyReport {
         config: t.config.to_string(),
+        width: t.config.width,
+        height: t.config.width,
         rules: options.rules,
         policy: options.policy,
         molecules: n as u64,

@@ -39,15 +39,34 @@ pub struct Suggestion {
     /// The configuration, `An_Bp`, when one atom count is searched (`None`
     /// for a range).
     pub config: Option<String>,
+    /// The box's width (the same keys as [`SolveReport`]'s, for the same
+    /// facts).
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The rules used.
     pub rules: Rules,
+    /// Smallest atom count searched.
+    pub atoms_min: usize,
+    /// Largest atom count searched.
+    pub atoms_max: usize,
+    /// The observation (spectrum string with `?` for rays not shot).
+    pub observation: String,
+    /// Rays shot (positions with a known result).
+    pub rays_shot: usize,
     /// Molecules that fit: exact when `complete`, else how many were found;
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
-    /// False when `max` stopped the search (the ranking then rests on the
-    /// molecules found first).
+    /// False when `max`, the time limit, the memory bound or Ctrl-C stopped
+    /// the search (the ranking then rests on the molecules found first).
     pub complete: bool,
+    /// The time limit stopped the search.
+    pub timed_out: bool,
+    /// Ctrl-C stopped the search.
+    pub interrupted: bool,
+    /// The memory bound stopped the search.
+    pub over_memory: bool,
     /// True when exactly one molecule fits (and the search was complete).
     pub decided: bool,
     /// The best `top` rays.
@@ -143,9 +162,18 @@ pub fn rank(
     Ok(Suggestion {
         origin: report.origin.clone(),
         config: report.config.clone(),
+        width: report.width,
+        height: report.height,
         rules: report.rules,
+        atoms_min: report.atoms_min,
+        atoms_max: report.atoms_max,
+        observation: report.observation.clone(),
+        rays_shot: report.shot,
         count: report.count,
         complete: report.ended.is_complete(),
+        timed_out: report.ended == Ended::TimedOut,
+        interrupted: report.ended == Ended::Cancelled,
+        over_memory: report.ended == Ended::OverMemory,
         decided: report.ended.is_complete() && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         ranked_on: match (&report.sample, report.splits_exact) {

@@ -173,7 +173,7 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
         let _ = write!(out, "\n{}", grid(p, |_| '-', &marks));
     }
     for (i, m) in sol.molecules.iter().enumerate().take(boards) {
-        let number = match report.numbers[i] {
+        let number = match report.found[i].number {
             Some(n) => format!(", number {n}"),
             None => String::new(),
         };

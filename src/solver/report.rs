@@ -56,6 +56,18 @@ pub struct GuessReport {
     pub among_solutions: bool,
 }
 
+/// One molecule that fits, as the report lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Found {
+    /// Its number in its configuration (`None` where the configuration is
+    /// too large to number).
+    pub number: Option<u64>,
+    /// The molecule, linear form.
+    pub molecule: String,
+    /// Its full spectrum.
+    pub spectrum: String,
+}
+
 /// Everything `bbx solve` reports, ready to print as text or JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct SolveReport {
@@ -64,6 +76,10 @@ pub struct SolveReport {
     /// The configuration, `An_Bp`, when one atom count is searched (`None`
     /// for a range: `atoms_min` and `atoms_max` give it).
     pub config: Option<String>,
+    /// The box's width: a cell's linear index is row × width + column.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The rules used.
     pub rules: Rules,
     /// Smallest atom count searched.
@@ -79,8 +95,12 @@ pub struct SolveReport {
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
-    /// Molecules listed in `solutions` (at most `--max`).
+    /// Molecules listed in `found` (at most `--max`).
     pub listed: usize,
+    /// True when every molecule that fits is listed (the search was
+    /// complete and found no more than it lists); `complete` alone says the
+    /// count is exact.
+    pub list_complete: bool,
     /// The fewest atoms the rays allow, when an atom count below it was asked
     /// for.
     pub fewest_atoms: Option<usize>,
@@ -89,12 +109,9 @@ pub struct SolveReport {
     /// `interrupted` and `over_memory`.
     #[serde(flatten, serialize_with = "ended_flags")]
     pub ended: Ended,
-    /// The molecules, linear form.
-    pub solutions: Vec<String>,
-    /// Their numbers, where the configuration is numbered.
-    pub numbers: Vec<Option<u64>>,
-    /// Their full spectra.
-    pub spectra: Vec<String>,
+    /// The molecules listed, one record each: number, linear form, full
+    /// spectrum.
+    pub found: Vec<Found>,
     /// Linear indices of the cells that hold an atom in every molecule.
     pub certain_atoms: Vec<usize>,
     /// Linear indices of the cells empty in every molecule.
@@ -275,6 +292,14 @@ impl SolveReport {
                 among_solutions: solution.molecules.contains(g),
             }
         });
+        let found = (solution.molecules.iter().zip(outcomes))
+            .map(|(m, o)| Found {
+                number: rank(m),
+                molecule: m.to_string(),
+                spectrum: Spectrum::from_outcomes_unchecked(p, o).to_string(),
+            })
+            .collect();
+        let listed = solution.molecules.len();
         SolveReport {
             origin: origin.to_string(),
             config: (solution.atoms.start() == solution.atoms.end()).then(|| {
@@ -284,21 +309,19 @@ impl SolveReport {
                 }
                 .to_string()
             }),
+            width: p,
+            height: p,
             rules,
             atoms_min: *solution.atoms.start(),
             atoms_max: *solution.atoms.end(),
             observation: solution.observation.to_string(),
             shot: solution.observation.shot_count(),
             count: solution.count,
-            listed: solution.molecules.len(),
+            listed,
+            list_complete: solution.ended.is_complete() && solution.count == listed as u128,
             fewest_atoms: solution.fewest_atoms,
             ended: solution.ended,
-            solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
-            numbers: solution.molecules.iter().map(rank).collect(),
-            spectra: outcomes
-                .into_iter()
-                .map(|o| Spectrum::from_outcomes_unchecked(p, o).to_string())
-                .collect(),
+            found,
             certain_atoms: solution.certain_atoms(),
             certain_empty: solution.certain_empty(),
             conflict: solution.conflict.clone(),

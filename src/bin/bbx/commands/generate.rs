@@ -110,6 +110,8 @@ fn inner(args: Args) -> bbx::Result<String> {
         #[derive(serde::Serialize)]
         struct Generated {
             config: String,
+            width: usize,
+            height: usize,
             rules: Rules,
             seed: u64,
             molecule: String,
@@ -123,6 +125,8 @@ fn inner(args: Args) -> bbx::Result<String> {
         }
         return json(&Generated {
             config: config.to_string(),
+            width: config.width,
+            height: config.width,
             rules: args.rules,
             seed,
             molecule: molecule.to_string(),

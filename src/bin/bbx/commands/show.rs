@@ -108,12 +108,16 @@ fn inner(args: Args) -> bbx::Result<String> {
         #[derive(serde::Serialize)]
         struct Shown {
             config: String,
+            width: usize,
+            height: usize,
             rules: Rules,
             rows: Vec<MoleculeRow>,
             group: Option<Vec<MoleculeRow>>,
         }
         return json(&Shown {
             config: config.to_string(),
+            width: config.width,
+            height: config.width,
             rules: RULES,
             rows,
             group,

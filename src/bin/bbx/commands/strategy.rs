@@ -101,6 +101,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             #[derive(serde::Serialize)]
             struct OneGame<'a> {
                 config: String,
+                width: usize,
+                height: usize,
                 rules: Rules,
                 policy: Policy,
                 #[serde(flatten)]
@@ -108,6 +110,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             }
             json(&OneGame {
                 config: args.config.to_string(),
+                width: args.config.width,
+                height: args.config.width,
                 rules: args.rules,
                 policy: args.policy,
                 game: &game,
