@@ -166,16 +166,16 @@ fn timeouts_are_parsed_alike_and_refused_clearly() {
 #[test]
 fn a_timeout_keeps_what_was_found() {
     // No time at all: solve and suggest report an incomplete search.
-    // With nothing found yet, the exit status says the answer is missing (4).
+    // With nothing found yet, the exit status says the answer is missing
+    // (4), and --json gives the error object, as every command does.
     let path = puzzle("seed-23-cell-path.txt");
     let out = bbx()
         .args(["suggest", &path, "--timeout", "0", "--json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(4));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["complete"], false);
-    assert_eq!(v["decided"], false);
+    let message = crate::common::json_error(&out.stdout, "time_limit", 4);
+    assert!(message.starts_with("No molecule found yet"), "{message}");
     let out = bbx()
         .args(["suggest", &path, "--timeout", "0"])
         .output()
@@ -187,9 +187,10 @@ fn a_timeout_keeps_what_was_found() {
         "{text}"
     );
     assert!(text.contains("Too few molecules"), "{text}");
-    // generate gives up while drawing, with a message that says why.
-    let err = refused(
-        &[
+    // generate gives up while drawing, with a message that says why, and
+    // the same exit status.
+    let out = bbx()
+        .args([
             "generate",
             "A4_B8",
             "--unique",
@@ -197,9 +198,11 @@ fn a_timeout_keeps_what_was_found() {
             "1",
             "--timeout",
             "0",
-        ],
-        "",
-    );
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("before the time limit"), "{err}");
 }
 

@@ -514,6 +514,18 @@ pub fn stopped(as_json: bool, kind: &str, message: &str, status: Status) -> (Str
     }
 }
 
+/// A search stopped by a limit before it found anything (exit status 4),
+/// as every command reports it: `message` on standard error and, in
+/// `--json` mode, the error object, of kind `memory_limit` when the memory
+/// bound stopped it and `time_limit` otherwise.
+pub fn nothing_found(as_json: bool, ended: bbx::control::Ended, message: &str) -> (String, Status) {
+    let kind = match ended {
+        bbx::control::Ended::OverMemory => "memory_limit",
+        _ => "time_limit",
+    };
+    stopped(as_json, kind, message, Status::Incomplete)
+}
+
 /// Prints `text`; a closed pipe (`bbx … | head`) is not an error.
 pub fn emit(text: &str) -> Result<(), Status> {
     let mut out = std::io::stdout().lock();

@@ -53,7 +53,22 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
-    inner(args).map(|text| (text, Status::Done))
+    let as_json = args.json;
+    let deadline = args.timeout.map(|t| Instant::now() + t);
+    match inner(args) {
+        Ok(text) => Ok((text, Status::Done)),
+        // No puzzle drawn before --timeout: a limit stopped the search
+        // before it found anything, exit status 4 as on every command.
+        Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
+            let message = e.show(&crate::cli::Flags);
+            Ok(crate::cli::nothing_found(
+                as_json,
+                bbx::control::Ended::TimedOut,
+                &message,
+            ))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn inner(args: Args) -> bbx::Result<String> {

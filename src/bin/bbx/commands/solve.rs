@@ -103,6 +103,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Status::Done
     };
     let mut report = SolveReport::new(&puzzle.origin, solution, puzzle.guess.as_ref());
+    if code == Status::Incomplete && args.json {
+        // Nothing found: the error object, as every command gives on exit 4.
+        let message = render::verdict(&report, &Flags);
+        return Ok(crate::cli::nothing_found(true, report.ended, &message));
+    }
     if !args.count {
         report.rank_exactly(&budget)?;
         if args.probabilities && !report.count_atoms(&budget)?.is_complete() {

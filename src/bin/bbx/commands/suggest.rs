@@ -114,17 +114,22 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             s.count
         );
     }
-    let text = if args.json {
-        json(&s)?
-    } else {
-        render::suggest_text(&s, args.max_rays, &Flags)
-    };
     let status = if s.report.ended == Ended::Cancelled || s.plan_ended == Some(Ended::Cancelled) {
         Status::Interrupted
     } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
         Status::Incomplete
     } else {
         Status::Done
+    };
+    if status == Status::Incomplete && args.json {
+        // Nothing found: the error object, as every command gives on exit 4.
+        let message = render::verdict(&s.report, &Flags);
+        return Ok(crate::cli::nothing_found(true, s.report.ended, &message));
+    }
+    let text = if args.json {
+        json(&s)?
+    } else {
+        render::suggest_text(&s, args.max_rays, &Flags)
     };
     Ok((text, status))
 }
