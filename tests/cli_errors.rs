@@ -376,3 +376,46 @@ fn with_json_an_error_is_one_object_on_standard_output() {
     let help = stdout(&["solve", "--help", "--json"]);
     assert!(help.starts_with("Every molecule that fits"), "{help}");
 }
+
+#[test]
+fn each_message_says_what_is_wrong_not_what_broke_underneath() {
+    let dir = temp_dir("messages");
+    // A file given as the census's work directory.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let file = file.to_str().unwrap();
+    rejects(
+        &["stats", "A4_B6", "-w", "1", "--work-dir", file],
+        None,
+        "is a file, not a directory",
+    );
+    // A puzzle written into a directory that does not exist: that
+    // directory is named, not bbx's temporary file.
+    let missing = dir.join("no-such-directory").join("x.txt");
+    let err = rejects(
+        &["generate", "A3_B5", "--out", missing.to_str().unwrap()],
+        None,
+        "there is no directory",
+    );
+    assert!(!err.contains(".tmp") && !err.contains(".bbx-"), "{err}");
+    // A board row shifted by a space.
+    let err = rejects(
+        &["solve", "-"],
+        Some("   @ & @ &\n @ O - O - @\n  & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n"),
+        "standard input:3:1: this row is shifted right by 1 space",
+    );
+    assert!(!err.contains("1 rows"), "{err}");
+    // A host file with one process, which would not be read.
+    rejects(
+        &["stats", "A4_B6", "-w", "1", "--hostfile", "nope.txt"],
+        None,
+        "a host file is for a census on several processes",
+    );
+    // Other rules than the standard ones for a game of Tatham's, whose rays
+    // follow them.
+    rejects(
+        &["solve", "tatham/a5-b8-checked-once", "--rules", "edge-miss"],
+        None,
+        "whose rays follow the standard rules",
+    );
+}

@@ -186,6 +186,14 @@ impl PuzzleInput {
                 w = puzzle.width()
             )));
         }
+        if puzzle.format == Format::Tatham
+            && let Some(rules) = self.rules.filter(|&r| r != Rules::Standard)
+        {
+            return Err(bbx::Error::invalid(format!(
+                "--rules {rules}: {} is a game of Tatham's Black Box, whose rays follow the standard rules: leave out --rules",
+                puzzle.origin
+            )));
+        }
         let rules = self.rules.or(puzzle.rules).unwrap_or_default();
         Ok((puzzle, atoms, rules))
     }
@@ -724,6 +732,23 @@ impl CensusArgs {
     /// other parallel work too).
     pub fn cluster(&self) -> bbx::Result<bbx::census::Cluster> {
         threads(self.workers)?;
+        if let Some(dir) = &self.work_dir
+            && dir.exists()
+            && !dir.is_dir()
+        {
+            return Err(bbx::Error::invalid(format!(
+                "--work-dir {}: is a file, not a directory: give the directory in which the census makes its own",
+                dir.display()
+            )));
+        }
+        if let Some(hosts) = &self.hostfile
+            && self.processes == 1
+        {
+            return Err(bbx::Error::invalid(format!(
+                "--hostfile {}: a host file is for a census on several processes: give --processes N too, or leave it out",
+                hosts.display()
+            )));
+        }
         bbx::census::Cluster::new(
             self.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism()

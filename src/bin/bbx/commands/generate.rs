@@ -180,6 +180,14 @@ fn inner(args: Args) -> bbx::Result<String> {
 /// text (a catalogue, say); an earlier puzzle may be replaced.
 fn check_out(path: &str) -> bbx::Result<()> {
     let p = std::path::Path::new(path);
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(bbx::Error::invalid(format!(
+            "--out {path}: there is no directory {}: make it first, or write elsewhere",
+            dir.display()
+        )));
+    }
     if p.is_dir() {
         return Err(bbx::Error::invalid(format!(
             "--out {path}: is a directory: give a file name, such as {}",
