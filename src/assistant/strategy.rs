@@ -297,6 +297,9 @@ struct Player<'a> {
     out: Vec<Played>,
     undecided: u64,
     penalty: u64,
+    /// Games played so far, told to `progress` with the number of games.
+    played: u64,
+    progress: &'a mut dyn FnMut(u64, u64),
 }
 
 impl Player<'_> {
@@ -355,6 +358,8 @@ impl Player<'_> {
                 tatham: cost + if same { 0 } else { penalty },
             };
         }
+        self.played += set.len() as u64;
+        (self.progress)(self.played, self.out.len() as u64);
     }
 }
 
@@ -373,9 +378,20 @@ pub fn play_all(
     config: Config,
     options: &StrategyOptions,
 ) -> Result<Finished<Option<StrategyReport>>, Error> {
+    play_all_with(config, options, |_, _| {})
+}
+
+/// [`play_all`], telling `progress` how many games are played of how many,
+/// once the spectra are held and then as the games end (a front's progress
+/// bar).
+pub fn play_all_with(
+    config: Config,
+    options: &StrategyOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Finished<Option<StrategyReport>>, Error> {
     let start = Instant::now();
     match spectra(config, options)? {
-        Ok(t) => play_all_on(&t, options, start),
+        Ok(t) => play_all_on(&t, options, start, &mut progress),
         Err(ended) => Ok(Finished::new(None, ended)),
     }
 }
@@ -385,8 +401,10 @@ fn play_all_on(
     t: &Spectra,
     options: &StrategyOptions,
     start: Instant,
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Finished<Option<StrategyReport>>, Error> {
     let n = t.count;
+    progress(0, n as u64);
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut player = Player {
         t,
@@ -395,6 +413,8 @@ fn play_all_on(
         out: vec![Played::default(); n],
         undecided: 0,
         penalty: 0,
+        played: 0,
+        progress,
     };
     player.play(&mut set, &mut vec![false; t.rays], 0, 0);
     if let Some(cut) = player.ticker.cut() {
@@ -607,7 +627,7 @@ pub fn review(
     let mut ended = Ended::Complete;
     if average {
         first(&r);
-        let all = play_all_on(&t, options, start)?;
+        let all = play_all_on(&t, options, start, &mut |_, _| {})?;
         (r.average, ended) = (all.value, all.ended);
     }
     Ok(Finished::new(Some(r), ended))

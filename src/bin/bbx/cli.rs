@@ -395,27 +395,49 @@ pub fn human_rate(per_sec: f64) -> String {
 }
 
 /// A progress bar on standard error counting `unit`, hidden with `--quiet` or
-/// when standard error is not a terminal.
+/// when standard error is not a terminal. It fills the terminal's width;
+/// until the amount of work is known (its length set) it shows the message
+/// alone, then the count (without thousands separators, as bbx's messages
+/// write numbers), the rate and, once work is done, the time left.
 pub fn progress_bar(quiet: bool, unit: &str, message: String) -> indicatif::ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(0);
-    let template =
-        format!("{{msg}} [{{bar:40}}] {{human_pos}}/{{human_len}} {unit}, {{rate}}, {{eta}} left");
+    let unit = unit.to_string();
     bar.set_style(
-        indicatif::ProgressStyle::with_template(&template)
+        indicatif::ProgressStyle::with_template("{msg} [{wide_bar}] {tail}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
             .with_key(
-                "rate",
-                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = w.write_str(&human_rate(state.per_sec()));
+                "tail",
+                move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&progress_tail(state, &unit));
                 },
             )
             .progress_chars("=> "),
     );
     bar.set_message(message);
     bar
+}
+
+/// What a progress bar says after the bar: `3 of 10 games, 1.2k/s, 5s
+/// left`; nothing while the length is unknown, and no time left before the
+/// first unit is done.
+fn progress_tail(state: &indicatif::ProgressState, unit: &str) -> String {
+    let (pos, len) = (state.pos(), state.len().unwrap_or(0));
+    tail_text(pos, len, state.per_sec(), state.eta(), unit)
+}
+
+/// [`progress_tail`] of `pos` units done of `len`, at `per_sec`, `eta` left.
+fn tail_text(pos: u64, len: u64, per_sec: f64, eta: Duration, unit: &str) -> String {
+    if len == 0 {
+        return String::new();
+    }
+    let mut tail = format!("{pos}/{len} {unit}, {}", human_rate(per_sec));
+    if pos > 0 && pos < len {
+        tail.push_str(&format!(", {} left", indicatif::HumanDuration(eta)));
+    }
+    tail
 }
 
 /// A spinner for work whose length is not known, on a terminal only.
@@ -576,6 +598,21 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bar_says_nothing_it_does_not_know() {
+        let eta = Duration::from_secs(90);
+        // The amount of work not yet known: no 0/0, no time left.
+        assert_eq!(tail_text(0, 0, 0.0, eta, "games"), "");
+        // Nothing done yet: no time left either.
+        assert_eq!(tail_text(0, 2300, 0.0, eta, "games"), "0/2300 games, 0/s");
+        // Then the count, as messages write numbers, the rate, the time.
+        assert_eq!(
+            tail_text(1200, 7624512, 154_000.0, eta, "games"),
+            "1200/7624512 games, 154k/s, 2 minutes left"
+        );
+        assert_eq!(tail_text(5, 5, 10.0, eta, "games"), "5/5 games, 10/s");
+    }
 
     #[test]
     fn rates_are_rounded_for_people() {

@@ -3,13 +3,13 @@
 use std::time::Duration;
 
 use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
-use bbx::assistant::strategy::{Policy, PolicyGame, StrategyOptions, play_all, play_one};
+use bbx::assistant::strategy::{Policy, PolicyGame, StrategyOptions, play_all_with, play_one};
 use bbx::control::Ended;
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, spinner,
-    stopped,
+    Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, progress_bar,
+    spinner, stopped,
 };
 
 #[derive(clap::Args)]
@@ -122,18 +122,31 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         };
         return Ok((text, Status::Done));
     }
-    let spinner = spinner(
+    // The spectra first (their number is not known), then one game per
+    // molecule, counted.
+    let bar = progress_bar(
         args.quiet.quiet,
-        format!(
-            "strategy {}: every game, {} policy",
-            args.config, args.policy
-        ),
+        "games",
+        format!("strategy {}: spectra", args.config),
     );
-    let all = play_all(args.config, &options).inspect_err(|_| spinner.finish_and_clear())?;
+    let mut started = false;
+    let all = play_all_with(args.config, &options, |played, games| {
+        if !started {
+            started = true;
+            bar.set_message(format!(
+                "strategy {}: every game, {} policy",
+                args.config, args.policy
+            ));
+            bar.set_length(games);
+        }
+        bar.set_position(played);
+    });
+    bar.finish_and_clear();
+    let all = all?;
     let Some(mut report) = all.value else {
-        spinner.finish_and_clear();
         return Ok(nothing(args.json, all.ended, "every game was played"));
     };
+    let spinner = spinner(args.quiet.quiet, format!("strategy {}", args.config));
     let mut status = Status::Done;
     let exhaustive = OptimalOptions {
         rules: args.rules,
