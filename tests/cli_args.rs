@@ -773,3 +773,45 @@ fn catalogues_live_in_the_data_directory_or_where_bbx_db_or_db_says() {
     assert!(help.contains("BBX_DB"), "{help}");
     assert!(help.contains("bbx.sqlite"), "{help}");
 }
+
+#[test]
+fn text_output_fits_the_terminal_where_it_can() {
+    let dir = temp_dir("fit");
+    let db = dir.join("a4-b6.sqlite");
+    let db = db.to_str().unwrap();
+    bbx()
+        .args(["explore", "A4_B6", "--db", db, "-q"])
+        .assert()
+        .success();
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let runs: [&[&str]; 6] = [
+        &["solve", &partial],
+        &["suggest", &partial],
+        &["strategy", "A3_B5"],
+        &["stats", "A4_B6", "--db", db],
+        &["solve", &puzzle("tatham/a3-6-b8-won.sav")],
+        // A group of five 6×6 boards: three a row in 80 columns.
+        &["show", "A4_B6", "--group", "915", "--db", db],
+    ];
+    for args in runs {
+        let out = bbx().args(args).env("COLUMNS", "80").output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for line in text.lines() {
+            // Only a word longer than the line can be (a molecule) may pass.
+            let longest = line
+                .split(' ')
+                .map(|w| w.chars().count())
+                .max()
+                .unwrap_or(0);
+            assert!(
+                line.chars().count() <= 80 || longest > 40,
+                "{args:?}: {} columns:\n{line}",
+                line.chars().count()
+            );
+        }
+    }
+    // Piped without COLUMNS, one line per item, for the tools that read it.
+    let piped = stdout(&["suggest", &partial]);
+    assert!(piped.lines().any(|l| l.chars().count() > 80), "{piped}");
+}

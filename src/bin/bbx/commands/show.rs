@@ -134,7 +134,17 @@ fn inner(args: Args) -> bbx::Result<String> {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&bbx::render::spectral_group(config, &g, 4));
+        // As many boards a row as the terminal holds (4 where its width is
+        // not known): a board is 2p + 5 columns, its label 10 and the
+        // number's digits, with 4 between boards.
+        let digits = g
+            .iter()
+            .map(|r| r.number.to_string().len())
+            .max()
+            .unwrap_or(1);
+        let board = (2 * config.width + 5).max(10 + digits);
+        let per_line = crate::cli::columns().map_or(4, |w| ((w + 4) / (board + 4)).max(1));
+        out.push_str(&bbx::render::spectral_group(config, &g, per_line));
     }
-    Ok(out)
+    Ok(crate::cli::fit(&out))
 }

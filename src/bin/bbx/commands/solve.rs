@@ -139,5 +139,5 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         text
     };
-    Ok((text, code))
+    Ok((crate::cli::fit(&text), code))
 }

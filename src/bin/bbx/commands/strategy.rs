@@ -118,7 +118,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 game: &game,
             })?
         } else {
-            bbx::render::game_text(&game)
+            crate::cli::fit(&bbx::render::game_text(&game))
         };
         return Ok((text, Status::Done));
     }
@@ -173,7 +173,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&report)?
     } else {
-        bbx::render::strategy_text(&report, &Flags)
+        crate::cli::fit(&bbx::render::strategy_text(&report, &Flags))
     };
     Ok((text, status))
 }

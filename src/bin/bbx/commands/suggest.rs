@@ -129,7 +129,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&s)?
     } else {
-        render::suggest_text(&s, args.max_rays, &Flags)
+        crate::cli::fit(&render::suggest_text(&s, args.max_rays, &Flags))
     };
     Ok((text, status))
 }
