@@ -815,3 +815,41 @@ fn text_output_fits_the_terminal_where_it_can() {
     let piped = stdout(&["suggest", &partial]);
     assert!(piped.lines().any(|l| l.chars().count() > 80), "{piped}");
 }
+
+#[test]
+fn emacs_notation_is_one_option_wherever_a_border_is_drawn() {
+    for c in ["trace", "play", "solve", "show", "generate"] {
+        assert!(stdout(&[c, "--help"]).contains("--emacs"), "{c}");
+    }
+    // The board of solve's molecule in Emacs notation: H, R and digits.
+    let text = stdout(&["solve", &puzzle("seed-emacs-game-2.txt"), "--emacs"]);
+    assert!(
+        text.contains("\n   H R 2 H 8 4 5 6\n H O - - - - - - - H\n"),
+        "{text}"
+    );
+    // The observation, as a string, stays in letters.
+    assert!(text.contains("observed  @?a??b?@@"), "{text}");
+    // A puzzle generated in Emacs notation reads back to the same answer.
+    let dir = temp_dir("emacs");
+    let file = dir.join("p.txt");
+    let file = file.to_str().unwrap();
+    let args = ["generate", "A3_B5", "--seed", "1", "--minimal"];
+    bbx()
+        .args(args)
+        .args(["--emacs", "--out", file])
+        .assert()
+        .success();
+    let written = std::fs::read_to_string(file).unwrap();
+    assert!(written.contains('H') && !written.contains('@'), "{written}");
+    let solved = stdout(&["solve", file, "--count"]);
+    assert_eq!(solved, "1\n");
+    // show draws its boards so too.
+    let db = dir.join("a2-b4.sqlite");
+    let db = db.to_str().unwrap();
+    bbx()
+        .args(["explore", "A2_B4", "--db", db])
+        .assert()
+        .success();
+    let shown = stdout(&["show", "A2_B4", "2", "--db", db, "--emacs"]);
+    assert!(shown.contains("\n   H R H R\n H O - O - H\n"), "{shown}");
+}

@@ -35,6 +35,12 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000, value_name = "N", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of draws", 1, None))]
     max_draws: usize,
+    /// Emacs notation (H, R, digits) instead of @, & and letters
+    ///
+    /// The puzzle's border, when it has at most 9 exit pairs (past them,
+    /// letters, and a note says so).
+    #[arg(long)]
+    emacs: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -105,9 +111,17 @@ fn inner(args: Args) -> bbx::Result<String> {
     };
     spinner.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let marks = bbx::render::observed_marks(&observation).ok_or_else(|| {
+    let letters = bbx::render::observed_marks(&observation).ok_or_else(|| {
         bbx::Error::invalid("more than 52 exit pairs: this puzzle has no display")
     })?;
+    let marks = if args.emacs {
+        bbx::render::marks_in(&letters, bbx::rules::notation::Notation::Emacs).unwrap_or_else(|| {
+            eprintln!("note: more than 9 exit pairs, which Emacs notation cannot write: the puzzle is in letters");
+            letters.clone()
+        })
+    } else {
+        letters
+    };
     let picture = format!(
         "{}\n{}\n",
         bbx::render::grid(config.width, |_| '-', &marks),

@@ -32,6 +32,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
         hide_default_value = true, long_help = crate::catalogues::help("The catalogue file: a complete catalogue, or a census stored by `bbx stats --store-groups`."))]
     db: String,
+    /// Emacs notation (H, R, digits) instead of @, & and letters
+    ///
+    /// On the boards' borders, up to 9 exit pairs (past them, letters); the
+    /// spectra, as strings, stay in letters.
+    #[arg(long)]
+    emacs: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -123,12 +129,17 @@ fn inner(args: Args) -> bbx::Result<String> {
             group,
         });
     }
+    let notation = if args.emacs {
+        bbx::rules::notation::Notation::Emacs
+    } else {
+        bbx::rules::notation::Notation::Letters
+    };
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&bbx::render::molecule_row(config, r));
+        out.push_str(&bbx::render::molecule_row_in(config, r, notation));
     }
     if let Some(g) = group {
         if !out.is_empty() {
@@ -144,7 +155,9 @@ fn inner(args: Args) -> bbx::Result<String> {
             .unwrap_or(1);
         let board = (2 * config.width + 5).max(10 + digits);
         let per_line = crate::cli::columns().map_or(4, |w| ((w + 4) / (board + 4)).max(1));
-        out.push_str(&bbx::render::spectral_group(config, &g, per_line));
+        out.push_str(&bbx::render::spectral_group_in(
+            config, &g, per_line, notation,
+        ));
     }
     Ok(crate::cli::fit(&out))
 }

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use bbx::control::Ended;
 use bbx::render;
+use bbx::rules::notation::Notation;
 use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
 
@@ -55,6 +56,12 @@ pub struct Args {
     /// of them.
     #[arg(long, conflicts_with = "count")]
     probabilities: bool,
+    /// Emacs notation (H, R, digits) instead of @, & and letters
+    ///
+    /// On the boards' borders, up to 9 exit pairs (past them, letters); the
+    /// spectra, as strings, stay in letters.
+    #[arg(long)]
+    emacs: bool,
     /// Print only the number of molecules.
     #[arg(long, conflicts_with = "json")]
     count: bool,
@@ -128,7 +135,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        let mut text = render::solve_text(&report, args.max_boards, &Flags);
+        let notation = if args.emacs {
+            Notation::Emacs
+        } else {
+            Notation::Letters
+        };
+        let mut text = render::solve_text_in(&report, args.max_boards, &Flags, notation);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.width().pow(2)
         {
