@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000, value_name = "N", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of draws", 1, None))]
     max_draws: usize,
-    /// Emacs notation (H, R, digits) instead of @, & and letters
+    /// Borders in Emacs notation: H, R and digits
     ///
     /// The puzzle's border, when it has at most 9 exit pairs (past them,
     /// letters, and a note says so).

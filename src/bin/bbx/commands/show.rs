@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
         hide_default_value = true, long_help = crate::catalogues::help("The catalogue file: a complete catalogue, or a census stored by `bbx stats --store-groups`."))]
     db: String,
-    /// Emacs notation (H, R, digits) instead of @, & and letters
+    /// Borders in Emacs notation: H, R and digits
     ///
     /// On the boards' borders, up to 9 exit pairs (past them, letters); the
     /// spectra, as strings, stay in letters.

@@ -56,7 +56,7 @@ pub struct Args {
     /// of them.
     #[arg(long, conflicts_with = "count")]
     probabilities: bool,
-    /// Emacs notation (H, R, digits) instead of @, & and letters
+    /// Borders in Emacs notation: H, R and digits
     ///
     /// On the boards' borders, up to 9 exit pairs (past them, letters); the
     /// spectra, as strings, stay in letters.

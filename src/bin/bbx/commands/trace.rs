@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long = "ray", value_name = "K", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a border position", 1, None))]
     rays: Vec<usize>,
-    /// Emacs notation (H, R, digits) instead of @, & and letters
+    /// Borders in Emacs notation: H, R and digits
     #[arg(long)]
     emacs: bool,
     /// Print one JSON object instead of text.
