@@ -87,14 +87,27 @@ pub fn write_whole_with(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
+    let mut tmp = builder.tempfile_in(dir).map_err(without_temporary_name)?;
     write(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     if let Some(m) = existing {
         tmp.as_file().set_permissions(m.permissions())?;
     }
-    tmp.persist(&target).map_err(|e| e.error)?;
+    tmp.persist(&target)
+        .map_err(|e| without_temporary_name(e.error))?;
     Ok(())
+}
+
+/// An error about the temporary file, said in the operating system's words
+/// alone: the caller names the file the user asked for, and the temporary
+/// file, which the user never made, goes unnamed.
+fn without_temporary_name(e: io::Error) -> io::Error {
+    // The tempfile crate adds ` at path "…"` to the system's words.
+    let text = e.to_string();
+    match text.rfind(" at path \"") {
+        Some(at) => io::Error::new(e.kind(), &text[..at]),
+        None => e,
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +134,15 @@ mod tests {
         assert_eq!(names, ["game.txt"]);
         write_whole(&path, b"second save\n").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second save\n");
+    }
+
+    #[test]
+    fn an_error_names_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no-such-directory").join("game.txt");
+        let e = write_whole(&path, b"a save\n").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert!(!e.to_string().contains(".bbx-"), "{e}");
     }
 
     #[cfg(unix)]

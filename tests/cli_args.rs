@@ -166,16 +166,16 @@ fn timeouts_are_parsed_alike_and_refused_clearly() {
 #[test]
 fn a_timeout_keeps_what_was_found() {
     // No time at all: solve and suggest report an incomplete search.
-    // With nothing found yet, the exit status says the answer is missing (4).
+    // With nothing found yet, the exit status says the answer is missing
+    // (4), and --json gives the error object, as every command does.
     let path = puzzle("seed-23-cell-path.txt");
     let out = bbx()
         .args(["suggest", &path, "--timeout", "0", "--json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(4));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["complete"], false);
-    assert_eq!(v["decided"], false);
+    let message = crate::common::json_error(&out.stdout, "time_limit", 4);
+    assert!(message.starts_with("No molecule found yet"), "{message}");
     let out = bbx()
         .args(["suggest", &path, "--timeout", "0"])
         .output()
@@ -187,9 +187,10 @@ fn a_timeout_keeps_what_was_found() {
         "{text}"
     );
     assert!(text.contains("Too few molecules"), "{text}");
-    // generate gives up while drawing, with a message that says why.
-    let err = refused(
-        &[
+    // generate gives up while drawing, with a message that says why, and
+    // the same exit status.
+    let out = bbx()
+        .args([
             "generate",
             "A4_B8",
             "--unique",
@@ -197,9 +198,11 @@ fn a_timeout_keeps_what_was_found() {
             "1",
             "--timeout",
             "0",
-        ],
-        "",
-    );
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("before the time limit"), "{err}");
 }
 
@@ -769,4 +772,84 @@ fn catalogues_live_in_the_data_directory_or_where_bbx_db_or_db_says() {
     let help = stdout(&["show", "--help"]);
     assert!(help.contains("BBX_DB"), "{help}");
     assert!(help.contains("bbx.sqlite"), "{help}");
+}
+
+#[test]
+fn text_output_fits_the_terminal_where_it_can() {
+    let dir = temp_dir("fit");
+    let db = dir.join("a4-b6.sqlite");
+    let db = db.to_str().unwrap();
+    bbx()
+        .args(["explore", "A4_B6", "--db", db, "-q"])
+        .assert()
+        .success();
+    let partial = puzzle("generated-a4-b8-partial.txt");
+    let runs: [&[&str]; 6] = [
+        &["solve", &partial],
+        &["suggest", &partial],
+        &["strategy", "A3_B5"],
+        &["stats", "A4_B6", "--db", db],
+        &["solve", &puzzle("tatham/a3-6-b8-won.sav")],
+        // A group of five 6×6 boards: three a row in 80 columns.
+        &["show", "A4_B6", "--group", "915", "--db", db],
+    ];
+    for args in runs {
+        let out = bbx().args(args).env("COLUMNS", "80").output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for line in text.lines() {
+            // Only a word longer than the line can be (a molecule) may pass.
+            let longest = line
+                .split(' ')
+                .map(|w| w.chars().count())
+                .max()
+                .unwrap_or(0);
+            assert!(
+                line.chars().count() <= 80 || longest > 40,
+                "{args:?}: {} columns:\n{line}",
+                line.chars().count()
+            );
+        }
+    }
+    // Piped without COLUMNS, one line per item, for the tools that read it.
+    let piped = stdout(&["suggest", &partial]);
+    assert!(piped.lines().any(|l| l.chars().count() > 80), "{piped}");
+}
+
+#[test]
+fn emacs_notation_is_one_option_wherever_a_border_is_drawn() {
+    for c in ["trace", "play", "solve", "show", "generate"] {
+        assert!(stdout(&[c, "--help"]).contains("--emacs"), "{c}");
+    }
+    // The board of solve's molecule in Emacs notation: H, R and digits.
+    let text = stdout(&["solve", &puzzle("seed-emacs-game-2.txt"), "--emacs"]);
+    assert!(
+        text.contains("\n   H R 2 H 8 4 5 6\n H O - - - - - - - H\n"),
+        "{text}"
+    );
+    // The observation, as a string, stays in letters.
+    assert!(text.contains("observed  @?a??b?@@"), "{text}");
+    // A puzzle generated in Emacs notation reads back to the same answer.
+    let dir = temp_dir("emacs");
+    let file = dir.join("p.txt");
+    let file = file.to_str().unwrap();
+    let args = ["generate", "A3_B5", "--seed", "1", "--minimal"];
+    bbx()
+        .args(args)
+        .args(["--emacs", "--out", file])
+        .assert()
+        .success();
+    let written = std::fs::read_to_string(file).unwrap();
+    assert!(written.contains('H') && !written.contains('@'), "{written}");
+    let solved = stdout(&["solve", file, "--count"]);
+    assert_eq!(solved, "1\n");
+    // show draws its boards so too.
+    let db = dir.join("a2-b4.sqlite");
+    let db = db.to_str().unwrap();
+    bbx()
+        .args(["explore", "A2_B4", "--db", db])
+        .assert()
+        .success();
+    let shown = stdout(&["show", "A2_B4", "2", "--db", db, "--emacs"]);
+    assert!(shown.contains("\n   H R H R\n H O - O - H\n"), "{shown}");
 }

@@ -335,9 +335,12 @@ fn with_json_an_error_is_one_object_on_standard_output() {
     let dir = temp_dir("json-errors");
     let absent = dir.join("absent.sqlite");
     let absent = absent.to_str().unwrap();
-    let cases: [(&[&str], &str, i32); 6] = [
+    let cases: [(&[&str], &str, i32); 9] = [
         (&["trace", "OO", "--json"], "parse", 2),
-        (&["trace", "A4_B", "1", "--json"], "invalid", 2),
+        (&["trace", "A4_B", "1", "--json"], "config", 2),
+        (&["explore", "A4B8", "--json"], "config", 2),
+        (&["stats", "A99_B2", "--json"], "config", 2),
+        (&["trace", "O-O-", "--config", "A4", "--json"], "config", 2),
         (&["solve", "no-such-file.txt", "--json"], "io", 2),
         (
             &["show", "A3_B4", "1", "--db", absent, "--json"],
@@ -352,11 +355,11 @@ fn with_json_an_error_is_one_object_on_standard_output() {
         assert_eq!(out.status.code(), Some(status), "{args:?}");
         let message = json_error(&out.stdout, kind, status);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.starts_with(&format!("error: {message}")),
-            "{args:?}: {message} / {err}"
-        );
-        assert!(!message.contains('\n'), "{args:?}: {message}");
+        // What standard error says, all of it (clap's tip and usage too).
+        assert_eq!(err.trim_end(), format!("error: {message}"), "{args:?}");
+        if !["usage", "config"].contains(&kind) {
+            assert!(!message.contains('\n'), "{args:?}: {message}");
+        }
     }
     // Stopped with nothing to report: the sentence saying why.
     let out = bbx()
@@ -431,5 +434,48 @@ fn messages_quote_what_was_written_short_and_on_one_line() {
         &["solve", "-", "--format", "tat'ham"],
         Some("A2_B4 @&ab@&@cbac@&@&@\n"),
         "invalid value 'tat'ham' for '--format <FORMAT>'",
+    );
+}
+
+#[test]
+fn each_message_says_what_is_wrong_not_what_broke_underneath() {
+    let dir = temp_dir("messages");
+    // A file given as the census's work directory.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let file = file.to_str().unwrap();
+    rejects(
+        &["stats", "A4_B6", "-w", "1", "--work-dir", file],
+        None,
+        "is a file, not a directory",
+    );
+    // A puzzle written into a directory that does not exist: that
+    // directory is named, not bbx's temporary file.
+    let missing = dir.join("no-such-directory").join("x.txt");
+    let err = rejects(
+        &["generate", "A3_B5", "--out", missing.to_str().unwrap()],
+        None,
+        "there is no directory",
+    );
+    assert!(!err.contains(".tmp") && !err.contains(".bbx-"), "{err}");
+    // A board row shifted by a space.
+    let err = rejects(
+        &["solve", "-"],
+        Some("   @ & @ &\n @ O - O - @\n  & - - - - c\n a - - - - a\n b - - - - b\n   @ & @ c\n"),
+        "standard input:3:1: this row is shifted right by 1 space",
+    );
+    assert!(!err.contains("1 rows"), "{err}");
+    // A host file with one process, which would not be read.
+    rejects(
+        &["stats", "A4_B6", "-w", "1", "--hostfile", "nope.txt"],
+        None,
+        "a host file is for a census on several processes",
+    );
+    // Other rules than the standard ones for a game of Tatham's, whose rays
+    // follow them.
+    rejects(
+        &["solve", "tatham/a5-b8-checked-once", "--rules", "edge-miss"],
+        None,
+        "whose rays follow the standard rules",
     );
 }

@@ -123,7 +123,7 @@ fn minimal_puzzles_solve_to_their_molecule_and_need_every_ray() {
                 .unwrap();
             let v: Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(v["molecules"], 1, "{config} seed {seed}");
-            assert_eq!(v["solutions"][0], molecule, "{config} seed {seed}");
+            assert_eq!(v["found"][0]["molecule"], molecule, "{config} seed {seed}");
             // Removing any single ray makes the answer ambiguous.
             let p = parse_puzzle(puzzle, "generated", None).unwrap();
             let atoms = p.atoms.unwrap();

@@ -18,11 +18,11 @@ fn solve_json(name: &str, extra: &[&str]) -> (Value, i32) {
 }
 
 fn solutions(v: &Value) -> Vec<String> {
-    let mut s: Vec<String> = v["solutions"]
+    let mut s: Vec<String> = v["found"]
         .as_array()
-        .expect("solutions")
+        .expect("found")
         .iter()
-        .map(|x| x.as_str().expect("string").to_string())
+        .map(|x| x["molecule"].as_str().expect("string").to_string())
         .collect();
     s.sort();
     s
@@ -114,11 +114,11 @@ fn a4_b6_shared_spectrum() {
         ]
     );
     let (v, _) = solve_json("a4-b6-molecules-868-and-15993.txt", &[]);
-    let mut numbers: Vec<u64> = v["numbers"]
+    let mut numbers: Vec<u64> = v["found"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|n| n.as_u64().unwrap())
+        .map(|n| n["number"].as_u64().unwrap())
         .collect();
     numbers.sort();
     assert_eq!(numbers, [868, 15993]);
@@ -257,7 +257,7 @@ fn max_count_and_ranges() {
     let (v, _) = solve_json("seed-23-cell-path.txt", &["--max", "10"]);
     // Ten listed; the families found hold at least that many.
     assert_eq!(v["listed"], 10);
-    assert_eq!(v["solutions"].as_array().unwrap().len(), 10);
+    assert_eq!(v["found"].as_array().unwrap().len(), 10);
     let at_least = v["molecules"].as_u64().unwrap();
     assert!(at_least >= 10, "{at_least}");
     assert_eq!(v["complete"], false);
@@ -314,9 +314,7 @@ fn solve_from_standard_input_and_timeout() {
     // an answer (0), but a search stopped before it found anything (4).
     let (v, code) = solve_json("seed-23-cell-path.txt", &["--timeout", "0"]);
     assert_eq!(code, 4);
-    assert_eq!(v["timed_out"], true);
-    assert_eq!(v["complete"], false);
-    assert_eq!(v["molecules"], 0);
+    assert_eq!(v["error"]["kind"], "time_limit", "{v}");
     let out = bbx()
         .args(["solve", &path("seed-23-cell-path.txt"), "--timeout", "0"])
         .output()
@@ -566,8 +564,8 @@ fn the_memory_bound_cuts_a_search_short_and_says_so() {
     let (out, _, code) = solve_bounded(&puzzle, &["--memory", "25M", "--json"]);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
-        (code, &v["over_memory"], &v["complete"]),
-        (4, &Value::Bool(true), &Value::Bool(false))
+        (code, &v["error"]["kind"]),
+        (4, &Value::from("memory_limit"))
     );
     // With room, the same search answers. How far it gets before the bound
     // stops it depends on timing: on a slow machine the fewest-atoms probe

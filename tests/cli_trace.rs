@@ -225,7 +225,7 @@ fn bad_input_is_reported() {
     rejects(
         &["trace", "O-O-------------", "--ray", "0"],
         None,
-        "1 to 16",
+        "expected a border position: a whole number, at least 1",
     );
     rejects(
         &["trace", "O-O-------------", "--rules", "tatham"],

@@ -285,6 +285,7 @@ fn every_command_prints_the_documented_json() {
         p("seed001-sample.txt"),
     );
     let spectrum = p("seed-a2-b4-molecule-2-spectrum.txt");
+    let large = p("generated-a8-b15-partial.txt");
     let twins = p("a4-b6-molecules-868-and-15993.txt");
     // The opening of A5_B12: too many molecules to walk, ranked on a sample.
     let opening = d.join("a5-b12-opening.txt");
@@ -495,6 +496,14 @@ fn every_command_prints_the_documented_json() {
             2,
         ),
         (vec!["strategy", "A3_B5", "--timeout", "0"], "error", 4),
+        // Exit status 4 is the error object on every command.
+        (vec!["solve", &large, "--timeout", "0"], "error", 4),
+        (vec!["suggest", &large, "--timeout", "0"], "error", 4),
+        (
+            vec!["generate", "A8_B15", "--unique", "--timeout", "0"],
+            "error",
+            4,
+        ),
     ];
     for (mut args, object, status) in cases {
         args.push("--json");

@@ -227,7 +227,7 @@ fn a_small_memory_bound_forgets_sets_but_not_the_answer() {
 }
 
 #[test]
-fn a_search_stopped_short_says_so_and_exits_4() {
+fn a_search_stopped_short_says_so_and_keeps_the_report() {
     let stopped = || {
         let mut c = bbx();
         c.env("BBX_TEST_FAULTS", "stop-after=100");
@@ -239,13 +239,14 @@ fn a_search_stopped_short_says_so_and_exits_4() {
         serde_json::from_slice(&out.stdout).unwrap(),
         out.status.code().unwrap(),
     );
-    assert_eq!(code, 4);
+    // The games were played: not exit status 4, which is for nothing found.
+    assert_eq!(code, 0);
     assert_eq!(v["optimal"]["rays_total"], serde_json::Value::Null);
     assert_eq!(v["optimal"]["stopped"], "time_limit");
     // The policy's own report is still there.
     assert_eq!(v["molecules"], 560);
     let out = stopped().output().unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("best   rays  not reached"), "{text}");
     assert!(text.contains("stopped short"), "{text}");

@@ -739,14 +739,14 @@ fn save_then_resume() {
         serde_json::from_str(&with).unwrap(),
         serde_json::from_str(&without).unwrap(),
     );
-    assert_eq!(with["solutions"], without["solutions"]);
+    assert_eq!(with["found"], without["found"]);
     assert_eq!(with["guess"]["molecule"], without["guess"]["molecule"]);
     assert!(
-        with["solutions"]
+        with["found"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s.as_str() == Some(&hidden.to_string()))
+            .any(|s| s["molecule"].as_str() == Some(&hidden.to_string()))
     );
 
     // Resumed: the same hidden molecule, rays (with their letters), atoms and score.

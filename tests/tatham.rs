@@ -199,7 +199,7 @@ fn solve_lists_the_hidden_molecule_among_those_that_fit() {
     assert_eq!(v["molecules"], 54);
     assert_eq!(v["complete"], true);
     let hidden = checked_once_answer().to_string();
-    let listed: Vec<&str> = v["solutions"]
+    let listed: Vec<&str> = v["found"]
         .as_array()
         .unwrap()
         .iter()
@@ -226,7 +226,7 @@ fn a_ball_range_is_searched_as_atoms_reads_it() {
     );
     assert_eq!(v["rays_shot"], 10);
     let hidden = cells(8, &[(2, 4), (4, 4), (4, 8)]).to_string();
-    assert!(v["solutions"].to_string().contains(&hidden));
+    assert!(v["found"].to_string().contains(&hidden));
     // --atoms still overrides the file's range.
     let v = json_ok(&["solve", &puzzle(WON), "--atoms", "3"]);
     assert_eq!(

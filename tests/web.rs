@@ -315,12 +315,12 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
         );
         assert_eq!(got["complete"], json!("true"), "{name}");
         let drawn = b.eval("[...document.querySelectorAll('#solve-out figure[data-molecule]')].map(f => f.dataset.molecule)");
-        let first: Vec<Value> = solved["solutions"]
+        let first: Vec<Value> = solved["found"]
             .as_array()
             .unwrap()
             .iter()
             .take(20)
-            .cloned()
+            .map(|f| f["molecule"].clone())
             .collect();
         assert_eq!(drawn, json!(first), "{name}");
         assert_eq!(

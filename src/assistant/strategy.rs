@@ -153,6 +153,10 @@ pub struct PolicyGame {
 pub struct StrategyReport {
     /// The configuration.
     pub config: String,
+    /// The box's width (its molecules are written row by row).
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The ray rules.
     pub rules: Rules,
     /// The policy.
@@ -533,6 +537,9 @@ struct Player<'a, 'c> {
     out: Vec<Played>,
     undecided: u64,
     penalty: u64,
+    /// Games played so far, told to `progress` with the number of games.
+    played: u64,
+    progress: &'a mut dyn FnMut(u64, u64),
 }
 
 impl Player<'_, '_> {
@@ -594,6 +601,8 @@ impl Player<'_, '_> {
                 tatham: cost + if same { 0 } else { penalty },
             };
         }
+        self.played += set.len() as u64;
+        (self.progress)(self.played, self.out.len() as u64);
     }
 }
 
@@ -617,9 +626,20 @@ pub fn play_all(
     config: Config,
     options: &StrategyOptions,
 ) -> Result<Finished<Option<StrategyReport>>, Error> {
+    play_all_with(config, options, |_, _| {})
+}
+
+/// [`play_all`], telling `progress` how many games are played of how many,
+/// once the spectra are held and then as the games end (a front's progress
+/// bar).
+pub fn play_all_with(
+    config: Config,
+    options: &StrategyOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Finished<Option<StrategyReport>>, Error> {
     let start = Instant::now();
     match spectra(config, options)? {
-        Ok(t) => play_all_on(&Chooser::new(&t, options), options, start),
+        Ok(t) => play_all_on(&Chooser::new(&t, options), options, start, &mut progress),
         Err(ended) => Ok(Finished::new(None, ended)),
     }
 }
@@ -629,9 +649,11 @@ fn play_all_on(
     chooser: &Chooser,
     options: &StrategyOptions,
     start: Instant,
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Finished<Option<StrategyReport>>, Error> {
     let t = chooser.t;
     let n = t.count;
+    progress(0, n as u64);
     let mut set: Vec<u32> = (0..n as u32).collect();
     let mut player = Player {
         t,
@@ -641,6 +663,8 @@ fn play_all_on(
         out: vec![Played::default(); n],
         undecided: 0,
         penalty: 0,
+        played: 0,
+        progress,
     };
     player.play(&mut set, &mut vec![false; t.rays], 0, 0);
     if let Some(cut) = player.ticker.cut() {
@@ -691,6 +715,8 @@ fn play_all_on(
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
     Ok(Finished::complete(Some(StrategyReport {
         config: t.config.to_string(),
+        width: t.config.width,
+        height: t.config.width,
         rules: options.rules,
         policy: options.policy,
         molecules: n as u64,
@@ -901,7 +927,7 @@ pub fn review(
     let mut ended = Ended::Complete;
     if average {
         first(&r);
-        let all = play_all_on(&chooser, options, start)?;
+        let all = play_all_on(&chooser, options, start, &mut |_, _| {})?;
         (r.average, ended) = (all.value, all.ended);
     }
     Ok(Finished::new(Some(r), ended))

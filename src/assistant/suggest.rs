@@ -39,8 +39,21 @@ pub struct Suggestion {
     /// The configuration, `An_Bp`, when one atom count is searched (`None`
     /// for a range).
     pub config: Option<String>,
+    /// The box's width (the same keys as [`SolveReport`]'s, for the same
+    /// facts).
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The rules used.
     pub rules: Rules,
+    /// Smallest atom count searched.
+    pub atoms_min: usize,
+    /// Largest atom count searched.
+    pub atoms_max: usize,
+    /// The observation (spectrum string with `?` for rays not shot).
+    pub observation: String,
+    /// Rays shot (positions with a known result).
+    pub rays_shot: usize,
     /// Molecules that fit: exact when `complete`, else how many were found;
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
@@ -148,7 +161,13 @@ pub fn rank(
     Ok(Suggestion {
         origin: report.origin.clone(),
         config: report.config.clone(),
+        width: report.width,
+        height: report.height,
         rules: report.rules,
+        atoms_min: report.atoms_min,
+        atoms_max: report.atoms_max,
+        observation: report.observation.clone(),
+        rays_shot: report.shot,
         count: report.count,
         flags: EndedFlags::of(report.ended, after),
         decided: report.ended.is_complete() && report.count == 1,

@@ -193,6 +193,31 @@ impl Picture {
         while last_row + 1 < lines.len() && is_row(&lines[last_row + 1].1) {
             last_row += 1;
         }
+        // A row moved by a space or two, as a board typed by hand may have:
+        // said so, rather than that the board ends above it.
+        if let Some((n, l)) = lines.get(last_row + 1) {
+            let shift = (1..=2usize).find_map(|k| {
+                let right = l.len() > k && l[..k].iter().all(|&c| c == ' ') && is_row(&l[k..]);
+                let padded: Vec<char> = std::iter::repeat_n(' ', k)
+                    .chain(l.iter().copied())
+                    .collect();
+                match (right, is_row(&padded)) {
+                    (true, _) => Some(("right", k)),
+                    (false, true) => Some(("left", k)),
+                    _ => None,
+                }
+            });
+            if let Some((way, k)) = shift {
+                return Err(err(
+                    *n,
+                    1,
+                    format!(
+                        "this row is shifted {way} by {} from the rows above it: the rows of a board line up, cell under cell",
+                        quantity(k, "space", "spaces")
+                    ),
+                ));
+            }
+        }
         let p = last_row - first_row + 1;
         if p > MAX_WIDTH {
             return Err(err(
@@ -242,7 +267,8 @@ impl Picture {
                 *n,
                 1,
                 format!(
-                    "unexpected line after the board, which has {p} rows (a board is square: is a row missing or extra?)"
+                    "unexpected line after the board, which has {} (a board is square: is a row missing or extra?)",
+                    quantity(p, "row", "rows")
                 ),
             ));
         }

@@ -42,7 +42,10 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         ));
     }
     if report.ended.is_complete() && report.count == 1 {
-        out.push_str(&format!("The molecule is known: {}\n", report.solutions[0]));
+        out.push_str(&format!(
+            "The molecule is known: {}\n",
+            report.found[0].molecule
+        ));
     } else if report.listed < 2 {
         out.push_str(&format!(
             "Too few molecules found to rank the rays: raise {max} or {}.\n",

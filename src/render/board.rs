@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::rules::board::{Heading, Molecule, port};
+use crate::rules::notation::Notation;
 use crate::rules::spectrum::Observation;
 
 /// Draws a board: `cell(i)` gives the character of linear cell i, `marks[i]`
@@ -46,6 +47,17 @@ pub fn observed_marks(observed: &Observation) -> Option<Vec<char>> {
             .map(|c| if c == '?' { ' ' } else { c })
             .collect(),
     )
+}
+
+/// Border marks written in J. Forget's notation (letters), in `notation`;
+/// `None` when it cannot write them (more than 9 exit pairs in Emacs
+/// notation, whose pairs are the digits 1 to 9).
+pub fn marks_in(marks: &[char], notation: Notation) -> Option<Vec<char>> {
+    let beyond = |c: char| c.is_ascii_alphabetic() && notation.from_letters(c) == c;
+    if notation == Notation::Emacs && marks.iter().any(|&c| beyond(c)) {
+        return None;
+    }
+    Some(marks.iter().map(|&c| notation.from_letters(c)).collect())
 }
 
 /// Draws a molecule (`O` atoms, `-` empty) with the given border marks.

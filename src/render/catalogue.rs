@@ -5,35 +5,53 @@ use std::fmt::Write as _;
 
 use crate::catalogue::MoleculeRow;
 use crate::error::quantity;
-use crate::render::board::{balls_line, board, side_by_side};
+use crate::render::board::{balls_line, board, marks_in, side_by_side};
 use crate::render::trace::stats_table;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
+use crate::rules::notation::Notation;
 use crate::tables::{ReportSource, StatsReport};
 
 /// A catalogue row drawn as J. Forget's display programme does: header, board
 /// with its spectrum, statistics table.
 pub fn molecule_row(config: Config, row: &MoleculeRow) -> String {
+    molecule_row_in(config, row, Notation::Letters)
+}
+
+/// [`molecule_row`] with the board's border in `notation` (in letters where
+/// it cannot write it); the spectrum line stays in letters.
+pub fn molecule_row_in(config: Config, row: &MoleculeRow, notation: Notation) -> String {
     let mut out = format!(
         "{config} number {}, canonical number {}, transform {}\nmolecule  {}\nspectrum  {}\n\n",
         row.number, row.canonical_number, row.transform, row.molecule, row.spectrum
     );
-    out.push_str(&row_board(row));
+    out.push_str(&row_board(row, notation));
     let _ = writeln!(out, "\n{}\n", balls_line(config.atoms));
     out.push_str(&stats_table(&row.stats));
     out
 }
 
-fn row_board(row: &MoleculeRow) -> String {
+fn row_board(row: &MoleculeRow, notation: Notation) -> String {
     let m = Molecule::parse_linear(&row.molecule, "catalogue")
         .unwrap_or_else(|_| Molecule::new(1, []).expect("1×1"));
-    let marks: Vec<char> = row.spectrum.chars().collect();
-    board(&m, &marks)
+    let letters: Vec<char> = row.spectrum.chars().collect();
+    board(&m, &marks_in(&letters, notation).unwrap_or(letters))
 }
 
 /// A spectral group: the molecules sharing one spectrum, side by side (at most
 /// `per_line` boards per line).
 pub fn spectral_group(config: Config, rows: &[MoleculeRow], per_line: usize) -> String {
+    spectral_group_in(config, rows, per_line, Notation::Letters)
+}
+
+/// [`spectral_group`] with the boards' borders in `notation` (in letters
+/// where it cannot write them).
+pub fn spectral_group_in(
+    config: Config,
+    rows: &[MoleculeRow],
+    per_line: usize,
+    notation: Notation,
+) -> String {
     let mut out = String::new();
     if let Some(first) = rows.first() {
         let numbers: Vec<String> = rows.iter().map(|r| r.number.to_string()).collect();
@@ -46,7 +64,7 @@ pub fn spectral_group(config: Config, rows: &[MoleculeRow], per_line: usize) -> 
         );
     }
     for chunk in rows.chunks(per_line.max(1)) {
-        let boards: Vec<String> = chunk.iter().map(row_board).collect();
+        let boards: Vec<String> = chunk.iter().map(|r| row_board(r, notation)).collect();
         let labels: Vec<String> = chunk
             .iter()
             .map(|r| format!("   number {}", r.number))

@@ -31,10 +31,12 @@ mod trace;
 mod verify;
 
 pub use assist::{plan_text, suggest_text};
-pub use board::{balls_line, board, grid, observed_marks, position_name, side_by_side};
+pub use board::{balls_line, board, grid, marks_in, observed_marks, position_name, side_by_side};
 #[cfg(feature = "catalogue")]
-pub use catalogue::{molecule_row, spectral_group, stats_text};
-pub use solve::{certainty_board, probability_board, solve_text, verdict};
+pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
+pub use solve::{
+    certainty_board, certainty_board_in, probability_board, solve_text, solve_text_in, verdict,
+};
 pub use strategy::{bound_text, game_text, optimum_text, strategy_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};
 #[cfg(feature = "census")]
@@ -45,6 +47,20 @@ mod tests {
     use super::*;
     use crate::rules::board::Molecule;
     use crate::rules::notation::Notation;
+
+    #[test]
+    fn marks_are_written_in_emacs_notation_up_to_nine_pairs() {
+        let letters: Vec<char> = "@&ab~ i".chars().collect();
+        let emacs: String = marks_in(&letters, Notation::Emacs)
+            .unwrap()
+            .into_iter()
+            .collect();
+        assert_eq!(emacs, "HR12~ 9");
+        assert_eq!(marks_in(&letters, Notation::Letters).unwrap(), letters);
+        // A tenth pair has no digit.
+        assert!(marks_in(&['a', 'j'], Notation::Emacs).is_none());
+        assert!(marks_in(&['A'], Notation::Emacs).is_none());
+    }
     use crate::rules::ray::{Outcome, RayTrace, Rules, Tracer};
     use crate::rules::spectrum::Spectrum;
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::control::{Cut, Ended};
 use crate::error::quantity;
-use crate::render::board::{board, grid, observed_marks, position_name};
+use crate::render::board::{board, grid, marks_in, observed_marks, position_name};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -17,7 +17,18 @@ use crate::solver::report::SolveReport;
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
 pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
-    let marks = observed_marks(observed).unwrap_or_default();
+    certainty_board_in(observed, certainty, Notation::Letters)
+}
+
+/// [`certainty_board`] with its border in `notation` (in letters where
+/// `notation` cannot write it).
+pub fn certainty_board_in(
+    observed: &Observation,
+    certainty: &[Certainty],
+    notation: Notation,
+) -> String {
+    let letters = observed_marks(observed).unwrap_or_default();
+    let marks = marks_in(&letters, notation).unwrap_or(letters);
     grid(
         observed.width(),
         |i| match certainty[i] {
@@ -103,6 +114,18 @@ pub fn verdict(report: &SolveReport, naming: &dyn Naming) -> String {
 /// map, splitting rays, the guess, or the conflict; `naming` names the
 /// settings it mentions.
 pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> String {
+    solve_text_in(report, boards, naming, Notation::Letters)
+}
+
+/// [`solve_text`] with the boards' borders in `notation` (in letters where
+/// it cannot write them: Emacs notation past 9 exit pairs); the spectra and
+/// the observation, as strings, stay in letters.
+pub fn solve_text_in(
+    report: &SolveReport,
+    boards: usize,
+    naming: &dyn Naming,
+    notation: Notation,
+) -> String {
     let sol = report.solution();
     let p = sol.observation.width();
     let mut out = String::new();
@@ -173,13 +196,16 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
         let _ = write!(out, "\n{}", grid(p, |_| '-', &marks));
     }
     for (i, m) in sol.molecules.iter().enumerate().take(boards) {
-        let number = match report.numbers[i] {
+        let number = match report.found[i].number {
             Some(n) => format!(", number {n}"),
             None => String::new(),
         };
         let _ = writeln!(out, "\nmolecule {} of {}{number}: {m}", i + 1, report.count);
         let s = Spectrum::of(m, report.rules);
-        match s.marks_in(Notation::Letters) {
+        match s
+            .marks_in(notation)
+            .or_else(|| s.marks_in(Notation::Letters))
+        {
             Some(marks) => out.push_str(&board(m, &marks)),
             None => out.push_str(&board(m, &[])),
         }
@@ -216,7 +242,7 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
             quantity(atoms, "atom", "atoms"),
             quantity(c.len() - atoms - undecided, "empty cell", "empty cells")
         );
-        out.push_str(&certainty_board(&sol.observation, c));
+        out.push_str(&certainty_board_in(&sol.observation, c, notation));
     } else if let Some(cut) = sol.certainty_cut
         && !sol.molecules.is_empty()
     {

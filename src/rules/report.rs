@@ -12,6 +12,10 @@ use crate::rules::spectrum::{Analysis, Stats};
 pub struct TraceReport {
     /// The configuration, `An_Bp`.
     pub config: String,
+    /// The box's width: a cell's linear index is row × width + column.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The rules used.
     pub rules: Rules,
     /// The linear form.
@@ -102,6 +106,8 @@ impl TraceReport {
             .collect();
         TraceReport {
             config: m.config().to_string(),
+            width: m.width(),
+            height: m.width(),
             rules,
             molecule: m.to_string(),
             spectrum: analysis.spectrum.normalized(),

@@ -58,6 +58,19 @@ pub struct GuessReport {
     pub among_solutions: bool,
 }
 
+/// One molecule that fits, as the report lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Found {
+    /// Its number in its configuration (`None` where the configuration is
+    /// too large to number).
+    pub number: Option<u64>,
+    /// The molecule, linear form.
+    pub molecule: String,
+    /// Its full spectrum (`None` when a limit came before the molecules
+    /// listed were traced: see [`SolveReport::after`]).
+    pub spectrum: Option<String>,
+}
+
 /// Everything `bbx solve` reports, ready to print as text or JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct SolveReport {
@@ -66,6 +79,10 @@ pub struct SolveReport {
     /// The configuration, `An_Bp`, when one atom count is searched (`None`
     /// for a range: `atoms_min` and `atoms_max` give it).
     pub config: Option<String>,
+    /// The box's width: a cell's linear index is row × width + column.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
     /// The rules used.
     pub rules: Rules,
     /// Smallest atom count searched.
@@ -81,8 +98,12 @@ pub struct SolveReport {
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
-    /// Molecules listed in `solutions` (at most `--max`).
+    /// Molecules listed in `found` (at most `--max`).
     pub listed: usize,
+    /// True when every molecule that fits is listed (the search was
+    /// complete and found no more than it lists); `complete` alone says the
+    /// count is exact.
+    pub list_complete: bool,
     /// The fewest atoms the rays allow, when an atom count below it was asked
     /// for.
     pub fewest_atoms: Option<usize>,
@@ -100,13 +121,9 @@ pub struct SolveReport {
     /// The search's ending and the work's after it, as JSON says them.
     #[serde(flatten)]
     flags: EndedFlags,
-    /// The molecules, linear form.
-    pub solutions: Vec<String>,
-    /// Their numbers, where the configuration is numbered.
-    pub numbers: Vec<Option<u64>>,
-    /// Their full spectra (none when a limit came before they were
-    /// traced: see [`SolveReport::after`]).
-    pub spectra: Vec<String>,
+    /// The molecules listed, one record each: number, linear form, full
+    /// spectrum.
+    pub found: Vec<Found>,
     /// Linear indices of the cells that hold an atom in every molecule.
     pub certain_atoms: Vec<usize>,
     /// Linear indices of the cells empty in every molecule.
@@ -296,12 +313,11 @@ impl SolveReport {
         // and the splits (on a large box, the longest part of the report).
         match trace_listed(&report.solution, budget) {
             Ok(codes) => {
-                report.spectra = (codes.iter())
-                    .map(|row| {
-                        let outcomes = row.iter().map(|&c| Outcome::from_code(c.into()));
-                        Spectrum::from_outcomes_unchecked(p, outcomes.collect()).to_string()
-                    })
-                    .collect();
+                for (found, row) in report.found.iter_mut().zip(&codes) {
+                    let outcomes = row.iter().map(|&c| Outcome::from_code(c.into()));
+                    found.spectrum =
+                        Some(Spectrum::from_outcomes_unchecked(p, outcomes.collect()).to_string());
+                }
                 report.splits = report.solution.splits_from(&codes);
                 let sol = &report.solution;
                 report.splits_exact =
@@ -331,6 +347,14 @@ impl SolveReport {
                 among_solutions: solution.molecules.contains(g),
             }
         });
+        let found = (solution.molecules.iter())
+            .map(|m| Found {
+                number: rank(m),
+                molecule: m.to_string(),
+                spectrum: None,
+            })
+            .collect();
+        let listed = solution.molecules.len();
         SolveReport {
             origin: origin.to_string(),
             config: (solution.atoms.start() == solution.atoms.end()).then(|| {
@@ -340,20 +364,21 @@ impl SolveReport {
                 }
                 .to_string()
             }),
+            width: p,
+            height: p,
             rules,
             atoms_min: *solution.atoms.start(),
             atoms_max: *solution.atoms.end(),
             observation: solution.observation.to_string(),
             shot: solution.observation.shot_count(),
             count: solution.count,
-            listed: solution.molecules.len(),
+            listed,
+            list_complete: solution.ended.is_complete() && solution.count == listed as u128,
             fewest_atoms: solution.fewest_atoms,
             ended: solution.ended,
             after: Ended::Complete,
             flags: EndedFlags::of(solution.ended, Ended::Complete),
-            solutions: solution.molecules.iter().map(|m| m.to_string()).collect(),
-            numbers: solution.molecules.iter().map(rank).collect(),
-            spectra: Vec::new(),
+            found,
             certain_atoms: solution.certain_atoms(),
             certain_empty: solution.certain_empty(),
             conflict: solution.conflict.clone(),
@@ -464,14 +489,23 @@ mod tests {
     #[test]
     fn the_molecules_listed_are_traced_within_the_budget() {
         let whole = SolveReport::new("t", open_box(), None, &Budget::default());
-        assert_eq!((whole.listed, whole.spectra.len()), (300, 300));
+        let traced = |r: &SolveReport| r.found.iter().filter(|f| f.spectrum.is_some()).count();
+        assert_eq!(
+            (whole.listed, whole.found.len(), traced(&whole)),
+            (300, 300, 300)
+        );
         assert!(whole.splits_exact && !whole.splits.is_empty());
         assert_eq!(whole.after, Ended::Complete);
         // Ctrl-C before the tracing: no spectra, no ranking, and said so.
         let cancelled = Budget::default();
         cancelled.cancel.cancel();
         let cut = SolveReport::new("t", open_box(), None, &cancelled);
-        assert!(cut.spectra.is_empty() && cut.splits.is_empty() && !cut.splits_exact);
+        assert!(traced(&cut) == 0 && cut.splits.is_empty() && !cut.splits_exact);
+        assert_eq!(
+            cut.found.len(),
+            300,
+            "the molecules are listed all the same"
+        );
         assert_eq!(cut.after, Ended::Cancelled);
         let json = serde_json::to_value(&cut).unwrap();
         assert_eq!(
@@ -482,7 +516,7 @@ mod tests {
         // rays, 3 bytes each: 18 KB) is not made.
         let tight = Budget::default().with_memory(Some(10_000));
         let over = SolveReport::new("t", open_box(), None, &tight);
-        assert_eq!((over.after, over.spectra.len()), (Ended::OverMemory, 0));
+        assert_eq!((over.after, traced(&over)), (Ended::OverMemory, 0));
         assert_eq!(serde_json::to_value(&over).unwrap()["over_memory"], true);
         // The time limit, in the ranking on every molecule.
         let mut late = SolveReport::new("t", open_box(), None, &Budget::default());

@@ -71,18 +71,15 @@ fn ended_name(e: bbx::control::Ended) -> Value {
 }
 
 /// A solve report as JSON for the page: `bbx solve --json`'s object (the
-/// molecules, their numbers and spectra cut to the first `shown`), with
-/// the width, the time taken, the names of the ranked rays, whether the
+/// molecules found cut to the first `shown`), with the time taken, the names of the ranked rays, whether the
 /// certain cells are known, why the ranking is not on every molecule
 /// (`caveat`, in words) and what stopped it (`ranking_cut`).
 fn report_json(report: &SolveReport, elapsed: Duration, shown: usize) -> Value {
     let p = report.solution().observation.width();
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
     if let Value::Object(o) = &mut v {
-        for key in ["solutions", "numbers", "spectra"] {
-            if let Some(Value::Array(a)) = o.get_mut(key) {
-                a.truncate(shown);
-            }
+        if let Some(Value::Array(a)) = o.get_mut("found") {
+            a.truncate(shown);
         }
         if let Some(Value::Array(rays)) = o.get_mut("rays") {
             for r in rays {
@@ -91,7 +88,6 @@ fn report_json(report: &SolveReport, elapsed: Duration, shown: usize) -> Value {
                 }
             }
         }
-        o.insert("width".into(), json!(p));
         o.insert("elapsed_ms".into(), json!(elapsed.as_secs_f64() * 1000.0));
         let known = report.solution().certainty.is_some();
         o.insert("certainty_known".into(), json!(known));

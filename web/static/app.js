@@ -412,14 +412,14 @@
     }
     const rays = plural(st.border.filter((b) => b.outcome && !(b.outcome.result === 'exit' && b.outcome.exit < b.position)).length, 'ray shot', 'rays shot');
     const hidden = st.hidden;
-    const figs = a.solutions.map((s, n) => {
-      const atoms = atomsOf(s);
+    const figs = a.found.map((f, n) => {
+      const atoms = atomsOf(f.molecule);
       const isHidden = atoms.length === hidden.length && atoms.every((x, k) => x === hidden[k]);
       const yours = atoms.length === st.guess.length && atoms.every((x, k) => x === st.guess[k]);
       const what = [isHidden && 'hidden', yours && 'yours'].filter(Boolean).join(', ');
       return `<figure>${miniBoard(st.width, atoms, null, { hidden: isHidden ? hidden : [], label: `molecule ${n + 1}` })}<figcaption>${n + 1}${what ? ': ' + what : ''}</figcaption></figure>`;
     });
-    const cut = a.solutions.length < a.listed ? `<p class="dim">The first ${a.solutions.length} of the ${a.listed} listed are drawn.</p>` : '';
+    const cut = a.found.length < a.listed ? `<p class="dim">The first ${a.found.length} of the ${a.listed} listed are drawn.</p>` : '';
     box.innerHTML = `<h3>The molecules the rays allowed</h3><p>${esc(countSentence(a, 'the ' + rays))}; each gives the same results on those rays.</p><div class="boards">${figs.join('')}</div>${cut}`;
   }
 
@@ -1008,12 +1008,12 @@
     if (a.certainty_known) {
       figs.push(`<figure>${miniBoard(p, [], marks, { ring: a.certain_atoms, dots: a.certain_empty, label: 'the cells certain' })}<figcaption>certain: ${plural(a.certain_atoms.length, 'atom', 'atoms')} (ringed), ${plural(a.certain_empty.length, 'empty cell', 'empty cells')} (dotted)</figcaption></figure>`);
     }
-    a.solutions.forEach((s, n) => {
-      const num = a.numbers[n] === null ? '' : `, number ${a.numbers[n]}`;
-      figs.push(`<figure data-molecule="${esc(s)}">${miniBoard(p, atomsOf(s), marks, { label: `molecule ${n + 1}` })}<figcaption>molecule ${n + 1}${num}</figcaption></figure>`);
+    a.found.forEach((f, n) => {
+      const num = f.number === null ? '' : `, number ${f.number}`;
+      figs.push(`<figure data-molecule="${esc(f.molecule)}">${miniBoard(p, atomsOf(f.molecule), marks, { label: `molecule ${n + 1}` })}<figcaption>molecule ${n + 1}${num}</figcaption></figure>`);
     });
     html.push(`<div class="boards">${figs.join('')}</div>`);
-    if (a.solutions.length < a.listed) html.push(`<p class="dim">The first ${a.solutions.length} of the ${a.listed} molecules listed are drawn.</p>`);
+    if (a.found.length < a.listed) html.push(`<p class="dim">The first ${a.found.length} of the ${a.listed} molecules listed are drawn.</p>`);
     if (a.rays.length) {
       const rows = a.rays.slice(0, 8).map((r) => `<tr><td>${r.position}</td><td>${esc(r.name)}</td><td>${r.classes.length}</td><td>${r.expected_remaining.toFixed(2)}</td><td>${r.entropy.toFixed(2)}</td></tr>`);
       html.push(`<h3>Rays that tell them apart, best first</h3><table class="rays"><thead><tr><th>ray</th><th>position</th><th>outcomes</th><th>expected left</th><th>bits</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);

@@ -194,6 +194,14 @@ impl PuzzleInput {
                 w = puzzle.width()
             )));
         }
+        if puzzle.format == Format::Tatham
+            && let Some(rules) = self.rules.filter(|&r| r != Rules::Standard)
+        {
+            return Err(bbx::Error::invalid(format!(
+                "--rules {rules}: {} is a game of Tatham's Black Box, whose rays follow the standard rules: leave out --rules",
+                puzzle.origin
+            )));
+        }
         let rules = self.rules.or(puzzle.rules).unwrap_or_default();
         Ok(Ok((puzzle, atoms, rules)))
     }
@@ -417,27 +425,49 @@ pub fn human_rate(per_sec: f64) -> String {
 }
 
 /// A progress bar on standard error counting `unit`, hidden with `--quiet` or
-/// when standard error is not a terminal.
+/// when standard error is not a terminal. It fills the terminal's width;
+/// until the amount of work is known (its length set) it shows the message
+/// alone, then the count (without thousands separators, as bbx's messages
+/// write numbers), the rate and, once work is done, the time left.
 pub fn progress_bar(quiet: bool, unit: &str, message: String) -> indicatif::ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(0);
-    let template =
-        format!("{{msg}} [{{bar:40}}] {{human_pos}}/{{human_len}} {unit}, {{rate}}, {{eta}} left");
+    let unit = unit.to_string();
     bar.set_style(
-        indicatif::ProgressStyle::with_template(&template)
+        indicatif::ProgressStyle::with_template("{msg} [{wide_bar}] {tail}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
             .with_key(
-                "rate",
-                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = w.write_str(&human_rate(state.per_sec()));
+                "tail",
+                move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&progress_tail(state, &unit));
                 },
             )
             .progress_chars("=> "),
     );
     bar.set_message(message);
     bar
+}
+
+/// What a progress bar says after the bar: `3 of 10 games, 1.2k/s, 5s
+/// left`; nothing while the length is unknown, and no time left before the
+/// first unit is done.
+fn progress_tail(state: &indicatif::ProgressState, unit: &str) -> String {
+    let (pos, len) = (state.pos(), state.len().unwrap_or(0));
+    tail_text(pos, len, state.per_sec(), state.eta(), unit)
+}
+
+/// [`progress_tail`] of `pos` units done of `len`, at `per_sec`, `eta` left.
+fn tail_text(pos: u64, len: u64, per_sec: f64, eta: Duration, unit: &str) -> String {
+    if len == 0 {
+        return String::new();
+    }
+    let mut tail = format!("{pos}/{len} {unit}, {}", human_rate(per_sec));
+    if pos > 0 && pos < len {
+        tail.push_str(&format!(", {} left", indicatif::HumanDuration(eta)));
+    }
+    tail
 }
 
 /// A spinner for work whose length is not known, on a terminal only.
@@ -544,6 +574,111 @@ pub fn stopped(as_json: bool, kind: &str, message: &str, status: Status) -> (Str
     }
 }
 
+/// A search stopped by a limit before it found anything (exit status 4),
+/// as every command reports it: `message` on standard error and, in
+/// `--json` mode, the error object, of kind `memory_limit` when the memory
+/// bound stopped it and `time_limit` otherwise.
+pub fn nothing_found(as_json: bool, ended: bbx::control::Ended, message: &str) -> (String, Status) {
+    let kind = match ended {
+        bbx::control::Ended::OverMemory => "memory_limit",
+        _ => "time_limit",
+    };
+    stopped(as_json, kind, message, Status::Incomplete)
+}
+
+/// The width text output is fitted to: the terminal's when standard output
+/// is one, else `COLUMNS` when set; none for a file or a pipe, which get one
+/// line per item, for the tools that read them.
+pub fn columns() -> Option<usize> {
+    if std::io::stdout().is_terminal()
+        && let Ok((width, _)) = crossterm::terminal::size()
+        && width > 0
+    {
+        return Some(width.into());
+    }
+    let width: usize = std::env::var("COLUMNS").ok()?.trim().parse().ok()?;
+    (width >= 20).then_some(width)
+}
+
+/// `text` with its long lines of words wrapped to [`columns`]: a line is
+/// broken at spaces, its continuation indented under the text that follows
+/// a label (`luck   16 games…`) or two spaces deeper than the line. Board
+/// rows (single characters between spaces) and words longer than the width
+/// (a molecule, a spectrum) are left whole.
+pub fn fit(text: &str) -> String {
+    match columns() {
+        Some(width) => fit_to(text, width),
+        None => text.to_string(),
+    }
+}
+
+/// [`fit`] to `width` columns.
+pub fn fit_to(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        let board_row = body.split(' ').all(|word| word.chars().count() <= 1);
+        if body.chars().count() <= width || board_row {
+            out.push_str(line);
+            continue;
+        }
+        let indent = body.len() - body.trim_start().len();
+        // The column after a label's gap (`first  ray 2…`), else two deeper.
+        let label = body[indent..]
+            .find("  ")
+            .map(|at| {
+                indent + at + body[indent + at..].len() - body[indent + at..].trim_start().len()
+            })
+            .filter(|&column| column <= 16 && column < width / 2);
+        let hang = label.unwrap_or(indent + 2);
+        let mut rest = body;
+        let mut first = true;
+        while !rest.is_empty() {
+            let room = if first {
+                width
+            } else {
+                width.saturating_sub(hang).max(20)
+            };
+            let piece = if rest.chars().count() <= room {
+                rest
+            } else {
+                // After the last comma that keeps the piece within the room
+                // and fills half of it, else at the last space, else at the
+                // first space after it (a word longer than the room).
+                let limit = rest
+                    .char_indices()
+                    .nth(room)
+                    .map_or(rest.len(), |(at, _)| at);
+                let skip = if first { indent } else { 0 };
+                let comma = rest[..limit]
+                    .rfind(", ")
+                    .map(|at| at + 1)
+                    .filter(|&at| at > room / 2);
+                match comma.or_else(|| rest[..limit].rfind(' ').filter(|&at| at > skip)) {
+                    Some(at) => &rest[..at],
+                    None => rest[limit..]
+                        .find(' ')
+                        .map_or(rest, |at| &rest[..limit + at]),
+                }
+            };
+            if !first {
+                out.extend(std::iter::repeat_n(' ', hang));
+            }
+            out.push_str(piece.trim_end());
+            rest = rest[piece.len()..].trim_start();
+            if !rest.is_empty() {
+                out.push('\n');
+            }
+            first = false;
+        }
+        out.push_str(end);
+    }
+    out
+}
+
 /// Prints `text`; a closed pipe (`bbx … | head`) is not an error.
 pub fn emit(text: &str) -> Result<(), Status> {
     let mut out = std::io::stdout().lock();
@@ -586,6 +721,52 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_of_words_fit_and_boards_stay_whole() {
+        let list = "ray 11 would split them as reflected: 5, absorbed: 3, out at 26: 2, out at 3: 1, out at 5: 1, out at 6: 1\n";
+        let fitted = fit_to(list, 40);
+        assert!(fitted.lines().all(|l| l.chars().count() <= 40), "{fitted}");
+        // Broken after commas, the words kept in order.
+        assert!(fitted.lines().all(|l| !l.ends_with(" out at")), "{fitted}");
+        let joined: Vec<&str> = fitted.split_whitespace().collect();
+        assert_eq!(joined, list.split_whitespace().collect::<Vec<_>>());
+        // A label's text goes on under the text, not under the label.
+        let labelled = fit_to(
+            "luck   16 games end with molecules no ray tells apart at all\n",
+            30,
+        );
+        assert!(
+            labelled
+                .lines()
+                .skip(1)
+                .all(|l| l.starts_with("       ") && !l.starts_with("        ")),
+            "{labelled}"
+        );
+        // A board row and a word longer than the width are left whole.
+        let board = format!(" a {} a\n", vec!["-"; 40].join(" "));
+        assert_eq!(fit_to(&board, 40), board);
+        let molecule = format!("molecule 1: {}\n", "-".repeat(64));
+        let fitted = fit_to(&molecule, 40);
+        assert_eq!(fitted, format!("molecule 1:\n  {}\n", "-".repeat(64)));
+        // Short lines, and text without a final newline, as they were.
+        assert_eq!(fit_to("short\nlines", 40), "short\nlines");
+    }
+
+    #[test]
+    fn a_bar_says_nothing_it_does_not_know() {
+        let eta = Duration::from_secs(90);
+        // The amount of work not yet known: no 0/0, no time left.
+        assert_eq!(tail_text(0, 0, 0.0, eta, "games"), "");
+        // Nothing done yet: no time left either.
+        assert_eq!(tail_text(0, 2300, 0.0, eta, "games"), "0/2300 games, 0/s");
+        // Then the count, as messages write numbers, the rate, the time.
+        assert_eq!(
+            tail_text(1200, 7624512, 154_000.0, eta, "games"),
+            "1200/7624512 games, 154k/s, 2 minutes left"
+        );
+        assert_eq!(tail_text(5, 5, 10.0, eta, "games"), "5/5 games, 10/s");
+    }
 
     #[test]
     fn rates_are_rounded_for_people() {
@@ -773,6 +954,23 @@ impl CensusArgs {
     /// other parallel work too).
     pub fn cluster(&self) -> bbx::Result<bbx::census::Cluster> {
         threads(self.workers)?;
+        if let Some(dir) = &self.work_dir
+            && dir.exists()
+            && !dir.is_dir()
+        {
+            return Err(bbx::Error::invalid(format!(
+                "--work-dir {}: is a file, not a directory: give the directory in which the census makes its own",
+                dir.display()
+            )));
+        }
+        if let Some(hosts) = &self.hostfile
+            && self.processes == 1
+        {
+            return Err(bbx::Error::invalid(format!(
+                "--hostfile {}: a host file is for a census on several processes: give --processes N too, or leave it out",
+                hosts.display()
+            )));
+        }
         bbx::census::Cluster::new(
             self.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism()

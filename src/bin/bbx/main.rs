@@ -139,17 +139,22 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // With --json, a command line that does not parse is an error
-        // object on standard output too (help and --version print as usual).
+        // object on standard output too (help and --version print as usual),
+        // with clap's whole message: what is wrong, the usage, the tip.
         Err(e) if json && e.use_stderr() => {
             let _ = e.print();
-            let rendered = e.to_string();
-            let message = rendered
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim_start_matches("error: ");
+            let rendered = e.render().to_string();
+            let message = rendered.trim_end().trim_start_matches("error: ");
+            // A configuration that does not parse is the same kind of error
+            // wherever it is given.
+            let kind = match std::error::Error::source(&e)
+                .and_then(|source| source.downcast_ref::<bbx::Error>())
+            {
+                Some(error) => cli::error_kind(error),
+                None => "usage",
+            };
             let status = cli::Status::BadInput;
-            let failed = cli::emit(&cli::json_error("usage", message, status));
+            let failed = cli::emit(&cli::json_error(kind, message, status));
             return failed.map_or_else(|failed| failed, |()| status).into();
         }
         Err(e) => e.exit(),

@@ -35,6 +35,12 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000, value_name = "N", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of draws", 1, None))]
     max_draws: usize,
+    /// Borders in Emacs notation: H, R and digits
+    ///
+    /// The puzzle's border, when it has at most 9 exit pairs (past them,
+    /// letters, and a note says so).
+    #[arg(long)]
+    emacs: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -53,7 +59,22 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
-    inner(args).map(|text| (text, Status::Done))
+    let as_json = args.json;
+    let deadline = args.timeout.map(|t| Instant::now() + t);
+    match inner(args) {
+        Ok(text) => Ok((text, Status::Done)),
+        // No puzzle drawn before --timeout: a limit stopped the search
+        // before it found anything, exit status 4 as on every command.
+        Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
+            let message = e.show(&crate::cli::Flags);
+            Ok(crate::cli::nothing_found(
+                as_json,
+                bbx::control::Ended::TimedOut,
+                &message,
+            ))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn inner(args: Args) -> bbx::Result<String> {
@@ -90,9 +111,17 @@ fn inner(args: Args) -> bbx::Result<String> {
     };
     spinner.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let marks = bbx::render::observed_marks(&observation).ok_or_else(|| {
+    let letters = bbx::render::observed_marks(&observation).ok_or_else(|| {
         bbx::Error::invalid("more than 52 exit pairs: this puzzle has no display")
     })?;
+    let marks = if args.emacs {
+        bbx::render::marks_in(&letters, bbx::rules::notation::Notation::Emacs).unwrap_or_else(|| {
+            eprintln!("note: more than 9 exit pairs, which Emacs notation cannot write: the puzzle is in letters");
+            letters.clone()
+        })
+    } else {
+        letters
+    };
     let picture = format!(
         "{}\n{}\n",
         bbx::render::grid(config.width, |_| '-', &marks),
@@ -110,6 +139,8 @@ fn inner(args: Args) -> bbx::Result<String> {
         #[derive(serde::Serialize)]
         struct Generated {
             config: String,
+            width: usize,
+            height: usize,
             rules: Rules,
             seed: u64,
             molecule: String,
@@ -123,6 +154,8 @@ fn inner(args: Args) -> bbx::Result<String> {
         }
         return json(&Generated {
             config: config.to_string(),
+            width: config.width,
+            height: config.width,
             rules: args.rules,
             seed,
             molecule: molecule.to_string(),
@@ -161,6 +194,14 @@ fn inner(args: Args) -> bbx::Result<String> {
 /// text (a catalogue, say); an earlier puzzle may be replaced.
 fn check_out(path: &str) -> bbx::Result<()> {
     let p = std::path::Path::new(path);
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(bbx::Error::invalid(format!(
+            "--out {path}: there is no directory {}: make it first, or write elsewhere",
+            dir.display()
+        )));
+    }
     if p.is_dir() {
         return Err(bbx::Error::invalid(format!(
             "--out {path}: is a directory: give a file name, such as {}",

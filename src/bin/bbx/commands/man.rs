@@ -231,7 +231,7 @@ fn io_error(path: &str, source: std::io::Error) -> bbx::Error {
 
 /// Every page, rendered, for the tests that read them.
 #[cfg(test)]
-pub fn tests_page_of_every_command() -> Vec<String> {
+pub fn pages_for_tests() -> Vec<String> {
     use clap::CommandFactory;
     let mut command = crate::Cli::command().disable_help_subcommand(true);
     command.build();

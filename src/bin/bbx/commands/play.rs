@@ -49,7 +49,7 @@ pub struct Args {
     /// For a puzzle file whose format the first lines do not tell apart.
     #[arg(long, value_name = "FORMAT", value_parser = crate::values::format(), ignore_case = true)]
     format: Option<bbx::puzzle::Format>,
-    /// Emacs notation (H, R, digits) instead of @, & and letters
+    /// Borders in Emacs notation: H, R and digits
     #[arg(long)]
     emacs: bool,
     /// How a guess wins

@@ -32,6 +32,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE", env = "BBX_DB", default_value_t = crate::catalogues::default_path(),
         hide_default_value = true, long_help = crate::catalogues::help("The catalogue file: a complete catalogue, or a census stored by `bbx stats --store-groups`."))]
     db: String,
+    /// Borders in Emacs notation: H, R and digits
+    ///
+    /// On the boards' borders, up to 9 exit pairs (past them, letters); the
+    /// spectra, as strings, stay in letters.
+    #[arg(long)]
+    emacs: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -108,29 +114,50 @@ fn inner(args: Args) -> bbx::Result<String> {
         #[derive(serde::Serialize)]
         struct Shown {
             config: String,
+            width: usize,
+            height: usize,
             rules: Rules,
             rows: Vec<MoleculeRow>,
             group: Option<Vec<MoleculeRow>>,
         }
         return json(&Shown {
             config: config.to_string(),
+            width: config.width,
+            height: config.width,
             rules: RULES,
             rows,
             group,
         });
     }
+    let notation = if args.emacs {
+        bbx::rules::notation::Notation::Emacs
+    } else {
+        bbx::rules::notation::Notation::Letters
+    };
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&bbx::render::molecule_row(config, r));
+        out.push_str(&bbx::render::molecule_row_in(config, r, notation));
     }
     if let Some(g) = group {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&bbx::render::spectral_group(config, &g, 4));
+        // As many boards a row as the terminal holds (4 where its width is
+        // not known): a board is 2p + 5 columns, its label 10 and the
+        // number's digits, with 4 between boards.
+        let digits = g
+            .iter()
+            .map(|r| r.number.to_string().len())
+            .max()
+            .unwrap_or(1);
+        let board = (2 * config.width + 5).max(10 + digits);
+        let per_line = crate::cli::columns().map_or(4, |w| ((w + 4) / (board + 4)).max(1));
+        out.push_str(&bbx::render::spectral_group_in(
+            config, &g, per_line, notation,
+        ));
     }
-    Ok(out)
+    Ok(crate::cli::fit(&out))
 }

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use bbx::control::Ended;
 use bbx::render;
+use bbx::rules::notation::Notation;
 use bbx::solver::Limits;
 use bbx::solver::report::SolveReport;
 
@@ -56,6 +57,12 @@ pub struct Args {
     /// of them.
     #[arg(long, conflicts_with = "count")]
     probabilities: bool,
+    /// Borders in Emacs notation: H, R and digits
+    ///
+    /// On the boards' borders, up to 9 exit pairs (past them, letters); the
+    /// spectra, as strings, stay in letters.
+    #[arg(long)]
+    emacs: bool,
     /// Print only the number of molecules.
     #[arg(long, conflicts_with = "json")]
     count: bool,
@@ -112,6 +119,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         SolveReport::new(&puzzle.origin, solution, guess, &budget)
     };
+    if code == Status::Incomplete && args.json {
+        // Nothing found: the error object, as every command gives on exit 4.
+        let message = render::verdict(&report, &Flags);
+        return Ok(crate::cli::nothing_found(true, report.ended, &message));
+    }
     if !args.count {
         report.rank_exactly(&budget)?;
         if args.probabilities && !report.count_atoms(&budget)?.is_complete() {
@@ -139,7 +151,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        let mut text = render::solve_text(&report, args.max_boards, &Flags);
+        let notation = if args.emacs {
+            Notation::Emacs
+        } else {
+            Notation::Letters
+        };
+        let mut text = render::solve_text_in(&report, args.max_boards, &Flags, notation);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.width().pow(2)
         {
@@ -150,5 +167,5 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         text
     };
-    Ok((text, code))
+    Ok((crate::cli::fit(&text), code))
 }

@@ -153,6 +153,6 @@ fn output(report: &bbx::tables::StatsReport, as_json: bool) -> bbx::Result<Strin
     if as_json {
         json(report)
     } else {
-        Ok(bbx::render::stats_text(report))
+        Ok(crate::cli::fit(&bbx::render::stats_text(report)))
     }
 }

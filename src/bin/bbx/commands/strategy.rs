@@ -4,14 +4,14 @@ use std::time::Duration;
 
 use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
 use bbx::assistant::strategy::{
-    Policy, PolicyGame, ROLLOUT_EXACT, StrategyOptions, play_all, play_one,
+    Policy, PolicyGame, ROLLOUT_EXACT, StrategyOptions, play_all_with, play_one,
 };
 use bbx::control::Ended;
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, spinner,
-    stopped,
+    Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, progress_bar,
+    spinner, stopped,
 };
 
 #[derive(clap::Args)]
@@ -30,7 +30,8 @@ the policy's first rays. Ties between rays go to the lowest position.
 the sets of molecules the rays can leave: the fewest rays (shooting until no \
 ray tells the molecules left apart) and the lowest score (stopping and \
 placing the atoms at any moment), as totals over all games. Stopped short by \
---timeout or Ctrl-C it says so and exits with status 4 (130 for Ctrl-C). \
+--timeout it says so (the policy's report still printed, exit status 0); \
+stopped by Ctrl-C it exits with status 130. \
 --bound adds a proven lower bound of the fewest rays, where the optimum is \
 out of reach: no strategy needs fewer rays on average, nor a shorter \
 longest game.
@@ -121,6 +122,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             #[derive(serde::Serialize)]
             struct OneGame<'a> {
                 config: String,
+                width: usize,
+                height: usize,
                 rules: Rules,
                 policy: Policy,
                 #[serde(flatten)]
@@ -128,27 +131,42 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             }
             json(&OneGame {
                 config: args.config.to_string(),
+                width: args.config.width,
+                height: args.config.width,
                 rules: args.rules,
                 policy: args.policy,
                 game: &game,
             })?
         } else {
-            bbx::render::game_text(&game)
+            crate::cli::fit(&bbx::render::game_text(&game))
         };
         return Ok((text, Status::Done));
     }
-    let spinner = spinner(
+    // The spectra first (their number is not known), then one game per
+    // molecule, counted.
+    let bar = progress_bar(
         args.quiet.quiet,
-        format!(
-            "strategy {}: every game, {} policy",
-            args.config, args.policy
-        ),
+        "games",
+        format!("strategy {}: spectra", args.config),
     );
-    let all = play_all(args.config, &options).inspect_err(|_| spinner.finish_and_clear())?;
+    let mut started = false;
+    let all = play_all_with(args.config, &options, |played, games| {
+        if !started {
+            started = true;
+            bar.set_message(format!(
+                "strategy {}: every game, {} policy",
+                args.config, args.policy
+            ));
+            bar.set_length(games);
+        }
+        bar.set_position(played);
+    });
+    bar.finish_and_clear();
+    let all = all?;
     let Some(mut report) = all.value else {
-        spinner.finish_and_clear();
         return Ok(nothing(args.json, all.ended, "every game was played"));
     };
+    let spinner = spinner(args.quiet.quiet, format!("strategy {}", args.config));
     let mut status = Status::Done;
     let exhaustive = OptimalOptions {
         rules: args.rules,
@@ -157,18 +175,22 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         depth: args.depth,
         small: args.exact_below,
     };
+    // Whether the exhaustive search stopped short (the bound is then not
+    // tried: its budget is spent).
+    let mut complete = true;
     if args.optimal {
         spinner.set_message(format!("strategy {}: the best strategy", args.config));
         let o = optimum(args.config, &exhaustive)?;
         status = cut_short(o.ended, "the best strategy was found");
+        complete = o.ended.is_complete();
         if let Some(path) = &args.tree
-            && status == Status::Done
+            && complete
         {
             write_trees(path, &report, &o)?;
         }
         report.optimal = Some(o);
     }
-    if args.bound && status == Status::Done {
+    if args.bound && complete {
         spinner.set_message(format!("strategy {}: a lower bound", args.config));
         let b = lower_bound(args.config, &exhaustive)?;
         status = cut_short(b.ended, "the lower bound was found");
@@ -178,7 +200,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let text = if args.json {
         json(&report)?
     } else {
-        bbx::render::strategy_text(&report, &Flags)
+        crate::cli::fit(&bbx::render::strategy_text(&report, &Flags))
     };
     Ok((text, status))
 }
@@ -230,7 +252,10 @@ fn nothing(as_json: bool, ended: Ended, what: &str) -> (String, Status) {
 }
 
 /// The status of a part of the report that ended as `ended`, saying on
-/// standard error what cut it short before `what`.
+/// standard error what cut it short before `what`. A time limit that stops
+/// the exhaustive search leaves the report of the policy, and the measures
+/// reached: something found, so not exit status 4 (the report says what
+/// stopped, `stopped` in JSON); Ctrl-C is 130 as everywhere.
 fn cut_short(ended: Ended, what: &str) -> Status {
     match ended {
         Ended::Complete => Status::Done,
@@ -239,8 +264,8 @@ fn cut_short(ended: Ended, what: &str) -> Status {
             Status::Interrupted
         }
         _ => {
-            eprintln!("the time limit passed before {what} (--timeout raises it)");
-            Status::Incomplete
+            eprintln!("note: the time limit passed before {what} (--timeout raises it)");
+            Status::Done
         }
     }
 }

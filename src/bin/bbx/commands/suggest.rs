@@ -117,11 +117,6 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             s.count
         );
     }
-    let text = if args.json {
-        json(&s)?
-    } else {
-        render::suggest_text(&s, args.max_rays, &Flags)
-    };
     let cancelled = Some(Ended::Cancelled);
     let status = if [Some(s.report.ended), Some(s.report.after), s.plan_ended].contains(&cancelled)
     {
@@ -130,6 +125,16 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Status::Incomplete
     } else {
         Status::Done
+    };
+    if status == Status::Incomplete && args.json {
+        // Nothing found: the error object, as every command gives on exit 4.
+        let message = render::verdict(&s.report, &Flags);
+        return Ok(crate::cli::nothing_found(true, s.report.ended, &message));
+    }
+    let text = if args.json {
+        json(&s)?
+    } else {
+        crate::cli::fit(&render::suggest_text(&s, args.max_rays, &Flags))
     };
     Ok((text, status))
 }

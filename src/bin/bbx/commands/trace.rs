@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(value_name = "MOLECULE", allow_hyphen_values = true)]
     second: Option<String>,
     /// The configuration, as an option (the same as CONFIG).
-    #[arg(long, value_name = "An_Bp")]
+    #[arg(long, value_name = "CONFIG")]
     config: Option<Config>,
     /// Ray rules
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long = "ray", value_name = "K", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a border position", 0, None))]
     rays: Vec<usize>,
-    /// Emacs notation (H, R, digits) instead of @, & and letters
+    /// Borders in Emacs notation: H, R and digits
     #[arg(long)]
     emacs: bool,
     /// Print one JSON object instead of text.
@@ -74,10 +74,12 @@ impl Args {
         let (molecule, config) = match (&self.first, &self.second) {
             (Some(config), Some(molecule)) => {
                 let config: Config = config.parse().map_err(|e| match e {
-                    bbx::Error::Config { input, reason } => bbx::Error::invalid(format!(
-                        "invalid configuration {} before the molecule: {reason} (the configuration comes first: bbx trace A4_B6 868)",
-                        bbx::error::quote(&input)
-                    )),
+                    bbx::Error::Config { input, reason } => bbx::Error::Config {
+                        input,
+                        reason: format!(
+                            "{reason}; the configuration comes first, before the molecule: bbx trace A4_B6 868"
+                        ),
+                    },
                     other => other,
                 })?;
                 (molecule.as_str(), Some(config))

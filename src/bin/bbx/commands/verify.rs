@@ -127,7 +127,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((verified_json(&v, kind, db, secs)?, code));
     }
     let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
-    Ok((text, code))
+    Ok((crate::cli::fit(&text), code))
 }
 
 /// `bbx verify` with a census streaming the groups to SAT.
@@ -200,7 +200,7 @@ fn stream(
         return Ok((verified_json(&streamed, "stream", None, secs)?, code));
     }
     let text = bbx::render::verify_streamed_text(&streamed, &options, secs);
-    Ok((text, code))
+    Ok((crate::cli::fit(&text), code))
 }
 
 /// The JSON of a verdict: the verification (in memory or streamed), where
