@@ -426,7 +426,7 @@ fn messages_quote_what_was_written_short_and_on_one_line() {
     short(&rejects(
         &["solve", dir.join("no\nsuch.txt").to_str().unwrap()],
         None,
-        "no\\nsuch.txt: No such file",
+        "no\\nsuch.txt: no such file",
     ));
     // The argument parser's own message around it says more, on lines of
     // its own.

@@ -250,13 +250,13 @@ fn bad_input_is_refused() {
 #[test]
 fn the_spectra_keep_to_the_memory_bound_and_are_refused_at_once_past_it() {
     // A4_B13's 32.8 million molecules take 2.8 GB with their games, past
-    // the default bound (1G): refused before anything is allocated. It ran
+    // the default bound (2G): refused before anything is allocated. It ran
     // to its time limit and took 2.6 GB; asked for 100 MB, A3_B25 named the
     // bound of 4.0 GB.
     for (args, says) in [
         (
             vec!["strategy", "A4_B13", "--timeout", "60"],
-            "A4_B13's 32795126 molecules, with the games played on them, take about 2.8 GB, more than the memory bound of 1.0 GB: raise it (--memory)",
+            "A4_B13's 32795126 molecules, with the games played on them, take about 2.8 GB, more than the memory bound of 2.0 GB: raise it (--memory)",
         ),
         (
             vec!["strategy", "A3_B25", "--timeout", "5", "--memory", "100M"],
