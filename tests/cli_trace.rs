@@ -246,8 +246,8 @@ fn bad_input_is_reported() {
     );
     rejects(
         &["trace", "-"],
-        Some("   O - -\n   - - -\n"),
-        "a board is square",
+        Some("   O - -\n   - -\n"),
+        "every row of a box has as many cells",
     );
     rejects(
         &["trace", "-"],

@@ -44,7 +44,6 @@ use crate::play::setup::{Setup, Source, Started};
 use crate::play::words::{self, Lines, Tone, say};
 use crate::render::board;
 use crate::rules::board::{Molecule, port};
-use crate::rules::config::Config;
 use crate::rules::notation::Notation;
 use crate::setting::{Naming, Plain};
 
@@ -250,7 +249,7 @@ impl App {
         let emacs = started.notation.filter(|n| *n == Notation::Emacs);
         App {
             setup,
-            cursor: Cursor::start(started.game.width()),
+            cursor: Cursor::start(started.game.shape()),
             notation: emacs.unwrap_or(options.notation),
             advice: Advice::default(),
             panels: Panels::default(),
@@ -485,7 +484,7 @@ impl App {
     /// an atom; any click closes the help; the wheel scrolls the list of
     /// molecules.
     fn mouse(&mut self, kind: MouseEventKind, at: Option<(usize, usize)>) {
-        let p = self.game().width();
+        let p = self.game().shape();
         match (&mut self.mode, kind) {
             (Mode::Board, MouseEventKind::Down(MouseButton::Left)) => {
                 if let Some(c) = at.and_then(|(row, col)| Cursor::at(p, row, col)) {
@@ -567,7 +566,7 @@ impl App {
     }
 
     fn activate(&mut self) {
-        let p = self.game().width();
+        let p = self.game().shape();
         match self.cursor.target() {
             // After the game the reveal draws the ray's path at the cursor.
             Some(Target::Border(_)) if self.game().is_over() => {}
@@ -602,7 +601,7 @@ impl App {
     /// Marks empty the cell at the cursor, or the row or column of the
     /// border position at the cursor (or unmarks them).
     fn mark_empty(&mut self) {
-        let p = self.game().width();
+        let p = self.game().shape();
         let Some(target) = self.cursor.target() else {
             return;
         };
@@ -612,8 +611,11 @@ impl App {
                 // The row of a position on the left or right, the column of
                 // one on the top or bottom.
                 let q = port(p, q);
-                (0..p * p)
-                    .filter(|i| i / p + 1 == q.row || i % p + 1 == q.col)
+                (0..p.cells())
+                    .filter(|&i| {
+                        let (r, c) = p.row_col(i);
+                        r == q.row || c == q.col
+                    })
                     .collect()
             }
         };
@@ -632,12 +634,12 @@ impl App {
             .map_while(|_| if redo { g.redo() } else { g.undo() })
             .collect();
         self.unsaved |= !done.is_empty();
-        let (p, score) = (self.game().width(), self.game().ray_score());
+        let (p, score) = (self.game().shape(), self.game().ray_score());
         self.info(say::undid(p, redo, done.len(), done.last(), score));
     }
 
     fn play_on(&mut self) {
-        let p = self.game().width();
+        let p = self.game().shape();
         let before = self.game().ray_score();
         match self.game_mut().play_on() {
             Some(q) => {
@@ -675,16 +677,16 @@ impl App {
         let Some(v) = self.game().verdict().cloned() else {
             return;
         };
-        let p = self.game().width();
+        let p = self.game().shape();
         if let Some(e) = v.evidence {
             self.cursor = Cursor::at_position(p, e.position);
         }
         let g = &self.started.game;
         if *self.advice.review() == ReviewState::NotAsked {
-            let k = g.atoms();
-            let count = Config::new(k, p).ok().and_then(|c| c.molecule_count());
+            let config = g.hidden().config();
+            let count = config.molecule_count();
             if count.is_none_or(|n| n > REVIEW_LIMIT) {
-                let why = words::too_large_to_review(k, p, count);
+                let why = words::too_large_to_review(config, count);
                 self.advice.set_review(ReviewState::Unavailable(why));
             } else {
                 let request = ReviewRequest {

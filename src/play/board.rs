@@ -31,6 +31,7 @@ use crate::play::game::{Game, mark_of, ray_path};
 use crate::play::input::{Cursor, Target};
 use crate::play::words::arrow;
 use crate::rules::board::position_at;
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
 use crate::solver::Certainty;
@@ -96,7 +97,7 @@ impl Mark {
     }
 }
 
-/// A board as drawn: p+2 rows of p+2 marks, the border around the cells
+/// A board as drawn: h+2 rows of w+2 marks, the border around the cells
 /// (the corners blank).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Board {
@@ -110,16 +111,17 @@ const BLANK: Mark = Mark {
     lit: false,
 };
 
-/// A board of a `p`-wide box from its cells' and border positions' marks.
-fn board(p: usize, cell: impl Fn(usize) -> Mark, border: impl Fn(usize) -> Mark) -> Board {
-    let rows = (0..p + 2)
+/// A board of a box of `shape` from its cells' and border positions' marks.
+fn board(shape: Shape, cell: impl Fn(usize) -> Mark, border: impl Fn(usize) -> Mark) -> Board {
+    let (w, h) = (shape.width, shape.height);
+    let rows = (0..h + 2)
         .map(|r| {
-            (0..p + 2)
+            (0..w + 2)
                 .map(|c| {
-                    if (1..=p).contains(&r) && (1..=p).contains(&c) {
-                        cell(p * (r - 1) + c - 1)
+                    if (1..=h).contains(&r) && (1..=w).contains(&c) {
+                        cell(shape.index(r, c))
                     } else {
-                        position_at(p, r, c).map_or(BLANK, &border)
+                        position_at(shape, r, c).map_or(BLANK, &border)
                     }
                 })
                 .collect()
@@ -171,7 +173,7 @@ pub fn playing(
     panels: Panels,
     answer: Option<&Answer>,
 ) -> Board {
-    let p = g.width();
+    let p = g.shape();
     let (marks, _) = g.marks_in(notation);
     let certainty = answer
         .and_then(|a| a.certainty())
@@ -231,7 +233,7 @@ pub fn reveal(g: &Game, notation: Notation, cursor: Cursor) -> Board {
             (e.position, other, Mark::new(ch, Look::Telling))
         });
     board(
-        g.width(),
+        g.shape(),
         |i| {
             let on_path = path.as_ref().is_some_and(|c| c[i]);
             match (hidden[i], g.is_guessed(i)) {
@@ -259,7 +261,7 @@ pub fn guessed(g: &Game, notation: Notation, cursor: Cursor) -> Option<Board> {
     let cells = guess.cells();
     let traced = selected(cursor).map(|q| (q, ray_path(guess, g.rules(), q)));
     Some(board(
-        g.width(),
+        g.shape(),
         |i| match &traced {
             _ if cells[i] => Mark::new('O', Look::Guess),
             Some((_, (_, path))) if path[i] => Mark::new('+', Look::Path),

@@ -134,7 +134,7 @@ pub fn judge(
         hidden: hs.get(q),
         guess: gs.get(q),
     });
-    let against_unshot = (1..=4 * hidden.width())
+    let against_unshot = (1..=hidden.shape().positions())
         .find(|&q| observed.get(q).is_none() && hs.get(q) != gs.get(q))
         .map(|q| Evidence {
             position: q,

@@ -30,7 +30,7 @@ use crate::puzzle::{
     Expected, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle, parse_tatham, read_input,
 };
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -75,7 +75,11 @@ impl Default for Setup {
     fn default() -> Setup {
         Setup {
             start: Start::Random {
-                config: Config { atoms: 4, width: 8 },
+                config: Config {
+                    atoms: 4,
+                    width: 8,
+                    height: 8,
+                },
                 unique: false,
             },
             seed: None,
@@ -133,7 +137,7 @@ impl Started {
     /// A one-line description: `A4_B8, standard rules, seed 42`.
     pub fn title(&self) -> String {
         let g = &self.game;
-        let config = format!("A{}_B{}", g.atoms(), g.width());
+        let config = g.hidden().config().to_string();
         let rules = format!("{} rules", g.rules());
         match &self.source {
             Source::Random { seed, unique } => format!(
@@ -178,7 +182,7 @@ impl Started {
     /// Where `s` saves unless the player says otherwise: the saved game's own
     /// file, or a new name in the current directory.
     pub fn default_save_path(&self) -> String {
-        let config = format!("A{}_B{}", self.game.atoms(), self.game.width());
+        let config = self.game.hidden().config().to_string();
         let stem = |path: &str, or: &str| {
             let stem = Path::new(path).file_stem();
             stem.map_or(or.into(), |s| s.to_string_lossy().into_owned())
@@ -204,17 +208,20 @@ fn file_name(path: &str) -> String {
 
 /// Refuses a game with nothing to find: no atom, or a box full of atoms
 /// (every ray is absorbed at once, and the answer is known before a ray).
-fn playable(atoms: usize, p: usize, what: &str) -> Result<(), Error> {
+fn playable(atoms: usize, p: Shape, what: &str) -> Result<(), Error> {
+    let cells = p.cells();
     if atoms == 0 {
+        let example = Config::shaped(4.min(cells.saturating_sub(1)), p)
+            .map_or_else(|_| "A4_B8".to_string(), |c| c.to_string());
         return Err(Error::invalid(format!(
-            "{what}: a game with no atom has nothing to find; hide 1 to {} atoms (A4_B{p}, say)",
-            p * p - 1
+            "{what}: a game with no atom has nothing to find; hide 1 to {} atoms ({example}, say)",
+            cells.saturating_sub(1)
         )));
     }
-    if atoms >= p * p {
+    if atoms >= cells {
         return Err(Error::invalid(format!(
-            "{what}: {atoms} atoms fill the {p}×{p} box, so the answer is known before a ray; hide 1 to {} atoms",
-            p * p - 1
+            "{what}: {atoms} atoms fill the {p} box, so the answer is known before a ray; hide 1 to {} atoms",
+            cells.saturating_sub(1)
         )));
     }
     Ok(())
@@ -232,7 +239,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
     let mut rng = seeded(seed);
     match &setup.start {
         Start::Random { config, unique: u } => {
-            playable(config.atoms, config.width, &config.to_string())?;
+            playable(config.atoms, config.shape(), &config.to_string())?;
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
                 let budget = Budget::default().with_timeout(UNIQUE_TIME_LIMIT);
@@ -273,7 +280,7 @@ fn from_text(
         return from_tatham(&parse_tatham(text, path)?, Some(path), setup);
     }
     let puzzle = parse_puzzle(text, path, None)?;
-    let p = puzzle.width();
+    let p = puzzle.shape();
     // A display: its labels' order, and its notation.
     let picture = Picture::parse(text, path).ok();
     let order = picture
@@ -295,9 +302,9 @@ fn from_text(
             Text::from(what).and(Setting::Atoms).and(" N"),
         ));
     };
-    if atoms > p * p {
+    if atoms > p.cells() {
         return Err(Error::invalid(format!(
-            "{atoms} atoms do not fit in the {p}×{p} box of {path}"
+            "{atoms} atoms do not fit in the {p} box of {path}"
         )));
     }
     playable(atoms, p, path)?;
@@ -327,10 +334,10 @@ fn resumed(
     setup: &Setup,
     path: &str,
 ) -> Result<Game, Error> {
-    let (p, w) = (puzzle.width(), resume.hidden.width());
+    let (p, w) = (puzzle.shape(), resume.hidden.shape());
     if w != p {
         return Err(Error::invalid(format!(
-            "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle"
+            "{path}: the saved game is for a {w} box but the board is {p}: was the board edited? Remove the bbx-resume line to play it as a puzzle"
         )));
     }
     if let Some(r) = setup.rules
@@ -399,7 +406,7 @@ fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Star
         game.shoot(pos);
     }
     if !t.guess.is_empty() {
-        game.set_guess(&Molecule::new(t.width(), t.guess.iter().copied())?);
+        game.set_guess(&Molecule::new(t.shape(), t.guess.iter().copied())?);
     }
     if t.ending.is_some() {
         // A guess of the wrong count leaves the game open.
@@ -447,7 +454,7 @@ fn choose_answer(
     rng: &mut ChaCha8Rng,
     path: &str,
 ) -> Result<(Molecule, Option<usize>), Error> {
-    let config = Config::new(atoms, observed.width())?;
+    let config = Config::shaped(atoms, observed.shape())?;
     let solve = |max, secs| {
         let budget = Budget::default().with_timeout(Duration::from_secs(secs));
         let limits = Limits {

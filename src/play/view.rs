@@ -27,6 +27,7 @@ use crate::play::board::{Board, Look};
 use crate::play::input::KEYS;
 use crate::play::words::{self, Lines, Tone, keys};
 use crate::render::side_by_side;
+use crate::rules::config::Shape;
 
 /// Narrowest the side panel gets beside the board.
 const PANEL_WIDTH: u16 = 36;
@@ -37,18 +38,18 @@ const PANEL_HEIGHT: u16 = 20;
 /// Height the side panel needs below the board when stacked.
 const PANEL_MIN_HEIGHT: u16 = 12;
 
-/// The size of the board's frame: its text (2p+4 by p+2) with a border and a
+/// The size of the board's frame: its text (2w+4 by h+2) with a border and a
 /// column of padding on each side.
-fn board_frame(p: usize) -> (u16, u16) {
-    let w = (2 * p + 4 + 4).min(u16::MAX as usize) as u16;
-    let h = (p + 2 + 2).min(u16::MAX as usize) as u16;
+fn board_frame(p: Shape) -> (u16, u16) {
+    let w = (2 * p.width + 4 + 4).min(u16::MAX as usize) as u16;
+    let h = (p.height + 2 + 2).min(u16::MAX as usize) as u16;
     (w, h)
 }
 
-/// The smallest terminal that shows the board of a `p`-wide box (with the
-/// title, message and key lines).
-pub fn minimum_size(p: usize) -> (u16, u16) {
-    let (w, h) = board_frame(p);
+/// The smallest terminal that shows the board of a box of `shape` (a width
+/// alone is a square), with the title, message and key lines.
+pub fn minimum_size(shape: impl Into<Shape>) -> (u16, u16) {
+    let (w, h) = board_frame(shape.into());
     (w, h.saturating_add(3))
 }
 
@@ -67,7 +68,7 @@ struct Plan {
 
 /// Lays the screen out on `area`; `None` when it is too small for the board.
 fn plan(app: &App, area: Rect) -> Option<Plan> {
-    let p = app.game().width();
+    let p = app.game().shape();
     let (bw, bh) = board_frame(p);
     let (min_w, min_h) = minimum_size(p);
     if area.width < min_w || area.height < min_h {
@@ -223,7 +224,7 @@ fn board_lines(board: &Board, cursor: (usize, usize)) -> Vec<Line<'static>> {
 /// Draws `app`'s screen on `f`.
 pub fn draw(app: &App, f: &mut Frame) {
     let area = f.area();
-    let p = app.game().width();
+    let p = app.game().shape();
     let Some(plan) = plan(app, area) else {
         let text = words::too_small(p, minimum_size(p), (area.width, area.height));
         let text = Paragraph::new(text).style(bold()).wrap(Wrap { trim: true });
@@ -425,7 +426,7 @@ fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
         Ok(h) => h.clone(),
         Err(waiting) => return f.render_widget(Paragraph::new(waiting.clone()).block(block), area),
     };
-    let board_w = 2 * app.game().width() + 4;
+    let board_w = 2 * app.game().shape().width + 4;
     let per_row = (usize::from(area.width.saturating_sub(4)) / (board_w + 3)).max(1);
     let mut lines = vec![Line::from(heading), Line::from("")];
     for row in list.boards.chunks(per_row) {

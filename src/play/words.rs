@@ -20,6 +20,7 @@ use crate::play::input::Target;
 use crate::play::referee::{Judge, Verdict};
 use crate::render::position_name;
 use crate::rules::board::{Side, port};
+use crate::rules::config::{Config, Shape};
 use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
 use crate::rules::score::{MISSED_ATOM_PENALTY, RULE};
@@ -53,20 +54,23 @@ pub fn atoms_are(n: usize) -> String {
     quantity(n, "atom is", "atoms are")
 }
 
-/// A cell (linear index) of a `p`-wide box: `row 2, column 7`.
-pub fn cell_name(p: usize, i: usize) -> String {
-    format!("row {}, column {}", i / p + 1, i % p + 1)
+/// A cell (linear index) of a box of `shape` (a width alone is a square):
+/// `row 2, column 7`.
+pub fn cell_name(shape: impl Into<Shape>, i: usize) -> String {
+    let (r, c) = shape.into().row_col(i);
+    format!("row {r}, column {c}")
 }
 
 /// A ray and where it enters: `ray 12 (bottom, column 4)`.
-fn ray(p: usize, q: usize) -> String {
+fn ray(p: Shape, q: usize) -> String {
     format!("ray {q} ({})", position_name(p, q))
 }
 
-/// An outcome in words with the exit's place: `out at 12 (bottom, column 4)`.
-pub fn outcome_words(width: usize, o: Outcome) -> String {
+/// An outcome in words with the exit's place, on a box of `shape` (a width
+/// alone is a square): `out at 12 (bottom, column 4)`.
+pub fn outcome_words(shape: impl Into<Shape>, o: Outcome) -> String {
     match o {
-        Outcome::Exit(k) => format!("out at {k} ({})", position_name(width, k)),
+        Outcome::Exit(k) => format!("out at {k} ({})", position_name(shape, k)),
         Outcome::Miss => "missed the board".into(),
         other => other.words(),
     }
@@ -157,7 +161,7 @@ pub mod say {
     /// A new ray shot: its result, what it cost (0: paid already) and the
     /// score; `letters` adds that Emacs digits ran out.
     pub fn shot(
-        p: usize,
+        p: Shape,
         q: usize,
         o: Outcome,
         cost: usize,
@@ -175,19 +179,19 @@ pub mod say {
     }
 
     /// A ray shot again.
-    pub fn known(p: usize, q: usize, o: Outcome) -> String {
+    pub fn known(p: Shape, q: usize, o: Outcome) -> String {
         let (name, o) = (position_name(p, q), outcome_words(p, o));
         format!("Ray {q} ({name}) is known already: {o}.")
     }
 
     /// An atom put on a cell marked empty.
-    pub fn marked(p: usize, i: usize) -> String {
-        let (r, c) = (i / p + 1, i % p + 1);
+    pub fn marked(p: Shape, i: usize) -> String {
+        let (r, c) = p.row_col(i);
         format!("Row {r}, column {c} is marked empty: m unmarks it.")
     }
 
     /// An atom put on (`on`) or taken off cell `i`, `placed` of `atoms` now.
-    pub fn atom(p: usize, i: usize, on: bool, placed: usize, atoms: usize) -> String {
+    pub fn atom(p: Shape, i: usize, on: bool, placed: usize, atoms: usize) -> String {
         let where_ = cell_name(p, i);
         match (on, placed == atoms) {
             (true, true) => {
@@ -200,11 +204,11 @@ pub mod say {
 
     /// `n` cells marked empty (`marked`) or unmarked in the cell, row or
     /// column of `target`.
-    pub fn marks(p: usize, target: Target, n: usize, marked: bool) -> String {
+    pub fn marks(p: Shape, target: Target, n: usize, marked: bool) -> String {
         let what = match target {
             Target::Cell(i) => cell_name(p, i),
             Target::Border(q) => match port(p, q) {
-                q if q.col == 0 || q.col == p + 1 => format!("row {}", q.row),
+                q if matches!(q.side, Side::Left | Side::Right) => format!("row {}", q.row),
                 q => format!("column {}", q.col),
             },
         };
@@ -220,7 +224,7 @@ pub mod say {
 
     /// `n` actions undone (`redo`: done again), `last` the last of them;
     /// `score` is told when a ray was undone.
-    pub fn undid(p: usize, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
+    pub fn undid(p: Shape, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
         let Some(a) = last else {
             return format!("Nothing to {}.", if redo { "redo" } else { "undo" });
         };
@@ -256,7 +260,7 @@ pub mod say {
 
     /// Playing on after a wrong guess: ray `q`, shot for the player at
     /// `cost` (0: the player had shot it).
-    pub fn playing_on(p: usize, q: usize, o: Option<Outcome>, cost: usize, score: usize) -> String {
+    pub fn playing_on(p: Shape, q: usize, o: Option<Outcome>, cost: usize, score: usize) -> String {
         let told = o.map(|o| outcome_words(p, o)).unwrap_or_default();
         let name = position_name(p, q);
         if cost > 0 {
@@ -355,10 +359,10 @@ pub fn status(g: &Game) -> String {
 
 /// The review's sentence for a configuration of `count` molecules (`None`:
 /// too many to count), more than a game is reviewed against.
-pub fn too_large_to_review(atoms: usize, p: usize, count: Option<u64>) -> String {
+pub fn too_large_to_review(config: Config, count: Option<u64>) -> String {
     let n = count.map_or("too many".to_string(), |n| n.to_string());
     format!(
-        "not worked out: A{atoms}_B{p} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
+        "not worked out: {config} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
     )
 }
 
@@ -378,7 +382,7 @@ pub fn count_sentence(a: &Answer, what: &str) -> String {
 }
 
 /// The arrow drawn on the border for the best ray at `q`, into the box.
-pub fn arrow(p: usize, q: usize) -> char {
+pub fn arrow(p: Shape, q: usize) -> char {
     match port(p, q).side {
         Side::Left => '>',
         Side::Bottom => '^',
@@ -399,7 +403,7 @@ const BLANK: (String, Tone) = (String::new(), Tone::Info);
 
 /// What the cursor is on, in words (two lines).
 fn cursor(g: &Game, target: Option<Target>) -> Lines {
-    let p = g.width();
+    let p = g.shape();
     let (what, state) = match target {
         Some(Target::Border(q)) => (
             ray(p, q),
@@ -479,7 +483,7 @@ fn coach_lines(g: &Game, panels: Panels, advice: &Advice) -> Lines {
         lines.extend(chance_lines(g, a));
     }
     if panels.best {
-        lines.extend(best_lines(g.width(), a));
+        lines.extend(best_lines(g.shape(), a));
     }
     lines
 }
@@ -521,14 +525,14 @@ fn chance_lines(g: &Game, a: &Answer) -> Lines {
         .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
         .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
     if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
-        let (cell, percent) = (cell_name(g.width(), i), 100.0 * q);
+        let (cell, percent) = (cell_name(g.shape(), i), 100.0 * q);
         lines.push(line(format!("likeliest open cell: {cell} ({percent:.0}%)")));
     }
     lines
 }
 
 /// The best ray to shoot next, and the two after it.
-fn best_lines(p: usize, a: &Answer) -> Lines {
+fn best_lines(p: Shape, a: &Answer) -> Lines {
     let Some(s) = a.best() else {
         return vec![line(if a.report.count == 1 {
             "best ray: none needed, one molecule fits"
@@ -607,7 +611,7 @@ pub fn verdict_panel(
 
 /// Why the guess won or lost.
 fn explanation(g: &Game, v: &Verdict) -> String {
-    let p = g.width();
+    let p = g.shape();
     let differ = quantity(v.wrong, "atom", "atoms");
     if v.resigned {
         "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
@@ -652,7 +656,7 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
             let rays = quantity(review.game.shots.len(), "ray", "rays");
             let score = review.game.score;
             let mut lines = vec![line(format!("{policy} policy: {rays}, score {score}"))];
-            let (k, p) = (g.atoms(), g.width());
+            let config = g.hidden().config();
             lines.push(match (&review.average, complete) {
                 (Some(a), _) => line(format!(
                     "on average ({} molecules): {:.2} rays, score {:.2}",
@@ -660,7 +664,7 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
                 )),
                 (None, false) => dim("on average: computing…"),
                 (None, true) => dim(format!(
-                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy A{k}_B{p} gives it"
+                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {config} gives it"
                 )),
             });
             let idle: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
@@ -791,7 +795,7 @@ pub fn resign_window(rays: usize) -> Window {
 }
 
 /// The guess `v` is wrong: play on, or end the game?
-pub fn wrong_window(p: usize, v: &Verdict) -> Window {
+pub fn wrong_window(p: Shape, v: &Verdict) -> Window {
     let mut lines = vec![("Your guess is wrong.".to_string(), Tone::Bad), BLANK];
     let telling = v.evidence.map(|e| (ray(p, e.position), e.shot));
     lines.extend(match telling {
@@ -824,10 +828,10 @@ pub fn replace_window(path: &str) -> Window {
 /// The help's lines above and below the table of keys
 /// ([`crate::play::input::KEYS`]).
 pub fn help(g: &Game) -> (Lines, Lines) {
-    let (atoms, p) = (atoms_are(g.atoms()), g.width());
+    let (atoms, p) = (atoms_are(g.atoms()), g.shape());
     let above = vec![
         line(format!(
-            "{atoms} hidden in the {p}×{p} box. Shoot rays in from the border:"
+            "{atoms} hidden in the {p} box. Shoot rays in from the border:"
         )),
         line("@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of an exit."),
         line("Place atoms where you think they are, then press g for the verdict."),
@@ -856,10 +860,10 @@ pub const GONE: &str = "the terminal went away: the game is over (s saves a game
 /// The error when the terminal went away while the game read it.
 pub const GONE_UNSAVED: &str = "the terminal went away: the game is over (save with s next time)";
 
-/// The message when the terminal is smaller than the board of a `p`-wide
-/// box needs (`w`×`h`).
-pub fn too_small(p: usize, (w, h): (u16, u16), (x, y): (u16, u16)) -> String {
+/// The message when the terminal is smaller than the board of a box of
+/// `shape` needs (`w`×`h`).
+pub fn too_small(shape: Shape, (w, h): (u16, u16), (x, y): (u16, u16)) -> String {
     format!(
-        "The {p}×{p} board needs a terminal of at least {w}×{h}; this one is {x}×{y}. Enlarge it, or press q to quit."
+        "The {shape} board needs a terminal of at least {w}×{h}; this one is {x}×{y}. Enlarge it, or press q to quit."
     )
 }

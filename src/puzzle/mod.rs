@@ -37,7 +37,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, ParseError};
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 
@@ -57,9 +57,9 @@ use linear::parse_linear;
 pub use janns::{janns_to_position, position_to_janns};
 pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
 pub use tatham::{
-    GAME_NAME, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamParams, TathamRandom,
-    balls_from_seed, decode_description, is_tatham, obfuscate, parse_tatham, position_to_tatham,
-    tatham_to_position,
+    GAME_NAME, PRESETS, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamMove, TathamParams,
+    TathamRandom, balls_from_seed, decode_description, encode_description, game_id, is_tatham,
+    obfuscate, parse_tatham, position_to_tatham, save_file, tatham_to_position,
 };
 
 /// The ways an observed game (a puzzle) can be written.
@@ -154,14 +154,20 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    /// Width p of the box.
+    /// Width w (p) of the box.
     pub fn width(&self) -> usize {
         self.observation.width()
     }
 
-    /// The configuration `An_Bp`, when the atom count is known.
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.observation.shape()
+    }
+
+    /// The configuration `An_Bp` (`An_BwxH`), when the atom count is known.
     pub fn config(&self) -> Option<Config> {
-        self.atoms.and_then(|n| Config::new(n, self.width()).ok())
+        self.atoms
+            .and_then(|n| Config::shaped(n, self.shape()).ok())
     }
 }
 

@@ -8,7 +8,7 @@ use crate::error::quantity;
 use crate::render::board::{balls_line, board, side_by_side};
 use crate::render::trace::stats_table;
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::tables::{ReportSource, StatsReport};
 
 /// A catalogue row drawn as J. Forget's display programme does: header, board
@@ -26,7 +26,7 @@ pub fn molecule_row(config: Config, row: &MoleculeRow) -> String {
 
 fn row_board(row: &MoleculeRow) -> String {
     let m = Molecule::parse_linear(&row.molecule, "catalogue")
-        .unwrap_or_else(|_| Molecule::new(1, []).expect("1×1"));
+        .unwrap_or_else(|_| Molecule::new(Shape::square(1), []).expect("1×1"));
     let marks: Vec<char> = row.spectrum.chars().collect();
     board(&m, &marks)
 }

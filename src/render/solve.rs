@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use crate::control::{Cut, Ended};
 use crate::error::quantity;
 use crate::render::board::{board, grid, observed_marks, position_name};
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -19,7 +20,7 @@ use crate::solver::report::SolveReport;
 pub fn certainty_board(observed: &Observation, certainty: &[Certainty]) -> String {
     let marks = observed_marks(observed).unwrap_or_default();
     grid(
-        observed.width(),
+        observed.shape(),
         |i| match certainty[i] {
             Certainty::Atom => 'O',
             Certainty::Empty => '-',
@@ -52,11 +53,11 @@ pub(crate) fn limit_raised(cut: Cut, naming: &dyn Naming) -> String {
 /// The first line of a solve or a suggestion: the puzzle, its box and the
 /// rays shot.
 pub(crate) fn puzzle_line(report: &SolveReport) -> String {
-    let p = report.solution().observation.width();
+    let p = report.solution().observation.shape();
     let (file, shot) = (&report.origin, report.shot);
     format!(
-        "puzzle    {file} ({p}×{p}, {shot} of {} rays shot)\n",
-        4 * p
+        "puzzle    {file} ({p}, {shot} of {} rays shot)\n",
+        p.positions()
     )
 }
 
@@ -104,7 +105,7 @@ pub fn verdict(report: &SolveReport, naming: &dyn Naming) -> String {
 /// settings it mentions.
 pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> String {
     let sol = report.solution();
-    let p = sol.observation.width();
+    let p = sol.observation.shape();
     let mut out = String::new();
     let atoms = if report.atoms_min == report.atoms_max {
         quantity(report.atoms_min, "atom", "atoms")
@@ -142,7 +143,7 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
                 limit_name(cut)
             );
         }
-        let misses = (1..=4 * p).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
+        let misses = (1..=p.positions()).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
         if misses && report.rules == Rules::Standard {
             let _ = writeln!(
                 out,
@@ -165,7 +166,7 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
             "\nThese observed rays cannot hold together (each one is needed for the contradiction):\n{}",
             list.format("\n")
         );
-        let mut marks = vec![' '; 4 * p];
+        let mut marks = vec![' '; p.positions()];
         let obs_marks = sol.observation.marks().unwrap_or_default();
         for &q in conflict {
             marks[q - 1] = obs_marks.get(q - 1).copied().unwrap_or('?');
@@ -304,12 +305,15 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
 /// (rounded; `<1` and `>99` near the ends), `-` where no molecule that fits
 /// has an atom, `O` where every one does.
 pub fn probability_board(observed: &Observation, probabilities: &[f64]) -> String {
-    let p = observed.width();
+    let Shape {
+        width: w,
+        height: h,
+    } = observed.shape();
     let mut out = String::new();
-    for r in 0..p {
-        let cells: Vec<String> = (0..p)
+    for r in 0..h {
+        let cells: Vec<String> = (0..w)
             .map(|c| {
-                let x = probabilities[r * p + c];
+                let x = probabilities[r * w + c];
                 let text = if x <= 0.0 {
                     "-".to_string()
                 } else if x >= 1.0 {

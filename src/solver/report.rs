@@ -233,8 +233,7 @@ impl SolveReport {
         let sol = &self.solution;
         if sol.ended.is_complete() && sol.count == sol.molecules.len() as u128 {
             if !sol.molecules.is_empty() {
-                let p = sol.observation.width();
-                let mut atoms = vec![0u64; p * p];
+                let mut atoms = vec![0u64; sol.observation.shape().cells()];
                 for &a in sol.molecules.iter().flat_map(|m| m.atoms()) {
                     atoms[a] += 1;
                 }
@@ -259,7 +258,7 @@ impl SolveReport {
     /// player's `guess` if any.
     pub fn new(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
         let rules = solution.rules;
-        let p = solution.observation.width();
+        let p = solution.observation.shape();
         // Every ray of every molecule listed, traced once for the spectra
         // and the splits (on a large box, the longest part of the report).
         let outcomes = outcome_table(&solution.molecules, rules);
@@ -280,7 +279,8 @@ impl SolveReport {
             config: (solution.atoms.start() == solution.atoms.end()).then(|| {
                 Config {
                     atoms: *solution.atoms.start(),
-                    width: p,
+                    width: p.width,
+                    height: p.height,
                 }
                 .to_string()
             }),

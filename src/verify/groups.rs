@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::catalogue::Store;
 use crate::control::Budget;
 use crate::error::Error;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
@@ -27,8 +27,8 @@ use crate::rules::spectrum::Spectrum;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpectralGroups {
-    width: usize,
-    /// 4p outcome codes per spectrum (see [`code`]).
+    shape: Shape,
+    /// 2(w+h) outcome codes per spectrum (see [`code`]).
     codes: Vec<u16>,
     /// The molecules' numbers, spectrum after spectrum, each group in order.
     numbers: Vec<u64>,
@@ -47,13 +47,13 @@ pub(super) fn code(o: Outcome) -> u16 {
 impl SpectralGroups {
     /// Groups spectra given as (outcome codes, molecule number) records, in
     /// any order.
-    fn from_records(width: usize, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
-        let n = 4 * width;
+    fn from_records(shape: Shape, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
+        let n = shape.positions();
         let key = |i: usize| &codes[i * n..(i + 1) * n];
         let mut order: Vec<usize> = (0..numbers.len()).collect();
         order.par_sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
         let mut out = SpectralGroups {
-            width,
+            shape,
             codes: Vec::new(),
             numbers: Vec::with_capacity(numbers.len()),
             starts: vec![0],
@@ -76,9 +76,9 @@ impl SpectralGroups {
         out
     }
 
-    /// Width of the box.
-    pub fn width(&self) -> usize {
-        self.width
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// Number of distinct spectra.
@@ -112,11 +112,11 @@ impl SpectralGroups {
 
     /// Spectrum `i`.
     pub fn spectrum(&self, i: usize) -> Spectrum {
-        Spectrum::from_outcomes_unchecked(self.width, self.outcomes(i))
+        Spectrum::from_outcomes_unchecked(self.shape, self.outcomes(i))
     }
 
     pub(super) fn codes_of(&self, i: usize) -> &[u16] {
-        let n = 4 * self.width;
+        let n = self.shape.positions();
         &self.codes[i * n..(i + 1) * n]
     }
 }
@@ -137,7 +137,7 @@ pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
     let chunks: Vec<Vec<u16>> = walk
         .chunks(1..=walk.count(), 8192)
         .map(|chunk| {
-            let mut tracer = Tracer::new(config.width, rules);
+            let mut tracer = Tracer::new(config.shape(), rules);
             let mut rays = Vec::new();
             let mut codes = Vec::with_capacity(chunk.len() * positions);
             // The default budget never stops a chunk.
@@ -151,7 +151,7 @@ pub fn spectra(config: Config, rules: Rules) -> Result<SpectralGroups, Error> {
         .collect();
     let codes = chunks.concat();
     Ok(SpectralGroups::from_records(
-        config.width,
+        config.shape(),
         codes,
         (1..=walk.count()).collect(),
     ))
@@ -170,8 +170,8 @@ pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error
     let mut codes = Vec::new();
     let mut numbers = Vec::new();
     for (s, v) in held.groups {
-        let s = Spectrum::parse(&s, store.path())?;
-        if s.width() != config.width {
+        let s = Spectrum::parse_in(&s, config.shape(), store.path())?;
+        if s.shape() != config.shape() {
             return Err(Error::invalid(format!(
                 "{}: a spectrum of {} rays is stored for {config}",
                 store.path(),
@@ -183,7 +183,7 @@ pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error
             numbers.push(n);
         }
     }
-    let mut groups = SpectralGroups::from_records(config.width, codes, numbers);
+    let mut groups = SpectralGroups::from_records(config.shape(), codes, numbers);
     groups.spectra = usize::try_from(held.spectra).map_err(|_| {
         Error::invalid(format!(
             "{}: {} spectra are more than this machine counts",

@@ -87,7 +87,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     })?;
     let picture = format!(
         "{}\n{}\n",
-        bbx::render::grid(config.width, |_| '-', &marks),
+        bbx::render::grid(config.shape(), |_| '-', &marks),
         bbx::render::balls_line(config.atoms)
     );
     if let Some(path) = &args.out {
@@ -130,7 +130,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     let summary = format!(
         "{config}, seed {seed}: {} of {} rays shown{}; {} in {secs:.2} s\nanswer: {molecule}\n",
         observation.shot_count(),
-        4 * config.width,
+        config.positions(),
         match minimal {
             Some(true) => ", each one needed for the unique answer",
             Some(false) =>
