@@ -21,7 +21,7 @@
 //! use bbx::Rules;
 //! let mut game = Game::new("O-O-------------".parse().unwrap(), Rules::Standard, Judge::AllRays);
 //! game.shoot(1);
-//! let board = playing(&game, Notation::Letters, Cursor::start(4), Panels::default(), None);
+//! let board = playing(&game, Notation::Letters, Cursor::start(4), Panels::default(), None, false);
 //! assert_eq!(board.rows[1][0].ch, '@');
 //! assert_eq!(board.rows[1][0].look, Look::Absorbed);
 //! ```
@@ -85,6 +85,9 @@ pub struct Mark {
     pub look: Look,
     /// The other end of the exit pair under the cursor (drawn lit up).
     pub lit: bool,
+    /// On a ray shot, when asked: whether the guess placed so far explains
+    /// it (drawn plain) or not (drawn crossed out).
+    pub explained: Option<bool>,
 }
 
 impl Mark {
@@ -93,6 +96,7 @@ impl Mark {
             ch,
             look,
             lit: false,
+            explained: None,
         }
     }
 }
@@ -109,6 +113,7 @@ const BLANK: Mark = Mark {
     ch: ' ',
     look: Look::Plain,
     lit: false,
+    explained: None,
 };
 
 /// A board of a box of `shape` from its cells' and border positions' marks.
@@ -145,6 +150,7 @@ fn shot(g: &Game, marks: &[char], cursor: Cursor, q: usize) -> Option<Mark> {
         ch: marks[q - 1],
         look,
         lit,
+        explained: None,
     })
 }
 
@@ -165,14 +171,25 @@ fn chance(q: f64) -> Mark {
 }
 
 /// The board during the game: the rays shot, the player's atoms and marks,
-/// and what the coach's `answer` says in the `panels` shown.
+/// what the coach's `answer` says in the `panels` shown and, with
+/// `explained`, whether the guess explains each ray shot.
 pub fn playing(
     g: &Game,
     notation: Notation,
     cursor: Cursor,
     panels: Panels,
     answer: Option<&Answer>,
+    explained: bool,
 ) -> Board {
+    let mut verdicts = vec![None; g.positions()];
+    if explained {
+        for (q, ok) in g.explained() {
+            verdicts[q - 1] = Some(ok);
+            if let Some(Outcome::Exit(k)) = g.observation().get(q) {
+                verdicts[k - 1] = Some(ok);
+            }
+        }
+    }
     let p = g.shape();
     let (marks, _) = g.marks_in(notation);
     let certainty = answer
@@ -198,7 +215,10 @@ pub fn playing(
             }
         },
         |q| match shot(g, &marks, cursor, q) {
-            Some(m) => m,
+            Some(m) => Mark {
+                explained: verdicts[q - 1],
+                ..m
+            },
             None if best == Some(q) => Mark::new(arrow(p, q), Look::Best),
             None => BLANK,
         },

@@ -25,7 +25,7 @@
 //! let mut coach = Coach::new(CoachLimits::default());
 //! let mut advice = Advice::default();
 //! let seen = Observation::parse("@&??????????????", "example").unwrap();
-//! coach.ask(advice.question(&seen, Rules::Standard, 2).unwrap());
+//! coach.ask(advice.question(&seen, Rules::Standard, 2..=2).unwrap());
 //! while !advice.is_idle() {
 //!     for news in coach.wait(Duration::from_secs(10)) {
 //!         advice.hear(news);
@@ -35,6 +35,7 @@
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
+use std::ops::RangeInclusive;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -95,8 +96,9 @@ pub struct Question {
     pub observation: Observation,
     /// Their rules.
     pub rules: Rules,
-    /// The atoms hidden.
-    pub atoms: usize,
+    /// The atom counts the player is told: the count hidden, or the range
+    /// it was drawn in (the coach counts over all of it).
+    pub atoms: RangeInclusive<usize>,
 }
 
 /// The coach's answer for one set of rays.
@@ -328,7 +330,7 @@ impl Coach {
             .name("bbx-coach".into())
             .spawn(move || {
                 let found = tx.clone();
-                let r = solver::solve(&q.observation, q.rules, q.atoms..=q.atoms, &limits, |m| {
+                let r = solver::solve(&q.observation, q.rules, q.atoms.clone(), &limits, |m| {
                     let _ = found.send(Message::Found(id, m.clone()));
                 })
                 .and_then(|solution| {
@@ -373,7 +375,7 @@ impl Coach {
             // Stuck in one long solver call: answer with what was found.
             job.cancel.cancel();
             let q = job.question;
-            let atoms = q.atoms..=q.atoms;
+            let atoms = q.atoms.clone();
             let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
             news.push(News::Answer(Box::new(Answer {
                 observation: q.observation,
@@ -448,13 +450,13 @@ pub struct Advice {
 
 impl Advice {
     /// The question to ask about `observed` (with `atoms` atoms under
-    /// `rules`), unless it is answered, asked or failed already; taken as
-    /// asked.
+    /// `rules`: the count hidden, or the range the player is told), unless
+    /// it is answered, asked or failed already; taken as asked.
     pub fn question(
         &mut self,
         observed: &Observation,
         rules: Rules,
-        atoms: usize,
+        atoms: RangeInclusive<usize>,
     ) -> Option<Question> {
         let failed = self.failure.as_ref().is_some_and(|(o, _)| o == observed);
         if failed || self.answer_for(observed).is_some() || self.asked.as_ref() == Some(observed) {
@@ -539,7 +541,11 @@ mod tests {
     /// coach to be idle.
     fn answer(coach: &mut Coach, advice: &mut Advice, asked: &[(&Observation, usize)]) {
         for (o, atoms) in asked {
-            coach.ask(advice.question(o, Rules::Standard, *atoms).unwrap());
+            coach.ask(
+                advice
+                    .question(o, Rules::Standard, *atoms..=*atoms)
+                    .unwrap(),
+            );
         }
         let end = Instant::now() + Duration::from_secs(20);
         while !advice.is_idle() {
@@ -566,7 +572,11 @@ mod tests {
             ans.molecules()
                 .contains(&"O-O-------------".parse().unwrap())
         );
-        assert_eq!(advice.question(&b, Rules::Standard, 2), None, "answered");
+        assert_eq!(
+            advice.question(&b, Rules::Standard, 2..=2),
+            None,
+            "answered"
+        );
     }
 
     #[test]

@@ -23,9 +23,10 @@
 use std::ops::RangeInclusive;
 
 use crate::error::Error;
-use crate::play::referee::{Judge, Verdict, judge, resign};
+use crate::play::referee::{Judge, Verdict, judge_counting, resign};
+use crate::puzzle::{TathamParams, game_id};
 use crate::rules::board::Molecule;
-use crate::rules::config::Shape;
+use crate::rules::config::{ConfigRange, Shape};
 use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::score::ray_cost;
@@ -55,6 +56,19 @@ pub enum GuessError {
         placed: usize,
         /// Atoms hidden.
         hidden: usize,
+    },
+    /// The guess has this many atoms, outside the range the player is told
+    /// (the count hidden is one of `least..=most`).
+    #[error(
+        "place {least} to {most} atoms before asking for the verdict (you have placed {placed}): that many may be hidden"
+    )]
+    OutOfRange {
+        /// Atoms placed.
+        placed: usize,
+        /// The fewest that may be hidden.
+        least: usize,
+        /// The most that may be hidden.
+        most: usize,
     },
     /// The guess was already judged.
     #[error("the guess has already been judged")]
@@ -178,6 +192,36 @@ impl Game {
     /// hidden count was drawn in.
     pub fn counts(&self) -> RangeInclusive<usize> {
         self.counts.clone()
+    }
+
+    /// The configuration the player is told: `A4_B8`, or the range
+    /// `A3-6_B8` when the count is hidden.
+    pub fn range(&self) -> ConfigRange {
+        ConfigRange {
+            min_atoms: *self.counts.start(),
+            max_atoms: *self.counts.end(),
+            shape: self.shape(),
+        }
+    }
+
+    /// The parameters of the game in Simon Tatham's Black Box (`w8h8m5M5`,
+    /// the range told), or why his program cannot play it (other rules, a
+    /// box past 255 cells a side, no atom, a box full of atoms).
+    pub fn tatham_params(&self) -> Result<TathamParams, String> {
+        if self.rules != Rules::Standard {
+            return Err(format!(
+                "Tatham's Black Box plays the standard rules, not {}",
+                self.rules
+            ));
+        }
+        TathamParams::of(&self.range())
+    }
+
+    /// The game's ID in Simon Tatham's Black Box (`w8h8m5M5:…`, the hidden
+    /// molecule in his description), when his program can play it. It
+    /// gives the answer away to whoever decodes it: show it after the game.
+    pub fn tatham_id(&self) -> Option<String> {
+        game_id(&self.tatham_params().ok()?, &self.hidden).ok()
     }
 
     /// Whether the player is told the number of atoms hidden.
@@ -559,6 +603,18 @@ impl Game {
             .count()
     }
 
+    /// For each ray shot (one per exit pair, as [`Observation::rays`] lists
+    /// them), whether the guess placed so far gives it the result seen: what
+    /// Tatham's players mark by hand as a laser done.
+    pub fn explained(&self) -> Vec<(usize, bool)> {
+        let s = Spectrum::of(&self.guess(), self.rules);
+        self.observation
+            .rays()
+            .into_iter()
+            .map(|(q, o)| (q, s.get(q) == o))
+            .collect()
+    }
+
     /// Whether the cell (linear index) holds one of the player's atoms.
     pub fn is_guessed(&self, cell: usize) -> bool {
         self.guess[cell]
@@ -598,14 +654,27 @@ impl Game {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
         }
-        let (placed, hidden) = (self.placed(), self.atoms());
-        if placed != hidden {
-            return Err(GuessError::WrongCount { placed, hidden });
+        let placed = self.placed();
+        if !self.counts.contains(&placed) {
+            let (least, most) = (*self.counts.start(), *self.counts.end());
+            return Err(if least == most {
+                GuessError::WrongCount {
+                    placed,
+                    hidden: least,
+                }
+            } else {
+                GuessError::OutOfRange {
+                    placed,
+                    least,
+                    most,
+                }
+            });
         }
         let (o, score) = (&self.observation, self.ray_score());
-        let mut v = judge(
+        let mut v = judge_counting(
             &self.hidden,
             &self.guess(),
+            &self.counts,
             o,
             self.rules,
             self.judge,

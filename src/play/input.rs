@@ -5,8 +5,12 @@
 //! left side. On the border it goes round the corners (past the end of a side
 //! onto the next side) and, stepping outwards, across to the opposite side;
 //! `o` (or Tab) jumps to the opposite side, Home and End (or Ctrl-A, Ctrl-E)
-//! to either end of a side or, in the box, of a row. Counts are typed as in
+//! to either end of a side or, in the box, of a row. The arrows, `hjkl` and
+//! Emacs's Ctrl-F, Ctrl-B, Ctrl-N and Ctrl-P move. Counts are typed as in
 //! Emacs: digits, or Ctrl-U for 4 (twice for 16), before a move, undo or redo.
+//! Enter acts as a left click does in Simon Tatham's Black Box (shoot, or put
+//! or take an atom); Space and `m` as a right click does (lock: mark the
+//! cell, or the row or column of a border position, empty).
 //! [`command`] maps a key to what it asks for while the board has the focus.
 //!
 //! ```
@@ -198,6 +202,9 @@ pub enum Command {
     ToggleBest,
     /// Coach: each cell's chance of holding an atom, on or off.
     ToggleChance,
+    /// Beside each ray shot, whether the guess placed so far explains it,
+    /// on or off.
+    ToggleExplained,
     /// After the game: every molecule the rays allowed.
     ShowMolecules,
     /// Save the game.
@@ -223,6 +230,10 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
             KeyCode::Char('r') => Some(Command::Redo),
             KeyCode::Char('a') => Some(Command::Home),
             KeyCode::Char('e') => Some(Command::End),
+            KeyCode::Char('f') => Some(Command::Move(Direction::Right)),
+            KeyCode::Char('b') => Some(Command::Move(Direction::Left)),
+            KeyCode::Char('n') => Some(Command::Move(Direction::Down)),
+            KeyCode::Char('p') => Some(Command::Move(Direction::Up)),
             _ => None,
         };
     }
@@ -231,7 +242,7 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
         KeyCode::Home => Command::Home,
         KeyCode::End => Command::End,
         KeyCode::Tab | KeyCode::Char('o') => Command::Opposite,
-        KeyCode::Char('m') => Command::MarkEmpty,
+        KeyCode::Char('m') | KeyCode::Char(' ') => Command::MarkEmpty,
         KeyCode::Char('u') => Command::Undo,
         KeyCode::Char('U') => Command::Redo,
         KeyCode::Char('r') => Command::Resign,
@@ -239,12 +250,13 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
         KeyCode::Down | KeyCode::Char('j') => Command::Move(Direction::Down),
         KeyCode::Left | KeyCode::Char('h') => Command::Move(Direction::Left),
         KeyCode::Right | KeyCode::Char('l') => Command::Move(Direction::Right),
-        KeyCode::Enter | KeyCode::Char(' ') => Command::Activate,
+        KeyCode::Enter => Command::Activate,
         KeyCode::Char('g') => Command::Submit,
         KeyCode::Char('c') => Command::ToggleCount,
         KeyCode::Char('x') => Command::ToggleCertain,
         KeyCode::Char('b') => Command::ToggleBest,
         KeyCode::Char('p') => Command::ToggleChance,
+        KeyCode::Char('d') => Command::ToggleExplained,
         KeyCode::Char('a') => Command::ShowMolecules,
         KeyCode::Char('s') => Command::Save,
         KeyCode::Char('e') => Command::SwitchNotation,
@@ -258,13 +270,15 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
 /// The keys, for the help screen and the README: (keys, what they do), each
 /// short enough for a column of the help screen at 80 columns.
 pub const KEYS: &[(&str, &str)] = &[
+    ("q  Ctrl-C", "quit · quit at once"),
     ("←↓↑→ hjkl", "move, round the corners"),
+    ("Ctrl-F B N P", "move, as in Emacs"),
     ("o Tab", "jump to the opposite side"),
     ("Home End", "to an end of side or row"),
     ("0-9 Ctrl-U", "counts: 3j, Ctrl-U = 4"),
-    ("Enter space", "shoot, or put/take atom"),
-    ("click", "the same, with the mouse"),
-    ("m", "mark empty: cell/row/col"),
+    ("Enter click", "shoot, or put/take atom"),
+    ("space m", "mark empty: cell/row/col"),
+    ("right-click", "the same, with the mouse"),
     ("u  U Ctrl-R", "undo · redo (score kept)"),
     ("g", "submit your guess"),
     ("r", "resign and see the answer"),
@@ -272,12 +286,12 @@ pub const KEYS: &[(&str, &str)] = &[
     ("x", "coach: certain cells * ."),
     ("b", "coach: best ray > < v ^"),
     ("p", "coach: chance of an atom"),
+    ("d", "rays your guess explains"),
     ("a", "after: molecules that fit"),
     ("s", "save the game"),
     ("e", "Emacs notation H R 1-9"),
     ("n", "after the game: a new one"),
     ("?", "this help"),
-    ("q  Ctrl-C", "quit · quit at once"),
 ];
 
 #[cfg(test)]
@@ -380,7 +394,18 @@ mod tests {
             command(&k(KeyCode::Char('j'))),
             Some(Command::Move(Direction::Down))
         );
-        assert_eq!(command(&k(KeyCode::Char(' '))), Some(Command::Activate));
+        assert_eq!(command(&k(KeyCode::Enter)), Some(Command::Activate));
+        // Space locks a cell, as a right click, as in Tatham's Black Box.
+        assert_eq!(command(&k(KeyCode::Char(' '))), Some(Command::MarkEmpty));
+        let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+        for (c, d) in [
+            ('f', Direction::Right),
+            ('b', Direction::Left),
+            ('n', Direction::Down),
+            ('p', Direction::Up),
+        ] {
+            assert_eq!(command(&ctrl(c)), Some(Command::Move(d)));
+        }
         assert_eq!(
             command(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
             Some(Command::Interrupt)

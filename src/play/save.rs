@@ -40,7 +40,8 @@ use std::ops::RangeInclusive;
 use crate::error::Error;
 use crate::play::game::{Action, Extra, Game, History};
 use crate::play::referee::Judge;
-use crate::render::{balls_line, board};
+use crate::puzzle::{TathamMove, position_to_tatham, save_file};
+use crate::render::{balls_range_line, board};
 use crate::rules::board::Molecule;
 use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
@@ -99,7 +100,10 @@ pub fn save_text(game: &Game, notation: Notation, naming: &dyn Naming) -> Result
             game.rays_shot(),
             game.ray_score(),
             game.placed(),
-            game.atoms()
+            match game.count_is_told() {
+                true => game.atoms().to_string(),
+                false => format!("{} to {}", game.counts().start(), game.counts().end()),
+            }
         ),
     };
     let mut solve = Text::from("# 'bbx solve FILE");
@@ -115,12 +119,56 @@ pub fn save_text(game: &Game, notation: Notation, naming: &dyn Naming) -> Result
         "# bbx play: a saved game of {} under the {} rules: {state}.\n{}\n\
          # The next line is the hidden molecule, scrambled (bbx solve does not read it):\n\
          # {RESUME_TAG} {}\n\n{board}\n{}\n",
-        game.hidden().config(),
+        game.range(),
         game.rules(),
         solve.show(naming),
         encode(game, &board),
-        balls_line(game.atoms())
+        balls_range_line(*game.counts().start(), *game.counts().end())
     ))
+}
+
+/// Whether the player asked for a save file of Tatham's Black Box: a name
+/// ending in `.sav`, as his program names them.
+pub fn is_tatham_save(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sav"))
+}
+
+/// The game as a save file of Tatham's Black Box: the rays shot (in the
+/// order shot), the cells marked empty as his locks, the guess as his
+/// balls, and how it ended (a win as his check, a loss or a resignation as
+/// his reveal). Refused for a game his program cannot play.
+pub fn tatham_save(g: &Game) -> Result<String, String> {
+    let params = g.tatham_params()?;
+    let shape = g.shape();
+    let mut moves: Vec<TathamMove> = Vec::new();
+    let given: Vec<usize> = g.free_positions();
+    for &q in given.iter().chain(g.shots()) {
+        if !moves.contains(&TathamMove::Fire(position_to_tatham(shape, q)))
+            && g.observation().get(q).is_some()
+        {
+            moves.push(TathamMove::Fire(position_to_tatham(shape, q)));
+        }
+    }
+    let cell = |i: usize| {
+        let (r, c) = shape.row_col(i);
+        (c, r)
+    };
+    for i in (0..shape.cells()).filter(|&i| g.is_marked_empty(i)) {
+        let (x, y) = cell(i);
+        moves.push(TathamMove::Lock(x, y));
+    }
+    for &i in g.guess().atoms() {
+        let (x, y) = cell(i);
+        moves.push(TathamMove::Toggle(x, y));
+    }
+    match g.verdict() {
+        Some(v) if v.won => moves.push(TathamMove::Check),
+        Some(_) => moves.push(TathamMove::Solve),
+        None => {}
+    }
+    save_file(&params, g.hidden(), &moves, g.wrong_guesses())
 }
 
 /// Finds and unscrambles the resume line of a saved game; `Ok(None)` when the

@@ -11,6 +11,8 @@
 //! assert_eq!(outcome_words(8, Outcome::Exit(12)), "out at 12 (bottom, column 4)");
 //! ```
 
+use std::ops::RangeInclusive;
+
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
 use crate::control::Ended;
 use crate::error::quantity;
@@ -18,6 +20,7 @@ use crate::play::coach::{Advice, Answer, Panels, ReviewState};
 use crate::play::game::{Action, Game};
 use crate::play::input::Target;
 use crate::play::referee::{Judge, Verdict};
+use crate::play::save::is_tatham_save;
 use crate::render::position_name;
 use crate::rules::board::{Side, port};
 use crate::rules::config::{Config, Shape};
@@ -52,6 +55,16 @@ pub type Lines = Vec<(String, Tone)>;
 /// `1 atom is`, `4 atoms are`.
 pub fn atoms_are(n: usize) -> String {
     quantity(n, "atom is", "atoms are")
+}
+
+/// The atoms a game hides, as its player is told: `4 atoms are`, or `3 to
+/// 6 atoms are` when the count was drawn in a range.
+pub fn counts_are(counts: &RangeInclusive<usize>) -> String {
+    if counts.start() == counts.end() {
+        atoms_are(*counts.start())
+    } else {
+        format!("{} to {} atoms are", counts.start(), counts.end())
+    }
 }
 
 /// A cell (linear index) of a box of `shape` (a width alone is a square):
@@ -99,10 +112,11 @@ pub fn shell_word(path: &str) -> String {
 pub mod say {
     use super::*;
 
-    /// The first message of a game.
-    pub fn welcome(atoms: usize) -> String {
+    /// The first message of a game hiding `counts` atoms (one count, or the
+    /// range it was drawn in).
+    pub fn welcome(counts: &RangeInclusive<usize>) -> String {
         let how = "Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.";
-        format!("{} hidden. {how}", atoms_are(atoms))
+        format!("{} hidden. {how}", counts_are(counts))
     }
 
     /// Back from a question answered no.
@@ -125,9 +139,6 @@ pub mod say {
     /// `n` during the game.
     pub const FINISH_FIRST: &str =
         "Finish this game first (g submits your guess, r resigns), or q to quit.";
-    /// `n` after a saved game.
-    pub const SAVED_GAME: &str =
-        "This was a saved game: 'bbx play A4_B8' (or any configuration) starts a new one.";
     /// Playing on when no ray disproves the guess.
     pub const PLAYING_ON: &str = "Playing on.";
     /// Said once when Emacs digits run out.
@@ -137,6 +148,15 @@ pub mod say {
     /// A count being typed.
     pub fn count(n: usize) -> String {
         format!("count {n}")
+    }
+
+    /// The marks of the rays the guess explains, switched on or off.
+    pub fn explained(on: bool) -> String {
+        if on {
+            "Rays your guess explains: those it does not are crossed out; d hides them.".into()
+        } else {
+            "Rays your guess explains: off.".into()
+        }
     }
 
     /// A coach panel switched on or off.
@@ -190,9 +210,28 @@ pub mod say {
         format!("Row {r}, column {c} is marked empty: m unmarks it.")
     }
 
-    /// An atom put on (`on`) or taken off cell `i`, `placed` of `atoms` now.
-    pub fn atom(p: Shape, i: usize, on: bool, placed: usize, atoms: usize) -> String {
+    /// An atom put on (`on`) or taken off cell `i`, `placed` now of the
+    /// `counts` the player is told.
+    pub fn atom(
+        p: Shape,
+        i: usize,
+        on: bool,
+        placed: usize,
+        counts: &RangeInclusive<usize>,
+    ) -> String {
         let where_ = cell_name(p, i);
+        let (least, most) = (*counts.start(), *counts.end());
+        if least != most {
+            let of = format!("{placed} placed; {least} to {most} hidden");
+            return match (on, counts.contains(&placed)) {
+                (true, true) => {
+                    format!("Atom at {where_} ({of}): g asks the referee for the verdict.")
+                }
+                (true, false) => format!("Atom at {where_} ({of})."),
+                (false, _) => format!("Atom removed from {where_} ({of})."),
+            };
+        }
+        let atoms = least;
         match (on, placed == atoms) {
             (true, true) => {
                 format!("Atom at {where_}: all {atoms} placed. g asks the referee for the verdict.")
@@ -299,6 +338,11 @@ pub mod say {
     /// Saved to `path`.
     pub fn saved(path: &str) -> String {
         let q = shell_word(path);
+        if is_tatham_save(path) {
+            return format!(
+                "Saved to {path}, a save file of Tatham's Black Box: his program loads it; 'bbx play {q}' resumes it."
+            );
+        }
         format!("Saved to {path}: 'bbx solve {q}' lists what fits, 'bbx play {q}' resumes.")
     }
 
@@ -346,7 +390,12 @@ pub fn summary(
 /// The score and atoms (or the verdict), in the board's frame when the side
 /// panel has no room.
 pub fn status(g: &Game) -> String {
-    let (score, placed, atoms) = (g.ray_score(), g.placed(), g.atoms());
+    let (score, placed, counts) = (g.ray_score(), g.placed(), g.counts());
+    let atoms = if g.count_is_told() {
+        counts.start().to_string()
+    } else {
+        format!("{}-{}", counts.start(), counts.end())
+    };
     match g.verdict() {
         Some(v) => format!(
             " {} · score {} ",
@@ -434,26 +483,75 @@ fn cursor(g: &Game, target: Option<Target>) -> Lines {
 }
 
 /// The side panel during the game: the score, the cursor and the coach.
-pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Advice) -> Lines {
+pub fn game_panel(
+    g: &Game,
+    target: Option<Target>,
+    panels: Panels,
+    advice: &Advice,
+    explained: bool,
+) -> Lines {
     let mut lines = vec![("game".to_string(), Tone::Heading)];
     let (rays, score) = (g.rays_shot(), g.ray_score());
     lines.push(line(format!("rays shot  {rays:<4} score {score}")));
+    let (known, all) = (g.observation().shot_count(), g.positions());
+    if known != rays {
+        // What bbx solve counts: border positions with a result, both
+        // ends of an exit.
+        lines.push(dim(format!(
+            "           {known} of {all} border marks known (exits mark two)"
+        )));
+    }
     let given = g.free_positions().len();
     if given > 0 {
         let given = format!("           {given} border marks given by the puzzle, free");
         lines.push(dim(given));
     }
-    let (placed, atoms) = (g.placed(), g.atoms());
-    lines.push(line(format!("atoms      {placed} of {atoms} placed")));
+    let placed = g.placed();
+    lines.push(line(if g.count_is_told() {
+        format!("atoms      {placed} of {} placed", g.atoms())
+    } else {
+        let c = g.counts();
+        format!(
+            "atoms      {placed} placed, {} to {} hidden",
+            c.start(),
+            c.end()
+        )
+    }));
     if g.wrong_guesses() > 0 {
         let wrong = quantity(g.wrong_guesses(), "wrong guess", "wrong guesses");
         lines.push(line(format!("           {wrong} played on")));
+    }
+    if explained {
+        lines.push(explained_line(g));
     }
     lines.push(BLANK);
     lines.extend(cursor(g, target));
     lines.extend([BLANK, ("coach".to_string(), Tone::Heading)]);
     lines.extend(coach_lines(g, panels, advice));
     lines
+}
+
+/// How many of the rays shot the guess explains, and which it does not.
+fn explained_line(g: &Game) -> (String, Tone) {
+    let all = g.explained();
+    let not: Vec<String> = all
+        .iter()
+        .filter(|(_, ok)| !ok)
+        .map(|(q, _)| q.to_string())
+        .collect();
+    let n = all.len() - not.len();
+    match not.len() {
+        _ if all.is_empty() => dim("explains   no ray shot yet"),
+        0 => (
+            format!("explains   all {} rays shot", all.len()),
+            Tone::Good,
+        ),
+        _ => line(format!(
+            "explains   {n} of {} rays; not: {}",
+            all.len(),
+            not.join(" ")
+        )),
+    }
 }
 
 /// What the coach says in the panels shown.
@@ -600,6 +698,9 @@ pub fn verdict_panel(
         BLANK,
     ];
     lines.extend(review_lines(g, review, policy));
+    if let Some(id) = g.tatham_id() {
+        lines.extend([BLANK, dim(format!("Tatham's game ID: {id}"))]);
+    }
     let legend = dim("O right · x wrong (X: on the path) · # missed · + path");
     lines.extend([BLANK, legend, BLANK]);
     lines.extend(cursor(g, target));
@@ -731,7 +832,7 @@ pub const MOLECULES: &str = " every molecule the rays allowed ";
 pub mod keys {
     /// The board during the game.
     pub const BOARD: &str =
-        " ←↓↑→ move · Enter shoot/atom · m empty · u undo · g guess · ? help · q quit";
+        " ←↓↑→ move · Enter shoot/atom · space empty · u undo · g guess · ? help · q quit";
     /// The board after the game.
     pub const OVER: &str =
         " ←↓↑→ ray paths · a every molecule · n new game · s save · ? help · q quit";
@@ -779,6 +880,7 @@ pub fn save_window(input: &str) -> Window {
         "",
         "Enter saves · Esc cancels",
         "bbx solve reads the file; bbx play resumes it.",
+        "A name ending in .sav: a save of Tatham's Black Box.",
     ];
     lines.extend(rest.map(line));
     (" save the game ", lines)
@@ -828,7 +930,7 @@ pub fn replace_window(path: &str) -> Window {
 /// The help's lines above and below the table of keys
 /// ([`crate::play::input::KEYS`]).
 pub fn help(g: &Game) -> (Lines, Lines) {
-    let (atoms, p) = (atoms_are(g.atoms()), g.shape());
+    let (atoms, p) = (counts_are(&g.counts()), g.shape());
     let above = vec![
         line(format!(
             "{atoms} hidden in the {p} box. Shoot rays in from the border:"

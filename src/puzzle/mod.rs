@@ -241,6 +241,69 @@ pub fn load_puzzle(path: &str, format: Option<Format>) -> Result<Puzzle, Error> 
     Ok(parse_puzzle(&text, &origin, format)?)
 }
 
+/// What an argument that is no file holds, when it holds a puzzle itself: a
+/// Tatham game ID (`w5h5m3M3:a8048f3fbbd74cba`, `w8h8m5M5#12345`) or a
+/// puzzle in the linear form (`A2_B4 @&ab@&@cbac@&@&@`); `None` otherwise.
+/// Both are one line.
+///
+/// ```
+/// use bbx::puzzle::{Inline, inline};
+/// assert_eq!(inline("w5h5m3M3:a8048f3fbbd74cba"), Some(Inline::GameId));
+/// assert_eq!(inline("A2_B4 @&ab@&@cbac@&@&@"), Some(Inline::Linear));
+/// assert_eq!(inline("game.txt"), None);
+/// ```
+pub fn inline(arg: &str) -> Option<Inline> {
+    let t = arg.trim();
+    if t.is_empty() || t.contains('\n') {
+        return None;
+    }
+    if is_tatham(t) && !t.starts_with("SAVEFILE:") {
+        Some(Inline::GameId)
+    } else if starts_with_config(t) && tokens(t).len() == 2 {
+        Some(Inline::Linear)
+    } else {
+        None
+    }
+}
+
+/// What an argument holds in place of a file name ([`inline`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inline {
+    /// A game ID of Tatham's Black Box.
+    GameId,
+    /// A puzzle in the linear form.
+    Linear,
+}
+
+impl Inline {
+    /// The name the text goes by in messages: `the game ID`, `the puzzle
+    /// given inline`.
+    pub fn origin(self) -> &'static str {
+        match self {
+            Inline::GameId => "the game ID",
+            Inline::Linear => "the puzzle given inline",
+        }
+    }
+}
+
+/// Reads an observed game named on the command line: a file, `-` for
+/// standard input, or the puzzle itself ([`inline`]: a Tatham game ID or
+/// the linear form). A file that exists wins over the same text read as a
+/// puzzle; an argument that is neither is the error of a missing file.
+///
+/// ```
+/// use bbx::puzzle::load_puzzle_arg;
+/// let p = load_puzzle_arg("A2_B4 @&ab@&@?ba?@&@&@", None).unwrap();
+/// assert_eq!((p.origin.as_str(), p.observation.shot_count()), ("the puzzle given inline", 14));
+/// ```
+pub fn load_puzzle_arg(arg: &str, format: Option<Format>) -> Result<Puzzle, Error> {
+    let exists = arg == "-" || std::path::Path::new(arg).exists();
+    match inline(arg) {
+        Some(kind) if !exists => Ok(parse_puzzle(arg.trim(), kind.origin(), format)?),
+        _ => load_puzzle(arg, format),
+    }
+}
+
 /// What a puzzle is, for the messages about an empty or binary input.
 const PUZZLE: Expected = Expected {
     noun: "puzzle",

@@ -566,6 +566,13 @@ pub fn parse_molecule(text: &str, origin: &str) -> Result<Molecule, ParseError> 
     Picture::parse(text, origin)?.molecule()
 }
 
+/// Whether `arg` is made of a linear form's characters only (`O`, `-`, `.`
+/// and the `/` between a rectangle's rows), so that a `/` in it does not
+/// make it a path.
+fn is_linear_form(arg: &str) -> bool {
+    !arg.is_empty() && arg.chars().all(|c| matches!(c, 'O' | '-' | '.' | '/'))
+}
+
 /// Resolves a molecule given on the command line: `-` reads standard input; an
 /// existing file is read (a picture or the linear form); a number is unranked
 /// in `config`; anything else is parsed as the linear form. When `config` is
@@ -588,7 +595,7 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         return unrank(config, n);
     } else if path.is_dir() {
         return Err(directory_error(arg, MOLECULE));
-    } else if arg.contains(['/', '\\']) || arg.ends_with(".txt") {
+    } else if !is_linear_form(arg) && (arg.contains(['/', '\\']) || arg.ends_with(".txt")) {
         return Err(Error::Io {
             path: arg.into(),
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),

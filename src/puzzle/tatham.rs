@@ -271,6 +271,50 @@ pub const PRESETS: [TathamParams; 5] = [
     },
 ];
 
+impl TathamParams {
+    /// The parameters written alone, as Tatham writes them (`w8h6m3M6`, any
+    /// of the four left out keeping its default, but nothing else in the
+    /// text), checked as [`TathamParams::parse`] checks them; `None` when
+    /// the text is not shaped so.
+    ///
+    /// ```
+    /// use bbx::puzzle::TathamParams;
+    /// assert_eq!(TathamParams::alone("w8h6m3M6").unwrap().unwrap().to_string(), "w8h6m3M6");
+    /// assert!(TathamParams::alone("w1h1").unwrap().is_err());
+    /// assert!(TathamParams::alone("w8h8m5M5#12").is_none());
+    /// ```
+    pub fn alone(text: &str) -> Option<Result<TathamParams, String>> {
+        let t = text.trim();
+        let shaped = !t.is_empty()
+            && t.bytes()
+                .all(|b| matches!(b, b'w' | b'h' | b'm' | b'M') || b.is_ascii_digit())
+            && t.starts_with(['w', 'h', 'm', 'M']);
+        shaped.then(|| TathamParams::parse(t))
+    }
+
+    /// One of Tatham's [`PRESETS`] by the name his Type menu gives it
+    /// (`8x8, 3-6 balls`; any case, the comma and spaces optional, `×` for
+    /// `x`).
+    ///
+    /// ```
+    /// use bbx::puzzle::TathamParams;
+    /// assert_eq!(TathamParams::preset("10x10, 4-10 balls").unwrap().to_string(), "w10h10m4M10");
+    /// assert_eq!(TathamParams::preset("8×8 5 balls").unwrap().to_string(), "w8h8m5M5");
+    /// assert_eq!(TathamParams::preset("8x8, 4 balls"), None);
+    /// ```
+    pub fn preset(name: &str) -> Option<TathamParams> {
+        let squash = |s: &str| -> String {
+            s.to_lowercase()
+                .replace('×', "x")
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != ',')
+                .collect()
+        };
+        let want = squash(name);
+        PRESETS.into_iter().find(|p| squash(&p.title()) == want)
+    }
+}
+
 /// The mask of Tatham's obfuscation: the SHA-1 digests of `seed` followed by
 /// the decimal numbers 0, 1, 2…, concatenated, XORed over `target`.
 fn xor_mask(seed: &[u8], target: &mut [u8]) {

@@ -274,6 +274,11 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
     }
     if let Some(g) = &report.guess {
         let _ = write!(out, "\nyour guess {}: ", g.molecule);
+        let placed = g.molecule.chars().filter(|&c| c == 'O').count();
+        if placed < report.atoms_min {
+            out.push_str(&incomplete(report, &g.molecule, placed));
+            return out;
+        }
         match &g.differs_at {
             None if g.fits => out.push_str("fits every observed ray.\n"),
             None => {
@@ -299,6 +304,47 @@ pub fn solve_text(report: &SolveReport, boards: usize, naming: &dyn Naming) -> S
         }
     }
     out
+}
+
+/// What to say of a guess with fewer atoms than are hidden: how many are
+/// missing, and whether the molecules that fit hold every atom placed (its
+/// rays differ from the observed ones wherever a missing atom shows, which
+/// says nothing of the atoms placed).
+fn incomplete(report: &SolveReport, guess: &str, placed: usize) -> String {
+    let hidden = if report.atoms_min == report.atoms_max {
+        format!("{}", report.atoms_min)
+    } else {
+        format!("{} to {}", report.atoms_min, report.atoms_max)
+    };
+    let cells: Vec<usize> = guess
+        .chars()
+        .filter(|&c| c != '/')
+        .enumerate()
+        .filter(|&(_, c)| c == 'O')
+        .map(|(i, _)| i)
+        .collect();
+    let sol = report.solution();
+    let holding = sol
+        .molecules
+        .iter()
+        .filter(|m| cells.iter().all(|c| m.atoms().binary_search(c).is_ok()))
+        .count();
+    let all = sol.ended.is_complete() && report.count == sol.molecules.len() as u128;
+    let atoms = quantity(placed, "atom", "atoms");
+    let start = format!("incomplete: {atoms} placed where {hidden} are hidden");
+    let fit = if holding == 1 { "fits" } else { "fit" };
+    match (holding, all) {
+        (0, true) => format!("{start}, and no molecule that fits holds all of them.\n"),
+        (n, true) => format!(
+            "{start}; {} that {fit} {} every one of them.\n",
+            quantity(n, "molecule", "molecules"),
+            if n == 1 { "holds" } else { "hold" }
+        ),
+        (n, false) => format!(
+            "{start}; of the molecules found, {n} {} every one of them.\n",
+            if n == 1 { "holds" } else { "hold" }
+        ),
+    }
 }
 
 /// Each cell's probability of holding an atom, as a board: the percentage

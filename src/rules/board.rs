@@ -212,7 +212,8 @@ pub fn position_at(shape: impl Into<Shape>, row: usize, col: usize) -> Option<us
 /// The linear form lists the cells row by row from the top, `O` for an atom and
 /// `-` (or `.`) for an empty cell. A square's rows follow each other (its
 /// length is a square); a rectangle's are separated by `/`
-/// (`O-------/--------/…`, h rows of w cells), which a square may use too.
+/// (`O-------/--------/…`, h rows of w cells; a single row ends with `/`),
+/// which a square may use too.
 ///
 /// ```
 /// use bbx::Molecule;
@@ -323,9 +324,13 @@ impl Molecule {
         Ok(m)
     }
 
-    /// Reads rows separated by `/`, each of the same number of cells.
+    /// Reads rows separated by `/`, each of the same number of cells (a
+    /// single row ends with `/`).
     fn parse_rows(s: &str, origin: &str) -> Result<Molecule, ParseError> {
-        let rows: Vec<&str> = s.split('/').collect();
+        let mut rows: Vec<&str> = s.split('/').collect();
+        if rows.len() > 1 && rows.last() == Some(&"") {
+            rows.pop();
+        }
         let width = rows[0].chars().count();
         let mut column = 1;
         for (r, row) in rows.iter().enumerate() {
@@ -490,6 +495,10 @@ impl fmt::Display for Molecule {
             }
             f.write_str(std::str::from_utf8(row).map_err(|_| fmt::Error)?)?;
         }
+        // A single row is told from a square's cells by its `/`.
+        if self.shape.height == 1 {
+            f.write_str("/")?;
+        }
         Ok(())
     }
 }
@@ -575,6 +584,13 @@ mod tests {
         assert_eq!(r.to_string(), "O--/-O-");
         let square: Molecule = "O-/-O".parse().unwrap();
         assert_eq!(square.to_string(), "O--O");
+        let row: Molecule = "-O--/".parse().unwrap();
+        assert_eq!(
+            (row.width(), row.height(), row.to_string()),
+            (4, 1, "-O--/".into())
+        );
+        let column: Molecule = "O/-/-".parse().unwrap();
+        assert_eq!((column.width(), column.height()), (1, 3));
         let e = "O--/-O".parse::<Molecule>().unwrap_err();
         assert!(
             e.message

@@ -12,7 +12,7 @@ use std::time::Duration;
 use bbx::Rules;
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
 use bbx::control::{Budget, Cancel, Faults};
-use bbx::puzzle::{Format, Puzzle, load_puzzle};
+use bbx::puzzle::{Format, Puzzle, load_puzzle_arg};
 use bbx::solver::{self, Limits, Solution};
 
 /// The exit statuses of `bbx`, all in one place (README lists them).
@@ -114,7 +114,9 @@ fn watch_interrupts(stop: Arc<AtomicBool>) {
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
 pub struct PuzzleInput {
-    /// The puzzle file, or `-` for standard input.
+    /// The puzzle file, `-` for standard input, or the puzzle itself: a game
+    /// ID of Tatham's Black Box or the linear form in quotes ('A2_B4
+    /// @&ab@&@?ba?@&@&@'); a file of that name wins.
     pub file: String,
     /// Force the puzzle format instead of detecting it.
     #[arg(long, value_name = "display|linear|seed001|tatham")]
@@ -130,7 +132,7 @@ pub struct PuzzleInput {
 impl PuzzleInput {
     /// Reads the puzzle and settles its atom counts and rules.
     pub fn load(&self) -> bbx::Result<(Puzzle, RangeInclusive<usize>, Rules)> {
-        let puzzle = load_puzzle(&self.file, self.format)?;
+        let puzzle = load_puzzle_arg(&self.file, self.format)?;
         let atoms = match (self.atoms.clone(), puzzle.atoms, puzzle.atom_range.clone()) {
             (Some(r), _, _) => r,
             (None, Some(n), _) => n..=n,
@@ -142,23 +144,21 @@ impl PuzzleInput {
                 )));
             }
         };
-        let cells = puzzle.width() * puzzle.width();
+        let (shape, cells) = (puzzle.shape(), puzzle.shape().cells());
         if *atoms.start() > cells {
             return Err(bbx::Error::invalid(format!(
-                "{} atoms do not fit in the {w}×{w} box of {}",
+                "{} atoms do not fit in the {shape} box of {}",
                 atoms.start(),
                 puzzle.origin,
-                w = puzzle.width()
             )));
         }
         if *atoms.end() > cells {
             return Err(bbx::Error::invalid(format!(
-                "--atoms {}..{}: {} atoms do not fit in the {w}×{w} box of {} ({cells} cells): end the range at {cells} at most",
+                "--atoms {}..{}: {} atoms do not fit in the {shape} box of {} ({cells} cells): end the range at {cells} at most",
                 atoms.start(),
                 atoms.end(),
                 atoms.end(),
                 puzzle.origin,
-                w = puzzle.width()
             )));
         }
         let rules = self.rules.or(puzzle.rules).unwrap_or_default();

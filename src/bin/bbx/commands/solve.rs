@@ -50,7 +50,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let limits = Limits {
-        max: Some(args.max.limit(puzzle.width() * puzzle.width())),
+        max: Some(args.max.limit(puzzle.shape().cells())),
         budget: budget.clone(),
     };
     let (spinner, solution) =
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         let mut text = render::solve_text(&report, args.boards, &Flags);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
-            && p.len() == report.solution().observation.width().pow(2)
+            && p.len() == report.solution().observation.shape().cells()
         {
             text.push_str(&format!(
                 "\nprobability of an atom, in percent, over every molecule that fits (- never, O always):\n{}",

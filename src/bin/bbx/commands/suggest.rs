@@ -52,7 +52,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let (puzzle, atoms, rules) = args.input.load()?;
     let budget = budget(args.timeout).with_memory(Some(args.memory));
     let options = SuggestOptions {
-        max: args.max.limit(puzzle.width() * puzzle.width()),
+        max: args.max.limit(puzzle.shape().cells()),
         top: args.top,
         plan_max: args.plan.then_some(args.plan_max),
         // The strategy's own memory bound, on the subsets it remembers.
