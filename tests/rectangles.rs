@@ -340,3 +340,93 @@ fn every_command_of_a_configuration_takes_a_rectangle() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("A3_B5x3: 455 molecules"), "{text}");
 }
+
+#[test]
+fn a_puzzle_given_inline_and_a_file_of_that_name() {
+    // suggest takes a game ID in place of a file.
+    let v = json_ok(&["suggest", "w5h5m3M3:a8048f3fbbd74cba"]);
+    assert_eq!(v["origin"], "the game ID");
+    // A file of that name wins: its game is read, not the name's.
+    let dir = crate::common::temp_dir("inline-file");
+    let name = "A2_B4 @&ab@&@cbac@&@&@";
+    std::fs::write(dir.join(name), "A2_B4 ????????????????\n").unwrap();
+    let out = bbx()
+        .current_dir(&*dir)
+        .args(["solve", name, "--json", "--max", "1"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["origin"].as_str(), v["rays_shot"].as_u64()),
+        (Some(name), Some(0))
+    );
+    let v = json_ok(&["solve", name]);
+    assert_eq!(v["origin"], "the puzzle given inline");
+    assert_eq!(v["rays_shot"], 16);
+}
+
+#[test]
+fn generate_takes_tathams_names() {
+    for name in ["8x8, 3-6 balls", "w8h8m3M6", "A3-6_B8"] {
+        let g = json_ok(&["generate", name, "--seed", "4"]);
+        assert_eq!(g["config"], "A3-6_B8", "{name}");
+        assert!(g["tatham_id"].as_str().unwrap().starts_with("w8h8m3M6:"));
+    }
+}
+
+#[test]
+fn a_rectangle_is_played() {
+    use bbx::play::app::Options;
+    use bbx::play::session::Session;
+    use bbx::play::setup::{Setup, Start, start};
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let setup = Setup {
+        start: Start::Random {
+            config: "A2_B5x3".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(3),
+        ..Setup::default()
+    };
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), Options::default());
+    let press = |app: &mut Session, code| app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    // Every ray, once round the border: down the left side (3), along the
+    // bottom (5), up the right side (3), back along the top (5); a step past
+    // a side's end goes round the corner.
+    let moves = "DDDRRRRRUUULLLL";
+    for m in moves.chars() {
+        press(&mut app, KeyCode::Enter);
+        press(
+            &mut app,
+            match m {
+                'D' => KeyCode::Down,
+                'R' => KeyCode::Right,
+                'U' => KeyCode::Up,
+                _ => KeyCode::Left,
+            },
+        );
+    }
+    press(&mut app, KeyCode::Enter);
+    let game = app.app().game();
+    assert!(game.observation().is_complete(), "{}", game.observation());
+    let mut t = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    t.draw(|f| bbx::play::draw(app.app(), f)).unwrap();
+    let buf = t.backend().buffer();
+    let lines: Vec<String> = (0..30)
+        .map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect())
+        .collect();
+    let top = lines.iter().position(|l| l.contains("┌ the box")).unwrap();
+    // The box's frame holds h + 2 lines of 2w + 4 characters: 5 lines.
+    assert!(lines[top + 6].starts_with('└'), "{}", lines.join("\n"));
+    assert!(
+        lines[0].contains("A2_B5x3, standard rules, seed 3"),
+        "{}",
+        lines[0]
+    );
+    // The marks round the box are the spectrum's.
+    let marks = game.marks();
+    let first: String = lines[top + 2].chars().skip(2).take(14).collect();
+    assert_eq!(first.chars().nth(1), Some(marks[0]), "{first}");
+}

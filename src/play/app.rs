@@ -21,7 +21,7 @@
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
 //! let (mut app, _) = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
 //! let key = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-//! app.update(key(' ')); // shoots ray 1
+//! app.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))); // shoots ray 1
 //! assert_eq!(app.game().observation().shot_count(), 1);
 //! app.update(key('q')); // the game is not over: "Quit?"
 //! assert_eq!(app.update(key('y')), vec![Effect::Quit]);

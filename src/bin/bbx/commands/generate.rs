@@ -17,7 +17,10 @@ use crate::cli::{Quiet, Seed, Status, json, parse_timeout, spinner};
 )]
 pub struct Args {
     /// The configuration, e.g. A5_B10, A5_B8x6 (8 wide, 6 high), or a range
-    /// of atoms, A3-6_B8 (the count drawn in it and not told).
+    /// of atoms, A3-6_B8 (the count drawn in it and not told); Tatham's
+    /// parameters (w8h8m3M6) or one of his presets ('8x8, 3-6 balls') name
+    /// the same.
+    #[arg(value_parser = parse_game)]
     config: ConfigRange,
     /// Keep drawing until the full spectrum has exactly one answer.
     #[arg(long)]
@@ -162,6 +165,20 @@ fn inner(args: Args) -> bbx::Result<String> {
             eprint!("{summary}");
             Ok(picture)
         }
+    }
+}
+
+/// A configuration or a range (`A3-6_B8`), or the same named as Tatham names
+/// his games: his parameters alone (`w8h8m3M6`) or a preset's title.
+fn parse_game(s: &str) -> Result<ConfigRange, String> {
+    if let Some(p) = TathamParams::preset(s) {
+        return Ok(p.range());
+    }
+    match TathamParams::alone(s) {
+        Some(p) => Ok(p?.range()),
+        None => s
+            .parse::<ConfigRange>()
+            .map_err(|e| e.show(&crate::cli::Flags)),
     }
 }
 
