@@ -272,7 +272,7 @@ pub fn command(key: &KeyEvent) -> Option<Command> {
 pub const KEYS: &[(&str, &str)] = &[
     ("q  Ctrl-C", "quit · quit at once"),
     ("←↓↑→ hjkl", "move, round the corners"),
-    ("Ctrl-F B N P", "move, as in Emacs"),
+    ("^F ^B ^N ^P", "move, as in Emacs"),
     ("o Tab", "jump to the opposite side"),
     ("Home End", "to an end of side or row"),
     ("0-9 Ctrl-U", "counts: 3j, Ctrl-U = 4"),

@@ -222,10 +222,12 @@ impl Started {
             Source::Tatham { path: None } => {
                 join(&format!("Tatham's Black Box game ID, {config}"), &rules)
             }
-            Source::TathamDrawn { params, seed } => {
+            Source::TathamDrawn { params, seed } if with_rules => {
                 let title = params.title();
                 format!("Tatham's {title}, seed {seed} (game ID {params}#{seed})")
             }
+            // Short: the game ID alone says it all.
+            Source::TathamDrawn { params, seed } => format!("Tatham's game {params}#{seed}"),
         }
     }
 
