@@ -43,7 +43,7 @@ fn orbits(c: &mut Criterion) {
         })
     });
     group.bench_function("walk + trace", |b| {
-        let mut traced = Traced::new(config.width);
+        let mut traced = Traced::new(config.shape());
         b.iter(|| {
             let mut walk = OrbitWalk::new(config, 1, SLICE, true).expect("walk");
             let mut acc = 0u32;
@@ -55,8 +55,8 @@ fn orbits(c: &mut Criterion) {
         })
     });
     group.bench_function("walk + trace + canonical form + record", |b| {
-        let mut traced = Traced::new(config.width);
-        let sym = SpectrumSymmetries::new(config.width);
+        let mut traced = Traced::new(config.shape());
+        let sym = SpectrumSymmetries::new(config.shape());
         let numbering = Numbering::new(config).expect("numbered");
         let mut canonical = sym.canonical(&vec![0; 4 * config.width]);
         let mut out = Vec::with_capacity(reps as usize);
@@ -79,8 +79,8 @@ fn orbits(c: &mut Criterion) {
 
 fn grouping(c: &mut Criterion) {
     let config: Config = "A5_B8".parse().expect("valid");
-    let mut traced = Traced::new(config.width);
-    let sym = SpectrumSymmetries::new(config.width);
+    let mut traced = Traced::new(config.shape());
+    let sym = SpectrumSymmetries::new(config.shape());
     let numbering = Numbering::new(config).expect("numbered");
     let mut records = Vec::new();
     let mut walk = OrbitWalk::new(config, 1, SLICE, true).expect("walk");

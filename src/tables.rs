@@ -183,7 +183,7 @@ impl RecordReport {
         number: u64,
         m: &Molecule,
     ) -> RecordReport {
-        let mut tracer = Tracer::new(m.width(), Rules::Standard);
+        let mut tracer = Tracer::new(m.shape(), Rules::Standard);
         tracer.load(m);
         let mut rays = Vec::new();
         tracer.trace_all(&mut rays);

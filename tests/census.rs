@@ -70,6 +70,36 @@ fn the_census_gives_the_catalogues_report_on_every_small_configuration() {
 }
 
 #[test]
+fn the_census_gives_the_catalogues_report_on_small_rectangles() {
+    let mut checked = 0;
+    for (w, h) in [
+        (2, 3),
+        (3, 2),
+        (4, 2),
+        (3, 5),
+        (5, 3),
+        (4, 6),
+        (6, 3),
+        (1, 7),
+        (7, 2),
+    ] {
+        for atoms in 0..=5usize {
+            let shape = bbx::rules::config::Shape::new(w, h).unwrap();
+            let Ok(config) = Config::shaped(atoms, shape) else {
+                continue;
+            };
+            if config.molecule_count().is_none_or(|n| n > 150_000) {
+                continue;
+            }
+            let expected = catalogue(config);
+            assert_eq!(counts(census(config, true, 2)), expected, "{config}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked} configurations");
+}
+
+#[test]
 fn one_worker_and_three_give_the_same_report() {
     let config: Config = "A4_B7".parse().unwrap();
     assert_eq!(

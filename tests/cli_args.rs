@@ -578,7 +578,7 @@ fn counts_of_one_are_singular() {
     texts.push(err);
     let err = refused(&["trace", "-"], "   @ @\n @ O O\n @ O\n   @ &\n");
     assert!(
-        err.contains("row 2 has 1 cell but the board has 2 rows"),
+        err.contains("row 2 has 1 cell but row 1 has 2 cells"),
         "{err}"
     );
     texts.push(err);

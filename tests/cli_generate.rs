@@ -2,6 +2,7 @@
 
 use bbx::assistant::generate::is_unique;
 use bbx::puzzle::parse_puzzle;
+use bbx::rules::config::ConfigRange;
 use bbx::rules::enumeration::Molecules;
 use bbx::{Config, Molecule, Observation, Outcome, Rules, Spectrum};
 use serde_json::Value;
@@ -11,7 +12,7 @@ use crate::common::{bbx, json_ok as run_json, puzzle};
 /// Every molecule of `config` with its spectrum, one byte per ray (see
 /// [`code`]), traced one by one.
 struct Table {
-    width: usize,
+    positions: usize,
     molecules: Vec<Molecule>,
     spectra: Vec<u8>,
 }
@@ -19,7 +20,7 @@ struct Table {
 impl Table {
     fn of(config: Config) -> Table {
         let molecules: Vec<Molecule> = Molecules::new(config).collect();
-        let mut spectra = Vec::with_capacity(molecules.len() * 4 * config.width);
+        let mut spectra = Vec::with_capacity(molecules.len() * config.positions());
         for m in &molecules {
             spectra.extend(
                 Spectrum::of(m, Rules::Standard)
@@ -29,7 +30,7 @@ impl Table {
             );
         }
         Table {
-            width: config.width,
+            positions: config.positions(),
             molecules,
             spectra,
         }
@@ -60,7 +61,7 @@ fn fits_without_each_ray(table: &Table, o: &Observation) -> (Vec<Molecule>, Vec<
     for (m, s) in table
         .molecules
         .iter()
-        .zip(table.spectra.chunks(4 * table.width))
+        .zip(table.spectra.chunks(table.positions))
     {
         let mut wrong = rays.iter().enumerate().filter(|(_, (p, c))| s[p - 1] != *c);
         match (wrong.next(), wrong.next()) {
@@ -101,6 +102,109 @@ fn minimal_puzzles_are_unique_and_minimal_by_brute_force() {
             }
         }
     }
+}
+
+/// Rectangles and ranges of atom counts, checked the same way: the tables of
+/// every count of the range, traced one by one, hold one answer, the
+/// generated molecule, and any one ray less lets another molecule in; the
+/// puzzle names the range (`There are 2 to 3 balls in the box`) and
+/// Tatham's game ID, read back, hides the same molecule.
+#[test]
+fn rectangles_and_ranges_give_minimal_puzzles_by_brute_force() {
+    for config in ["A3_B6x4", "A2-3_B5x4", "A3-4_B3x6"] {
+        let range: ConfigRange = config.parse().unwrap();
+        let tables: Vec<Table> = range
+            .atoms()
+            .map(|k| Table::of(range.with_atoms(k)))
+            .collect();
+        for seed in 1..=4 {
+            let seed = seed.to_string();
+            let g = run_json(&["generate", config, "--minimal", "--seed", &seed]);
+            let molecule: Molecule = g["molecule"].as_str().unwrap().parse().unwrap();
+            assert_eq!(molecule.shape(), range.shape, "{config}");
+            let p = parse_puzzle(g["puzzle"].as_str().unwrap(), "generated", None).unwrap();
+            assert_eq!(p.shape(), range.shape);
+            if range.min_atoms == range.max_atoms {
+                assert_eq!(p.atoms, Some(range.min_atoms));
+            } else {
+                assert_eq!((p.atoms, p.atom_range), (None, Some(range.atoms())));
+            }
+            let mut fit = Vec::new();
+            let mut others = vec![0usize; p.observation.rays().len()];
+            for t in &tables {
+                let (f, without) = fits_without_each_ray(t, &p.observation);
+                fit.extend(f);
+                for (i, (_, n)) in without.into_iter().enumerate() {
+                    others[i] += n;
+                }
+            }
+            assert_eq!(
+                fit,
+                std::slice::from_ref(&molecule),
+                "{config} seed {seed}: one answer"
+            );
+            assert!(
+                others.iter().all(|&n| n > 0),
+                "{config} seed {seed}: {others:?}"
+            );
+            let id = g["tatham_id"].as_str().expect("a game of Tatham's");
+            let t = bbx::puzzle::parse_tatham(id, "id").unwrap();
+            assert_eq!(t.hidden, molecule, "{id}");
+            assert_eq!(t.params.range(), range);
+        }
+    }
+}
+
+#[test]
+fn the_answer_is_shown_only_when_asked() {
+    let dir = crate::common::temp_dir("generate-answer");
+    let out = dir.join("p.txt");
+    let out = out.to_str().unwrap();
+    let g = run_json(&["generate", "A4_B8", "--unique", "--seed", "3"]);
+    let answer = g["molecule"].as_str().unwrap();
+    let id = g["tatham_id"].as_str().unwrap();
+    assert!(id.starts_with("w8h8m4M4:"), "{id}");
+    for quiet in [false, true] {
+        let mut args = vec!["generate", "A4_B8", "--unique", "--seed", "3", "--out", out];
+        if quiet {
+            args.push("-q");
+        }
+        let o = bbx().args(&args).output().unwrap();
+        let all = format!(
+            "{}{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+            std::fs::read_to_string(out).unwrap()
+        );
+        assert!(!all.contains(answer) && !all.contains("answer:"), "{all}");
+        assert!(all.contains(&format!("Tatham's game ID: {id}\n")), "{all}");
+        args.push("--show-answer");
+        let o = bbx().args(&args).output().unwrap();
+        let shown = String::from_utf8_lossy(&o.stdout);
+        assert!(shown.contains(&format!("answer: {answer}\n")), "{shown}");
+    }
+    // Without --out, the puzzle alone on standard output.
+    let o = bbx()
+        .args(["generate", "A4_B8", "--unique", "--seed", "3"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(
+        stdout.ends_with("There are 4 balls in the box\n"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains(answer) && !stderr.contains(answer),
+        "{stderr}"
+    );
+    // No game ID where Tatham's program cannot play the game.
+    let g = run_json(&["generate", "A2_B4", "--rules", "edge-miss", "--seed", "1"]);
+    assert_eq!(g["tatham_id"], Value::Null);
+    let g = run_json(&["generate", "A1_B1x4", "--seed", "1"]);
+    assert_eq!(g["tatham_id"], Value::Null);
 }
 
 /// On A5_B10 brute force is out of reach (75 million molecules): the check

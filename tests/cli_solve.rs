@@ -350,8 +350,8 @@ fn bad_puzzles() {
     );
     rejects(
         &["solve", "-"],
-        Some("   O - -\n   - - -\n\nThere are 2 balls in the box\n"),
-        "square",
+        Some("   O - -\n   - -\n\nThere are 2 balls in the box\n"),
+        "row 2 has 2 cells but row 1 has 3 cells: every row of a box has as many cells",
     );
     rejects(&["solve", "-"], Some("5 26\n1\n"), "standard input");
 }

@@ -225,7 +225,7 @@ fn bad_input_is_reported() {
     rejects(
         &["trace", "O-O-------------", "--ray", "0"],
         None,
-        "expected a border position: a whole number, at least 1",
+        "--ray 0: border positions of a 4×4 box are 1 to 16",
     );
     rejects(
         &["trace", "O-O-------------", "--rules", "tatham"],
@@ -246,8 +246,8 @@ fn bad_input_is_reported() {
     );
     rejects(
         &["trace", "-"],
-        Some("   O - -\n   - - -\n"),
-        "a board is square",
+        Some("   O - -\n   - -\n"),
+        "every row of a box has as many cells",
     );
     rejects(
         &["trace", "-"],

@@ -217,7 +217,7 @@ proptest! {
             .map(|n| rank(&transform(n).molecule(&m)).expect("numbered"))
             .collect();
         let smallest = *ranks.iter().min().unwrap();
-        let c = Config { atoms: m.atoms().len(), width: p };
+        let c = Config { atoms: m.atoms().len(), width: p, height: p };
         let canon = unrank(c, smallest).expect("in range");
         let first = TIE_ORDER
             .iter()

@@ -44,39 +44,67 @@ fn right_of(d: Dir) -> Dir {
     (d.1, -d.0)
 }
 
-/// A p×p box as a grid of booleans, `cell[r-1][c-1]` for row r, column c.
+/// A box w wide and h high (p×p for a square) as a grid of booleans,
+/// `cell[r-1][c-1]` for row r, column c.
 #[derive(Debug, Clone)]
-struct Board {
-    p: usize,
+pub(crate) struct Board {
+    w: usize,
+    h: usize,
     cell: Vec<Vec<bool>>,
 }
 
 impl Board {
-    /// From the linear form: p·p characters row by row from the top, `O` atom.
-    fn from_linear(s: &str) -> Board {
-        let chars: Vec<char> = s.chars().collect();
-        let p = (1..=chars.len())
-            .find(|p| p * p == chars.len())
-            .expect("square");
-        let cell = chars
-            .chunks(p)
+    /// From the linear form: row by row from the top, `O` atom; a square's
+    /// p·p characters, or a rectangle's rows separated by `/`.
+    pub(crate) fn from_linear(s: &str) -> Board {
+        let rows: Vec<Vec<char>> = if s.contains('/') {
+            // A single row ends with `/`.
+            s.split('/')
+                .filter(|r| !r.is_empty())
+                .map(|r| r.chars().collect())
+                .collect()
+        } else {
+            let chars: Vec<char> = s.chars().collect();
+            let p = (1..=chars.len())
+                .find(|p| p * p == chars.len())
+                .expect("square");
+            chars.chunks(p).map(<[char]>::to_vec).collect()
+        };
+        let cell: Vec<Vec<bool>> = rows
+            .iter()
             .map(|row| row.iter().map(|&ch| ch == 'O').collect())
             .collect();
-        Board { p, cell }
+        Board {
+            w: cell[0].len(),
+            h: cell.len(),
+            cell,
+        }
     }
 
-    fn from_molecule(m: &Molecule) -> Board {
+    pub(crate) fn from_molecule(m: &Molecule) -> Board {
         let b = Board::from_linear(&m.to_string());
-        assert_eq!(b.p, m.width());
+        assert_eq!((b.w, b.h), (m.width(), m.height()));
         b
     }
 
     fn linear(&self) -> String {
-        self.cell
+        let rows: Vec<String> = self
+            .cell
             .iter()
-            .flatten()
-            .map(|&a| if a { 'O' } else { '-' })
-            .collect()
+            .map(|row| row.iter().map(|&a| if a { 'O' } else { '-' }).collect())
+            .collect();
+        if self.w == self.h {
+            rows.concat()
+        } else if self.h == 1 {
+            format!("{}/", rows[0])
+        } else {
+            rows.join("/")
+        }
+    }
+
+    /// Border positions, 2(w+h).
+    pub(crate) fn positions(&self) -> usize {
+        2 * (self.w + self.h)
     }
 
     fn molecule(&self) -> Molecule {
@@ -84,8 +112,7 @@ impl Board {
     }
 
     fn inside(&self, r: isize, c: isize) -> bool {
-        let p = self.p as isize;
-        (1..=p).contains(&r) && (1..=p).contains(&c)
+        (1..=self.h as isize).contains(&r) && (1..=self.w as isize).contains(&c)
     }
 
     /// Whether (r, c) holds an atom; nothing outside the box does.
@@ -94,28 +121,27 @@ impl Board {
     }
 
     /// The border position's cell just outside the box, and the entry heading.
-    fn start(&self, pos: usize) -> (isize, isize, Dir) {
-        let p = self.p;
-        assert!((1..=4 * p).contains(&pos));
-        let (p, q) = (p as isize, pos as isize);
-        if q <= p {
+    pub(crate) fn start(&self, pos: usize) -> (isize, isize, Dir) {
+        assert!((1..=self.positions()).contains(&pos));
+        let (w, h, q) = (self.w as isize, self.h as isize, pos as isize);
+        if q <= h {
             // left side, top to bottom, heading east
             (q, 0, EAST)
-        } else if q <= 2 * p {
+        } else if q <= h + w {
             // bottom side, left to right, heading north
-            (p + 1, q - p, NORTH)
-        } else if q <= 3 * p {
+            (h + 1, q - h, NORTH)
+        } else if q <= 2 * h + w {
             // right side, bottom to top, heading west
-            (p - (q - 2 * p - 1), p + 1, WEST)
+            (h - (q - h - w - 1), w + 1, WEST)
         } else {
             // top side, right to left, heading south
-            (0, p - (q - 3 * p - 1), SOUTH)
+            (0, w - (q - 2 * h - w - 1), SOUTH)
         }
     }
 
     /// The border position owning the outside cell (r, c).
-    fn position_of(&self, r: isize, c: isize) -> usize {
-        (1..=4 * self.p)
+    pub(crate) fn position_of(&self, r: isize, c: isize) -> usize {
+        (1..=self.positions())
             .find(|&q| {
                 let (sr, sc, _) = self.start(q);
                 (sr, sc) == (r, c)
@@ -126,12 +152,12 @@ impl Board {
 
 /// What the naive engine found for one ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Naive {
-    outcome: Outcome,
+pub(crate) struct Naive {
+    pub(crate) outcome: Outcome,
     /// Cells entered (before reversing, for a deep reflection).
-    length: u32,
+    pub(crate) length: u32,
     /// 90° deflections (before reversing, for a deep reflection).
-    turns: u32,
+    pub(crate) turns: u32,
     /// Decided at the entry, before the ray entered any cell.
     at_entry: bool,
 }
@@ -183,7 +209,7 @@ fn naive_trace(b: &Board, rules: Rules, pos: usize) -> Naive {
     let mut turns = 0u32;
     // (length, turns) when the ray reversed (rule 2).
     let mut reversed: Option<(u32, u32)> = None;
-    let limit = 16 * (b.p + 2) * (b.p + 2);
+    let limit = 16 * (b.w + 2) * (b.h + 2);
     for _ in 0..limit {
         if !b.inside(r, c) {
             let q = b.position_of(r, c);
@@ -263,13 +289,15 @@ fn naive_trace(b: &Board, rules: Rules, pos: usize) -> Naive {
     panic!("{}: ray {pos} does not terminate", b.linear());
 }
 
-fn naive_rays(b: &Board, rules: Rules) -> Vec<Naive> {
-    (1..=4 * b.p).map(|q| naive_trace(b, rules, q)).collect()
+pub(crate) fn naive_rays(b: &Board, rules: Rules) -> Vec<Naive> {
+    (1..=b.positions())
+        .map(|q| naive_trace(b, rules, q))
+        .collect()
 }
 
 /// The spectrum string: `@`, `&`, `~`, and a letter per exit pair, `a`..`z` then
 /// `A`..`Z` in order of first appearance; `None` past 52 pairs.
-fn naive_spectrum(rays: &[Naive]) -> Option<String> {
+pub(crate) fn naive_spectrum(rays: &[Naive]) -> Option<String> {
     let labels: Vec<char> = ('a'..='z').chain('A'..='Z').collect();
     let mut label_of: HashMap<usize, char> = HashMap::new();
     let mut s = String::new();
@@ -346,27 +374,27 @@ fn naive_stats(rays: &[Naive]) -> Stats {
 /// sets with the naive engine.
 fn compare(m: &Molecule) -> Result<(), TestCaseError> {
     let b = Board::from_molecule(m);
-    let p = b.p;
+    let n = b.positions();
     for rules in [Rules::Standard, Rules::EdgeMiss] {
         let naive = naive_rays(&b, rules);
-        let mut t = Tracer::new(p, rules);
+        let mut t = Tracer::new(m.shape(), rules);
         t.load(m);
-        for pos in 1..=4 * p {
+        for pos in 1..=n {
             prop_assert_eq!(
                 t.trace(pos),
                 naive[pos - 1].trace(),
                 "Tracer::trace: molecule {} ({}×{}), rules {}, position {}",
                 m,
-                p,
-                p,
+                b.w,
+                b.h,
                 rules,
                 pos
             );
         }
         let mut all = Vec::new();
         t.trace_all(&mut all);
-        prop_assert_eq!(all.len(), 4 * p);
-        for pos in 1..=4 * p {
+        prop_assert_eq!(all.len(), n);
+        for pos in 1..=n {
             prop_assert_eq!(
                 all[pos - 1],
                 naive[pos - 1].trace(),
@@ -381,7 +409,7 @@ fn compare(m: &Molecule) -> Result<(), TestCaseError> {
         prop_assert_eq!(&a.rays, &expected, "Analysis rays: {} {}", m, rules);
         let outcomes: Vec<Outcome> = naive.iter().map(|r| r.outcome).collect();
         prop_assert_eq!(a.spectrum.outcomes(), &outcomes[..]);
-        prop_assert_eq!(a.spectrum.width(), p);
+        prop_assert_eq!((a.spectrum.width(), a.spectrum.shape().height), (b.w, b.h));
         prop_assert_eq!(
             a.spectrum.normalized(),
             naive_spectrum(&naive),
@@ -415,6 +443,20 @@ proptest! {
 
     #[test]
     fn tracer_matches_naive_on_dense_boards(m in dense(14)) {
+        compare(&m)?;
+    }
+
+    /// Rectangles, 1 to 12 cells a side, sparse or dense.
+    #[test]
+    fn tracer_matches_naive_on_rectangles(
+        m in (1usize..=12, 1usize..=12, 0.05f64..0.7).prop_flat_map(|(w, h, density)| {
+            proptest::collection::vec(proptest::bool::weighted(density), w * h).prop_map(move |v| {
+                let shape = bbx::rules::config::Shape::new(w, h).unwrap();
+                Molecule::new(shape, v.iter().enumerate().filter(|(_, a)| **a).map(|(i, _)| i))
+                    .expect("valid atoms")
+            })
+        })
+    ) {
         compare(&m)?;
     }
 
@@ -486,7 +528,7 @@ fn all_boards(n: usize, p: usize) -> Vec<Board> {
         for &x in &a {
             cell[x / p][x % p] = true;
         }
-        out.push(Board { p, cell });
+        out.push(Board { w: p, h: p, cell });
         if !next_combination(&mut a, p * p) {
             return out;
         }
@@ -707,7 +749,8 @@ fn seed_001_sample_has_one_answer_under_edge_miss() {
 fn spectrum_strings_of_empty_boards() {
     for p in 1..=30usize {
         let b = Board {
-            p,
+            w: p,
+            h: p,
             cell: vec![vec![false; p]; p],
         };
         let m = Molecule::new(p, []).unwrap();

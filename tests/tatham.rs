@@ -350,7 +350,7 @@ fn bad_files_are_refused_in_one_line_naming_the_record() {
         (
             "CPARAMS :8:w8h8m5M5",
             "CPARAMS :8:w8h6m5M5",
-            "record CPARAMS: the parameters 'w8h6m5M5': a 8×6 box; bbx plays square boxes only",
+            "record DESC: the description is corrupted: it decodes to a 8×8 box but the parameters say 8×6",
         ),
         (
             "GAME    :9:Black Box",
@@ -384,18 +384,19 @@ fn bad_files_are_refused_in_one_line_naming_the_record() {
         None,
         "the file is cut short",
     );
-    // A rectangular game ID, in a file and on the command line of play.
+    // A square's description under a rectangle's parameters, in a file and
+    // on the command line of play.
     let rect = dir.join("rect.txt");
     std::fs::write(&rect, "w8h6m5M5:925fa66636a72ed6ae1c5015\n").unwrap();
     rejects(
         &["solve", rect.to_str().unwrap()],
         None,
-        "bbx plays square boxes only",
+        "it decodes to a 8×8 box but the parameters say 8×6",
     );
     rejects(
-        &["play", "w8h6m5M5#12345"],
+        &["play", "w8h6m5M5:925fa66636a72ed6ae1c5015"],
         None,
-        "bbx plays square boxes only",
+        "it decodes to a 8×8 box but the parameters say 8×6",
     );
     // A good file: the same commands succeed (the edits above are the faults).
     let out = bbx()

@@ -31,6 +31,7 @@ mod optimal;
 mod play;
 mod play_terminal;
 mod properties;
+mod rectangles;
 mod reference;
 mod sat_props;
 mod tatham;

@@ -21,12 +21,14 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{SliceRandom, index};
-use rand::{Rng, SeedableRng, TryRng};
+use rand::{Rng, RngExt as _, SeedableRng, TryRng};
 
 use crate::control::{Budget, Cut, Ended, Finished};
 use crate::error::{Error, quantity};
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use std::ops::RangeInclusive;
+
+use crate::rules::config::{Config, ConfigRange};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::setting::{Setting, Text};
@@ -70,7 +72,20 @@ pub fn fresh_seed() -> Result<u64, Error> {
 /// A random molecule of `config`: its atoms on distinct cells drawn uniformly.
 pub fn random_molecule(config: Config, rng: &mut (impl Rng + ?Sized)) -> Molecule {
     let cells = index::sample(rng, config.cells(), config.atoms);
-    Molecule::new(config.width, cells).expect("distinct cells inside the box")
+    Molecule::new(config.shape(), cells).expect("distinct cells inside the box")
+}
+
+/// A random molecule of a range of atom counts, drawn as Simon Tatham's
+/// Black Box draws one (its `new_game_desc`): the count uniformly in the
+/// range, then the atoms on distinct cells uniformly. A range of one count
+/// draws as [`random_molecule`] does, number for number.
+pub fn random_in(range: ConfigRange, rng: &mut (impl Rng + ?Sized)) -> Molecule {
+    let atoms = if range.min_atoms < range.max_atoms {
+        rng.random_range(range.atoms())
+    } else {
+        range.min_atoms
+    };
+    random_molecule(range.with_atoms(atoms), rng)
 }
 
 /// A molecule whose full spectrum has exactly one answer.
@@ -86,22 +101,22 @@ pub struct Generated {
 
 /// Whether `observed` admits exactly one molecule of `atoms` atoms.
 pub fn is_unique(observed: &Observation, rules: Rules, atoms: usize) -> Result<bool, Error> {
-    Ok(unique_within(observed, rules, atoms, &Budget::default())?.whole() == Ok(true))
+    Ok(unique_within(observed, rules, atoms..=atoms, &Budget::default())?.whole() == Ok(true))
 }
 
-/// Whether `observed` admits exactly one molecule of `atoms` atoms, known
-/// unless the budget's deadline or token stopped the search.
+/// Whether `observed` admits exactly one molecule of any of the counts
+/// `atoms`, known unless the budget's deadline or token stopped the search.
 fn unique_within(
     observed: &Observation,
     rules: Rules,
-    atoms: usize,
+    atoms: RangeInclusive<usize>,
     budget: &Budget,
 ) -> Result<Finished<bool>, Error> {
     let limits = Limits {
         max: Some(2),
         budget: budget.clone(),
     };
-    let s = solver::solve(observed, rules, atoms..=atoms, &limits, |_| {})?;
+    let s = solver::solve(observed, rules, atoms, &limits, |_| {})?;
     Ok(match s.ended.cut() {
         Some(Cut::TimedOut | Cut::Cancelled) => Finished::new(false, s.ended),
         _ => Finished::complete(s.molecules.len() == 1 && s.ended.is_complete()),
@@ -119,10 +134,23 @@ pub fn unique(
     max_draws: usize,
     budget: &Budget,
 ) -> Result<Generated, Error> {
+    unique_in(config.into(), rules, rng, max_draws, budget)
+}
+
+/// [`unique`] for a range of atom counts: each molecule drawn as
+/// [`random_in`] draws it, and unique among the molecules of every count
+/// of the range (the player is not told the count).
+pub fn unique_in(
+    config: ConfigRange,
+    rules: Rules,
+    rng: &mut (impl Rng + ?Sized),
+    max_draws: usize,
+    budget: &Budget,
+) -> Result<Generated, Error> {
     for draws in 1..=max_draws {
-        let m = random_molecule(config, rng);
+        let m = random_in(config, rng);
         let o = Observation::full(&Spectrum::of(&m, rules));
-        let u = unique_within(&o, rules, config.atoms, budget)?;
+        let u = unique_within(&o, rules, config.atoms(), budget)?;
         if u.is_complete() && u.value {
             return Ok(Generated {
                 molecule: m,
@@ -165,6 +193,17 @@ pub fn minimize(
     rng: &mut (impl Rng + ?Sized),
     budget: &Budget,
 ) -> Result<Finished<Observation>, Error> {
+    minimize_in(observed, rules, atoms..=atoms, rng, budget)
+}
+
+/// [`minimize`] when the answer is one molecule of any count in `atoms`.
+pub fn minimize_in(
+    observed: &Observation,
+    rules: Rules,
+    atoms: RangeInclusive<usize>,
+    rng: &mut (impl Rng + ?Sized),
+    budget: &Budget,
+) -> Result<Finished<Observation>, Error> {
     let mut o = observed.clone();
     let mut rays: Vec<usize> = o.rays().into_iter().map(|(p, _)| p).collect();
     rays.shuffle(rng);
@@ -174,7 +213,7 @@ pub fn minimize(
             return Ok(Finished::new(o, cut.into()));
         }
         o.forget(pos);
-        let u = unique_within(&o, rules, atoms, budget)?;
+        let u = unique_within(&o, rules, atoms.clone(), budget)?;
         if !u.value {
             o.record(pos, outcome);
         }
@@ -201,6 +240,39 @@ mod tests {
         assert_eq!(cut.ended, Ended::TimedOut);
         assert_eq!(cut.value, g.observation);
         assert!(is_unique(&cut.value, Rules::Standard, 4).unwrap());
+    }
+
+    #[test]
+    fn a_range_draws_its_count_and_a_single_count_draws_as_before() {
+        let exact: Config = "A4_B8".parse().unwrap();
+        for seed in 0..20 {
+            assert_eq!(
+                random_in(exact.into(), &mut seeded(seed)),
+                random_molecule(exact, &mut seeded(seed))
+            );
+        }
+        let range: ConfigRange = "A3-6_B8x6".parse().unwrap();
+        let mut counts = [0usize; 7];
+        for seed in 0..400 {
+            let m = random_in(range, &mut seeded(seed));
+            assert_eq!(m.shape(), range.shape);
+            counts[m.atoms().len()] += 1;
+        }
+        assert_eq!(counts[..3], [0, 0, 0]);
+        assert!(counts[3..].iter().all(|&n| n > 60), "{counts:?}");
+        // Unique among every count of the range.
+        let range: ConfigRange = "A2-3_B4".parse().unwrap();
+        let anytime = Budget::default();
+        let g = unique_in(range, Rules::Standard, &mut seeded(3), 500, &anytime).unwrap();
+        let s = solver::solve(
+            &g.observation,
+            Rules::Standard,
+            2..=3,
+            &Limits::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(s.molecules, [g.molecule]);
     }
 
     #[test]

@@ -229,12 +229,12 @@ impl<'a> Search<'a> {
         let mut images = vec![[0u32; 8]; n];
         let mut cells: Vec<usize> = Vec::with_capacity(k);
         for (m, w) in images.iter_mut().enumerate() {
-            for (i, tr) in Transform::ALL.iter().enumerate() {
+            for (i, tr) in Transform::slots(config.shape()).iter().enumerate() {
                 cells.clear();
                 cells.extend(
                     t.atoms(m as u32)
                         .iter()
-                        .map(|&a| tr.cell(config.width, a as usize)),
+                        .map(|&a| tr.cell(config.shape(), a as usize)),
                 );
                 cells.sort_unstable();
                 w[i] = (numbering.rank(&cells) - 1) as u32;
@@ -969,7 +969,7 @@ pub fn lower_bound(
     let (rays, n) = (t.rays, t.count);
     let numbering = Numbering::new(config)
         .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
-    let cells = config.width * config.width;
+    let cells = config.cells();
     let k = config.atoms;
     // Per molecule, the hitting bound (0 when the box is too wide for the
     // masks: the Huffman bound stands alone).

@@ -80,9 +80,8 @@ pub fn plan(
     rules: Rules,
     budget: &Budget,
 ) -> Finished<Option<ShootingPlan>> {
-    let p = observed.width();
     let outcomes = outcome_table(molecules, rules);
-    let unshot: Vec<usize> = (1..=4 * p)
+    let unshot: Vec<usize> = (1..=observed.shape().positions())
         .filter(|&pos| observed.get(pos).is_none())
         .collect();
     let mut search = Search {

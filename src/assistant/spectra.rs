@@ -61,7 +61,7 @@ impl Spectra {
         beside: u64,
     ) -> Result<Finished<Option<Spectra>>, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
-        if count > STRATEGY_LIMIT || config.width > 63 {
+        if count > STRATEGY_LIMIT || config.width.max(config.height) > 63 {
             return Err(Error::invalid(format!(
                 "{config} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
                 config
@@ -69,7 +69,7 @@ impl Spectra {
                     .map_or("more than 2^64".to_string(), |n| n.to_string())
             )));
         }
-        let (rays, stride) = (4 * config.width, config.atoms.max(1));
+        let (rays, stride) = (config.positions(), config.atoms.max(1));
         let bytes = count * ((rays + 2 * stride) as u64 + beside);
         let bound = budget.memory_or(SPECTRA_MEMORY);
         if bytes > bound {
@@ -103,7 +103,7 @@ impl Spectra {
             .zip(spectra.atoms.par_chunks_mut(chunk * stride))
             .zip(spectra.codes.par_chunks_mut(chunk * rays))
             .try_for_each(|((part, atoms), codes)| {
-                let mut tracer = Tracer::new(config.width, rules);
+                let mut tracer = Tracer::new(config.shape(), rules);
                 let mut rows = atoms.chunks_mut(stride).zip(codes.chunks_mut(rays));
                 part.visit(budget, |_, cells, _| {
                     let Some((a, spectrum)) = rows.next() else {

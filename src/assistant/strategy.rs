@@ -586,7 +586,7 @@ impl Player<'_, '_> {
 
     fn leaf(&mut self, set: &[u32], rays: u8, cost: u32) {
         let placed = self.t.placement(set);
-        let guess = Molecule::new(self.t.config.width, placed.iter().map(|&a| a.into()))
+        let guess = Molecule::new(self.t.config.shape(), placed.iter().map(|&a| a.into()))
             .map(|g| Spectrum::of(&g, self.options.rules));
         if set.len() > 1 {
             self.undecided += set.len() as u64;
@@ -822,9 +822,9 @@ fn game(
     }
     let placed = t.placement(&set);
     let missed = t.missed(hidden, &placed);
-    let guess = Molecule::new(config.width, placed.iter().map(|&a| a.into()))?;
+    let guess = Molecule::new(config.shape(), placed.iter().map(|&a| a.into()))?;
     let same = gives(t, hidden, &Spectrum::of(&guess, options.rules));
-    let hidden_molecule = Molecule::new(config.width, t.atoms(hidden).iter().map(|&a| a.into()))?;
+    let hidden_molecule = Molecule::new(config.shape(), t.atoms(hidden).iter().map(|&a| a.into()))?;
     Ok(Some(PolicyGame {
         number,
         molecule: hidden_molecule.to_string(),
@@ -881,7 +881,7 @@ pub fn review(
     first: impl FnOnce(&Review),
 ) -> Result<Finished<Option<Review>>, Error> {
     let start = Instant::now();
-    let config = Config::new(hidden.atoms().len(), hidden.width())?;
+    let config = Config::shaped(hidden.atoms().len(), hidden.shape())?;
     let count = config.molecule_count().unwrap_or(u64::MAX);
     if count > REVIEW_LIMIT {
         return Err(Error::invalid(format!(

@@ -447,11 +447,11 @@ fn compute_rows(
     let chunks: Vec<Vec<MoleculeRow>> = walk
         .chunks(first..=last, 4096)
         .map(|chunk| {
-            let mut tracer = Tracer::new(config.width, Rules::Standard);
+            let mut tracer = Tracer::new(config.shape(), Rules::Standard);
             let mut out = Vec::with_capacity(chunk.len());
             chunk
                 .visit(budget, |number, atoms, _| {
-                    let m = Molecule::from_sorted_unchecked(config.width, atoms.to_vec());
+                    let m = Molecule::from_sorted_unchecked(config.shape(), atoms.to_vec());
                     let (c, t) = numbering.canonical(&m);
                     out.push(MoleculeRow::with_canonical(&mut tracer, &m, number, c, t));
                 })

@@ -99,11 +99,14 @@ impl Catalogue {
             Ok(m) => m,
             Err(_) => return damaged("holds no board"),
         };
-        if r.spectrum.chars().count() != 4 * m.width() {
+        if r.spectrum.chars().count() != m.shape().positions() {
             return damaged("has a spectrum that does not fit its board");
         }
-        if !Transform::ALL.iter().any(|t| t.name() == r.transform) {
-            return damaged("names no transform of the square");
+        if !Transform::of(m.shape())
+            .iter()
+            .any(|t| t.name() == r.transform)
+        {
+            return damaged("names no transform of the box");
         }
         Ok(())
     }

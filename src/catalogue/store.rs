@@ -160,7 +160,7 @@ impl Store {
     /// The row of molecule `number` computed under [`RULES`].
     fn trace(&self, number: u64) -> Result<MoleculeRow, Error> {
         let m = unrank(self.config, number)?;
-        let mut tracer = Tracer::new(self.config.width, RULES);
+        let mut tracer = Tracer::new(self.config.shape(), RULES);
         Ok(MoleculeRow::compute(&mut tracer, &m, number))
     }
 
@@ -183,7 +183,7 @@ impl Store {
         match (&self.holding, self.with_rows()) {
             (Holding::Catalogue, Some(cat)) => cat.with_spectrum(self.config, spectrum),
             (Holding::Census(_), Some(cat)) => {
-                let mut tracer = Tracer::new(self.config.width, RULES);
+                let mut tracer = Tracer::new(self.config.shape(), RULES);
                 cat.census_with_spectrum(self.config, spectrum, &mut tracer)
             }
             _ => Ok(Vec::new()),

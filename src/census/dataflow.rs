@@ -843,14 +843,14 @@ struct Source<'a> {
 }
 impl<'a> Source<'a> {
     fn new(plan: &'a Plan) -> Result<Source<'a>, Error> {
-        let width = plan.config.width;
+        let shape = plan.config.shape();
         Ok(Source {
             plan,
             numbering: Numbering::new(plan.config).ok_or_else(|| unnumbered(plan.config))?,
-            traced: Traced::new(width),
-            positions: SpectrumSymmetries::new(width),
+            traced: Traced::new(shape),
+            positions: SpectrumSymmetries::new(shape),
             canonical: Canonical {
-                codes: Vec::with_capacity(4 * width),
+                codes: Vec::with_capacity(shape.positions()),
                 transform: 0,
                 stabilizer: 1,
             },

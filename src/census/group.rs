@@ -65,9 +65,9 @@ impl Grouper {
         Some(Grouper {
             config,
             numbering: Numbering::new(config)?,
-            cells: CellSymmetries::new(config.width),
-            positions: SpectrumSymmetries::new(config.width),
-            traced: Traced::new(config.width),
+            cells: CellSymmetries::new(config.shape()),
+            positions: SpectrumSymmetries::new(config.shape()),
+            traced: Traced::new(config.shape()),
             keep_classes,
         })
     }
@@ -206,7 +206,7 @@ impl Grouper {
             numbers.sort_unstable();
             if let Some(sink) = hand.sink.as_deref_mut() {
                 sink.group(&Group {
-                    spectrum: &spectrum_of(self.config.width, cs),
+                    spectrum: &spectrum_of(self.config.shape(), cs),
                     molecules: &numbers,
                     spectra: (8 / fixing.len()) as u64,
                 })?;
@@ -237,7 +237,7 @@ impl Grouper {
             })
             .collect();
         numbers.sort_unstable();
-        let spectrum = spectrum_of(self.config.width, &self.positions.image(t, cs)).to_string();
+        let spectrum = spectrum_of(self.config.shape(), &self.positions.image(t, cs)).to_string();
         summary.offer(TopGroup {
             group: GroupReport {
                 atoms_apart: apart,

@@ -9,8 +9,9 @@
 //!
 //! How, step by step (one module each):
 //!
-//! 1. [`orbits`]: walk the canonical molecules, one per orbit under the eight
-//!    symmetries of the square, with their orbit sizes;
+//! 1. [`orbits`]: walk the canonical molecules, one per orbit under the
+//!    symmetries of the box (eight for a square, four for a rectangle), with
+//!    their orbit sizes;
 //! 2. [`spectra`]: trace each one, write its spectrum as codes and reduce it
 //!    to the canonical form of its class under the same symmetries;
 //! 3. [`record`]: pack the orbit into 16 bytes, keyed by a hash of that form;
@@ -207,7 +208,7 @@ pub fn countable(config: Config) -> Result<u64, Error> {
             record::MAX_NUMBER
         )));
     }
-    if config.width > orbits::MAX_CENSUS_WIDTH {
+    if config.width.max(config.height) > orbits::MAX_CENSUS_WIDTH {
         return Err(Error::invalid(format!(
             "configuration {config}: the census handles boxes up to {w}×{w}",
             w = orbits::MAX_CENSUS_WIDTH

@@ -1,9 +1,11 @@
 //! One molecule per orbit: the canonical molecules of a configuration.
 //!
 //! The eight symmetries of the square split the molecules into orbits of 1, 2,
-//! 4 or 8. The census traces one molecule per orbit, its *canonical* molecule
-//! (the lowest-numbered), and counts it as many times as its orbit has
-//! members.
+//! 4 or 8 (the four of a rectangle, into orbits of 1, 2 or 4). The census
+//! traces one molecule per orbit, its *canonical* molecule (the
+//! lowest-numbered), and counts it as many times as its orbit has members.
+//! The tables keep eight slots of symmetries whatever the box
+//! ([`Transform::slots`]: a rectangle's four twice over).
 //!
 //! Numbers follow the lexicographic order of sorted atom indices, so molecule
 //! A has a lower number than B exactly when the smallest cell in one of them
@@ -31,11 +33,12 @@
 //! ```
 
 use crate::error::Error;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::enumeration::{next_combination, unrank};
 use crate::rules::symmetry::Transform;
 
-/// The widest box the census handles: a molecule is a 256-bit word.
+/// The widest (and highest) box the census handles: a molecule is a 256-bit
+/// word.
 pub const MAX_CENSUS_WIDTH: usize = 16;
 
 /// A molecule as 256 bits, cell i at bit 255−i: a larger word is a
@@ -51,7 +54,8 @@ fn bit(cell: usize) -> Bits {
 /// The symmetries of one box, as tables on cells.
 #[derive(Debug, Clone)]
 pub struct CellSymmetries {
-    /// `image[g][x]`: the cell that transform `Transform::ALL[g]` sends cell x to.
+    /// `image[g][x]`: the cell that transform `Transform::slots(shape)[g]`
+    /// sends cell x to.
     pub image: [Vec<u16>; 8],
     /// `bits[x][g]`: the bit of that image.
     bits: Vec<[Bits; 8]>,
@@ -60,14 +64,12 @@ pub struct CellSymmetries {
 }
 
 impl CellSymmetries {
-    /// The tables of a `width`×`width` box.
-    pub fn new(width: usize) -> CellSymmetries {
-        let cells = width * width;
-        let image: [Vec<u16>; 8] = std::array::from_fn(|g| {
-            (0..cells)
-                .map(|x| Transform::ALL[g].cell(width, x) as u16)
-                .collect()
-        });
+    /// The tables of a box of `shape`.
+    pub fn new(shape: Shape) -> CellSymmetries {
+        let cells = shape.cells();
+        let slots = Transform::slots(shape);
+        let image: [Vec<u16>; 8] =
+            std::array::from_fn(|g| (0..cells).map(|x| slots[g].cell(shape, x) as u16).collect());
         let bits = (0..cells)
             .map(|x| std::array::from_fn(|g| bit(image[g][x] as usize)))
             .collect();
@@ -81,8 +83,9 @@ impl CellSymmetries {
         }
     }
 
-    /// How many symmetries map the molecule with these atoms onto itself (1, 2,
-    /// 4 or 8), or `None` when one of them maps it onto a lower-numbered
+    /// How many of the eight slots' symmetries map the molecule with these
+    /// atoms onto itself (1, 2, 4 or 8; its orbit has 8 over that many
+    /// molecules), or `None` when one of them maps it onto a lower-numbered
     /// molecule (it is not canonical).
     #[inline]
     pub fn canonical_stabilizer(&self, atoms: &[usize]) -> Option<u8> {
@@ -104,7 +107,7 @@ impl CellSymmetries {
         }
     }
 
-    /// The image of a molecule's atoms under `Transform::ALL[g]`, sorted.
+    /// The image of a molecule's atoms under the symmetry of slot `g`, sorted.
     pub fn apply(&self, g: usize, atoms: &[usize], out: &mut Vec<usize>) {
         out.clear();
         out.extend(atoms.iter().map(|&x| self.image[g][x] as usize));
@@ -165,13 +168,13 @@ impl OrbitWalk {
     /// The walk over molecules `first..=last` (1-based numbers) of `config`;
     /// with `symmetry`, only canonical molecules.
     pub fn new(config: Config, first: u64, last: u64, symmetry: bool) -> Result<OrbitWalk, Error> {
-        if config.width > MAX_CENSUS_WIDTH {
+        if config.width.max(config.height) > MAX_CENSUS_WIDTH {
             return Err(Error::invalid(format!(
                 "configuration {config}: the census handles boxes up to {MAX_CENSUS_WIDTH}×{MAX_CENSUS_WIDTH}"
             )));
         }
         let cells = config.cells();
-        let sym = CellSymmetries::new(config.width);
+        let sym = CellSymmetries::new(config.shape());
         let allowed = (0..cells)
             .map(|a0| {
                 if sym.orbit_min[a0] != a0 {
@@ -359,14 +362,15 @@ mod tests {
             .enumerate()
             .filter(|(i, _)| (first..=last).contains(&(*i as u64 + 1)))
             .filter_map(|(i, m)| {
-                let images: Vec<u64> = Transform::ALL
+                let group = Transform::of(config.shape());
+                let images: Vec<u64> = group
                     .iter()
                     .map(|t| numbering.rank(t.molecule(&m).atoms()))
                     .collect();
                 let me = i as u64 + 1;
                 if images.iter().all(|&x| x >= me) {
-                    let stab = images.iter().filter(|&&x| x == me).count() as u8;
-                    Some((m.atoms().to_vec(), 8 / stab))
+                    let stab = images.iter().filter(|&&x| x == me).count();
+                    Some((m.atoms().to_vec(), (group.len() / stab) as u8))
                 } else {
                     None
                 }
@@ -387,6 +391,7 @@ mod tests {
     fn the_walk_finds_exactly_the_canonical_molecules() {
         for cfg in [
             "A0_B3", "A1_B1", "A1_B4", "A2_B3", "A2_B4", "A3_B5", "A4_B4", "A3_B6", "A5_B5",
+            "A2_B3x2", "A3_B4x3", "A4_B5x3", "A3_B2x6", "A1_B1x4", "A4_B6x4",
         ] {
             let config: Config = cfg.parse().unwrap();
             let total = config.molecule_count().unwrap();
@@ -424,6 +429,8 @@ mod tests {
     #[test]
     fn boxes_too_wide_are_refused() {
         let config: Config = "A1_B17".parse().unwrap();
+        assert!(OrbitWalk::new(config, 1, 1, true).is_err());
+        let config: Config = "A1_B4x17".parse().unwrap();
         assert!(OrbitWalk::new(config, 1, 1, true).is_err());
     }
 }

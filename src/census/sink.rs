@@ -8,7 +8,7 @@
 //! way; the census knows nothing of what a sink does with them.
 //!
 //! A class of ambiguous spectra is handed over once, through its canonical
-//! spectrum (the smallest of its images under the eight symmetries), with
+//! spectrum (the smallest of its images under the symmetries of the box), with
 //! the molecules that have exactly that spectrum and how many spectra the
 //! class holds ([`Group::spectra`]): a sink that counts in spectra weighs
 //! the group by it, as the census's ambiguity table does.

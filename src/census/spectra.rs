@@ -1,7 +1,7 @@
 //! Spectra as the census handles them: one byte a border position, and one
 //! canonical form per class under the symmetries.
 //!
-//! A spectrum is written as 4p codes, one byte each: the outcomes' codes
+//! A spectrum is written as 2(w+h) codes (4p on a square), one byte each: the outcomes' codes
 //! ([`Outcome::code`]: `0` for a hit, `1` for a reflection, `2 + k` for a ray
 //! that comes out at border position k). Those codes name partners
 //! directly, so two spectra are equal exactly when their codes are, without
@@ -9,8 +9,10 @@
 //!
 //! A symmetry g moves the ray entering at position i to position g(i) and its
 //! exit k to g(k). The *canonical* form of a spectrum is the smallest of its
-//! eight images (bytewise); spectra of one class share it, and the number of
-//! symmetries reaching it is the size of the spectrum's stabiliser. Most
+//! images under the eight slots of symmetries ([`Transform::slots`]: a
+//! rectangle's four twice over), bytewise; spectra of one class share it, and
+//! the number of slots reaching it is the size of the spectrum's stabiliser
+//! (twice it on a rectangle, as the slots are). Most
 //! images differ from the best one so far in their first byte or two, so
 //! [`SpectrumSymmetries::canonical`] compares lazily and builds an image only
 //! when it wins.
@@ -19,21 +21,23 @@
 //! use bbx::census::spectra::{SpectrumSymmetries, Traced};
 //! use bbx::Molecule;
 //! let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
-//! let mut traced = Traced::new(6);
+//! let mut traced = Traced::new(6.into());
 //! traced.trace(m.atoms());
 //! assert_eq!(traced.spectrum().to_string(), "@&@&@&@a@bcda@b@&@dc&@&@");
-//! let sym = SpectrumSymmetries::new(6);
+//! let sym = SpectrumSymmetries::new(6.into());
 //! let canon = sym.canonical(traced.codes());
 //! // The class of molecule 15993's spectrum (rot90 of this one's) has the same form.
 //! let r90 = sym.image(2, traced.codes());
 //! assert_eq!(sym.canonical(&r90).codes, canon.codes);
 //! ```
 
+use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
 use crate::rules::symmetry::Transform;
 
-/// The widest box whose spectra fit in one byte a position.
+/// The widest square whose spectra fit in one byte a position (a box of
+/// w + h ≤ 126, 252 border positions).
 pub const MAX_CODE_WIDTH: usize = 63;
 
 /// The six record values of one molecule, in the order of
@@ -50,12 +54,12 @@ pub struct Traced {
 }
 
 impl Traced {
-    /// A tracer for `width`-wide boxes (at most [`MAX_CODE_WIDTH`]) under the
-    /// standard rules.
-    pub fn new(width: usize) -> Traced {
+    /// A tracer for boxes of `shape` (at most 252 border positions: see
+    /// [`MAX_CODE_WIDTH`]) under the standard rules.
+    pub fn new(shape: Shape) -> Traced {
         Traced {
-            tracer: Tracer::new(width, Rules::Standard),
-            codes: vec![0; 4 * width],
+            tracer: Tracer::new(shape, Rules::Standard),
+            codes: vec![0; shape.positions()],
             records: [0; 6],
         }
     }
@@ -79,17 +83,17 @@ impl Traced {
 
     /// The last spectrum traced, as a [`Spectrum`].
     pub fn spectrum(&self) -> Spectrum {
-        spectrum_of(self.tracer.width(), &self.codes)
+        spectrum_of(self.tracer.shape(), &self.codes)
     }
 }
 
 /// The spectrum these codes stand for.
-pub fn spectrum_of(width: usize, codes: &[u8]) -> Spectrum {
+pub fn spectrum_of(shape: Shape, codes: &[u8]) -> Spectrum {
     let outcomes = codes
         .iter()
         .map(|&c| Outcome::from_code(usize::from(c)))
         .collect();
-    Spectrum::from_outcomes(width, outcomes).expect("codes of a traced spectrum")
+    Spectrum::from_outcomes(shape, outcomes).expect("codes of a traced spectrum")
 }
 
 /// The canonical form of a spectrum: its smallest image.
@@ -97,17 +101,18 @@ pub fn spectrum_of(width: usize, codes: &[u8]) -> Spectrum {
 pub struct Canonical {
     /// The codes of the smallest image.
     pub codes: Vec<u8>,
-    /// The first symmetry (index into [`Transform::ALL`]) that takes the
-    /// spectrum to it.
+    /// The first slot of symmetry (index into [`Transform::slots`]) that
+    /// takes the spectrum to it.
     pub transform: usize,
-    /// How many symmetries fix it (1, 2, 4 or 8).
+    /// How many slots of symmetries fix it (1, 2, 4 or 8).
     pub stabilizer: u8,
 }
 
 /// The symmetries of one box, as tables on border positions.
 #[derive(Debug, Clone)]
 pub struct SpectrumSymmetries {
-    /// `from[g][j]`: the position (0-based) that `Transform::ALL[g]` sends to j.
+    /// `from[g][j]`: the position (0-based) that the symmetry of slot `g`
+    /// ([`Transform::slots`]) sends to j.
     from: [Vec<u8>; 8],
     /// `code[g][c]`: the image of code c (a hit, a reflection and a miss
     /// stay, an exit moves with its position).
@@ -115,12 +120,13 @@ pub struct SpectrumSymmetries {
 }
 
 impl SpectrumSymmetries {
-    /// The tables of a `width`-wide box (at most [`MAX_CODE_WIDTH`]).
-    pub fn new(width: usize) -> SpectrumSymmetries {
-        let n = 4 * width;
+    /// The tables of a box of `shape` (at most 252 border positions).
+    pub fn new(shape: Shape) -> SpectrumSymmetries {
+        let n = shape.positions();
+        let slots = Transform::slots(shape);
         let to: [Vec<u8>; 8] = std::array::from_fn(|g| {
             (0..n)
-                .map(|i| (Transform::ALL[g].position(width, i + 1) - 1) as u8)
+                .map(|i| (slots[g].position(shape, i + 1) - 1) as u8)
                 .collect()
         });
         let from = std::array::from_fn(|g| {
@@ -145,7 +151,8 @@ impl SpectrumSymmetries {
         self.code[g][codes[self.from[g][j] as usize] as usize]
     }
 
-    /// The image of a spectrum under symmetry `g` (index into [`Transform::ALL`]).
+    /// The image of a spectrum under the symmetry of slot `g` (index into
+    /// [`Transform::slots`]).
     pub fn image(&self, g: usize, codes: &[u8]) -> Vec<u8> {
         (0..codes.len()).map(|j| self.at(g, codes, j)).collect()
     }
@@ -192,7 +199,8 @@ impl SpectrumSymmetries {
         out.stabilizer = stab;
     }
 
-    /// The symmetries that fix a spectrum, as indices into [`Transform::ALL`].
+    /// The slots of symmetries that fix a spectrum, as indices into
+    /// [`Transform::slots`].
     pub fn stabilizer(&self, codes: &[u8]) -> Vec<usize> {
         (0..8)
             .filter(|&g| (0..codes.len()).all(|j| self.at(g, codes, j) == codes[j]))
@@ -217,7 +225,7 @@ mod tests {
     #[test]
     fn codes_and_records_agree_with_the_analysis() {
         let config = "A3_B4".parse().unwrap();
-        let mut t = Traced::new(4);
+        let mut t = Traced::new(Shape::square(4));
         for m in Molecules::new(config) {
             t.trace(m.atoms());
             let a = crate::Analysis::of(&m, Rules::Standard);
@@ -240,21 +248,39 @@ mod tests {
     #[test]
     fn images_follow_the_transforms() {
         let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
-        let mut t = Traced::new(6);
+        let mut t = Traced::new(Shape::square(6));
         t.trace(m.atoms());
-        let sym = SpectrumSymmetries::new(6);
+        let sym = SpectrumSymmetries::new(Shape::square(6));
         for (g, tr) in Transform::ALL.iter().enumerate() {
             let image = sym.image(g, t.codes());
-            assert_eq!(spectrum_of(6, &image), tr.spectrum(&t.spectrum()), "{tr}");
+            assert_eq!(
+                spectrum_of(Shape::square(6), &image),
+                tr.spectrum(&t.spectrum()),
+                "{tr}"
+            );
+        }
+        let m: Molecule = "O-O-----/--------/---O---O".parse().unwrap();
+        let shape = m.shape();
+        let mut t = Traced::new(shape);
+        t.trace(m.atoms());
+        let sym = SpectrumSymmetries::new(shape);
+        for (g, tr) in Transform::slots(shape).iter().enumerate() {
+            let image = sym.image(g, t.codes());
+            assert_eq!(
+                spectrum_of(shape, &image),
+                tr.spectrum(&t.spectrum()),
+                "{tr}"
+            );
         }
     }
 
     #[test]
     fn canonical_forms_are_shared_by_a_class_and_count_its_stabilizer() {
-        for p in [3usize, 4, 5] {
-            let config = crate::Config::new(2, p).unwrap();
-            let sym = SpectrumSymmetries::new(p);
-            let mut t = Traced::new(p);
+        for (w, h) in [(3, 3), (4, 4), (5, 5), (4, 3), (2, 5)] {
+            let shape = Shape::new(w, h).unwrap();
+            let config = crate::Config::shaped(2, shape).unwrap();
+            let sym = SpectrumSymmetries::new(shape);
+            let mut t = Traced::new(shape);
             for m in Molecules::new(config) {
                 t.trace(m.atoms());
                 let c = sym.canonical(t.codes());

@@ -3,7 +3,7 @@
 //!
 //! The census keeps, per class of ambiguous spectra, the molecules sharing
 //! its canonical spectrum s. The molecules with spectrum g(s), for each of
-//! the eight symmetries g, are the images g(m) of those molecules: one
+//! the symmetries g of the box, are the images g(m) of those molecules: one
 //! molecule is traced to find s, its images give the class's spectra, and
 //! the molecules' images their groups. Only that is stored — each spectrum
 //! with its molecules' numbers —; a molecule's statistics are traced when
@@ -16,7 +16,7 @@ use crate::census::orbits::CellSymmetries;
 use crate::census::spectra::{SpectrumSymmetries, Traced, spectrum_of};
 use crate::control::{Budget, Faults, Finished, stop_after};
 use crate::error::Error;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::enumeration::Numbering;
 use crate::tables::StatsReport;
 
@@ -31,7 +31,7 @@ pub struct Stored {
 
 /// The spectral groups of one class of ambiguous spectra.
 struct ClassImages {
-    width: usize,
+    shape: Shape,
     numbering: Numbering,
     cells: CellSymmetries,
     positions: SpectrumSymmetries,
@@ -41,15 +41,15 @@ struct ClassImages {
 impl ClassImages {
     fn new(config: Config) -> Result<ClassImages, Error> {
         Ok(ClassImages {
-            width: config.width,
+            shape: config.shape(),
             numbering: Numbering::new(config).ok_or_else(|| {
                 Error::Internal(format!(
                     "the census of {config} is stored, but the configuration is not numbered"
                 ))
             })?,
-            cells: CellSymmetries::new(config.width),
-            positions: SpectrumSymmetries::new(config.width),
-            traced: Traced::new(config.width),
+            cells: CellSymmetries::new(config.shape()),
+            positions: SpectrumSymmetries::new(config.shape()),
+            traced: Traced::new(config.shape()),
         })
     }
 
@@ -90,7 +90,7 @@ impl ClassImages {
                         .map_or(0, |w| w[0])
                 )));
             }
-            groups.push((spectrum_of(self.width, &spectrum).to_string(), numbers));
+            groups.push((spectrum_of(self.shape, &spectrum).to_string(), numbers));
         }
         Ok(groups)
     }

@@ -21,7 +21,7 @@
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
 //! let (mut app, _) = App::new(setup.clone(), start(&setup).unwrap(), Options::default());
 //! let key = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-//! app.update(key(' ')); // shoots ray 1
+//! app.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))); // shoots ray 1
 //! assert_eq!(app.game().observation().shot_count(), 1);
 //! app.update(key('q')); // the game is not over: "Quit?"
 //! assert_eq!(app.update(key('y')), vec![Effect::Quit]);
@@ -40,11 +40,12 @@ use crate::play::game::{Game, GuessError, Shot};
 use crate::play::input::{Command, Cursor, Target, command};
 use crate::play::referee::Verdict;
 use crate::play::save::save_text;
-use crate::play::setup::{Setup, Source, Started};
+use crate::play::save::{is_tatham_save, tatham_save};
+use crate::play::setup::{Setup, Source, Start, Started};
 use crate::play::words::{self, Lines, Tone, say};
+use crate::puzzle::TathamParams;
 use crate::render::board;
 use crate::rules::board::{Molecule, port};
-use crate::rules::config::Config;
 use crate::rules::notation::Notation;
 use crate::setting::{Naming, Plain};
 
@@ -214,7 +215,8 @@ pub struct App {
     save_path: String,
     saved_to: Option<String>,
     unsaved: bool,
-    coach_used: bool,
+    /// Beside each ray shot, whether the guess explains it.
+    explained: bool,
     /// The game was ended by Ctrl-C or a signal, not by quitting.
     interrupted: bool,
     /// The count typed so far (digits, Ctrl-U), for the next command.
@@ -250,19 +252,19 @@ impl App {
         let emacs = started.notation.filter(|n| *n == Notation::Emacs);
         App {
             setup,
-            cursor: Cursor::start(started.game.width()),
+            cursor: Cursor::start(started.game.shape()),
             notation: emacs.unwrap_or(options.notation),
             advice: Advice::default(),
             panels: Panels::default(),
             mode: Mode::Board,
-            message: Some((say::welcome(started.game.atoms()), Tone::Info)),
+            message: Some((say::welcome(&started.game.counts()), Tone::Info)),
             save_path: options
                 .save_path
                 .clone()
                 .unwrap_or_else(|| started.default_save_path()),
             saved_to,
             unsaved: false,
-            coach_used: false,
+            explained: false,
             interrupted: false,
             count: None,
             told_letters: false,
@@ -323,9 +325,15 @@ impl App {
         self.message.as_ref().map(|(m, t)| (m.as_str(), *t))
     }
 
-    /// Whether the player has asked the coach anything this game.
+    /// Whether the player has asked the coach anything this game (a saved
+    /// game remembers it).
     pub fn coach_used(&self) -> bool {
-        self.coach_used
+        self.game().coached()
+    }
+
+    /// Whether each ray shot shows if the guess explains it.
+    pub fn shows_explained(&self) -> bool {
+        self.explained
     }
 
     /// Whether the game was ended by Ctrl-C or a signal.
@@ -369,7 +377,7 @@ impl App {
         }
         let wanted = self.panels.any() || matches!(self.mode, Mode::Molecules { .. });
         let g = &self.started.game;
-        if wanted && let Some(q) = self.advice.question(g.observation(), g.rules(), g.atoms()) {
+        if wanted && let Some(q) = self.advice.question(g.observation(), g.rules(), g.counts()) {
             self.effects.push(Effect::Ask(q));
         }
         self.refresh();
@@ -386,14 +394,15 @@ impl App {
             (
                 boards::reveal(g, self.notation, cursor),
                 boards::guessed(g, self.notation, cursor).filter(|_| second),
-                words::verdict_panel(g, target, review, policy, self.coach_used),
+                words::verdict_panel(g, target, review, policy, g.coached()),
             )
         } else {
             let answer = self.advice.answer_for(g.observation());
+            let explained = self.explained;
             (
-                boards::playing(g, self.notation, cursor, self.panels, answer),
+                boards::playing(g, self.notation, cursor, self.panels, answer, explained),
                 None,
-                words::game_panel(g, target, self.panels, &self.advice),
+                words::game_panel(g, target, self.panels, &self.advice, explained),
             )
         };
         let listed = matches!(self.mode, Mode::Molecules { .. });
@@ -482,15 +491,22 @@ impl App {
     }
 
     /// A left click on the board moves the cursor there and shoots or places
-    /// an atom; any click closes the help; the wheel scrolls the list of
-    /// molecules.
+    /// an atom, a right click marks empty (Tatham's lock); any click closes
+    /// the help; the wheel scrolls the list of molecules.
     fn mouse(&mut self, kind: MouseEventKind, at: Option<(usize, usize)>) {
-        let p = self.game().width();
+        let p = self.game().shape();
         match (&mut self.mode, kind) {
-            (Mode::Board, MouseEventKind::Down(MouseButton::Left)) => {
+            (
+                Mode::Board,
+                MouseEventKind::Down(button @ (MouseButton::Left | MouseButton::Right)),
+            ) => {
                 if let Some(c) = at.and_then(|(row, col)| Cursor::at(p, row, col)) {
                     self.cursor = c;
-                    self.run(Command::Activate);
+                    self.run(if button == MouseButton::Left {
+                        Command::Activate
+                    } else {
+                        Command::MarkEmpty
+                    });
                 }
             }
             (Mode::Help, MouseEventKind::Down(_)) => self.mode = Mode::Board,
@@ -516,16 +532,28 @@ impl App {
             self.count = Some(n.min(9999));
             return self.info(say::count(n.min(9999)));
         }
-        let times = self.count.take().unwrap_or(1).max(1);
+        let typed = self.count.take();
+        if let Some(n) = typed
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|(m, _)| *m == say::count(n))
+        {
+            // The count is used now: it is no longer being typed.
+            self.message = None;
+        }
+        let times = typed.unwrap_or(1).max(1);
         let over = self.game().is_over();
         if let Some((on, what)) = panel(&mut self.panels, c) {
-            let text = if over {
-                say::OVER_COACH.to_string()
+            let (text, asked) = if over {
+                (say::OVER_COACH.to_string(), false)
             } else {
                 *on = !*on;
-                self.coach_used |= *on;
-                say::coach(what, *on)
+                (say::coach(what, *on), *on)
             };
+            if asked {
+                self.game_mut().note_coached();
+            }
             return self.info(text);
         }
         match c {
@@ -552,6 +580,12 @@ impl App {
                 self.info(say::notation(self.notation, used));
             }
             Command::NewGame => self.new_game(),
+            Command::ToggleExplained if over => self.info(say::OVER),
+            Command::ToggleExplained => {
+                self.explained = !self.explained;
+                let text = say::explained(self.explained);
+                self.info(text);
+            }
             Command::Help => self.mode = Mode::Help,
             Command::Quit if over => self.effects.push(Effect::Quit),
             Command::Quit => self.mode = Mode::ConfirmQuit,
@@ -567,7 +601,7 @@ impl App {
     }
 
     fn activate(&mut self) {
-        let p = self.game().width();
+        let p = self.game().shape();
         match self.cursor.target() {
             // After the game the reveal draws the ray's path at the cursor.
             Some(Target::Border(_)) if self.game().is_over() => {}
@@ -592,8 +626,8 @@ impl App {
             Some(Target::Cell(i)) => {
                 let on = self.game_mut().toggle(i);
                 self.unsaved = true;
-                let (placed, n) = (self.game().placed(), self.game().atoms());
-                self.info(say::atom(p, i, on, placed, n));
+                let (placed, counts) = (self.game().placed(), self.game().counts());
+                self.info(say::atom(p, i, on, placed, &counts));
             }
             None => {}
         }
@@ -602,7 +636,7 @@ impl App {
     /// Marks empty the cell at the cursor, or the row or column of the
     /// border position at the cursor (or unmarks them).
     fn mark_empty(&mut self) {
-        let p = self.game().width();
+        let p = self.game().shape();
         let Some(target) = self.cursor.target() else {
             return;
         };
@@ -612,8 +646,11 @@ impl App {
                 // The row of a position on the left or right, the column of
                 // one on the top or bottom.
                 let q = port(p, q);
-                (0..p * p)
-                    .filter(|i| i / p + 1 == q.row || i % p + 1 == q.col)
+                (0..p.cells())
+                    .filter(|&i| {
+                        let (r, c) = p.row_col(i);
+                        r == q.row || c == q.col
+                    })
                     .collect()
             }
         };
@@ -632,12 +669,12 @@ impl App {
             .map_while(|_| if redo { g.redo() } else { g.undo() })
             .collect();
         self.unsaved |= !done.is_empty();
-        let (p, score) = (self.game().width(), self.game().ray_score());
+        let (p, score) = (self.game().shape(), self.game().ray_score());
         self.info(say::undid(p, redo, done.len(), done.last(), score));
     }
 
     fn play_on(&mut self) {
-        let p = self.game().width();
+        let p = self.game().shape();
         let before = self.game().ray_score();
         match self.game_mut().play_on() {
             Some(q) => {
@@ -675,16 +712,16 @@ impl App {
         let Some(v) = self.game().verdict().cloned() else {
             return;
         };
-        let p = self.game().width();
+        let p = self.game().shape();
         if let Some(e) = v.evidence {
             self.cursor = Cursor::at_position(p, e.position);
         }
         let g = &self.started.game;
         if *self.advice.review() == ReviewState::NotAsked {
-            let k = g.atoms();
-            let count = Config::new(k, p).ok().and_then(|c| c.molecule_count());
+            let config = g.hidden().config();
+            let count = config.molecule_count();
             if count.is_none_or(|n| n > REVIEW_LIMIT) {
-                let why = words::too_large_to_review(k, p, count);
+                let why = words::too_large_to_review(config, count);
                 self.advice.set_review(ReviewState::Unavailable(why));
             } else {
                 let request = ReviewRequest {
@@ -720,7 +757,12 @@ impl App {
 
     fn save_to(&mut self, path: String, replace: bool) {
         let naming = self.options.naming.as_ref();
-        match save_text(self.game(), self.notation, naming) {
+        let text = if is_tatham_save(&path) {
+            tatham_save(self.game()).map_err(Error::invalid)
+        } else {
+            save_text(self.game(), self.notation, naming)
+        };
+        match text {
             Ok(text) => {
                 self.effects.push(Effect::Save {
                     path,
@@ -734,15 +776,10 @@ impl App {
 
     fn new_game(&mut self) {
         if !self.game().is_over() {
-            self.info(say::FINISH_FIRST);
-        } else if matches!(self.started.source, Source::Saved { .. }) {
-            self.info(say::SAVED_GAME);
-        } else {
-            self.effects.push(Effect::Start(Setup {
-                seed: None,
-                ..self.setup.clone()
-            }));
+            return self.info(say::FINISH_FIRST);
         }
+        let setup = next_setup(&self.setup, &self.started);
+        self.effects.push(Effect::Start(setup));
     }
 
     fn started_new(&mut self, started: Result<Started, Error>) {
@@ -781,9 +818,42 @@ impl App {
         words::summary(
             &self.started.title(),
             self.game().verdict(),
-            self.coach_used,
+            self.game().coached(),
             saved,
         )
+    }
+}
+
+/// The setup of the game `n` starts after `started`: the same setup with a
+/// fresh seed (another random molecule, another answer of the puzzle);
+/// after a saved game or a game of Tatham's, a new random game of the same
+/// configuration (a range stays a range) under the same rules, his
+/// generator drawing it when the game was his.
+pub fn next_setup(setup: &Setup, started: &Started) -> Setup {
+    let g = &started.game;
+    let start = match &started.source {
+        Source::Saved { .. } => Start::Random {
+            config: g.range(),
+            unique: false,
+        },
+        Source::Tatham { .. } | Source::TathamDrawn { .. } => match TathamParams::of(&g.range()) {
+            Ok(params) => Start::Tatham(params),
+            Err(_) => Start::Random {
+                config: g.range(),
+                unique: false,
+            },
+        },
+        Source::Random { .. } | Source::Puzzle { .. } => setup.start.clone(),
+    };
+    let same = start == setup.start;
+    Setup {
+        start,
+        seed: None,
+        // A new kind of game keeps the rules the last one was played under.
+        rules: if same { setup.rules } else { Some(g.rules()) },
+        atoms: if same { setup.atoms } else { None },
+        format: if same { setup.format } else { None },
+        judge: g.judge(),
     }
 }
 

@@ -21,7 +21,7 @@
 //! use bbx::Rules;
 //! let mut game = Game::new("O-O-------------".parse().unwrap(), Rules::Standard, Judge::AllRays);
 //! game.shoot(1);
-//! let board = playing(&game, Notation::Letters, Cursor::start(4), Panels::default(), None);
+//! let board = playing(&game, Notation::Letters, Cursor::start(4), Panels::default(), None, false);
 //! assert_eq!(board.rows[1][0].ch, '@');
 //! assert_eq!(board.rows[1][0].look, Look::Absorbed);
 //! ```
@@ -31,6 +31,7 @@ use crate::play::game::{Game, mark_of, ray_path};
 use crate::play::input::{Cursor, Target};
 use crate::play::words::arrow;
 use crate::rules::board::position_at;
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
 use crate::solver::Certainty;
@@ -84,6 +85,9 @@ pub struct Mark {
     pub look: Look,
     /// The other end of the exit pair under the cursor (drawn lit up).
     pub lit: bool,
+    /// On a ray shot, when asked: whether the guess placed so far explains
+    /// it (drawn plain) or not (drawn crossed out).
+    pub explained: Option<bool>,
 }
 
 impl Mark {
@@ -92,11 +96,12 @@ impl Mark {
             ch,
             look,
             lit: false,
+            explained: None,
         }
     }
 }
 
-/// A board as drawn: p+2 rows of p+2 marks, the border around the cells
+/// A board as drawn: h+2 rows of w+2 marks, the border around the cells
 /// (the corners blank).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Board {
@@ -108,18 +113,20 @@ const BLANK: Mark = Mark {
     ch: ' ',
     look: Look::Plain,
     lit: false,
+    explained: None,
 };
 
-/// A board of a `p`-wide box from its cells' and border positions' marks.
-fn board(p: usize, cell: impl Fn(usize) -> Mark, border: impl Fn(usize) -> Mark) -> Board {
-    let rows = (0..p + 2)
+/// A board of a box of `shape` from its cells' and border positions' marks.
+fn board(shape: Shape, cell: impl Fn(usize) -> Mark, border: impl Fn(usize) -> Mark) -> Board {
+    let (w, h) = (shape.width, shape.height);
+    let rows = (0..h + 2)
         .map(|r| {
-            (0..p + 2)
+            (0..w + 2)
                 .map(|c| {
-                    if (1..=p).contains(&r) && (1..=p).contains(&c) {
-                        cell(p * (r - 1) + c - 1)
+                    if (1..=h).contains(&r) && (1..=w).contains(&c) {
+                        cell(shape.index(r, c))
                     } else {
-                        position_at(p, r, c).map_or(BLANK, &border)
+                        position_at(shape, r, c).map_or(BLANK, &border)
                     }
                 })
                 .collect()
@@ -143,6 +150,7 @@ fn shot(g: &Game, marks: &[char], cursor: Cursor, q: usize) -> Option<Mark> {
         ch: marks[q - 1],
         look,
         lit,
+        explained: None,
     })
 }
 
@@ -163,15 +171,26 @@ fn chance(q: f64) -> Mark {
 }
 
 /// The board during the game: the rays shot, the player's atoms and marks,
-/// and what the coach's `answer` says in the `panels` shown.
+/// what the coach's `answer` says in the `panels` shown and, with
+/// `explained`, whether the guess explains each ray shot.
 pub fn playing(
     g: &Game,
     notation: Notation,
     cursor: Cursor,
     panels: Panels,
     answer: Option<&Answer>,
+    explained: bool,
 ) -> Board {
-    let p = g.width();
+    let mut verdicts = vec![None; g.positions()];
+    if explained {
+        for (q, ok) in g.explained() {
+            verdicts[q - 1] = Some(ok);
+            if let Some(Outcome::Exit(k)) = g.observation().get(q) {
+                verdicts[k - 1] = Some(ok);
+            }
+        }
+    }
+    let p = g.shape();
     let (marks, _) = g.marks_in(notation);
     let certainty = answer
         .and_then(|a| a.certainty())
@@ -196,7 +215,10 @@ pub fn playing(
             }
         },
         |q| match shot(g, &marks, cursor, q) {
-            Some(m) => m,
+            Some(m) => Mark {
+                explained: verdicts[q - 1],
+                ..m
+            },
             None if best == Some(q) => Mark::new(arrow(p, q), Look::Best),
             None => BLANK,
         },
@@ -231,7 +253,7 @@ pub fn reveal(g: &Game, notation: Notation, cursor: Cursor) -> Board {
             (e.position, other, Mark::new(ch, Look::Telling))
         });
     board(
-        g.width(),
+        g.shape(),
         |i| {
             let on_path = path.as_ref().is_some_and(|c| c[i]);
             match (hidden[i], g.is_guessed(i)) {
@@ -259,7 +281,7 @@ pub fn guessed(g: &Game, notation: Notation, cursor: Cursor) -> Option<Board> {
     let cells = guess.cells();
     let traced = selected(cursor).map(|q| (q, ray_path(guess, g.rules(), q)));
     Some(board(
-        g.width(),
+        g.shape(),
         |i| match &traced {
             _ if cells[i] => Mark::new('O', Look::Guess),
             Some((_, (_, path))) if path[i] => Mark::new('+', Look::Path),

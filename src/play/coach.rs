@@ -27,7 +27,7 @@
 //! let mut coach = Coach::new(CoachLimits::default());
 //! let mut advice = Advice::default();
 //! let seen = Observation::parse("@&??????????????", "example").unwrap();
-//! coach.ask(advice.question(&seen, Rules::Standard, 2).unwrap());
+//! coach.ask(advice.question(&seen, Rules::Standard, 2..=2).unwrap());
 //! while !advice.is_idle() {
 //!     for news in coach.wait(Duration::from_secs(10)) {
 //!         advice.hear(news);
@@ -37,6 +37,7 @@
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
 //! ```
 
+use std::ops::RangeInclusive;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
@@ -98,8 +99,9 @@ pub struct Question {
     pub observation: Observation,
     /// Their rules.
     pub rules: Rules,
-    /// The atoms hidden.
-    pub atoms: usize,
+    /// The atom counts the player is told: the count hidden, or the range
+    /// it was drawn in (the coach counts over all of it).
+    pub atoms: RangeInclusive<usize>,
 }
 
 /// The coach's answer for one set of rays.
@@ -166,7 +168,7 @@ pub fn answer(
     found: impl FnMut(&Molecule),
 ) -> Result<SolveReport, Error> {
     let q = question;
-    let solution = solver::solve(&q.observation, q.rules, q.atoms..=q.atoms, limits, found)?;
+    let solution = solver::solve(&q.observation, q.rules, q.atoms.clone(), limits, found)?;
     // The best ray on every molecule that fits, not only the first ones
     // found, where the box can be walked in the time left.
     let mut report = SolveReport::new("the game", solution, None, &limits.budget);
@@ -403,7 +405,7 @@ impl Coach {
             // Stuck in one long solver call: answer with what was found.
             job.cancel.cancel();
             let q = job.question;
-            let atoms = q.atoms..=q.atoms;
+            let atoms = q.atoms.clone();
             let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
             news.push(News::Answer(Box::new(Answer {
                 observation: q.observation,
@@ -478,13 +480,13 @@ pub struct Advice {
 
 impl Advice {
     /// The question to ask about `observed` (with `atoms` atoms under
-    /// `rules`), unless it is answered, asked or failed already; taken as
-    /// asked.
+    /// `rules`: the count hidden, or the range the player is told), unless
+    /// it is answered, asked or failed already; taken as asked.
     pub fn question(
         &mut self,
         observed: &Observation,
         rules: Rules,
-        atoms: usize,
+        atoms: RangeInclusive<usize>,
     ) -> Option<Question> {
         let failed = self.failure.as_ref().is_some_and(|(o, _)| o == observed);
         if failed || self.answer_for(observed).is_some() || self.asked.as_ref() == Some(observed) {
@@ -569,7 +571,11 @@ mod tests {
     /// coach to be idle.
     fn answer(coach: &mut Coach, advice: &mut Advice, asked: &[(&Observation, usize)]) {
         for (o, atoms) in asked {
-            coach.ask(advice.question(o, Rules::Standard, *atoms).unwrap());
+            coach.ask(
+                advice
+                    .question(o, Rules::Standard, *atoms..=*atoms)
+                    .unwrap(),
+            );
         }
         let end = Instant::now() + Duration::from_secs(20);
         while !advice.is_idle() {
@@ -596,7 +602,11 @@ mod tests {
             ans.molecules()
                 .contains(&"O-O-------------".parse().unwrap())
         );
-        assert_eq!(advice.question(&b, Rules::Standard, 2), None, "answered");
+        assert_eq!(
+            advice.question(&b, Rules::Standard, 2..=2),
+            None,
+            "answered"
+        );
     }
 
     #[test]

@@ -20,9 +20,13 @@
 //! assert!(verdict.won && verdict.score == 2);
 //! ```
 
+use std::ops::RangeInclusive;
+
 use crate::error::Error;
-use crate::play::referee::{Judge, Verdict, explained, judge, resign};
+use crate::play::referee::{Judge, Verdict, explained, judge_counting, resign};
+use crate::puzzle::{TathamParams, game_id};
 use crate::rules::board::Molecule;
+use crate::rules::config::{ConfigRange, Shape};
 use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::score::ray_cost;
@@ -52,6 +56,19 @@ pub enum GuessError {
         placed: usize,
         /// Atoms hidden.
         hidden: usize,
+    },
+    /// The guess has this many atoms, outside the range the player is told
+    /// (the count hidden is one of `least..=most`).
+    #[error(
+        "place {least} to {most} atoms before asking for the verdict (you have placed {placed}): that many may be hidden"
+    )]
+    OutOfRange {
+        /// Atoms placed.
+        placed: usize,
+        /// The fewest that may be hidden.
+        least: usize,
+        /// The most that may be hidden.
+        most: usize,
     },
     /// The guess was already judged.
     #[error("the guess has already been judged")]
@@ -97,6 +114,8 @@ pub struct Extra {
     pub wrong_guesses: usize,
     /// The player resigned.
     pub resigned: bool,
+    /// The coach helped in this game.
+    pub coached: bool,
 }
 
 /// The rays shot, what each one cost, the guess and the verdict.
@@ -121,30 +140,103 @@ pub struct Game {
     empty: Vec<bool>,
     history: History,
     wrong_guesses: usize,
+    /// The atom counts the player is told: the hidden count, or the range
+    /// it was drawn in.
+    counts: RangeInclusive<usize>,
+    coached: bool,
     verdict: Option<Verdict>,
 }
 
 impl Game {
     /// A game hiding `hidden`, nothing shot yet.
     pub fn new(hidden: Molecule, rules: Rules, judge: Judge) -> Game {
-        let p = hidden.width();
+        let p = hidden.shape();
         let spectrum = Spectrum::of(&hidden, rules);
         Game {
             rules,
             judge,
             spectrum,
             observation: Observation::empty(p),
-            free: vec![false; 4 * p],
+            free: vec![false; p.positions()],
             pairs: Vec::new(),
-            guess: vec![false; p * p],
+            guess: vec![false; p.cells()],
             shots: Vec::new(),
-            paid: vec![false; 4 * p],
-            empty: vec![false; p * p],
+            paid: vec![false; p.positions()],
+            empty: vec![false; p.cells()],
             history: History::default(),
             wrong_guesses: 0,
+            counts: hidden.atoms().len()..=hidden.atoms().len(),
+            coached: false,
             verdict: None,
             hidden,
         }
+    }
+
+    /// Tells the player only that `counts` atoms are hidden (the count was
+    /// drawn in that range and stays hidden until the end, as in Tatham's
+    /// games `w8h8m3M6`). Refused when the hidden count is not in it.
+    pub fn hide_count(&mut self, counts: RangeInclusive<usize>) -> Result<(), Error> {
+        let n = self.atoms();
+        if !counts.contains(&n) || *counts.end() > self.shape().cells() {
+            return Err(Error::invalid(format!(
+                "{n} atoms are hidden, not {} to {}",
+                counts.start(),
+                counts.end()
+            )));
+        }
+        self.counts = counts;
+        Ok(())
+    }
+
+    /// The atom counts the player is told: one count, or the range the
+    /// hidden count was drawn in.
+    pub fn counts(&self) -> RangeInclusive<usize> {
+        self.counts.clone()
+    }
+
+    /// The configuration the player is told: `A4_B8`, or the range
+    /// `A3-6_B8` when the count is hidden.
+    pub fn range(&self) -> ConfigRange {
+        ConfigRange {
+            min_atoms: *self.counts.start(),
+            max_atoms: *self.counts.end(),
+            shape: self.shape(),
+        }
+    }
+
+    /// The parameters of the game in Simon Tatham's Black Box (`w8h8m5M5`,
+    /// the range told), or why his program cannot play it (other rules, a
+    /// box past 255 cells a side, no atom, a box full of atoms).
+    pub fn tatham_params(&self) -> Result<TathamParams, String> {
+        if self.rules != Rules::Standard {
+            return Err(format!(
+                "Tatham's Black Box plays the standard rules, not {}",
+                self.rules
+            ));
+        }
+        TathamParams::of(&self.range())
+    }
+
+    /// The game's ID in Simon Tatham's Black Box (`w8h8m5M5:…`, the hidden
+    /// molecule in his description), when his program can play it. It
+    /// gives the answer away to whoever decodes it: show it after the game.
+    pub fn tatham_id(&self) -> Option<String> {
+        game_id(&self.tatham_params().ok()?, &self.hidden).ok()
+    }
+
+    /// Whether the player is told the number of atoms hidden.
+    pub fn count_is_told(&self) -> bool {
+        self.counts.start() == self.counts.end()
+    }
+
+    /// Records that the coach helped in this game.
+    pub fn note_coached(&mut self) {
+        self.coached = true;
+    }
+
+    /// Whether the coach helped in this game.
+    pub fn coached(&self) -> bool {
+        self.coached
     }
 
     /// Records rays already known when the game starts, in `order` (the lower
@@ -158,11 +250,11 @@ impl Game {
         order: &[usize],
         free: bool,
     ) -> Result<(), Error> {
-        let p = self.width();
-        if known.width() != p {
+        let p = self.shape();
+        if known.shape() != p {
             return Err(Error::invalid(format!(
-                "the rays are for a {w}×{w} box but the game's box is {p}×{p}",
-                w = known.width()
+                "the rays are for a {} box but the game's box is {p}",
+                known.shape()
             )));
         }
         if let Some(pos) = known.first_difference(&self.spectrum) {
@@ -200,6 +292,16 @@ impl Game {
     /// Width of the box.
     pub fn width(&self) -> usize {
         self.hidden.width()
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.hidden.shape()
+    }
+
+    /// Number of border positions.
+    pub fn positions(&self) -> usize {
+        self.shape().positions()
     }
 
     /// Number of atoms hidden.
@@ -240,7 +342,7 @@ impl Game {
 
     /// The free positions, for the save file.
     pub fn free_positions(&self) -> Vec<usize> {
-        (1..=4 * self.width())
+        (1..=self.positions())
             .filter(|&q| self.is_free(q))
             .collect()
     }
@@ -271,7 +373,7 @@ impl Game {
         } else {
             notation
         };
-        let marks = (1..=4 * self.width())
+        let marks = (1..=self.positions())
             .map(|q| match self.observation.get(q) {
                 None => ' ',
                 Some(o) => mark_of(used, o, self.pair_index(q).unwrap_or(usize::MAX)),
@@ -287,7 +389,7 @@ impl Game {
         self.marks_in(Notation::Letters).0
     }
 
-    /// Shoots the ray at border position `pos` (1..=4p).
+    /// Shoots the ray at border position `pos` (1..=2(w+h)).
     ///
     /// # Panics
     /// When `pos` is out of range.
@@ -425,7 +527,7 @@ impl Game {
     /// What a save file keeps beyond the board.
     pub fn extra(&self) -> Extra {
         Extra {
-            paid: (1..=4 * self.width())
+            paid: (1..=self.positions())
                 .filter(|&q| self.paid[q - 1])
                 .collect(),
             empty: (0..self.empty.len()).filter(|&i| self.empty[i]).collect(),
@@ -433,15 +535,16 @@ impl Game {
             history: self.history.clone(),
             wrong_guesses: self.wrong_guesses,
             resigned: self.verdict.as_ref().is_some_and(|v| v.resigned),
+            coached: self.coached,
         }
     }
 
     /// Restores what a save file kept beyond the board (after the rays and
     /// the guess are recorded). Positions and cells out of range are refused.
     pub fn restore(&mut self, extra: &Extra) -> Result<(), Error> {
-        let p = self.width();
-        let ok_pos = |q: &usize| (1..=4 * p).contains(q);
-        let ok_cell = |i: &usize| *i < p * p;
+        let p = self.shape();
+        let ok_pos = |q: &usize| (1..=p.positions()).contains(q);
+        let ok_cell = |i: &usize| *i < p.cells();
         let ok_action = |a: &Action| match a {
             Action::Shoot(q) => ok_pos(q),
             Action::Atom(i) => ok_cell(i),
@@ -453,7 +556,7 @@ impl Game {
             && h.done.iter().chain(&h.undone).all(ok_action))
         {
             return Err(Error::invalid(format!(
-                "a saved position or cell is out of range for a {p}×{p} box"
+                "a saved position or cell is out of range for a {p} box"
             )));
         }
         for &q in &extra.paid {
@@ -465,20 +568,21 @@ impl Game {
         // The order shot, where it agrees with the board: each position's
         // first place in the saved order, found in one pass (a saved list
         // may be long; a search of it for every ray would not be).
-        let mut rank = vec![usize::MAX; 4 * p + 1];
+        let mut rank = vec![usize::MAX; p.positions() + 1];
         for (i, &q) in extra.shots.iter().enumerate().rev() {
             rank[q] = i;
         }
         self.shots.sort_by_key(|&q| rank[q]);
         self.history = extra.history.clone();
         self.wrong_guesses = extra.wrong_guesses;
+        self.coached |= extra.coached;
         Ok(())
     }
 
     /// The rays' part of the score: what each ray the player paid for costs
     /// ([`ray_cost`]). Rays undone stay paid.
     pub fn ray_score(&self) -> usize {
-        (1..=4 * self.width())
+        (1..=self.positions())
             .filter(|&q| self.paid[q - 1] && !self.is_free(q))
             .map(|q| match self.spectrum.get(q) {
                 // Counted at its other end.
@@ -534,11 +638,12 @@ impl Game {
     /// The player's atoms as a molecule.
     pub fn guess(&self) -> Molecule {
         let atoms = (0..self.guess.len()).filter(|&i| self.guess[i]).collect();
-        Molecule::from_sorted_unchecked(self.width(), atoms)
+        Molecule::from_sorted_unchecked(self.shape(), atoms)
     }
 
     /// For each ray shot (an exit pair once, at its lower end), whether the
-    /// player's atoms as they stand explain it ([`explained`]).
+    /// player's atoms as they stand explain it ([`explained`]): what
+    /// Tatham's players mark by hand as a laser done.
     pub fn explained(&self) -> Vec<(usize, bool)> {
         explained(&self.guess(), &self.observation, self.rules)
     }
@@ -549,14 +654,27 @@ impl Game {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
         }
-        let (placed, hidden) = (self.placed(), self.atoms());
-        if placed != hidden {
-            return Err(GuessError::WrongCount { placed, hidden });
+        let placed = self.placed();
+        if !self.counts.contains(&placed) {
+            let (least, most) = (*self.counts.start(), *self.counts.end());
+            return Err(if least == most {
+                GuessError::WrongCount {
+                    placed,
+                    hidden: least,
+                }
+            } else {
+                GuessError::OutOfRange {
+                    placed,
+                    least,
+                    most,
+                }
+            });
         }
         let (o, score) = (&self.observation, self.ray_score());
-        let mut v = judge(
+        let mut v = judge_counting(
             &self.hidden,
             &self.guess(),
+            &self.counts,
             o,
             self.rules,
             self.judge,
@@ -639,13 +757,13 @@ fn ends(pos: usize, o: Outcome) -> impl Iterator<Item = usize> {
 /// and, for each linear cell, whether the ray crosses it (what the reveal
 /// draws).
 pub fn ray_path(molecule: &Molecule, rules: Rules, position: usize) -> (Outcome, Vec<bool>) {
-    let p = molecule.width();
+    let p = molecule.shape();
     let mut t = Tracer::new(p, rules);
     t.load(molecule);
     let (trace, path) = t.trace_path(position);
-    let mut cells = vec![false; p * p];
+    let mut cells = vec![false; p.cells()];
     for s in path {
-        cells[p * (s.row - 1) + s.col - 1] = true;
+        cells[p.index(s.row, s.col)] = true;
     }
     (trace.outcome, cells)
 }

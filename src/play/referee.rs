@@ -25,6 +25,7 @@
 //! ```
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use crate::rules::board::Molecule;
@@ -118,10 +119,27 @@ pub struct Verdict {
 }
 
 /// Judges `guess` against `hidden` given the rays `observed`; `ray_score` is
-/// what the rays cost.
+/// what the rays cost. The guess must have as many atoms as are hidden.
 pub fn judge(
     hidden: &Molecule,
     guess: &Molecule,
+    observed: &Observation,
+    rules: Rules,
+    how: Judge,
+    ray_score: usize,
+) -> Verdict {
+    let n = hidden.atoms().len();
+    judge_counting(hidden, guess, &(n..=n), observed, rules, how, ray_score)
+}
+
+/// [`judge`] in a game whose player is told only that the count is one of
+/// `counts` (Tatham's `w8h8m3M6`): as Tatham's check, a guess of any count
+/// in the range wins when its rays say what the hidden molecule's say, even
+/// with another number of atoms.
+pub fn judge_counting(
+    hidden: &Molecule,
+    guess: &Molecule,
+    counts: &RangeInclusive<usize>,
     observed: &Observation,
     rules: Rules,
     how: Judge,
@@ -135,7 +153,7 @@ pub fn judge(
         hidden: hs.get(q),
         guess: gs.get(q),
     });
-    let against_unshot = (1..=4 * hidden.width())
+    let against_unshot = (1..=hidden.shape().positions())
         .find(|&q| observed.get(q).is_none() && hs.get(q) != gs.get(q))
         .map(|q| Evidence {
             position: q,
@@ -143,7 +161,7 @@ pub fn judge(
             hidden: hs.get(q),
             guess: gs.get(q),
         });
-    let count_ok = guess.atoms().len() == hidden.atoms().len();
+    let count_ok = counts.contains(&guess.atoms().len());
     // A guess made before any ray is judged by every ray, whatever the
     // judge: under rays-shot it would otherwise win with nothing shot.
     let how = if observed.shot_count() == 0 {
@@ -222,6 +240,43 @@ pub fn resign(hidden: &Molecule, guess: &Molecule, ray_score: usize) -> Verdict 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_judges_by_the_rays_whatever_the_count() {
+        // 9 atoms in 4×4, the middle one of a 3×3 block where no ray can see
+        // it: a guess without it gives the same spectrum.
+        let hidden: Molecule = "OOO-OOO-OOO-----".parse().unwrap();
+        let guess: Molecule = "OOO-O-O-OOO-----".parse().unwrap();
+        let hs = Spectrum::of(&hidden, Rules::Standard);
+        assert_eq!(
+            hs,
+            Spectrum::of(&guess, Rules::Standard),
+            "the middle atom is hidden"
+        );
+        let none = Observation::empty(4);
+        let exact = judge(&hidden, &guess, &none, Rules::Standard, Judge::AllRays, 0);
+        assert!(!exact.won, "a count told is a count to match");
+        let v = judge_counting(
+            &hidden,
+            &guess,
+            &(8..=9),
+            &none,
+            Rules::Standard,
+            Judge::AllRays,
+            0,
+        );
+        assert!(v.won && !v.exact);
+        let v = judge_counting(
+            &hidden,
+            &guess,
+            &(9..=10),
+            &none,
+            Rules::Standard,
+            Judge::AllRays,
+            0,
+        );
+        assert!(!v.won, "a count outside the range never wins");
+    }
 
     #[test]
     fn equivalent_molecules_win_under_tatham() {

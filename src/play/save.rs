@@ -35,12 +35,15 @@
 //! ```
 
 use std::fmt::Write as _;
+use std::ops::RangeInclusive;
 
 use crate::error::Error;
 use crate::play::game::{Action, Extra, Game, History};
 use crate::play::referee::Judge;
-use crate::render::{balls_line, board};
+use crate::puzzle::{TathamMove, position_to_tatham, save_file};
+use crate::render::{balls_range_line, board};
 use crate::rules::board::Molecule;
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::Rules;
 use crate::setting::{Naming, Setting, Text};
@@ -51,8 +54,10 @@ use xxhash_rust::xxh3::xxh3_64;
 /// The comment that carries the scrambled game.
 pub const RESUME_TAG: &str = "bbx-resume:";
 
-/// The format of the resume line: its first byte, once unscrambled.
-const VERSION: u8 = 3;
+/// The format of the resume line: its first byte, once unscrambled. Version
+/// 4 added the box's height, the atom counts the player is told and whether
+/// the coach helped; version 3 (a square, its count told) is still read.
+const VERSION: u8 = 4;
 const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 
 /// What a saved game's resume line holds.
@@ -60,6 +65,9 @@ const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 pub struct Resume {
     /// The hidden molecule.
     pub hidden: Molecule,
+    /// The atom counts the player is told (the hidden count alone, unless
+    /// the game hides a count in a range).
+    pub counts: RangeInclusive<usize>,
     /// The rules of the game.
     pub rules: Rules,
     /// How the guess is judged.
@@ -82,10 +90,6 @@ pub fn save_text(game: &Game, notation: Notation, naming: &dyn Naming) -> Result
             "more than 52 exit pairs cannot be written in J. Forget's display, so this game cannot be saved",
         ));
     }
-    let p = game.width();
-    if p > usize::from(u16::MAX) {
-        return Err(Error::invalid("the box is too wide to save"));
-    }
     let (marks, _) = game.marks_in(notation);
     let board = board(&game.guess(), &marks);
     let state = match game.verdict() {
@@ -96,7 +100,10 @@ pub fn save_text(game: &Game, notation: Notation, naming: &dyn Naming) -> Result
             game.rays_shot(),
             game.ray_score(),
             game.placed(),
-            game.atoms()
+            match game.count_is_told() {
+                true => game.atoms().to_string(),
+                false => format!("{} to {}", game.counts().start(), game.counts().end()),
+            }
         ),
     };
     let mut solve = Text::from("# 'bbx solve FILE");
@@ -109,15 +116,59 @@ pub fn save_text(game: &Game, notation: Notation, naming: &dyn Naming) -> Result
     let solve =
         solve.and("' lists the molecules that fit these rays; 'bbx play FILE' resumes the game.");
     Ok(format!(
-        "# bbx play: a saved game of A{}_B{p} under the {} rules: {state}.\n{}\n\
+        "# bbx play: a saved game of {} under the {} rules: {state}.\n{}\n\
          # The next line is the hidden molecule, scrambled (bbx solve does not read it):\n\
          # {RESUME_TAG} {}\n\n{board}\n{}\n",
-        game.atoms(),
+        game.range(),
         game.rules(),
         solve.show(naming),
         encode(game, &board),
-        balls_line(game.atoms())
+        balls_range_line(*game.counts().start(), *game.counts().end())
     ))
+}
+
+/// Whether the player asked for a save file of Tatham's Black Box: a name
+/// ending in `.sav`, as his program names them.
+pub fn is_tatham_save(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sav"))
+}
+
+/// The game as a save file of Tatham's Black Box: the rays shot (in the
+/// order shot), the cells marked empty as his locks, the guess as his
+/// balls, and how it ended (a win as his check, a loss or a resignation as
+/// his reveal). Refused for a game his program cannot play.
+pub fn tatham_save(g: &Game) -> Result<String, String> {
+    let params = g.tatham_params()?;
+    let shape = g.shape();
+    let mut moves: Vec<TathamMove> = Vec::new();
+    let given: Vec<usize> = g.free_positions();
+    for &q in given.iter().chain(g.shots()) {
+        if !moves.contains(&TathamMove::Fire(position_to_tatham(shape, q)))
+            && g.observation().get(q).is_some()
+        {
+            moves.push(TathamMove::Fire(position_to_tatham(shape, q)));
+        }
+    }
+    let cell = |i: usize| {
+        let (r, c) = shape.row_col(i);
+        (c, r)
+    };
+    for i in (0..shape.cells()).filter(|&i| g.is_marked_empty(i)) {
+        let (x, y) = cell(i);
+        moves.push(TathamMove::Lock(x, y));
+    }
+    for &i in g.guess().atoms() {
+        let (x, y) = cell(i);
+        moves.push(TathamMove::Toggle(x, y));
+    }
+    match g.verdict() {
+        Some(v) if v.won => moves.push(TathamMove::Check),
+        Some(_) => moves.push(TathamMove::Solve),
+        None => {}
+    }
+    save_file(&params, g.hidden(), &moves, g.wrong_guesses())
 }
 
 /// Finds and unscrambles the resume line of a saved game; `Ok(None)` when the
@@ -194,21 +245,26 @@ impl Writer {
 /// differently, then the payload and its checksum XORed with the keystream,
 /// in hexadecimal.
 fn encode(game: &Game, board: &str) -> String {
-    let p = game.width();
+    let p = game.shape();
     let mut w = Writer(vec![
         VERSION,
         u8::from(game.rules() == Rules::EdgeMiss),
         u8::from(game.judge() == Judge::RaysShot),
         u8::from(game.is_over()),
     ]);
-    w.0.extend_from_slice(&(p as u16).to_le_bytes());
+    w.word(p.width);
+    w.word(p.height);
+    let counts = game.counts();
+    w.word(*counts.start());
+    w.word(*counts.end());
     w.list(game.hidden().atoms());
-    w.bits(&game.free_positions(), 4 * p, 1);
+    w.bits(&game.free_positions(), p.positions(), 1);
     let extra = game.extra();
-    w.bits(&extra.paid, 4 * p, 1);
-    w.bits(&extra.empty, p * p, 0);
+    w.bits(&extra.paid, p.positions(), 1);
+    w.bits(&extra.empty, p.cells(), 0);
     w.word(extra.wrong_guesses);
-    w.tag(u8::from(extra.resigned)).list(&extra.shots);
+    w.tag(u8::from(extra.resigned)).tag(u8::from(extra.coached));
+    w.list(&extra.shots);
     for list in [&extra.history.done, &extra.history.undone] {
         w.word(list.len());
         for a in list {
@@ -302,9 +358,9 @@ fn decode(token: &str) -> Result<Resume, String> {
     let body = unscramble(token)?;
     let mut r = Reader(&body);
     let version = r.byte()?;
-    if version != VERSION {
+    if version != VERSION && version != 3 {
         return Err(format!(
-            "version {version} (this bbx reads version {VERSION})"
+            "version {version} (this bbx reads versions 3 and {VERSION})"
         ));
     }
     let rules = match r.byte()? {
@@ -318,11 +374,30 @@ fn decode(token: &str) -> Result<Resume, String> {
         x => return Err(format!("unknown judge {x}")),
     };
     let over = r.byte()? != 0;
-    let w = r.take(2)?;
-    let p = usize::from(u16::from_le_bytes([w[0], w[1]]));
+    let (p, counts) = if version == 3 {
+        let w = r.take(2)?;
+        (
+            Shape::square(usize::from(u16::from_le_bytes([w[0], w[1]]))),
+            None,
+        )
+    } else {
+        let (w, h) = (r.word()?, r.word()?);
+        let shape = Shape::new(w, h).map_err(|e| e.to_string())?;
+        (shape, Some((r.word()?, r.word()?)))
+    };
     let hidden = Molecule::new(p, r.list()?).map_err(|e| e.to_string())?;
-    let (free, paid, empty) = (r.bits(4 * p, 1)?, r.bits(4 * p, 1)?, r.bits(p * p, 0)?);
-    let (wrong_guesses, resigned, shots) = (r.word()?, r.byte()? != 0, r.list()?);
+    let n = hidden.atoms().len();
+    let counts = match counts {
+        None => n..=n,
+        Some((lo, hi)) if lo <= n && n <= hi && hi <= p.cells() => lo..=hi,
+        Some((lo, hi)) => return Err(format!("{n} atoms hidden but {lo} to {hi} told")),
+    };
+    let (free, paid) = (r.bits(p.positions(), 1)?, r.bits(p.positions(), 1)?);
+    let empty = r.bits(p.cells(), 0)?;
+    let wrong_guesses = r.word()?;
+    let resigned = r.byte()? != 0;
+    let coached = version > 3 && r.byte()? != 0;
+    let shots = r.list()?;
     let mut history = [Vec::new(), Vec::new()];
     for list in &mut history {
         for _ in 0..r.count()? {
@@ -345,9 +420,11 @@ fn decode(token: &str) -> Result<Resume, String> {
         history: History { done, undone },
         wrong_guesses,
         resigned,
+        coached,
     };
     Ok(Resume {
         hidden,
+        counts,
         rules,
         judge,
         free,
@@ -460,7 +537,7 @@ mod tests {
         let e = read_resume(&format!("# {RESUME_TAG} {token}\n"), "v2.txt").unwrap_err();
         assert!(
             e.to_string()
-                .contains("(version 2 (this bbx reads version 3))"),
+                .contains("(version 2 (this bbx reads versions 3 and 4))"),
             "{e}"
         );
     }

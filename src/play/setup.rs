@@ -1,5 +1,7 @@
-//! Starting a game: a random molecule of a configuration, one of the answers
-//! of a puzzle file, or a saved game resumed.
+//! Starting a game: a random molecule of a configuration (or of a range of
+//! atom counts, the count hidden), a game of Tatham's Black Box (a game ID,
+//! or his parameters and a seed his generator draws the game from), one of
+//! the answers of a puzzle, or a saved game resumed.
 //!
 //! ```
 //! use bbx::play::setup::{Setup, Start, start};
@@ -12,6 +14,14 @@
 //! let b = start(&setup).unwrap();
 //! assert_eq!(a.game.hidden(), b.game.hidden()); // the seed replays the game
 //! assert_eq!(a.game.observation().shot_count(), 0);
+//! // A range of counts: the count is drawn in it and the player is told the range.
+//! let setup = Setup {
+//!     start: Start::Random { config: "A3-6_B8x6".parse().unwrap(), unique: false },
+//!     seed: Some(42),
+//!     ..Setup::default()
+//! };
+//! let g = start(&setup).unwrap().game;
+//! assert_eq!((g.counts(), g.shape().to_string()), (3..=6, "8×6".to_string()));
 //! ```
 
 use std::path::Path;
@@ -20,18 +30,20 @@ use std::time::Duration;
 use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
-use crate::assistant::generate::{fresh_seed, random_molecule, seeded, unique};
+use crate::assistant::generate::{fresh_seed, random_in, seeded, unique_in};
 use crate::control::{Budget, Instant};
-use crate::error::Error;
+use std::ops::RangeInclusive;
+
+use crate::error::{Error, quantity};
 use crate::play::game::Game;
 use crate::play::referee::Judge;
 use crate::play::save::{Resume, read_resume};
 use crate::puzzle::{
-    Expected, Format, MAX_INPUT_BYTES, Picture, Puzzle, TathamGame, is_tatham, parse_puzzle,
-    parse_tatham, read_input,
+    Expected, Format, MAX_INPUT_BYTES, Picture, Puzzle, TathamGame, TathamParams, is_tatham,
+    parse_puzzle, parse_tatham, read_input,
 };
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, ConfigRange, Shape};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -41,11 +53,12 @@ use crate::solver::{self, Limits};
 /// Where the game comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Start {
-    /// A random molecule of a configuration; with `unique`, one whose full
-    /// spectrum identifies it.
+    /// A random molecule of a configuration, or of a range of atom counts
+    /// (the count drawn as Tatham draws it, and hidden); with `unique`, one
+    /// whose full spectrum identifies it among every count of the range.
     Random {
-        /// The configuration.
-        config: Config,
+        /// The configuration, or a range of counts.
+        config: ConfigRange,
         /// Only molecules that no other molecule shares a spectrum with.
         unique: bool,
     },
@@ -56,14 +69,19 @@ pub enum Start {
     /// `w8h8m5M5#seed`), given on the command line.
     GameId(String),
     /// The text of a puzzle, saved game, Tatham save file or game ID, as a
-    /// file would hold it (a page's pasted or dropped text), named `origin`
-    /// in titles and errors.
+    /// file would hold it (a page's pasted or dropped text, a puzzle given
+    /// on the command line in the linear form), named `origin` in titles and
+    /// errors.
     Text {
         /// The text.
         text: String,
         /// What to call it (a file's name).
         origin: String,
     },
+    /// Tatham's parameters alone (`w8h8m5M5`, or one of his presets): the
+    /// game his generator draws from the seed (`w8h8m5M5#SEED`, the seed
+    /// written in decimal), so that his program plays the same game.
+    Tatham(TathamParams),
 }
 
 /// How to start a game.
@@ -88,7 +106,11 @@ impl Default for Setup {
     fn default() -> Setup {
         Setup {
             start: Start::Random {
-                config: Config { atoms: 4, width: 8 },
+                config: ConfigRange {
+                    min_atoms: 4,
+                    max_atoms: 4,
+                    shape: Shape::square(8),
+                },
                 unique: false,
             },
             seed: None,
@@ -130,6 +152,13 @@ pub enum Source {
         /// The file (`None` for a game ID given on the command line).
         path: Option<String>,
     },
+    /// A game Tatham's generator drew from his parameters and a seed.
+    TathamDrawn {
+        /// His parameters.
+        params: TathamParams,
+        /// The seed, which his program reads as text (`w8h8m5M5#42`).
+        seed: u64,
+    },
 }
 
 /// A game ready to play.
@@ -144,16 +173,42 @@ pub struct Started {
 }
 
 impl Started {
-    /// A one-line description: `A4_B8, standard rules, seed 42`.
+    /// A one-line description: `A4_B8, standard rules, seed 42`. A game
+    /// whose count is hidden names its range (`A3-6_B8`), never the count.
     pub fn title(&self) -> String {
+        self.title_with(true)
+    }
+
+    /// The title without the rules when they are the standard ones, for a
+    /// narrow screen.
+    pub fn short_title(&self) -> String {
+        self.title_with(self.game.rules() != Rules::Standard)
+    }
+
+    fn title_with(&self, with_rules: bool) -> String {
         let g = &self.game;
-        let config = format!("A{}_B{}", g.atoms(), g.width());
+        let config = g.range().to_string();
         let rules = format!("{} rules", g.rules());
+        let (config, rules) = if with_rules {
+            (config, rules)
+        } else {
+            (config, String::new())
+        };
+        let join = |a: &str, b: &str| {
+            if b.is_empty() {
+                a.to_string()
+            } else {
+                format!("{a}, {b}")
+            }
+        };
         match &self.source {
-            Source::Random { seed, unique } => format!(
-                "{config}{}, {rules}, seed {seed}",
-                if *unique { " (unique)" } else { "" }
-            ),
+            Source::Random { seed, unique } => {
+                let unique = if *unique { " (unique)" } else { "" };
+                format!(
+                    "{}, seed {seed}",
+                    join(&format!("{config}{unique}"), &rules)
+                )
+            }
             Source::Puzzle {
                 path,
                 seed,
@@ -165,24 +220,34 @@ impl Started {
                     Some(n) => format!("one of {n} answers (seed {seed})"),
                     None => format!("one of many answers (seed {seed})"),
                 };
-                format!("{path}: {config}, {rules}, {among}")
+                format!("{path}: {}, {among}", join(&config, &rules))
             }
             Source::Saved { path } => {
-                format!("{}: saved {config} game, {rules}", file_name(path))
+                let what = format!("saved {config} game");
+                format!("{}: {}", file_name(path), join(&what, &rules))
             }
             Source::Tatham { path: Some(path) } => {
-                format!("{}: Tatham's Black Box, {config}, {rules}", file_name(path))
+                let what = format!("Tatham's Black Box, {config}");
+                format!("{}: {}", file_name(path), join(&what, &rules))
             }
             Source::Tatham { path: None } => {
-                format!("Tatham's Black Box game ID, {config}, {rules}")
+                join(&format!("Tatham's Black Box game ID, {config}"), &rules)
             }
+            Source::TathamDrawn { params, seed } if with_rules => {
+                let title = params.title();
+                format!("Tatham's {title}, seed {seed} (game ID {params}#{seed})")
+            }
+            // Short: the game ID alone says it all.
+            Source::TathamDrawn { params, seed } => format!("Tatham's game {params}#{seed}"),
         }
     }
 
     /// The name of the file the game came from (its last part), if any.
     pub fn file_name(&self) -> Option<String> {
         match &self.source {
-            Source::Random { .. } | Source::Tatham { path: None } => None,
+            Source::Random { .. } | Source::Tatham { path: None } | Source::TathamDrawn { .. } => {
+                None
+            }
             Source::Puzzle { path, .. }
             | Source::Saved { path }
             | Source::Tatham { path: Some(path) } => Some(file_name(path)),
@@ -192,7 +257,7 @@ impl Started {
     /// Where `s` saves unless the player says otherwise: the saved game's own
     /// file, or a new name in the current directory.
     pub fn default_save_path(&self) -> String {
-        let config = format!("A{}_B{}", self.game.atoms(), self.game.width());
+        let config = self.game.range().to_string();
         let stem = |path: &str, or: &str| {
             let stem = Path::new(path).file_stem();
             stem.map_or(or.into(), |s| s.to_string_lossy().into_owned())
@@ -204,6 +269,7 @@ impl Started {
             // Never Tatham's own file: bbx saves in its own format.
             Source::Tatham { path: Some(path) } => format!("{}-bbx.txt", stem(path, "tatham")),
             Source::Tatham { path: None } => format!("bbx-tatham-{config}.txt"),
+            Source::TathamDrawn { params, seed } => format!("bbx-{params}-seed-{seed}.txt"),
         }
     }
 }
@@ -218,17 +284,20 @@ fn file_name(path: &str) -> String {
 
 /// Refuses a game with nothing to find: no atom, or a box full of atoms
 /// (every ray is absorbed at once, and the answer is known before a ray).
-fn playable(atoms: usize, p: usize, what: &str) -> Result<(), Error> {
+fn playable(atoms: usize, p: Shape, what: &str) -> Result<(), Error> {
+    let cells = p.cells();
     if atoms == 0 {
+        let example = Config::shaped(4.min(cells.saturating_sub(1)), p)
+            .map_or_else(|_| "A4_B8".to_string(), |c| c.to_string());
         return Err(Error::invalid(format!(
-            "{what}: a game with no atom has nothing to find; hide 1 to {} atoms (A4_B{p}, say)",
-            p * p - 1
+            "{what}: a game with no atom has nothing to find; hide 1 to {} atoms ({example}, say)",
+            cells.saturating_sub(1)
         )));
     }
-    if atoms >= p * p {
+    if atoms >= cells {
         return Err(Error::invalid(format!(
-            "{what}: {atoms} atoms fill the {p}×{p} box, so the answer is known before a ray; hide 1 to {} atoms",
-            p * p - 1
+            "{what}: {atoms} atoms fill the {p} box, so the answer is known before a ray; hide 1 to {} atoms",
+            cells.saturating_sub(1)
         )));
     }
     Ok(())
@@ -246,16 +315,20 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
     let mut rng = seeded(seed);
     match &setup.start {
         Start::Random { config, unique: u } => {
-            playable(config.atoms, config.width, &config.to_string())?;
+            for atoms in [config.min_atoms, config.max_atoms] {
+                playable(atoms, config.shape, &config.to_string())?;
+            }
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
                 let budget = Budget::default().with_timeout(UNIQUE_TIME_LIMIT);
-                unique(*config, rules, &mut rng, usize::MAX, &budget)?.molecule
+                unique_in(*config, rules, &mut rng, usize::MAX, &budget)?.molecule
             } else {
-                random_molecule(*config, &mut rng)
+                random_in(*config, &mut rng)
             };
+            let mut game = Game::new(hidden, rules, setup.judge);
+            game.hide_count(config.atoms())?;
             Ok(Started {
-                game: Game::new(hidden, rules, setup.judge),
+                game,
                 source: Source::Random { seed, unique: *u },
                 notation: None,
             })
@@ -273,6 +346,15 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
                 )));
             }
             from_text(text, origin, setup, seed, &mut rng)
+        }
+        Start::Tatham(params) => {
+            let id = format!("{params}#{seed}");
+            let mut started = from_tatham(&parse_tatham(&id, "the game ID")?, None, setup)?;
+            started.source = Source::TathamDrawn {
+                params: *params,
+                seed,
+            };
+            Ok(started)
         }
     }
 }
@@ -300,7 +382,7 @@ fn from_text(
         return from_tatham(&parse_tatham(text, path)?, Some(path), setup);
     }
     let puzzle = parse_puzzle(text, path, setup.format)?;
-    let p = puzzle.width();
+    let p = puzzle.shape();
     // A display: its labels' order, and its notation.
     let picture = Picture::parse(text, path).ok();
     let order = picture
@@ -315,21 +397,28 @@ fn from_text(
         });
     }
     let rules = setup.rules.or(puzzle.rules).unwrap_or_default();
-    let Some(atoms) = setup.atoms.or(puzzle.atoms) else {
-        let how = "add a line 'There are N balls in the box' or give ";
-        let what = format!("{path}: the puzzle does not say how many atoms are hidden: {how}");
-        return Err(Error::invalid(
-            Text::from(what).and(Setting::Atoms).and(" N"),
-        ));
+    let counts = match (setup.atoms, puzzle.atoms, puzzle.atom_range.clone()) {
+        (Some(n), _, _) | (None, Some(n), _) => n..=n,
+        (None, None, Some(r)) => r,
+        (None, None, None) => {
+            let how = "add a line 'There are N balls in the box' or give ";
+            let what = format!("{path}: the puzzle does not say how many atoms are hidden: {how}");
+            return Err(Error::invalid(
+                Text::from(what).and(Setting::Atoms).and(" N"),
+            ));
+        }
     };
-    if atoms > p * p {
+    let atoms = *counts.end();
+    if atoms > p.cells() {
         return Err(Error::invalid(format!(
-            "{atoms} atoms do not fit in the {p}×{p} box of {path}"
+            "{atoms} atoms do not fit in the {p} box of {path}"
         )));
     }
+    playable(*counts.start(), p, path)?;
     playable(atoms, p, path)?;
-    let (hidden, answers) = choose_answer(&puzzle.observation, rules, atoms, rng, path)?;
+    let (hidden, answers) = choose_answer(&puzzle.observation, rules, counts.clone(), rng, path)?;
     let mut game = Game::new(hidden, rules, setup.judge);
+    game.hide_count(counts)?;
     game.record_known(&puzzle.observation, &order, true)?;
     if let Some(g) = &puzzle.guess {
         game.set_guess(g);
@@ -354,10 +443,10 @@ fn resumed(
     setup: &Setup,
     path: &str,
 ) -> Result<Game, Error> {
-    let (p, w) = (puzzle.width(), resume.hidden.width());
+    let (p, w) = (puzzle.shape(), resume.hidden.shape());
     if w != p {
         return Err(Error::invalid(format!(
-            "{path}: the saved game is for a {w}×{w} box but the board is {p}×{p}: was the board edited? Remove the bbx-resume line to play it as a puzzle"
+            "{path}: the saved game is for a {w} box but the board is {p}: was the board edited? Remove the bbx-resume line to play it as a puzzle"
         )));
     }
     if let Some(r) = setup.rules
@@ -372,6 +461,8 @@ fn resumed(
         ));
     }
     let mut game = Game::new(resume.hidden, resume.rules, resume.judge);
+    game.hide_count(resume.counts.clone())
+        .map_err(|e| Error::invalid(format!("{path}: the saved game is damaged: {e}")))?;
     let mut given = Observation::empty(p);
     let mut paid = Observation::empty(p);
     for (q, o) in puzzle.observation.rays() {
@@ -422,11 +513,12 @@ fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Star
         ));
     }
     let mut game = Game::new(t.hidden.clone(), Rules::Standard, setup.judge);
+    game.hide_count(t.params.balls())?;
     for &pos in &t.fired {
         game.shoot(pos);
     }
     if !t.guess.is_empty() {
-        game.set_guess(&Molecule::new(t.width(), t.guess.iter().copied())?);
+        game.set_guess(&Molecule::new(t.shape(), t.guess.iter().copied())?);
     }
     if t.ending.is_some() {
         // A guess of the wrong count leaves the game open.
@@ -470,18 +562,18 @@ fn label_order(pic: &Picture, observed: &Observation) -> Vec<usize> {
 fn choose_answer(
     observed: &Observation,
     rules: Rules,
-    atoms: usize,
+    atoms: RangeInclusive<usize>,
     rng: &mut ChaCha8Rng,
     path: &str,
 ) -> Result<(Molecule, Option<usize>), Error> {
-    let config = Config::new(atoms, observed.width())?;
+    let config = ConfigRange::new(*atoms.start(), *atoms.end(), observed.shape())?;
     let solve = |max, secs| {
         let budget = Budget::default().with_timeout(Duration::from_secs(secs));
         let limits = Limits {
             max: Some(max),
             budget,
         };
-        solver::solve(observed, rules, atoms..=atoms, &limits, |_| {})
+        solver::solve(observed, rules, atoms.clone(), &limits, |_| {})
     };
     // The answers counted only when there are few (for the title).
     let count = |s: &solver::Solution| {
@@ -493,7 +585,7 @@ fn choose_answer(
         if i % 256 == 0 && Instant::now() > budget {
             break;
         }
-        let m = random_molecule(config, rng);
+        let m = random_in(config, rng);
         if observed.matches(&Spectrum::of(&m, rules)) {
             return Ok((m, count(&solve(1000, 2)?)));
         }
@@ -502,7 +594,12 @@ fn choose_answer(
     if s.molecules.is_empty() {
         return Err(Error::invalid(if s.ended.is_complete() {
             format!(
-                "{path}: no molecule of {atoms} atoms fits these rays under the {rules} rules ('bbx solve {path}' shows which rays contradict each other)"
+                "{path}: no molecule of {} fits these rays under the {rules} rules ('bbx solve {path}' shows which rays contradict each other)",
+                if atoms.start() == atoms.end() {
+                    quantity(*atoms.start(), "atom", "atoms")
+                } else {
+                    format!("{} to {} atoms", atoms.start(), atoms.end())
+                }
             )
         } else {
             format!(

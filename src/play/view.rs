@@ -27,6 +27,7 @@ use crate::play::board::{Board, Look};
 use crate::play::input::KEYS;
 use crate::play::words::{self, Lines, Tone, keys};
 use crate::render::side_by_side;
+use crate::rules::config::Shape;
 
 /// Narrowest the side panel gets beside the board.
 const PANEL_WIDTH: u16 = 36;
@@ -37,18 +38,18 @@ const PANEL_HEIGHT: u16 = 20;
 /// Height the side panel needs below the board when stacked.
 const PANEL_MIN_HEIGHT: u16 = 12;
 
-/// The size of the board's frame: its text (2p+4 by p+2) with a border and a
+/// The size of the board's frame: its text (2w+4 by h+2) with a border and a
 /// column of padding on each side.
-fn board_frame(p: usize) -> (u16, u16) {
-    let w = (2 * p + 4 + 4).min(u16::MAX as usize) as u16;
-    let h = (p + 2 + 2).min(u16::MAX as usize) as u16;
+fn board_frame(p: Shape) -> (u16, u16) {
+    let w = (2 * p.width + 4 + 4).min(u16::MAX as usize) as u16;
+    let h = (p.height + 2 + 2).min(u16::MAX as usize) as u16;
     (w, h)
 }
 
-/// The smallest terminal that shows the board of a `p`-wide box (with the
-/// title, message and key lines).
-pub fn minimum_size(p: usize) -> (u16, u16) {
-    let (w, h) = board_frame(p);
+/// The smallest terminal that shows the board of a box of `shape` (a width
+/// alone is a square), with the title, message and key lines.
+pub fn minimum_size(shape: impl Into<Shape>) -> (u16, u16) {
+    let (w, h) = board_frame(shape.into());
     (w, h.saturating_add(3))
 }
 
@@ -67,7 +68,7 @@ struct Plan {
 
 /// Lays the screen out on `area`; `None` when it is too small for the board.
 fn plan(app: &App, area: Rect) -> Option<Plan> {
-    let p = app.game().width();
+    let p = app.game().shape();
     let (bw, bh) = board_frame(p);
     let (min_w, min_h) = minimum_size(p);
     if area.width < min_w || area.height < min_h {
@@ -210,6 +211,9 @@ fn board_lines(board: &Board, cursor: (usize, usize)) -> Vec<Line<'static>> {
             if m.lit {
                 st = st.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
             }
+            if m.explained == Some(false) {
+                st = st.add_modifier(Modifier::CROSSED_OUT | Modifier::DIM);
+            }
             if (r, c) == cursor {
                 st = st.add_modifier(Modifier::REVERSED);
             }
@@ -223,7 +227,7 @@ fn board_lines(board: &Board, cursor: (usize, usize)) -> Vec<Line<'static>> {
 /// Draws `app`'s screen on `f`.
 pub fn draw(app: &App, f: &mut Frame) {
     let area = f.area();
-    let p = app.game().width();
+    let p = app.game().shape();
     let Some(plan) = plan(app, area) else {
         let text = words::too_small(p, minimum_size(p), (area.width, area.height));
         let text = Paragraph::new(text).style(bold()).wrap(Wrap { trim: true });
@@ -292,52 +296,91 @@ pub fn draw(app: &App, f: &mut Frame) {
 
 /// The side panel: as tall as its text needs once wrapped, and at least the
 /// board's height; blank lines go first when the text is taller than the
-/// room.
+/// room. The lines are wrapped here, so that the height is the one drawn.
 fn draw_panel(f: &mut Frame, mut panel: Rect, pad: u16, board_height: u16, side: &Lines) {
     let inner = usize::from(panel.width.saturating_sub(2 + 2 * pad)).max(1);
-    let wrapped = |t: &[Line]| -> usize { t.iter().map(|l| wrapped_height(l, inner)).sum() };
     let room = usize::from(panel.height.saturating_sub(2));
-    let mut lines = text(side);
-    if wrapped(&lines) > room {
-        lines.retain(|l| l.width() > 0);
+    let mut lines = wrap(side, inner);
+    if lines.len() > room {
+        let kept: Lines = side.iter().filter(|l| !l.0.is_empty()).cloned().collect();
+        lines = wrap(&kept, inner);
     }
-    let height = u16::try_from(wrapped(&lines))
+    let height = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .saturating_add(2)
         .max(board_height);
     panel.height = panel.height.min(height);
     let block = Block::bordered().padding(Padding::horizontal(pad));
-    let text = Paragraph::new(Text::from(lines)).wrap(Wrap { trim: false });
+    let text = Paragraph::new(Text::from(text(&lines)));
     f.render_widget(text.block(block), panel);
 }
 
-/// The lines a line of text takes once wrapped at `width` columns, word by
-/// word as ratatui wraps it (a word longer than the width is cut).
-fn wrapped_height(line: &Line, width: usize) -> usize {
-    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-    let mut lines = 1;
-    let mut used = 0;
-    for word in text.split(' ') {
-        let w = word.chars().count();
-        let need = if used == 0 { w } else { used + 1 + w };
-        if need <= width {
-            used = need;
-        } else {
-            lines += 1;
-            used = w;
-            while used > width {
-                lines += 1;
-                used -= width;
+/// Lines wrapped word by word at `width` columns, each keeping its tone and
+/// the blanks between its words; a line's leading blanks indent the lines it
+/// wraps into too (up to half the width), and a word longer than the width
+/// is cut.
+fn wrap(lines: &Lines, width: usize) -> Lines {
+    let mut out = Lines::new();
+    for (s, tone) in lines {
+        let indent = s.chars().take_while(|c| *c == ' ').count();
+        let hang = " ".repeat(indent.min(width / 2));
+        // Each word with the blanks before it.
+        let mut words: Vec<(usize, String)> = Vec::new();
+        let mut blanks = 0;
+        for part in s.split(' ') {
+            if part.is_empty() {
+                blanks += 1;
+            } else {
+                words.push((blanks, part.to_string()));
+                blanks = 1;
             }
         }
+        let mut current = " ".repeat(indent.min(width));
+        let mut fresh = true;
+        for (i, (gap, word)) in words.iter().enumerate() {
+            let gap = if i == 0 { 0 } else { *gap };
+            let n = word.chars().count();
+            let used = current.chars().count();
+            if used + gap + n <= width || (fresh && used + n <= width) {
+                if !fresh {
+                    current.push_str(&" ".repeat(gap));
+                }
+                current.push_str(word);
+                fresh = false;
+                continue;
+            }
+            if !fresh {
+                out.push((std::mem::replace(&mut current, hang.clone()), *tone));
+            }
+            let mut rest: Vec<char> = word.chars().collect();
+            let free = width.saturating_sub(current.chars().count()).max(1);
+            while rest.len() > free {
+                let head: String = rest.drain(..free).collect();
+                current.push_str(&head);
+                out.push((std::mem::replace(&mut current, hang.clone()), *tone));
+            }
+            current.extend(rest);
+            fresh = false;
+        }
+        out.push((current, *tone));
     }
-    lines
+    out
 }
 
 fn draw_header(app: &App, f: &mut Frame, area: Rect) {
-    let mut title = format!(" bbx play · {}", app.started().title());
     let help = "? help ";
     let room = usize::from(area.width).saturating_sub(help.len() + 1);
+    // Narrow, the title loses the program's name, then the rules when they
+    // are the standard ones, before it is cut: the seed stays.
+    let started = app.started();
+    let mut title = [
+        format!(" bbx play · {}", started.title()),
+        format!(" {}", started.title()),
+        format!(" {}", started.short_title()),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+    .unwrap_or_else(|| format!(" {}", started.short_title()));
     // A long file name is shortened from its start, so that the rest (the
     // seed above all) stays.
     if title.chars().count() > room
@@ -425,7 +468,7 @@ fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
         Ok(h) => h.clone(),
         Err(waiting) => return f.render_widget(Paragraph::new(waiting.clone()).block(block), area),
     };
-    let board_w = 2 * app.game().width() + 4;
+    let board_w = 2 * app.game().shape().width + 4;
     let per_row = (usize::from(area.width.saturating_sub(4)) / (board_w + 3)).max(1);
     let mut lines = vec![Line::from(heading), Line::from("")];
     for row in list.boards.chunks(per_row) {
@@ -444,4 +487,44 @@ fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
             .block(block),
         area,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(lines: &[&str]) -> Lines {
+        lines.iter().map(|l| (l.to_string(), Tone::Info)).collect()
+    }
+
+    fn texts(lines: &Lines) -> Vec<&str> {
+        lines.iter().map(|l| l.0.as_str()).collect()
+    }
+
+    #[test]
+    fn lines_wrap_word_by_word_keeping_their_indent() {
+        let wrapped = wrap(
+            &plain(&[
+                "cursor  ray 5 (bottom, column 1)",
+                "        not shot yet: Enter shoots it",
+                "",
+            ]),
+            20,
+        );
+        assert_eq!(
+            texts(&wrapped),
+            [
+                "cursor  ray 5",
+                "(bottom, column 1)",
+                "        not shot",
+                "        yet: Enter",
+                "        shoots it",
+                ""
+            ]
+        );
+        assert!(wrapped.iter().all(|l| l.0.chars().count() <= 20));
+        // A word longer than the width is cut.
+        let long = wrap(&plain(&["abcdefghij"]), 4);
+        assert_eq!(texts(&long), ["abcd", "efgh", "ij"]);
+    }
 }

@@ -11,6 +11,8 @@
 //! assert_eq!(outcome_words(8, Outcome::Exit(12)), "out at 12 (bottom, column 4)");
 //! ```
 
+use std::ops::RangeInclusive;
+
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
 use crate::control::Ended;
 use crate::error::quantity;
@@ -18,8 +20,10 @@ use crate::play::coach::{Advice, Answer, Panels, ReviewState};
 use crate::play::game::{Action, Game};
 use crate::play::input::Target;
 use crate::play::referee::{Judge, Verdict};
+use crate::play::save::is_tatham_save;
 use crate::render::position_name;
 use crate::rules::board::{Side, port};
+use crate::rules::config::{Config, Shape};
 use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
 use crate::rules::score::{MISSED_ATOM_PENALTY, RULE};
@@ -53,20 +57,33 @@ pub fn atoms_are(n: usize) -> String {
     quantity(n, "atom is", "atoms are")
 }
 
-/// A cell (linear index) of a `p`-wide box: `row 2, column 7`.
-pub fn cell_name(p: usize, i: usize) -> String {
-    format!("row {}, column {}", i / p + 1, i % p + 1)
+/// The atoms a game hides, as its player is told: `4 atoms are`, or `3 to
+/// 6 atoms are` when the count was drawn in a range.
+pub fn counts_are(counts: &RangeInclusive<usize>) -> String {
+    if counts.start() == counts.end() {
+        atoms_are(*counts.start())
+    } else {
+        format!("{} to {} atoms are", counts.start(), counts.end())
+    }
+}
+
+/// A cell (linear index) of a box of `shape` (a width alone is a square):
+/// `row 2, column 7`.
+pub fn cell_name(shape: impl Into<Shape>, i: usize) -> String {
+    let (r, c) = shape.into().row_col(i);
+    format!("row {r}, column {c}")
 }
 
 /// A ray and where it enters: `ray 12 (bottom, column 4)`.
-fn ray(p: usize, q: usize) -> String {
+fn ray(p: Shape, q: usize) -> String {
     format!("ray {q} ({})", position_name(p, q))
 }
 
-/// An outcome in words with the exit's place: `out at 12 (bottom, column 4)`.
-pub fn outcome_words(width: usize, o: Outcome) -> String {
+/// An outcome in words with the exit's place, on a box of `shape` (a width
+/// alone is a square): `out at 12 (bottom, column 4)`.
+pub fn outcome_words(shape: impl Into<Shape>, o: Outcome) -> String {
     match o {
-        Outcome::Exit(k) => format!("out at {k} ({})", position_name(width, k)),
+        Outcome::Exit(k) => format!("out at {k} ({})", position_name(shape, k)),
         Outcome::Miss => "missed the board".into(),
         other => other.words(),
     }
@@ -95,10 +112,11 @@ pub fn shell_word(path: &str) -> String {
 pub mod say {
     use super::*;
 
-    /// The first message of a game.
-    pub fn welcome(atoms: usize) -> String {
+    /// The first message of a game hiding `counts` atoms (one count, or the
+    /// range it was drawn in).
+    pub fn welcome(counts: &RangeInclusive<usize>) -> String {
         let how = "Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.";
-        format!("{} hidden. {how}", atoms_are(atoms))
+        format!("{} hidden. {how}", counts_are(counts))
     }
 
     /// Back from a question answered no.
@@ -121,9 +139,6 @@ pub mod say {
     /// `n` during the game.
     pub const FINISH_FIRST: &str =
         "Finish this game first (g submits your guess, r resigns), or q to quit.";
-    /// `n` after a saved game.
-    pub const SAVED_GAME: &str =
-        "This was a saved game: 'bbx play A4_B8' (or any configuration) starts a new one.";
     /// Playing on when no ray disproves the guess.
     pub const PLAYING_ON: &str = "Playing on.";
     /// Said once when Emacs digits run out.
@@ -133,6 +148,15 @@ pub mod say {
     /// A count being typed.
     pub fn count(n: usize) -> String {
         format!("count {n}")
+    }
+
+    /// The marks of the rays the guess explains, switched on or off.
+    pub fn explained(on: bool) -> String {
+        if on {
+            "Rays your guess explains: those it does not are crossed out; d hides them.".into()
+        } else {
+            "Rays your guess explains: off.".into()
+        }
     }
 
     /// A coach panel switched on or off.
@@ -157,7 +181,7 @@ pub mod say {
     /// A new ray shot: its result, what it cost (0: paid already) and the
     /// score; `letters` adds that Emacs digits ran out.
     pub fn shot(
-        p: usize,
+        p: Shape,
         q: usize,
         o: Outcome,
         cost: usize,
@@ -175,20 +199,39 @@ pub mod say {
     }
 
     /// A ray shot again.
-    pub fn known(p: usize, q: usize, o: Outcome) -> String {
+    pub fn known(p: Shape, q: usize, o: Outcome) -> String {
         let (name, o) = (position_name(p, q), outcome_words(p, o));
         format!("Ray {q} ({name}) is known already: {o}.")
     }
 
     /// An atom put on a cell marked empty.
-    pub fn marked(p: usize, i: usize) -> String {
-        let (r, c) = (i / p + 1, i % p + 1);
+    pub fn marked(p: Shape, i: usize) -> String {
+        let (r, c) = p.row_col(i);
         format!("Row {r}, column {c} is marked empty: m unmarks it.")
     }
 
-    /// An atom put on (`on`) or taken off cell `i`, `placed` of `atoms` now.
-    pub fn atom(p: usize, i: usize, on: bool, placed: usize, atoms: usize) -> String {
+    /// An atom put on (`on`) or taken off cell `i`, `placed` now of the
+    /// `counts` the player is told.
+    pub fn atom(
+        p: Shape,
+        i: usize,
+        on: bool,
+        placed: usize,
+        counts: &RangeInclusive<usize>,
+    ) -> String {
         let where_ = cell_name(p, i);
+        let (least, most) = (*counts.start(), *counts.end());
+        if least != most {
+            let of = format!("{placed} placed; {least} to {most} hidden");
+            return match (on, counts.contains(&placed)) {
+                (true, true) => {
+                    format!("Atom at {where_} ({of}): g asks the referee for the verdict.")
+                }
+                (true, false) => format!("Atom at {where_} ({of})."),
+                (false, _) => format!("Atom removed from {where_} ({of})."),
+            };
+        }
+        let atoms = least;
         match (on, placed == atoms) {
             (true, true) => {
                 format!("Atom at {where_}: all {atoms} placed. g asks the referee for the verdict.")
@@ -200,11 +243,11 @@ pub mod say {
 
     /// `n` cells marked empty (`marked`) or unmarked in the cell, row or
     /// column of `target`.
-    pub fn marks(p: usize, target: Target, n: usize, marked: bool) -> String {
+    pub fn marks(p: Shape, target: Target, n: usize, marked: bool) -> String {
         let what = match target {
             Target::Cell(i) => cell_name(p, i),
             Target::Border(q) => match port(p, q) {
-                q if q.col == 0 || q.col == p + 1 => format!("row {}", q.row),
+                q if matches!(q.side, Side::Left | Side::Right) => format!("row {}", q.row),
                 q => format!("column {}", q.col),
             },
         };
@@ -220,7 +263,7 @@ pub mod say {
 
     /// `n` actions undone (`redo`: done again), `last` the last of them;
     /// `score` is told when a ray was undone.
-    pub fn undid(p: usize, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
+    pub fn undid(p: Shape, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
         let Some(a) = last else {
             return format!("Nothing to {}.", if redo { "redo" } else { "undo" });
         };
@@ -256,7 +299,7 @@ pub mod say {
 
     /// Playing on after a wrong guess: ray `q`, shot for the player at
     /// `cost` (0: the player had shot it).
-    pub fn playing_on(p: usize, q: usize, o: Option<Outcome>, cost: usize, score: usize) -> String {
+    pub fn playing_on(p: Shape, q: usize, o: Option<Outcome>, cost: usize, score: usize) -> String {
         let told = o.map(|o| outcome_words(p, o)).unwrap_or_default();
         let name = position_name(p, q);
         if cost > 0 {
@@ -295,6 +338,11 @@ pub mod say {
     /// Saved to `path`.
     pub fn saved(path: &str) -> String {
         let q = shell_word(path);
+        if is_tatham_save(path) {
+            return format!(
+                "Saved to {path}, a save file of Tatham's Black Box: his program loads it; 'bbx play {q}' resumes it."
+            );
+        }
         format!("Saved to {path}: 'bbx solve {q}' lists what fits, 'bbx play {q}' resumes.")
     }
 
@@ -342,7 +390,12 @@ pub fn summary(
 /// The score and atoms (or the verdict), in the board's frame when the side
 /// panel has no room.
 pub fn status(g: &Game) -> String {
-    let (score, placed, atoms) = (g.ray_score(), g.placed(), g.atoms());
+    let (score, placed, counts) = (g.ray_score(), g.placed(), g.counts());
+    let atoms = if g.count_is_told() {
+        counts.start().to_string()
+    } else {
+        format!("{}-{}", counts.start(), counts.end())
+    };
     match g.verdict() {
         Some(v) => format!(
             " {} · score {} ",
@@ -355,10 +408,10 @@ pub fn status(g: &Game) -> String {
 
 /// The review's sentence for a configuration of `count` molecules (`None`:
 /// too many to count), more than a game is reviewed against.
-pub fn too_large_to_review(atoms: usize, p: usize, count: Option<u64>) -> String {
+pub fn too_large_to_review(config: Config, count: Option<u64>) -> String {
     let n = count.map_or("too many".to_string(), |n| n.to_string());
     format!(
-        "not worked out: A{atoms}_B{p} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
+        "not worked out: {config} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
     )
 }
 
@@ -378,7 +431,7 @@ pub fn count_sentence(a: &Answer, what: &str) -> String {
 }
 
 /// The arrow drawn on the border for the best ray at `q`, into the box.
-pub fn arrow(p: usize, q: usize) -> char {
+pub fn arrow(p: Shape, q: usize) -> char {
     match port(p, q).side {
         Side::Left => '>',
         Side::Bottom => '^',
@@ -399,7 +452,7 @@ const BLANK: (String, Tone) = (String::new(), Tone::Info);
 
 /// What the cursor is on, in words (two lines).
 fn cursor(g: &Game, target: Option<Target>) -> Lines {
-    let p = g.width();
+    let p = g.shape();
     let (what, state) = match target {
         Some(Target::Border(q)) => (
             ray(p, q),
@@ -430,26 +483,75 @@ fn cursor(g: &Game, target: Option<Target>) -> Lines {
 }
 
 /// The side panel during the game: the score, the cursor and the coach.
-pub fn game_panel(g: &Game, target: Option<Target>, panels: Panels, advice: &Advice) -> Lines {
+pub fn game_panel(
+    g: &Game,
+    target: Option<Target>,
+    panels: Panels,
+    advice: &Advice,
+    explained: bool,
+) -> Lines {
     let mut lines = vec![("game".to_string(), Tone::Heading)];
     let (rays, score) = (g.rays_shot(), g.ray_score());
     lines.push(line(format!("rays shot  {rays:<4} score {score}")));
+    let (known, all) = (g.observation().shot_count(), g.positions());
+    if known != rays {
+        // What bbx solve counts: border positions with a result, both
+        // ends of an exit.
+        lines.push(dim(format!(
+            "           {known} of {all} border marks known (exits mark two)"
+        )));
+    }
     let given = g.free_positions().len();
     if given > 0 {
         let given = format!("           {given} border marks given by the puzzle, free");
         lines.push(dim(given));
     }
-    let (placed, atoms) = (g.placed(), g.atoms());
-    lines.push(line(format!("atoms      {placed} of {atoms} placed")));
+    let placed = g.placed();
+    lines.push(line(if g.count_is_told() {
+        format!("atoms      {placed} of {} placed", g.atoms())
+    } else {
+        let c = g.counts();
+        format!(
+            "atoms      {placed} placed, {} to {} hidden",
+            c.start(),
+            c.end()
+        )
+    }));
     if g.wrong_guesses() > 0 {
         let wrong = quantity(g.wrong_guesses(), "wrong guess", "wrong guesses");
         lines.push(line(format!("           {wrong} played on")));
+    }
+    if explained {
+        lines.push(explained_line(g));
     }
     lines.push(BLANK);
     lines.extend(cursor(g, target));
     lines.extend([BLANK, ("coach".to_string(), Tone::Heading)]);
     lines.extend(coach_lines(g, panels, advice));
     lines
+}
+
+/// How many of the rays shot the guess explains, and which it does not.
+fn explained_line(g: &Game) -> (String, Tone) {
+    let all = g.explained();
+    let not: Vec<String> = all
+        .iter()
+        .filter(|(_, ok)| !ok)
+        .map(|(q, _)| q.to_string())
+        .collect();
+    let n = all.len() - not.len();
+    match not.len() {
+        _ if all.is_empty() => dim("explains   no ray shot yet"),
+        0 => (
+            format!("explains   all {} rays shot", all.len()),
+            Tone::Good,
+        ),
+        _ => line(format!(
+            "explains   {n} of {} rays; not: {}",
+            all.len(),
+            not.join(" ")
+        )),
+    }
 }
 
 /// What the coach says in the panels shown.
@@ -479,7 +581,7 @@ fn coach_lines(g: &Game, panels: Panels, advice: &Advice) -> Lines {
         lines.extend(chance_lines(g, a));
     }
     if panels.best {
-        lines.extend(best_lines(g.width(), a));
+        lines.extend(best_lines(g.shape(), a));
     }
     lines
 }
@@ -521,14 +623,14 @@ fn chance_lines(g: &Game, a: &Answer) -> Lines {
         .filter(|&(i, &q)| q <= 0.9995 && !g.is_guessed(i))
         .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)));
     if let Some((i, &q)) = open.filter(|(_, q)| **q >= 0.0005) {
-        let (cell, percent) = (cell_name(g.width(), i), 100.0 * q);
+        let (cell, percent) = (cell_name(g.shape(), i), 100.0 * q);
         lines.push(line(format!("likeliest open cell: {cell} ({percent:.0}%)")));
     }
     lines
 }
 
 /// The best ray to shoot next, and the two after it.
-fn best_lines(p: usize, a: &Answer) -> Lines {
+fn best_lines(p: Shape, a: &Answer) -> Lines {
     let Some(s) = a.best() else {
         return vec![line(if a.report.count == 1 {
             "best ray: none needed, one molecule fits"
@@ -596,6 +698,9 @@ pub fn verdict_panel(
         BLANK,
     ];
     lines.extend(review_lines(g, review, policy));
+    if let Some(id) = g.tatham_id() {
+        lines.extend([BLANK, dim(format!("Tatham's game ID: {id}"))]);
+    }
     let legend = dim("O right · x wrong (X: on the path) · # missed · + path");
     lines.extend([BLANK, legend, BLANK]);
     lines.extend(cursor(g, target));
@@ -607,7 +712,7 @@ pub fn verdict_panel(
 
 /// Why the guess won or lost.
 fn explanation(g: &Game, v: &Verdict) -> String {
-    let p = g.width();
+    let p = g.shape();
     let differ = quantity(v.wrong, "atom", "atoms");
     if v.resigned {
         "You gave up: the hidden molecule is shown, your atoms on it.".to_string()
@@ -652,7 +757,7 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
             let rays = quantity(review.game.shots.len(), "ray", "rays");
             let score = review.game.score;
             let mut lines = vec![line(format!("{policy} policy: {rays}, score {score}"))];
-            let (k, p) = (g.atoms(), g.width());
+            let config = g.hidden().config();
             lines.push(match (&review.average, complete) {
                 (Some(a), _) => line(format!(
                     "on average ({} molecules): {:.2} rays, score {:.2}",
@@ -660,7 +765,7 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
                 )),
                 (None, false) => dim("on average: computing…"),
                 (None, true) => dim(format!(
-                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy A{k}_B{p} gives it"
+                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {config} gives it"
                 )),
             });
             let idle: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
@@ -727,7 +832,7 @@ pub const MOLECULES: &str = " every molecule the rays allowed ";
 pub mod keys {
     /// The board during the game.
     pub const BOARD: &str =
-        " ←↓↑→ move · Enter shoot/atom · m empty · u undo · g guess · ? help · q quit";
+        " ←↓↑→ move · Enter shoot/atom · space empty · u undo · g guess · ? help · q quit";
     /// The board after the game.
     pub const OVER: &str =
         " ←↓↑→ ray paths · a every molecule · n new game · s save · ? help · q quit";
@@ -775,6 +880,7 @@ pub fn save_window(input: &str) -> Window {
         "",
         "Enter saves · Esc cancels",
         "bbx solve reads the file; bbx play resumes it.",
+        "A name ending in .sav: a save of Tatham's Black Box.",
     ];
     lines.extend(rest.map(line));
     (" save the game ", lines)
@@ -791,7 +897,7 @@ pub fn resign_window(rays: usize) -> Window {
 }
 
 /// The guess `v` is wrong: play on, or end the game?
-pub fn wrong_window(p: usize, v: &Verdict) -> Window {
+pub fn wrong_window(p: Shape, v: &Verdict) -> Window {
     let mut lines = vec![("Your guess is wrong.".to_string(), Tone::Bad), BLANK];
     let telling = v.evidence.map(|e| (ray(p, e.position), e.shot));
     lines.extend(match telling {
@@ -824,10 +930,10 @@ pub fn replace_window(path: &str) -> Window {
 /// The help's lines above and below the table of keys
 /// ([`crate::play::input::KEYS`]).
 pub fn help(g: &Game) -> (Lines, Lines) {
-    let (atoms, p) = (atoms_are(g.atoms()), g.width());
+    let (atoms, p) = (counts_are(&g.counts()), g.shape());
     let above = vec![
         line(format!(
-            "{atoms} hidden in the {p}×{p} box. Shoot rays in from the border:"
+            "{atoms} hidden in the {p} box. Shoot rays in from the border:"
         )),
         line("@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of an exit."),
         line("Place atoms where you think they are, then press g for the verdict."),
@@ -856,10 +962,10 @@ pub const GONE: &str = "the terminal went away: the game is over (s saves a game
 /// The error when the terminal went away while the game read it.
 pub const GONE_UNSAVED: &str = "the terminal went away: the game is over (save with s next time)";
 
-/// The message when the terminal is smaller than the board of a `p`-wide
-/// box needs (`w`×`h`).
-pub fn too_small(p: usize, (w, h): (u16, u16), (x, y): (u16, u16)) -> String {
+/// The message when the terminal is smaller than the board of a box of
+/// `shape` needs (`w`×`h`).
+pub fn too_small(shape: Shape, (w, h): (u16, u16), (x, y): (u16, u16)) -> String {
     format!(
-        "The {p}×{p} board needs a terminal of at least {w}×{h}; this one is {x}×{y}. Enlarge it, or press q to quit."
+        "The {shape} board needs a terminal of at least {w}×{h}; this one is {x}×{y}. Enlarge it, or press q to quit."
     )
 }

@@ -18,7 +18,7 @@ fn balls_column(text: &str, line: usize) -> usize {
 
 pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
     let pic = Picture::parse(text, origin)?;
-    let p = pic.width;
+    let p = pic.shape;
     let mut located: Vec<(usize, Located)> = pic
         .marks
         .iter()
@@ -65,20 +65,26 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
     }
     let observation = observation_from_marks(p, &marks, origin, notation.reflection())?;
 
-    let atoms = match pic.balls {
-        Some((n, line)) if n > p * p => {
-            return Err(ParseError::new(
-                origin,
-                line,
-                balls_column(text, line),
-                format!(
-                    "{n} balls do not fit in the {p}×{p} box ({})",
-                    quantity(p * p, "cell", "cells")
-                ),
-            ));
-        }
-        Some((n, _)) => Some(n),
-        None => None,
+    let most = pic
+        .balls
+        .map(|(n, line)| (pic.most_balls.unwrap_or(n), line));
+    if let Some((n, line)) = most
+        && n > p.cells()
+    {
+        return Err(ParseError::new(
+            origin,
+            line,
+            balls_column(text, line),
+            format!(
+                "{n} balls do not fit in the {p} box ({})",
+                quantity(p.cells(), "cell", "cells")
+            ),
+        ));
+    }
+    let (atoms, atom_range) = match (pic.balls, pic.most_balls) {
+        (Some((n, _)), Some(most)) => (None, Some(n..=most)),
+        (Some((n, _)), None) => (Some(n), None),
+        (None, _) => (None, None),
     };
     let guess_cells: Vec<usize> = pic
         .cells
@@ -93,7 +99,7 @@ pub(super) fn parse_display(text: &str, origin: &str) -> Result<Puzzle, ParseErr
         format: Format::Display,
         observation,
         atoms,
-        atom_range: None,
+        atom_range,
         guess,
         rules: None,
     })

@@ -3,7 +3,7 @@
 
 use crate::error::{ParseError, field, quantity, quote};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
-use crate::rules::config::MAX_WIDTH;
+use crate::rules::config::{MAX_WIDTH, Shape};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 
@@ -201,7 +201,7 @@ pub(super) fn parse_janns(text: &str, origin: &str) -> Result<Puzzle, ParseError
             }
         }
     }
-    let mut observation = Observation::empty(p);
+    let mut observation = Observation::empty(Shape::square(p));
     for (i, s) in seen.iter().enumerate() {
         observation.record(i + 1, s.map_or(Outcome::Miss, |(o, _)| o));
     }

@@ -31,13 +31,13 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
         ),
         other => err(config_col, other.to_string()),
     })?;
-    let p = config.width;
+    let p = config.shape();
+    let positions = p.positions();
     let Some(&(col, spectrum)) = words.get(1) else {
         return Err(err(
             0,
             format!(
-                "expected the spectrum after the configuration: {} characters, one per border position ('?' for a ray not shot)",
-                4 * p
+                "expected the spectrum after the configuration: {positions} characters, one per border position ('?' for a ray not shot)"
             ),
         ));
     };
@@ -48,12 +48,12 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
         ));
     }
     let chars: Vec<char> = spectrum.chars().collect();
-    if chars.len() != 4 * p {
+    if chars.len() != positions {
+        let formula = if p.is_square() { "4p" } else { "2(w+h)" };
         return Err(err(
             col,
             format!(
-                "the spectrum of {config} has 4p = {} characters (one per border position, '?' for a ray not shot), but this one has {}",
-                4 * p,
+                "the spectrum of {config} has {formula} = {positions} characters (one per border position, '?' for a ray not shot), but this one has {}",
                 chars.len()
             ),
         ));

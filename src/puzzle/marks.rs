@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::error::ParseError;
+use crate::rules::config::Shape;
 use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::Outcome;
 use crate::rules::spectrum::Observation;
@@ -67,7 +68,7 @@ const PLACES: usize = 5;
 /// appear exactly twice. `reflection` is how the notation writes a reflection
 /// (for the hint when a label appears once).
 pub(super) fn observation_from_marks(
-    width: usize,
+    shape: Shape,
     marks: &[ShotMark],
     origin: &str,
     reflection: char,
@@ -76,7 +77,7 @@ pub(super) fn observation_from_marks(
     for m in marks.iter().filter(|m| m.kind == MarkKind::Label) {
         by_label.entry(m.ch).or_default().push(m);
     }
-    let mut obs = Observation::empty(width);
+    let mut obs = Observation::empty(shape);
     for m in marks {
         let outcome = match m.kind {
             MarkKind::Hit => Outcome::Absorbed,

@@ -40,7 +40,7 @@ use std::time::Duration;
 use crate::control::{Budget, Finished};
 use crate::error::{Error, ParseError};
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 
@@ -60,9 +60,10 @@ use linear::parse_linear;
 pub use janns::{janns_to_position, position_to_janns};
 pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
 pub use tatham::{
-    GAME_NAME, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamParams, TathamRandom,
-    balls_from_seed, decode_description, encode_description, game_id, is_tatham, obfuscate,
-    parse_tatham, parse_tatham_within, position_to_tatham, tatham_to_position,
+    GAME_NAME, PRESETS, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamMove, TathamParams,
+    TathamRandom, balls_from_seed, decode_description, encode_description, game_id, is_tatham,
+    obfuscate, parse_tatham, parse_tatham_within, position_to_tatham, save_file,
+    tatham_to_position,
 };
 
 /// The ways an observed game (a puzzle) can be written.
@@ -158,14 +159,20 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    /// Width p of the box.
+    /// Width w (p) of the box.
     pub fn width(&self) -> usize {
         self.observation.width()
     }
 
-    /// The configuration `An_Bp`, when the atom count is known.
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.observation.shape()
+    }
+
+    /// The configuration `An_Bp` (`An_BwxH`), when the atom count is known.
     pub fn config(&self) -> Option<Config> {
-        self.atoms.and_then(|n| Config::new(n, self.width()).ok())
+        self.atoms
+            .and_then(|n| Config::shaped(n, self.shape()).ok())
     }
 }
 
@@ -276,6 +283,88 @@ pub fn load_puzzle_within(
         return Ok(Finished::new(None, read.ended));
     };
     Ok(parse_puzzle_within(&text, &origin, format, budget)?)
+}
+
+/// What an argument that is no file holds, when it holds a puzzle itself: a
+/// Tatham game ID (`w5h5m3M3:a8048f3fbbd74cba`, `w8h8m5M5#12345`) or a
+/// puzzle in the linear form (`A2_B4 @&ab@&@cbac@&@&@`); `None` otherwise.
+/// Both are one line.
+///
+/// ```
+/// use bbx::puzzle::{Inline, inline};
+/// assert_eq!(inline("w5h5m3M3:a8048f3fbbd74cba"), Some(Inline::GameId));
+/// assert_eq!(inline("A2_B4 @&ab@&@cbac@&@&@"), Some(Inline::Linear));
+/// assert_eq!(inline("game.txt"), None);
+/// ```
+pub fn inline(arg: &str) -> Option<Inline> {
+    let t = arg.trim();
+    if t.is_empty() || t.contains('\n') {
+        return None;
+    }
+    if is_tatham(t) && !t.starts_with("SAVEFILE:") {
+        Some(Inline::GameId)
+    } else if starts_with_config(t) && tokens(t).len() == 2 {
+        Some(Inline::Linear)
+    } else {
+        None
+    }
+}
+
+/// What an argument holds in place of a file name ([`inline`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inline {
+    /// A game ID of Tatham's Black Box.
+    GameId,
+    /// A puzzle in the linear form.
+    Linear,
+}
+
+impl Inline {
+    /// The name the text goes by in messages: `the game ID`, `the puzzle
+    /// given inline`.
+    pub fn origin(self) -> &'static str {
+        match self {
+            Inline::GameId => "the game ID",
+            Inline::Linear => "the puzzle given inline",
+        }
+    }
+}
+
+/// Reads an observed game named on the command line: a file, `-` for
+/// standard input, or the puzzle itself ([`inline`]: a Tatham game ID or
+/// the linear form). A file that exists wins over the same text read as a
+/// puzzle; an argument that is neither is the error of a missing file.
+///
+/// ```
+/// use bbx::puzzle::load_puzzle_arg;
+/// let p = load_puzzle_arg("A2_B4 @&ab@&@?ba?@&@&@", None).unwrap();
+/// assert_eq!((p.origin.as_str(), p.observation.shot_count()), ("the puzzle given inline", 14));
+/// ```
+pub fn load_puzzle_arg(arg: &str, format: Option<Format>) -> Result<Puzzle, Error> {
+    let exists = arg == "-" || std::path::Path::new(arg).exists();
+    match inline(arg) {
+        Some(kind) if !exists => Ok(parse_puzzle(arg.trim(), kind.origin(), format)?),
+        _ => load_puzzle(arg, format),
+    }
+}
+
+/// [`load_puzzle_arg`] within `budget`, as [`load_puzzle_within`] reads a
+/// file: the puzzle, or nothing (`None`) when the budget stopped the work.
+pub fn load_puzzle_arg_within(
+    arg: &str,
+    format: Option<Format>,
+    budget: &Budget,
+) -> Result<Finished<Option<Puzzle>>, Error> {
+    let exists = arg == "-" || std::path::Path::new(arg).exists();
+    match inline(arg) {
+        Some(kind) if !exists => Ok(parse_puzzle_within(
+            arg.trim(),
+            kind.origin(),
+            format,
+            budget,
+        )?),
+        _ => load_puzzle_within(arg, format, budget),
+    }
 }
 
 /// What a puzzle is, for the messages about an empty or binary input.

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::error::{Error, ParseError, field, quantity, quote};
 use crate::puzzle::{Expected, check_text, directory_error, read_input, without_bom};
 use crate::rules::board::Molecule;
-use crate::rules::config::{Config, MAX_WIDTH};
+use crate::rules::config::{Config, MAX_WIDTH, Shape};
 use crate::rules::enumeration::unrank;
 use crate::rules::notation::Notation;
 use crate::setting::{Setting, Text};
@@ -31,23 +31,27 @@ pub struct Located {
 pub struct Picture {
     /// Where the text came from.
     pub origin: String,
-    /// Width p of the box.
-    pub width: usize,
-    /// The p² cell characters, row by row.
+    /// The box: its width (cells in a row) and height (rows).
+    pub shape: Shape,
+    /// The w·h cell characters, row by row.
     pub cells: Vec<Located>,
     /// The mark of each border position (`marks[i]` is position i+1); `None`
     /// where the picture leaves it blank.
     pub marks: Vec<Option<Located>>,
-    /// The count given by a `There are N balls in the box` line.
+    /// The count given by a `There are N balls in the box` line, and the
+    /// line: with a range (`There are 3 to 6 balls in the box`), its least.
     pub balls: Option<(usize, usize)>,
+    /// The most balls of a range `There are 3 to 6 balls in the box`.
+    pub most_balls: Option<usize>,
 }
 
 fn is_cell(c: char) -> bool {
     CELL_CHARS.contains(&c)
 }
 
-/// Parses `There are N balls in the box` (also `is`, `ball`, `atoms`), returning N.
-fn balls_line(s: &str) -> Option<usize> {
+/// Parses `There are N balls in the box` (also `is`, `ball`, `atoms`),
+/// returning N, or `There are M to N balls in the box`, returning M and N.
+fn balls_line(s: &str) -> Option<(usize, Option<usize>)> {
     let words: Vec<String> = s
         .trim()
         .trim_end_matches('.')
@@ -63,7 +67,19 @@ fn balls_line(s: &str) -> Option<usize> {
                 && the == "the"
                 && bx == "box" =>
         {
-            n.parse().ok()
+            Some((n.parse().ok()?, None))
+        }
+        [there, are, least, to, most, what, in_, the, bx]
+            if there == "there"
+                && are == "are"
+                && to == "to"
+                && ["balls", "atoms"].contains(&what.as_str())
+                && in_ == "in"
+                && the == "the"
+                && bx == "box" =>
+        {
+            let (least, most) = (least.parse().ok()?, most.parse().ok()?);
+            (least <= most).then_some((least, Some(most)))
         }
         _ => None,
     }
@@ -114,12 +130,58 @@ fn bad_cell(l: &[char], offset: usize) -> Option<(usize, char)> {
         .map(|&c| (c + 1, l[c]))
 }
 
+/// The number of cells in each row of a picture: the rows' cells are read
+/// from column `offset` every two columns, and a border line above or below
+/// showing `marks` marks needs at least as many. A square whose rows are as
+/// many as their cells is read as such, even when a right mark is an `O` (a
+/// letter in J. Forget's notation); otherwise the width is the fewest cells
+/// a row starts with, a row with one more ending the line on an `O` holding
+/// its right mark there. When the rows disagree, the width most of them have
+/// (the larger on a tie) is taken, and the odd rows are reported as read.
+fn row_width(rows: &[(usize, Vec<char>)], offset: usize, marks: usize) -> usize {
+    let run = |l: &[char]| {
+        (offset..l.len())
+            .step_by(2)
+            .take_while(|&c| is_cell(l[c]))
+            .count()
+    };
+    let first = run(&rows[0].1);
+    if offset == 0 {
+        return first;
+    }
+    // The row's cells are `w` when it has w of them, or w + 1 whose last is
+    // an `O` that ends the line (its right mark).
+    let fits = |w: usize| {
+        rows.iter().all(|(_, l)| {
+            let n = run(l);
+            n == w || (n == w + 1 && l.len() == offset + 2 * w + 1 && l[offset + 2 * w] == 'O')
+        })
+    };
+    let h = rows.len();
+    if h >= marks && fits(h) {
+        return h;
+    }
+    let runs: Vec<usize> = rows.iter().map(|(_, l)| run(l)).collect();
+    let least = runs.iter().copied().min().unwrap_or(first);
+    if least >= marks && fits(least) {
+        return least;
+    }
+    // The rows disagree: the width most of them have (the larger on a tie)
+    // names the odd rows in the errors.
+    let most = |w: &usize| runs.iter().filter(|&&n| n == *w).count();
+    runs.iter()
+        .copied()
+        .max_by_key(|w| (most(w), *w))
+        .unwrap_or(first)
+}
+
 impl Picture {
     /// Reads a picture; `origin` names the text in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Picture, ParseError> {
         let err =
             |line: usize, column: usize, msg: String| ParseError::new(origin, line, column, msg);
         let mut balls = None;
+        let mut most_balls = None;
         // Lines other than blank lines, comments (starting with `#`) and the
         // balls line: (line number, characters).
         let mut lines: Vec<(usize, Vec<char>)> = Vec::new();
@@ -130,8 +192,9 @@ impl Picture {
             }
             if line.trim_start().to_ascii_lowercase().starts_with("there ") {
                 match balls_line(line) {
-                    Some(n) if balls.is_none() => {
+                    Some((n, most)) if balls.is_none() => {
                         balls = Some((n, i + 1));
+                        most_balls = most;
                         continue;
                     }
                     Some(_) => {
@@ -145,7 +208,7 @@ impl Picture {
                         return Err(err(
                             i + 1,
                             0,
-                            "expected 'There are N balls in the box' with N a number".into(),
+                            "expected 'There are N balls in the box' with N a number (or 'There are M to N balls in the box')".into(),
                         ));
                     }
                 }
@@ -218,12 +281,12 @@ impl Picture {
                 ));
             }
         }
-        let p = last_row - first_row + 1;
-        if p > MAX_WIDTH {
+        let h = last_row - first_row + 1;
+        if h > MAX_WIDTH {
             return Err(err(
                 lines[first_row].0,
                 0,
-                format!("a box is at most {MAX_WIDTH} cells wide"),
+                format!("a box is at most {MAX_WIDTH} cells high"),
             ));
         }
         let top = if first_row > 0 {
@@ -267,8 +330,8 @@ impl Picture {
                 *n,
                 1,
                 format!(
-                    "unexpected line after the board, which has {} (a board is square: is a row missing or extra?)",
-                    quantity(p, "row", "rows")
+                    "unexpected line after the board, which has {} (expected at most one line of border marks after it)",
+                    quantity(h, "row", "rows")
                 ),
             ));
         }
@@ -280,8 +343,28 @@ impl Picture {
                 "border marks need J. Forget's layout: each row starts with ' m ' (a mark or a blank between spaces)".into(),
             ));
         }
-        let mut cells = Vec::with_capacity(p * p);
-        let mut marks: Vec<Option<Located>> = vec![None; 4 * p];
+        let rows = &lines[first_row..=last_row];
+        // Marks stand one every two columns from column 4.
+        let border_marks = [top, bottom]
+            .iter()
+            .flatten()
+            .map(|&i| lines[i].1.len().saturating_sub(2) / 2)
+            .max()
+            .unwrap_or(0);
+        let w = row_width(rows, offset, border_marks);
+        if w > MAX_WIDTH {
+            return Err(err(
+                rows[0].0,
+                0,
+                format!("a box is at most {MAX_WIDTH} cells wide"),
+            ));
+        }
+        let shape = Shape {
+            width: w,
+            height: h,
+        };
+        let mut cells = Vec::with_capacity(shape.cells());
+        let mut marks: Vec<Option<Located>> = vec![None; shape.positions()];
         let at = |l: &[char], col: usize| l.get(col).copied().unwrap_or(' ');
         let mark = |ch: char, line: usize, col: usize| {
             (ch != ' ').then_some(Located {
@@ -290,18 +373,25 @@ impl Picture {
                 column: col + 1,
             })
         };
-        for (r, (n, l)) in lines[first_row..=last_row].iter().enumerate() {
+        let others = |row: usize| {
+            if row == 1 {
+                "row 2".to_string()
+            } else {
+                "row 1".to_string()
+            }
+        };
+        for (r, (n, l)) in rows.iter().enumerate() {
             let row = r + 1;
             let cell_count = (offset..l.len())
                 .step_by(2)
                 .take_while(|&c| is_cell(l[c]))
                 .count();
             let limit = if offset == 3 {
-                offset + 2 * p + 1
+                offset + 2 * w + 1
             } else {
-                offset + 2 * p - 1
+                offset + 2 * w - 1
             };
-            for k in 0..p {
+            for k in 0..w {
                 let col = offset + 2 * k;
                 let ch = at(l, col);
                 if !is_cell(ch) {
@@ -310,18 +400,20 @@ impl Picture {
                         col + 1,
                         if ch == ' ' {
                             format!(
-                                "row {row} has {} but the board has {}: a board is square",
+                                "row {row} has {} but {} has {}: every row of a box has as many cells",
                                 quantity(cell_count, "cell", "cells"),
-                                quantity(p, "row", "rows")
+                                others(row),
+                                quantity(w, "cell", "cells"),
                             )
                         } else {
                             // A mark where the row's last cell should be may
-                            // mean too few cells for the number of rows.
+                            // mean too few cells in this row.
                             let hint = if offset == 3 && k > 0 && col + 1 >= l.len() {
                                 format!(
-                                    "; if {ch:?} is a border mark, row {row} has {} but the board has {}: a board is square",
+                                    "; if {ch:?} is a border mark, row {row} has {} but {} has {}: every row of a box has as many cells",
                                     quantity(cell_count, "cell", "cells"),
-                                    quantity(p, "row", "rows")
+                                    others(row),
+                                    quantity(w, "cell", "cells"),
                                 )
                             } else {
                                 String::new()
@@ -335,7 +427,7 @@ impl Picture {
                     line: *n,
                     column: col + 1,
                 });
-                if k + 1 < p && at(l, col + 1) != ' ' {
+                if k + 1 < w && at(l, col + 1) != ' ' {
                     return Err(err(
                         *n,
                         col + 2,
@@ -345,22 +437,23 @@ impl Picture {
             }
             if offset == 3 {
                 marks[row - 1] = mark(l[1], *n, 1);
-                if at(l, 2 * p + 2) != ' ' {
+                if at(l, 2 * w + 2) != ' ' {
                     return Err(err(
                         *n,
-                        2 * p + 3,
+                        2 * w + 3,
                         "expected a space between the last cell and the border mark".into(),
                     ));
                 }
-                marks[3 * p + 1 - row - 1] = mark(at(l, 2 * p + 3), *n, 2 * p + 3);
-                if is_cell(at(l, 2 * p + 3)) && at(l, 2 * p + 3) != 'O' {
+                marks[2 * h + w + 1 - row - 1] = mark(at(l, 2 * w + 3), *n, 2 * w + 3);
+                if is_cell(at(l, 2 * w + 3)) && at(l, 2 * w + 3) != 'O' {
                     return Err(err(
                         *n,
-                        2 * p + 4,
+                        2 * w + 4,
                         format!(
-                            "row {row} has more than {} but the board has {}: a board is square",
-                            quantity(p, "cell", "cells"),
-                            quantity(p, "row", "rows")
+                            "row {row} has more than {} but {} has {}: every row of a box has as many cells",
+                            quantity(w, "cell", "cells"),
+                            others(row),
+                            quantity(w, "cell", "cells"),
                         ),
                     ));
                 }
@@ -368,9 +461,10 @@ impl Picture {
             if l.len() > limit {
                 let extra = if offset == 0 && is_cell(at(l, limit + 1)) {
                     format!(
-                        "row {row} has more than {} but the board has {}: a board is square",
-                        quantity(p, "cell", "cells"),
-                        quantity(p, "row", "rows")
+                        "row {row} has more than {} but {} has {}: every row of a box has as many cells",
+                        quantity(w, "cell", "cells"),
+                        others(row),
+                        quantity(w, "cell", "cells"),
                     )
                 } else {
                     "unexpected text after the end of the row".into()
@@ -381,35 +475,40 @@ impl Picture {
         for (which, idx) in [("top", top), ("bottom", bottom)] {
             let Some(idx) = idx else { continue };
             let (n, l) = &lines[idx];
-            if l.len() > 3 + 2 * p - 1 || l.iter().take(3).any(|&c| c != ' ') {
+            if l.len() > 3 + 2 * w - 1 || l.iter().take(3).any(|&c| c != ' ') {
                 return Err(err(
                     *n,
                     0,
                     format!(
                         "the {which} border line must hold {} at the columns of the cells",
-                        quantity(p, "mark", "marks")
+                        quantity(w, "mark", "marks")
                     ),
                 ));
             }
-            for k in 0..p {
+            for k in 0..w {
                 let col = 3 + 2 * k;
-                if k + 1 < p && at(l, col + 1) != ' ' {
+                if k + 1 < w && at(l, col + 1) != ' ' {
                     return Err(err(
                         *n,
                         col + 2,
                         format!("expected a space between two marks of the {which} border"),
                     ));
                 }
-                let pos = if which == "top" { 4 * p - k } else { p + 1 + k };
+                let pos = if which == "top" {
+                    shape.positions() - k
+                } else {
+                    h + 1 + k
+                };
                 marks[pos - 1] = mark(at(l, col), *n, col);
             }
         }
         Ok(Picture {
             origin: origin.to_string(),
-            width: p,
+            shape,
             cells,
             marks,
             balls,
+            most_balls,
         })
     }
 
@@ -446,6 +545,7 @@ impl Picture {
             .map(|(i, _)| i)
             .collect();
         if let Some((n, line)) = self.balls
+            && self.most_balls.is_none()
             && n != atoms.len()
         {
             return Err(ParseError::new(
@@ -459,7 +559,7 @@ impl Picture {
                 ),
             ));
         }
-        Ok(Molecule::from_sorted_unchecked(self.width, atoms))
+        Ok(Molecule::from_sorted_unchecked(self.shape, atoms))
     }
 }
 
@@ -491,6 +591,13 @@ pub fn parse_molecule(text: &str, origin: &str) -> Result<Molecule, ParseError> 
     Picture::parse(text, origin)?.molecule()
 }
 
+/// Whether `arg` is made of a linear form's characters only (`O`, `-`, `.`
+/// and the `/` between a rectangle's rows), so that a `/` in it does not
+/// make it a path.
+fn is_linear_form(arg: &str) -> bool {
+    !arg.is_empty() && arg.chars().all(|c| matches!(c, 'O' | '-' | '.' | '/'))
+}
+
 /// Resolves a molecule given on the command line: `-` reads standard input; an
 /// existing file is read (a picture or the linear form); a number is unranked
 /// in `config`; anything else is parsed as the linear form. When `config` is
@@ -515,7 +622,7 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
         return unrank(config, n);
     } else if path.is_dir() {
         return Err(directory_error(arg, MOLECULE));
-    } else if arg.contains(['/', '\\']) || arg.ends_with(".txt") {
+    } else if !is_linear_form(arg) && (arg.contains(['/', '\\']) || arg.ends_with(".txt")) {
         return Err(Error::Io {
             path: arg.into(),
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
@@ -527,7 +634,14 @@ pub fn load_molecule(arg: &str, config: Option<Config>) -> Result<Molecule, Erro
             field(arg)
         )));
     } else {
-        Molecule::parse_linear(arg, "molecule argument")?
+        match config {
+            // A rectangle's cells need not be cut into rows: the
+            // configuration says where each row ends.
+            Some(c) if !c.is_square() => {
+                Molecule::parse_linear_in(arg, c.shape(), "molecule argument")?
+            }
+            _ => Molecule::parse_linear(arg, "molecule argument")?,
+        }
     };
     if let Some(c) = config {
         m.check_config(c)?;
@@ -548,8 +662,8 @@ mod tests {
     #[test]
     fn reads_j_forgets_display() {
         let p = Picture::parse(SEED, "seed").unwrap();
-        assert_eq!(p.width, 4);
-        assert_eq!(p.balls, Some((2, 8)));
+        assert_eq!(p.shape, Shape::square(4));
+        assert_eq!((p.balls, p.most_balls), (Some((2, 8)), None));
         let marks: String = p.marks.iter().map(|m| m.map_or(' ', |m| m.ch)).collect();
         assert_eq!(marks, "@&ab@&@cbac@&@&@");
         assert_eq!(p.molecule().unwrap().to_string(), "O-O-------------");
@@ -571,7 +685,7 @@ mod tests {
     fn blank_marks() {
         let text = "             3\n 1 - - - - - - - - 1\n R - - - - - - - -\n H O - - O - - - -\n   - - - - - - - -\n 3 - - - - - - - -\n   - - - - - - O -\n R - - - - - - - - 2\n H O - - - - - - -\n       4     4   2\n\nThere are 4 balls in the box\n";
         let p = Picture::parse(text, "emacs").unwrap();
-        assert_eq!(p.width, 8);
+        assert_eq!(p.shape, Shape::square(8));
         assert_eq!(p.molecule().unwrap().atoms().len(), 4);
         assert_eq!(p.marks[26].map(|m| m.ch), Some('3')); // top, column 6 is position 27
         assert_eq!(p.marks[0].map(|m| m.ch), Some('1'));
@@ -580,17 +694,52 @@ mod tests {
 
     #[test]
     fn errors() {
-        let e = Picture::parse(" a O - x\n", "f").unwrap_err();
+        let e = Picture::parse(" a O x -\n", "f").unwrap_err();
         assert!(e.to_string().starts_with("f:1:"), "{e}");
-        let e = parse_molecule("   O -\n   - -\n   - -\n", "f").unwrap_err();
-        assert!(e.message.contains("square"), "{e}");
-        let e = parse_molecule("   O - -\n   - - -\n", "f").unwrap_err();
-        assert!(e.message.contains("square"), "{e}");
+        let e = parse_molecule("   O -\n   - - -\n   - -\n", "f").unwrap_err();
+        assert!(
+            e.message
+                .contains("row 2 has more than 2 cells but row 1 has 2 cells"),
+            "{e}"
+        );
+        let e = parse_molecule("   O - -\n   - -\n", "f").unwrap_err();
+        assert!(
+            e.message
+                .contains("row 2 has 2 cells but row 1 has 3 cells"),
+            "{e}"
+        );
         let e = parse_molecule("   O X\n   - -\n", "f").unwrap_err();
         assert!(e.message.contains("'X'"), "{e}");
         let e = parse_molecule("   O -\n   - -\nThere are 2 balls in the box", "f").unwrap_err();
         assert!(e.message.contains("2 balls"), "{e}");
         let e = parse_molecule("hello world", "f").unwrap_err();
         assert!(e.message.contains("no board row"), "{e}");
+    }
+
+    #[test]
+    fn rectangles() {
+        let m = parse_molecule("   O -\n   - -\n   - O\n", "f").unwrap();
+        assert_eq!(
+            (m.shape(), m.atoms()),
+            (Shape::new(2, 3).unwrap(), &[0, 5][..])
+        );
+        let m = parse_molecule("O - - -\n- - O -\n", "f").unwrap();
+        assert_eq!(m.to_string(), "O---/--O-");
+        // 3 wide, 2 high, with marks all round: left 1..2, bottom 3..5,
+        // right 6..7 (bottom to top), top 8..10 (right to left).
+        let text = "   a b c\n d - O - e\n f - - - g\n   h i j\n";
+        let p = Picture::parse(text, "f").unwrap();
+        assert_eq!(p.shape, Shape::new(3, 2).unwrap());
+        let marks: String = p.marks.iter().map(|m| m.map_or(' ', |m| m.ch)).collect();
+        assert_eq!(marks, "dfhijgecba");
+        // A right mark 'O' (a letter of J. Forget's notation) on a row of a
+        // rectangle is a mark, not a fourth cell.
+        let text = " a - - - O\n b - - - O\n";
+        let p = Picture::parse(text, "f").unwrap();
+        assert_eq!(p.shape, Shape::new(4, 2).unwrap(), "no right mark at all");
+        let text = " a - - - O\n b - - - c\n";
+        let p = Picture::parse(text, "f").unwrap();
+        assert_eq!(p.shape, Shape::new(3, 2).unwrap());
+        assert_eq!(p.marks[6].map(|m| m.ch), Some('O'));
     }
 }

@@ -20,11 +20,16 @@
 //! redo list, checked but not played.
 //!
 //! Tatham numbers lasers from 0, clockwise from the top-left corner; bbx's
-//! position is `4p − n` ([`tatham_to_position`]). The results of the lasers
-//! fired are those bbx's standard rules give for the balls of the
-//! description (Tatham's rules are the standard ones: `tests/tatham.rs`
-//! traces both on every molecule of small boxes). bbx's boxes are square: a
-//! rectangular game is refused.
+//! position is `2(w+h) − n` ([`tatham_to_position`]; `4p − n` on a square).
+//! The results of the lasers fired are those bbx's standard rules give for
+//! the balls of the description (Tatham's rules are the standard ones:
+//! `tests/tatham.rs` traces both on every molecule of small boxes).
+//!
+//! bbx writes game IDs and save files too: [`TathamParams`] displays as its
+//! parameter string, [`encode_description`] hides balls as Tatham's
+//! `new_game_desc` does, [`game_id`] joins them, and [`TathamSave`] writes a
+//! save file Tatham's program opens. [`PRESETS`] are the five games of
+//! Tatham's Type menu.
 
 use std::ops::RangeInclusive;
 
@@ -34,6 +39,7 @@ use crate::control::{Budget, Cut, Finished, Ticker};
 use crate::error::{ParseError, field, quantity, quote};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, without_bom};
 use crate::rules::board::Molecule;
+use crate::rules::config::{ConfigRange, Shape};
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
 
@@ -43,49 +49,50 @@ pub const SAVE_MAGIC: &str = "Simon Tatham's Portable Puzzle Collection";
 /// The name of the game in a Black Box save file's `GAME` record.
 pub const GAME_NAME: &str = "Black Box";
 
-/// Converts Tatham's laser number n (0..4p, clockwise from the top-left
+/// Converts Tatham's laser number n (0..2(w+h), clockwise from the top-left
 /// corner: along the top, down the right side, back along the bottom, up the
-/// left side) to bbx's border position: `4p − n` on every side.
+/// left side) to bbx's border position on a box of `shape` (a width alone is
+/// a square): `2(w+h) − n` on every side.
 ///
 /// ```
 /// use bbx::puzzle::tatham_to_position;
+/// use bbx::rules::config::Shape;
 /// assert_eq!(tatham_to_position(8, 0), 32); // top, column 1
 /// assert_eq!(tatham_to_position(8, 8), 24); // right, row 1
 /// assert_eq!(tatham_to_position(8, 16), 16); // bottom, column 8
 /// assert_eq!(tatham_to_position(8, 31), 1); // left, row 1
+/// let r = Shape::new(8, 6).unwrap();
+/// assert_eq!(tatham_to_position(r, 8), 20); // right, row 1
+/// assert_eq!(tatham_to_position(r, 14), 14); // bottom, column 8
 /// ```
 ///
 /// # Panics
-/// When `laser` is not in 0..4·width.
-pub fn tatham_to_position(width: usize, laser: usize) -> usize {
-    assert!(
-        laser < 4 * width,
-        "Tatham's laser {laser} out of 0..{}",
-        4 * width
-    );
-    4 * width - laser
+/// When `laser` is not in 0..2(w+h).
+pub fn tatham_to_position(shape: impl Into<Shape>, laser: usize) -> usize {
+    let n = shape.into().positions();
+    assert!(laser < n, "Tatham's laser {laser} out of 0..{n}");
+    n - laser
 }
 
 /// Converts a bbx border position to Tatham's laser number (the inverse of
 /// [`tatham_to_position`]).
 ///
 /// # Panics
-/// When `pos` is not in 1..=4·width.
-pub fn position_to_tatham(width: usize, pos: usize) -> usize {
-    assert!(
-        pos >= 1 && pos <= 4 * width,
-        "border position {pos} out of 1..={}",
-        4 * width
-    );
-    4 * width - pos
+/// When `pos` is not in 1..=2(w+h).
+pub fn position_to_tatham(shape: impl Into<Shape>, pos: usize) -> usize {
+    let n = shape.into().positions();
+    assert!(pos >= 1 && pos <= n, "border position {pos} out of 1..={n}");
+    n - pos
 }
 
-/// The parameters of a Tatham game: `w8h8m5M5` is an 8×8 box with 5 balls.
+/// The parameters of a Tatham game: `w8h8m5M5` is an 8×8 box with 5 balls,
+/// `w8h6m3M6` a box 8 wide and 6 high with 3 to 6. Displayed as Tatham's
+/// program writes them (`w8h6m3M6`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TathamParams {
     /// Width of the box (`w`).
     pub width: usize,
-    /// Height of the box (`h`); bbx plays only games where it equals the width.
+    /// Height of the box (`h`).
     pub height: usize,
     /// The fewest balls (`m`).
     pub min_balls: usize,
@@ -109,8 +116,8 @@ impl TathamParams {
     /// Reads a parameter string as Tatham's program does: from the defaults,
     /// each of `w`, `h`, `m`, `M` followed by a number sets that value (other
     /// characters are skipped); then checks the values as Tatham does (a box
-    /// of 2 to 255 cells a side, at least one ball, fewer balls than cells)
-    /// and refuses a rectangular box. The error says what is wrong.
+    /// of 2 to 255 cells a side, at least one ball, fewer balls than cells).
+    /// The error says what is wrong.
     pub fn parse(text: &str) -> Result<TathamParams, String> {
         let mut p = TathamParams::default();
         let b = text.as_bytes();
@@ -145,12 +152,6 @@ impl TathamParams {
                 "{text}: Tatham's boxes are at most 255 cells a side"
             ));
         }
-        if p.width != p.height {
-            return Err(format!(
-                "{text}: a {}×{} box; bbx plays square boxes only",
-                p.width, p.height
-            ));
-        }
         if p.min_balls < 1 {
             return Err(format!("{text}: the number of balls must be at least 1"));
         }
@@ -162,18 +163,157 @@ impl TathamParams {
         }
         if p.min_balls >= p.width * p.height {
             return Err(format!(
-                "{text}: {} do not fit in a {w}×{w} box",
+                "{text}: {} do not fit in a {}×{} box",
                 quantity(p.min_balls, "ball", "balls"),
-                w = p.width
+                p.width,
+                p.height
             ));
         }
         Ok(p)
+    }
+
+    /// The parameters of a game of `range` (its box 2 to 255 cells a side,
+    /// at least one atom and fewer than cells, as Tatham's program checks),
+    /// or what Tatham's program would refuse.
+    pub fn of(range: &ConfigRange) -> Result<TathamParams, String> {
+        let p = TathamParams {
+            width: range.shape.width,
+            height: range.shape.height,
+            min_balls: range.min_atoms,
+            max_balls: range.max_atoms,
+        };
+        TathamParams::parse(&p.to_string()).map_err(|e| {
+            let why = e.split_once(": ").map_or(e.as_str(), |(_, why)| why);
+            format!("{range} is no game of Tatham's Black Box: {why}")
+        })
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// The configuration range of the game (`A3-6_B8` for `w8h8m3M6`), the
+    /// most atoms kept within the box.
+    pub fn range(&self) -> ConfigRange {
+        let r = self.balls();
+        ConfigRange {
+            min_atoms: *r.start(),
+            max_atoms: *r.end(),
+            shape: self.shape(),
+        }
+    }
+
+    /// The name of Tatham's Type menu for these parameters: `8x6, 5 balls`,
+    /// `8x8, 3-6 balls` (its `game_fetch_preset`).
+    pub fn title(&self) -> String {
+        if self.min_balls == self.max_balls {
+            format!("{}x{}, {} balls", self.width, self.height, self.min_balls)
+        } else {
+            format!(
+                "{}x{}, {}-{} balls",
+                self.width, self.height, self.min_balls, self.max_balls
+            )
+        }
     }
 
     /// The ball counts the parameters allow, as `--atoms` reads them (the
     /// upper end kept within the box).
     pub fn balls(&self) -> RangeInclusive<usize> {
         self.min_balls..=self.max_balls.min(self.width * self.height)
+    }
+}
+
+impl std::fmt::Display for TathamParams {
+    /// `w8h6m3M6`, as Tatham's `encode_params` writes them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "w{}h{}m{}M{}",
+            self.width, self.height, self.min_balls, self.max_balls
+        )
+    }
+}
+
+/// The five games of Tatham's Type menu, in its order: 5×5 with 3 balls,
+/// 8×8 with 5, 8×8 with 3 to 6, 10×10 with 5, 10×10 with 4 to 10.
+pub const PRESETS: [TathamParams; 5] = [
+    TathamParams {
+        width: 5,
+        height: 5,
+        min_balls: 3,
+        max_balls: 3,
+    },
+    TathamParams {
+        width: 8,
+        height: 8,
+        min_balls: 5,
+        max_balls: 5,
+    },
+    TathamParams {
+        width: 8,
+        height: 8,
+        min_balls: 3,
+        max_balls: 6,
+    },
+    TathamParams {
+        width: 10,
+        height: 10,
+        min_balls: 5,
+        max_balls: 5,
+    },
+    TathamParams {
+        width: 10,
+        height: 10,
+        min_balls: 4,
+        max_balls: 10,
+    },
+];
+
+impl TathamParams {
+    /// The parameters written alone, as Tatham writes them (`w8h6m3M6`, any
+    /// of the four left out keeping its default, but nothing else in the
+    /// text), checked as [`TathamParams::parse`] checks them; `None` when
+    /// the text is not shaped so.
+    ///
+    /// ```
+    /// use bbx::puzzle::TathamParams;
+    /// assert_eq!(TathamParams::alone("w8h6m3M6").unwrap().unwrap().to_string(), "w8h6m3M6");
+    /// assert!(TathamParams::alone("w1h1").unwrap().is_err());
+    /// assert!(TathamParams::alone("w8h8m5M5#12").is_none());
+    /// ```
+    pub fn alone(text: &str) -> Option<Result<TathamParams, String>> {
+        let t = text.trim();
+        let shaped = !t.is_empty()
+            && t.bytes()
+                .all(|b| matches!(b, b'w' | b'h' | b'm' | b'M') || b.is_ascii_digit())
+            && t.starts_with(['w', 'h', 'm', 'M']);
+        shaped.then(|| TathamParams::parse(t))
+    }
+
+    /// One of Tatham's [`PRESETS`] by the name his Type menu gives it
+    /// (`8x8, 3-6 balls`; any case, the comma and spaces optional, `×` for
+    /// `x`).
+    ///
+    /// ```
+    /// use bbx::puzzle::TathamParams;
+    /// assert_eq!(TathamParams::preset("10x10, 4-10 balls").unwrap().to_string(), "w10h10m4M10");
+    /// assert_eq!(TathamParams::preset("8×8 5 balls").unwrap().to_string(), "w8h8m5M5");
+    /// assert_eq!(TathamParams::preset("8x8, 4 balls"), None);
+    /// ```
+    pub fn preset(name: &str) -> Option<TathamParams> {
+        let squash = |s: &str| -> String {
+            s.to_lowercase()
+                .replace('×', "x")
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != ',')
+                .collect()
+        };
+        let want = squash(name);
+        PRESETS.into_iter().find(|p| squash(&p.title()) == want)
     }
 }
 
@@ -470,23 +610,31 @@ fn decode(
     Ok(balls)
 }
 
-/// Writes a game description (the part of a game ID after `:`) for the
-/// balls at 0-based (column, row) pairs of a `width`×`height` box, in the
-/// order given: the bytes `w h x1 y1 …`, obfuscated, in hexadecimal (the
+/// Tatham's description of the balls of `m` (its `new_game_desc`): the
+/// bytes `w h x1 y1 x2 y2 …` (0-based columns and rows, in cell order),
+/// obfuscated ([`obfuscate`]) and written in lower-case hexadecimal (the
 /// inverse of [`decode_description`]). Refuses what Tatham's program cannot
-/// open: a side outside 2..=255, no ball, a ball outside the box.
+/// open: a side outside 2..=255 (Tatham keeps each number in a byte), no
+/// ball.
 ///
 /// ```
+/// use bbx::Molecule;
 /// use bbx::puzzle::{TathamParams, decode_description, encode_description};
-/// let desc = encode_description(5, 5, &[(1, 1), (4, 4)]).unwrap();
-/// let params = TathamParams::parse("w5h5m2M2").unwrap();
-/// assert_eq!(decode_description(&params, &desc).unwrap(), [(1, 1), (4, 4)]);
+/// let m: Molecule = "O-------/--------/-------O/--------/--------/--------".parse().unwrap();
+/// let desc = encode_description(&m).unwrap();
+/// let params = TathamParams::parse("w8h6m2M2").unwrap();
+/// assert_eq!(decode_description(&params, &desc).unwrap(), [(0, 0), (7, 2)]);
 /// ```
-pub fn encode_description(
-    width: usize,
-    height: usize,
-    balls: &[(usize, usize)],
-) -> Result<String, String> {
+pub fn encode_description(m: &Molecule) -> Result<String, String> {
+    let w = m.width();
+    let balls: Vec<(usize, usize)> = m.atoms().iter().map(|&a| (a % w, a / w)).collect();
+    describe_balls(w, m.height(), &balls)
+}
+
+/// [`encode_description`] of the balls at 0-based (column, row) pairs of a
+/// `width`×`height` box, in the order given (Tatham's generator writes them
+/// in the order it drew them).
+fn describe_balls(width: usize, height: usize, balls: &[(usize, usize)]) -> Result<String, String> {
     let side = |n: usize| u8::try_from(n).ok().filter(|&b| b >= 2);
     let (Some(w), Some(h)) = (side(width), side(height)) else {
         return Err(format!(
@@ -512,26 +660,106 @@ pub fn encode_description(
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// The game ID of Tatham's Black Box (`w8h8m4M4:…`) that hides `hidden`: the
-/// box's size, its count of balls as both the fewest and the most, and the
-/// description of its atoms ([`encode_description`], row by row). Tatham's
-/// program (Game > Specific, or the web page's `#` address) and `bbx play`
-/// open it; errors as [`encode_description`]'s.
+/// The game ID `PARAMS:DESC` of the hidden balls `m` under `params`, which
+/// Tatham's program opens (Game > Specific… or its command line). Refused
+/// when `m` does not fit the parameters (its box, or a count outside the
+/// range) or Tatham's bytes.
 ///
 /// ```
-/// use bbx::puzzle::{game_id, parse_tatham};
 /// use bbx::Molecule;
-/// let m: Molecule = "O-O-------------".parse().unwrap();
-/// let id = game_id(&m).unwrap();
-/// assert!(id.starts_with("w4h4m2M2:"));
-/// assert_eq!(parse_tatham(&id, "id").unwrap().hidden, m);
+/// use bbx::puzzle::{TathamParams, game_id};
+/// let m = Molecule::new(8, [12, 38, 46]).unwrap();
+/// let params = TathamParams::parse("w8h8m3M6").unwrap();
+/// let id = game_id(&params, &m).unwrap();
+/// assert!(id.starts_with("w8h8m3M6:") && id.len() == 9 + 16);
 /// ```
-pub fn game_id(hidden: &Molecule) -> Result<String, String> {
-    let p = hidden.width();
-    let balls: Vec<(usize, usize)> = hidden.atoms().iter().map(|&i| (i % p, i / p)).collect();
-    let desc = encode_description(p, p, &balls)?;
-    let n = balls.len();
-    Ok(format!("w{p}h{p}m{n}M{n}:{desc}"))
+pub fn game_id(params: &TathamParams, m: &Molecule) -> Result<String, String> {
+    if m.shape() != params.shape() {
+        return Err(format!(
+            "the balls are in a {} box but the parameters {params} say {}",
+            m.shape(),
+            params.shape()
+        ));
+    }
+    let n = m.atoms().len();
+    if n < params.min_balls || n > params.max_balls {
+        return Err(format!(
+            "{} hidden but the parameters {params} allow {} to {}",
+            quantity(n, "ball", "balls"),
+            params.min_balls,
+            params.max_balls
+        ));
+    }
+    Ok(format!("{params}:{}", encode_description(m)?))
+}
+
+/// One move of a Tatham game, as its save files record it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TathamMove {
+    /// `F<n>`: fire laser n (Tatham's numbering, [`position_to_tatham`]).
+    Fire(usize),
+    /// `T<x>,<y>`: put or take away a guessed ball at 1-based column x, row y.
+    Toggle(usize, usize),
+    /// `LB<x>,<y>`: lock or unlock the cell at column x, row y (marked empty).
+    Lock(usize, usize),
+    /// `R`: check the guess.
+    Check,
+    /// `S`: reveal the answer (recorded as a `SOLVE` record).
+    Solve,
+}
+
+impl std::fmt::Display for TathamMove {
+    /// The move as Tatham writes it: `F12`, `T3,4`, `LB3,4`, `R`, `S`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TathamMove::Fire(n) => write!(f, "F{n}"),
+            TathamMove::Toggle(x, y) => write!(f, "T{x},{y}"),
+            TathamMove::Lock(x, y) => write!(f, "LB{x},{y}"),
+            TathamMove::Check => f.write_str("R"),
+            TathamMove::Solve => f.write_str("S"),
+        }
+    }
+}
+
+/// A save file of Tatham's Black Box for the hidden balls `hidden` under
+/// `params`, with `moves` played from the start (the game stands after the
+/// last), and `errors` wrong checks counted in its `UI` record, as its
+/// midend writes one: records `SAVEFILE`, `VERSION`, `GAME`, `PARAMS`,
+/// `CPARAMS`, `DESC`, `UI`, `NSTATES`, `STATEPOS`, then a `MOVE` (or
+/// `SOLVE`) record a move. Refused when the balls do not fit the parameters
+/// ([`game_id`]).
+pub fn save_file(
+    params: &TathamParams,
+    hidden: &Molecule,
+    moves: &[TathamMove],
+    errors: usize,
+) -> Result<String, String> {
+    let id = game_id(params, hidden)?;
+    let desc = id.split_once(':').map_or("", |(_, d)| d);
+    let mut out = String::new();
+    let mut record = |key: &str, value: &str| {
+        out.push_str(&format!("{key:<8}:{}:{value}\n", value.len()));
+    };
+    let params = params.to_string();
+    record("SAVEFILE", SAVE_MAGIC);
+    record("VERSION", "1");
+    record("GAME", GAME_NAME);
+    record("PARAMS", &params);
+    record("CPARAMS", &params);
+    record("DESC", desc);
+    record("UI", &format!("E{errors}"));
+    let states = (moves.len() + 1).to_string();
+    record("NSTATES", &states);
+    record("STATEPOS", &states);
+    for m in moves {
+        let key = if *m == TathamMove::Solve {
+            "SOLVE"
+        } else {
+            "MOVE"
+        };
+        record(key, &m.to_string());
+    }
+    Ok(out)
 }
 
 /// Where a Tatham game came from.
@@ -582,15 +810,20 @@ pub struct TathamGame {
 }
 
 impl TathamGame {
-    /// Width p of the box.
+    /// Width w (p) of the box.
     pub fn width(&self) -> usize {
         self.hidden.width()
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.hidden.shape()
     }
 
     /// The rays fired, with the results bbx's standard rules give for the
     /// hidden balls.
     pub fn observation(&self) -> Observation {
-        let p = self.width();
+        let p = self.shape();
         let mut tracer = Tracer::new(p, Rules::Standard);
         tracer.load(&self.hidden);
         let mut o = Observation::empty(p);
@@ -612,7 +845,7 @@ impl TathamGame {
             atoms: one,
             atom_range: if one.is_some() { None } else { Some(range) },
             guess: (!self.guess.is_empty())
-                .then(|| Molecule::new(self.width(), self.guess.iter().copied()).ok())
+                .then(|| Molecule::new(self.shape(), self.guess.iter().copied()).ok())
                 .flatten(),
             rules: Some(Rules::Standard),
         }
@@ -1058,7 +1291,7 @@ enum Exit {
 /// lasers is known to fail again without a trace.
 #[derive(Debug, Clone)]
 struct State {
-    p: usize,
+    shape: Shape,
     min: usize,
     max: usize,
     hidden: Molecule,
@@ -1090,7 +1323,7 @@ struct State {
 
 /// Laser `n`'s result for the balls loaded in `tracer`, by bbx's standard
 /// rules, in Tatham's terms.
-fn laser_exit(p: usize, tracer: &Tracer, n: usize) -> Exit {
+fn laser_exit(p: Shape, tracer: &Tracer, n: usize) -> Exit {
     match tracer.trace(tatham_to_position(p, n)).outcome {
         Outcome::Absorbed => Exit::Hit,
         Outcome::Exit(q) => Exit::Out(position_to_tatham(p, q)),
@@ -1100,30 +1333,33 @@ fn laser_exit(p: usize, tracer: &Tracer, n: usize) -> Exit {
 
 impl State {
     fn new(params: &TathamParams, balls: &[(usize, usize)]) -> State {
-        let p = params.width;
-        let hidden = Molecule::new(p, balls.iter().map(|&(x, y)| y * p + x))
-            .unwrap_or_else(|_| Molecule::new(p, []).expect("an empty box of 2 to 255 cells"));
-        let mut tracer = Tracer::new(p, Rules::Standard);
+        let shape = params.shape();
+        let w = shape.width;
+        let hidden = Molecule::new(shape, balls.iter().map(|&(x, y)| y * w + x))
+            .unwrap_or_else(|_| Molecule::new(shape, []).expect("an empty box of 2 to 255 cells"));
+        let mut tracer = Tracer::new(shape, Rules::Standard);
         tracer.load(&hidden);
-        let answer = (0..4 * p).map(|n| laser_exit(p, &tracer, n)).collect();
+        let answer = (0..shape.positions())
+            .map(|n| laser_exit(shape, &tracer, n))
+            .collect();
         // The same empty board, for the guess.
         tracer.load_cells(&[]);
         State {
-            p,
+            shape,
             min: params.min_balls,
             max: params.max_balls,
             hidden,
             answer,
-            guess: vec![false; p * p],
+            guess: vec![false; shape.cells()],
             guessed: 0,
             guess_tracer: tracer,
-            guess_exits: vec![None; 4 * p],
+            guess_exits: vec![None; shape.positions()],
             version: 0,
             contradicted_at: None,
             contradicting: None,
-            lock: vec![false; p * p],
-            exits: vec![None; 4 * p],
-            cells: vec![0; 4 * p],
+            lock: vec![false; shape.cells()],
+            exits: vec![None; shape.positions()],
+            cells: vec![0; shape.positions()],
             next_laser: 1,
             fired: Vec::new(),
             wrong_checks: 0,
@@ -1137,7 +1373,7 @@ impl State {
         match self.guess_exits[n] {
             Some((version, exit)) if version == self.version => exit,
             _ => {
-                let exit = laser_exit(self.p, &self.guess_tracer, n);
+                let exit = laser_exit(self.shape, &self.guess_tracer, n);
                 self.guess_exits[n] = Some((self.version, exit));
                 exit
             }
@@ -1176,7 +1412,8 @@ impl State {
     /// Plays one move, or says why Tatham's program would refuse it; asks
     /// `ticker` at each trace.
     fn play(&mut self, mv: &str, ticker: &mut Ticker) -> Result<(), Stop<String>> {
-        let p = self.p;
+        let shape = self.shape;
+        let (w, h, n_lasers) = (shape.width, shape.height, shape.positions());
         let refuse = |why: String| Err(Stop::Bad(why));
         if mv == "S" {
             self.ending = Some(TathamEnding::Solved);
@@ -1193,19 +1430,20 @@ impl State {
         let cell = |s: &str| -> Option<usize> {
             let (x, y) = s.split_once(',')?;
             let (x, y) = (number(x)?, number(y)?);
-            ((1..=p).contains(&x) && (1..=p).contains(&y)).then_some((y - 1) * p + (x - 1))
+            ((1..=w).contains(&x) && (1..=h).contains(&y)).then_some(shape.index(y, x))
         };
-        let line = |s: &str| number(s).filter(|n| (1..=p).contains(n));
-        let outside = || Stop::Bad(format!("outside the {p}×{p} box"));
+        let column = |s: &str| number(s).filter(|n| (1..=w).contains(n));
+        let row = |s: &str| number(s).filter(|n| (1..=h).contains(n));
+        let outside = || Stop::Bad(format!("outside the {shape} box"));
         if let Some(rest) = mv.strip_prefix('T') {
             let c = cell(rest).ok_or_else(outside)?;
             self.toggle_guess(c);
         } else if let Some(rest) = mv.strip_prefix('F') {
-            let Some(n) = number(rest).filter(|&n| n < 4 * p) else {
+            let Some(n) = number(rest).filter(|&n| n < n_lasers) else {
                 return refuse(format!(
                     "no laser {} (they are 0 to {})",
                     field(rest),
-                    4 * p - 1
+                    n_lasers - 1
                 ));
             };
             if self.exits[n].is_some() {
@@ -1216,11 +1454,11 @@ impl State {
             let c = cell(rest).ok_or_else(outside)?;
             self.lock[c] = !self.lock[c];
         } else if let Some(rest) = mv.strip_prefix("LC") {
-            let x = line(rest).ok_or_else(outside)? - 1;
-            self.lock_line((0..p).map(|y| y * p + x).collect());
+            let x = column(rest).ok_or_else(outside)? - 1;
+            self.lock_line((0..h).map(|y| y * w + x).collect());
         } else if let Some(rest) = mv.strip_prefix("LR") {
-            let y = line(rest).ok_or_else(outside)? - 1;
-            self.lock_line((0..p).map(|x| y * p + x).collect());
+            let y = row(rest).ok_or_else(outside)? - 1;
+            self.lock_line((0..w).map(|x| y * w + x).collect());
         } else if mv == "R" {
             let n = self.guessed;
             if n < self.min || n > self.max {
@@ -1239,10 +1477,10 @@ impl State {
     }
 
     /// Locks every cell of a row or column, or unlocks them all when more
-    /// than half are locked.
+    /// than half are locked (half a column's h cells, or a row's w).
     fn lock_line(&mut self, cells: Vec<usize>) {
         let locked = cells.iter().filter(|&&c| self.lock[c]).count();
-        let set = locked <= self.p / 2;
+        let set = locked <= cells.len() / 2;
         for c in cells {
             self.lock[c] = set;
         }
@@ -1261,7 +1499,7 @@ impl State {
         }
         let lit = |s: &State, i: usize| s.exits[i].is_some();
         let last = self.contradicting.filter(|&i| lit(self, i));
-        for i in last.into_iter().chain(0..4 * self.p) {
+        for i in last.into_iter().chain(0..self.shape.positions()) {
             if !lit(self, i) {
                 continue;
             }
@@ -1275,7 +1513,7 @@ impl State {
             }
         }
         let mut telling = Vec::new();
-        for i in 0..4 * self.p {
+        for i in 0..self.shape.positions() {
             if !lit(self, i) {
                 ticker.tick()?;
                 if self.guess_exit(i) != self.answer[i] {
@@ -1295,15 +1533,15 @@ impl State {
     }
 
     /// The bytes of Tatham's grid with the guess in place of the balls: a
-    /// (p+2)×(p+2) array of 32-bit numbers, little-endian (the machines
-    /// Tatham's program runs on), the lasers' numbers on the border.
+    /// (w+2)×(h+2) array of 32-bit numbers, row by row, little-endian (the
+    /// machines Tatham's program runs on), the lasers' numbers on the border.
     fn grid_bytes(&self) -> Vec<u8> {
-        let p = self.p;
-        let side = p + 2;
-        let mut grid = vec![0u32; side * side];
-        for r in 0..p {
-            for c in 0..p {
-                let i = r * p + c;
+        let (w, h) = (self.shape.width, self.shape.height);
+        let side = w + 2;
+        let mut grid = vec![0u32; side * (h + 2)];
+        for r in 0..h {
+            for c in 0..w {
+                let i = r * w + c;
                 let mut v = 0;
                 if self.guess[i] {
                     v |= BALL_GUESS | BALL_CORRECT;
@@ -1314,8 +1552,8 @@ impl State {
                 grid[(r + 1) * side + (c + 1)] = v;
             }
         }
-        for n in 0..4 * p {
-            let (x, y) = laser_cell(p, n);
+        for n in 0..self.shape.positions() {
+            let (x, y) = laser_cell(self.shape, n);
             grid[y * side + x] = self.cells[n];
         }
         grid.iter().flat_map(|v| v.to_le_bytes()).collect()
@@ -1328,7 +1566,7 @@ impl State {
         params: &TathamParams,
         redo: usize,
     ) -> TathamGame {
-        let p = self.p;
+        let p = self.shape;
         TathamGame {
             origin: origin.to_string(),
             kind,
@@ -1338,8 +1576,8 @@ impl State {
                 .iter()
                 .map(|&n| tatham_to_position(p, n))
                 .collect(),
-            guess: (0..p * p).filter(|&i| self.guess[i]).collect(),
-            locked: (0..p * p).filter(|&i| self.lock[i]).collect(),
+            guess: (0..p.cells()).filter(|&i| self.guess[i]).collect(),
+            locked: (0..p.cells()).filter(|&i| self.lock[i]).collect(),
             wrong_checks: self.wrong_checks,
             ending: self.ending,
             redo,
@@ -1348,69 +1586,103 @@ impl State {
     }
 }
 
-/// The grid cell (column, row, 0..=p+1) of Tatham's laser `n`.
-fn laser_cell(p: usize, n: usize) -> (usize, usize) {
-    if n < p {
+/// The grid cell (column 0..=w+1, row 0..=h+1) of Tatham's laser `n` (his
+/// `range2grid`).
+fn laser_cell(shape: Shape, n: usize) -> (usize, usize) {
+    let (w, h) = (shape.width, shape.height);
+    if n < w {
         (n + 1, 0)
-    } else if n < 2 * p {
-        (p + 1, n - p + 1)
-    } else if n < 3 * p {
-        (3 * p - n, p + 1)
+    } else if n < w + h {
+        (w + 1, n - w + 1)
+    } else if n < 2 * w + h {
+        (2 * w + h - n, h + 1)
     } else {
-        (0, 4 * p - n)
+        (0, 2 * (w + h) - n)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::{Side, port};
+    use crate::rules::board::{Heading, port};
 
-    /// Tatham's laser n on a p×p box, as his `range2grid` places it: the
-    /// side and the row or column (1-based) it faces.
-    fn tatham_side(p: usize, n: usize) -> (Side, usize) {
-        if n < p {
-            (Side::Top, n + 1)
-        } else if n < 2 * p {
-            (Side::Right, n - p + 1)
-        } else if n < 3 * p {
-            (Side::Bottom, p - (n - 2 * p))
+    /// Tatham's `range2grid`, written again from his code: laser n's grid
+    /// cell (x, y) and the direction it fires (0 up, 1 right, 2 down, 3 left).
+    fn range2grid(w: usize, h: usize, n: usize) -> (usize, usize, usize) {
+        let mut r = n;
+        if r < w {
+            return (r + 1, 0, 2);
+        }
+        r -= w;
+        if r < h {
+            return (w + 1, r + 1, 3);
+        }
+        r -= h;
+        if r < w {
+            return (w - r, h + 1, 0);
+        }
+        r -= w;
+        assert!(r < h);
+        (0, h - r, 1)
+    }
+
+    /// Tatham's `grid2range`, written again from his code.
+    fn grid2range(w: usize, h: usize, x: usize, y: usize) -> usize {
+        let (x1, y1) = (w + 1, h + 1);
+        if y == 0 {
+            x - 1
+        } else if x == x1 {
+            y - 1 + w
+        } else if y == y1 {
+            (w - x) + w + h
         } else {
-            (Side::Left, p - (n - 3 * p))
+            (h - y) + w + w + h
         }
     }
 
     #[test]
-    fn lasers_map_to_the_same_side_and_line_on_8x8_and_5x5() {
-        for p in [8, 5] {
-            for n in 0..4 * p {
-                let pos = tatham_to_position(p, n);
-                let port = port(p, pos);
+    fn lasers_map_to_the_same_cell_and_heading_on_squares_and_rectangles() {
+        let headings = [Heading::North, Heading::East, Heading::South, Heading::West];
+        for (w, h) in [(8, 8), (5, 5), (8, 6), (5, 9), (2, 7), (255, 2)] {
+            let shape = Shape::new(w, h).unwrap();
+            for n in 0..shape.positions() {
+                let pos = tatham_to_position(shape, n);
+                let port = port(shape, pos);
+                let (x, y, dir) = range2grid(w, h, n);
                 assert_eq!(
-                    (port.side, port.line),
-                    tatham_side(p, n),
-                    "{p}×{p}, laser {n}"
+                    (port.col, port.row, port.heading),
+                    (x, y, headings[dir]),
+                    "{shape}, laser {n}"
                 );
-                assert_eq!(position_to_tatham(p, pos), n);
-                // The padded cell agrees with Tatham's grid cell too.
-                assert_eq!((port.col, port.row), laser_cell(p, n));
+                assert_eq!(grid2range(w, h, port.col, port.row), n);
+                assert_eq!(position_to_tatham(shape, pos), n);
+                assert_eq!((port.col, port.row), laser_cell(shape, n));
             }
         }
-        // Each side's first and last laser, by hand from RULES.md's numbering.
-        let p = 8;
-        let ends: Vec<usize> = [0, 7, 8, 15, 16, 23, 24, 31]
-            .iter()
-            .map(|&n| tatham_to_position(p, n))
-            .collect();
-        // top col 1, top col 8, right row 1, right row 8, bottom col 8,
-        // bottom col 1, left row 8, left row 1.
-        assert_eq!(ends, [32, 25, 24, 17, 16, 9, 8, 1]);
-        let p = 5;
-        let ends: Vec<usize> = [0, 4, 5, 9, 10, 14, 15, 19]
-            .iter()
-            .map(|&n| tatham_to_position(p, n))
-            .collect();
-        assert_eq!(ends, [20, 16, 15, 11, 10, 6, 5, 1]);
+        // Each side's first and last laser, by hand from RULES.md's numbering:
+        // top col 1, top col w, right row 1, right row h, bottom col w,
+        // bottom col 1, left row h, left row 1.
+        let ends = |w: usize, h: usize| -> Vec<usize> {
+            let shape = Shape::new(w, h).unwrap();
+            let lasers = [
+                0,
+                w - 1,
+                w,
+                w + h - 1,
+                w + h,
+                2 * w + h - 1,
+                2 * w + h,
+                2 * (w + h) - 1,
+            ];
+            lasers
+                .iter()
+                .map(|&n| tatham_to_position(shape, n))
+                .collect()
+        };
+        assert_eq!(ends(8, 8), [32, 25, 24, 17, 16, 9, 8, 1]);
+        assert_eq!(ends(5, 5), [20, 16, 15, 11, 10, 6, 5, 1]);
+        assert_eq!(ends(8, 6), [28, 21, 20, 15, 14, 7, 6, 1]);
+        assert_eq!(ends(5, 9), [28, 24, 23, 15, 14, 10, 9, 1]);
     }
 
     /// Game IDs written by Tatham's own program (built from the collection's
@@ -1491,18 +1763,18 @@ mod tests {
             // The balls in the order Tatham's program drew them give its
             // own description, byte for byte.
             let drawn = balls_from_seed(&params, seed).unwrap();
-            let desc = encode_description(params.width, params.height, &drawn).unwrap();
+            let desc = describe_balls(params.width, params.height, &drawn).unwrap();
             assert_eq!(desc, desc_id.split_once(':').unwrap().1, "{seed_id}");
             // A game ID written from the molecule opens the same molecule.
             let hidden = parse_tatham(desc_id, "id").unwrap().hidden;
-            let id = game_id(&hidden).unwrap();
+            let id = game_id(&params, &hidden).unwrap();
             assert_eq!(parse_tatham(&id, "id").unwrap().hidden, hidden, "{id}");
         }
-        assert!(encode_description(256, 256, &[(0, 0)]).is_err());
-        assert!(encode_description(1, 1, &[(0, 0)]).is_err());
-        assert!(encode_description(5, 5, &[]).is_err());
+        assert!(describe_balls(256, 256, &[(0, 0)]).is_err());
+        assert!(describe_balls(1, 1, &[(0, 0)]).is_err());
+        assert!(describe_balls(5, 5, &[]).is_err());
         assert!(
-            encode_description(5, 5, &[(5, 0)])
+            describe_balls(5, 5, &[(5, 0)])
                 .unwrap_err()
                 .contains("column 6, row 1")
         );
@@ -1568,10 +1840,17 @@ mod tests {
         assert_eq!(TathamParams::parse("w8h8m3M6").unwrap().balls(), 3..=6);
         // Missing values keep Tatham's defaults (8×8, 5 balls).
         assert_eq!(TathamParams::parse("w8").unwrap(), TathamParams::default());
+        let r = TathamParams::parse("w8h6m5M5").unwrap();
+        assert_eq!(
+            (r.shape(), r.to_string()),
+            (Shape::new(8, 6).unwrap(), "w8h6m5M5".into())
+        );
+        assert_eq!(r.range().to_string(), "A5_B8x6");
+        assert_eq!(TathamParams::parse("h6").unwrap().to_string(), "w8h6m5M5");
         assert!(
-            TathamParams::parse("w8h6m5M5")
+            TathamParams::parse("w8h3m24M24")
                 .unwrap_err()
-                .contains("8×6 box")
+                .contains("24 balls do not fit in a 8×3 box")
         );
         assert!(
             TathamParams::parse("w1h1")
@@ -1583,6 +1862,127 @@ mod tests {
             TathamParams::parse("w2h2m4M4")
                 .unwrap_err()
                 .contains("do not fit")
+        );
+    }
+
+    #[test]
+    fn presets_are_tatham_s_type_menu() {
+        let titles: Vec<String> = PRESETS.iter().map(TathamParams::title).collect();
+        assert_eq!(
+            titles,
+            [
+                "5x5, 3 balls",
+                "8x8, 5 balls",
+                "8x8, 3-6 balls",
+                "10x10, 5 balls",
+                "10x10, 4-10 balls"
+            ]
+        );
+        let names: Vec<String> = PRESETS.iter().map(|p| p.range().to_string()).collect();
+        assert_eq!(names, ["A3_B5", "A5_B8", "A3-6_B8", "A5_B10", "A4-10_B10"]);
+        for p in PRESETS {
+            assert_eq!(TathamParams::of(&p.range()), Ok(p));
+        }
+        let e = TathamParams::of(&"A3_B1x5".parse().unwrap()).unwrap_err();
+        assert!(
+            e.contains("A3_B1x5 is no game of Tatham's Black Box"),
+            "{e}"
+        );
+        assert!(e.contains("at least 2"), "{e}");
+        let e = TathamParams::of(&"A0_B5".parse().unwrap()).unwrap_err();
+        assert!(e.contains("at least 1"), "{e}");
+    }
+
+    #[test]
+    fn descriptions_are_written_as_tatham_writes_them() {
+        // Tatham's own description of the seed 12345, written again from
+        // the balls he drew (the order of the balls is his).
+        let params = TathamParams::default();
+        let balls = balls_from_seed(&params, "12345").unwrap();
+        let mut sorted_cells: Vec<usize> = balls.iter().map(|&(x, y)| y * 8 + x).collect();
+        sorted_cells.sort_unstable();
+        let m = Molecule::new(8, sorted_cells).unwrap();
+        let id = game_id(&params, &m).unwrap();
+        // bbx writes the balls in cell order: another description of the
+        // same balls, which decodes to them.
+        let (_, desc) = id.split_once(':').unwrap();
+        let mut back = decode_description(&params, desc).unwrap();
+        back.sort_by_key(|&(x, y)| (y, x));
+        let mut want = balls.clone();
+        want.sort_by_key(|&(x, y)| (y, x));
+        assert_eq!(back, want);
+        // On rectangles, both ways.
+        for (w, h, cells) in [
+            (8, 6, vec![0, 13, 47]),
+            (5, 9, vec![4, 40, 44]),
+            (2, 255, vec![509]),
+        ] {
+            let shape = Shape::new(w, h).unwrap();
+            let m = Molecule::new(shape, cells.clone()).unwrap();
+            let n = cells.len();
+            let params = TathamParams {
+                width: w,
+                height: h,
+                min_balls: 1,
+                max_balls: n + 1,
+            };
+            let id = game_id(&params, &m).unwrap();
+            assert!(id.starts_with(&format!("w{w}h{h}m1M{}:", n + 1)), "{id}");
+            let g = parse_tatham(&id, "id").unwrap();
+            assert_eq!(g.hidden, m);
+            assert_eq!(g.params, params);
+        }
+        let big = Molecule::new(Shape::new(256, 2).unwrap(), [0]).unwrap();
+        assert!(
+            encode_description(&big)
+                .unwrap_err()
+                .contains("at most 255")
+        );
+        let e = game_id(&PRESETS[0], &Molecule::new(5, [1, 2]).unwrap()).unwrap_err();
+        assert!(
+            e.contains("2 balls hidden but the parameters w5h5m3M3 allow 3 to 3"),
+            "{e}"
+        );
+        let e = game_id(&PRESETS[0], &Molecule::new(6, [1, 2, 3]).unwrap()).unwrap_err();
+        assert!(e.contains("6×6 box"), "{e}");
+    }
+
+    #[test]
+    fn save_files_written_are_read_back() {
+        let params = TathamParams::parse("w8h6m3M6").unwrap();
+        let shape = params.shape();
+        let hidden = Molecule::new(shape, [9, 20, 30, 44]).unwrap();
+        let moves = [
+            TathamMove::Fire(0),
+            TathamMove::Fire(9),
+            TathamMove::Toggle(2, 2),
+            TathamMove::Lock(1, 1),
+            TathamMove::Fire(22),
+        ];
+        let text = save_file(&params, &hidden, &moves, 1).unwrap();
+        assert!(text.starts_with(
+            "SAVEFILE:41:Simon Tatham's Portable Puzzle Collection\nVERSION :1:1\nGAME    :9:Black Box\nPARAMS  :8:w8h6m3M6\nCPARAMS :8:w8h6m3M6\nDESC    :20:"
+        ), "{text}");
+        assert!(
+            text.contains("\nUI      :2:E1\nNSTATES :1:6\nSTATEPOS:1:6\nMOVE    :2:F0\n"),
+            "{text}"
+        );
+        let g = parse_tatham(&text, "save").unwrap();
+        assert_eq!(g.hidden, hidden);
+        assert_eq!(g.params, params);
+        let fired: Vec<usize> = [0, 9, 22]
+            .iter()
+            .map(|&n| tatham_to_position(shape, n))
+            .collect();
+        assert_eq!(g.fired, fired);
+        assert_eq!(g.guess, [shape.index(2, 2)]);
+        assert_eq!(g.locked, [0]);
+        assert_eq!((g.ending, g.redo), (None, 0));
+        let solved = save_file(&params, &hidden, &[TathamMove::Solve], 0).unwrap();
+        assert!(solved.ends_with("SOLVE   :1:S\n"), "{solved}");
+        assert_eq!(
+            parse_tatham(&solved, "save").unwrap().ending,
+            Some(TathamEnding::Solved)
         );
     }
 

@@ -473,25 +473,35 @@ fn display_mixed_notations() {
 }
 
 #[test]
-fn display_not_square() {
-    let e = err("   @ &\n a - - - a\n   - - -\n", None);
-    assert_eq!(at(&e), (2, 8));
-    assert!(e.message.contains("square"), "{e}");
-    // Three rows of two cells: the right mark of row 1 stands where its
-    // third cell should be.
+fn display_rectangles_and_uneven_rows() {
+    // Two rows of three cells: a box 3 wide and 2 high, its marks read on
+    // every side (left 1..2, bottom 3..5, right 6..7, top 8..10).
+    let p = parse_puzzle("   @ &\n a - - - a\n   - - -\n", "f", None).unwrap();
+    assert_eq!(p.shape(), crate::rules::config::Shape::new(3, 2).unwrap());
+    assert_eq!(p.observation.get(1), Some(Outcome::Exit(7)));
+    assert_eq!(p.observation.get(10), Some(Outcome::Absorbed));
+    // Three rows of two cells under a top line of three marks.
     let e = err("   @ & @\n a - - a\n   - -\n   - -\n", None);
-    assert_eq!(at(&e), (2, 8));
-    assert!(
-        e.message.contains(
-            "if 'a' is a border mark, row 1 has 2 cells but the board has 3 rows: a board is square"
-        ),
-        "{e}"
-    );
-    let e = err("   - -\n   - -\n   - -\n", Some(Format::Display));
-    assert_eq!(at(&e), (1, 8));
+    assert_eq!(at(&e), (1, 0));
     assert!(
         e.message
-            .contains("row 1 has 2 cells but the board has 3 rows"),
+            .contains("the top border line must hold 2 marks at the columns of the cells"),
+        "{e}"
+    );
+    // Rows of different lengths.
+    let e = err("   - -\n   - - -\n   - -\n", Some(Format::Display));
+    assert_eq!(at(&e), (2, 8));
+    assert!(
+        e.message
+            .contains("row 2 has more than 2 cells but row 1 has 2 cells"),
+        "{e}"
+    );
+    let e = err(" a - -\n b - - -\n c - - -\n", Some(Format::Display));
+    assert_eq!(at(&e), (1, 8));
+    assert!(
+        e.message.contains(
+            "row 1 has 2 cells but row 2 has 3 cells: every row of a box has as many cells"
+        ),
         "{e}"
     );
 }

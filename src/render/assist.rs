@@ -12,7 +12,7 @@ use itertools::Itertools as _;
 /// the settings it mentions.
 pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) -> String {
     let report = &suggestion.report;
-    let p = report.solution().observation.width();
+    let p = report.solution().observation.shape();
     let mut out = format!(
         "{}observed  {}\n\n",
         puzzle_line(report),

@@ -3,13 +3,17 @@
 use std::fmt::Write as _;
 
 use crate::rules::board::{Heading, Molecule, port};
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::spectrum::Observation;
 
-/// Draws a board: `cell(i)` gives the character of linear cell i, `marks[i]`
-/// the mark of position i+1 (a space for none). Trailing blanks are trimmed.
-pub fn grid(width: usize, cell: impl Fn(usize) -> char, marks: &[char]) -> String {
-    let p = width;
+/// Draws a board of `shape` (a width alone is a square): `cell(i)` gives the
+/// character of linear cell i, `marks[i]` the mark of position i+1 (a space
+/// for none). Trailing blanks are trimmed.
+pub fn grid(shape: impl Into<Shape>, cell: impl Fn(usize) -> char, marks: &[char]) -> String {
+    let shape = shape.into();
+    let (w, h) = (shape.width, shape.height);
+    let n = shape.positions();
     let mark = |pos: usize| marks.get(pos - 1).copied().unwrap_or(' ');
     let mut out = String::new();
     let mut push = |line: String| {
@@ -17,21 +21,21 @@ pub fn grid(width: usize, cell: impl Fn(usize) -> char, marks: &[char]) -> Strin
         out.push('\n');
     };
     let mut top = String::from("  ");
-    for k in 0..p {
-        let _ = write!(top, " {}", mark(4 * p - k));
+    for k in 0..w {
+        let _ = write!(top, " {}", mark(n - k));
     }
     push(top);
-    for r in 1..=p {
+    for r in 1..=h {
         let mut line = format!(" {}", mark(r));
-        for c in 1..=p {
-            let _ = write!(line, " {}", cell(p * (r - 1) + c - 1));
+        for c in 1..=w {
+            let _ = write!(line, " {}", cell(w * (r - 1) + c - 1));
         }
-        let _ = write!(line, " {}", mark(3 * p + 1 - r));
+        let _ = write!(line, " {}", mark(2 * h + w + 1 - r));
         push(line);
     }
     let mut bottom = String::from("  ");
-    for k in 0..p {
-        let _ = write!(bottom, " {}", mark(p + 1 + k));
+    for k in 0..w {
+        let _ = write!(bottom, " {}", mark(h + 1 + k));
     }
     push(bottom);
     out
@@ -63,7 +67,7 @@ pub fn marks_in(marks: &[char], notation: Notation) -> Option<Vec<char>> {
 /// Draws a molecule (`O` atoms, `-` empty) with the given border marks.
 pub fn board(m: &Molecule, marks: &[char]) -> String {
     let cells = m.cells();
-    grid(m.width(), |i| if cells[i] { 'O' } else { '-' }, marks)
+    grid(m.shape(), |i| if cells[i] { 'O' } else { '-' }, marks)
 }
 
 /// J. Forget's closing line: `There are N balls in the box`.
@@ -75,9 +79,20 @@ pub fn balls_line(n: usize) -> String {
     }
 }
 
+/// The closing line of a game whose count is a range, as bbx writes it and
+/// reads it back: `There are 3 to 6 balls in the box` (a range of one count
+/// is [`balls_line`]).
+pub fn balls_range_line(least: usize, most: usize) -> String {
+    if least == most {
+        balls_line(least)
+    } else {
+        format!("There are {least} to {most} balls in the box")
+    }
+}
+
 /// Where a border position is, in words: `left, row 3`.
-pub fn position_name(width: usize, pos: usize) -> String {
-    let q = port(width, pos);
+pub fn position_name(shape: impl Into<Shape>, pos: usize) -> String {
+    let q = port(shape, pos);
     let what = match q.heading {
         Heading::East | Heading::West => "row",
         Heading::North | Heading::South => "column",

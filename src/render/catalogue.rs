@@ -8,7 +8,7 @@ use crate::error::quantity;
 use crate::render::board::{balls_line, board, marks_in, side_by_side};
 use crate::render::trace::stats_table;
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::notation::Notation;
 use crate::tables::{ReportSource, StatsReport};
 
@@ -33,7 +33,7 @@ pub fn molecule_row_in(config: Config, row: &MoleculeRow, notation: Notation) ->
 
 fn row_board(row: &MoleculeRow, notation: Notation) -> String {
     let m = Molecule::parse_linear(&row.molecule, "catalogue")
-        .unwrap_or_else(|_| Molecule::new(1, []).expect("1×1"));
+        .unwrap_or_else(|_| Molecule::new(Shape::square(1), []).expect("1×1"));
     let letters: Vec<char> = row.spectrum.chars().collect();
     board(&m, &marks_in(&letters, notation).unwrap_or(letters))
 }

@@ -31,7 +31,10 @@ mod trace;
 mod verify;
 
 pub use assist::{plan_text, suggest_text};
-pub use board::{balls_line, board, grid, marks_in, observed_marks, position_name, side_by_side};
+pub use board::{
+    balls_line, balls_range_line, board, grid, marks_in, observed_marks, position_name,
+    side_by_side,
+};
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
 pub use solve::{
@@ -99,7 +102,7 @@ mod tests {
                1
 ";
         assert_eq!(path_board(&m, 31, &trace, &path), expected);
-        let d = describe_ray(8, 31, &trace, &path);
+        let d = describe_ray(8.into(), 31, &trace, &path);
         assert!(d.starts_with("ray 31 (top, column 2) enters heading south and comes out at 15 (bottom, column 7) after 23 cells and 6 turns."), "{d}");
         assert!(d.contains("turns east at (2,2)"), "{d}");
     }

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use crate::control::{Cut, Ended};
 use crate::error::quantity;
 use crate::render::board::{board, grid, marks_in, observed_marks, position_name};
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -30,7 +31,7 @@ pub fn certainty_board_in(
     let letters = observed_marks(observed).unwrap_or_default();
     let marks = marks_in(&letters, notation).unwrap_or(letters);
     grid(
-        observed.width(),
+        observed.shape(),
         |i| match certainty[i] {
             Certainty::Atom => 'O',
             Certainty::Empty => '-',
@@ -63,11 +64,11 @@ pub(crate) fn limit_raised(cut: Cut, naming: &dyn Naming) -> String {
 /// The first line of a solve or a suggestion: the puzzle, its box and the
 /// rays shot.
 pub(crate) fn puzzle_line(report: &SolveReport) -> String {
-    let p = report.solution().observation.width();
+    let p = report.solution().observation.shape();
     let (file, shot) = (&report.origin, report.shot);
     format!(
-        "puzzle    {file} ({p}×{p}, {shot} of {} rays shot)\n",
-        4 * p
+        "puzzle    {file} ({p}, {shot} of {} rays shot)\n",
+        p.positions()
     )
 }
 
@@ -127,7 +128,7 @@ pub fn solve_text_in(
     notation: Notation,
 ) -> String {
     let sol = report.solution();
-    let p = sol.observation.width();
+    let p = sol.observation.shape();
     let mut out = String::new();
     let atoms = if report.atoms_min == report.atoms_max {
         quantity(report.atoms_min, "atom", "atoms")
@@ -165,7 +166,7 @@ pub fn solve_text_in(
                 limit_name(cut)
             );
         }
-        let misses = (1..=4 * p).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
+        let misses = (1..=p.positions()).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
         if misses && report.rules == Rules::Standard {
             let _ = writeln!(
                 out,
@@ -188,7 +189,7 @@ pub fn solve_text_in(
             "\nThese observed rays cannot hold together (each one is needed for the contradiction):\n{}",
             list.format("\n")
         );
-        let mut marks = vec![' '; 4 * p];
+        let mut marks = vec![' '; p.positions()];
         let obs_marks = sol.observation.marks().unwrap_or_default();
         for &q in conflict {
             marks[q - 1] = obs_marks.get(q - 1).copied().unwrap_or('?');
@@ -306,6 +307,11 @@ pub fn solve_text_in(
     }
     if let Some(g) = &report.guess {
         let _ = write!(out, "\nyour guess {}: ", g.molecule);
+        let placed = g.molecule.chars().filter(|&c| c == 'O').count();
+        if placed < report.atoms_min {
+            out.push_str(&incomplete(report, &g.molecule, placed));
+            return out;
+        }
         match &g.differs_at {
             None if g.fits => out.push_str("fits every observed ray.\n"),
             None => {
@@ -333,16 +339,60 @@ pub fn solve_text_in(
     out
 }
 
+/// What to say of a guess with fewer atoms than are hidden: how many are
+/// missing, and whether the molecules that fit hold every atom placed (its
+/// rays differ from the observed ones wherever a missing atom shows, which
+/// says nothing of the atoms placed).
+fn incomplete(report: &SolveReport, guess: &str, placed: usize) -> String {
+    let hidden = if report.atoms_min == report.atoms_max {
+        format!("{}", report.atoms_min)
+    } else {
+        format!("{} to {}", report.atoms_min, report.atoms_max)
+    };
+    let cells: Vec<usize> = guess
+        .chars()
+        .filter(|&c| c != '/')
+        .enumerate()
+        .filter(|&(_, c)| c == 'O')
+        .map(|(i, _)| i)
+        .collect();
+    let sol = report.solution();
+    let holding = sol
+        .molecules
+        .iter()
+        .filter(|m| cells.iter().all(|c| m.atoms().binary_search(c).is_ok()))
+        .count();
+    let all = sol.ended.is_complete() && report.count == sol.molecules.len() as u128;
+    let atoms = quantity(placed, "atom", "atoms");
+    let start = format!("incomplete: {atoms} placed where {hidden} are hidden");
+    let fit = if holding == 1 { "fits" } else { "fit" };
+    match (holding, all) {
+        (0, true) => format!("{start}, and no molecule that fits holds all of them.\n"),
+        (n, true) => format!(
+            "{start}; {} that {fit} {} every one of them.\n",
+            quantity(n, "molecule", "molecules"),
+            if n == 1 { "holds" } else { "hold" }
+        ),
+        (n, false) => format!(
+            "{start}; of the molecules found, {n} {} every one of them.\n",
+            if n == 1 { "holds" } else { "hold" }
+        ),
+    }
+}
+
 /// Each cell's probability of holding an atom, as a board: the percentage
 /// (rounded; `<1` and `>99` near the ends), `-` where no molecule that fits
 /// has an atom, `O` where every one does.
 pub fn probability_board(observed: &Observation, probabilities: &[f64]) -> String {
-    let p = observed.width();
+    let Shape {
+        width: w,
+        height: h,
+    } = observed.shape();
     let mut out = String::new();
-    for r in 0..p {
-        let cells: Vec<String> = (0..p)
+    for r in 0..h {
+        let cells: Vec<String> = (0..w)
             .map(|c| {
-                let x = probabilities[r * p + c];
+                let x = probabilities[r * w + c];
                 let text = if x <= 0.0 {
                     "-".to_string()
                 } else if x >= 1.0 {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use crate::error::quantity;
 use crate::render::board::{balls_line, board, grid, position_name};
 use crate::rules::board::{Molecule, port};
+use crate::rules::config::Shape;
 use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules};
 use crate::rules::report::TraceReport;
@@ -14,14 +15,14 @@ use crate::rules::spectrum::Stats;
 /// example; the border shows the ray in Emacs notation (`1` at both ends of an
 /// exit, `H` for a hit, `R` for a reflection, `~` for a miss).
 pub fn path_board(m: &Molecule, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
-    let p = m.width();
+    let p = m.shape();
     let cells = m.cells();
-    let mut on_path = vec![false; p * p];
+    let mut on_path = vec![false; p.cells()];
     for s in path {
-        on_path[p * (s.row - 1) + s.col - 1] = true;
+        on_path[p.index(s.row, s.col)] = true;
     }
     let emacs = Notation::Emacs;
-    let mut marks = vec![' '; 4 * p];
+    let mut marks = vec![' '; p.positions()];
     marks[pos - 1] = match trace.outcome {
         Outcome::Absorbed => emacs.hit(),
         Outcome::Reflected => emacs.reflection(),
@@ -47,11 +48,11 @@ pub fn path_board(m: &Molecule, pos: usize, trace: &RayTrace, path: &[PathStep])
 }
 
 /// Describes one ray in words: where it enters, every turn, how it ends.
-pub fn describe_ray(width: usize, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
-    let q = port(width, pos);
+pub fn describe_ray(shape: Shape, pos: usize, trace: &RayTrace, path: &[PathStep]) -> String {
+    let q = port(shape, pos);
     let mut out = format!(
         "ray {pos} ({}) enters heading {}",
-        position_name(width, pos),
+        position_name(shape, pos),
         q.heading
     );
     let size = format!(
@@ -75,7 +76,7 @@ pub fn describe_ray(width: usize, pos: usize, trace: &RayTrace, path: &[PathStep
         }
         Outcome::Exit(k) => format!(
             "comes out at {k} ({}) after {size}",
-            position_name(width, k)
+            position_name(shape, k)
         ),
     };
     let _ = write!(out, " and {end}.");
@@ -203,7 +204,7 @@ pub fn ray_text(report: &TraceReport, pos: usize) -> Option<String> {
     let (trace, path) = report.path(pos)?;
     let mut out = path_board(m, pos, trace, path);
     let _ = writeln!(out, "\n{}\n", balls_line(m.atoms().len()));
-    out.push_str(&describe_ray(m.width(), pos, trace, path));
+    out.push_str(&describe_ray(m.shape(), pos, trace, path));
     out.push('\n');
     Some(out)
 }

@@ -4,7 +4,8 @@
 //! sorted atom indices: in A2_B4, `OO--…` is 1, `O-O-…` is 2 and `…--OO` is 120.
 //! [`rank`] and [`unrank`] compute it directly with the combinatorial number
 //! system, without walking the order. The *canonical number* of a molecule is
-//! the smallest number among its images under the eight symmetries, and its
+//! the smallest number among its images under the box's symmetries (eight
+//! for a square, four for a rectangle: [`Transform::of`]), and its
 //! *transform* the first symmetry (in [`Transform::ALL`] order) that maps the
 //! canonical molecule onto it.
 //!
@@ -26,14 +27,14 @@ use rayon::prelude::*;
 use crate::control::{Budget, Cut};
 use crate::error::Error;
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
 pub use crate::rules::config::binomial;
+use crate::rules::config::{Config, Shape};
 use crate::rules::symmetry::Transform;
 
 /// The molecule's number (1-based lexicographic rank), or `None` when its
 /// configuration has too many molecules to number in a `u64`.
 pub fn rank(m: &Molecule) -> Option<u64> {
-    let cells = m.width() * m.width();
+    let cells = m.shape().cells();
     // Every binomial the rank takes is at most the configuration's count.
     binomial(cells as u64, m.atoms().len() as u64)?;
     Some(rank_with(cells, m.atoms(), wide))
@@ -53,7 +54,7 @@ pub fn unrank(config: Config, number: u64) -> Result<Molecule, Error> {
     }
     let mut atoms = Vec::with_capacity(config.atoms);
     unrank_with(config.cells(), config.atoms, number, wide, &mut atoms);
-    Ok(Molecule::from_sorted_unchecked(config.width, atoms))
+    Ok(Molecule::from_sorted_unchecked(config.shape(), atoms))
 }
 
 /// C(n, k), saturating at `u64::MAX`.
@@ -102,23 +103,25 @@ fn unrank_with(
 /// that maps the canonical molecule onto it; `None` when the configuration is
 /// not numbered.
 pub fn canonical(m: &Molecule) -> Option<(u64, Transform)> {
-    // ranks[i]: the number of the image of m under Transform::ALL[i].
+    // ranks[i]: the number of the image of m under the box's i-th symmetry.
+    let group = Transform::of(m.shape());
     let mut ranks = [0u64; 8];
-    for (i, t) in Transform::ALL.iter().enumerate() {
+    for (i, t) in group.iter().enumerate() {
         ranks[i] = rank(&t.molecule(m))?;
     }
-    Some(least(ranks))
+    Some(least(group, &ranks[..group.len()]))
 }
 
 /// The least of the numbers of a molecule's images (`ranks[i]` under
-/// `Transform::ALL[i]`), and the first transform that maps the molecule
-/// of that number onto the molecule.
-fn least(ranks: [u64; 8]) -> (u64, Transform) {
+/// `group[i]`, the box's symmetries), and the first transform that maps the
+/// molecule of that number onto the molecule.
+fn least(group: &[Transform], ranks: &[u64]) -> (u64, Transform) {
     let min = ranks.iter().copied().min().unwrap_or(0);
     // g maps the canonical molecule onto m iff g⁻¹ maps m onto the canonical one.
-    let index = |t: Transform| Transform::ALL.iter().position(|&u| u == t).unwrap_or(0);
-    let t = Transform::ALL
-        .into_iter()
+    let index = |t: Transform| group.iter().position(|&u| u == t).unwrap_or(0);
+    let t = group
+        .iter()
+        .copied()
         .find(|g| ranks[index(g.inverse())] == min)
         .unwrap_or(Transform::Id);
     (min, t)
@@ -175,16 +178,17 @@ impl Numbering {
 
     /// Canonical number and transform, as [`canonical`] computes them.
     pub fn canonical(&self, m: &Molecule) -> (u64, Transform) {
-        let w = m.width();
+        let shape = m.shape();
+        let group = Transform::of(shape);
         let mut ranks = [0u64; 8];
         let mut image: Vec<usize> = Vec::with_capacity(m.atoms().len());
-        for (i, t) in Transform::ALL.iter().enumerate() {
+        for (i, t) in group.iter().enumerate() {
             image.clear();
-            image.extend(m.atoms().iter().map(|&a| t.cell(w, a)));
+            image.extend(m.atoms().iter().map(|&a| t.cell(shape, a)));
             image.sort_unstable();
             ranks[i] = self.rank(&image);
         }
-        least(ranks)
+        least(group, &ranks[..group.len()])
     }
 }
 
@@ -197,7 +201,7 @@ impl Numbering {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Molecules {
-    width: usize,
+    shape: Shape,
     cells: usize,
     atoms: Vec<usize>,
     done: bool,
@@ -207,7 +211,7 @@ impl Molecules {
     /// All molecules of `config`, from number 1.
     pub fn new(config: Config) -> Molecules {
         Molecules {
-            width: config.width,
+            shape: config.shape(),
             cells: config.cells(),
             atoms: (0..config.atoms).collect(),
             done: false,
@@ -217,8 +221,8 @@ impl Molecules {
     /// The molecules from `first` on (the first is `first` itself).
     pub fn from(first: &Molecule) -> Molecules {
         Molecules {
-            width: first.width(),
-            cells: first.width() * first.width(),
+            shape: first.shape(),
+            cells: first.shape().cells(),
             atoms: first.atoms().to_vec(),
             done: false,
         }
@@ -399,7 +403,7 @@ impl Iterator for Molecules {
         if self.done {
             return None;
         }
-        let m = Molecule::from_sorted_unchecked(self.width, self.atoms.clone());
+        let m = Molecule::from_sorted_unchecked(self.shape, self.atoms.clone());
         self.done = next_combination(&mut self.atoms, self.cells).is_none();
         Some(m)
     }
@@ -458,6 +462,32 @@ mod tests {
                 assert_eq!(atoms, m.atoms());
                 assert_eq!(Some(n.canonical(&m)), canonical(&m));
             }
+        }
+    }
+
+    #[test]
+    fn rectangles_are_numbered_under_their_four_symmetries() {
+        for cfg in ["A2_B3x2", "A3_B4x3", "A2_B1x5"] {
+            let c: Config = cfg.parse().unwrap();
+            let n = Numbering::new(c).unwrap();
+            let mut count = 0;
+            for (i, m) in Molecules::new(c).enumerate() {
+                assert_eq!(m.shape(), c.shape());
+                assert_eq!(rank(&m), Some(i as u64 + 1));
+                assert_eq!(unrank(c, i as u64 + 1).unwrap(), m);
+                // The canonical number is the least of the four images'.
+                let least = Transform::RECTANGLE
+                    .iter()
+                    .map(|t| rank(&t.molecule(&m)).unwrap())
+                    .min();
+                let (number, t) = canonical(&m).unwrap();
+                assert_eq!(Some(number), least);
+                assert!(Transform::RECTANGLE.contains(&t), "{t}");
+                assert_eq!(t.molecule(&unrank(c, number).unwrap()), m);
+                assert_eq!(n.canonical(&m), (number, t));
+                count += 1;
+            }
+            assert_eq!(Some(count), c.molecule_count());
         }
     }
 

@@ -6,13 +6,13 @@
 //!
 //! | module | what it holds |
 //! |--------|---------------|
-//! | [`config`] | configurations `An_Bp` and the binomial counts |
+//! | [`config`] | configurations `An_Bp` and `An_BwxH`, shapes, ranges of atom counts and the binomial counts |
 //! | [`board`] | cells, headings, border positions and molecules |
 //! | [`ray`] | the ray rules and the [`Tracer`](ray::Tracer) that applies them |
 //! | [`notation`] | the marks of results on the border, in J. Forget's and Emacs's notations |
 //! | [`score`] | what rays and wrong guesses cost |
 //! | [`spectrum`] | spectra, observations and the 17 per-molecule statistics |
-//! | [`symmetry`] | the eight symmetries of the square |
+//! | [`symmetry`] | the symmetries of the box (eight for a square, four for a rectangle) |
 //! | [`enumeration`] | molecule numbers, canonical molecules, walking a configuration |
 //! | [`report`] | what `bbx trace` reports about one molecule |
 

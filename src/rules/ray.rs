@@ -27,6 +27,7 @@
 //! ```
 
 use crate::rules::board::{Heading, Molecule, port, position_at};
+use crate::rules::config::Shape;
 
 /// Which rule set decides what happens when a ray enters next to an atom.
 ///
@@ -201,9 +202,9 @@ pub struct RayTrace {
 /// there. A cell appears once per heading, so a turn shows as the same cell twice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PathStep {
-    /// Row, 1..=p.
+    /// Row, 1..=h.
     pub row: usize,
-    /// Column, 1..=p.
+    /// Column, 1..=w.
     pub col: usize,
     /// Heading on this cell.
     pub heading: Heading,
@@ -261,15 +262,15 @@ const fn build_actions() -> [u8; 1024] {
 
 /// A board prepared for tracing rays under one rule set.
 ///
-/// Create one per width and rule set and [`load`](Tracer::load) molecules into
+/// Create one per box and rule set and [`load`](Tracer::load) molecules into
 /// it: loading costs a few dozen writes, so a tracer is cheap to reuse across
 /// millions of molecules.
 #[derive(Debug, Clone)]
 pub struct Tracer {
-    width: usize,
+    shape: Shape,
     stride: usize,
     rules: Rules,
-    /// Padded (p+2)×(p+2) grid: low 8 bits = atoms among the 8 neighbours,
+    /// Padded (h+2)×(w+2) grid: low 8 bits = atoms among the 8 neighbours,
     /// `OUTSIDE` for the ring around the box.
     grid: Vec<u16>,
     /// Padded index → border position (0 inside and at corners).
@@ -287,31 +288,34 @@ pub struct Tracer {
 }
 
 impl Tracer {
-    /// An empty board of the given width (1..=[`MAX_WIDTH`](crate::rules::config::MAX_WIDTH)).
-    pub fn new(width: usize, rules: Rules) -> Tracer {
-        let p = width;
-        let stride = p + 2;
-        let mut grid = vec![0u16; stride * stride];
-        let mut exit = vec![0u32; stride * stride];
-        for r in 0..stride {
+    /// An empty board of the given box (a width alone is a square; each side
+    /// 1..=[`MAX_WIDTH`](crate::rules::config::MAX_WIDTH)).
+    pub fn new(shape: impl Into<Shape>, rules: Rules) -> Tracer {
+        let shape = shape.into();
+        let (w, h) = (shape.width, shape.height);
+        let stride = w + 2;
+        let rows = h + 2;
+        let mut grid = vec![0u16; stride * rows];
+        let mut exit = vec![0u32; stride * rows];
+        for r in 0..rows {
             for c in 0..stride {
-                if r == 0 || c == 0 || r == p + 1 || c == p + 1 {
+                if r == 0 || c == 0 || r == h + 1 || c == w + 1 {
                     grid[r * stride + c] = OUTSIDE;
-                    if let Some(pos) = position_at(p, r, c) {
+                    if let Some(pos) = position_at(shape, r, c) {
                         exit[r * stride + c] = pos as u32;
                     }
                 }
             }
         }
-        let entry = (1..=4 * p)
+        let entry = (1..=shape.positions())
             .map(|pos| {
-                let q = port(p, pos);
+                let q = port(shape, pos);
                 (q.row * stride + q.col, q.heading.index())
             })
             .collect();
         let s = stride as isize;
         Tracer {
-            width,
+            shape,
             stride,
             rules,
             grid,
@@ -319,8 +323,8 @@ impl Tracer {
             entry,
             step: [-s, 1, s, -1],
             loaded: Vec::new(),
-            padded: (0..p * p)
-                .map(|a| ((a / p + 1) * stride + a % p + 1) as u32)
+            padded: (0..shape.cells())
+                .map(|a| ((a / w + 1) * stride + a % w + 1) as u32)
                 .collect(),
             neighbour_offsets: NEIGHBOURS.map(|(dr, dc)| dr * s + dc),
         }
@@ -328,7 +332,12 @@ impl Tracer {
 
     /// Width of the box.
     pub fn width(&self) -> usize {
-        self.width
+        self.shape.width
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// The rule set in force.
@@ -339,17 +348,17 @@ impl Tracer {
     /// Places the molecule's atoms on the board, replacing the previous ones.
     ///
     /// # Panics
-    /// When the molecule's width differs from the tracer's.
+    /// When the molecule's box differs from the tracer's.
     pub fn load(&mut self, molecule: &Molecule) {
         assert_eq!(
-            molecule.width(),
-            self.width,
-            "molecule and tracer widths differ"
+            molecule.shape(),
+            self.shape,
+            "molecule and tracer boxes differ"
         );
         self.load_cells(molecule.atoms());
     }
 
-    /// Places atoms given by linear cell indices (each below p²), replacing the
+    /// Places atoms given by linear cell indices (each below w·h), replacing the
     /// previous ones.
     pub fn load_cells(&mut self, atoms: &[usize]) {
         let offsets = self.neighbour_offsets;
@@ -400,7 +409,7 @@ impl Tracer {
         }
     }
 
-    /// Puts an atom on cell `a` (a linear index below p²) if it has none,
+    /// Puts an atom on cell `a` (a linear index below w×h) if it has none,
     /// else takes it away, keeping the other atoms: 8 writes, and, to take
     /// one away, a search of the atoms loaded (the latest first). For a
     /// board changed one cell at a time, as a player places and removes
@@ -432,7 +441,7 @@ impl Tracer {
         }
     }
 
-    /// Traces the ray shot from border position `pos` (1..=4p).
+    /// Traces the ray shot from border position `pos` (1..=2(w+h)).
     #[inline]
     pub fn trace(&self, pos: usize) -> RayTrace {
         self.run(pos, None)
@@ -447,11 +456,11 @@ impl Tracer {
         (t, path)
     }
 
-    /// Traces every border position into `out` (resized to 4p), tracing each exit
-    /// pair once: the partner gets the same length and turns (paths are
-    /// reversible).
+    /// Traces every border position into `out` (resized to 2(w+h)), tracing
+    /// each exit pair once: the partner gets the same length and turns (paths
+    /// are reversible).
     pub fn trace_all(&self, out: &mut Vec<RayTrace>) {
-        let n = 4 * self.width;
+        let n = self.shape.positions();
         const UNSET: RayTrace = RayTrace {
             outcome: Outcome::Miss,
             length: u32::MAX,
@@ -476,11 +485,11 @@ impl Tracer {
     }
 
     /// Traces every border position as a census needs it, exit pairs once:
-    /// `codes[i]` (4p of them) becomes the [`code`](Outcome::code) of the
+    /// `codes[i]` (2(w+h) of them) becomes the [`code`](Outcome::code) of the
     /// ray from position i+1, as a byte; `records` becomes the most turns
     /// and the longest path of the absorbed, reflected (or missing) and exit
-    /// rays, in that order (0 where there is no such ray). Boxes up to 63
-    /// wide (the codes are bytes).
+    /// rays, in that order (0 where there is no such ray). Boxes of up to
+    /// 252 border positions (63 wide for a square: the codes are bytes).
     ///
     /// ```
     /// use bbx::{Molecule, Outcome, Rules, Tracer};
@@ -494,12 +503,12 @@ impl Tracer {
     /// assert_eq!(records, [0, 3, 0, 3, 1, 4]);
     /// ```
     pub fn trace_codes(&self, codes: &mut [u8], records: &mut [u32; 6]) {
-        let n = 4 * self.width;
+        let n = self.shape.positions();
         // Every code is below `Outcome::codes(n)`, and u8::MAX marks a
         // position not traced yet.
         assert!(
             Outcome::codes(n) <= u8::MAX as usize,
-            "trace_codes takes boxes up to 63 wide"
+            "trace_codes takes boxes of up to 252 border positions"
         );
         let code = |o: Outcome| o.code() as u8;
         let codes = &mut codes[..n];
@@ -619,7 +628,7 @@ impl Tracer {
     #[inline(always)]
     fn check_turns(&self, pos: usize, turns: u32) {
         assert!(
-            (turns as usize) <= 4 * self.stride * self.stride,
+            (turns as usize) <= 4 * self.grid.len(),
             "bug: the ray from position {pos} does not terminate"
         );
     }
@@ -633,13 +642,13 @@ impl Tracer {
     }
 }
 
-/// Every ray's outcome for each of `molecules` (all of one width): row i is
+/// Every ray's outcome for each of `molecules` (all of one box): row i is
 /// molecule i, column j border position j+1.
 pub fn outcome_table(molecules: &[Molecule], rules: Rules) -> Vec<Vec<Outcome>> {
     let Some(first) = molecules.first() else {
         return Vec::new();
     };
-    let mut tracer = Tracer::new(first.width(), rules);
+    let mut tracer = Tracer::new(first.shape(), rules);
     let mut rays = Vec::new();
     molecules
         .iter()
@@ -676,7 +685,7 @@ mod tests {
 
     fn tracer(m: &str, rules: Rules) -> Tracer {
         let m: Molecule = m.parse().unwrap();
-        let mut t = Tracer::new(m.width(), rules);
+        let mut t = Tracer::new(m.shape(), rules);
         t.load(&m);
         t
     }
@@ -703,6 +712,46 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn empty_rectangles_go_straight_through() {
+        for (w, h) in [(8, 6), (5, 9), (1, 4), (3, 1)] {
+            let shape = Shape::new(w, h).unwrap();
+            let t = Tracer::new(shape, Rules::Standard);
+            for pos in 1..=shape.positions() {
+                let q = port(shape, pos);
+                let r = t.trace(pos);
+                let Outcome::Exit(k) = r.outcome else {
+                    panic!("{shape} position {pos}: {r:?}");
+                };
+                let e = port(shape, k);
+                // Out on the facing side, on the same line, across the box.
+                assert_eq!((e.line, e.heading), (q.line, q.heading.reverse()));
+                let across = if q.heading.delta().0 == 0 { w } else { h };
+                assert_eq!((r.length, r.turns), (across as u32, 0));
+            }
+        }
+    }
+
+    #[test]
+    fn a_ray_turns_in_a_rectangle() {
+        // 5 wide, 3 high, one atom at row 1, column 3: the ray up column 2
+        // turns left at row 2 and leaves on the left side at row 2.
+        let m: Molecule = "--O--/-----/-----".parse().unwrap();
+        let mut t = Tracer::new(m.shape(), Rules::Standard);
+        t.load(&m);
+        // Bottom of column 2 is position 3 + 2 = 5; left of row 2 is 2.
+        assert_eq!(
+            t.trace(5),
+            RayTrace {
+                outcome: Outcome::Exit(2),
+                length: 3,
+                turns: 1
+            }
+        );
+        // Straight down column 3 from the top: top column 3 is 16 + 1 − 3.
+        assert_eq!(t.trace(14).outcome, Outcome::Absorbed);
     }
 
     #[test]

@@ -67,9 +67,9 @@ impl TraceReport {
         let analysis = Analysis::of(m, rules);
         let marks = analysis.spectrum.marks();
         let canonical = canonical(m);
-        let mut tracer = Tracer::new(m.width(), rules);
+        let mut tracer = Tracer::new(m.shape(), rules);
         tracer.load(m);
-        let positions = 4 * m.width();
+        let positions = m.shape().positions();
         let mut traced: Vec<(usize, RayTrace, Vec<PathStep>)> = Vec::new();
         for &k in paths {
             if (1..=positions).contains(&k) && !traced.iter().any(|t| t.0 == k) {

@@ -1,4 +1,5 @@
-//! Spectra: the results of all 4p rays, and the per-molecule ray statistics.
+//! Spectra: the results of all 2(w+h) rays (4p on a square), and the
+//! per-molecule ray statistics.
 //!
 //! A spectrum's string form lists the border positions in order: `@` for a hit,
 //! `&` for a reflection, `~` for a miss (edge-miss rules only) and a letter for
@@ -19,13 +20,14 @@ use std::fmt;
 
 use crate::error::ParseError;
 use crate::rules::board::Molecule;
+use crate::rules::config::Shape;
 use crate::rules::notation::{MISS, Notation, pair_label};
 use crate::rules::ray::{Outcome, RayTrace, Rules, Tracer};
 
 /// The results of every ray of one board, by border position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Spectrum {
-    width: usize,
+    shape: Shape,
     results: Vec<Outcome>,
 }
 
@@ -36,10 +38,12 @@ impl Spectrum {
     }
 
     /// A spectrum from one outcome per border position (`results[i]` is position
-    /// i+1). Returns `None` unless there are 4p results, every exit lies in range
-    /// and exits come in mutual pairs.
-    pub fn from_outcomes(width: usize, results: Vec<Outcome>) -> Option<Spectrum> {
-        if width == 0 || results.len() != 4 * width {
+    /// i+1) of a box of `shape` (a width alone is a square). Returns `None`
+    /// unless there are 2(w+h) results, every exit lies in range and exits
+    /// come in mutual pairs.
+    pub fn from_outcomes(shape: impl Into<Shape>, results: Vec<Outcome>) -> Option<Spectrum> {
+        let shape = shape.into();
+        if shape.width == 0 || shape.height == 0 || results.len() != shape.positions() {
             return None;
         }
         for (i, r) in results.iter().enumerate() {
@@ -52,16 +56,21 @@ impl Spectrum {
                 return None;
             }
         }
-        Some(Spectrum { width, results })
+        Some(Spectrum { shape, results })
     }
 
-    pub(crate) fn from_outcomes_unchecked(width: usize, results: Vec<Outcome>) -> Spectrum {
-        Spectrum { width, results }
+    pub(crate) fn from_outcomes_unchecked(shape: Shape, results: Vec<Outcome>) -> Spectrum {
+        Spectrum { shape, results }
     }
 
     /// Width of the box.
     pub fn width(&self) -> usize {
-        self.width
+        self.shape.width
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// The outcome at border position `pos` (1-based).
@@ -110,21 +119,50 @@ impl Spectrum {
         self.marks().map(|m| m.into_iter().collect())
     }
 
-    /// Parses a spectrum string. Its length must be 4p; letters may be any
-    /// labels (they need not be normalised) but each must appear exactly twice.
+    /// Parses the spectrum string of a square box. Its length must be 4p;
+    /// letters may be any labels (they need not be normalised) but each must
+    /// appear exactly twice.
     pub fn parse(text: &str, origin: &str) -> Result<Spectrum, ParseError> {
+        Spectrum::parse_shaped(text, None, origin)
+    }
+
+    /// Parses the spectrum string of a box of `shape`: 2(w+h) characters.
+    pub fn parse_in(text: &str, shape: Shape, origin: &str) -> Result<Spectrum, ParseError> {
+        Spectrum::parse_shaped(text, Some(shape), origin)
+    }
+
+    fn parse_shaped(
+        text: &str,
+        shape: Option<Shape>,
+        origin: &str,
+    ) -> Result<Spectrum, ParseError> {
         let chars: Vec<char> = text.trim().chars().collect();
         let n = chars.len();
-        if n == 0 || !n.is_multiple_of(4) {
-            return Err(ParseError::new(
-                origin,
-                1,
-                0,
-                format!(
-                    "a spectrum has 4p characters (one per border position), but this one has {n}"
-                ),
-            ));
-        }
+        let shape = match shape {
+            None if n == 0 || !n.is_multiple_of(4) => {
+                return Err(ParseError::new(
+                    origin,
+                    1,
+                    0,
+                    format!(
+                        "a spectrum has 4p characters (one per border position), but this one has {n}"
+                    ),
+                ));
+            }
+            None => Shape::square(n / 4),
+            Some(shape) if n != shape.positions() => {
+                return Err(ParseError::new(
+                    origin,
+                    1,
+                    0,
+                    format!(
+                        "a spectrum of a {shape} box has 2(w+h) = {} characters (one per border position), but this one has {n}",
+                        shape.positions()
+                    ),
+                ));
+            }
+            Some(shape) => shape,
+        };
         let mut first: [Option<usize>; 128] = [None; 128];
         let mut results = vec![Outcome::Miss; n];
         for (i, &c) in chars.iter().enumerate() {
@@ -179,10 +217,7 @@ impl Spectrum {
                 ));
             }
         }
-        Ok(Spectrum {
-            width: n / 4,
-            results,
-        })
+        Ok(Spectrum { shape, results })
     }
 }
 
@@ -258,30 +293,36 @@ fn write_results(
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Observation {
-    width: usize,
+    shape: Shape,
     results: Vec<Option<Outcome>>,
 }
 
 impl Observation {
-    /// Nothing shot yet on a `width`-wide box.
-    pub fn empty(width: usize) -> Observation {
+    /// Nothing shot yet on a box of `shape` (a width alone is a square).
+    pub fn empty(shape: impl Into<Shape>) -> Observation {
+        let shape = shape.into();
         Observation {
-            width,
-            results: vec![None; 4 * width],
+            shape,
+            results: vec![None; shape.positions()],
         }
     }
 
     /// Every ray of a spectrum.
     pub fn full(s: &Spectrum) -> Observation {
         Observation {
-            width: s.width,
+            shape: s.shape,
             results: s.results.iter().map(|&r| Some(r)).collect(),
         }
     }
 
     /// Width of the box.
     pub fn width(&self) -> usize {
-        self.width
+        self.shape.width
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// The result at border position `pos` (1-based), if that ray was shot.
@@ -345,7 +386,7 @@ impl Observation {
 
     /// Whether spectrum `s` agrees with every observed ray.
     pub fn matches(&self, s: &Spectrum) -> bool {
-        s.width == self.width && self.first_difference(s).is_none()
+        s.shape == self.shape && self.first_difference(s).is_none()
     }
 
     /// The marks: `@`, `&`, `~`, letters for exit pairs (normalised), `?` for rays
@@ -354,8 +395,22 @@ impl Observation {
         marks_of(self.results.iter().copied())
     }
 
-    /// Parses the string form (a spectrum with `?` for rays not shot).
+    /// Parses the string form of a square box (a spectrum with `?` for rays
+    /// not shot).
     pub fn parse(text: &str, origin: &str) -> Result<Observation, ParseError> {
+        Observation::parse_shaped(text, None, origin)
+    }
+
+    /// Parses the string form of a box of `shape`.
+    pub fn parse_in(text: &str, shape: Shape, origin: &str) -> Result<Observation, ParseError> {
+        Observation::parse_shaped(text, Some(shape), origin)
+    }
+
+    fn parse_shaped(
+        text: &str,
+        shape: Option<Shape>,
+        origin: &str,
+    ) -> Result<Observation, ParseError> {
         let t = text.trim();
         let unknown: Vec<usize> = t
             .chars()
@@ -364,13 +419,13 @@ impl Observation {
             .map(|(i, _)| i)
             .collect();
         // Parse as a spectrum with '?' read as misses, then blank them.
-        let s = Spectrum::parse(&t.replace('?', "~"), origin)?;
+        let s = Spectrum::parse_shaped(&t.replace('?', "~"), shape, origin)?;
         let mut results: Vec<Option<Outcome>> = s.results.into_iter().map(Some).collect();
         for i in unknown {
             results[i] = None;
         }
         Ok(Observation {
-            width: s.width,
+            shape: s.shape,
             results,
         })
     }
@@ -506,7 +561,7 @@ pub struct Analysis {
 impl Analysis {
     /// Traces every ray of `molecule` under `rules`.
     pub fn of(molecule: &Molecule, rules: Rules) -> Analysis {
-        let mut t = Tracer::new(molecule.width(), rules);
+        let mut t = Tracer::new(molecule.shape(), rules);
         t.load(molecule);
         Analysis::from_tracer(&t)
     }
@@ -516,7 +571,7 @@ impl Analysis {
         let mut rays = Vec::new();
         tracer.trace_all(&mut rays);
         let spectrum = Spectrum {
-            width: tracer.width(),
+            shape: tracer.shape(),
             results: rays.iter().map(|r| r.outcome).collect(),
         };
         let stats = Stats::from_rays(&rays);
@@ -582,5 +637,26 @@ mod tests {
         assert_eq!(o.first_difference(&s), Some(3));
         let e = Observation::parse("@&?a@&@ba?b@&@&", "o").unwrap_err();
         assert!(e.message.contains("4p characters"));
+    }
+
+    #[test]
+    fn rectangles() {
+        let m: Molecule = "--O--/-----/-----".parse().unwrap();
+        let s = Spectrum::of(&m, Rules::Standard);
+        assert_eq!(s.outcomes().len(), 16);
+        let text = s.to_string();
+        let shape = m.shape();
+        assert_eq!(Spectrum::parse_in(&text, shape, "s").unwrap(), s);
+        // 16 characters read as a square are a 4×4 spectrum, not this one.
+        assert_ne!(Spectrum::parse(&text, "s").unwrap(), s);
+        let e = Spectrum::parse_in("@&", shape, "s").unwrap_err();
+        assert!(
+            e.message.contains("5×3 box has 2(w+h) = 16 characters"),
+            "{e}"
+        );
+        let o = Observation::parse_in(&text.replacen('@', "?", 1), shape, "o").unwrap();
+        assert_eq!((o.shape(), o.shot_count()), (shape, 15));
+        assert!(o.matches(&s));
+        assert_eq!(Observation::empty(shape).results().len(), 16);
     }
 }

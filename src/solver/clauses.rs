@@ -7,6 +7,7 @@ use varisat::{CnfFormula, Lit, Solver};
 use crate::control::Budget;
 use crate::error::Error;
 use crate::rules::board::Molecule;
+use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 use crate::solver::encode::{Encoding, Term};
@@ -38,7 +39,7 @@ use crate::solver::infer::infer_within;
 /// assert_eq!(others.len(), 1);
 /// ```
 pub struct ObservationClauses {
-    width: usize,
+    shape: Shape,
     rules: Rules,
     /// Exactly this many atoms.
     atoms: usize,
@@ -66,7 +67,7 @@ struct Sat {
 impl std::fmt::Debug for ObservationClauses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObservationClauses")
-            .field("width", &self.width)
+            .field("shape", &self.shape)
             .field("rules", &self.rules)
             .field("atoms", &self.atoms)
             .field("calls", &self.calls)
@@ -77,11 +78,11 @@ impl std::fmt::Debug for ObservationClauses {
 impl ObservationClauses {
     /// The clauses of `observed` under `rules` with exactly `atoms` atoms.
     pub fn new(observed: &Observation, rules: Rules, atoms: usize) -> ObservationClauses {
-        let width = observed.width();
+        let shape = observed.shape();
         let inferred = infer_within(observed, rules, atoms, &Budget::default());
         let rays = observed.rays();
         let mut clauses = ObservationClauses {
-            width,
+            shape,
             rules,
             atoms,
             rays,
@@ -99,11 +100,11 @@ impl ObservationClauses {
             let atoms = (0..inferred.known.len())
                 .filter(|&c| inferred.known[c] == Some(true))
                 .collect();
-            clauses.decided = Some(Molecule::from_sorted_unchecked(width, atoms));
+            clauses.decided = Some(Molecule::from_sorted_unchecked(shape, atoms));
             return clauses;
         }
         let mut solver = Solver::new();
-        let mut encoding = Encoding::new(&mut solver, width, rules, atoms);
+        let mut encoding = Encoding::new(&mut solver, shape, rules, atoms);
         encoding.fix_unstated(inferred.known);
         // The few cells inference leaves undecided make a short search,
         // faster without the redundant clauses (measured: docs/performance.md).
@@ -139,18 +140,18 @@ impl ObservationClauses {
     /// the answer rests on the clauses alone — neither on the ray engine nor
     /// on the cells inference decided.
     pub fn fits(&self, m: &Molecule) -> Result<bool, Error> {
-        let width = self.width;
-        if m.width() != width {
+        let shape = self.shape;
+        if m.shape() != shape {
             return Err(Error::invalid(format!(
-                "molecule {m} is not on a {width}×{width} box"
+                "molecule {m} is not on a {shape} box"
             )));
         }
         if m.atoms().len() != self.atoms {
             return Ok(false);
         }
         let mut formula = CnfFormula::new();
-        let mut at_m = Encoding::new(&mut formula, width, self.rules, self.atoms);
-        let mut known = vec![Some(false); width * width];
+        let mut at_m = Encoding::new(&mut formula, shape, self.rules, self.atoms);
+        let mut known = vec![Some(false); shape.cells()];
         for &c in m.atoms() {
             known[c] = Some(true);
         }
@@ -188,7 +189,7 @@ impl ObservationClauses {
         };
         for m in known {
             // A molecule of another box or count is not among the answers.
-            if m.width() == self.width && m.atoms().len() == self.atoms {
+            if m.shape() == self.shape && m.atoms().len() == self.atoms {
                 sat.block(m);
             }
         }
@@ -230,7 +231,7 @@ impl Sat {
             }
         }
         let atoms = (0..atom.len()).filter(|&c| atom[c]).collect();
-        Molecule::from_sorted_unchecked(self.encoding.width, atoms)
+        Molecule::from_sorted_unchecked(self.encoding.shape, atoms)
     }
 }
 
@@ -299,25 +300,32 @@ mod tests {
         for rules in [Rules::Standard, Rules::EdgeMiss] {
             brute("A2_B4", rules, |s| vec![Observation::full(s)]);
             brute("A3_B4", rules, |s| vec![Observation::full(s)]);
+            brute("A3_B5x3", rules, |s| vec![Observation::full(s)]);
+            brute("A2_B2x4", rules, |s| vec![Observation::full(s)]);
         }
     }
 
     #[test]
     fn partial_observations_of_small_boards() {
         // Each spectrum with the rays of one side, and with every other ray.
-        for rules in [Rules::Standard, Rules::EdgeMiss] {
-            brute("A2_B4", rules, |s| {
-                let p = s.width();
+        for (config, rules) in [
+            ("A2_B4", Rules::Standard),
+            ("A2_B4", Rules::EdgeMiss),
+            ("A2_B4x3", Rules::Standard),
+            ("A2_B3x4", Rules::EdgeMiss),
+        ] {
+            brute(config, rules, |s| {
+                let shape = s.shape();
                 let full = Observation::full(s);
-                let mut side = Observation::empty(p);
-                for pos in 1..=p {
+                let mut side = Observation::empty(shape);
+                for pos in 1..=shape.height {
                     side.record(pos, s.get(pos));
                 }
                 let mut every_other = full.clone();
-                for pos in (1..=4 * p).step_by(2) {
+                for pos in (1..=shape.positions()).step_by(2) {
                     every_other.forget(pos);
                 }
-                vec![side, every_other, Observation::empty(p)]
+                vec![side, every_other, Observation::empty(shape)]
             });
         }
     }

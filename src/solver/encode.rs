@@ -12,6 +12,7 @@
 use varisat::{ExtendFormula, Lit, Var};
 
 use crate::rules::board::{Heading, port, position_at};
+use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules};
 
 /// A formula the encoding writes into: varisat's [`ExtendFormula`] (a
@@ -66,7 +67,7 @@ pub(super) struct Record {
 /// known of them, the atom counter, and the scratch to encode a ray.
 #[derive(Debug, Clone)]
 pub(super) struct Encoding {
-    pub(super) width: usize,
+    pub(super) shape: Shape,
     pub(super) rules: Rules,
     /// A literal that is always true.
     pub(super) t: Lit,
@@ -104,29 +105,30 @@ pub(super) fn counter_bytes(inputs: usize, limit: usize) -> u64 {
 }
 
 impl Encoding {
-    /// The cells of a `width`-wide box in `f` (its first `width²` variables)
-    /// and a true literal, with a counter for up to `max_atoms` atoms.
+    /// The cells of a box of `shape` in `f` (its first w·h variables) and a
+    /// true literal, with a counter for up to `max_atoms` atoms.
     pub(super) fn new<F: Formula>(
         f: &mut F,
-        width: usize,
+        shape: Shape,
         rules: Rules,
         max_atoms: usize,
     ) -> Encoding {
-        let atoms: Vec<Var> = (0..width * width).map(|_| f.new_var()).collect();
+        let cells = shape.cells();
+        let atoms: Vec<Var> = (0..cells).map(|_| f.new_var()).collect();
         let t = f.new_lit();
         f.add_clause(&[t]);
         Encoding {
-            width,
+            shape,
             rules,
             t,
             atoms,
-            known: vec![None; width * width],
+            known: vec![None; cells],
             known_atoms: 0,
-            undecided: width * width,
-            max_atoms: max_atoms.min(width * width),
+            undecided: cells,
+            max_atoms: max_atoms.min(cells),
             at_least: Vec::new(),
             record: Record::default(),
-            state: vec![None; width * width * 4],
+            state: vec![None; cells * 4],
             touched: Vec::new(),
             prune_states: true,
         }
@@ -326,9 +328,9 @@ impl Encoding {
 
     /// The atom literal of padded cell (r, c), false outside the box.
     pub(super) fn atom(&self, r: isize, c: isize) -> Term {
-        let p = self.width as isize;
-        if r >= 1 && c >= 1 && r <= p && c <= p {
-            let cell = ((r - 1) * p + (c - 1)) as usize;
+        let (w, h) = (self.shape.width as isize, self.shape.height as isize);
+        if r >= 1 && c >= 1 && r <= h && c <= w {
+            let cell = ((r - 1) * w + (c - 1)) as usize;
             match self.known[cell] {
                 Some(true) => Term::True,
                 Some(false) => Term::False,
@@ -364,8 +366,8 @@ impl Encoding {
         d: Heading,
         queue: &mut Vec<(isize, isize, Heading)>,
     ) -> Term {
-        let p = self.width as isize;
-        let idx = (((r - 1) * p + (c - 1)) * 4) as usize + d.index();
+        let w = self.shape.width as isize;
+        let idx = (((r - 1) * w + (c - 1)) * 4) as usize + d.index();
         if let Some(l) = self.state[idx] {
             return Term::Lit(l);
         }
@@ -394,12 +396,12 @@ impl Encoding {
         (mut x, mut y, mut d): (isize, isize, Heading),
         queue: &mut Vec<(isize, isize, Heading)>,
     ) -> Term {
-        let p = self.width as isize;
-        for _ in 0..4 * p * p + 4 {
+        let (w, h) = (self.shape.width as isize, self.shape.height as isize);
+        for _ in 0..4 * w * h + 4 {
             let (dr, dc) = d.delta();
             let (ar, ac) = (x + dr, y + dc);
-            if ar < 1 || ac < 1 || ar > p || ac > p {
-                let k = position_at(self.width, ar as usize, ac as usize).expect("a border cell");
+            if ar < 1 || ac < 1 || ar > h || ac > w {
+                let k = position_at(self.shape, ar as usize, ac as usize).expect("a border cell");
                 return Self::allowed(pos, outcome, Outcome::Exit(k));
             }
             let (lr, lc) = d.left().delta();
@@ -430,8 +432,7 @@ impl Encoding {
     }
 
     fn ray_clauses<F: Formula>(&mut self, f: &mut F, pos: usize, outcome: Outcome, selector: Term) {
-        let p = self.width;
-        let q = port(p, pos);
+        let q = port(self.shape, pos);
         let d = q.heading;
         let (dr, dc) = d.delta();
         let (lr, lc) = d.left().delta();
@@ -547,7 +548,7 @@ mod tests {
         let m: crate::Molecule = "O-O-----------O---------O-----------".parse().unwrap();
         let observed = Observation::full(&Spectrum::of(&m, Rules::Standard));
         let mut formula = CnfFormula::new();
-        let mut encoding = Encoding::new(&mut formula, 6, Rules::Standard, 4);
+        let mut encoding = Encoding::new(&mut formula, Shape::square(6), Rules::Standard, 4);
         let mut model = RayModel::new(6, Rules::Standard, 4);
         for (pos, outcome) in observed.rays() {
             let selector = formula.new_lit();

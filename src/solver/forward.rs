@@ -34,7 +34,7 @@ use rayon::prelude::*;
 
 use crate::control::{Budget, Cut, Ended, Finished};
 use crate::error::Error;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
@@ -142,8 +142,8 @@ impl ForwardSample {
 /// Exact counts over every molecule that fits an observation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ForwardTally {
-    /// The box's width.
-    pub width: usize,
+    /// The box.
+    pub shape: Shape,
     /// Molecules that fit.
     pub molecules: u64,
     /// Molecules walked.
@@ -197,13 +197,13 @@ pub fn tally(
     atoms: RangeInclusive<usize>,
     budget: &Budget,
 ) -> Result<Finished<ForwardTally>, Error> {
-    let p = observed.width();
+    let p = observed.shape();
     let counts = Counts::new(observed);
     let nothing = |ended| Ok(Finished::new(counts.part().into_tally(0), ended));
     let mut configs = Vec::new();
     let mut walk = 0u64;
-    for k in atoms.filter(|&k| k <= p * p) {
-        let config = Config::new(k, p)?;
+    for k in atoms.filter(|&k| k <= p.cells()) {
+        let config = Config::shaped(k, p)?;
         let Some(n) = config.molecule_count() else {
             return nothing(Ended::TooLarge);
         };
@@ -221,7 +221,9 @@ pub fn tally(
     let Some(parts) = counts.parts_within(budget) else {
         return nothing(Ended::OverMemory);
     };
-    let size = (CHUNK_STEPS / (4 * p * p).max(1) as u64).clamp(64, CHUNK);
+    // Each molecule traces every ray, each across the box.
+    let steps = p.positions() * p.width.max(p.height);
+    let size = (CHUNK_STEPS / steps.max(1) as u64).clamp(64, CHUNK);
     let mut total = counts.part();
     for config in configs {
         let walk = Walk::new(config)?;
@@ -281,8 +283,7 @@ pub fn sample(
     atoms: RangeInclusive<usize>,
     budget: &Budget,
 ) -> Result<Finished<ForwardSample>, Error> {
-    let p = observed.width();
-    let cells = p * p;
+    let cells = observed.shape().cells();
     let counts = Counts::new(observed);
     let seed = sample_seed(observed, rules, &atoms);
     // Each atom count's share of the molecules, from the logarithms of their
@@ -379,6 +380,9 @@ fn sample_seed(observed: &Observation, rules: Rules, atoms: &RangeInclusive<usiz
     let mut h = std::collections::hash_map::DefaultHasher::new();
     observed.rays().hash(&mut h);
     observed.width().hash(&mut h);
+    if !observed.shape().is_square() {
+        observed.shape().height.hash(&mut h);
+    }
     (rules == Rules::Standard).hash(&mut h);
     atoms.hash(&mut h);
     // Below 2^53, as every seed bbx prints, so that JSON readers keep it.
@@ -396,7 +400,7 @@ fn draw_chunk(
     (shares, total): (&[(usize, f64)], f64),
     budget: &Budget,
 ) -> Result<(), Cut> {
-    let p = counts.width;
+    let p = counts.shape;
     let mut tracer = Tracer::new(p, rules);
     let mut atoms: Vec<usize> = Vec::new();
     let mut ticker = budget.ticker(DRAW_TICKS);
@@ -413,7 +417,7 @@ fn draw_chunk(
             x -= c;
         }
         atoms.clear();
-        atoms.extend(index::sample(rng, p * p, k).iter());
+        atoms.extend(index::sample(rng, p.cells(), k).iter());
         atoms.sort_unstable();
         tracer.load_cells(&atoms);
         counts.count(part, &tracer, &atoms);
@@ -424,7 +428,7 @@ fn draw_chunk(
 /// What a count looks at: the rays shot, which a molecule must reproduce,
 /// and the rays not shot, whose outcomes it tallies.
 struct Counts {
-    width: usize,
+    shape: Shape,
     shot: Vec<(usize, Outcome)>,
     unshot: Vec<usize>,
     /// Outcome codes a ray can have ([`Outcome::codes`]).
@@ -433,14 +437,14 @@ struct Counts {
 
 impl Counts {
     fn new(observed: &Observation) -> Counts {
-        let width = observed.width();
+        let shape = observed.shape();
         Counts {
-            width,
+            shape,
             shot: observed.rays(),
-            unshot: (1..=4 * width)
+            unshot: (1..=shape.positions())
                 .filter(|&q| observed.get(q).is_none())
                 .collect(),
-            codes: Outcome::codes(4 * width),
+            codes: Outcome::codes(shape.positions()),
         }
     }
 
@@ -453,7 +457,7 @@ impl Counts {
     /// The bytes one part takes: a counter per unshot ray and outcome, and
     /// one per cell.
     fn part_bytes(&self) -> u64 {
-        8 * (self.unshot.len() * self.codes + self.width * self.width) as u64
+        8 * (self.unshot.len() * self.codes + self.shape.cells()) as u64
     }
 
     /// How many parts may be counted at once within the budget's memory
@@ -473,7 +477,7 @@ impl Counts {
             counts: self,
             fit: 0,
             tallies: vec![0; self.unshot.len() * self.codes],
-            atoms: vec![0; self.width * self.width],
+            atoms: vec![0; self.shape.cells()],
         }
     }
 
@@ -505,12 +509,12 @@ impl Part<'_> {
     /// The counts as a tally, over `walked` molecules walked or drawn.
     fn into_tally(self, walked: u64) -> ForwardTally {
         let Counts {
-            width,
+            shape,
             codes,
             ref unshot,
             ..
         } = *self.counts;
-        let mut outcomes = vec![Vec::new(); 4 * width];
+        let mut outcomes = vec![Vec::new(); shape.positions()];
         for (i, &q) in unshot.iter().enumerate() {
             outcomes[q - 1] = self.tallies[i * codes..(i + 1) * codes]
                 .iter()
@@ -520,7 +524,7 @@ impl Part<'_> {
                 .collect();
         }
         ForwardTally {
-            width,
+            shape,
             molecules: self.fit,
             walked,
             outcomes,

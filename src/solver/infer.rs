@@ -2,6 +2,7 @@
 
 use crate::control::{Budget, Cut, Ticker};
 use crate::rules::board::{Heading, port, position_at};
+use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 
@@ -40,7 +41,7 @@ pub(crate) fn infer_within(
     max_atoms: usize,
     budget: &Budget,
 ) -> Inferred {
-    let p = observed.width();
+    let p = observed.shape();
     let mut walks: Vec<(usize, Outcome)> = Vec::new();
     for (pos, o) in observed.rays() {
         walks.push((pos, o));
@@ -52,7 +53,7 @@ pub(crate) fn infer_within(
         p,
         rules,
         walks,
-        watch: vec![Vec::new(); p * p],
+        watch: vec![Vec::new(); p.cells()],
         queued: Vec::new(),
         waiters: Vec::new(),
         waited: Vec::new(),
@@ -67,7 +68,7 @@ pub(crate) fn infer_within(
     net.waited = vec![false; net.walks.len()];
     net.resume = vec![None; net.walks.len()];
     let mut cells = Cells {
-        known: vec![None; p * p],
+        known: vec![None; p.cells()],
         atoms: 0,
         max_atoms,
         filled: false,
@@ -173,7 +174,7 @@ impl Cells {
 
 /// The rays being run by [`infer`], and which undecided cells each waits on.
 struct Inference<'g> {
-    p: usize,
+    p: Shape,
     rules: Rules,
     walks: Vec<(usize, Outcome)>,
     /// Cell → the walks that stopped on it (a superset: entries are never removed).
@@ -319,7 +320,7 @@ impl Inference<'_> {
     /// Probes each undecided cell some ray waits on, both ways, until
     /// nothing changes.
     fn probe(&mut self, cells: &mut Cells) -> Result<(), Stop> {
-        let n = self.p * self.p;
+        let n = self.p.cells();
         let mut trail = Vec::new();
         let mut resume_trail = Vec::new();
         // Round the cells until a whole round has decided nothing: every
@@ -375,23 +376,23 @@ enum Step {
 #[allow(clippy::type_complexity)]
 fn walk(
     cells: &mut Cells,
-    p: usize,
+    p: Shape,
     rules: Rules,
     (pos, outcome): (usize, Outcome),
     from: Option<At>,
     decided: &mut Vec<usize>,
     frontier: &mut Vec<usize>,
 ) -> Result<Option<At>, Stop> {
-    let pi = p as isize;
-    let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= pi && c <= pi;
-    let cell = |r: isize, c: isize| ((r - 1) * pi + (c - 1)) as usize;
+    let (wi, hi) = (p.width as isize, p.height as isize);
+    let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= hi && c <= wi;
+    let cell = |r: isize, c: isize| ((r - 1) * wi + (c - 1)) as usize;
     let q = port(p, pos);
     let (mut x, mut y, mut d, mut first) =
         from.unwrap_or((q.row as isize, q.col as isize, q.heading, true));
     decided.clear();
     frontier.clear();
     let mut resume = None;
-    for _ in 0..4 * p * p + 8 {
+    for _ in 0..4 * p.cells() + 8 {
         let (dr, dc) = d.delta();
         let (ar, ac) = (x + dr, y + dc);
         if !inside(ar, ac) {

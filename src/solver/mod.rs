@@ -102,14 +102,14 @@ mod tests {
     use crate::rules::spectrum::{Observation, Spectrum};
 
     fn brute(obs: &Observation, rules: Rules, atoms: usize) -> Vec<Molecule> {
-        let config = crate::Config::new(atoms, obs.width()).unwrap();
+        let config = crate::Config::shaped(atoms, obs.shape()).unwrap();
         Molecules::new(config)
             .filter(|m| obs.matches(&Spectrum::of(m, rules)))
             .collect()
     }
 
     fn sat(obs: &Observation, rules: Rules, atoms: usize) -> Vec<Molecule> {
-        let mut m = RayModel::new(obs.width(), rules, atoms);
+        let mut m = RayModel::new(obs.shape(), rules, atoms);
         m.observe(obs);
         let mut v = m.solve(atoms..=atoms, None).unwrap().molecules;
         v.sort();
@@ -155,9 +155,11 @@ mod tests {
             ("A2_B4", Rules::EdgeMiss),
             ("A3_B4", Rules::EdgeMiss),
             ("A2_B5", Rules::Standard),
+            ("A2_B5x3", Rules::Standard),
+            ("A3_B3x4", Rules::EdgeMiss),
         ] {
             let config: crate::Config = config.parse().unwrap();
-            let p = config.width;
+            let (shape, n) = (config.shape(), config.positions());
             let all: Vec<(Molecule, Spectrum)> = Molecules::new(config)
                 .map(|m| {
                     let s = Spectrum::of(&m, rules);
@@ -166,9 +168,9 @@ mod tests {
                 .collect();
             let mut observations = std::collections::BTreeSet::new();
             for (_, s) in &all {
-                for a in 1..=4 * p {
-                    for b in [a, (a * 7) % (4 * p) + 1] {
-                        let mut o = Observation::empty(p);
+                for a in 1..=n {
+                    for b in [a, (a * 7) % n + 1] {
+                        let mut o = Observation::empty(shape);
                         o.record(a, s.get(a));
                         o.record(b, s.get(b));
                         observations.insert(o.to_string());
@@ -176,7 +178,7 @@ mod tests {
                 }
             }
             for text in observations {
-                let o = Observation::parse(&text, "test").unwrap();
+                let o = Observation::parse_in(&text, shape, "test").unwrap();
                 let mut want: Vec<Molecule> = all
                     .iter()
                     .filter(|(_, s)| o.matches(s))

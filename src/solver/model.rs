@@ -6,6 +6,7 @@ use varisat::{ExtendFormula, Lit, Solver, Var};
 
 use crate::control::{Budget, Cut};
 use crate::error::Error;
+use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
 use crate::solver::encode::{Encoding, Formula, Term};
@@ -185,7 +186,7 @@ pub struct RayModel {
 impl std::fmt::Debug for RayModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RayModel")
-            .field("width", &self.encoding.width)
+            .field("shape", &self.encoding.shape)
             .field("rules", &self.encoding.rules)
             .field("size", &self.solver.size)
             .field("rays", &self.rays.len())
@@ -194,11 +195,13 @@ impl std::fmt::Debug for RayModel {
 }
 
 impl RayModel {
-    /// An empty model of a `width`-wide box that can count atoms up to
-    /// `max_atoms` (the largest count any later [`solve`](Self::solve) asks for).
-    pub fn new(width: usize, rules: Rules, max_atoms: usize) -> RayModel {
-        let mut solver = Bounded::new(width * width);
-        let encoding = Encoding::new(&mut solver, width, rules, max_atoms);
+    /// An empty model of a box of `shape` (a width alone is a square) that
+    /// can count atoms up to `max_atoms` (the largest count any later
+    /// [`solve`](Self::solve) asks for).
+    pub fn new(shape: impl Into<Shape>, rules: Rules, max_atoms: usize) -> RayModel {
+        let shape = shape.into();
+        let mut solver = Bounded::new(shape.cells());
+        let encoding = Encoding::new(&mut solver, shape, rules, max_atoms);
         // `needed` tells atom literals from the others by this.
         debug_assert!(
             encoding
@@ -308,13 +311,13 @@ impl RayModel {
         max_atoms: usize,
         inferred: &Inferred,
     ) -> RayModel {
-        let mut m = RayModel::new(observed.width(), rules, max_atoms);
+        let mut m = RayModel::new(observed.shape(), rules, max_atoms);
         m.contradiction = inferred.contradiction;
         m.encoding.fix(&mut m.solver, inferred.known.clone());
         // Rays are encoded when a candidate molecule disagrees with them (see
         // `solve_with`); they hold unconditionally, so their selector is `true`.
         m.pending = observed.rays();
-        m.check = Some((observed.clone(), Tracer::new(observed.width(), rules)));
+        m.check = Some((observed.clone(), Tracer::new(observed.shape(), rules)));
         m
     }
 
@@ -325,7 +328,12 @@ impl RayModel {
 
     /// Width of the box.
     pub fn width(&self) -> usize {
-        self.encoding.width
+        self.encoding.shape.width
+    }
+
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.encoding.shape
     }
 
     /// The observed rays added so far.

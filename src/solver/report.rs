@@ -271,8 +271,7 @@ impl SolveReport {
         let sol = &self.solution;
         if sol.ended.is_complete() && sol.count == sol.molecules.len() as u128 {
             if !sol.molecules.is_empty() {
-                let p = sol.observation.width();
-                let mut atoms = vec![0u64; p * p];
+                let mut atoms = vec![0u64; sol.observation.shape().cells()];
                 for &a in sol.molecules.iter().flat_map(|m| m.atoms()) {
                     atoms[a] += 1;
                 }
@@ -308,7 +307,7 @@ impl SolveReport {
         budget: &Budget,
     ) -> SolveReport {
         let mut report = SolveReport::untraced(origin, solution, guess);
-        let p = report.solution.observation.width();
+        let p = report.solution.observation.shape();
         // Every ray of every molecule listed, traced once for the spectra
         // and the splits (on a large box, the longest part of the report).
         match trace_listed(&report.solution, budget) {
@@ -335,7 +334,7 @@ impl SolveReport {
     /// listed: no spectra and no ranking of the rays (for a count).
     pub fn untraced(origin: &str, solution: Solution, guess: Option<&Molecule>) -> SolveReport {
         let rules = solution.rules;
-        let p = solution.observation.width();
+        let p = solution.observation.shape();
         let guess = guess.map(|g| {
             let s = Spectrum::of(g, rules);
             let differs = solution.observation.first_difference(&s);
@@ -360,12 +359,13 @@ impl SolveReport {
             config: (solution.atoms.start() == solution.atoms.end()).then(|| {
                 Config {
                     atoms: *solution.atoms.start(),
-                    width: p,
+                    width: p.width,
+                    height: p.height,
                 }
                 .to_string()
             }),
-            width: p,
-            height: p,
+            width: p.width,
+            height: p.height,
             rules,
             atoms_min: *solution.atoms.start(),
             atoms_max: *solution.atoms.end(),
@@ -451,9 +451,9 @@ fn trace_listed(solution: &Solution, budget: &Budget) -> Result<Vec<Vec<u16>>, E
     let Some(first) = molecules.first() else {
         return Ok(Vec::new());
     };
-    let p = first.width();
+    let p = first.shape();
     let bytes = (molecules.len() as u64)
-        .saturating_mul(4 * p as u64)
+        .saturating_mul(p.positions() as u64)
         .saturating_mul(TRACED_BYTES_PER_RAY);
     if bytes > budget.memory_or(DEFAULT_MEMORY) {
         return Err(Ended::OverMemory);

@@ -66,7 +66,7 @@ impl Family {
             let mut atoms = self.base.atoms().to_vec();
             atoms.extend(pick);
             atoms.sort_unstable();
-            Molecule::from_sorted_unchecked(self.base.width(), atoms)
+            Molecule::from_sorted_unchecked(self.base.shape(), atoms)
         })
     }
 
@@ -106,12 +106,12 @@ impl Family {
             next += 1;
         }
         atoms.sort_unstable();
-        Some(Molecule::from_sorted_unchecked(self.base.width(), atoms))
+        Some(Molecule::from_sorted_unchecked(self.base.shape(), atoms))
     }
 
     /// Whether `m` is a member.
     pub fn contains(&self, m: &Molecule) -> bool {
-        if m.width() != self.base.width() || m.atoms().len() != self.base.atoms().len() + self.extra
+        if m.shape() != self.base.shape() || m.atoms().len() != self.base.atoms().len() + self.extra
         {
             return false;
         }
@@ -262,7 +262,7 @@ impl RayModel {
             .filter(|(_, v)| value[v.index()])
             .map(|(i, _)| i)
             .collect();
-        Molecule::from_sorted_unchecked(self.encoding.width, atoms)
+        Molecule::from_sorted_unchecked(self.encoding.shape, atoms)
     }
 
     /// Every molecule with an atom count in `atoms` that fits all the observed
@@ -414,7 +414,7 @@ impl RayModel {
             .collect();
         let extra = m.atoms().len() - base.len();
         let family = Family {
-            base: Molecule::from_sorted_unchecked(self.encoding.width, base),
+            base: Molecule::from_sorted_unchecked(self.encoding.shape, base),
             free: if extra == 0 { Vec::new() } else { free },
             extra,
         };

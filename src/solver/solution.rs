@@ -224,7 +224,7 @@ pub fn solve(
     limits: &Limits,
     mut found: impl FnMut(&Molecule),
 ) -> Result<Solution, Error> {
-    let cells = observed.width() * observed.width();
+    let cells = observed.shape().cells();
     let hi = (*atoms.end()).min(cells);
     let atoms = *atoms.start()..=hi;
     let guard = Guard::new(&limits.budget);
@@ -353,8 +353,7 @@ fn fits_in_memory(
     budget: &Budget,
 ) -> Result<(), Error> {
     let bound = budget.memory_or(DEFAULT_MEMORY);
-    let p = observed.width();
-    let cells = p * p;
+    let cells = observed.shape().cells();
     let undecided = inferred.known.iter().filter(|k| k.is_none()).count();
     let known_atoms = inferred.known.iter().filter(|k| **k == Some(true)).count();
     let limit = (hi + 1).saturating_sub(known_atoms).min(undecided);
@@ -364,7 +363,8 @@ fn fits_in_memory(
         return Ok(());
     }
     let needs = format!(
-        "a search for up to {hi} atoms in this {p}×{p} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (",
+        "a search for up to {hi} atoms in this {} box, where the rays decide {} of the {cells} cells, needs about {} to count the atoms, more than its memory bound of {}: raise the bound (",
+        observed.shape(),
         cells - undecided,
         human_bytes(need),
         human_bytes(bound)
@@ -464,7 +464,7 @@ const GRACE: Duration = Duration::from_millis(200);
 fn explain(solution: &mut Solution, guard: &Guard) -> Result<(), Error> {
     let observed = solution.observation.clone();
     let rules = solution.rules;
-    let cells = observed.width() * observed.width();
+    let cells = observed.shape().cells();
     let hi = *solution.atoms.end();
     if solution.fewest_atoms.is_none_or(|f| f <= hi) {
         let inferred = infer_within(&observed, rules, cells, &guard.budget);
@@ -510,10 +510,10 @@ fn conflict(
     rules: Rules,
     guard: &Guard,
 ) -> Result<Option<Vec<usize>>, Halt> {
-    let cells = observed.width() * observed.width();
+    let cells = observed.shape().cells();
     let rays = observed.rays();
     let contradictory = |subset: &[(usize, Outcome)]| -> Result<bool, Halt> {
-        let mut o = Observation::empty(observed.width());
+        let mut o = Observation::empty(observed.shape());
         for &(pos, outcome) in subset {
             o.record(pos, outcome);
             if let Outcome::Exit(k) = outcome {
@@ -557,14 +557,14 @@ fn conflict(
     } else {
         rays
     };
-    let mut sub = Observation::empty(observed.width());
+    let mut sub = Observation::empty(observed.shape());
     for &(pos, outcome) in &narrowed {
         sub.record(pos, outcome);
         if let Outcome::Exit(k) = outcome {
             sub.record(k, Outcome::Exit(pos));
         }
     }
-    let mut plain = RayModel::new(observed.width(), rules, cells);
+    let mut plain = RayModel::new(observed.shape(), rules, cells);
     plain.set_guard(guard.clone());
     plain.observe(&sub);
     plain.solver.whole()?;
@@ -589,7 +589,7 @@ fn search(
     let Question {
         observed, rules, ..
     } = question;
-    let cells = observed.width() * observed.width();
+    let cells = observed.shape().cells();
     let (lo, hi) = (*atoms.start(), *atoms.end());
     let mut solution = Solution::interrupted(observed.clone(), *rules, atoms, Vec::new());
     let mut model = RayModel::from_inferred(observed, *rules, hi, &question.inferred);
@@ -688,9 +688,9 @@ impl Solution {
         if self.molecules.len() < 2 {
             return Vec::new();
         }
-        let p = self.observation.width();
-        let mut counts = vec![0usize; Outcome::codes(4 * p)];
-        let mut splits: Vec<Split> = (1..=4 * p)
+        let positions = self.observation.shape().positions();
+        let mut counts = vec![0usize; Outcome::codes(positions)];
+        let mut splits: Vec<Split> = (1..=positions)
             .filter(|&pos| self.observation.get(pos).is_none())
             .filter_map(|pos| {
                 for row in codes {

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::catalogue::Store;
 use crate::control::{Budget, Cut, Ended, Finished};
 use crate::error::Error;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, Shape};
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
@@ -30,8 +30,8 @@ use crate::rules::spectrum::Spectrum;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpectralGroups {
-    width: usize,
-    /// 4p outcome codes per spectrum (see [`code`]).
+    shape: Shape,
+    /// 2(w+h) outcome codes per spectrum (see [`code`]).
     codes: Vec<u16>,
     /// The molecules' numbers, spectrum after spectrum, each group in order.
     numbers: Vec<u64>,
@@ -50,15 +50,15 @@ pub(super) fn code(o: Outcome) -> u16 {
 impl SpectralGroups {
     /// Groups spectra given as (outcome codes, molecule number) records, in
     /// any order.
-    fn from_records(width: usize, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
-        Self::from_records_within(width, codes, numbers, &Budget::default())
-            .unwrap_or_else(|_| SpectralGroups::empty(width))
+    fn from_records(shape: Shape, codes: Vec<u16>, numbers: Vec<u64>) -> SpectralGroups {
+        Self::from_records_within(shape, codes, numbers, &Budget::default())
+            .unwrap_or_else(|_| SpectralGroups::empty(shape))
     }
 
-    /// No spectrum, of a box `width` wide.
-    fn empty(width: usize) -> SpectralGroups {
+    /// No spectrum, of a box of `shape`.
+    fn empty(shape: Shape) -> SpectralGroups {
         SpectralGroups {
-            width,
+            shape,
             codes: Vec::new(),
             numbers: Vec::new(),
             starts: vec![0],
@@ -71,19 +71,19 @@ impl SpectralGroups {
     /// first two outcomes, then each bucket sorted on its own), so that a
     /// stop is heard within one bucket's sort.
     fn from_records_within(
-        width: usize,
+        shape: Shape,
         codes: Vec<u16>,
         numbers: Vec<u64>,
         budget: &Budget,
     ) -> Result<SpectralGroups, Cut> {
-        let n = 4 * width;
+        let n = shape.positions();
         let key = |i: usize| &codes[i * n..(i + 1) * n];
         let order = bucket_sort(numbers.len(), n, &codes, budget, |bucket| {
             bucket.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(numbers[a].cmp(&numbers[b])));
         })?;
         let mut out = SpectralGroups {
             numbers: Vec::with_capacity(numbers.len()),
-            ..SpectralGroups::empty(width)
+            ..SpectralGroups::empty(shape)
         };
         for (j, &i) in order.iter().enumerate() {
             if j > 0 && key(order[j - 1]) != key(i) {
@@ -102,9 +102,9 @@ impl SpectralGroups {
         Ok(out)
     }
 
-    /// Width of the box.
-    pub fn width(&self) -> usize {
-        self.width
+    /// The box.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// Number of distinct spectra.
@@ -138,11 +138,11 @@ impl SpectralGroups {
 
     /// Spectrum `i`.
     pub fn spectrum(&self, i: usize) -> Spectrum {
-        Spectrum::from_outcomes_unchecked(self.width, self.outcomes(i))
+        Spectrum::from_outcomes_unchecked(self.shape, self.outcomes(i))
     }
 
     pub(super) fn codes_of(&self, i: usize) -> &[u16] {
-        let n = 4 * self.width;
+        let n = self.shape.positions();
         &self.codes[i * n..(i + 1) * n]
     }
 }
@@ -167,7 +167,7 @@ pub fn spectra(
     let chunks: Vec<(Vec<u16>, Vec<u64>)> = walk
         .chunks(1..=walk.count(), 8192)
         .map(|chunk| {
-            let mut tracer = Tracer::new(config.width, rules);
+            let mut tracer = Tracer::new(config.shape(), rules);
             let mut rays = Vec::new();
             let mut codes = Vec::with_capacity(chunk.len() * positions);
             let mut numbers = Vec::with_capacity(chunk.len());
@@ -185,7 +185,7 @@ pub fn spectra(
     let traced: usize = numbers.iter().map(Vec::len).sum();
     let none = |cut| {
         Ok(Finished::new(
-            SpectralGroups::empty(config.width),
+            SpectralGroups::empty(config.shape()),
             Ended::from(cut),
         ))
     };
@@ -195,7 +195,7 @@ pub fn spectra(
         return none(cut);
     }
     match SpectralGroups::from_records_within(
-        config.width,
+        config.shape(),
         codes.concat(),
         numbers.concat(),
         budget,
@@ -271,8 +271,8 @@ pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error
     let mut codes = Vec::new();
     let mut numbers = Vec::new();
     for (s, v) in held.groups {
-        let s = Spectrum::parse(&s, store.path())?;
-        if s.width() != config.width {
+        let s = Spectrum::parse_in(&s, config.shape(), store.path())?;
+        if s.shape() != config.shape() {
             return Err(Error::invalid(format!(
                 "{}: a spectrum of {} rays is stored for {config}",
                 store.path(),
@@ -284,7 +284,7 @@ pub fn spectra_from_store(store: &Store) -> Result<Option<SpectralGroups>, Error
             numbers.push(n);
         }
     }
-    let mut groups = SpectralGroups::from_records(config.width, codes, numbers);
+    let mut groups = SpectralGroups::from_records(config.shape(), codes, numbers);
     groups.spectra = usize::try_from(held.spectra).map_err(|_| {
         Error::invalid(format!(
             "{}: {} spectra are more than this machine counts",

@@ -38,7 +38,7 @@ impl RayIndex {
                 groups.len()
             )));
         }
-        let positions = 4 * groups.width();
+        let positions = groups.shape().positions();
         let codes = Outcome::codes(positions);
         let key = |pos: usize, c: u16| pos * codes + c as usize;
         let mut counts = vec![0usize; positions * codes];

@@ -243,10 +243,10 @@ pub fn verify_spectra(
     options: &VerifyOptions,
     progress: impl Fn(usize, usize) + Sync,
 ) -> Result<Finished<Verification>, Error> {
-    if groups.width() != config.width {
+    if groups.shape() != config.shape() {
         return Err(Error::invalid(format!(
-            "spectra of a {w}×{w} box cannot be checked against {config}",
-            w = groups.width()
+            "spectra of a {} box cannot be checked against {config}",
+            groups.shape()
         )));
     }
     if options.sample == Some(0) {
@@ -275,7 +275,7 @@ pub fn verify_spectra(
         pick.sort_unstable();
         chosen = pick;
     }
-    let p = config.width;
+    let p = config.shape();
     let total = chosen.len();
     let budget = &options.budget;
     let index = match options.partial {
@@ -689,7 +689,7 @@ mod tests {
         let mut checker = Checker::new(config, sat_rules);
         let mut mismatches = 0;
         for i in 0..groups.len() {
-            let spectrum = Spectrum::from_outcomes(config.width, groups.outcomes(i)).unwrap();
+            let spectrum = Spectrum::from_outcomes(config.shape(), groups.outcomes(i)).unwrap();
             let mut o = Observation::full(&spectrum);
             let want = match partial {
                 Some(f) => {

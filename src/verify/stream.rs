@@ -8,10 +8,10 @@
 //! random sample of the unique spectra (see [`crate::census::sink`]).
 //! Nothing is stored and no group is held longer than its check.
 //!
-//! A class of spectra (a spectrum and its images under the eight symmetries
+//! A class of spectra (a spectrum and its images under the symmetries
 //! of the box) is checked through its canonical spectrum alone: the rules,
 //! the numbering and the SAT encoding treat the images alike, and a class
-//! holds up to eight spectra, so checking one of them is an eighth of the
+//! holds up to eight spectra (four on a rectangle), so checking one of them is an eighth of the
 //! work for the same classes. The table counts spectra all the same: a
 //! class's check counts for each of its spectra (its rows, and its
 //! mismatches, are weighed by the class's spectra), so that the table is the

@@ -126,7 +126,7 @@ pub fn coach(
     let question = Question {
         observation: Observation::parse(&q.observation, "the game").map_err(message)?,
         rules: q.rules.parse::<Rules>().map_err(message)?,
-        atoms: q.atoms,
+        atoms: q.atoms..=q.atoms,
     };
     let started = Instant::now();
     let report = answer(&question, &limits(max, timeout_ms), progress(on_found)).map_err(error)?;
@@ -389,6 +389,7 @@ pub fn start(request: &str) -> Result<String, JsError> {
     };
     let setup = setup(start, &r.seed, &r.rules, &r.judge, &r.atoms)?;
     let started = start_game(&setup).map_err(error)?;
+    crate::game::page_plays(&started.game)?;
     let notation = started.notation.unwrap_or(Notation::Letters);
     let save = save_text(&started.game, notation, &Page).map_err(error)?;
     Ok(json!({ "save": save, "title": started.title() }).to_string())

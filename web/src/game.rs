@@ -8,8 +8,9 @@ use bbx::play::setup::{Setup, Start, Started, start};
 use bbx::puzzle::game_id;
 use bbx::render::position_name;
 use bbx::rules::board::{Side, port};
+use bbx::rules::config::ConfigRange;
 use bbx::rules::notation::Notation;
-use bbx::{Config, Molecule, Rules, Tracer};
+use bbx::{Molecule, Rules, Tracer};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
@@ -122,9 +123,28 @@ pub struct Play {
     title: String,
 }
 
+/// Refuses the games the page does not draw yet: a rectangular box, and a
+/// count of atoms drawn in a range (which the page would tell); `bbx play`
+/// plays both.
+pub(crate) fn page_plays(g: &Game) -> Result<(), JsError> {
+    if !g.shape().is_square() {
+        return Err(message(format!(
+            "this page plays square boxes; a {} box is played by `bbx play`",
+            g.shape()
+        )));
+    }
+    if !g.count_is_told() {
+        return Err(message(
+            "this page plays games of one count of atoms; a range is played by `bbx play`",
+        ));
+    }
+    Ok(())
+}
+
 impl Play {
     fn begin(setup: Setup) -> Result<Play, JsError> {
         let started = start(&setup).map_err(error)?;
+        page_plays(&started.game)?;
         let title = started.title();
         Ok(Play { started, title })
     }
@@ -158,7 +178,7 @@ impl Play {
     /// hides one; `seed` empty for a fresh seed, `rules` and `judge` empty
     /// for the defaults.
     pub fn random(config: &str, seed: &str, rules: &str, judge: &str) -> Result<Play, JsError> {
-        let config: Config = config.trim().parse().map_err(error)?;
+        let config: ConfigRange = config.trim().parse().map_err(error)?;
         let start = Start::Random {
             config,
             unique: false,
@@ -355,13 +375,8 @@ impl Play {
     /// (`w8h8m4M4:…`): the game from its start, for Tatham's program.
     pub fn tatham_id(&self) -> Result<String, JsError> {
         let g = self.game();
-        if g.rules() != Rules::Standard {
-            return Err(message(format!(
-                "Tatham's Black Box plays the standard rules only; this game is under the {} rules",
-                g.rules()
-            )));
-        }
-        game_id(g.hidden()).map_err(message)
+        let params = g.tatham_params().map_err(message)?;
+        game_id(&params, g.hidden()).map_err(message)
     }
 }
 

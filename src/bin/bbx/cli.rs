@@ -12,7 +12,7 @@ use std::time::Duration;
 use bbx::Rules;
 use bbx::assistant::generate::{MAX_SEED, fresh_seed};
 use bbx::control::{Budget, Cancel, Ended, Faults};
-use bbx::puzzle::{Format, Puzzle, load_puzzle_within};
+use bbx::puzzle::{Format, Puzzle, load_puzzle_arg_within};
 use bbx::solver::{self, Limits, Solution};
 
 /// The exit statuses of `bbx`, all in one place (README lists them).
@@ -123,11 +123,13 @@ fn watch_interrupts(stop: Arc<AtomicBool>) {
 /// Where a puzzle comes from and how to read it (shared by solve and suggest).
 #[derive(clap::Args)]
 pub struct PuzzleInput {
-    /// The puzzle file, `-` for standard input, or a built-in puzzle
+    /// The puzzle file, `-` for standard input, a built-in puzzle, or the puzzle itself
     ///
     /// The name of a built-in puzzle (`bbx puzzles` lists them) is read
-    /// where no file of that name exists.
-    #[arg(value_name = "FILE|NAME")]
+    /// where no file of that name exists, and so is a game ID of Tatham's
+    /// Black Box or a puzzle in the linear form, in quotes ('A2_B4
+    /// @&ab@&@?ba?@&@&@').
+    #[arg(value_name = "FILE|NAME|ID")]
     pub file: String,
     /// The puzzle format [default: detected]
     ///
@@ -150,15 +152,15 @@ pub struct PuzzleInput {
 }
 
 impl PuzzleInput {
-    /// Reads the puzzle (a file, or a built-in one by name) within `budget`
-    /// and settles its atom counts and rules; `Err(ended)` when the budget
-    /// stopped the reading.
+    /// Reads the puzzle (a file, a built-in one by name, or one given
+    /// inline) within `budget` and settles its atom counts and rules;
+    /// `Err(ended)` when the budget stopped the reading.
     pub fn load(&self, budget: &Budget) -> bbx::Result<Result<Loaded, Ended>> {
         let read = match crate::samples::find(&self.file) {
             Some(sample) => {
                 bbx::puzzle::parse_puzzle_within(sample.text, sample.name, self.format, budget)?
             }
-            None => load_puzzle_within(&self.file, self.format, budget)
+            None => load_puzzle_arg_within(&self.file, self.format, budget)
                 .map_err(crate::samples::not_found)?,
         };
         let Some(puzzle) = read.value else {
@@ -175,23 +177,21 @@ impl PuzzleInput {
                 )));
             }
         };
-        let cells = puzzle.width() * puzzle.width();
+        let (shape, cells) = (puzzle.shape(), puzzle.shape().cells());
         if *atoms.start() > cells {
             return Err(bbx::Error::invalid(format!(
-                "{} atoms do not fit in the {w}×{w} box of {}",
+                "{} atoms do not fit in the {shape} box of {}",
                 atoms.start(),
                 puzzle.origin,
-                w = puzzle.width()
             )));
         }
         if *atoms.end() > cells {
             return Err(bbx::Error::invalid(format!(
-                "--atoms {}..{}: {} atoms do not fit in the {w}×{w} box of {} ({cells} cells): end the range at {cells} at most",
+                "--atoms {}..{}: {} atoms do not fit in the {shape} box of {} ({cells} cells): end the range at {cells} at most",
                 atoms.start(),
                 atoms.end(),
                 atoms.end(),
                 puzzle.origin,
-                w = puzzle.width()
             )));
         }
         if puzzle.format == Format::Tatham

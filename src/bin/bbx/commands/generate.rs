@@ -2,21 +2,27 @@
 
 use std::time::{Duration, Instant};
 
-use bbx::assistant::generate::{minimize, random_molecule, seeded, unique};
+use bbx::assistant::generate::{minimize_in, random_in, seeded, unique_in};
 use bbx::control::Budget;
 use bbx::error::quantity;
-use bbx::{Config, Rules};
+use bbx::puzzle::{TathamParams, game_id};
+use bbx::rules::config::ConfigRange;
+use bbx::{Molecule, Rules};
 
 use crate::cli::{Quiet, Seed, Status, Workers, json, parse_timeout, spinner};
 
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt",
-    after_long_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
+    after_long_help = "Examples:\n  bbx generate A4_B8 --unique\n  bbx generate A5_B10 --minimal --seed 42 --out puzzle.txt\n  bbx generate A5_B8x6 --minimal --show-answer\n  bbx generate A3-6_B8 --minimal\n  bbx generate A5_B10 --minimal --json\n  bbx generate A8_B15 --minimal --timeout 30"
 )]
 pub struct Args {
-    /// The configuration, e.g. A5_B10.
-    config: Config,
+    /// The configuration, e.g. A5_B10, A5_B8x6 (8 wide, 6 high), or a range
+    /// of atoms, A3-6_B8 (the count drawn in it and not told); Tatham's
+    /// parameters (w8h8m3M6) or one of his presets ('8x8, 3-6 balls') name
+    /// the same.
+    #[arg(value_parser = parse_game)]
+    config: ConfigRange,
     /// Keep drawing until the full spectrum has exactly one answer.
     #[arg(long)]
     unique: bool,
@@ -28,6 +34,10 @@ pub struct Args {
     /// Write the puzzle to this file.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    /// Also print the answer (the puzzle's maker's eyes only; --json always
+    /// has it).
+    #[arg(long)]
+    show_answer: bool,
     /// Ray rules.
     #[arg(long, value_name = "RULES", value_parser = crate::values::rules(), ignore_case = true, default_value = "standard")]
     rules: Rules,
@@ -93,17 +103,17 @@ fn inner(args: Args) -> bbx::Result<String> {
     }
     let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
     let (molecule, full, draws) = if args.unique || args.minimal {
-        let g = unique(config, args.rules, &mut rng, args.max_draws, &budget);
+        let g = unique_in(config, args.rules, &mut rng, args.max_draws, &budget);
         let g = g.inspect_err(|_| spinner.finish_and_clear())?;
         (g.molecule, g.observation, g.draws)
     } else {
-        let m = random_molecule(config, &mut rng);
+        let m = random_in(config, &mut rng);
         let o = bbx::Observation::full(&bbx::Spectrum::of(&m, args.rules));
         (m, o, 1)
     };
     let (observation, minimal) = if args.minimal {
         spinner.set_message(format!("generate {config}: removing rays"));
-        let small = minimize(&full, args.rules, config.atoms, &mut rng, &budget);
+        let small = minimize_in(&full, args.rules, config.atoms(), &mut rng, &budget);
         let small = small.inspect_err(|_| spinner.finish_and_clear())?;
         (small.value, Some(small.ended.is_complete()))
     } else {
@@ -124,9 +134,10 @@ fn inner(args: Args) -> bbx::Result<String> {
     };
     let picture = format!(
         "{}\n{}\n",
-        bbx::render::grid(config.width, |_| '-', &marks),
-        bbx::render::balls_line(config.atoms)
+        bbx::render::grid(config.shape, |_| '-', &marks),
+        bbx::render::balls_range_line(config.min_atoms, config.max_atoms)
     );
+    let tatham = tatham_id(&config, &molecule, args.rules);
     if let Some(path) = &args.out {
         bbx::files::write_whole(path.as_ref(), picture.as_bytes()).map_err(|source| {
             bbx::Error::Io {
@@ -150,12 +161,13 @@ fn inner(args: Args) -> bbx::Result<String> {
             rays_shot: usize,
             observation: String,
             puzzle: String,
+            tatham_id: Option<String>,
             seconds: f64,
         }
         return json(&Generated {
             config: config.to_string(),
-            width: config.width,
-            height: config.width,
+            width: config.shape.width,
+            height: config.shape.height,
             rules: args.rules,
             seed,
             molecule: molecule.to_string(),
@@ -165,13 +177,14 @@ fn inner(args: Args) -> bbx::Result<String> {
             rays_shot: observation.shot_count(),
             observation: observation.to_string(),
             puzzle: picture,
+            tatham_id: tatham,
             seconds: (secs * 1000.0).round() / 1000.0,
         });
     }
-    let summary = format!(
-        "{config}, seed {seed}: {} of {} rays shown{}; {} in {secs:.2} s\nanswer: {molecule}\n",
+    let mut summary = format!(
+        "{config}, seed {seed}: {} of {} rays shown{}; {} in {secs:.2} s\n",
         observation.shot_count(),
-        4 * config.width,
+        config.shape.positions(),
         match minimal {
             Some(true) => ", each one needed for the unique answer",
             Some(false) =>
@@ -181,6 +194,12 @@ fn inner(args: Args) -> bbx::Result<String> {
         },
         quantity(draws, "draw", "draws")
     );
+    if let Some(id) = &tatham {
+        summary.push_str(&format!("Tatham's game ID: {id}\n"));
+    }
+    if args.show_answer {
+        summary.push_str(&format!("answer: {molecule}\n"));
+    }
     match &args.out {
         Some(path) => Ok(format!("wrote {path}\n{summary}")),
         None => {
@@ -188,6 +207,31 @@ fn inner(args: Args) -> bbx::Result<String> {
             Ok(picture)
         }
     }
+}
+
+/// A configuration or a range (`A3-6_B8`), or the same named as Tatham names
+/// his games: his parameters alone (`w8h8m3M6`) or a preset's title.
+fn parse_game(s: &str) -> Result<ConfigRange, String> {
+    if let Some(p) = TathamParams::preset(s) {
+        return Ok(p.range());
+    }
+    match TathamParams::alone(s) {
+        Some(p) => Ok(p?.range()),
+        None => s
+            .parse::<ConfigRange>()
+            .map_err(|e| e.show(&crate::cli::Flags)),
+    }
+}
+
+/// The game ID of the hidden molecule in Simon Tatham's Black Box, when his
+/// program can play it: standard rules, 2 to 255 cells a side, at least one
+/// ball and fewer balls than cells.
+fn tatham_id(config: &ConfigRange, hidden: &Molecule, rules: Rules) -> Option<String> {
+    if rules != Rules::Standard {
+        return None;
+    }
+    let params = TathamParams::of(config).ok()?;
+    game_id(&params, hidden).ok()
 }
 
 /// Refuses to write the puzzle over a directory or over a file that is not

@@ -3,30 +3,37 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use bbx::Rules;
 use bbx::assistant::strategy::Policy;
 use bbx::play::app::Options;
 use bbx::play::coach::CoachLimits;
 use bbx::play::referee::Judge;
 use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Start};
+use bbx::puzzle::{Inline, TathamParams, inline};
+use bbx::rules::config::ConfigRange;
 use bbx::rules::notation::Notation;
-use bbx::{Config, Rules};
 
 use crate::cli::{Flags, Quiet, Seed, Status, Workers, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Keys: arrows move, Enter shoots or puts an atom, g guesses, ? help, q quits.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique",
-    after_long_help = format!("Keys: arrows or h j k l move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter or space shoots the ray at the cursor or puts/removes an atom, m marks empty, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), a every molecule (after the game), s saves, e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nA game saved with s (bbx-A4_B8-seed-42.txt, say) resumes with bbx play FILE, as does a save file of Tatham's Black Box.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play seed-pure-thought-a4-b8       (a built-in puzzle)\n  bbx play tatham/a5-b8-checked-once     (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'              (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
+    after_help = "Keys: arrows move, Enter shoots or puts an atom, space locks, g guesses, ? help, q quits.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique",
+    after_long_help = format!("Keys: arrows, h j k l or Ctrl-F B N P move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter (or a click) shoots the ray at the cursor or puts/removes an atom, space or m (or a right click) marks empty as Tatham's lock, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), d the rays your guess explains, a every molecule (after the game), s saves (a name ending in .sav: Tatham's save file), e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nA game saved with s (bbx-A4_B8-seed-42.txt, say) resumes with bbx play FILE, as does a save file of Tatham's Black Box.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play A5_B8x6                       (a box 8 wide and 6 high)\n  bbx play A3-6_B8                       (3 to 6 atoms: the count is not told)\n  bbx play '8x8, 3-6 balls'              (one of Tatham's presets)\n  bbx play w10h10m4M10 --seed 7          (Tatham's parameters: his game of that seed)\n  bbx play seed-pure-thought-a4-b8       (a built-in puzzle)\n  bbx play 'A2_B4 @&ab@&@?ba?@&@&@'      (a puzzle given inline)\n  bbx play tatham/a5-b8-checked-once     (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'              (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
 )]
 pub struct Args {
-    /// A configuration, a puzzle, a saved game or a game ID [default: A4_B8]
+    /// A configuration, Tatham's game, a puzzle or a saved game [default: A4_B8]
     ///
-    /// A configuration (An_Bp) for a random molecule, a puzzle file (any
-    /// format bbx solve reads) or saved game to play (bbx's, or Tatham's
-    /// Black Box's), or a game ID of Tatham's Black Box (w8h8m5M5:<hex> or
-    /// w8h8m5M5#<seed>).
-    #[arg(value_name = "CONFIG|FILE")]
+    /// A configuration for a random molecule (An_Bp; An_BwxH for a box w
+    /// wide and h high; Am-M_Bp for m to M atoms, the count hidden);
+    /// Tatham's parameters (w8h8m5M5) or the name of one of his presets
+    /// ('8x8, 3-6 balls'), for the game his generator draws from the seed; a
+    /// puzzle file (any format bbx solve reads) or saved game to play (bbx's,
+    /// or Tatham's Black Box's); a built-in puzzle (`bbx puzzles` lists
+    /// them); a game ID of Tatham's Black Box (w8h8m5M5:<hex> or
+    /// w8h8m5M5#<seed>); or a puzzle in the linear form ('A2_B4 @&ab…'). A
+    /// file of that name wins.
+    #[arg(value_name = "CONFIG|FILE|ID")]
     game: Option<String>,
     #[command(flatten)]
     seed: Seed,
@@ -91,29 +98,49 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
     let game = args.game.as_deref().unwrap_or("A4_B8");
     let lower = game.to_ascii_lowercase();
-    let start = match (game.parse::<Config>(), crate::samples::find(game)) {
-        (Ok(config), _) => Start::Random {
+    let exists = std::path::Path::new(game).exists();
+    let start = match (game.parse::<ConfigRange>(), crate::samples::find(game)) {
+        (Ok(config), _) if !exists => Start::Random {
             config,
             unique: args.unique,
         },
-        (Err(_), _) if std::path::Path::new(game).exists() => Start::File(game.to_string()),
-        (Err(_), Some(sample)) => Start::Text {
+        _ if exists => Start::File(game.to_string()),
+        (_, Some(sample)) => Start::Text {
             origin: sample.name.to_string(),
             text: sample.text.to_string(),
         },
-        (Err(_), None) if bbx::puzzle::is_tatham(game) && !game.contains('\n') => {
-            Start::GameId(game.to_string())
+        _ if TathamParams::alone(game).is_some() => match TathamParams::alone(game) {
+            Some(Ok(params)) => Start::Tatham(params),
+            _ => {
+                let e = TathamParams::parse(game).err().unwrap_or_default();
+                return Err(bbx::Error::invalid(format!("Tatham's parameters {e}")));
+            }
+        },
+        _ if TathamParams::preset(game).is_some() => {
+            Start::Tatham(TathamParams::preset(game).unwrap_or_default())
         }
-        // Meant as a configuration: its parse error is the better message.
-        (Err(e), None) if lower.starts_with('a') && lower.contains("_b") => {
-            return Err(e);
-        }
-        (Err(_), None) => {
-            return Err(bbx::Error::invalid(format!(
-                "{} is neither a configuration (An_Bp, such as A4_B8), a puzzle file that exists nor a built-in puzzle (`bbx puzzles` lists them)",
-                bbx::error::quote(game)
-            )));
-        }
+        _ => match inline(game) {
+            Some(Inline::GameId) => Start::GameId(game.trim().to_string()),
+            Some(Inline::Linear) => Start::Text {
+                text: game.trim().to_string(),
+                origin: Inline::Linear.origin().to_string(),
+            },
+            None => {
+                // Meant as a configuration: its parse error is the better message.
+                if lower.starts_with('a') && lower.contains("_b") {
+                    return Err(game.parse::<ConfigRange>().err().unwrap_or_else(|| {
+                        bbx::Error::invalid(format!(
+                            "{} is not a configuration",
+                            bbx::error::quote(game)
+                        ))
+                    }));
+                }
+                return Err(bbx::Error::invalid(format!(
+                    "{} is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (`bbx puzzles` lists them)",
+                    bbx::error::quote(game)
+                )));
+            }
+        },
     };
     let atoms = match args.atoms {
         Some(range) if range.start() != range.end() => {
@@ -132,11 +159,17 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Start::Random { .. } if atoms.is_some() => {
             "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
         }
-        Start::File(_) | Start::Text { .. } if args.unique => {
+        Start::File(_) if args.unique => {
             "--unique chooses random molecules: it does not apply to a puzzle file"
         }
-        Start::GameId(_) if args.unique => {
-            "--unique chooses random molecules: it does not apply to a game ID"
+        Start::Text { .. } if args.unique => {
+            "--unique chooses random molecules: it does not apply to a puzzle"
+        }
+        Start::GameId(_) | Start::Tatham(_) if args.unique => {
+            "--unique chooses random molecules: it does not apply to a game of Tatham's"
+        }
+        Start::Tatham(_) if atoms.is_some() => {
+            "--atoms is for puzzle files that do not give the count; Tatham's parameters give it"
         }
         _ => "",
     };

@@ -87,14 +87,16 @@ fn inner(args: Args) -> bbx::Result<String> {
         rows.extend(store.molecules(from, to)?);
     }
     if let Some(s) = &args.spectrum {
-        let parsed = bbx::Spectrum::parse(s, "--spectrum")?;
-        if parsed.width() != config.width {
+        let n = s.trim().chars().count();
+        if n != config.positions() {
+            let parsed = bbx::Spectrum::parse(s, "--spectrum")?;
             return Err(bbx::Error::invalid(format!(
                 "--spectrum has {} positions but {config} has {}",
-                4 * parsed.width(),
-                4 * config.width
+                parsed.outcomes().len(),
+                config.positions()
             )));
         }
+        let parsed = bbx::Spectrum::parse_in(s, config.shape(), "--spectrum")?;
         rows.extend(store.spectrum_group(&parsed)?);
     }
     let mut group = None;

@@ -95,7 +95,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Err(ended) => return Ok(args.input.not_read(args.json, ended)),
     };
     let limits = Limits {
-        max: Some(args.max.limit(puzzle.width() * puzzle.width())),
+        max: Some(args.max.limit(puzzle.shape().cells())),
         budget: budget.clone(),
     };
     let (spinner, solution) =
@@ -158,7 +158,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         };
         let mut text = render::solve_text_in(&report, args.max_boards, &Flags, notation);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
-            && p.len() == report.solution().observation.width().pow(2)
+            && p.len() == report.solution().observation.shape().cells()
         {
             text.push_str(&format!(
                 "\nprobability of an atom, in percent, over every molecule that fits (- never, O always):\n{}",

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Err(ended) => return Ok(args.input.not_read(args.json, ended)),
     };
     let options = SuggestOptions {
-        max: args.max.limit(puzzle.width() * puzzle.width()),
+        max: args.max.limit(puzzle.shape().cells()),
         top: args.max_rays,
         plan_max: args.plan.then_some(args.max_plan),
         // The strategy's own memory bound, on the subsets it remembers.

@@ -23,10 +23,11 @@ pub struct Args {
     first: Option<String>,
     /// The molecule: linear form, file, `-`, built-in puzzle or number
     ///
-    /// Its linear form (`O` atom, `-` or `.` empty, row by row), a file
-    /// holding that or a picture in J. Forget's display, `-` for standard
-    /// input, the name of a built-in puzzle holding a picture, or a
-    /// molecule number after the configuration.
+    /// Its linear form (`O` atom, `-` or `.` empty, row by row; a
+    /// rectangle's rows separated by `/`, or not when its configuration
+    /// comes first), a file holding that or a picture in J. Forget's
+    /// display, `-` for standard input, the name of a built-in puzzle
+    /// holding a picture, or a molecule number after the configuration.
     #[arg(value_name = "MOLECULE", allow_hyphen_values = true)]
     second: Option<String>,
     /// The configuration, as an option (the same as CONFIG).
@@ -59,7 +60,9 @@ impl Args {
     /// a mistyped option lands here and is refused as one.
     fn molecule_and_config(&self) -> bbx::Result<(&str, Option<Config>)> {
         for word in self.first.iter().chain(&self.second) {
-            let molecule_like = word.chars().all(|c| matches!(c, 'O' | 'o' | '-' | '.'));
+            let molecule_like = word
+                .chars()
+                .all(|c| matches!(c, 'O' | 'o' | '-' | '.' | '/'));
             if word.len() > 1
                 && word.starts_with('-')
                 && !molecule_like
@@ -116,11 +119,11 @@ fn inner(args: Args) -> bbx::Result<String> {
         }
         None => load_molecule(molecule, config).map_err(crate::samples::not_found)?,
     };
-    let positions = 4 * m.width();
+    let positions = m.shape().positions();
     if let Some(&k) = args.rays.iter().find(|&&k| k == 0 || k > positions) {
         return Err(bbx::Error::invalid(format!(
-            "--ray {k}: border positions of a {w}×{w} box are 1 to {positions}",
-            w = m.width()
+            "--ray {k}: border positions of a {} box are 1 to {positions}",
+            m.shape()
         )));
     }
     let report = TraceReport::new(&m, args.rules, &args.rays);
