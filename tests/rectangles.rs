@@ -219,7 +219,12 @@ fn a_rectangle_is_traced_solved_and_named_on_the_command_line() {
     // The spectrum solved back, given inline.
     let inline = format!("A1_B5x3 {spectrum}");
     let s = json_ok(&["solve", &inline]);
-    assert_eq!(s["solutions"], Value::from(vec!["--O--/-----/-----"]));
+    assert_eq!(s["found"][0]["molecule"], "--O--/-----/-----");
+    assert_eq!(s["found"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (&s["width"], &s["height"]),
+        (&Value::from(5), &Value::from(3))
+    );
     assert_eq!(s["config"], "A1_B5x3");
     // A text board of a rectangle.
     let out = bbx()

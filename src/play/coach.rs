@@ -158,7 +158,7 @@ impl Answer {
 /// use bbx::solver::Limits;
 /// use bbx::{Observation, Rules};
 /// let seen = Observation::parse("@&??????????????", "example").unwrap();
-/// let q = Question { observation: seen, rules: Rules::Standard, atoms: 2 };
+/// let q = Question { observation: seen, rules: Rules::Standard, atoms: 2..=2 };
 /// let report = answer(&q, &Limits::default(), |_| {}).unwrap();
 /// assert!(report.ended.is_complete() && report.count > 1 && report.splits_exact);
 /// ```

@@ -1936,7 +1936,7 @@ mod tests {
         assert!(
             encode_description(&big)
                 .unwrap_err()
-                .contains("at most 255")
+                .contains("2 to 255 cells a side")
         );
         let e = game_id(&PRESETS[0], &Molecule::new(5, [1, 2]).unwrap()).unwrap_err();
         assert!(
