@@ -213,6 +213,10 @@ fn a_rectangle_is_traced_solved_and_named_on_the_command_line() {
     let v = json_ok(&["trace", "--ray", "5", "A1_B5x3", "--O------------"]);
     assert_eq!(v["config"], "A1_B5x3");
     assert_eq!(v["molecule"], "--O--/-----/-----");
+    assert_eq!(
+        (&v["width"], &v["height"]),
+        (&Value::from(5), &Value::from(3))
+    );
     assert_eq!(v["rays"].as_array().unwrap().len(), 16);
     assert_eq!(v["rays"][4]["exit"], 2);
     let spectrum = v["spectrum"].as_str().unwrap().to_string();
@@ -322,6 +326,10 @@ fn every_command_of_a_configuration_takes_a_rectangle() {
     // A molecule of the catalogue, drawn with its rows.
     let s = json_ok(&["show", "A3_B5x3", "1", "--db", db]);
     assert_eq!(s["rows"][0]["molecule"], "OOO--/-----/-----");
+    assert_eq!(
+        (&s["width"], &s["height"]),
+        (&Value::from(5), &Value::from(3))
+    );
     assert!(
         ["id", "rot180", "symm-h", "symm-v"].contains(&s["rows"][0]["transform"].as_str().unwrap())
     );
@@ -337,6 +345,15 @@ fn every_command_of_a_configuration_takes_a_rectangle() {
     // A policy played against every molecule.
     let st = json_ok(&["strategy", "A2_B4x3"]);
     assert_eq!(st["molecules"], 66, "C(12, 2)");
+    assert_eq!(
+        (&st["width"], &st["height"]),
+        (&Value::from(4), &Value::from(3))
+    );
+    let one = json_ok(&["strategy", "A2_B4x3", "--molecule", "5"]);
+    assert_eq!(
+        (&one["width"], &one["height"]),
+        (&Value::from(4), &Value::from(3))
+    );
     // A transform of a square is no symmetry of a rectangle.
     let out = bbx()
         .args(["stats", "A3_B5x3", "--db", db])

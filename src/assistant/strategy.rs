@@ -716,7 +716,7 @@ fn play_all_on(
     Ok(Finished::complete(Some(StrategyReport {
         config: t.config.to_string(),
         width: t.config.width,
-        height: t.config.width,
+        height: t.config.height,
         rules: options.rules,
         policy: options.policy,
         molecules: n as u64,

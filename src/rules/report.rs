@@ -107,7 +107,7 @@ impl TraceReport {
         TraceReport {
             config: m.config().to_string(),
             width: m.width(),
-            height: m.width(),
+            height: m.height(),
             rules,
             molecule: m.to_string(),
             spectrum: analysis.spectrum.normalized(),

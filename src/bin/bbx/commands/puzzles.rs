@@ -51,7 +51,7 @@ fn record(s: &'static Sample) -> bbx::Result<Record> {
         format: p.format.to_string(),
         config: p.config().map(|c| c.to_string()),
         width: p.width(),
-        height: p.width(),
+        height: p.shape().height,
         atoms_min: atoms.as_ref().map(|r| *r.start()),
         atoms_max: atoms.as_ref().map(|r| *r.end()),
         rays_shot: p.observation.shot_count(),
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         "name", "config", "rays shot"
     );
     for r in &records {
-        let rays = format!("{} of {}", r.rays_shot, 4 * r.width);
+        let rays = format!("{} of {}", r.rays_shot, 2 * (r.width + r.height));
         out.push_str(&format!(
             "{:<name_width$}  {:<8}  {rays:<9}  {}\n",
             r.name,

@@ -125,7 +125,7 @@ fn inner(args: Args) -> bbx::Result<String> {
         return json(&Shown {
             config: config.to_string(),
             width: config.width,
-            height: config.width,
+            height: config.height,
             rules: RULES,
             rows,
             group,

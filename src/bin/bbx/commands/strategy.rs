@@ -132,7 +132,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             json(&OneGame {
                 config: args.config.to_string(),
                 width: args.config.width,
-                height: args.config.width,
+                height: args.config.height,
                 rules: args.rules,
                 policy: args.policy,
                 game: &game,
