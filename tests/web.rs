@@ -529,6 +529,39 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
         "{boxes}"
     );
 
+    // A box 5 wide and 3 high drawn for the solver: its border numbered as
+    // bbx numbers it, and one atom in it placed in any of its 15 cells.
+    b.type_into("#draw-width", "5");
+    b.type_into("#draw-height", "3");
+    b.eval("document.getElementById('draw-height').dispatchEvent(new Event('input')) || true");
+    assert_eq!(
+        b.eval("document.getElementById('draw').getAttribute('viewBox')"),
+        json!("0 0 70 50")
+    );
+    let labels = b.eval(
+        "Object.fromEntries([...document.querySelectorAll('#draw text.label')].map(t => [t.textContent, [t.getAttribute('x'), t.getAttribute('y')].join(',')]))",
+    );
+    assert_eq!(labels.as_object().unwrap().len(), 16);
+    for (q, at) in [
+        (1, "5,15"),
+        (3, "5,35"),
+        (4, "15,45"),
+        (9, "65,35"),
+        (11, "65,15"),
+        (16, "15,5"),
+    ] {
+        assert_eq!(labels[q.to_string()], json!(at), "position {q}");
+    }
+    b.type_into("#solve-atoms", "1");
+    b.click("#draw-go");
+    let got = b.wait_for(
+        "document.getElementById('solve-out').dataset.molecules && Object.assign({}, document.getElementById('solve-out').dataset)",
+        "the drawing solved",
+        WAIT,
+    );
+    assert_eq!(got["molecules"], json!("15"));
+    b.type_into("#solve-atoms", "");
+
     // A range, 2 to 3 atoms in a 5×5 box, from the New game form: the count
     // is never told, the coach counts over the range, a right guess wins.
     b.click("#tab-game");

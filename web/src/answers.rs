@@ -410,6 +410,11 @@ pub fn start(request: &str) -> Result<String, JsError> {
                 config,
                 unique: r.unique,
             },
+            _ if r.unique => {
+                return Err(message(
+                    "only molecules whose rays identify them: this chooses random molecules, and Tatham's generator draws his games (untick it, or give a configuration such as A5_B8x6)",
+                ));
+            }
             other => other,
         },
         (None, Some(text)) => Start::Text {
