@@ -528,6 +528,21 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
         boxes.as_array().unwrap().iter().all(|v| v == "0 0 100 80"),
         "{boxes}"
     );
+    // The first molecule's atoms drawn where its linear form puts them.
+    let first = solved["found"][0]["molecule"]
+        .as_str()
+        .unwrap()
+        .replace('/', "");
+    let centres: Vec<Value> = first
+        .chars()
+        .enumerate()
+        .filter(|&(_, c)| c == 'O')
+        .map(|(i, _)| json!(format!("{},{}", (i % 8 + 1) * 10 + 5, (i / 8 + 1) * 10 + 5)))
+        .collect();
+    let drawn = b.eval(
+        "[...document.querySelector('#solve-out figure[data-molecule]').querySelectorAll('circle.atom')].map(c => c.getAttribute('cx') + ',' + c.getAttribute('cy'))",
+    );
+    assert_eq!(drawn, json!(centres));
 
     // A box 5 wide and 3 high drawn for the solver: its border numbered as
     // bbx numbers it, and one atom in it placed in any of its 15 cells.

@@ -353,7 +353,8 @@
     if (!portCache.has(key)) portCache.set(key, JSON.parse(bbx.border(w, h)));
     return portCache.get(key);
   }
-  const atomsOf = (linear) => [...linear].flatMap((c, i) => (c === 'O' ? [i] : []));
+  // The atoms of a molecule's linear form (a rectangle's rows separated by '/').
+  const atomsOf = (linear) => [...linear.replace(/\//g, '')].flatMap((c, i) => (c === 'O' ? [i] : []));
 
   // ------------------------------------------------------------------ panel
   function drawPanel() {
