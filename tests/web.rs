@@ -20,7 +20,9 @@ use std::time::{Duration, SystemTime};
 
 use bbx::play::game::Game;
 use bbx::play::referee::Judge;
-use bbx::puzzle::parse_tatham;
+use bbx::play::setup::{Setup, Start, start};
+use bbx::puzzle::{TathamParams, game_id, parse_tatham};
+use bbx::rules::config::Shape;
 use bbx::{Molecule, Rules};
 use serde_json::{Value, json};
 
@@ -99,9 +101,13 @@ fn board(b: &Browser) -> Value {
 /// The library's game as the board should show it.
 fn expected(g: &Game) -> Value {
     let list = |v: Vec<usize>| v.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-    let p = g.width();
-    let empty: Vec<usize> = (0..p * p).filter(|&i| g.is_marked_empty(i)).collect();
+    let shape = g.shape();
+    let empty: Vec<usize> = (0..shape.cells())
+        .filter(|&i| g.is_marked_empty(i))
+        .collect();
     json!({
+        "width": shape.width.to_string(),
+        "height": shape.height.to_string(),
         "observation": g.observation().to_string(),
         "guess": list(g.guess().atoms().to_vec()),
         "empty": list(empty),
@@ -341,6 +347,329 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
     );
     let t = parse_tatham(&save, "save").unwrap();
     assert_eq!(board(&b)["observation"], json!(t.observation().to_string()));
+}
+
+/// Presses `key` on the board, as a player's keyboard does.
+fn press(b: &Browser, key: &str) {
+    b.eval(&format!(
+        "document.getElementById('board').dispatchEvent(new KeyboardEvent('keydown', {{ key: {}, bubbles: true }})) || true",
+        json!(key)
+    ));
+}
+
+/// The coach's answer on the rays on the board, once it is in.
+fn coach_answer(b: &Browser) -> Value {
+    let observation = board(b)["observation"].clone();
+    b.wait_for(
+        &format!(
+            "document.getElementById('coach-out').dataset.observation === {observation} && Object.assign({{}}, document.getElementById('coach-out').dataset)"
+        ),
+        "the coach's answer",
+        WAIT,
+    )
+}
+
+#[test]
+fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
+    let Some(url) = page_or_skip() else {
+        return;
+    };
+    let b = Browser::start(Screen::Desktop(1280, 900));
+    let dir = temp_dir("web-rect");
+
+    // Tatham's 8×6 game with 5 balls, from its game ID in the address.
+    let shape = Shape::new(8, 6).unwrap();
+    let rows = "--------/--O-----/O-------/-----O--/-O----O-/--------";
+    let hidden = Molecule::new(shape, [10, 16, 29, 33, 38]).unwrap();
+    let id = game_id(&TathamParams::parse("w8h6m5M5").unwrap(), &hidden).unwrap();
+    let traced = json_ok(&["trace", "A5_B8x6", rows]);
+    let mut twin = Game::new(hidden.clone(), Rules::Standard, Judge::AllRays);
+    open(&b, &format!("{url}#{id}"));
+    assert_eq!(board(&b), expected(&twin));
+    assert_eq!(
+        b.eval("document.getElementById('board').getAttribute('viewBox')"),
+        json!("0 0 100 80")
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board [data-pos]').length"),
+        json!(28)
+    );
+    assert!(
+        text(&b, "title").contains("A5_B8x6"),
+        "{}",
+        text(&b, "title")
+    );
+    // Rays shot by clicks on every side, as bbx trace traces them.
+    for q in [1, 6, 14, 20, 21, 2] {
+        b.click(&format!("#board [data-pos=\"{q}\"]"));
+        twin.shoot(q);
+        assert_eq!(board(&b), expected(&twin), "after ray {q}");
+        let ray = &traced["rays"][q - 1];
+        let got = twin.observation().get(q).unwrap();
+        assert_eq!(json!(got)["result"], ray["result"], "ray {q}");
+        assert_eq!(json!(got)["exit"], ray["exit"], "ray {q}");
+    }
+    // The coach on the rectangle: count, certain cells and best ray as bbx
+    // suggest and bbx solve give them; a chance in each of the 48 cells.
+    for part in ["count", "certain", "best", "chances"] {
+        b.click(&format!("#c-{part}"));
+    }
+    let answer = coach_answer(&b);
+    let position = dir.join("rect.txt");
+    std::fs::write(&position, format!("A5_B8x6 {}\n", twin.observation())).unwrap();
+    let file = position.to_str().unwrap();
+    let suggested = json_ok(&["suggest", file, "--max", "10000"]);
+    let solved = json_ok(&["solve", file, "--max", "10000"]);
+    assert_eq!(
+        answer["molecules"],
+        json!(suggested["molecules"].to_string())
+    );
+    assert_eq!(answer["complete"], json!("true"));
+    let best = suggested["rays"][0]["position"]
+        .as_u64()
+        .expect("a ray to rank");
+    assert_eq!(answer["best"], json!(best.to_string()));
+    assert_eq!(
+        numbers(&answer["certainAtoms"]),
+        certain_of(&solved, "certain_atoms")
+    );
+    assert_eq!(
+        numbers(&answer["certainEmpty"]),
+        certain_of(&solved, "certain_empty")
+    );
+    let best = b.wait_for(
+        "document.querySelector('#board .best') && document.querySelectorAll('#board .tenths').length",
+        "the heat map and the best ray's arrow",
+        WAIT,
+    );
+    assert_eq!(best, json!(48));
+
+    for q in [15, 10] {
+        b.click(&format!("#board [data-pos=\"{q}\"]"));
+        twin.shoot(q);
+        assert_eq!(board(&b), expected(&twin), "after ray {q}");
+        let ray = &traced["rays"][q - 1];
+        let got = twin.observation().get(q).unwrap();
+        assert_eq!(json!(got)["result"], ray["result"], "ray {q}");
+        assert_eq!(json!(got)["exit"], ray["exit"], "ray {q}");
+    }
+    // Keys: down the left side to the bottom of column 1 (position 7), then
+    // along the bottom and round the corner up the right side.
+    for _ in 0..8 {
+        press(&b, "ArrowDown");
+    }
+    press(&b, "Enter");
+    twin.shoot(7);
+    assert_eq!(board(&b), expected(&twin), "ray 7 by keys");
+    for _ in 0..8 {
+        press(&b, "ArrowRight");
+    }
+    press(&b, "ArrowUp");
+    press(&b, "Enter");
+    twin.shoot(16);
+    assert_eq!(board(&b), expected(&twin), "ray 16 by keys");
+    // Row 1 marked empty from the right side by the key m, column 8 from
+    // the top by a right click.
+    for _ in 0..4 {
+        press(&b, "ArrowUp");
+    }
+    press(&b, "m");
+    twin.mark_empty(&(0..8).collect::<Vec<_>>());
+    b.right_click("#board [data-pos=\"21\"]");
+    twin.mark_empty(&[7, 15, 23, 31, 39, 47]);
+    assert_eq!(board(&b), expected(&twin), "the lines marked");
+
+    // Exported: the game ID gives the same game; the link, opened in a
+    // fresh browser, the game as it stands.
+    let shared = b.eval("document.getElementById('share-id').value");
+    let shared = shared.as_str().unwrap();
+    assert!(shared.starts_with("w8h6m5M5:"), "{shared}");
+    assert_eq!(parse_tatham(shared, "id").unwrap().hidden, hidden);
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    {
+        let fresh = Browser::start(Screen::Desktop(1024, 768));
+        open(&fresh, &link);
+        assert_eq!(board(&fresh), expected(&twin));
+        assert_eq!(text(&fresh, "status"), text(&b, "status"));
+    }
+    // The guess: the hidden atoms, judged by the library's referee.
+    for &i in hidden.atoms() {
+        b.click(&format!("#board [data-cell=\"{i}\"]"));
+        twin.toggle(i);
+    }
+    b.click("#guess");
+    let verdict = twin.submit().unwrap().clone();
+    b.wait_for(
+        "!document.getElementById('verdict').hidden",
+        "the verdict",
+        WAIT,
+    );
+    assert_eq!(board(&b), expected(&twin));
+    let said = text(&b, "verdict");
+    assert!(said.contains("You win"), "{said}");
+    assert!(said.contains(&format!("score {}", verdict.score)), "{said}");
+
+    // The game ID pasted into the solver: the molecules bbx solve gives,
+    // drawn 8 wide and 6 high.
+    b.click("#tab-solve");
+    b.type_into("#solve-text", &id);
+    b.click("#solve-go");
+    let got = b.wait_for(
+        "document.getElementById('solve-out').dataset.molecules && Object.assign({}, document.getElementById('solve-out').dataset)",
+        "the solver's answer",
+        WAIT,
+    );
+    let id_file = dir.join("id.txt");
+    std::fs::write(&id_file, &id).unwrap();
+    let solved = json_ok(&["solve", id_file.to_str().unwrap(), "--max", "10000"]);
+    assert_eq!(got["molecules"], json!(solved["molecules"].to_string()));
+    let boxes = b.eval("[...document.querySelectorAll('#solve-out figure svg')].map(s => s.getAttribute('viewBox'))");
+    assert!(
+        boxes.as_array().unwrap().iter().all(|v| v == "0 0 100 80"),
+        "{boxes}"
+    );
+    // The first molecule's atoms drawn where its linear form puts them.
+    let first = solved["found"][0]["molecule"]
+        .as_str()
+        .unwrap()
+        .replace('/', "");
+    let centres: Vec<Value> = first
+        .chars()
+        .enumerate()
+        .filter(|&(_, c)| c == 'O')
+        .map(|(i, _)| json!(format!("{},{}", (i % 8 + 1) * 10 + 5, (i / 8 + 1) * 10 + 5)))
+        .collect();
+    let drawn = b.eval(
+        "[...document.querySelector('#solve-out figure[data-molecule]').querySelectorAll('circle.atom')].map(c => c.getAttribute('cx') + ',' + c.getAttribute('cy'))",
+    );
+    assert_eq!(drawn, json!(centres));
+
+    // A box 5 wide and 3 high drawn for the solver: its border numbered as
+    // bbx numbers it, and one atom in it placed in any of its 15 cells.
+    b.type_into("#draw-width", "5");
+    b.type_into("#draw-height", "3");
+    b.eval("document.getElementById('draw-height').dispatchEvent(new Event('input')) || true");
+    assert_eq!(
+        b.eval("document.getElementById('draw').getAttribute('viewBox')"),
+        json!("0 0 70 50")
+    );
+    let labels = b.eval(
+        "Object.fromEntries([...document.querySelectorAll('#draw text.label')].map(t => [t.textContent, [t.getAttribute('x'), t.getAttribute('y')].join(',')]))",
+    );
+    assert_eq!(labels.as_object().unwrap().len(), 16);
+    for (q, at) in [
+        (1, "5,15"),
+        (3, "5,35"),
+        (4, "15,45"),
+        (9, "65,35"),
+        (11, "65,15"),
+        (16, "15,5"),
+    ] {
+        assert_eq!(labels[q.to_string()], json!(at), "position {q}");
+    }
+    b.type_into("#solve-atoms", "1");
+    b.click("#draw-go");
+    let got = b.wait_for(
+        "document.getElementById('solve-out').dataset.molecules && Object.assign({}, document.getElementById('solve-out').dataset)",
+        "the drawing solved",
+        WAIT,
+    );
+    assert_eq!(got["molecules"], json!("15"));
+    b.type_into("#solve-atoms", "");
+
+    // A range, 2 to 3 atoms in a 5×5 box, from the New game form: the count
+    // is never told, the coach counts over the range, a right guess wins.
+    b.click("#tab-game");
+    b.type_into("#timeout", "60");
+    b.type_into("#config", "A2-3_B5");
+    b.type_into("#seed", "9");
+    b.click("#new-form button[type=submit]");
+    b.wait_for(
+        "document.getElementById('title').innerText.includes('A2-3_B5')",
+        "the game of a range",
+        WAIT,
+    );
+    let setup = Setup {
+        start: Start::Random {
+            config: "A2-3_B5".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(9),
+        ..Setup::default()
+    };
+    let mut twin = start(&setup).unwrap().game;
+    let n = twin.atoms();
+    let status = text(&b, "status");
+    assert!(status.contains("atoms 0 of 2 to 3 placed"), "{status}");
+    for q in [1, 8, 13] {
+        b.click(&format!("#board [data-pos=\"{q}\"]"));
+        twin.shoot(q);
+    }
+    assert_eq!(board(&b), expected(&twin));
+    b.click("#c-count");
+    let answer = coach_answer(&b);
+    let position = dir.join("range.txt");
+    std::fs::write(&position, format!("A2_B5 {}\n", twin.observation())).unwrap();
+    let suggested = json_ok(&[
+        "suggest",
+        position.to_str().unwrap(),
+        "--atoms",
+        "2..3",
+        "--max",
+        "10000",
+    ]);
+    assert_eq!(
+        answer["molecules"],
+        json!(suggested["molecules"].to_string())
+    );
+    for &i in twin.hidden().atoms().to_vec().iter() {
+        b.click(&format!("#board [data-cell=\"{i}\"]"));
+        twin.toggle(i);
+    }
+    let play = b.eval("document.getElementById('page-play').innerText");
+    let play = play.as_str().unwrap();
+    assert!(!play.contains(&format!("of {n} placed")), "{play}");
+    assert!(
+        play.contains(&format!("atoms {n} of 2 to 3 placed")),
+        "{play}"
+    );
+    b.click("#guess");
+    let verdict = twin.submit().unwrap().clone();
+    assert!(verdict.won);
+    b.wait_for(
+        "!document.getElementById('verdict').hidden",
+        "the verdict",
+        WAIT,
+    );
+    let said = text(&b, "verdict");
+    assert!(said.contains("You win"), "{said}");
+    assert!(said.contains(&format!("score {}", verdict.score)), "{said}");
+
+    // Tatham's preset by name from the menu: his game of the seed, the
+    // range told and the count not.
+    b.click("#tab-game");
+    b.eval("(() => { const s = document.getElementById('preset'); s.value = '8x8, 3-6 balls'; s.dispatchEvent(new Event('change')); return true; })()");
+    b.type_into("#seed", "5");
+    b.click("#new-form button[type=submit]");
+    b.wait_for(
+        "document.getElementById('title').innerText.includes('8x8, 3-6 balls')",
+        "Tatham's preset",
+        WAIT,
+    );
+    let setup = Setup {
+        start: Start::Tatham(TathamParams::preset("8x8, 3-6 balls").unwrap()),
+        seed: Some(5),
+        ..Setup::default()
+    };
+    let twin = start(&setup).unwrap().game;
+    assert_eq!(board(&b), expected(&twin));
+    let status = text(&b, "status");
+    assert!(status.contains("atoms 0 of 3 to 6 placed"), "{status}");
+    let shared = b.eval("document.getElementById('share-id').value");
+    assert_eq!(
+        parse_tatham(shared.as_str().unwrap(), "id").unwrap().hidden,
+        *twin.hidden()
+    );
 }
 
 fn certain_of(v: &Value, key: &str) -> Vec<u64> {

@@ -16,6 +16,7 @@ use bbx::play::save::{read_resume, save_text};
 use bbx::play::setup::{Start, start as start_game};
 use bbx::puzzle::{is_tatham, parse_puzzle};
 use bbx::render::position_name;
+use bbx::rules::config::Shape;
 use bbx::rules::notation::Notation;
 use bbx::setting::{Setting, Text};
 use bbx::solver::report::SolveReport;
@@ -75,7 +76,7 @@ fn ended_name(e: bbx::control::Ended) -> Value {
 /// certain cells are known, why the ranking is not on every molecule
 /// (`caveat`, in words) and what stopped it (`ranking_cut`).
 fn report_json(report: &SolveReport, elapsed: Duration, shown: usize) -> Value {
-    let p = report.solution().observation.width();
+    let shape = report.solution().observation.shape();
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
     if let Value::Object(o) = &mut v {
         if let Some(Value::Array(a)) = o.get_mut("found") {
@@ -84,7 +85,7 @@ fn report_json(report: &SolveReport, elapsed: Duration, shown: usize) -> Value {
         if let Some(Value::Array(rays)) = o.get_mut("rays") {
             for r in rays {
                 if let Some(q) = r.get("position").and_then(Value::as_u64) {
-                    r["name"] = json!(position_name(p, q as usize));
+                    r["name"] = json!(position_name(shape, q as usize));
                 }
             }
         }
@@ -104,8 +105,28 @@ fn report_json(report: &SolveReport, elapsed: Duration, shown: usize) -> Value {
 #[derive(Deserialize)]
 struct QuestionIn {
     observation: String,
+    width: usize,
+    height: usize,
     rules: String,
-    atoms: usize,
+    /// The fewest and the most atoms the player is told of.
+    atoms: [usize; 2],
+}
+
+/// The library's question from the page's JSON.
+fn question_of(text: &str) -> Result<Question, JsError> {
+    let q: QuestionIn = serde_json::from_str(text).map_err(message)?;
+    let shape = Shape::new(q.width, q.height).map_err(error)?;
+    let [fewest, most] = q.atoms;
+    if fewest > most || most > shape.cells() {
+        return Err(message(format!(
+            "the question's atoms {fewest} to {most} do not fit a {shape} box"
+        )));
+    }
+    Ok(Question {
+        observation: Observation::parse_in(&q.observation, shape, "the game").map_err(message)?,
+        rules: q.rules.parse::<Rules>().map_err(message)?,
+        atoms: fewest..=most,
+    })
 }
 
 /// The coach's answer on the rays shot (`question`, from
@@ -122,12 +143,7 @@ pub fn coach(
     shown: usize,
     on_found: &js_sys::Function,
 ) -> Result<String, JsError> {
-    let q: QuestionIn = serde_json::from_str(question).map_err(message)?;
-    let question = Question {
-        observation: Observation::parse(&q.observation, "the game").map_err(message)?,
-        rules: q.rules.parse::<Rules>().map_err(message)?,
-        atoms: q.atoms..=q.atoms,
-    };
+    let question = question_of(question)?;
     let started = Instant::now();
     let report = answer(&question, &limits(max, timeout_ms), progress(on_found)).map_err(error)?;
     Ok(report_json(&report, started.elapsed(), shown).to_string())
@@ -139,7 +155,7 @@ fn atom_counts(
     field: &str,
     puzzle_atoms: Option<usize>,
     puzzle_range: Option<RangeInclusive<usize>>,
-    width: usize,
+    shape: Shape,
     origin: &str,
 ) -> Result<RangeInclusive<usize>, JsError> {
     let field = field.trim();
@@ -172,10 +188,10 @@ fn atom_counts(
         let n = number(field)?;
         n..=n
     };
-    let cells = width * width;
+    let cells = shape.cells();
     if *atoms.end() > cells {
         return Err(message(format!(
-            "{} atoms do not fit in the {width}×{width} box ({cells} cells)",
+            "{} atoms do not fit in the {shape} box ({cells} cells)",
             atoms.end()
         )));
     }
@@ -224,8 +240,14 @@ pub fn solve(
     on_found: &js_sys::Function,
 ) -> Result<String, JsError> {
     let puzzle = parse_puzzle(text, origin, None).map_err(message)?;
-    let p = puzzle.width();
-    let atoms = atom_counts(atoms, puzzle.atoms, puzzle.atom_range.clone(), p, origin)?;
+    let shape = puzzle.observation.shape();
+    let atoms = atom_counts(
+        atoms,
+        puzzle.atoms,
+        puzzle.atom_range.clone(),
+        shape,
+        origin,
+    )?;
     let rules = match rules.trim() {
         "" => puzzle.rules.unwrap_or_default(),
         r => r.parse::<Rules>().map_err(message)?,
@@ -252,14 +274,15 @@ struct RayIn {
     outcome: Outcome,
 }
 
-/// Solves a puzzle drawn by clicking results on the border of a
-/// `width`-wide box: `rays` is a JSON list of `{"position", "result",
+/// Solves a puzzle drawn by clicking results on the border of a box
+/// `width` wide and `height` high: `rays` is a JSON list of `{"position", "result",
 /// "exit"}` (an exit pair once, from either end). Positions out of the box,
 /// an exit to itself and two results for one position are refused.
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen]
 pub fn solve_rays(
     width: usize,
+    height: usize,
     rays: &str,
     atoms: &str,
     rules: &str,
@@ -268,10 +291,12 @@ pub fn solve_rays(
     shown: usize,
     on_found: &js_sys::Function,
 ) -> Result<String, JsError> {
-    let config = Config::new(0, width).map_err(error)?;
-    let n = config.positions();
+    let shape = Config::shaped(0, Shape::new(width, height).map_err(error)?)
+        .map_err(error)?
+        .shape();
+    let n = shape.positions();
     let rays: Vec<RayIn> = serde_json::from_str(rays).map_err(message)?;
-    let mut observed = Observation::empty(width);
+    let mut observed = Observation::empty(shape);
     for r in rays {
         let q = r.position;
         let inside = |k: usize| (1..=n).contains(&k);
@@ -298,7 +323,7 @@ pub fn solve_rays(
         }
         observed.record(q, r.outcome);
     }
-    let atoms = atom_counts(atoms, None, None, width, "the puzzle drawn")?;
+    let atoms = atom_counts(atoms, None, None, shape, "the puzzle drawn")?;
     let rules = match rules.trim() {
         "" => Rules::default(),
         r => r.parse::<Rules>().map_err(message)?,
@@ -316,16 +341,18 @@ pub fn solve_rays(
     )
 }
 
-/// Where each border position of a `width`-wide box is, as the game's
-/// state gives it ([`Play::state`](crate::Play::state)'s `border`): `{"position",
-/// "row", "col", "side", "name"}`, rows and columns counted in the box with
-/// its border (0 and width + 1 are outside), for the boards of the solver's
-/// page.
+/// Where each border position of a box `width` wide and `height` high is,
+/// as the game's state gives it ([`Play::state`](crate::Play::state)'s
+/// `border`): `{"position", "row", "col", "side", "name"}`, rows and columns
+/// counted in the box with its border (rows 0 and height + 1, columns 0 and
+/// width + 1 are outside), for the boards of the solver's page.
 #[wasm_bindgen]
-pub fn border(width: usize) -> Result<String, JsError> {
-    let config = Config::new(0, width).map_err(error)?;
-    let ports: Vec<Value> = (1..=config.positions())
-        .map(|q| port_json(width, q))
+pub fn border(width: usize, height: usize) -> Result<String, JsError> {
+    let shape = Config::shaped(0, Shape::new(width, height).map_err(error)?)
+        .map_err(error)?
+        .shape();
+    let ports: Vec<Value> = (1..=shape.positions())
+        .map(|q| port_json(shape, q))
         .collect();
     Ok(Value::Array(ports).to_string())
 }
@@ -348,7 +375,8 @@ pub fn kind(text: &str) -> String {
 /// What the page asks the worker to start.
 #[derive(Deserialize)]
 struct StartIn {
-    /// A configuration for a random game (`A4_B8`)…
+    /// A game named as `bbx play GAME` names it (`A4_B8`, `A5_B8x6`,
+    /// `A3-6_B8`, `w8h6m5M5`, `8x8, 3-6 balls`)…
     #[serde(default)]
     config: Option<String>,
     /// … only among molecules whose spectrum identifies them…
@@ -377,9 +405,17 @@ struct StartIn {
 pub fn start(request: &str) -> Result<String, JsError> {
     let r: StartIn = serde_json::from_str(request).map_err(message)?;
     let start = match (r.config, r.text) {
-        (Some(config), None) => Start::Random {
-            config: config.trim().parse().map_err(error)?,
-            unique: r.unique,
+        (Some(config), None) => match crate::game::named_start(&config)? {
+            Start::Random { config, .. } => Start::Random {
+                config,
+                unique: r.unique,
+            },
+            _ if r.unique => {
+                return Err(message(
+                    "only molecules whose rays identify them: this chooses random molecules, and Tatham's generator draws his games (untick it, or give a configuration such as A5_B8x6)",
+                ));
+            }
+            other => other,
         },
         (None, Some(text)) => Start::Text {
             text,
@@ -389,8 +425,39 @@ pub fn start(request: &str) -> Result<String, JsError> {
     };
     let setup = setup(start, &r.seed, &r.rules, &r.judge, &r.atoms)?;
     let started = start_game(&setup).map_err(error)?;
-    crate::game::page_plays(&started.game)?;
     let notation = started.notation.unwrap_or(Notation::Letters);
     let save = save_text(&started.game, notation, &Page).map_err(error)?;
     Ok(json!({ "save": save, "title": started.title() }).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_on_a_rectangle_reads_its_rays_in_that_box() {
+        let play = crate::Play::random("A5_B8x6", "3", "", "").ok().unwrap();
+        let q = question_of(&play.question()).ok().unwrap();
+        assert_eq!(q.observation.shape(), Shape::new(8, 6).unwrap());
+        assert_eq!(q.atoms, 5..=5);
+        let range = crate::Play::random("A3-6_B5x9", "3", "", "").ok().unwrap();
+        let q = question_of(&range.question()).ok().unwrap();
+        assert_eq!(q.observation.shape(), Shape::new(5, 9).unwrap());
+        assert_eq!(q.atoms, 3..=6);
+    }
+
+    #[test]
+    fn the_atoms_searched_default_to_the_puzzle_s() {
+        let r = Shape::new(8, 6).unwrap();
+        assert_eq!(atom_counts("", Some(5), None, r, "p").ok().unwrap(), 5..=5);
+        assert_eq!(
+            atom_counts("", None, Some(3..=6), r, "p").ok().unwrap(),
+            3..=6
+        );
+        assert_eq!(
+            atom_counts("2..4", Some(5), None, r, "p").ok().unwrap(),
+            2..=4
+        );
+        assert_eq!(atom_counts("48", None, None, r, "p").ok().unwrap(), 48..=48);
+    }
 }

@@ -5,10 +5,10 @@ use bbx::play::game::{Game, Shot};
 use bbx::play::referee::{Evidence, Judge, Verdict};
 use bbx::play::save::save_text;
 use bbx::play::setup::{Setup, Start, Started, start};
-use bbx::puzzle::game_id;
+use bbx::puzzle::{TathamParams, game_id};
 use bbx::render::position_name;
 use bbx::rules::board::{Side, port};
-use bbx::rules::config::ConfigRange;
+use bbx::rules::config::{ConfigRange, Shape};
 use bbx::rules::notation::Notation;
 use bbx::{Molecule, Rules, Tracer};
 use serde_json::{Value, json};
@@ -60,10 +60,42 @@ pub(crate) fn setup(
     })
 }
 
+/// Where the game named in the new game's field comes from, as `bbx play
+/// GAME` reads the name: a configuration or a range of counts (`A4_B8`,
+/// `A5_B8x6`, `A3-6_B8`), Tatham's parameters (`w8h6m5M5`) or the name of
+/// one of his presets (`8x8, 3-6 balls`), whose games his generator draws
+/// from the seed.
+pub(crate) fn named_start(name: &str) -> Result<Start, JsError> {
+    let name = name.trim();
+    let config_error = match name.parse::<ConfigRange>() {
+        Ok(config) => {
+            return Ok(Start::Random {
+                config,
+                unique: false,
+            });
+        }
+        Err(e) => e,
+    };
+    if let Some(params) = TathamParams::alone(name) {
+        let params = params.map_err(|e| message(format!("Tatham's parameters {e}")))?;
+        return Ok(Start::Tatham(params));
+    }
+    if let Some(params) = TathamParams::preset(name) {
+        return Ok(Start::Tatham(params));
+    }
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with('a') && lower.contains("_b") {
+        return Err(error(config_error));
+    }
+    Err(message(format!(
+        "'{name}' is neither a configuration (A4_B8, A5_B8x6, A3-6_B8), Tatham's parameters (w8h6m5M5) nor one of his presets ('8x8, 3-6 balls')"
+    )))
+}
+
 /// The path of the ray from `pos` through `molecule`: the cells it enters,
 /// in order, as `[row, column]` (1-based), and its outcome.
 fn path(molecule: &Molecule, rules: Rules, pos: usize) -> Value {
-    let mut t = Tracer::new(molecule.width(), rules);
+    let mut t = Tracer::new(molecule.shape(), rules);
     t.load(molecule);
     let (trace, steps) = t.trace_path(pos);
     let mut cells: Vec<[usize; 2]> = Vec::with_capacity(steps.len());
@@ -76,13 +108,14 @@ fn path(molecule: &Molecule, rules: Rules, pos: usize) -> Value {
 }
 
 /// The cells (linear indices) of the row or column the border position `pos`
-/// faces, on a `p`-wide box.
-fn line_cells(p: usize, pos: usize) -> Vec<usize> {
-    let port = port(p, pos);
+/// faces, on a box of `shape`.
+fn line_cells(shape: Shape, pos: usize) -> Vec<usize> {
+    let port = port(shape, pos);
     let line = port.line - 1;
+    let w = shape.width;
     match port.side {
-        Side::Left | Side::Right => (0..p).map(|c| line * p + c).collect(),
-        Side::Top | Side::Bottom => (0..p).map(|r| r * p + line).collect(),
+        Side::Left | Side::Right => (0..w).map(|c| line * w + c).collect(),
+        Side::Top | Side::Bottom => (0..shape.height).map(|r| r * w + line).collect(),
     }
 }
 
@@ -90,11 +123,11 @@ fn line_cells(p: usize, pos: usize) -> Vec<usize> {
 /// path through the guess; through the hidden molecule too once the game
 /// is over).
 fn verdict_json(g: &Game, v: &Verdict) -> Value {
-    let p = g.width();
+    let shape = g.shape();
     let evidence = v.evidence.map(|e: Evidence| {
         json!({
             "position": e.position,
-            "name": position_name(p, e.position),
+            "name": position_name(shape, e.position),
             "shot": e.shot,
             "hidden": e.hidden,
             "guess": e.guess,
@@ -123,28 +156,9 @@ pub struct Play {
     title: String,
 }
 
-/// Refuses the games the page does not draw yet: a rectangular box, and a
-/// count of atoms drawn in a range (which the page would tell); `bbx play`
-/// plays both.
-pub(crate) fn page_plays(g: &Game) -> Result<(), JsError> {
-    if !g.shape().is_square() {
-        return Err(message(format!(
-            "this page plays square boxes; a {} box is played by `bbx play`",
-            g.shape()
-        )));
-    }
-    if !g.count_is_told() {
-        return Err(message(
-            "this page plays games of one count of atoms; a range is played by `bbx play`",
-        ));
-    }
-    Ok(())
-}
-
 impl Play {
     fn begin(setup: Setup) -> Result<Play, JsError> {
         let started = start(&setup).map_err(error)?;
-        page_plays(&started.game)?;
         let title = started.title();
         Ok(Play { started, title })
     }
@@ -154,7 +168,7 @@ impl Play {
     }
 
     fn position(&self, pos: usize) -> Result<usize, JsError> {
-        let n = 4 * self.game().width();
+        let n = self.game().positions();
         if (1..=n).contains(&pos) {
             Ok(pos)
         } else {
@@ -163,27 +177,24 @@ impl Play {
     }
 
     fn cell(&self, cell: usize) -> Result<usize, JsError> {
-        let p = self.game().width();
-        if cell < p * p {
+        let shape = self.game().shape();
+        if cell < shape.cells() {
             Ok(cell)
         } else {
-            Err(message(format!("cell {cell} is outside the {p}×{p} box")))
+            Err(message(format!("cell {cell} is outside the {shape} box")))
         }
     }
 }
 
 #[wasm_bindgen]
 impl Play {
-    /// A random molecule of `config` (`A4_B8`) hidden, as `bbx play CONFIG`
-    /// hides one; `seed` empty for a fresh seed, `rules` and `judge` empty
-    /// for the defaults.
+    /// A new game named as `bbx play GAME` names it: a random molecule of a
+    /// configuration (`A4_B8`, the rectangle `A5_B8x6`, the range `A3-6_B8`
+    /// whose count stays hidden), or Tatham's game of his parameters
+    /// (`w8h6m5M5`) or preset (`8x8, 3-6 balls`) drawn from the seed; `seed`
+    /// empty for a fresh seed, `rules` and `judge` empty for the defaults.
     pub fn random(config: &str, seed: &str, rules: &str, judge: &str) -> Result<Play, JsError> {
-        let config: ConfigRange = config.trim().parse().map_err(error)?;
-        let start = Start::Random {
-            config,
-            unique: false,
-        };
-        Play::begin(setup(start, seed, rules, judge, "")?)
+        Play::begin(setup(named_start(config)?, seed, rules, judge, "")?)
     }
 
     /// A game from the text of a file `bbx play FILE` reads: a game saved by
@@ -245,7 +256,7 @@ impl Play {
     /// unmarks it, when it is all marked), as Tatham locks a line.
     pub fn mark_line(&mut self, pos: usize) -> Result<String, JsError> {
         let pos = self.position(pos)?;
-        let cells = line_cells(self.game().width(), pos);
+        let cells = line_cells(self.game().shape(), pos);
         let (n, marked) = self.started.game.mark_empty(&cells);
         Ok(json!({ "changed": n, "marked": marked }).to_string())
     }
@@ -303,19 +314,22 @@ impl Play {
         Ok(path(&molecule, g.rules(), pos).to_string())
     }
 
-    /// Everything the page draws, as JSON: the box, the border marks and
-    /// where each position is, the player's atoms and marks, the score, undo
-    /// and redo, which rays the guess explains, and, once the game is over,
-    /// the verdict and the hidden molecule.
+    /// Everything the page draws, as JSON: the box (`width` and `height`),
+    /// the border marks and where each position is, the player's atoms and
+    /// marks, the score, undo and redo, which rays the guess explains, and,
+    /// once the game is over, the verdict and the hidden molecule. The
+    /// number of atoms hidden (`atoms`) is `null` while the player is told
+    /// only a range (`counts`, and the configuration `A3-6_B8`), until the
+    /// game is over.
     pub fn state(&self) -> String {
         let g = self.game();
-        let p = g.width();
+        let shape = g.shape();
         let obs = g.observation();
         let marks = g.marks();
-        let border: Vec<Value> = (1..=4 * p)
+        let border: Vec<Value> = (1..=g.positions())
             .map(|q| {
                 let mark = marks[q - 1];
-                let mut v = port_json(p, q);
+                let mut v = port_json(shape, q);
                 v["mark"] = json!((mark != ' ').then(|| mark.to_string()));
                 v["outcome"] = json!(obs.get(q));
                 v["pair"] = json!(g.pair_index(q));
@@ -323,13 +337,18 @@ impl Play {
                 v
             })
             .collect();
-        let empty: Vec<usize> = (0..p * p).filter(|&i| g.is_marked_empty(i)).collect();
+        let empty: Vec<usize> = (0..shape.cells())
+            .filter(|&i| g.is_marked_empty(i))
+            .collect();
         let history = g.history();
+        let counts = g.counts();
         json!({
             "title": self.title,
-            "width": p,
-            "atoms": g.atoms(),
-            "config": format!("A{}_B{p}", g.atoms()),
+            "width": shape.width,
+            "height": shape.height,
+            "atoms": (g.count_is_told() || g.is_over()).then(|| g.atoms()),
+            "counts": [counts.start(), counts.end()],
+            "config": g.range().to_string(),
             "rules": g.rules().name(),
             "judge": g.judge().name(),
             "border": border,
@@ -351,14 +370,18 @@ impl Play {
         .to_string()
     }
 
-    /// The coach's question about the rays shot: `{"observation", "rules",
-    /// "atoms"}`, for the worker's [`coach`](crate::coach).
+    /// The coach's question about the rays shot: `{"observation", "width",
+    /// "height", "rules", "atoms": [fewest, most]}` (the counts the player is told), for the
+    /// worker's [`coach`](crate::coach).
     pub fn question(&self) -> String {
         let g = self.game();
+        let counts = g.counts();
         json!({
             "observation": g.observation().to_string(),
+            "width": g.shape().width,
+            "height": g.shape().height,
             "rules": g.rules().name(),
-            "atoms": g.atoms(),
+            "atoms": [counts.start(), counts.end()],
         })
         .to_string()
     }
@@ -389,10 +412,119 @@ mod tests {
         // 4×4: position 2 is the left of row 2, position 5 the bottom of
         // column 1, position 10 the right of row 3 (the right side counts
         // upwards), position 16 the top of column 1.
-        assert_eq!(line_cells(4, 2), [4, 5, 6, 7]);
-        assert_eq!(line_cells(4, 5), [0, 4, 8, 12]);
-        assert_eq!(line_cells(4, 10), [8, 9, 10, 11]);
-        assert_eq!(line_cells(4, 16), [0, 4, 8, 12]);
+        let sq = Shape::square(4);
+        assert_eq!(line_cells(sq, 2), [4, 5, 6, 7]);
+        assert_eq!(line_cells(sq, 5), [0, 4, 8, 12]);
+        assert_eq!(line_cells(sq, 10), [8, 9, 10, 11]);
+        assert_eq!(line_cells(sq, 16), [0, 4, 8, 12]);
+    }
+
+    #[test]
+    fn a_line_of_a_rectangle_spans_its_width_or_its_height() {
+        // 5 wide, 3 high: positions 1..=3 the left side, 4..=8 the bottom,
+        // 9..=11 the right (upwards), 12..=16 the top (leftwards).
+        let r = Shape::new(5, 3).unwrap();
+        assert_eq!(line_cells(r, 3), [10, 11, 12, 13, 14]);
+        assert_eq!(line_cells(r, 4), [0, 5, 10]);
+        assert_eq!(line_cells(r, 8), [4, 9, 14]);
+        assert_eq!(line_cells(r, 9), [10, 11, 12, 13, 14]);
+        assert_eq!(line_cells(r, 11), [0, 1, 2, 3, 4]);
+        assert_eq!(line_cells(r, 12), [4, 9, 14]);
+        assert_eq!(line_cells(r, 16), [0, 5, 10]);
+    }
+
+    #[test]
+    fn a_game_is_named_as_bbx_play_names_it() {
+        let config = |name: &str| match named_start(name).ok().unwrap() {
+            Start::Random { config, .. } => config.to_string(),
+            Start::Tatham(p) => p.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(config("A4_B8"), "A4_B8");
+        assert_eq!(config(" A5_B8x6 "), "A5_B8x6");
+        assert_eq!(config("A3-6_B8"), "A3-6_B8");
+        assert_eq!(config("w8h6m5M5"), "w8h6m5M5");
+        assert_eq!(config("8x8, 3-6 balls"), "w8h8m3M6");
+        assert_eq!(config("10×10 4-10 balls"), "w10h10m4M10");
+    }
+
+    #[test]
+    fn a_rectangle_is_drawn_w_wide_and_h_high_with_its_border_numbered() {
+        let play = Play::random("A5_B8x6", "7", "", "").ok().unwrap();
+        let st: Value = serde_json::from_str(&play.state()).unwrap();
+        assert_eq!(
+            (st["width"].as_u64(), st["height"].as_u64()),
+            (Some(8), Some(6))
+        );
+        assert_eq!(st["config"], "A5_B8x6");
+        assert_eq!(st["atoms"], 5);
+        let border = st["border"].as_array().unwrap();
+        assert_eq!(border.len(), 28);
+        // Left 1..=6, bottom 7..=14, right 15..=20 upwards, top 21..=28.
+        let at = |q: usize| {
+            let b = &border[q - 1];
+            (b["row"].as_u64().unwrap(), b["col"].as_u64().unwrap())
+        };
+        assert_eq!(at(1), (1, 0));
+        assert_eq!(at(6), (6, 0));
+        assert_eq!(at(7), (7, 1));
+        assert_eq!(at(14), (7, 8));
+        assert_eq!(at(15), (6, 9));
+        assert_eq!(at(20), (1, 9));
+        assert_eq!(at(21), (0, 8));
+        assert_eq!(at(28), (0, 1));
+        let q: Value = serde_json::from_str(&play.question()).unwrap();
+        assert_eq!(
+            (q["width"].as_u64(), q["height"].as_u64()),
+            (Some(8), Some(6))
+        );
+        assert_eq!(q["atoms"], json!([5, 5]));
+    }
+
+    #[test]
+    fn a_range_hides_its_count_until_the_end() {
+        let mut play = Play::random("A3-6_B8", "11", "", "").ok().unwrap();
+        let st: Value = serde_json::from_str(&play.state()).unwrap();
+        assert_eq!(st["atoms"], Value::Null);
+        assert_eq!(st["counts"], json!([3, 6]));
+        assert_eq!(st["config"], "A3-6_B8");
+        assert!(play.title().starts_with("A3-6_B8"), "{}", play.title());
+        let q: Value = serde_json::from_str(&play.question()).unwrap();
+        assert_eq!(q["atoms"], json!([3, 6]));
+        let hidden = play.game().hidden().atoms().len();
+        play.resign().ok().unwrap();
+        let st: Value = serde_json::from_str(&play.state()).unwrap();
+        assert_eq!(st["atoms"].as_u64(), Some(hidden as u64));
+        assert_eq!(st["hidden"].as_array().unwrap().len(), hidden);
+    }
+
+    #[test]
+    fn a_range_game_travels_with_its_count_hidden() {
+        let play = Play::random("8x8, 3-6 balls", "5", "", "").ok().unwrap();
+        let save = play.save().ok().unwrap();
+        let again = Play::open(&save, "the link", "", "", "", "").ok().unwrap();
+        assert_eq!(again.game().hidden(), play.game().hidden());
+        assert_eq!(again.game().counts(), 3..=6);
+        let id = play.tatham_id().ok().unwrap();
+        assert!(id.starts_with("w8h8m3M6:"), "{id}");
+        let from_id = Play::open(&id, "the game ID", "", "", "", "").ok().unwrap();
+        assert_eq!(from_id.game().hidden(), play.game().hidden());
+        assert_eq!(from_id.game().counts(), 3..=6);
+    }
+
+    #[test]
+    fn a_path_crosses_a_rectangle_w_cells_wide() {
+        let m = Molecule::parse_linear_in("-".repeat(18).as_str(), Shape::new(6, 3).unwrap(), "t")
+            .unwrap();
+        // Position 2 is the left of row 2; it leaves on the right of row 2,
+        // position 2·3 + 6 + 1 − 2 = 11.
+        let v = path(&m, Rules::Standard, 2);
+        assert_eq!(v["cells"].as_array().unwrap().len(), 6);
+        assert_eq!(v["outcome"]["exit"], json!(11));
+        // Position 5 is the bottom of column 2; it climbs 3 cells to the top.
+        let v = path(&m, Rules::Standard, 5);
+        assert_eq!(v["cells"], json!([[3, 2], [2, 2], [1, 2]]));
+        assert_eq!(v["outcome"]["exit"], json!(17));
     }
 
     #[test]

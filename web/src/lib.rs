@@ -13,7 +13,7 @@
 //! | where | what | calls |
 //! |-------|------|-------|
 //! | the page | the game in hand: shots, atoms, marks, undo and redo, the referee, the save text and the game ID, all quick | [`Play`] |
-//! | the page | the border of a box of any width, for the solver's boards; what a file is | [`border`], [`kind`] |
+//! | the page | the border of a box of any width and height, for the solver's boards; what a file is | [`border`], [`kind`] |
 //! | a Web Worker | the heavy questions: the coach's answer, a puzzle solved, a game started from a puzzle | [`coach`], [`solve`], [`solve_rays`], [`start`] |
 //!
 //! A question that a newer one makes useless is stopped by the page, which
@@ -48,17 +48,17 @@ impl Naming for Page {
     }
 }
 
-/// Where border position `q` of a `width`-wide box is: `{"position", "row",
+/// Where border position `q` of a box of `shape` is: `{"position", "row",
 /// "col", "side", "name"}`, rows and columns counted in the box with its
-/// border (0 and width + 1 are outside).
-pub(crate) fn port_json(width: usize, q: usize) -> serde_json::Value {
-    let at = bbx::rules::board::port(width, q);
+/// border (rows 0 and height + 1, columns 0 and width + 1 are outside).
+pub(crate) fn port_json(shape: bbx::rules::config::Shape, q: usize) -> serde_json::Value {
+    let at = bbx::rules::board::port(shape, q);
     serde_json::json!({
         "position": q,
         "row": at.row,
         "col": at.col,
         "side": at.side.name(),
-        "name": bbx::render::position_name(width, q),
+        "name": bbx::render::position_name(shape, q),
     })
 }
 

@@ -94,7 +94,11 @@
     return b ? b.name : `position ${q}`;
   }
   const rayName = (q) => `ray ${q} (${posName(q)})`;
-  const cellName = (p, i) => `row ${Math.floor(i / p) + 1}, column ${i % p + 1}`;
+  // Cells are numbered row by row in a box w wide: i = w·(row − 1) + column − 1.
+  const cellName = (w, i) => `row ${Math.floor(i / w) + 1}, column ${i % w + 1}`;
+  // What the player is told of the atoms hidden: their number, or the range
+  // it was drawn in (a range never gives the count away before the end).
+  const atomsTold = (s) => (s.atoms === null ? `${s.counts[0]} to ${s.counts[1]}` : String(s.atoms));
   function outcomeWords(o) {
     switch (o.result) {
       case 'absorbed': return 'absorbed';
@@ -154,13 +158,13 @@
   // ------------------------------------------------------------------ board
   const px = (c) => c * U;
   function slotCenter(b) { return [px(b.col) + U / 2, px(b.row) + U / 2]; }
-  function cellCenter(p, i) { return [px(i % p + 1) + U / 2, px(Math.floor(i / p) + 1) + U / 2]; }
-  function gridPath(p) {
+  function cellCenter(w, i) { return [px(i % w + 1) + U / 2, px(Math.floor(i / w) + 1) + U / 2]; }
+  // The lines of a box w wide and h high, and its frame.
+  function gridPath(w, h) {
     let d = '';
-    for (let k = 0; k <= p; k++) {
-      d += `M${U} ${U + k * U}h${p * U}M${U + k * U} ${U}v${p * U}`;
-    }
-    return `<path class="grid" d="${d}"/><rect class="frame" x="${U}" y="${U}" width="${p * U}" height="${p * U}"/>`;
+    for (let k = 0; k <= h; k++) d += `M${U} ${U + k * U}h${w * U}`;
+    for (let k = 0; k <= w; k++) d += `M${U + k * U} ${U}v${h * U}`;
+    return `<path class="grid" d="${d}"/><rect class="frame" x="${U}" y="${U}" width="${w * U}" height="${h * U}"/>`;
   }
   // The triangle of the best ray, in its slot, pointing into the box.
   function arrow(b) {
@@ -194,17 +198,17 @@
 
   function drawBoard() {
     const p = st.width;
-    const size = (p + 2) * U;
+    const h = st.height;
     const over = st.over;
     const guess = new Set(st.guess);
     const hidden = new Set(st.hidden || []);
     const empty = new Set(st.empty);
     const a = over ? null : coachAnswer();
-    const parts = [`<rect class="box" x="${U}" y="${U}" width="${p * U}" height="${p * U}"/>`];
+    const parts = [`<rect class="box" x="${U}" y="${U}" width="${p * U}" height="${h * U}"/>`];
     const chances = a && coach.panels.chances && a.probabilities;
     const sureAtoms = a && coach.panels.certain && a.certainty_known ? new Set(a.certain_atoms) : null;
     const sureEmpty = a && coach.panels.certain && a.certainty_known ? new Set(a.certain_empty) : null;
-    for (let i = 0; i < p * p; i++) {
+    for (let i = 0; i < p * h; i++) {
       const [x, y] = [px(i % p + 1), px(Math.floor(i / p) + 1)];
       const locked = empty.has(i) && !over;
       parts.push(`<rect class="cell${locked ? ' locked' : ''}" data-cell="${i}" x="${x}" y="${y}" width="${U}" height="${U}"/>`);
@@ -217,7 +221,7 @@
         }
       }
     }
-    parts.push(gridPath(p));
+    parts.push(gridPath(p, h));
     // Cells marked empty: a short stroke, as Tatham greys a locked cell.
     if (!over) {
       for (const i of empty) {
@@ -262,7 +266,7 @@
       }
     }
     // Atoms: the guess, or after the game the reveal.
-    for (let i = 0; i < p * p; i++) {
+    for (let i = 0; i < p * h; i++) {
       const [x, y] = cellCenter(p, i);
       const g = guess.has(i);
       const h = hidden.has(i);
@@ -291,11 +295,13 @@
       parts.push(`<rect class="cursor" x="${px(cursor.col) + 0.5}" y="${px(cursor.row) + 0.5}" width="${U - 1}" height="${U - 1}" rx="1"/>`);
     }
     const svg = $('board');
-    svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+    svg.setAttribute('viewBox', `0 0 ${(p + 2) * U} ${(h + 2) * U}`);
+    fitShape(svg, p, h, true);
     svg.innerHTML = parts.join('');
     // What the board shows, readable by programs (and the page's tests).
     Object.assign(svg.dataset, {
       observation: st.observation, guess: st.guess.join(','), empty: st.empty.join(','),
+      width: String(p), height: String(h),
       over: String(st.over), score: String(st.verdict ? st.verdict.score : st.ray_score),
     });
     $('legend').textContent = over
@@ -303,10 +309,17 @@
       : marking ? 'Mark empty is on: clicks and taps mark cells (the border: a whole line)' : '';
   }
 
-  // A small board of a molecule, for lists: its atoms, and the marks given.
-  function miniBoard(p, atoms, marks, opts = {}) {
-    const size = (p + 2) * U;
-    const parts = [`<rect class="box" x="${U}" y="${U}" width="${p * U}" height="${p * U}"/>`, gridPath(p)];
+  // A board keeps the shape of its box, and the page's board fits in the
+  // window's height as well as its width.
+  function fitShape(svg, w, h, tall) {
+    const ratio = (w + 2) / (h + 2);
+    svg.style.aspectRatio = `${w + 2} / ${h + 2}`;
+    if (tall) svg.style.maxWidth = `min(100%, calc((100vh - 7rem) * ${ratio.toFixed(4)}))`;
+  }
+  // A small board of a molecule in a box w wide and h high, for lists: its
+  // atoms, and the marks given.
+  function miniBoard(p, h, atoms, marks, opts = {}) {
+    const parts = [`<rect class="box" x="${U}" y="${U}" width="${p * U}" height="${h * U}"/>`, gridPath(p, h)];
     const hidden = new Set(opts.hidden || []);
     const ring = opts.ring ? new Set(opts.ring) : null;
     for (const i of atoms) {
@@ -323,29 +336,32 @@
       parts.push(`<circle class="sure-empty" cx="${x}" cy="${y}" r=".8"/>`);
     }
     if (marks) {
-      for (let q = 1; q <= 4 * p; q++) {
+      const border = ports(p, h);
+      for (let q = 1; q <= border.length; q++) {
         const m = marks[q - 1];
         if (!m || m === '?' || m === ' ') continue;
-        const [x, y] = slotCenter(ports(p)[q - 1]);
+        const [x, y] = slotCenter(border[q - 1]);
         parts.push(`<text class="mark" x="${x}" y="${y}">${esc(m)}</text>`);
       }
     }
-    return `<svg class="board" viewBox="0 0 ${size} ${size}" role="img" aria-label="${esc(opts.label || 'a molecule')}">${parts.join('')}</svg>`;
+    return `<svg class="board" style="aspect-ratio: ${p + 2} / ${h + 2}" viewBox="0 0 ${(p + 2) * U} ${(h + 2) * U}" role="img" aria-label="${esc(opts.label || 'a molecule')}">${parts.join('')}</svg>`;
   }
-  // The border of a p-wide box, as the library places it.
+  // The border of a box w wide and h high, as the library places it.
   const portCache = new Map();
-  function ports(p) {
-    if (!portCache.has(p)) portCache.set(p, JSON.parse(bbx.border(p)));
-    return portCache.get(p);
+  function ports(w, h) {
+    const key = `${w}x${h}`;
+    if (!portCache.has(key)) portCache.set(key, JSON.parse(bbx.border(w, h)));
+    return portCache.get(key);
   }
-  const atomsOf = (linear) => [...linear].flatMap((c, i) => (c === 'O' ? [i] : []));
+  // The atoms of a molecule's linear form (a rectangle's rows separated by '/').
+  const atomsOf = (linear) => [...linear.replace(/\//g, '')].flatMap((c, i) => (c === 'O' ? [i] : []));
 
   // ------------------------------------------------------------------ panel
   function drawPanel() {
     $('title').textContent = st.title;
     const given = st.given ? ` (${st.given} given free)` : '';
     const wrong = st.wrong_guesses ? ` · ${plural(st.wrong_guesses, 'wrong guess', 'wrong guesses')} played on` : '';
-    $('status').textContent = `rays shot ${st.rays_shot}${given} · score ${st.ray_score} · atoms ${st.placed} of ${st.atoms} placed${wrong}`;
+    $('status').textContent = `rays shot ${st.rays_shot}${given} · score ${st.ray_score} · atoms ${st.placed} of ${atomsTold(st)} placed${wrong}`;
     $('undo').disabled = !st.can_undo;
     $('redo').disabled = !st.can_redo;
     for (const id of ['mark', 'guess', 'resign']) $(id).disabled = st.over;
@@ -417,7 +433,7 @@
       const isHidden = atoms.length === hidden.length && atoms.every((x, k) => x === hidden[k]);
       const yours = atoms.length === st.guess.length && atoms.every((x, k) => x === st.guess[k]);
       const what = [isHidden && 'hidden', yours && 'yours'].filter(Boolean).join(', ');
-      return `<figure>${miniBoard(st.width, atoms, null, { hidden: isHidden ? hidden : [], label: `molecule ${n + 1}` })}<figcaption>${n + 1}${what ? ': ' + what : ''}</figcaption></figure>`;
+      return `<figure>${miniBoard(st.width, st.height, atoms, null, { hidden: isHidden ? hidden : [], label: `molecule ${n + 1}` })}<figcaption>${n + 1}${what ? ': ' + what : ''}</figcaption></figure>`;
     });
     const cut = a.found.length < a.listed ? `<p class="dim">The first ${a.found.length} of the ${a.listed} listed are drawn.</p>` : '';
     box.innerHTML = `<h3>The molecules the rays allowed</h3><p>${esc(countSentence(a, 'the ' + rays))}; each gives the same results on those rays.</p><div class="boards">${figs.join('')}</div>${cut}`;
@@ -552,7 +568,7 @@
     if (st.empty.includes(i)) { say(`${cellName(st.width, i)} is marked empty: mark it again to unmark it`); return; }
     const on = act(() => play.toggle(i));
     if (on === undefined) return;
-    say(`${on ? 'atom at' : 'no atom at'} ${cellName(st.width, i)} (${st.placed + (on ? 1 : -1)} of ${st.atoms})`);
+    say(`${on ? 'atom at' : 'no atom at'} ${cellName(st.width, i)} (${st.placed + (on ? 1 : -1)} of ${atomsTold(st)})`);
     render();
   }
   function markCell(i) {
@@ -735,13 +751,13 @@
   // What is under the pointer, worked out from its place on the board (the
   // board is drawn again after each action, so elements come and go).
   const borderAt = new Map(); // row * (p + 2) + col → border position
-  function targetAt(svg, width, slots, e) {
+  function targetAt(svg, width, height, slots, e) {
     const m = svg.getScreenCTM();
     if (!m) return null;
     const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     const row = Math.floor(pt.y / U);
     const col = Math.floor(pt.x / U);
-    if (row >= 1 && row <= width && col >= 1 && col <= width) return { cell: (row - 1) * width + col - 1 };
+    if (row >= 1 && row <= height && col >= 1 && col <= width) return { cell: (row - 1) * width + col - 1 };
     const q = slots.get(row * (width + 2) + col);
     return q ? { pos: q } : null;
   }
@@ -777,27 +793,27 @@
     });
   }
   const board = $('board');
-  pointerInput(board, (e) => targetAt(board, st.width, borderAt, e), primary, secondary);
+  pointerInput(board, (e) => targetAt(board, st.width, st.height, borderAt, e), primary, secondary);
 
   function atCursor() {
     if (!cursor) return null;
-    const p = st.width;
+    const [p, h] = [st.width, st.height];
     const { row, col } = cursor;
-    if (row >= 1 && row <= p && col >= 1 && col <= p) return { cell: (row - 1) * p + col - 1 };
+    if (row >= 1 && row <= h && col >= 1 && col <= p) return { cell: (row - 1) * p + col - 1 };
     const b = st.border.find((x) => x.row === row && x.col === col);
     return b ? { pos: b.position } : null;
   }
   function moveCursor(dr, dc) {
-    const p = st.width;
+    const [p, h] = [st.width, st.height];
     if (!cursor) { cursor = { row: 0, col: 1 }; return; }
     let { row, col } = cursor;
     row += dr; col += dc;
-    const corner = (row === 0 || row === p + 1) && (col === 0 || col === p + 1);
+    const corner = (row === 0 || row === h + 1) && (col === 0 || col === p + 1);
     if (corner) {
       // Round the corner, onto the next side.
       if (dr) col += col === 0 ? 1 : -1; else row += row === 0 ? 1 : -1;
     }
-    if (row < 0 || row > p + 1 || col < 0 || col > p + 1) return;
+    if (row < 0 || row > h + 1 || col < 0 || col > p + 1) return;
     cursor = { row, col };
   }
   board.addEventListener('keydown', (e) => {
@@ -911,13 +927,16 @@
   });
 
   // ------------------------------------------------------------------ solve
-  const drawing = { width: 8, rays: new Map(), picked: null };
+  const drawing = { width: 8, height: 8, rays: new Map(), picked: null };
   const drawAt = new Map();
+  const side = (id) => Math.max(2, Math.min(64, Math.floor(Number($(id).value)) || 8));
   function drawEditor() {
-    const p = Math.max(2, Math.min(64, Math.floor(Number($('draw-width').value)) || 8));
-    if (p !== drawing.width) { drawing.width = p; drawing.rays.clear(); drawing.picked = null; }
-    const size = (p + 2) * U;
-    const parts = [`<rect class="box" x="${U}" y="${U}" width="${p * U}" height="${p * U}"/>`, gridPath(p)];
+    const [p, h] = [side('draw-width'), side('draw-height')];
+    if (p !== drawing.width || h !== drawing.height) {
+      Object.assign(drawing, { width: p, height: h, picked: null });
+      drawing.rays.clear();
+    }
+    const parts = [`<rect class="box" x="${U}" y="${U}" width="${p * U}" height="${h * U}"/>`, gridPath(p, h)];
     // Letters for the exit pairs, in the order drawn.
     const letters = new Map();
     const ends = new Map();
@@ -929,7 +948,7 @@
       ends.set(o.exit, q);
     }
     drawAt.clear();
-    for (const b of ports(p)) {
+    for (const b of ports(p, h)) {
       const q = b.position;
       drawAt.set(b.row * (p + 2) + b.col, q);
       const o = drawing.rays.get(q) || (ends.has(q) ? { result: 'exit' } : null);
@@ -940,10 +959,12 @@
       else parts.push(`<text class="label" x="${x}" y="${y}">${q}</text>`);
     }
     const svg = $('draw');
-    svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+    svg.setAttribute('viewBox', `0 0 ${(p + 2) * U} ${(h + 2) * U}`);
+    fitShape(svg, p, h, false);
     svg.innerHTML = parts.join('');
   }
   $('draw-width').oninput = drawEditor;
+  $('draw-height').oninput = drawEditor;
   $('draw-clear').onclick = () => { drawing.rays.clear(); drawing.picked = null; drawEditor(); };
   function forget(q) {
     drawing.rays.delete(q);
@@ -965,7 +986,7 @@
     drawEditor();
   }
   const drawSvg = $('draw');
-  pointerInput(drawSvg, (e) => targetAt(drawSvg, drawing.width, drawAt, e), drawClick, (t) => { if (t && t.pos) { drawing.picked = null; forget(t.pos); drawEditor(); } });
+  pointerInput(drawSvg, (e) => targetAt(drawSvg, drawing.width, drawing.height, drawAt, e), drawClick, (t) => { if (t && t.pos) { drawing.picked = null; forget(t.pos); drawEditor(); } });
   function solvePasted(origin) {
     const text = $('solve-text').value;
     if (!text.trim()) { $('solve-out').innerHTML = '<p class="bad">Paste a puzzle first.</p>'; return; }
@@ -974,7 +995,7 @@
   $('solve-go').onclick = () => solvePasted();
   $('draw-go').onclick = () => {
     const rays = [...drawing.rays].map(([position, o]) => ({ position, result: o.result, exit: o.exit || null }));
-    runSolve('solve_rays', { width: drawing.width, rays: JSON.stringify(rays) });
+    runSolve('solve_rays', { width: drawing.width, height: drawing.height, rays: JSON.stringify(rays) });
   };
   function runSolve(fn, args) {
     const out = $('solve-out');
@@ -990,10 +1011,10 @@
   }
   function showSolution(a) {
     const out = $('solve-out');
-    const p = a.width;
+    const [p, h] = [a.width, a.height];
     const marks = [...a.observation];
     const atoms = a.atoms_min === a.atoms_max ? plural(a.atoms_min, 'atom', 'atoms') : `${a.atoms_min} to ${a.atoms_max} atoms`;
-    const html = [`<h3>${esc(a.origin)}: ${p}×${p}, ${a.rays_shot} of ${4 * p} rays shot, ${atoms}, ${esc(a.rules)} rules</h3>`,
+    const html = [`<h3>${esc(a.origin)}: ${p}×${h}, ${a.rays_shot} of ${2 * (p + h)} rays shot, ${atoms}, ${esc(a.rules)} rules</h3>`,
       `<p><code>${esc(a.observation)}</code></p>`];
     if (a.molecules === 0 && a.complete) {
       const why = a.conflict ? ` These rays contradict each other: ${a.conflict.join(', ')}.` : '';
@@ -1006,11 +1027,11 @@
     if (a.guess) html.push(`<p>the guess ${a.guess.fits ? 'fits every observed ray' : 'does not fit'}${a.guess.differs_at ? ` (ray ${a.guess.differs_at[0]})` : ''}</p>`);
     const figs = [];
     if (a.certainty_known) {
-      figs.push(`<figure>${miniBoard(p, [], marks, { ring: a.certain_atoms, dots: a.certain_empty, label: 'the cells certain' })}<figcaption>certain: ${plural(a.certain_atoms.length, 'atom', 'atoms')} (ringed), ${plural(a.certain_empty.length, 'empty cell', 'empty cells')} (dotted)</figcaption></figure>`);
+      figs.push(`<figure>${miniBoard(p, h, [], marks, { ring: a.certain_atoms, dots: a.certain_empty, label: 'the cells certain' })}<figcaption>certain: ${plural(a.certain_atoms.length, 'atom', 'atoms')} (ringed), ${plural(a.certain_empty.length, 'empty cell', 'empty cells')} (dotted)</figcaption></figure>`);
     }
     a.found.forEach((f, n) => {
       const num = f.number === null ? '' : `, number ${f.number}`;
-      figs.push(`<figure data-molecule="${esc(f.molecule)}">${miniBoard(p, atomsOf(f.molecule), marks, { label: `molecule ${n + 1}` })}<figcaption>molecule ${n + 1}${num}</figcaption></figure>`);
+      figs.push(`<figure data-molecule="${esc(f.molecule)}">${miniBoard(p, h, atomsOf(f.molecule), marks, { label: `molecule ${n + 1}` })}<figcaption>molecule ${n + 1}${num}</figcaption></figure>`);
     });
     html.push(`<div class="boards">${figs.join('')}</div>`);
     if (a.found.length < a.listed) html.push(`<p class="dim">The first ${a.found.length} of the ${a.listed} molecules listed are drawn.</p>`);

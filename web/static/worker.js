@@ -23,7 +23,7 @@ self.onmessage = (event) => {
           args.max, args.timeout, args.shown, progress);
         break;
       case 'solve_rays':
-        result = wasm_bindgen.solve_rays(args.width, args.rays, args.atoms, args.rules,
+        result = wasm_bindgen.solve_rays(args.width, args.height, args.rays, args.atoms, args.rules,
           args.max, args.timeout, args.shown, progress);
         break;
       case 'start':
