@@ -198,28 +198,30 @@ pub fn next_ray(
         why: None,
     };
     if !solution.ended.is_complete() || solution.count != n as u128 {
-        let text = Text::from(format!(
-            "the search listed {n} of the {}{} molecules that fit, and a policy weighs them all (",
-            if solution.ended.is_complete() {
-                ""
-            } else {
-                "at least "
-            },
-            solution.count
-        ));
+        let all = "and a policy weighs every one that fits";
         let text = match solution.ended.cut() {
-            Some(Cut::TimedOut) => text
-                .and("the time limit stopped it: ")
-                .and(Setting::Timeout),
-            Some(Cut::OverMemory) => text
-                .and("the memory bound stopped it: ")
-                .and(Setting::Memory),
-            Some(Cut::Cancelled) => text.and("it was interrupted"),
-            None => text.and(Setting::Max),
-        };
-        let text = match solution.ended.cut() {
-            Some(Cut::Cancelled) => text.and(")"),
-            _ => text.and(" raises it)"),
+            Some(Cut::TimedOut) => Text::from(format!(
+                "the time limit stopped the search after {n} molecules, {all} ("
+            ))
+            .and(Setting::Timeout)
+            .and(" raises it)"),
+            Some(Cut::OverMemory) => Text::from(format!(
+                "the memory bound stopped the search after {n} molecules, {all} ("
+            ))
+            .and(Setting::Memory)
+            .and(" raises it)"),
+            Some(Cut::Cancelled) => {
+                Text::from(format!("the search was interrupted after {n} molecules"))
+            }
+            None if solution.ended.is_complete() => Text::from(format!(
+                "the search listed {n} of the {} molecules that fit, {all} (",
+                solution.count
+            ))
+            .and(Setting::Max)
+            .and(" raises it)"),
+            None => Text::from(format!("the search stopped after {n} molecules, {all} ("))
+                .and(Setting::Max)
+                .and(" raises it)"),
         };
         return answer.unanswered(Unanswered::NotListed, text);
     }
