@@ -139,9 +139,9 @@ fn it_says_why_it_cannot_answer_and_exits_as_documented() {
         p["why"].as_str().unwrap().contains("--max raises it"),
         "{p}"
     );
-    // Without --policy, no key; --exact-below asks for it.
+    // Without --policy, null; --exact-below asks for it.
     let v = json_ok(&["suggest", "generated-a4-b8-partial"]);
-    assert!(v.get("policy").is_none());
+    assert!(v["policy"].is_null());
     let out = bbx()
         .args(["suggest", "generated-a4-b8-partial", "--exact-below", "3"])
         .output()

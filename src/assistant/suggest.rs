@@ -89,10 +89,6 @@ pub struct Suggestion {
     pub ranking_sample: Option<SampleReport>,
     /// The best strategy, when asked for and the molecules are few enough.
     pub plan: Option<ShootingPlan>,
-    /// The ray the policy asked for shoots next, or why that is not known;
-    /// absent from JSON when no policy was asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<PolicyRay>,
     /// How the search for the strategy asked for ended, when it was cut
     /// short (the time limit, cancelled, the memory bound).
     #[serde(skip)]
@@ -100,6 +96,9 @@ pub struct Suggestion {
     /// Why the strategy asked for was not found, in words (see
     /// [`why_no_plan`]).
     pub plan_cut: Option<Text>,
+    /// The ray the policy asked for shoots next, or why that is not known
+    /// (`None` when no policy was asked for).
+    pub policy: Option<PolicyRay>,
     /// When nothing fits: the positions of a smallest set of contradicting
     /// rays.
     pub conflict: Option<Vec<usize>>,
