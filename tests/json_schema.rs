@@ -345,6 +345,23 @@ fn every_command_prints_the_documented_json() {
         ),
         (vec!["suggest", &spectrum, "--plan"], "bbx suggest", 0),
         (vec!["suggest", &partial, "--max", "5"], "bbx suggest", 0),
+        (
+            vec![
+                "suggest",
+                &partial,
+                "--max-rays",
+                "2",
+                "--policy",
+                "rollout",
+            ],
+            "bbx suggest",
+            0,
+        ),
+        (
+            vec!["suggest", &opening, "--max", "5", "--policy", "greedy"],
+            "bbx suggest",
+            0,
+        ),
         (vec!["suggest", &contradictory], "bbx suggest", 1),
         // Two molecules no ray tells apart: an undecidable plan.
         (vec!["suggest", &twins, "--plan"], "bbx suggest", 0),

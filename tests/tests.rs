@@ -14,6 +14,7 @@ mod cli_errors;
 mod cli_generate;
 mod cli_help;
 mod cli_install;
+mod cli_policy;
 mod cli_puzzles;
 mod cli_solve;
 mod cli_store;

@@ -5,10 +5,12 @@
 //! rays on average as a decision tree, [`strategy`] plays a policy against
 //! every molecule of a configuration and [`optimal`] finds the best one
 //! there by exhaustive search (both on the spectra of every molecule, held
-//! by `spectra.rs`), [`generate`] draws molecules whose
+//! by `spectra.rs`), [`next`] asks a policy of `strategy` for its next ray
+//! in a game under way (on the molecules that fit), [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
 pub mod generate;
+pub mod next;
 pub mod optimal;
 pub mod plan;
 mod spectra;

@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use crate::control::{Budget, Finished};
+use crate::control::{Budget, Cut, Finished};
 use crate::error::Error;
+use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
@@ -122,6 +123,60 @@ impl Spectra {
             Ok(()) => Finished::complete(Some(spectra)),
             Err(cut) => Finished::new(None, cut.into()),
         })
+    }
+
+    /// The spectra of `molecules`, all of `config`'s atom count and box, in
+    /// the order given (molecule `m` of the table is `molecules[m]`), under
+    /// `rules`: the table of a set of molecules that fit an observation, on
+    /// which a policy chooses its next ray ([`next`](super::next)). Traced
+    /// in parallel within `budget`: cut short by its deadline or token, or
+    /// at once when the table would take more than its memory bound
+    /// ([`SPECTRA_MEMORY`] when it gives none). The caller keeps to boxes
+    /// of at most 63 on a side (outcome codes fit a byte).
+    pub(crate) fn of_molecules(
+        config: Config,
+        rules: Rules,
+        molecules: &[Molecule],
+        budget: &Budget,
+    ) -> Result<Spectra, Cut> {
+        let (rays, stride) = (config.positions(), config.atoms.max(1));
+        let n = molecules.len();
+        let bytes = n as u64 * (rays + 2 * stride) as u64;
+        if bytes > budget.memory_or(SPECTRA_MEMORY) {
+            return Err(Cut::OverMemory);
+        }
+        budget.check()?;
+        let mut spectra = Spectra {
+            config,
+            rays,
+            count: n,
+            stride,
+            atoms: vec![0; n * stride],
+            codes: vec![0; n * rays],
+        };
+        let chunk = 1024;
+        spectra
+            .atoms
+            .par_chunks_mut(chunk * stride)
+            .zip(spectra.codes.par_chunks_mut(chunk * rays))
+            .zip(molecules.par_chunks(chunk))
+            .try_for_each(|((atoms, codes), part)| {
+                budget.check()?;
+                let mut tracer = Tracer::new(config.shape(), rules);
+                let rows = atoms.chunks_mut(stride).zip(codes.chunks_mut(rays));
+                for ((a, spectrum), molecule) in rows.zip(part) {
+                    let cells = molecule.atoms();
+                    tracer.update_cells(cells);
+                    for (x, &c) in a.iter_mut().zip(cells) {
+                        *x = c as u16;
+                    }
+                    for (q, out) in spectrum.iter_mut().enumerate() {
+                        *out = tracer.trace(q + 1).outcome.code() as u8;
+                    }
+                }
+                Ok(())
+            })?;
+        Ok(spectra)
     }
 
     /// The outcome code of ray `q` (1..=rays) for molecule `m`.

@@ -316,8 +316,8 @@ fn choose(
 /// Chooses the policy's rays: rollout's choices are worked out here (and
 /// remembered, so that a game replayed after the policy's tree was played
 /// costs nothing); the other policies are [`choose`].
-struct Chooser<'a> {
-    t: &'a Spectra,
+pub(super) struct Chooser<'a> {
+    pub(super) t: &'a Spectra,
     policy: Policy,
     small: usize,
     budget: &'a Budget,
@@ -334,7 +334,7 @@ struct Chooser<'a> {
 const BASE_MEMO: usize = 1 << 21;
 
 impl<'a> Chooser<'a> {
-    fn new(t: &'a Spectra, options: &'a StrategyOptions) -> Chooser<'a> {
+    pub(super) fn new(t: &'a Spectra, options: &'a StrategyOptions) -> Chooser<'a> {
         let words = if options.policy == Policy::Rollout {
             (0..t.count as u64)
                 .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x726f_6c6c))
@@ -355,7 +355,7 @@ impl<'a> Chooser<'a> {
 
     /// The ray to shoot at `set`, or stop, asking `ticker` as it goes (a
     /// rollout cut short is recorded in it too).
-    fn choose(
+    pub(super) fn choose(
         &self,
         set: &[u32],
         shot: &[bool],
@@ -385,6 +385,18 @@ impl<'a> Chooser<'a> {
     /// played on by the base policy, take the fewest rays (ties: the lowest
     /// ray).
     fn rollout(&self, set: &[u32]) -> Result<Option<usize>, Cut> {
+        Ok(self
+            .rollout_totals(set)?
+            .into_iter()
+            .min_by_key(|&(q, total)| (total, q))
+            .map(|(q, _)| q))
+    }
+
+    /// What one step of rollout at `set` weighs: each ray that splits it,
+    /// in ray order, with the rays of the games of `set` when it is shot
+    /// first and the base policy plays on (all games together, this ray
+    /// included).
+    pub(super) fn rollout_totals(&self, set: &[u32]) -> Result<Vec<(usize, u64)>, Cut> {
         use rayon::prelude::*;
         self.budget.check()?;
         let t = self.t;
@@ -413,11 +425,7 @@ impl<'a> Chooser<'a> {
                 total
             })
             .collect::<Result<Vec<u64>, Cut>>()?;
-        Ok(rays
-            .iter()
-            .zip(&totals)
-            .min_by_key(|&(&q, &total)| (total, q))
-            .map(|(&q, _)| q))
+        Ok(rays.into_iter().zip(totals).collect())
     }
 }
 

@@ -3,7 +3,9 @@
 
 use std::ops::RangeInclusive;
 
+use crate::assistant::next::{PolicyRay, next_ray};
 use crate::assistant::plan::{ShootingPlan, plan, why_no_plan};
+use crate::assistant::strategy::Policy;
 use crate::control::{Budget, Ended};
 use crate::error::Error;
 use crate::rules::ray::Rules;
@@ -27,8 +29,15 @@ pub struct SuggestOptions {
     pub plan_budget: Budget,
     /// The budget of the search ([`suggest`]) and of ranking the rays on
     /// every molecule that fits, when the search listed only some (see
-    /// [`SolveReport::rank_exactly`]).
+    /// [`SolveReport::rank_exactly`]), and of the policy's next ray.
     pub budget: Budget,
+    /// Also the ray this policy shoots next ([`next_ray`]), with at most
+    /// `top` of the rays rollout weighed.
+    pub policy: Option<Policy>,
+    /// Under the rollout policy, sets of at most this many molecules are
+    /// played optimally ([`ROLLOUT_EXACT`](crate::assistant::strategy::ROLLOUT_EXACT)
+    /// where a front gives none).
+    pub exact_below: usize,
 }
 
 /// The rays worth shooting next, ready to print or serialise.
@@ -87,6 +96,9 @@ pub struct Suggestion {
     /// Why the strategy asked for was not found, in words (see
     /// [`why_no_plan`]).
     pub plan_cut: Option<Text>,
+    /// The ray the policy asked for shoots next, or why that is not known
+    /// (`None` when no policy was asked for).
+    pub policy: Option<PolicyRay>,
     /// When nothing fits: the positions of a smallest set of contradicting
     /// rays.
     pub conflict: Option<Vec<usize>>,
@@ -115,6 +127,8 @@ pub struct Suggestion {
 ///     plan_max: None,
 ///     plan_budget: Default::default(),
 ///     budget: Default::default(),
+///     policy: None,
+///     exact_below: 8,
 /// };
 /// let s = suggest("example", &seen, Rules::Standard, 2..=2, &options).unwrap();
 /// assert!(s.flags.complete && s.count > 1 && s.rays.len() == 3);
@@ -157,7 +171,20 @@ pub fn rank(
     };
     let mut report = SolveReport::new(origin, solution, None, &options.budget);
     report.rank_exactly(&options.budget)?;
-    let after = report.after.and(plan_ended.unwrap_or_default());
+    let policy = options.policy.map(|p| {
+        let (budget, top) = (&options.budget, options.top);
+        next_ray(report.solution(), p, options.exact_below, budget, top)
+    });
+    // A limit that cut the policy's work short is the work's after the
+    // search; that it had nothing to work on is said in its answer alone.
+    let policy_cut = policy
+        .as_ref()
+        .map(PolicyRay::ended)
+        .filter(|e| e.cut().is_some());
+    let after = report
+        .after
+        .and(plan_ended.unwrap_or_default())
+        .and(policy_cut.unwrap_or_default());
     Ok(Suggestion {
         origin: report.origin.clone(),
         config: report.config.clone(),
@@ -180,6 +207,7 @@ pub fn rank(
         ranking_exact: report.splits_exact,
         ranking_sample: report.sample.clone(),
         plan,
+        policy,
         plan_ended,
         plan_cut: plan_ended.map(|e| why_no_plan(e, &options.plan_budget)),
         conflict: report.conflict.clone(),

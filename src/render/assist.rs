@@ -1,10 +1,12 @@
 //! `bbx suggest`: the rays worth shooting next and the best strategy.
 
+use crate::assistant::next::{PolicyRay, Stop};
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
 use crate::error::quantity;
 use crate::render::board::position_name;
 use crate::render::solve::{limit_raised, puzzle_line, verdict};
+use crate::rules::config::Shape;
 use crate::setting::{Naming, Setting};
 use itertools::Itertools as _;
 
@@ -94,12 +96,61 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             ));
         }
     }
+    if let Some(next) = &suggestion.policy {
+        out.push('\n');
+        out.push_str(&policy_text(next, p, naming));
+    }
     if let Some(p) = &suggestion.plan {
         out.push_str(&format!(
             "\nbest strategy: {:.2} more rays on average until the molecule is known\n",
             p.expected_rays
         ));
         plan_text(&p.tree, 2, &mut out);
+    }
+    out
+}
+
+/// What a policy shoots next ([`PolicyRay`]) in a box of `shape`, as
+/// lines: its ray, or why it shoots none, or why that is not known; under
+/// rollout, the rays it weighed with the rays expected from here.
+pub fn policy_text(next: &PolicyRay, shape: impl Into<Shape>, naming: &dyn Naming) -> String {
+    let shape = shape.into();
+    let name = match next.exact_below {
+        Some(k) => format!("the {} policy (exact below {k})", next.policy),
+        None => format!("the {} policy", next.policy),
+    };
+    let mut out = match (next.ray, next.stop, &next.why) {
+        (Some(ray), _, _) => format!(
+            "{name} shoots ray {ray} next ({})\n",
+            position_name(shape, ray)
+        ),
+        (None, _, Some(why)) => format!("{name}: no next ray, as {}.\n", why.show(naming)),
+        (None, Some(stop), None) => format!(
+            "{name} shoots no more rays: {}.\n",
+            match stop {
+                Stop::NothingFits => "no molecule fits",
+                Stop::Known => "the molecule is known",
+                Stop::NoRaySplits => "no ray left tells the molecules apart",
+                Stop::PlaceAtoms => "placing the atoms now costs less on average than shooting on",
+            }
+        ),
+        (None, None, None) => format!("{name} shoots no more rays.\n"),
+    };
+    if !next.candidates.is_empty() {
+        out.push_str(&format!(
+            "rays it weighed, best first, on the {} molecules:\n",
+            next.molecules
+        ));
+        out.push_str("   ray  position          rays expected from here\n");
+        for c in &next.candidates {
+            out.push_str(&format!(
+                "{:>6}  {:<18}{:>8.3}  ({} in all)\n",
+                c.ray,
+                position_name(shape, c.ray),
+                c.expected_rays,
+                c.rays_total
+            ));
+        }
     }
     out
 }

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use bbx::assistant::strategy::{Policy, ROLLOUT_EXACT};
 use bbx::assistant::suggest::{SuggestOptions, rank};
 use bbx::control::{Budget, Ended};
 use bbx::error::quantity;
@@ -16,7 +17,7 @@ use crate::cli::{
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  bbx suggest generated-a4-b8-partial\n  bbx suggest generated-a4-b8-partial --max-rays 3 --plan",
-    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest generated-a4-b8-partial\n  bbx suggest seed-emacs-game-1 --max-rays 3 --json\n  bbx suggest generated-a8-b15-partial --timeout 5"
+    after_long_help = "Reads any puzzle `bbx solve` reads, usually a partial game.\n\nExamples:\n  bbx suggest generated-a4-b8-partial\n  bbx suggest seed-emacs-game-1 --max-rays 3 --json\n  bbx suggest generated-a4-b8-partial --policy rollout\n  bbx suggest generated-a8-b15-partial --timeout 5"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -38,6 +39,17 @@ pub struct Args {
     #[arg(long = "max-plan", value_name = "N", default_value_t = 40, alias = "plan-max", allow_negative_numbers = true,
         value_parser = crate::values::whole::<usize>("a number of molecules", 1, None))]
     max_plan: usize,
+    /// Also the ray this policy shoots next
+    ///
+    /// As `bbx strategy --policy` plays it, on every molecule that fits
+    /// (the search must list them all, at most 1,000,000); under rollout,
+    /// with the rays it weighed (--max-rays of them) and the rays each
+    /// would take from here.
+    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true)]
+    policy: Option<Policy>,
+    /// With --policy rollout: sets of at most K molecules played exactly
+    #[arg(long, value_name = "K", default_value_t = ROLLOUT_EXACT, requires = "policy", allow_negative_numbers = true, value_parser = crate::values::whole::<usize>("a number of molecules", 0, None))]
+    exact_below: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -77,6 +89,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             ..budget.clone()
         },
         budget: budget.clone(),
+        policy: args.policy,
+        exact_below: args.exact_below,
     };
     let limits = Limits {
         max: Some(options.max),
@@ -91,6 +105,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     );
     if args.plan {
         spinner.set_message(format!("suggest {}: planning", puzzle.origin));
+    } else if let Some(p) = args.policy {
+        spinner.set_message(format!("suggest {}: the {p} policy", puzzle.origin));
     }
     let s = solution.and_then(|solution| rank(&puzzle.origin, solution, &options));
     spinner.finish_and_clear();
@@ -118,7 +134,14 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         );
     }
     let cancelled = Some(Ended::Cancelled);
-    let status = if [Some(s.report.ended), Some(s.report.after), s.plan_ended].contains(&cancelled)
+    let policy_ended = s.policy.as_ref().map(|p| p.ended());
+    let status = if [
+        Some(s.report.ended),
+        Some(s.report.after),
+        s.plan_ended,
+        policy_ended,
+    ]
+    .contains(&cancelled)
     {
         Status::Interrupted
     } else if matches!(s.report.ended, Ended::TimedOut | Ended::OverMemory) && s.count == 0 {
