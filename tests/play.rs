@@ -2069,3 +2069,111 @@ fn solve_says_a_partial_guess_is_incomplete() {
     );
     assert!(!out.contains("does not fit"), "{out}");
 }
+
+/// The coach's line for a policy's next ray: shown whole on one line of an
+/// 80×24 screen, with the best ray's panel on.
+fn policy_said(app: &mut Session, policy: &str) -> String {
+    assert!(app.wait_for_coach(COACH_WAIT), "the coach answers");
+    let lines = screen(app, 80, 24);
+    let start = format!("{policy}'s next ray: ");
+    let found = lines.iter().find(|l| l.contains(&start));
+    let line = found.unwrap_or_else(|| panic!("{start} in\n{}", text(&lines)));
+    let at = line.find(&start).unwrap();
+    // Within the panel's frame: the line ends before its right border.
+    let said = line[at..].split('│').next().unwrap().trim_end().to_string();
+    assert!(!said.ends_with(','), "{said}: cut by the frame");
+    said
+}
+
+#[test]
+fn the_coach_names_the_policys_next_ray_along_its_own_game() {
+    // The game bbx strategy plays against the hidden molecule: after each
+    // of its rays, the coach names the next one; after them all, none.
+    for policy in ["greedy", "rollout"] {
+        let setup = Setup {
+            start: Start::Random {
+                config: "A3_B5".parse().unwrap(),
+                unique: false,
+            },
+            seed: Some(5),
+            ..Setup::default()
+        };
+        let options = Options {
+            policy: Some(policy.parse().unwrap()),
+            ..Options::default()
+        };
+        let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+        let number = bbx::rules::enumeration::rank(app.app().game().hidden()).unwrap();
+        let (out, err, code) = bbx(&[
+            "strategy",
+            "A3_B5",
+            "--molecule",
+            &number.to_string(),
+            "--policy",
+            policy,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let shots: Vec<usize> = v["shots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s[0].as_u64().unwrap() as usize)
+            .collect();
+        assert!(shots.len() >= 2, "{out}");
+        keys(&mut app, "b");
+        for &q in &shots {
+            let said = policy_said(&mut app, policy);
+            let name = bbx::render::position_name(5, q);
+            let expected = format!("{policy}'s next ray: {q} ({name})");
+            assert!(said.starts_with(&expected), "{said}, not {expected}");
+            if policy == "rollout" {
+                // With the rays its games are expected to take from here.
+                let rest = &said[expected.len()..];
+                let number = rest
+                    .strip_prefix(", ")
+                    .and_then(|r| r.strip_suffix(" rays"));
+                let rays: f64 = number
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| panic!("{said}"));
+                assert!(rays >= 1.0, "{said}");
+            } else {
+                assert_eq!(said, expected);
+            }
+            goto_position(&mut app, q);
+            keys(&mut app, "Enter");
+        }
+        let said = policy_said(&mut app, policy);
+        assert!(
+            said.starts_with(&format!("{policy}'s next ray: none, ")),
+            "{said}"
+        );
+    }
+    // Without a policy, no such line.
+    let mut app = random_game(5);
+    keys(&mut app, "b");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let shown = text(&screen(&mut app, 80, 24));
+    assert!(
+        shown.contains("best ray") && !shown.contains("'s next ray"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_coach_says_why_the_policy_has_no_ray_yet() {
+    // A4_B8's opening: 635,376 molecules, more than the coach lists.
+    let options = Options {
+        policy: Some("entropy".parse().unwrap()),
+        ..Options::default()
+    };
+    let setup = Setup {
+        seed: Some(3),
+        ..Setup::default()
+    };
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+    keys(&mut app, "b");
+    let said = policy_said(&mut app, "entropy");
+    assert_eq!(said, "entropy's next ray: unknown until all are listed");
+}

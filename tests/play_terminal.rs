@@ -148,7 +148,7 @@ fn start_shoot_and_quit_on_a_real_terminal() {
     let bbx = bin().display();
     t.line("stty -g > before");
     t.line(&format!(
-        "{bbx} play A4_B8 --seed 42; echo \"exit=$?\"; stty -g > after; echo ALL\"\"DONE"
+        "{bbx} play A4_B8 --seed 42 --policy greedy; echo \"exit=$?\"; stty -g > after; echo ALL\"\"DONE"
     ));
     let s = t.wait_for("bbx play · A4_B8, standard rules, seed 42");
     assert!(s.contains("cursor  ray 1 (left, row 1)"), "{s}");
@@ -161,6 +161,12 @@ fn start_shoot_and_quit_on_a_real_terminal() {
     t.keys(&["Enter"]);
     let s = t.wait_for("rays shot  1");
     assert!(s.contains("Ray 1 (left, row 1):"), "{s}");
+
+    // The coach's best ray, and greedy's next ray (--policy): after one
+    // ray, more molecules fit than the coach lists, and it says so.
+    t.keys(&["b"]);
+    let s = t.wait_for("greedy's next ray: unknown until all are listed");
+    assert!(s.contains("best ray "), "{s}");
 
     t.keys(&["q"]);
     t.wait_for("The game is not finished. Quit?");

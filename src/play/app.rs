@@ -58,8 +58,10 @@ pub struct Options {
     pub coach: CoachLimits,
     /// Where `s` offers to save (default: see [`Started::default_save_path`]).
     pub save_path: Option<String>,
-    /// The policy the verdict compares the player's game with.
-    pub policy: Policy,
+    /// The policy the player named (`None`: none): the coach's best-ray
+    /// panel names the ray it shoots next, and the verdict compares the
+    /// player's game with it (with the default, greedy, when none).
+    pub policy: Option<Policy>,
     /// How the game names the settings it refers to (the command line as
     /// its flags; plain words by default).
     pub naming: Arc<dyn Naming + Send + Sync>,
@@ -71,7 +73,7 @@ impl Default for Options {
             notation: Notation::default(),
             coach: CoachLimits::default(),
             save_path: None,
-            policy: Policy::default(),
+            policy: None,
             naming: Arc::new(Plain),
         }
     }
@@ -300,6 +302,12 @@ impl App {
         self.notation
     }
 
+    /// The policy the verdict compares the player's game with: the one
+    /// named, else greedy.
+    pub fn review_policy(&self) -> Policy {
+        self.options.policy.unwrap_or_default()
+    }
+
     /// What the coach has said.
     pub fn coach(&self) -> &Advice {
         &self.advice
@@ -390,7 +398,7 @@ impl App {
         let (cursor, target) = (self.cursor, self.cursor.target());
         let (board, guess, side) = if g.is_over() {
             let second = g.verdict().is_some_and(|v| !v.exact && !v.resigned);
-            let (review, policy) = (self.advice.review(), self.options.policy);
+            let (review, policy) = (self.advice.review(), self.review_policy());
             (
                 boards::reveal(g, self.notation, cursor),
                 boards::guessed(g, self.notation, cursor).filter(|_| second),
@@ -727,7 +735,7 @@ impl App {
                 let request = ReviewRequest {
                     hidden: g.hidden().clone(),
                     rules: g.rules(),
-                    policy: self.options.policy,
+                    policy: self.review_policy(),
                     given: g.free_positions(),
                     shots: g.shots().to_vec(),
                     average: count.is_some_and(|n| n <= REVIEW_AVERAGE_LIMIT),

@@ -5,13 +5,17 @@
 //! rays shot (`bbx solve`), the cells certain to hold an atom or to be empty,
 //! and the unshot rays ranked by the molecules expected to be left after
 //! shooting them (the ranking `bbx suggest` prints, from the same
-//! [`SolveReport`]). Each question is bounded by [`CoachLimits`]: a time limit
-//! and a largest number of molecules; a count stopped by either is reported as
-//! "at least". A question whose solver call overruns its time limit is
-//! answered with what it found.
+//! [`SolveReport`]). When the player named a policy of `bbx strategy`, the
+//! coach also says which ray that policy shoots next on the molecules that
+//! fit ([`next_ray`], as `bbx suggest --policy`), or why it shoots none.
+//! Each question is bounded by [`CoachLimits`]: a time limit and a largest
+//! number of molecules; a count stopped by either is reported as "at
+//! least". A question whose solver call overruns its time limit is answered
+//! with what it found.
 //!
-//! The answer to one question is [`answer`], a plain function that any front
-//! may call on a thread (or a Web Worker) of its own. In the terminal the
+//! The answer to one question is [`answer_with`] (with the policy's next
+//! ray) or [`answer`] (without), plain functions that any front may call on
+//! a thread (or a Web Worker) of its own. In the terminal the
 //! coach is in two parts, as the game is: [`Coach`], the worker that the
 //! game's loop owns, asked [`Question`]s and [`ReviewRequest`]s and answering
 //! with [`News`]; and [`Advice`], what the game's state knows of those
@@ -24,7 +28,8 @@
 //! use std::time::Duration;
 //! use bbx::play::coach::{Advice, Coach, CoachLimits};
 //! use bbx::{Observation, Rules};
-//! let mut coach = Coach::new(CoachLimits::default());
+//! use bbx::assistant::strategy::Policy;
+//! let mut coach = Coach::new(CoachLimits::default(), Some(Policy::Greedy));
 //! let mut advice = Advice::default();
 //! let seen = Observation::parse("@&??????????????", "example").unwrap();
 //! coach.ask(advice.question(&seen, Rules::Standard, 2..=2).unwrap());
@@ -35,12 +40,14 @@
 //! }
 //! let answer = advice.answer_for(&seen).unwrap();
 //! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
+//! assert!(answer.policy.as_ref().unwrap().ray.is_some());
 //! ```
 
 use std::ops::RangeInclusive;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
+use crate::assistant::next::{PolicyRay, next_ray};
 use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
 use crate::control::{Budget, Cancel, Ended, Instant};
 use crate::error::Error;
@@ -113,6 +120,10 @@ pub struct Answer {
     pub report: SolveReport,
     /// How long it took.
     pub elapsed: Duration,
+    /// The ray the policy asked for shoots next, or why it shoots none or
+    /// that is not known (see [`answer_with`]); `None` when no policy was
+    /// asked for.
+    pub policy: Option<PolicyRay>,
 }
 
 impl Answer {
@@ -151,7 +162,8 @@ impl Answer {
 /// time left (else on a uniform sample, or on those listed), and each cell's
 /// chance of an atom. The same answer as `bbx solve` and `bbx suggest` give
 /// on the same rays; what a limit cut short is said in the report
-/// ([`SolveReport::ended`], [`SolveReport::ranking_cut`]).
+/// ([`SolveReport::ended`], [`SolveReport::ranking_cut`]). The first step of
+/// [`answer_with`], without a policy's next ray.
 ///
 /// ```
 /// use bbx::play::coach::{Question, answer};
@@ -177,6 +189,55 @@ pub fn answer(
     // listed, when they are all).
     report.count_atoms(&limits.budget)?;
     Ok(report)
+}
+
+/// Answers `question` as [`answer`] does, then, when `policy` is given, with
+/// the ray it shoots next on the molecules that fit ([`next_ray`], with
+/// rollout's sets of at most [`ROLLOUT_EXACT`](strategy::ROLLOUT_EXACT)
+/// molecules played exactly, as in the review), within what is left of
+/// `limits`'s budget: the same ray as `bbx suggest --policy` and `bbx
+/// strategy` shoot after the same rays. When the search did not list every
+/// molecule, or the budget ran out first, the answer's
+/// [`policy`](Answer::policy) says so and gives no ray.
+///
+/// ```
+/// use bbx::assistant::strategy::Policy;
+/// use bbx::play::coach::{Question, answer_with};
+/// use bbx::solver::Limits;
+/// use bbx::{Observation, Rules};
+/// let seen = Observation::parse("@&??????????????", "example").unwrap();
+/// let q = Question { observation: seen, rules: Rules::Standard, atoms: 2..=2 };
+/// let a = answer_with(&q, Some(Policy::Rollout), &Limits::default(), |_| {}).unwrap();
+/// let next = a.policy.unwrap();
+/// assert!(next.ray.is_some() && next.candidates.len() == 1);
+/// ```
+pub fn answer_with(
+    question: &Question,
+    policy: Option<Policy>,
+    limits: &Limits,
+    found: impl FnMut(&Molecule),
+) -> Result<Answer, Error> {
+    let started = Instant::now();
+    let report = answer(question, limits, found)?;
+    let policy = policy.map(|p| policy_ray(&report, p, &limits.budget));
+    Ok(Answer {
+        observation: question.observation.clone(),
+        report,
+        elapsed: started.elapsed(),
+        policy,
+    })
+}
+
+/// The ray `policy` shoots next on the molecules of `report`, with the one
+/// ray rollout weighs best (its expected rays).
+fn policy_ray(report: &SolveReport, policy: Policy, budget: &Budget) -> PolicyRay {
+    next_ray(
+        report.solution(),
+        policy,
+        strategy::ROLLOUT_EXACT,
+        budget,
+        1,
+    )
 }
 
 /// Where the review of a finished game stands.
@@ -234,7 +295,7 @@ pub enum News {
 
 enum Message {
     Found(u64, Molecule),
-    Done(u64, Result<Box<SolveReport>, String>),
+    Done(u64, Result<Box<Answer>, String>),
     /// A review (`.1`: whether its average is in).
     Reviewed(u64, bool, Result<Box<Review>, String>),
 }
@@ -254,6 +315,8 @@ struct Job {
 #[derive(Debug)]
 pub struct Coach {
     limits: CoachLimits,
+    /// The policy whose next ray every answer gives, if any.
+    policy: Option<Policy>,
     /// The coach's budget: every question's and review's is a child of it.
     budget: Budget,
     tx: Sender<Message>,
@@ -270,11 +333,14 @@ impl Drop for Coach {
 }
 
 impl Coach {
-    /// A coach with nothing asked yet, each question bounded by `limits`.
-    pub fn new(limits: CoachLimits) -> Coach {
+    /// A coach with nothing asked yet, each question bounded by `limits`;
+    /// with a `policy`, each answer also gives the ray it shoots next
+    /// ([`answer_with`]).
+    pub fn new(limits: CoachLimits, policy: Option<Policy>) -> Coach {
         let (tx, rx) = channel();
         Coach {
             limits,
+            policy,
             budget: Budget::default(),
             tx,
             rx,
@@ -364,11 +430,12 @@ impl Coach {
             budget,
         };
         let q = question.clone();
+        let policy = self.policy;
         let spawned = std::thread::Builder::new()
             .name("bbx-coach".into())
             .spawn(move || {
                 let found = tx.clone();
-                let r = answer(&q, &limits, |m| {
+                let r = answer_with(&q, policy, &limits, |m| {
                     let _ = found.send(Message::Found(id, m.clone()));
                 });
                 let _ = tx.send(Message::Done(
@@ -407,10 +474,16 @@ impl Coach {
             let q = job.question;
             let atoms = q.atoms.clone();
             let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
+            let report = SolveReport::new("the game", solution, None, &Budget::default());
+            // Not every molecule listed: the policy's answer says so at once.
+            let policy = self
+                .policy
+                .map(|p| policy_ray(&report, p, &Budget::default()));
             news.push(News::Answer(Box::new(Answer {
                 observation: q.observation,
-                report: SolveReport::new("the game", solution, None, &Budget::default()),
+                report,
                 elapsed: job.started.elapsed(),
+                policy,
             })));
         }
         if let Some(job) = &self.job {
@@ -443,11 +516,10 @@ impl Coach {
                 };
                 let observation = job.question.observation;
                 news.push(match result {
-                    Ok(report) => News::Answer(Box::new(Answer {
-                        observation,
-                        report: *report,
-                        elapsed: job.started.elapsed(),
-                    })),
+                    Ok(mut answer) => {
+                        answer.elapsed = job.started.elapsed();
+                        News::Answer(answer)
+                    }
                     Err(e) => News::Failed(observation, e),
                 });
             }
@@ -565,6 +637,7 @@ impl Advice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assistant::next::Unanswered;
     use crate::play::words::count_sentence;
 
     /// Asks `seen` and every question after it in `then`, and waits for the
@@ -588,7 +661,7 @@ mod tests {
 
     #[test]
     fn newer_questions_cancel_older_ones_and_stale_answers_are_not_shown() {
-        let (mut coach, mut advice) = (Coach::new(CoachLimits::default()), Advice::default());
+        let (mut coach, mut advice) = (Coach::new(CoachLimits::default(), None), Advice::default());
         let a = Observation::parse("@&??????????????", "t").unwrap();
         let b = Observation::parse("@&ab@&@?ba??????", "t").unwrap();
         answer(&mut coach, &mut advice, &[(&a, 2), (&b, 2)]);
@@ -611,10 +684,11 @@ mod tests {
 
     #[test]
     fn the_limits_make_a_count_partial() {
-        let mut coach = Coach::new(CoachLimits {
+        let limits = CoachLimits {
             max: 10,
             timeout: Duration::from_secs(5),
-        });
+        };
+        let mut coach = Coach::new(limits, Some(Policy::Greedy));
         let mut advice = Advice::default();
         let none = Observation::empty(8);
         answer(&mut coach, &mut advice, &[(&none, 4)]);
@@ -626,5 +700,46 @@ mod tests {
             words.starts_with("at least ") || ans.report.count > 10,
             "{words}"
         );
+        // The policy weighs every molecule that fits: it says it cannot.
+        let next = ans.policy.as_ref().unwrap();
+        assert_eq!(
+            (next.ray, next.unanswered),
+            (None, Some(Unanswered::NotListed))
+        );
+    }
+
+    /// With a policy, the coach's answer names the ray `next_ray` gives on
+    /// the molecules the solver lists for the same rays (rollout's expected
+    /// rays too); without one, none.
+    #[test]
+    fn the_answer_names_the_policys_next_ray_as_next_ray_does() {
+        let limits = Limits::default();
+        let config: crate::rules::config::Config = "A3_B5".parse().unwrap();
+        let hidden: Molecule = "O-----O-----O------------".parse().unwrap();
+        let outcomes = crate::rules::ray::outcome_table(&[hidden], Rules::Standard).remove(0);
+        let mut seen = Observation::empty(config.shape());
+        // The opening, then after each of a few rays of the hidden molecule.
+        for q in [None, Some(1), Some(8), Some(13)] {
+            if let Some(q) = q {
+                seen.record(q, outcomes[q - 1]);
+            }
+            let question = Question {
+                observation: seen.clone(),
+                rules: Rules::Standard,
+                atoms: 3..=3,
+            };
+            let none = answer_with(&question, None, &limits, |_| {}).unwrap();
+            assert_eq!(none.policy, None);
+            let atoms = question.atoms.clone();
+            let fit = solver::solve(&seen, Rules::Standard, atoms, &limits, |_| {}).unwrap();
+            for policy in Policy::ALL {
+                let a = answer_with(&question, Some(policy), &limits, |_| {}).unwrap();
+                let expected = next_ray(&fit, policy, strategy::ROLLOUT_EXACT, &limits.budget, 1);
+                let got = a.policy.unwrap();
+                assert_eq!(got, expected, "{policy} after {q:?}");
+                assert!(got.ray.is_some(), "{policy} after {q:?}: {got:?}");
+                assert_eq!(a.report.count, none.report.count);
+            }
+        }
     }
 }

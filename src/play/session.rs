@@ -61,7 +61,7 @@ pub struct Session {
 impl Session {
     /// Plays the game `started` from `setup`.
     pub fn new(setup: Setup, started: Started, options: Options) -> Session {
-        let coach = Coach::new(options.coach);
+        let coach = Coach::new(options.coach, options.policy);
         let (app, effects) = App::new(setup, started, options);
         let mut session = Session {
             app,

@@ -13,6 +13,7 @@
 
 use std::ops::RangeInclusive;
 
+use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered};
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
 use crate::control::Ended;
 use crate::error::quantity;
@@ -629,8 +630,16 @@ fn chance_lines(g: &Game, a: &Answer) -> Lines {
     lines
 }
 
-/// The best ray to shoot next, and the two after it.
+/// The best ray to shoot next, and the two after it; then the policy's
+/// next ray, when the player named a policy.
 fn best_lines(p: Shape, a: &Answer) -> Lines {
+    let mut lines = ranked_lines(p, a);
+    lines.extend(a.policy.as_ref().map(|next| policy_line(p, next)));
+    lines
+}
+
+/// The best ray to shoot next, and the two after it.
+fn ranked_lines(p: Shape, a: &Answer) -> Lines {
     let Some(s) = a.best() else {
         return vec![line(if a.report.count == 1 {
             "best ray: none needed, one molecule fits"
@@ -655,6 +664,58 @@ fn best_lines(p: Shape, a: &Answer) -> Lines {
         lines.push(dim(format!("  then ray {q} ({left:.2})")));
     }
     lines
+}
+
+/// The ray a policy shoots next, in one line: `greedy's next ray: 18
+/// (right, row 7)`; under rollout with the rays its games are expected to
+/// take from here, this one included (`rollout's next ray: 18 (right, row
+/// 7), 5.2 rays`); else why there is none, or why it is not known. Each
+/// fits the side panel beside an 8-wide box in an 80×24 terminal (52
+/// columns), for any policy and ray.
+///
+/// ```
+/// use bbx::assistant::next::{PolicyRay, Stop};
+/// use bbx::assistant::strategy::Policy;
+/// use bbx::play::words::policy_line;
+/// let mut next = PolicyRay {
+///     policy: Policy::Greedy, exact_below: None, molecules: 12, ray: Some(18),
+///     stop: None, candidates: vec![], unanswered: None, why: None,
+/// };
+/// assert_eq!(policy_line(8, &next).0, "greedy's next ray: 18 (right, row 7)");
+/// (next.ray, next.stop) = (None, Some(Stop::Known));
+/// assert_eq!(policy_line(8, &next).0, "greedy's next ray: none, the molecule is known");
+/// ```
+pub fn policy_line(shape: impl Into<Shape>, next: &PolicyRay) -> (String, Tone) {
+    let p = shape.into();
+    let name = next.policy;
+    let none = match (next.ray, next.stop, next.unanswered) {
+        (Some(q), _, _) => {
+            let mut said = format!("{name}'s next ray: {q} ({})", position_name(p, q));
+            if let Some(c) = next.candidates.first().filter(|c| c.ray == q) {
+                said.push_str(&format!(", {:.1} rays", c.expected_rays));
+            }
+            return line(said);
+        }
+        (None, _, Some(why)) => match why {
+            Unanswered::NotListed => "unknown until all are listed",
+            Unanswered::TooLarge if next.molecules > NEXT_RAY_LIMIT => {
+                "unknown, too many molecules"
+            }
+            Unanswered::TooLarge => "unknown, the box is too wide",
+            Unanswered::AtomRange => "unknown, atom counts differ",
+            Unanswered::TimedOut => "unknown, the time ran out",
+            Unanswered::Cancelled => "unknown, interrupted",
+            Unanswered::OverMemory => "unknown, over the memory bound",
+        },
+        (None, Some(stop), None) => match stop {
+            Stop::NothingFits => "none, no molecule fits",
+            Stop::Known => "none, the molecule is known",
+            Stop::NoRaySplits => "none, no ray tells them apart",
+            Stop::PlaceAtoms => "none, placing atoms costs less",
+        },
+        (None, None, None) => "none",
+    };
+    dim(format!("{name}'s next ray: {none}"))
 }
 
 /// The side panel after the game: the verdict explained, the review, the
@@ -968,4 +1029,104 @@ pub fn too_small(shape: Shape, (w, h): (u16, u16), (x, y): (u16, u16)) -> String
     format!(
         "The {shape} board needs a terminal of at least {w}×{h}; this one is {x}×{y}. Enlarge it, or press q to quit."
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assistant::next::Candidate;
+
+    /// Every line a policy's next ray can take fits the 52 columns of the
+    /// side panel beside an 8-wide box at 80×24, and says what it means.
+    #[test]
+    fn every_policy_line_fits_the_panel_at_80_by_24() {
+        let blank = |policy| PolicyRay {
+            policy,
+            exact_below: None,
+            molecules: 10,
+            ray: None,
+            stop: None,
+            candidates: Vec::new(),
+            unanswered: None,
+            why: None,
+        };
+        let mut said = Vec::new();
+        for policy in Policy::ALL {
+            for q in 1..=32 {
+                // Only rollout says what it weighed: at A4_B8, fewer than
+                // 10 rays expected from anywhere (6.7 from the opening).
+                let candidates = (policy == Policy::Rollout)
+                    .then_some(Candidate {
+                        ray: q,
+                        expected_rays: 9.94,
+                        rays_total: 994,
+                    })
+                    .into_iter()
+                    .collect();
+                let next = PolicyRay {
+                    ray: Some(q),
+                    candidates,
+                    ..blank(policy)
+                };
+                let (text, tone) = policy_line(8, &next);
+                assert_eq!(tone, Tone::Info);
+                let mut expected = format!("{policy}'s next ray: {q} ({})", position_name(8, q));
+                if policy == Policy::Rollout {
+                    expected.push_str(", 9.9 rays");
+                }
+                assert_eq!(text, expected);
+                said.push(text);
+            }
+            for stop in [
+                Stop::NothingFits,
+                Stop::Known,
+                Stop::NoRaySplits,
+                Stop::PlaceAtoms,
+            ] {
+                let next = PolicyRay {
+                    stop: Some(stop),
+                    ..blank(policy)
+                };
+                said.push(policy_line(8, &next).0);
+            }
+            for why in [
+                Unanswered::NotListed,
+                Unanswered::TooLarge,
+                Unanswered::AtomRange,
+                Unanswered::TimedOut,
+                Unanswered::Cancelled,
+                Unanswered::OverMemory,
+            ] {
+                let next = PolicyRay {
+                    unanswered: Some(why),
+                    ..blank(policy)
+                };
+                let (text, tone) = policy_line(8, &next);
+                assert!(
+                    text.starts_with(&format!("{policy}'s next ray: unknown")),
+                    "{text}"
+                );
+                assert_eq!(tone, Tone::Dim);
+                said.push(text);
+            }
+        }
+        let too_many = PolicyRay {
+            unanswered: Some(Unanswered::TooLarge),
+            molecules: NEXT_RAY_LIMIT + 1,
+            ..blank(Policy::Lookahead)
+        };
+        let too_many = policy_line(8, &too_many).0;
+        assert_eq!(
+            too_many,
+            "lookahead's next ray: unknown, too many molecules"
+        );
+        said.push(too_many);
+        for s in said {
+            assert!(
+                s.chars().count() <= 52,
+                "{s}: {} columns",
+                s.chars().count()
+            );
+        }
+    }
 }

@@ -81,12 +81,17 @@ pub struct Args {
     /// bbx-A4_B8-seed-42.txt]
     #[arg(long, value_name = "FILE", alias = "save")]
     out: Option<String>,
-    /// The policy the verdict compares your rays with
+    /// The coach names this policy's next ray; the verdict reviews your game against it
     ///
-    /// After the game, the verdict shows what this policy (as in bbx
-    /// strategy) does against the same hidden molecule and on average.
-    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true, default_value = "greedy")]
-    policy: Policy,
+    /// The coach's best-ray panel (b) also names the ray this policy shoots
+    /// next on the molecules that fit, as bbx suggest --policy does (under
+    /// rollout, with the rays its games are expected to take from here), or
+    /// why it shoots none, or why that is not known (every molecule that
+    /// fits must be listed within --max and --timeout). After the game, the
+    /// verdict shows what this policy (greedy when none is given) does
+    /// against the same hidden molecule and on average.
+    #[arg(long, value_name = "POLICY", value_parser = crate::values::policy(), ignore_case = true)]
+    policy: Option<Policy>,
     /// Taken as by every command: the game shows no progress bar.
     #[command(flatten)]
     _quiet: Quiet,
