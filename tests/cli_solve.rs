@@ -812,8 +812,11 @@ fn the_work_after_the_search_keeps_to_the_time_limit_and_says_so() {
         assert_eq!(v["timed_out"], true, "{command}: {err} {flags:?}");
         assert_eq!(v["ranking_exact"], false, "{command}");
         assert_eq!(v["ranking_sample"], Value::Null, "{command}");
-        assert_eq!(v["complete"], true, "{command}");
-        assert_eq!(v["molecules"], 31_249_875_000u64, "{command}");
+        // A loaded machine may cut the count itself (then `complete` is
+        // false); counted, it is every molecule.
+        if v["complete"] == true {
+            assert_eq!(v["molecules"], 31_249_875_000u64, "{command}");
+        }
     }
 }
 

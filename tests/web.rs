@@ -116,6 +116,15 @@ fn expected(g: &Game) -> Value {
     })
 }
 
+/// `expr` (a link or game ID the page writes), once the page has written
+/// them for the game as it stands: they follow a compression that takes a
+/// moment after each change.
+fn linked(b: &Browser, expr: &str) -> String {
+    let ready = format!("document.documentElement.dataset.link === 'ready' && ({expr})");
+    let v = b.wait_for(&ready, "the link of the game as it stands", WAIT);
+    v.as_str().unwrap_or_default().to_string()
+}
+
 fn text(b: &Browser, id: &str) -> String {
     b.eval(&format!("document.getElementById('{id}').innerText"))
         .as_str()
@@ -175,7 +184,7 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
 
     // The link, opened in a fresh browser, restores the game as it stands,
     // undo included.
-    let link = b.eval("location.href").as_str().unwrap().to_string();
+    let link = linked(&b, "location.href");
     assert!(link.contains("#bbx1."), "{link}");
     {
         let fresh = Browser::start(Screen::Desktop(1024, 768));
@@ -481,11 +490,10 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
 
     // Exported: the game ID gives the same game; the link, opened in a
     // fresh browser, the game as it stands.
-    let shared = b.eval("document.getElementById('share-id').value");
-    let shared = shared.as_str().unwrap();
+    let shared = linked(&b, "document.getElementById('share-id').value");
     assert!(shared.starts_with("w8h6m5M5:"), "{shared}");
-    assert_eq!(parse_tatham(shared, "id").unwrap().hidden, hidden);
-    let link = b.eval("location.href").as_str().unwrap().to_string();
+    assert_eq!(parse_tatham(&shared, "id").unwrap().hidden, hidden);
+    let link = linked(&b, "location.href");
     {
         let fresh = Browser::start(Screen::Desktop(1024, 768));
         open(&fresh, &link);
@@ -665,11 +673,8 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
     assert_eq!(board(&b), expected(&twin));
     let status = text(&b, "status");
     assert!(status.contains("atoms 0 of 3 to 6 placed"), "{status}");
-    let shared = b.eval("document.getElementById('share-id').value");
-    assert_eq!(
-        parse_tatham(shared.as_str().unwrap(), "id").unwrap().hidden,
-        *twin.hidden()
-    );
+    let shared = linked(&b, "document.getElementById('share-id').value");
+    assert_eq!(parse_tatham(&shared, "id").unwrap().hidden, *twin.hidden());
 }
 
 fn certain_of(v: &Value, key: &str) -> Vec<u64> {

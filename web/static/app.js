@@ -716,10 +716,15 @@
   }
   let linkSeq = 0;
   let ownHash = null;
+  // The link and game ID are written after a compression that takes a
+  // moment: `data-link` on the page's root says `pending` until the last
+  // change's are written, then `ready` (what a test waits for).
   async function updateLink() {
     const seq = ++linkSeq;
+    document.documentElement.dataset.link = 'pending';
+    const done = () => { if (seq === linkSeq) document.documentElement.dataset.link = 'ready'; };
     let save;
-    try { save = play.save(); } catch (e) { $('share-link').value = `no link: ${e.message}`; return; }
+    try { save = play.save(); } catch (e) { $('share-link').value = `no link: ${e.message}`; done(); return; }
     const packed = b64url(await pipe(new TextEncoder().encode(save), new CompressionStream('deflate-raw')));
     if (seq !== linkSeq) return;
     ownHash = '#bbx1.' + packed;
@@ -727,6 +732,7 @@
     $('share-link').value = location.href;
     const id = (() => { try { return play.tatham_id(); } catch (e) { return `no game ID: ${e.message}`; } })();
     $('share-id').value = id;
+    done();
   }
   async function openHash() {
     const h = location.hash.slice(1);
