@@ -70,8 +70,7 @@ impl Spectra {
                     .map_or("more than 2^64".to_string(), |n| n.to_string())
             )));
         }
-        let (rays, stride) = (config.positions(), config.atoms.max(1));
-        let bytes = count * ((rays + 2 * stride) as u64 + beside);
+        let bytes = count * (Spectra::bytes_per_molecule(config) + beside);
         let bound = budget.memory_or(SPECTRA_MEMORY);
         if bytes > bound {
             let what = if beside > 0 {
@@ -89,14 +88,8 @@ impl Spectra {
             ));
         }
         let n = count as usize;
-        let mut spectra = Spectra {
-            config,
-            rays,
-            count: n,
-            stride,
-            atoms: vec![0; n * stride],
-            codes: vec![0; n * rays],
-        };
+        let mut spectra = Spectra::zeroed(config, n);
+        let (rays, stride) = (spectra.rays, spectra.stride);
         let walk = Walk::new(config)?;
         let chunk = CHUNK as usize;
         let filled = walk
@@ -125,6 +118,25 @@ impl Spectra {
         })
     }
 
+    /// The bytes a molecule takes in the table: an outcome code a ray and
+    /// its atoms' cells (two bytes each).
+    fn bytes_per_molecule(config: Config) -> u64 {
+        (config.positions() + 2 * config.atoms.max(1)) as u64
+    }
+
+    /// A table of `n` molecules of `config`, every code and cell zero.
+    fn zeroed(config: Config, n: usize) -> Spectra {
+        let (rays, stride) = (config.positions(), config.atoms.max(1));
+        Spectra {
+            config,
+            rays,
+            count: n,
+            stride,
+            atoms: vec![0; n * stride],
+            codes: vec![0; n * rays],
+        }
+    }
+
     /// The spectra of `molecules`, all of `config`'s atom count and box, in
     /// the order given (molecule `m` of the table is `molecules[m]`), under
     /// `rules`: the table of a set of molecules that fit an observation, on
@@ -139,21 +151,14 @@ impl Spectra {
         molecules: &[Molecule],
         budget: &Budget,
     ) -> Result<Spectra, Cut> {
-        let (rays, stride) = (config.positions(), config.atoms.max(1));
         let n = molecules.len();
-        let bytes = n as u64 * (rays + 2 * stride) as u64;
+        let bytes = n as u64 * Spectra::bytes_per_molecule(config);
         if bytes > budget.memory_or(SPECTRA_MEMORY) {
             return Err(Cut::OverMemory);
         }
         budget.check()?;
-        let mut spectra = Spectra {
-            config,
-            rays,
-            count: n,
-            stride,
-            atoms: vec![0; n * stride],
-            codes: vec![0; n * rays],
-        };
+        let mut spectra = Spectra::zeroed(config, n);
+        let (rays, stride) = (spectra.rays, spectra.stride);
         let chunk = 1024;
         spectra
             .atoms
