@@ -47,7 +47,7 @@ fn every_policys_next_ray_is_the_strategys_first_and_along_its_games() {
             assert_eq!(p["name"], policy);
             assert!(p["unanswered"].is_null(), "{name} {policy}: {p}");
             assert_eq!(
-                p["ray"], report["first_rays"][0][0],
+                p["ray"], report["first_rays"][0]["position"],
                 "{name} {policy}: suggest's first ray"
             );
             if policy == "rollout" {
@@ -68,10 +68,10 @@ fn every_policys_next_ray_is_the_strategys_first_and_along_its_games() {
                 ]);
                 let mut seen = empty.clone();
                 for s in game["shots"].as_array().unwrap() {
-                    let q = s[0].as_u64().unwrap() as usize;
+                    let q = s["position"].as_u64().unwrap() as usize;
                     let (_, p) = next(config, &seen, policy);
                     assert_eq!(p["ray"], q, "{name} {policy} molecule {n} after {seen}");
-                    let outcome: Outcome = serde_json::from_value(s[1].clone()).unwrap();
+                    let outcome: Outcome = serde_json::from_value(s["outcome"].clone()).unwrap();
                     seen.record(q, outcome);
                 }
                 let (_, p) = next(config, &seen, policy);

@@ -183,7 +183,7 @@ fn every_game_is_the_one_a_plain_simulation_plays() {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .map(|s| s[0].as_u64().unwrap())
+                    .map(|s| s["position"].as_u64().unwrap())
                     .collect();
                 let want: Vec<u64> = shots.iter().map(|s| s.0 as u64).collect();
                 assert_eq!(got, want, "{config} {policy} molecule {n}");
@@ -203,7 +203,7 @@ fn the_greedy_policy_is_what_suggest_advises_step_by_step() {
         let hidden = &all[n - 1].1;
         let mut seen = Observation::empty(5);
         for s in g["shots"].as_array().unwrap() {
-            let q = s[0].as_u64().unwrap() as usize;
+            let q = s["position"].as_u64().unwrap() as usize;
             let puzzle = format!("A3_B5 {seen}\n");
             let out = bbx()
                 .args(["suggest", "-", "--json", "--max-rays", "1"])

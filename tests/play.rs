@@ -2119,7 +2119,7 @@ fn the_coach_names_the_policys_next_ray_along_its_own_game() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|s| s[0].as_u64().unwrap() as usize)
+            .map(|s| s["position"].as_u64().unwrap() as usize)
             .collect();
         assert!(shots.len() >= 2, "{out}");
         keys(&mut app, "b");

@@ -127,6 +127,39 @@ impl StrategyOptions {
     }
 }
 
+/// A ray shot and its outcome, as JSON writes it.
+#[derive(serde::Serialize)]
+struct ShotRecord {
+    position: usize,
+    outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share: Option<f64>,
+}
+
+/// [`PolicyGame::shots`] as records.
+fn shots_as_records<S: serde::Serializer>(
+    shots: &[(usize, Outcome)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(shots.iter().map(|&(position, outcome)| ShotRecord {
+        position,
+        outcome,
+        share: None,
+    }))
+}
+
+/// [`StrategyReport::first_rays`] as records.
+fn first_rays_as_records<S: serde::Serializer>(
+    rays: &[(usize, Outcome, f64)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(rays.iter().map(|&(position, outcome, share)| ShotRecord {
+        position,
+        outcome,
+        share: Some(share),
+    }))
+}
+
 /// One game of a policy: the rays shot and their outcomes, and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PolicyGame {
@@ -134,7 +167,9 @@ pub struct PolicyGame {
     pub number: u64,
     /// The hidden molecule.
     pub molecule: String,
-    /// Each ray shot (border position) and its outcome.
+    /// Each ray shot (border position) and its outcome; in JSON a record
+    /// each, `{"position", "outcome"}`.
+    #[serde(serialize_with = "shots_as_records")]
     pub shots: Vec<(usize, Outcome)>,
     /// Molecules still fitting at the end.
     pub left: u64,
@@ -190,7 +225,9 @@ pub struct StrategyReport {
     /// The hardest games: highest score first, then most rays, then number.
     pub hardest: Vec<PolicyGame>,
     /// The policy's first rays, along the most likely outcomes: the ray,
-    /// the most likely outcome, and its share of the games.
+    /// the most likely outcome, and its share of the games; in JSON a record
+    /// each, `{"position", "outcome", "share"}`.
+    #[serde(serialize_with = "first_rays_as_records")]
     pub first_rays: Vec<(usize, Outcome, f64)>,
     /// Seconds taken.
     pub seconds: f64,
