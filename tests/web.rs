@@ -125,6 +125,29 @@ fn linked(b: &Browser, expr: &str) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
 
+/// Places the `hidden` atoms on the page and its `twin`, submits the guess
+/// and checks that the page shows the win and the score the library's
+/// referee gives: that verdict.
+fn guess_right(b: &Browser, twin: &mut Game, hidden: &Molecule) -> bbx::play::referee::Verdict {
+    for &i in hidden.atoms() {
+        b.click(&format!("#board [data-cell=\"{i}\"]"));
+        twin.toggle(i);
+    }
+    b.click("#guess");
+    let verdict = twin.submit().unwrap().clone();
+    assert!(verdict.won, "the library's referee: {verdict:?}");
+    b.wait_for(
+        "!document.getElementById('verdict').hidden",
+        "the verdict",
+        WAIT,
+    );
+    assert_eq!(board(b), expected(twin));
+    let said = text(b, "verdict");
+    assert!(said.contains("You win"), "{said}");
+    assert!(said.contains(&format!("score {}", verdict.score)), "{said}");
+    verdict
+}
+
 fn text(b: &Browser, id: &str) -> String {
     b.eval(&format!("document.getElementById('{id}').innerText"))
         .as_str()
@@ -213,22 +236,8 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
         b.click(&format!("#board [data-cell=\"{i}\"]"));
         twin.toggle(i);
     }
-    for &i in hidden.atoms() {
-        b.click(&format!("#board [data-cell=\"{i}\"]"));
-        twin.toggle(i);
-    }
-    b.click("#guess");
-    let verdict = twin.submit().unwrap().clone();
-    assert!(verdict.won && verdict.wrong_guesses == 1);
-    b.wait_for(
-        "!document.getElementById('verdict').hidden",
-        "the verdict",
-        WAIT,
-    );
-    assert_eq!(board(&b), expected(&twin));
-    let said = text(&b, "verdict");
-    assert!(said.contains("You win"), "{said}");
-    assert!(said.contains(&format!("score {}", verdict.score)), "{said}");
+    let verdict = guess_right(&b, &mut twin, &hidden);
+    assert_eq!(verdict.wrong_guesses, 1);
     // The molecules the rays allowed, drawn after the game, as bbx solve lists them.
     let dir = temp_dir("web");
     let game_file = dir.join("game.txt");
@@ -501,21 +510,7 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
         assert_eq!(text(&fresh, "status"), text(&b, "status"));
     }
     // The guess: the hidden atoms, judged by the library's referee.
-    for &i in hidden.atoms() {
-        b.click(&format!("#board [data-cell=\"{i}\"]"));
-        twin.toggle(i);
-    }
-    b.click("#guess");
-    let verdict = twin.submit().unwrap().clone();
-    b.wait_for(
-        "!document.getElementById('verdict').hidden",
-        "the verdict",
-        WAIT,
-    );
-    assert_eq!(board(&b), expected(&twin));
-    let said = text(&b, "verdict");
-    assert!(said.contains("You win"), "{said}");
-    assert!(said.contains(&format!("score {}", verdict.score)), "{said}");
+    guess_right(&b, &mut twin, &hidden);
 
     // The game ID pasted into the solver: the molecules bbx solve gives,
     // drawn 8 wide and 6 high.
