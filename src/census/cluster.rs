@@ -272,21 +272,11 @@ pub struct Lost {
 /// threads poisoned ("MergeQueue poisoned."). Only a panic hook sees those
 /// panics, and panic hooks belong to the program, not to a library: a
 /// program that runs a census of several processes installs one that asks
-/// [`on_panic`](PeerWatch::on_panic) first and gives the census the same
-/// watch ([`CensusOptions::peers`](crate::census::CensusOptions::peers)):
-///
-/// ```no_run
-/// use bbx::census::cluster::PeerWatch;
-/// let watch = PeerWatch::default();
-/// let hook = watch.clone();
-/// let previous = std::panic::take_hook();
-/// std::panic::set_hook(Box::new(move |info| {
-///     if !hook.on_panic(info) {
-///         previous(info);
-///     }
-/// }));
-/// // … CensusOptions { peers: watch, .. }
-/// ```
+/// [`on_panic`](PeerWatch::on_panic) first, passes the panic on to the
+/// previous hook only when it answers `false`, and gives the census a clone
+/// of the same watch
+/// ([`CensusOptions::peers`](crate::census::CensusOptions::peers)); `bbx`
+/// itself does so once, before its first census of several processes.
 ///
 /// Without it a lost process is still an error, but the panics are printed,
 /// and a worker unwinding from one may panic again in timely's destructors,
