@@ -672,6 +672,148 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
     assert_eq!(parse_tatham(&shared, "id").unwrap().hidden, *twin.hidden());
 }
 
+/// Chooses `policy` ("" for none) in the coach's menu, as a player does.
+fn choose_policy(b: &Browser, policy: &str) {
+    b.eval(&format!(
+        "(() => {{ const s = document.getElementById('c-policy'); s.value = {}; s.dispatchEvent(new Event('change')); return true; }})()",
+        json!(policy)
+    ));
+}
+
+/// The coach's answer on the rays on the board with `policy`'s next ray
+/// ("" for none), once it is in.
+fn coach_answer_with(b: &Browser, policy: &str) -> Value {
+    let observation = board(b)["observation"].clone();
+    b.wait_for(
+        &format!(
+            "(d => d.observation === {observation} && d.policy === {} && Object.assign({{}}, d))(document.getElementById('coach-out').dataset)",
+            json!(policy)
+        ),
+        "the coach's answer with the policy",
+        WAIT,
+    )
+}
+
+/// The sentence `bbx play`'s coach ends its best-ray panel with, for
+/// `bbx suggest --json`'s `policy` object, in a box of `shape`.
+fn next_ray_sentence(shape: Shape, p: &Value) -> String {
+    let name = p["name"].as_str().unwrap();
+    let ray = p["ray"].as_u64().expect("a next ray") as usize;
+    let mut said = format!(
+        "{name}'s next ray: {ray} ({})",
+        bbx::render::position_name(shape, ray)
+    );
+    if let Some(c) = p["candidates"].get(0) {
+        said.push_str(&format!(
+            ", {:.1} rays",
+            c["expected_rays"].as_f64().unwrap()
+        ));
+    }
+    said
+}
+
+#[test]
+fn the_page_s_coach_names_a_policy_s_next_ray_in_headless_chromium() {
+    let Some(url) = page_or_skip() else {
+        return;
+    };
+    let b = Browser::start(Screen::Desktop(1280, 900));
+    let dir = temp_dir("web-policy");
+    open(&b, &url);
+    b.click("#tab-game");
+    b.type_into("#timeout", "60");
+    b.type_into("#config", "A3_B5");
+    b.type_into("#seed", "7");
+    b.click("#new-form button[type=submit]");
+    b.wait_for(
+        "document.getElementById('title').innerText.includes('A3_B5, standard rules, seed 7')",
+        "the new game",
+        WAIT,
+    );
+    for q in [1, 7, 12] {
+        b.click(&format!("#board [data-pos=\"{q}\"]"));
+    }
+    let shape = Shape::new(5, 5).unwrap();
+    let position = dir.join("position.txt");
+    std::fs::write(
+        &position,
+        format!("A3_B5 {}\n", board(&b)["observation"].as_str().unwrap()),
+    )
+    .unwrap();
+    let file = position.to_str().unwrap();
+
+    // Without a policy: the best ray, and no policy's line or ring.
+    b.click("#c-best");
+    let answer = coach_answer_with(&b, "");
+    assert_eq!(answer["nextRay"], json!(""));
+    assert_eq!(b.eval("document.getElementById('next-ray')"), Value::Null);
+    assert_eq!(
+        b.eval("document.querySelector('#board .next-ray')"),
+        Value::Null
+    );
+
+    // Greedy, then rollout: the ray bbx suggest --policy gives, in bbx
+    // play's words, ringed on the border; the best ray stays.
+    for policy in ["greedy", "rollout"] {
+        choose_policy(&b, policy);
+        let answer = coach_answer_with(&b, policy);
+        let suggested = json_ok(&["suggest", file, "--policy", policy, "--max-rays", "1"]);
+        let p = &suggested["policy"];
+        assert_eq!(answer["nextRay"], json!(p["ray"].to_string()), "{policy}");
+        assert_eq!(
+            answer["best"],
+            json!(suggested["rays"][0]["position"].to_string())
+        );
+        assert_eq!(
+            text(&b, "next-ray"),
+            next_ray_sentence(shape, p),
+            "{policy}"
+        );
+        let ringed = b.eval("document.querySelector('#board .slot.next').dataset.pos");
+        assert_eq!(ringed, json!(p["ray"].to_string()), "{policy}");
+        assert_eq!(
+            b.eval("document.querySelectorAll('#board circle.next-ray').length"),
+            json!(1)
+        );
+    }
+
+    // A policy whose next ray cannot be known: the panel says why, and
+    // names the setting to raise.
+    b.click("#tab-game");
+    b.type_into("#max", "2");
+    b.click("#tab-play");
+    choose_policy(&b, "greedy");
+    let answer = coach_answer_with(&b, "greedy");
+    let suggested = json_ok(&["suggest", file, "--policy", "greedy", "--max", "2"]);
+    assert_eq!(suggested["policy"]["unanswered"], json!("not_listed"));
+    assert_eq!(answer["nextRay"], json!(""));
+    assert_eq!(
+        text(&b, "next-ray"),
+        "greedy's next ray: unknown until all are listed"
+    );
+    let said = text(&b, "coach-out");
+    assert!(
+        said.contains("the most molecules (Settings) raises it"),
+        "{said}"
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#board .next-ray')"),
+        Value::Null
+    );
+
+    // None again: the line and the ring are gone.
+    b.click("#tab-game");
+    b.type_into("#max", "10000");
+    b.click("#tab-play");
+    choose_policy(&b, "");
+    coach_answer_with(&b, "");
+    assert_eq!(b.eval("document.getElementById('next-ray')"), Value::Null);
+    assert_eq!(
+        b.eval("document.querySelector('#board .next-ray')"),
+        Value::Null
+    );
+}
+
 fn certain_of(v: &Value, key: &str) -> Vec<u64> {
     let mut c: Vec<u64> = v[key]
         .as_array()
@@ -791,6 +933,12 @@ fn screenshots() {
         b.screenshot(&out.join(format!("{name}-play.png")));
         b.eval("document.getElementById('coach').scrollIntoView() || true");
         b.screenshot(&out.join(format!("{name}-coach.png")));
+        // Rollout's next ray, ringed, at the end of the best ray's part.
+        choose_policy(&b, "rollout");
+        coach_answer_with(&b, "rollout");
+        b.eval("document.getElementById('coach').scrollIntoView() || true");
+        b.screenshot(&out.join(format!("{name}-policy.png")));
+        choose_policy(&b, "");
         for q in [4, 9, 14, 30, 21, 10] {
             b.click(&format!("#board [data-pos=\"{q}\"]"));
         }

@@ -13,7 +13,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered};
+use crate::assistant::next::PolicyRay;
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
 use crate::control::Ended;
 use crate::error::quantity;
@@ -22,7 +22,7 @@ use crate::play::game::{Action, Game};
 use crate::play::input::Target;
 use crate::play::referee::{Judge, Verdict};
 use crate::play::save::is_tatham_save;
-use crate::render::position_name;
+use crate::render::{next_ray_line, position_name};
 use crate::rules::board::{Side, port};
 use crate::rules::config::{Config, Shape};
 use crate::rules::notation::Notation;
@@ -666,56 +666,30 @@ fn ranked_lines(p: Shape, a: &Answer) -> Lines {
     lines
 }
 
-/// The ray a policy shoots next, in one line: `greedy's next ray: 18
-/// (right, row 7)`; under rollout with the rays its games are expected to
-/// take from here, this one included (`rollout's next ray: 18 (right, row
-/// 7), 5.2 rays`); else why there is none, or why it is not known. Each
-/// fits the side panel beside an 8-wide box in an 80×24 terminal (52
-/// columns), for any policy and ray.
+/// The ray a policy shoots next, in one line ([`next_ray_line`]: `greedy's
+/// next ray: 18 (right, row 7)`, or why there is none), drawn dim when it
+/// names no ray. Each fits the side panel beside an 8-wide box in an 80×24
+/// terminal (52 columns), for any policy and ray.
 ///
 /// ```
 /// use bbx::assistant::next::{PolicyRay, Stop};
 /// use bbx::assistant::strategy::Policy;
-/// use bbx::play::words::policy_line;
+/// use bbx::play::words::{Tone, policy_line};
 /// let mut next = PolicyRay {
 ///     policy: Policy::Greedy, exact_below: None, molecules: 12, ray: Some(18),
 ///     stop: None, candidates: vec![], unanswered: None, why: None,
 /// };
-/// assert_eq!(policy_line(8, &next).0, "greedy's next ray: 18 (right, row 7)");
+/// assert_eq!(policy_line(8, &next), ("greedy's next ray: 18 (right, row 7)".into(), Tone::Info));
 /// (next.ray, next.stop) = (None, Some(Stop::Known));
 /// assert_eq!(policy_line(8, &next).0, "greedy's next ray: none, the molecule is known");
 /// ```
 pub fn policy_line(shape: impl Into<Shape>, next: &PolicyRay) -> (String, Tone) {
-    let p = shape.into();
-    let name = next.policy;
-    let none = match (next.ray, next.stop, next.unanswered) {
-        (Some(q), _, _) => {
-            let mut said = format!("{name}'s next ray: {q} ({})", position_name(p, q));
-            if let Some(c) = next.candidates.first().filter(|c| c.ray == q) {
-                said.push_str(&format!(", {:.1} rays", c.expected_rays));
-            }
-            return line(said);
-        }
-        (None, _, Some(why)) => match why {
-            Unanswered::NotListed => "unknown until all are listed",
-            Unanswered::TooLarge if next.molecules > NEXT_RAY_LIMIT => {
-                "unknown, too many molecules"
-            }
-            Unanswered::TooLarge => "unknown, the box is too wide",
-            Unanswered::AtomRange => "unknown, atom counts differ",
-            Unanswered::TimedOut => "unknown, the time ran out",
-            Unanswered::Cancelled => "unknown, interrupted",
-            Unanswered::OverMemory => "unknown, over the memory bound",
-        },
-        (None, Some(stop), None) => match stop {
-            Stop::NothingFits => "none, no molecule fits",
-            Stop::Known => "none, the molecule is known",
-            Stop::NoRaySplits => "none, no ray tells them apart",
-            Stop::PlaceAtoms => "none, placing atoms costs less",
-        },
-        (None, None, None) => "none",
-    };
-    dim(format!("{name}'s next ray: {none}"))
+    let said = next_ray_line(shape, next);
+    if next.ray.is_some() {
+        line(said)
+    } else {
+        dim(said)
+    }
 }
 
 /// The side panel after the game: the verdict explained, the review, the
@@ -1034,7 +1008,7 @@ pub fn too_small(shape: Shape, (w, h): (u16, u16), (x, y): (u16, u16)) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::next::Candidate;
+    use crate::assistant::next::{Candidate, NEXT_RAY_LIMIT, Stop, Unanswered};
 
     /// Every line a policy's next ray can take fits the 52 columns of the
     /// side panel beside an 8-wide box at 80×24, and says what it means.

@@ -1,6 +1,6 @@
 //! `bbx suggest`: the rays worth shooting next and the best strategy.
 
-use crate::assistant::next::{PolicyRay, Stop};
+use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered};
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
 use crate::error::quantity;
@@ -108,6 +108,59 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         plan_text(&p.tree, 2, &mut out);
     }
     out
+}
+
+/// The ray a policy shoots next ([`PolicyRay`]) in a box of `shape`, in
+/// one line, as `bbx play`'s coach ends its best-ray panel with it and the
+/// web page's coach shows it: `greedy's next ray: 18 (right, row 7)`; under
+/// rollout with the rays its games are expected to take from here, this one
+/// included (`rollout's next ray: 18 (right, row 7), 5.2 rays`); else in a
+/// few words why there is none, or why it is not known (the full reason is
+/// [`PolicyRay::why`]).
+///
+/// ```
+/// use bbx::assistant::next::{PolicyRay, Stop};
+/// use bbx::assistant::strategy::Policy;
+/// use bbx::render::next_ray_line;
+/// let mut next = PolicyRay {
+///     policy: Policy::Greedy, exact_below: None, molecules: 12, ray: Some(18),
+///     stop: None, candidates: vec![], unanswered: None, why: None,
+/// };
+/// assert_eq!(next_ray_line(8, &next), "greedy's next ray: 18 (right, row 7)");
+/// (next.ray, next.stop) = (None, Some(Stop::Known));
+/// assert_eq!(next_ray_line(8, &next), "greedy's next ray: none, the molecule is known");
+/// ```
+pub fn next_ray_line(shape: impl Into<Shape>, next: &PolicyRay) -> String {
+    let p = shape.into();
+    let name = next.policy;
+    let none = match (next.ray, next.stop, next.unanswered) {
+        (Some(q), _, _) => {
+            let mut said = format!("{name}'s next ray: {q} ({})", position_name(p, q));
+            if let Some(c) = next.candidates.first().filter(|c| c.ray == q) {
+                said.push_str(&format!(", {:.1} rays", c.expected_rays));
+            }
+            return said;
+        }
+        (None, _, Some(why)) => match why {
+            Unanswered::NotListed => "unknown until all are listed",
+            Unanswered::TooLarge if next.molecules > NEXT_RAY_LIMIT => {
+                "unknown, too many molecules"
+            }
+            Unanswered::TooLarge => "unknown, the box is too wide",
+            Unanswered::AtomRange => "unknown, atom counts differ",
+            Unanswered::TimedOut => "unknown, the time ran out",
+            Unanswered::Cancelled => "unknown, interrupted",
+            Unanswered::OverMemory => "unknown, over the memory bound",
+        },
+        (None, Some(stop), None) => match stop {
+            Stop::NothingFits => "none, no molecule fits",
+            Stop::Known => "none, the molecule is known",
+            Stop::NoRaySplits => "none, no ray tells them apart",
+            Stop::PlaceAtoms => "none, placing atoms costs less",
+        },
+        (None, None, None) => "none",
+    };
+    format!("{name}'s next ray: {none}")
 }
 
 /// What a policy shoots next ([`PolicyRay`]) in a box of `shape`, as

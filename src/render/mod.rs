@@ -30,7 +30,7 @@ mod trace;
 #[cfg(feature = "census")]
 mod verify;
 
-pub use assist::{plan_text, suggest_text};
+pub use assist::{next_ray_line, plan_text, suggest_text};
 pub use board::{
     balls_line, balls_range_line, board, grid, marks_in, observed_marks, position_name,
     side_by_side,

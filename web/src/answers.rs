@@ -1,5 +1,6 @@
 //! The heavy questions, answered in the page's Web Worker: the coach's
-//! answer on the rays shot, a puzzle solved, a game started from a puzzle.
+//! answer on the rays shot (with a policy's next ray when the player chose
+//! one), a puzzle solved, a game started from a puzzle.
 //!
 //! Each is the library's own answer (`bbx play`'s coach, `bbx solve`), bounded
 //! by the time limit and the largest count the page gives; the JSON says what
@@ -10,15 +11,17 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use bbx::assistant::next::PolicyRay;
+use bbx::assistant::strategy::Policy;
 use bbx::control::{Budget, Instant};
-use bbx::play::coach::{Question, answer};
+use bbx::play::coach::{Question, answer_with};
 use bbx::play::save::{read_resume, save_text};
 use bbx::play::setup::{Start, start as start_game};
 use bbx::puzzle::{is_tatham, parse_puzzle};
-use bbx::render::position_name;
+use bbx::render::{next_ray_line, position_name};
 use bbx::rules::config::Shape;
 use bbx::rules::notation::Notation;
-use bbx::setting::{Setting, Text};
+use bbx::setting::{Setting, Text, serialising_with};
 use bbx::solver::report::SolveReport;
 use bbx::solver::{self, Limits};
 use bbx::{Config, Molecule, Observation, Outcome, Rules};
@@ -129,24 +132,72 @@ fn question_of(text: &str) -> Result<Question, JsError> {
     })
 }
 
+/// A policy's next ray as JSON for the page: `bbx suggest --json`'s
+/// `policy` object (its `why` naming the page's settings), with `line`, the
+/// sentence `bbx play`'s coach ends its best-ray panel with: the ray, or in
+/// a few words why there is none ([`next_ray_line`]).
+fn policy_json(shape: Shape, next: &PolicyRay) -> Value {
+    let mut v = serialising_with(&Page, || serde_json::to_value(next)).unwrap_or(Value::Null);
+    if let Value::Object(o) = &mut v {
+        o.insert("line".into(), json!(next_ray_line(shape, next)));
+    }
+    v
+}
+
+/// The policy the page's menu names: none when empty; the error names the
+/// five.
+fn policy_of(name: &str) -> Result<Option<Policy>, String> {
+    match name.trim() {
+        "" => Ok(None),
+        name => name.parse::<Policy>().map(Some),
+    }
+}
+
+/// The coach's answer to `question` within `limits` as JSON for the page:
+/// [`report_json`]'s object (the first `shown` molecules listed) with
+/// `policy`, the next ray of the policy asked for ([`policy_json`]), or
+/// null without one. `found` hears of each molecule found.
+fn coach_json(
+    question: &Question,
+    policy: Option<Policy>,
+    limits: &Limits,
+    shown: usize,
+    found: impl FnMut(&Molecule),
+) -> Result<Value, bbx::Error> {
+    let a = answer_with(question, policy, limits, found)?;
+    let shape = question.observation.shape();
+    let mut v = report_json(&a.report, a.elapsed, shown);
+    if let Value::Object(o) = &mut v {
+        let next = a.policy.as_ref().map(|next| policy_json(shape, next));
+        o.insert("policy".into(), next.unwrap_or(Value::Null));
+    }
+    Ok(v)
+}
+
 /// The coach's answer on the rays shot (`question`, from
 /// [`Play::question`](crate::Play::question)): the molecules that fit (the
 /// first `shown` listed), the certain cells, each cell's chance of an atom and
 /// the unshot rays ranked, best first — `bbx play`'s coach, and the same
 /// count, certain cells and best ray as `bbx suggest` and `bbx solve` on the
-/// same rays. At most `max` molecules are listed and `timeout_ms` spent.
+/// same rays. With `policy` (`greedy`, `entropy`, `score`, `lookahead` or
+/// `rollout`; empty for none), also the ray that policy shoots next, or why
+/// there is none, as `bbx play --policy` and `bbx suggest --policy` give it.
+/// At most `max` molecules are listed and `timeout_ms` spent, the policy's
+/// work included.
 #[wasm_bindgen]
 pub fn coach(
     question: &str,
+    policy: &str,
     max: usize,
     timeout_ms: f64,
     shown: usize,
     on_found: &js_sys::Function,
 ) -> Result<String, JsError> {
     let question = question_of(question)?;
-    let started = Instant::now();
-    let report = answer(&question, &limits(max, timeout_ms), progress(on_found)).map_err(error)?;
-    Ok(report_json(&report, started.elapsed(), shown).to_string())
+    let policy = policy_of(policy).map_err(message)?;
+    let limits = limits(max, timeout_ms);
+    let v = coach_json(&question, policy, &limits, shown, progress(on_found)).map_err(error)?;
+    Ok(v.to_string())
 }
 
 /// The atom counts to search: the page's field (`N` or `A..B`), else the
@@ -444,6 +495,79 @@ mod tests {
         let q = question_of(&range.question()).ok().unwrap();
         assert_eq!(q.observation.shape(), Shape::new(5, 9).unwrap());
         assert_eq!(q.atoms, 3..=6);
+    }
+
+    /// The question of a seeded A3_B5 game after rays 1, 7 and 12.
+    fn small_question() -> Question {
+        let mut play = crate::Play::random("A3_B5", "7", "", "").ok().unwrap();
+        for q in [1, 7, 12] {
+            play.shoot(q).ok().unwrap();
+        }
+        question_of(&play.question()).ok().unwrap()
+    }
+
+    #[test]
+    fn the_coach_names_a_policy_s_next_ray_in_play_s_words() {
+        let q = small_question();
+        let everything = limits(100_000, 0.0);
+        let none = coach_json(&q, None, &everything, 0, |_| {}).unwrap();
+        assert!(none["policy"].is_null());
+        assert!(none["complete"].as_bool().unwrap());
+        for policy in [Policy::Greedy, Policy::Rollout] {
+            let v = coach_json(&q, Some(policy), &everything, 0, |_| {}).unwrap();
+            let fit = solver::solve(
+                &q.observation,
+                q.rules,
+                q.atoms.clone(),
+                &everything,
+                |_| {},
+            )
+            .unwrap();
+            let next = bbx::assistant::next::next_ray(
+                &fit,
+                policy,
+                bbx::assistant::strategy::ROLLOUT_EXACT,
+                &Budget::default(),
+                1,
+            );
+            let ray = next.ray.expect("a ray tells the molecules apart");
+            let p = &v["policy"];
+            assert_eq!(p["name"], json!(policy.name()));
+            assert_eq!(p["ray"], json!(ray));
+            let line = p["line"].as_str().unwrap();
+            let start = format!("{policy}'s next ray: {ray} ({})", position_name(5, ray));
+            assert!(line.starts_with(&start), "{line}");
+            assert_eq!(policy == Policy::Rollout, line.ends_with(" rays"), "{line}");
+            // The same count and ranking as without a policy.
+            assert_eq!(v["molecules"], none["molecules"]);
+            assert_eq!(v["rays"], none["rays"]);
+        }
+    }
+
+    #[test]
+    fn a_policy_s_missing_ray_says_why_and_names_the_page_s_setting() {
+        let q = small_question();
+        let v = coach_json(&q, Some(Policy::Greedy), &limits(2, 0.0), 0, |_| {}).unwrap();
+        let p = &v["policy"];
+        assert!(p["ray"].is_null());
+        assert_eq!(p["unanswered"], json!("not_listed"));
+        assert_eq!(
+            p["line"],
+            json!("greedy's next ray: unknown until all are listed")
+        );
+        let why = p["why"].as_str().unwrap();
+        assert!(why.contains("the most molecules (Settings)"), "{why}");
+    }
+
+    #[test]
+    fn a_policy_is_named_as_the_command_line_names_it() {
+        assert_eq!(policy_of("").ok().unwrap(), None);
+        assert_eq!(policy_of("rollout").ok().unwrap(), Some(Policy::Rollout));
+        let wrong = policy_of("best").unwrap_err();
+        assert!(
+            wrong.contains("greedy, entropy, score, lookahead or rollout"),
+            "{wrong}"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! |-------|------|-------|
 //! | the page | the game in hand: shots, atoms, marks, undo and redo, the referee, the save text and the game ID, all quick | [`Play`] |
 //! | the page | the border of a box of any width and height, for the solver's boards; what a file is | [`border`], [`kind`] |
-//! | a Web Worker | the heavy questions: the coach's answer, a puzzle solved, a game started from a puzzle | [`coach`], [`solve`], [`solve_rays`], [`start`] |
+//! | a Web Worker | the heavy questions: the coach's answer (with a policy's next ray when one is chosen), a puzzle solved, a game started from a puzzle | [`coach`], [`solve`], [`solve_rays`], [`start`] |
 //!
 //! A question that a newer one makes useless is stopped by the page, which
 //! terminates the worker and starts another; each question is also bounded

@@ -130,7 +130,13 @@
   let pendingWrong = null; // a wrong guess waiting for "play on" or "end"
   const coach = {
     panels: { count: false, certain: false, chances: false, best: false, explained: false },
-    key: null, answer: null, error: null, found: 0, started: 0, wallMs: 0, timer: null, coached: false,
+    // The policy whose next ray ends the best ray's part ('' none): kept
+    // from game to game as the panels are, and, as they are, not in the
+    // link, which holds the game and not how its player is helped.
+    policy: '',
+    // `key` and `asked`: the question and the policy of the answer in hand
+    // or coming.
+    key: null, asked: '', answer: null, error: null, found: 0, started: 0, wallMs: 0, timer: null, coached: false,
   };
   const also = { key: null, answer: null, error: null };
 
@@ -193,8 +199,11 @@
 
   // The answer of the coach for the rays on the board, if in.
   function coachAnswer() {
-    return coach.answer && coach.key === play.question() ? coach.answer : null;
+    return coach.answer && coach.key === play.question() && coach.asked === askedPolicy() ? coach.answer : null;
   }
+  // The policy to ask the coach with: the one chosen, while the best ray is
+  // shown (its next ray is part of it, as in `bbx play`).
+  function askedPolicy() { return coach.panels.best ? coach.policy : ''; }
 
   function drawBoard() {
     const p = st.width;
@@ -232,6 +241,7 @@
     // The border: the marks of the rays shot, whether the guess explains them.
     const explained = coach.panels.explained && !over ? new Map(st.explained) : null;
     const best = a && coach.panels.best && a.rays.length ? a.rays[0].position : null;
+    const next = a && a.policy && a.policy.ray !== null ? a.policy.ray : null;
     borderAt.clear();
     for (const b of st.border) borderAt.set(b.row * (p + 2) + b.col, b.position);
     const evidence = over && st.verdict && st.verdict.evidence ? st.verdict.evidence.position : null;
@@ -239,6 +249,7 @@
       const cls = ['slot'];
       if (b.mark) cls.push(b.free ? 'free' : 'shot');
       if (b.position === best) cls.push('hot');
+      if (b.position === next) cls.push('next');
       if (b.position === evidence || (pendingWrong && pendingWrong.position === b.position)) cls.push('evidence');
       parts.push(`<rect class="${cls.join(' ')}" data-pos="${b.position}" x="${px(b.col)}" y="${px(b.row)}" width="${U}" height="${U}"><title>${esc(rayName(b.position))}${b.outcome ? ': ' + esc(outcomeWords(b.outcome)) : ''}</title></rect>`);
       const [x, y] = slotCenter(b);
@@ -252,6 +263,8 @@
         parts.push(`<text class="tick ${ok ? 'ok' : 'no'}" x="${px(b.col) + U - 2}" y="${px(b.row) + 2.2}">${ok ? '✓' : '✗'}</text>`);
       }
       if (b.position === best) parts.push(arrow(b));
+      // The policy's next ray: a dashed ring round its slot.
+      if (b.position === next) parts.push(`<circle class="next-ray" cx="${x}" cy="${y}" r="4.1"/>`);
     }
     // Certain cells.
     if (sureEmpty) {
@@ -415,7 +428,7 @@
       also.answer = null;
       also.error = null;
       const { max, timeout } = limits();
-      solveWorker.ask('coach', { question: key, max, timeout, shown: 24 }).then((a) => {
+      solveWorker.ask('coach', { question: key, policy: '', max, timeout, shown: 24 }).then((a) => {
         if (also.key === key) { also.answer = a; drawAlso(); }
       }, (e) => {
         if (e !== superseded && also.key === key) { also.error = e.message; drawAlso(); }
@@ -443,6 +456,7 @@
     const out = $('coach-out');
     const pn = coach.panels;
     for (const k of Object.keys(pn)) $('c-' + k).checked = pn[k];
+    $('c-policy').value = coach.policy;
     const lines = [];
     if (pn.explained && !st.over) {
       const n = st.explained.length;
@@ -497,6 +511,12 @@
         lines.push(`<table class="rays"><thead><tr><th>ray</th><th>position</th><th>outcomes</th><th>expected left</th><th>bits</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
         if (a.caveat) lines.push(`<p class="dim">${esc(a.caveat)}</p>`);
       }
+      // The policy's next ray, in `bbx play`'s words; why there is none.
+      if (a.policy) {
+        const ringed = a.policy.ray !== null ? ' <span class="dim">(ringed on the border)</span>' : '';
+        lines.push(`<p><span id="next-ray" class="${a.policy.ray !== null ? '' : 'dim'}">${esc(a.policy.line)}</span>${ringed}</p>`);
+        if (a.policy.why) lines.push(`<p class="dim">${esc(a.policy.why)}</p>`);
+      }
     }
     lines.push(`<p class="dim">answered in ${(a.elapsed_ms / 1000).toFixed(2)} s</p>`);
     out.innerHTML = lines.join('');
@@ -507,6 +527,7 @@
     return {
       observation: a.observation, molecules: String(a.molecules), complete: String(a.complete),
       best: a.rays.length ? String(a.rays[0].position) : '',
+      policy: a.policy ? a.policy.name : '', nextRay: a.policy && a.policy.ray !== null ? String(a.policy.ray) : '',
       certainAtoms: a.certainty_known ? a.certain_atoms.join(',') : '',
       certainEmpty: a.certainty_known ? a.certain_empty.join(',') : '',
       elapsedMs: String(a.elapsed_ms),
@@ -524,8 +545,10 @@
     }
     coach.coached = true;
     const key = play.question();
-    if (coach.key === key && (coach.answer || coach.error || coachWorker.busy)) return;
+    const policy = askedPolicy();
+    if (coach.key === key && coach.asked === policy && (coach.answer || coach.error || coachWorker.busy)) return;
     coach.key = key;
+    coach.asked = policy;
     coach.answer = null;
     coach.error = null;
     coach.found = 0;
@@ -533,14 +556,14 @@
     clearInterval(coach.timer);
     coach.timer = setInterval(() => { if (!coach.answer) drawCoach(); }, 250);
     const { max, timeout } = limits();
-    coachWorker.ask('coach', { question: key, max, timeout, shown: 0 }, (n) => { coach.found = n; }).then((a) => {
-      if (coach.key !== key) return;
+    coachWorker.ask('coach', { question: key, policy, max, timeout, shown: 0 }, (n) => { coach.found = n; }).then((a) => {
+      if (coach.key !== key || coach.asked !== policy) return;
       coach.answer = a;
       coach.wallMs = performance.now() - coach.started;
       clearInterval(coach.timer);
       render();
     }, (e) => {
-      if (e === superseded || coach.key !== key) return;
+      if (e === superseded || coach.key !== key || coach.asked !== policy) return;
       coach.error = e.message;
       clearInterval(coach.timer);
       drawCoach();
@@ -868,6 +891,13 @@
   for (const name of Object.keys(coach.panels)) {
     $('c-' + name).addEventListener('change', (e) => { coach.panels[name] = e.target.checked; drawBoard(); drawCoach(); askCoach(); });
   }
+  // A policy chosen shows its next ray with the best ray's part, which it
+  // turns on.
+  $('c-policy').addEventListener('change', (e) => {
+    coach.policy = e.target.value;
+    if (coach.policy) coach.panels.best = true;
+    drawBoard(); drawCoach(); askCoach();
+  });
   $('undo').onclick = undo;
   $('redo').onclick = redo;
   $('mark').onclick = () => { marking = !marking; drawPanel(); drawBoard(); };

@@ -16,7 +16,7 @@ self.onmessage = (event) => {
     let result;
     switch (fn) {
       case 'coach':
-        result = wasm_bindgen.coach(args.question, args.max, args.timeout, args.shown, progress);
+        result = wasm_bindgen.coach(args.question, args.policy, args.max, args.timeout, args.shown, progress);
         break;
       case 'solve':
         result = wasm_bindgen.solve(args.text, args.origin, args.atoms, args.rules,
