@@ -125,6 +125,23 @@ fn linked(b: &Browser, expr: &str) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
 
+/// Starts a game of `config` from the New game form, with `seed` and a
+/// minute for each coach question, and waits for its title to name both.
+fn new_game(b: &Browser, config: &str, seed: u64) {
+    b.click("#tab-game");
+    b.type_into("#timeout", "60");
+    b.type_into("#config", config);
+    b.type_into("#seed", &seed.to_string());
+    b.click("#new-form button[type=submit]");
+    b.wait_for(
+        &format!(
+            "(t => t.includes('{config}') && t.includes('seed {seed}'))(document.getElementById('title').innerText)"
+        ),
+        "the new game",
+        WAIT,
+    );
+}
+
 /// Places the `hidden` atoms on the page and its `twin`, submits the guess
 /// and checks that the page shows the win and the score the library's
 /// referee gives: that verdict.
@@ -258,16 +275,7 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
 
     // The coach on the standard game, started from the New game form:
     // count, certain cells and best ray as bbx suggest and bbx solve give them.
-    b.click("#tab-game");
-    b.type_into("#timeout", "60");
-    b.type_into("#config", "A4_B8");
-    b.type_into("#seed", "42");
-    b.click("#new-form button[type=submit]");
-    b.wait_for(
-        "!document.getElementById('page-play').hidden",
-        "the new game",
-        WAIT,
-    );
+    new_game(&b, "A4_B8", 42);
     assert!(text(&b, "title").contains("A4_B8, standard rules, seed 42"));
     for q in [2, 11, 20, 29] {
         b.click(&format!("#board [data-pos=\"{q}\"]"));
@@ -582,16 +590,7 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
 
     // A range, 2 to 3 atoms in a 5×5 box, from the New game form: the count
     // is never told, the coach counts over the range, a right guess wins.
-    b.click("#tab-game");
-    b.type_into("#timeout", "60");
-    b.type_into("#config", "A2-3_B5");
-    b.type_into("#seed", "9");
-    b.click("#new-form button[type=submit]");
-    b.wait_for(
-        "document.getElementById('title').innerText.includes('A2-3_B5')",
-        "the game of a range",
-        WAIT,
-    );
+    new_game(&b, "A2-3_B5", 9);
     let setup = Setup {
         start: Start::Random {
             config: "A2-3_B5".parse().unwrap(),
@@ -720,16 +719,8 @@ fn the_page_s_coach_names_a_policy_s_next_ray_in_headless_chromium() {
     let b = Browser::start(Screen::Desktop(1280, 900));
     let dir = temp_dir("web-policy");
     open(&b, &url);
-    b.click("#tab-game");
-    b.type_into("#timeout", "60");
-    b.type_into("#config", "A3_B5");
-    b.type_into("#seed", "7");
-    b.click("#new-form button[type=submit]");
-    b.wait_for(
-        "document.getElementById('title').innerText.includes('A3_B5, standard rules, seed 7')",
-        "the new game",
-        WAIT,
-    );
+    new_game(&b, "A3_B5", 7);
+    assert!(text(&b, "title").contains("A3_B5, standard rules, seed 7"));
     for q in [1, 7, 12] {
         b.click(&format!("#board [data-pos=\"{q}\"]"));
     }
