@@ -826,4 +826,35 @@ mod tests {
         assert_eq!(b.search_total, whole.search_total);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
+
+    #[test]
+    fn a_work_directory_with_files_bbx_did_not_make_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let config: Config = "A3_B4".parse().unwrap();
+        let mut stopped = options(dir.path(), 1, 3);
+        stopped.search.faults = crate::control::Faults::parse("stop-after=10").unwrap();
+        let first = run(config, &stopped, |_| {}).unwrap();
+        assert!(first.bound.is_none());
+        let work = first.work_dir.unwrap();
+        std::fs::write(work.join("notes.txt"), "mine").unwrap();
+        let e = run(config, &options(dir.path(), 1, 3), |_| {}).unwrap_err();
+        let shown = e.show(&crate::setting::Plain);
+        assert!(
+            shown.contains("it holds 'notes.txt', which bbx did not make"),
+            "{shown}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(work.join("notes.txt")).unwrap(),
+            "mine"
+        );
+        assert!(work.join(MANIFEST).exists() && work.join(LOG).exists());
+        std::fs::remove_file(work.join("notes.txt")).unwrap();
+        assert!(
+            run(config, &options(dir.path(), 1, 3), |_| {})
+                .unwrap()
+                .bound
+                .is_some()
+        );
+        assert!(!work.exists());
+    }
 }
