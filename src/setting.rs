@@ -49,6 +49,10 @@ pub enum Setting {
     Config,
     /// The catalogue file.
     Db,
+    /// How many rays deep a lower bound's search tries every strategy.
+    Depth,
+    /// The size of the sets searched to the end (played exactly).
+    ExactBelow,
     /// Exploring a configuration past the size limit.
     Force,
     /// The puzzle format, instead of detecting it.
@@ -101,6 +105,8 @@ impl Setting {
             Setting::Boards => "the number of boards",
             Setting::Config => "the configuration",
             Setting::Db => "the catalogue file",
+            Setting::Depth => "the search depth",
+            Setting::ExactBelow => "the size of the sets played exactly",
             Setting::Force => "forcing past the size limit",
             Setting::Format => "the puzzle format",
             Setting::Hostfile => "the host file",

@@ -8,6 +8,7 @@ mod common;
 
 mod census;
 mod cli_args;
+mod cli_bound;
 mod cli_catalogue;
 mod cli_census;
 mod cli_errors;

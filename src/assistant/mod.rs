@@ -9,6 +9,8 @@
 //! in a game under way (on the molecules that fit), [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
+#[cfg(feature = "census")]
+pub mod bound;
 pub mod generate;
 pub mod next;
 pub mod optimal;

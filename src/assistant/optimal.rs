@@ -181,6 +181,10 @@ impl Hasher for KeyHasher {
 /// A memo entry's low bit: the value is exact (else a lower bound).
 const EXACT: u64 = 1;
 
+/// A memo key's mark for a value cut at a depth (times the depth plus one;
+/// see [`Search::key_at`]).
+const DEPTH_MARK: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
+
 /// The exhaustive search over one configuration's spectra.
 struct Search<'a> {
     t: &'a Spectra,
@@ -197,9 +201,6 @@ struct Search<'a> {
     /// Sets of at most this many molecules are searched to the end even
     /// past the depth limit of [`Search::value`].
     small: usize,
-    /// Set when a value was cut at the depth limit (a lower bound, not the
-    /// optimum).
-    inexact: bool,
     memo: HashMap<u128, u64, BuildHasherDefault<KeyHasher>>,
     /// The most entries in the memo.
     capacity: usize,
@@ -249,7 +250,6 @@ impl<'a> Search<'a> {
             images,
             words,
             small: 0,
-            inexact: false,
             memo: HashMap::default(),
             capacity: memo_capacity(options.budget.memory_or(MEMO_MEMORY)),
             forgotten: 0,
@@ -331,25 +331,47 @@ impl<'a> Search<'a> {
             .all(|&m| self.class[m as usize] == self.class[set[0] as usize])
     }
 
-    /// The set's value when it is below `beat`; otherwise a lower bound of
-    /// it, at least `beat`. Past `depth` more rays (`u32::MAX`: no limit) a
-    /// set of more than `small` molecules is not searched: its bound
-    /// stands for its value, and the answer is a lower bound (the search
-    /// says so in `inexact`).
+    /// The key of `set` searched `depth` more rays deep: the set's key
+    /// ([`Search::key`]) marked with the depth, so that a value cut at one
+    /// depth never stands for another's. A set of at most `small`
+    /// molecules, or one searched without a limit, has its optimum at every
+    /// depth: its key is the plain one.
+    fn key_at(&self, set: &[u32], depth: u32) -> u128 {
+        let key = self.key(set);
+        if depth == u32::MAX || set.len() <= self.small {
+            key
+        } else {
+            key ^ (u128::from(depth) + 1).wrapping_mul(DEPTH_MARK)
+        }
+    }
+
+    /// The set's value searched `depth` more rays deep (`u32::MAX`: no
+    /// limit, the optimum) when it is below `beat`; otherwise a lower bound
+    /// of it, at least `beat`.
+    ///
+    /// The value cut at depth d, F_d, is a function of the set alone: 0
+    /// for a set no ray splits; past the depth (d = 0) the set's Huffman
+    /// bound, unless it has at most `small` molecules (then its optimum,
+    /// as at every depth); otherwise the largest of its Huffman bound and
+    /// the least, over the rays not dominated, of |S| + Σ F_{d-1} of the
+    /// ray's outcomes (for the score, with stopping now). The memo holds
+    /// each set's F_d, or a lower bound of it, under its key marked with d
+    /// ([`Search::key_at`]), so a value found at one depth never leaks
+    /// into another's and the answer does not depend on what was searched
+    /// before. F_d ≤ F_{d+1} ≤ the optimum: every F_d is a lower bound of
+    /// the fewest rays.
     fn value(&mut self, set: &[u32], beat: u64, root: bool, depth: u32) -> u64 {
         let n = set.len();
         if n <= 1 || self.must_stop() {
             return if n <= 1 { 0 } else { beat };
         }
-        let key = self.key(set);
+        let depth = if n <= self.small { u32::MAX } else { depth };
+        let key = self.key_at(set, depth);
         let known = self.memo.get(&key).copied();
         if let Some(e) = known
             && (e & EXACT == EXACT || e >> 1 >= beat)
             && !root
         {
-            if e & EXACT == 0 {
-                self.inexact = true;
-            }
             return e >> 1;
         }
         let t = self.t;
@@ -375,19 +397,21 @@ impl<'a> Search<'a> {
             return stop;
         }
         let sizes = self.class_sizes(set);
-        let lower = match self.measure {
+        let huffman_bound = match self.measure {
             Measure::Rays => huffman(&sizes, most),
             Measure::Score => {
                 stop.min(n as u64 + MISSED_ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
             }
+        };
+        if depth == 0 {
+            // Past the depth: the Huffman bound is the value.
+            return huffman_bound;
         }
-        .max(known.map_or(0, |e| e >> 1));
+        // What the memo knows of this set at this depth is a lower bound
+        // of the same value.
+        let lower = huffman_bound.max(known.map_or(0, |e| e >> 1));
         if lower >= beat && !root {
             self.remember(key, lower, false);
-            return lower;
-        }
-        if depth == 0 && n > self.small {
-            self.inexact = true;
             return lower;
         }
         let deeper = if depth == u32::MAX { depth } else { depth - 1 };
@@ -395,7 +419,6 @@ impl<'a> Search<'a> {
         if self.measure == Measure::Rays {
             self.drop_dominated(set, &mut splits);
         }
-        let outer = std::mem::replace(&mut self.inexact, false);
         let mut best = beat;
         let mut exact = false;
         let mut best_ray = None;
@@ -453,7 +476,6 @@ impl<'a> Search<'a> {
                 }
             }
             if self.ticker.cut().is_some() {
-                self.inexact = true;
                 return beat;
             }
             if !beaten {
@@ -465,17 +487,19 @@ impl<'a> Search<'a> {
         if root {
             self.first = best_ray;
         }
-        let inexact = self.inexact;
-        self.inexact |= outer;
-        if exact && !inexact {
-            self.remember(key, best, true);
-            best
+        if exact {
+            // Below `beat`: the value itself (every ray that could not beat
+            // `best` has a value of at least `best`; the Huffman bound is
+            // never above a ray's value).
+            let v = best.max(lower);
+            self.remember(key, v, true);
+            v
         } else {
             // Stopping now (the score) is one of the moves the bound covers.
             if self.measure == Measure::Score {
                 floor = floor.min(stop);
             }
-            let v = if exact { best.min(floor) } else { floor }.max(lower);
+            let v = floor.max(lower);
             self.remember(key, v, false);
             v
         }
@@ -930,6 +954,11 @@ pub struct LowerBound {
     pub small: usize,
     /// Sets of molecules the search went through.
     pub sets_searched: u64,
+    /// The units the search was cut into (see [`Unit`]): the sets left by
+    /// the first rays, up to the symmetries (0: not searched).
+    pub units: u64,
+    /// Units found done in a checkpoint rather than searched in this run.
+    pub units_resumed: u64,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -952,20 +981,268 @@ fn hitting_set(sets: &[u128], chosen: u128, depth: u32, best: &mut u32) {
     }
 }
 
-/// A proven lower bound of the fewest rays over every molecule of
-/// `config` (see [`LowerBound`]); nothing (`None`) when the budget's
-/// deadline or token ended it.
-pub fn lower_bound(
-    config: Config,
-    options: &OptimalOptions,
-) -> Result<Finished<Option<LowerBound>>, Error> {
+/// One unit of the depth search of [`lower_bound`]: the set of molecules
+/// that a first ray's outcome leaves, whose value searched one ray less
+/// deep the root adds up. A set and its mirror images are one unit (the
+/// first rays of one orbit under the box's symmetries leave images of one
+/// another's sets), so is a set that two first rays leave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// A first ray (border position) that leaves the set.
+    pub ray: usize,
+    /// The outcome of that ray that leaves it.
+    pub outcome: Outcome,
+    /// Molecules in the set.
+    pub molecules: u64,
+    /// The set's key: the same for its mirror images, and marked with the
+    /// depth it is searched to (a unit is known by it in checkpoints).
+    pub key: u128,
+}
+
+/// A lower bound's work: the cheap bounds, done, and the depth search cut
+/// into [`Unit`]s, each a function of the configuration, the rules, the
+/// depth and the size of the sets searched to the end alone, so that the
+/// bound is the same however the units are shared out, in whatever order
+/// they are done, and across a resume.
+pub struct BoundWork {
+    spectra: Spectra,
+    options: OptimalOptions,
+    /// The bound with the search's total still 0 (its cheap parts).
+    cheap: LowerBound,
+    /// The whole configuration's Huffman bound with its own branching (the
+    /// root's, as the search counts it).
+    root_huffman: u64,
+    units: Vec<Unit>,
+    /// Per first ray kept (one per set of units: rays of one orbit leave
+    /// the same units), the units its outcomes leave (outcomes of one
+    /// molecule are worth 0 and are left out).
+    firsts: Vec<Vec<usize>>,
+    start: Instant,
+}
+
+impl std::fmt::Debug for BoundWork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoundWork")
+            .field("config", &self.spectra.config)
+            .field("depth", &self.options.depth)
+            .field("units", &self.units.len())
+            .finish()
+    }
+}
+
+impl BoundWork {
+    /// The cheap bounds of `config` (the hitting and Huffman bounds) and
+    /// the units of its search `options.depth` rays deep; nothing (`None`)
+    /// when the budget's deadline or token stopped it first.
+    pub fn new(
+        config: Config,
+        options: &OptimalOptions,
+    ) -> Result<Finished<Option<BoundWork>>, Error> {
+        let start = Instant::now();
+        let spectra = Spectra::new(config, options.rules, &options.budget, 0)?;
+        let ended = spectra.ended;
+        let Some(spectra) = spectra.value else {
+            return Ok(Finished::new(None, ended));
+        };
+        let cheap = match cheap_bounds(&spectra, options)? {
+            Ok(cheap) => cheap,
+            Err(cut) => return Ok(Finished::new(None, cut.into())),
+        };
+        let mut work = BoundWork {
+            spectra,
+            options: options.clone(),
+            cheap,
+            root_huffman: 0,
+            units: Vec::new(),
+            firsts: Vec::new(),
+            start,
+        };
+        work.plan()?;
+        Ok(Finished::complete(Some(work)))
+    }
+
+    /// Cuts the root of the search into units: the first rays the search
+    /// tries (those no other ray's partition refines), each outcome's set
+    /// a unit, units of one key merged, rays that leave the same units
+    /// kept once. The units are in the order they are best done in: the
+    /// largest sets first (ties by key).
+    fn plan(&mut self) -> Result<(), Error> {
+        let depth = self.options.depth;
+        let t = &self.spectra;
+        let n = t.count;
+        if depth == 0 || n <= 1 {
+            return Ok(());
+        }
+        let mut search = Search::new(t, &self.options)?;
+        search.small = self.options.small;
+        let all: Vec<u32> = (0..n as u32).collect();
+        let codes = t.codes();
+        let mut counts = vec![0u64; codes];
+        let mut splits: Vec<(u64, usize)> = Vec::new();
+        let mut most = 0;
+        for q in 1..=t.rays {
+            t.count(&all, q, &mut counts);
+            let outcomes = counts.iter().filter(|&&c| c > 0).count();
+            if outcomes >= 2 {
+                most = most.max(outcomes);
+                splits.push((counts.iter().map(|&c| c * c).sum(), q));
+            }
+        }
+        if splits.is_empty() {
+            return Ok(());
+        }
+        self.root_huffman = huffman(&search.class_sizes(&all), most);
+        splits.sort_unstable();
+        search.drop_dominated(&all, &mut splits);
+        let mut index: HashMap<u128, usize> = HashMap::new();
+        let mut units: Vec<Unit> = Vec::new();
+        let mut firsts: Vec<Vec<usize>> = Vec::new();
+        let mut part = vec![0u32; n];
+        let mut starts = Vec::new();
+        for &(_, q) in &splits {
+            t.split(&all, q, &mut part, &mut starts);
+            let mut these = Vec::new();
+            for c in 0..codes {
+                let child = &part[starts[c]..starts[c + 1]];
+                if child.len() <= 1 {
+                    continue;
+                }
+                let key = search.key_at(child, depth - 1);
+                let i = *index.entry(key).or_insert_with(|| {
+                    units.push(Unit {
+                        ray: q,
+                        outcome: Outcome::from_code(c),
+                        molecules: child.len() as u64,
+                        key,
+                    });
+                    units.len() - 1
+                });
+                these.push(i);
+            }
+            these.sort_unstable();
+            firsts.push(these);
+        }
+        // The largest sets first; the rays' units renumbered.
+        let mut order: Vec<usize> = (0..units.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(units[i].molecules), units[i].key));
+        let mut renumber = vec![0; units.len()];
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old] = new;
+        }
+        self.units = order.iter().map(|&i| units[i].clone()).collect();
+        for f in &mut firsts {
+            for i in f.iter_mut() {
+                *i = renumber[*i];
+            }
+            f.sort_unstable();
+        }
+        firsts.sort();
+        firsts.dedup();
+        self.firsts = firsts;
+        Ok(())
+    }
+
+    /// The units of the search (none when it is not searched: depth 0, or
+    /// no ray tells the molecules apart).
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// A fingerprint of the units: their number and keys, the same for
+    /// the same configuration, rules, depth and small sets, and for the
+    /// same way of cutting the search (a checkpoint of other units is not
+    /// resumed).
+    pub fn fingerprint(&self) -> String {
+        let mut bytes = Vec::with_capacity(self.units.len() * 16);
+        for u in &self.units {
+            bytes.extend_from_slice(&u.key.to_le_bytes());
+        }
+        format!(
+            "{} units, {:016x}",
+            self.units.len(),
+            xxhash_rust::xxh3::xxh3_64(&bytes)
+        )
+    }
+
+    /// A searcher of units, with its own memo within `memory` bytes.
+    pub fn solver(&self, memory: u64) -> Result<UnitSolver<'_>, Error> {
+        let mut search = Search::new(&self.spectra, &self.options)?;
+        search.small = self.options.small;
+        search.capacity = memo_capacity(memory);
+        Ok(UnitSolver { work: self, search })
+    }
+
+    /// The bound, from every unit's value (`values[i]` unit i's, as a
+    /// [`UnitSolver`] gives it) and the sets the search went through:
+    /// the least over the first rays of the molecules plus their units'
+    /// values, and no less than the configuration's Huffman bound.
+    pub fn bound(&self, values: &[u64], sets_searched: u64) -> Result<LowerBound, Error> {
+        if values.len() != self.units.len() {
+            return Err(Error::Internal(format!(
+                "{} values for {} units of the bound",
+                values.len(),
+                self.units.len()
+            )));
+        }
+        let n = self.spectra.count as u64;
+        let search_total = self
+            .firsts
+            .iter()
+            .map(|f| n + f.iter().map(|&i| values[i]).sum::<u64>())
+            .min()
+            .map_or(0, |v| v.max(self.root_huffman));
+        let mut b = self.cheap.clone();
+        b.search_total = search_total;
+        b.rays_total = b.rays_total.max(search_total);
+        b.rays_mean = if n == 0 {
+            0.0
+        } else {
+            b.rays_total as f64 / n as f64
+        };
+        b.sets_searched = sets_searched;
+        b.units = self.units.len() as u64;
+        b.seconds = self.start.elapsed().as_secs_f64();
+        Ok(b)
+    }
+}
+
+/// Searches units of a [`BoundWork`], remembering sets from one unit to
+/// the next.
+pub struct UnitSolver<'a> {
+    work: &'a BoundWork,
+    search: Search<'a>,
+}
+
+impl UnitSolver<'_> {
+    /// Unit `i`'s value: its set's bound searched one ray less deep than
+    /// the root, and the sets searched for it; the cut when the budget's
+    /// deadline or token (or a `stop-after` fault, counting the sets this
+    /// solver searched) stopped it.
+    pub fn value(&mut self, i: usize) -> Result<(u64, u64), Cut> {
+        let w = self.work;
+        let t = &w.spectra;
+        let unit = &w.units[i];
+        let all: Vec<u32> = (0..t.count as u32).collect();
+        let mut part = vec![0u32; all.len()];
+        let mut starts = Vec::new();
+        t.split(&all, unit.ray, &mut part, &mut starts);
+        let c = unit.outcome.code();
+        let set = &part[starts[c]..starts[c + 1]];
+        let before = self.search.nodes;
+        let v = self.search.value(set, u64::MAX, false, w.options.depth - 1);
+        if let Some(cut) = self.search.ticker.cut() {
+            return Err(cut);
+        }
+        Ok((v, self.search.nodes - before))
+    }
+}
+
+/// The hitting and Huffman bounds of the configuration of `t` (the depth
+/// search not done: its total 0); the cut when the budget stopped them.
+fn cheap_bounds(t: &Spectra, options: &OptimalOptions) -> Result<Result<LowerBound, Cut>, Error> {
     use rayon::prelude::*;
-    let start = Instant::now();
     let budget = &options.budget;
-    let spectra = Spectra::new(config, options.rules, budget, 0)?;
-    let Some(t) = &spectra.value else {
-        return Ok(Finished::new(None, spectra.ended));
-    };
+    let config = t.config;
     let (rays, n) = (t.rays, t.count);
     let numbering = Numbering::new(config)
         .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
@@ -1024,7 +1301,7 @@ pub fn lower_bound(
     };
     let per = match per {
         Ok(per) => per,
-        Err(cut) => return Ok(Finished::new(None, cut.into())),
+        Err(cut) => return Ok(Err(cut)),
     };
     let hitting_total: u64 = per.iter().map(|&h| u64::from(h)).sum();
     let rays_worst = per.iter().copied().max().unwrap_or(0) as u64;
@@ -1038,18 +1315,8 @@ pub fn lower_bound(
         most = most.max(counts.iter().filter(|&&c| c > 0).count());
     }
     let huffman_total = huffman(&weights, most);
-    let (mut search_total, mut sets_searched) = (0, 0);
-    if options.depth > 0 {
-        let mut search = Search::new(t, options)?;
-        search.small = options.small;
-        search_total = search.value(&all, u64::MAX, true, options.depth);
-        if let Some(cut) = search.ticker.cut() {
-            return Ok(Finished::new(None, cut.into()));
-        }
-        sets_searched = search.nodes;
-    }
-    let rays_total = hitting_total.max(huffman_total).max(search_total);
-    Ok(Finished::complete(Some(LowerBound {
+    let rays_total = hitting_total.max(huffman_total);
+    Ok(Ok(LowerBound {
         molecules: n as u64,
         rays_total,
         rays_mean: if n == 0 {
@@ -1061,11 +1328,41 @@ pub fn lower_bound(
         huffman_total,
         rays_worst,
         depth: options.depth,
-        search_total,
+        search_total: 0,
         small: options.small,
-        sets_searched,
-        seconds: start.elapsed().as_secs_f64(),
-    })))
+        sets_searched: 0,
+        units: 0,
+        units_resumed: 0,
+        seconds: 0.0,
+    }))
+}
+
+/// A proven lower bound of the fewest rays over every molecule of
+/// `config` (see [`LowerBound`]); nothing (`None`) when the budget's
+/// deadline or token ended it. The depth search's units
+/// ([`BoundWork`]) are searched one after the other, by one searcher.
+pub fn lower_bound(
+    config: Config,
+    options: &OptimalOptions,
+) -> Result<Finished<Option<LowerBound>>, Error> {
+    let work = BoundWork::new(config, options)?;
+    let Some(work) = work.value else {
+        return Ok(Finished::new(None, work.ended));
+    };
+    let mut solver = work.solver(options.budget.memory_or(MEMO_MEMORY))?;
+    let mut values = Vec::with_capacity(work.units().len());
+    let mut sets = 0;
+    for i in 0..work.units().len() {
+        match solver.value(i) {
+            Ok((v, s)) => {
+                values.push(v);
+                sets += s;
+            }
+            Err(cut) => return Ok(Finished::new(None, cut.into())),
+        }
+    }
+    drop(solver);
+    Ok(Finished::complete(Some(work.bound(&values, sets)?)))
 }
 
 #[cfg(test)]
@@ -1127,6 +1424,167 @@ mod tests {
         let mut best = 10;
         hitting_set(&[], 0, 0, &mut best);
         assert_eq!(best, 0);
+    }
+
+    /// The options of a depth-`depth` bound, sets of at most `small`
+    /// searched to the end.
+    fn bounded(depth: u32, small: usize) -> OptimalOptions {
+        OptimalOptions {
+            depth,
+            small,
+            ..OptimalOptions::default()
+        }
+    }
+
+    /// The value cut at `depth` of `set`, straight from its definition
+    /// (no memo, no pruning): see [`Search::value`].
+    fn naive(search: &mut Search<'_>, set: &[u32], depth: u32) -> u64 {
+        let t = search.t;
+        if set.len() <= 1 {
+            return 0;
+        }
+        let depth = if set.len() <= search.small {
+            u32::MAX
+        } else {
+            depth
+        };
+        let mut counts = vec![0u64; t.codes()];
+        let mut splits = Vec::new();
+        let mut most = 0;
+        for q in 1..=t.rays {
+            t.count(set, q, &mut counts);
+            let outcomes = counts.iter().filter(|&&c| c > 0).count();
+            if outcomes >= 2 {
+                most = most.max(outcomes);
+                splits.push((counts.iter().map(|&c| c * c).sum::<u64>(), q));
+            }
+        }
+        if splits.is_empty() {
+            return 0;
+        }
+        let h = huffman(&search.class_sizes(set), most);
+        if depth == 0 {
+            return h;
+        }
+        let deeper = if depth == u32::MAX { depth } else { depth - 1 };
+        splits.sort_unstable();
+        search.drop_dominated(set, &mut splits);
+        let mut part = vec![0u32; set.len()];
+        let mut starts = Vec::new();
+        let mut best = u64::MAX;
+        for &(_, q) in &splits {
+            t.split(set, q, &mut part, &mut starts);
+            let children: Vec<Vec<u32>> = (0..t.codes())
+                .map(|c| part[starts[c]..starts[c + 1]].to_vec())
+                .collect();
+            let v = set.len() as u64
+                + children
+                    .iter()
+                    .map(|c| naive(search, c, deeper))
+                    .sum::<u64>();
+            best = best.min(v);
+        }
+        best.max(h)
+    }
+
+    #[test]
+    fn the_cut_search_is_its_definition() {
+        // The memoised, pruned search, at the root and unit by unit,
+        // against the definition searched naively.
+        for (config, depth, small) in [("A2_B3", 3, 0), ("A2_B4", 2, 3), ("A3_B4", 2, 4)] {
+            let config: Config = config.parse().unwrap();
+            let options = bounded(depth, small);
+            let t = Spectra::new(config, options.rules, &options.budget, 0)
+                .unwrap()
+                .value
+                .unwrap();
+            let all: Vec<u32> = (0..t.count as u32).collect();
+            let mut search = Search::new(&t, &options).unwrap();
+            search.small = small;
+            let expected = naive(&mut search, &all, depth);
+            let mut fresh = Search::new(&t, &options).unwrap();
+            fresh.small = small;
+            assert_eq!(
+                fresh.value(&all, u64::MAX, true, depth),
+                expected,
+                "{config}"
+            );
+            let b = lower_bound(config, &options).unwrap().value.unwrap();
+            assert_eq!(b.search_total, expected, "{config} by units");
+        }
+    }
+
+    #[test]
+    fn the_bound_is_the_same_however_its_units_are_shared_out() {
+        for (config, depth) in [("A3_B4", 3), ("A3_B5", 2), ("A4_B4", 2), ("A3_B5", 3)] {
+            let config: Config = config.parse().unwrap();
+            let options = bounded(depth, 8);
+            let work = BoundWork::new(config, &options).unwrap().value.unwrap();
+            let n = work.units().len();
+            assert!(n > 1, "{config}: {n} units");
+            // One searcher in order, the root searched whole, one searcher
+            // backwards, a fresh searcher per unit, two searchers taking
+            // turns, and a searcher that did other sets first.
+            let t = &work.spectra;
+            let all: Vec<u32> = (0..t.count as u32).collect();
+            let mut whole = Search::new(t, &options).unwrap();
+            whole.small = 8;
+            let root = whole.value(&all, u64::MAX, true, depth);
+            let mut ways: Vec<Vec<u64>> = Vec::new();
+            let mut one = work.solver(1 << 26).unwrap();
+            ways.push((0..n).map(|i| one.value(i).unwrap().0).collect());
+            let mut back = work.solver(1 << 26).unwrap();
+            let mut v: Vec<u64> = (0..n).rev().map(|i| back.value(i).unwrap().0).collect();
+            v.reverse();
+            ways.push(v);
+            ways.push(
+                (0..n)
+                    .map(|i| work.solver(1 << 26).unwrap().value(i).unwrap().0)
+                    .collect(),
+            );
+            let mut pair = [work.solver(1 << 26).unwrap(), work.solver(1 << 26).unwrap()];
+            ways.push((0..n).map(|i| pair[i % 2].value(i).unwrap().0).collect());
+            let mut warm = work.solver(1 << 26).unwrap();
+            warm.search.value(&all, u64::MAX, true, depth + 1);
+            ways.push((0..n).map(|i| warm.value(i).unwrap().0).collect());
+            let bounds: Vec<u64> = ways
+                .iter()
+                .map(|v| work.bound(v, 0).unwrap().search_total)
+                .collect();
+            assert!(
+                bounds.iter().all(|&b| b == root),
+                "{config} depth {depth}: {bounds:?} vs {root}"
+            );
+            assert!(
+                ways.iter().all(|w| *w == ways[0]),
+                "{config}: unit values differ"
+            );
+        }
+    }
+
+    #[test]
+    fn deeper_bounds_rise_to_the_optimum() {
+        for config in ["A3_B4", "A3_B5", "A4_B4"] {
+            let config: Config = config.parse().unwrap();
+            let best = optimum(config, &OptimalOptions::default())
+                .unwrap()
+                .rays_total
+                .unwrap();
+            let mut last = 0;
+            for depth in 1..=4 {
+                let b = lower_bound(config, &bounded(depth, 0))
+                    .unwrap()
+                    .value
+                    .unwrap();
+                assert!(
+                    b.search_total >= last && b.search_total <= best,
+                    "{config} {depth}"
+                );
+                last = b.search_total;
+            }
+            let b = lower_bound(config, &bounded(20, 0)).unwrap().value.unwrap();
+            assert_eq!(b.search_total, best, "{config}: deep enough, the optimum");
+        }
     }
 
     #[test]

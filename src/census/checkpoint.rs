@@ -513,7 +513,7 @@ const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Locks `dir`, trying for [`LOCK_PATIENCE`]: false when another holds it
 /// all that time.
-fn lock_patiently(dir: &OwnDir) -> std::io::Result<bool> {
+pub(crate) fn lock_patiently(dir: &OwnDir) -> std::io::Result<bool> {
     let start = std::time::Instant::now();
     loop {
         if dir.lock()? {

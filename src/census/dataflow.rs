@@ -748,7 +748,10 @@ fn hand_sample(
 }
 
 /// Everything every worker offers, at worker 0 (the others get nothing).
-fn at_zero<D: timely::ExchangeData + Clone>(worker: &mut Worker, offered: Vec<D>) -> Vec<D> {
+pub(crate) fn at_zero<D: timely::ExchangeData + Clone>(
+    worker: &mut Worker,
+    offered: Vec<D>,
+) -> Vec<D> {
     let mut input = InputHandleVec::<u64, D>::new();
     let events =
         worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());

@@ -264,8 +264,13 @@ pub fn optimum_text(o: &Optimum, naming: &dyn Naming) -> String {
 pub fn bound_text(b: &LowerBound) -> String {
     let n = b.molecules.max(1) as f64;
     let search = if b.depth > 0 {
+        let units = match (b.units, b.units_resumed) {
+            (0, _) => String::new(),
+            (u, 0) => format!(" in {u} units"),
+            (u, r) => format!(" in {u} units, {r} of them done by an earlier run"),
+        };
         format!(
-            "       every strategy's first {} rays searched (sets of at most {} molecules to the end): {:.4}, {} sets\n",
+            "       every strategy's first {} rays searched (sets of at most {} molecules to the end): {:.4}, {} sets{units}\n",
             b.depth,
             b.small,
             b.search_total as f64 / n,

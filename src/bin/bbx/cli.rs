@@ -281,6 +281,11 @@ impl Workers {
     pub fn apply(&self) -> bbx::Result<()> {
         threads(self.workers)
     }
+
+    /// The number of threads given, if one was.
+    pub fn given(&self) -> Option<usize> {
+        self.workers
+    }
 }
 
 /// Runs the library's parallel work (rayon's pool) on `n` threads, when
@@ -1017,7 +1022,7 @@ impl CensusArgs {
 /// [`bbx::census::PeerWatch::on_panic`] first, which keeps quiet the panics
 /// of timely's threads that lost a connection (the census then says which
 /// process it lost), and leaves any other to the hook there was.
-fn peer_watch() -> bbx::census::PeerWatch {
+pub fn peer_watch() -> bbx::census::PeerWatch {
     static WATCH: std::sync::OnceLock<bbx::census::PeerWatch> = std::sync::OnceLock::new();
     WATCH
         .get_or_init(|| {

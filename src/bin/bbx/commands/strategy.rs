@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use bbx::assistant::optimal::{OptimalOptions, lower_bound, optimum};
+use bbx::assistant::bound::{BoundOptions, SharedBound};
+use bbx::assistant::optimal::{OptimalOptions, optimum};
 use bbx::assistant::strategy::{
     Policy, PolicyGame, ROLLOUT_EXACT, StrategyOptions, play_all_with, play_one,
 };
@@ -34,7 +35,14 @@ placing the atoms at any moment), as totals over all games. Stopped short by \
 stopped by Ctrl-C it exits with status 130. \
 --bound adds a proven lower bound of the fewest rays, where the optimum is \
 out of reach: no strategy needs fewer rays on average, nor a shorter \
-longest game.
+longest game. With --depth D its search is cut into units (the sets the \
+first rays leave, up to the box's symmetries), shared out among --workers \
+threads and, with --processes N --process I --hostfile FILE, among \
+processes on several machines (process 0 prints the report; the others \
+print nothing). Each unit done is kept in a work directory made under \
+--work-dir: killed, interrupted (Ctrl-C) or stopped by --timeout, the same \
+command resumes it; the bound is the same however the work was shared out \
+or resumed.
 
 Examples:
   bbx strategy A3_B5
@@ -42,7 +50,9 @@ Examples:
   bbx strategy A4_B8 --molecule 868
   bbx strategy A4_B6 --policy score --json
   bbx strategy A3_B5 --optimal
-  bbx strategy A4_B8 --bound"
+  bbx strategy A4_B8 --bound
+  bbx strategy A4_B8 --bound --depth 3 --workers 2
+  bbx strategy A4_B8 --bound --depth 4 --processes 2 --process 0   (and --process 1 beside it)"
 )]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
@@ -98,6 +108,31 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// With --bound: processes sharing its search, 1 to 256
+    ///
+    /// One per machine, say: see --hostfile.
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N", requires = "bound", hide_short_help = true, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::census::cluster::MAX_PROCESSES as u64)))]
+    processes: usize,
+    /// With --bound: this process, 0 to N-1
+    ///
+    /// Process 0 prints the report.
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I", requires = "bound", hide_short_help = true, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::census::cluster::MAX_PROCESSES as u64 - 1)))]
+    process: usize,
+    /// With --bound: the processes' addresses, one HOST:PORT a line
+    ///
+    /// In process order, at most 1 MB [default: localhost:2101,
+    /// localhost:2102, …].
+    #[arg(long, value_name = "FILE", requires = "bound", hide_short_help = true)]
+    hostfile: Option<std::path::PathBuf>,
+    /// With --bound: where to make the work directory [default: bbx in the user's cache]
+    ///
+    /// The bound's search keeps the units it has done in a directory it
+    /// makes in this one (bbx-bound-CONFIG), private to the user, and removes
+    /// it once the bound is found; bbx removes only the files it made.
+    #[arg(long, value_name = "DIR", requires = "bound", hide_short_help = true)]
+    work_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     quiet: Quiet,
     #[command(flatten)]
@@ -106,6 +141,18 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
+    let shared = if args.bound {
+        Some(bound_options(&args)?)
+    } else {
+        None
+    };
+    if let Some(shared) = &shared
+        && shared.cluster.process > 0
+    {
+        // Another process of a shared bound: its share of the units, and
+        // nothing printed (process 0 prints the report).
+        return other_process(&args, shared);
+    }
     let options = StrategyOptions {
         policy: args.policy,
         rules: args.rules,
@@ -190,19 +237,164 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         report.optimal = Some(o);
     }
-    if args.bound && complete {
-        spinner.set_message(format!("strategy {}: a lower bound", args.config));
-        let b = lower_bound(args.config, &exhaustive)?;
-        status = cut_short(b.ended, "the lower bound was found");
-        report.bound = b.value;
-    }
     spinner.finish_and_clear();
+    if let Some(shared) = shared
+        && complete
+    {
+        let b = shared_bound(&args, shared, exhaustive)?;
+        status = match b.ended {
+            Ended::Complete => Status::Done,
+            ended => {
+                eprintln!("{}", bound_cut_short(&b, ended));
+                if ended == Ended::Cancelled {
+                    Status::Interrupted
+                } else {
+                    Status::Done
+                }
+            }
+        };
+        report.bound = b.bound;
+    }
     let text = if args.json {
         json(&report)?
     } else {
         crate::cli::fit(&bbx::render::strategy_text(&report, &Flags))
     };
     Ok((text, status))
+}
+
+/// The cluster, work directory and panic watch of `--bound` (its search's
+/// options are filled in later).
+fn bound_options(args: &Args) -> bbx::Result<BoundOptions> {
+    if let Some(dir) = &args.work_dir
+        && dir.exists()
+        && !dir.is_dir()
+    {
+        return Err(bbx::Error::invalid(format!(
+            "--work-dir {}: is a file, not a directory: give the directory in which the bound makes its own",
+            dir.display()
+        )));
+    }
+    if let Some(hosts) = &args.hostfile
+        && args.processes == 1
+    {
+        return Err(bbx::Error::invalid(format!(
+            "--hostfile {}: a host file is for a bound shared by several processes: give --processes N too, or leave it out",
+            hosts.display()
+        )));
+    }
+    let workers = args.workers.given().unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(bbx::census::cluster::MAX_WORKERS)
+    });
+    let cluster = bbx::census::Cluster::new(
+        workers,
+        args.processes,
+        args.process,
+        args.hostfile.as_deref(),
+    )?;
+    let work_dir = match &args.work_dir {
+        Some(dir) => dir.clone(),
+        None => crate::cli::default_work_dir()?,
+    };
+    Ok(BoundOptions {
+        search: OptimalOptions::default(),
+        peers: if cluster.processes > 1 {
+            crate::cli::peer_watch()
+        } else {
+            bbx::census::PeerWatch::default()
+        },
+        cluster,
+        work_dir,
+    })
+}
+
+/// The bound's search, shared out and checkpointed, with a progress bar of
+/// this process's units (and the time left at the rate so far).
+fn shared_bound(
+    args: &Args,
+    mut shared: BoundOptions,
+    search: OptimalOptions,
+) -> bbx::Result<SharedBound> {
+    shared.search = search;
+    let bar = progress_bar(
+        args.quiet.quiet,
+        "units",
+        format!(
+            "strategy {}: a lower bound, {} rays deep",
+            args.config, args.depth
+        ),
+    );
+    let found = bbx::assistant::bound::run(args.config, &shared, |p| {
+        bar.set_length(p.share);
+        bar.set_position(p.done);
+    });
+    bar.finish_and_clear();
+    found
+}
+
+/// Process I > 0 of a shared bound: its units, then a line on standard
+/// error; nothing on standard output.
+fn other_process(args: &Args, shared: &BoundOptions) -> bbx::Result<(String, Status)> {
+    let search = OptimalOptions {
+        rules: args.rules,
+        budget: budget(args.timeout).with_memory(Some(args.memory)),
+        faults: faults()?,
+        depth: args.depth,
+        small: args.exact_below,
+    };
+    let b = shared_bound(args, shared.clone(), search)?;
+    let (process, processes) = (shared.cluster.process, shared.cluster.processes);
+    match b.ended {
+        Ended::Complete => {
+            eprintln!(
+                "process {process} of {processes}: its share of the {} bound is done; process 0 prints the report",
+                args.config
+            );
+            Ok((String::new(), Status::Done))
+        }
+        ended => {
+            let message = bound_cut_short(&b, ended);
+            if ended == Ended::Cancelled {
+                Ok(stopped(
+                    args.json,
+                    "interrupted",
+                    &message,
+                    Status::Interrupted,
+                ))
+            } else {
+                Ok(stopped(
+                    args.json,
+                    "time_limit",
+                    &message,
+                    Status::Incomplete,
+                ))
+            }
+        }
+    }
+}
+
+/// What stopped a shared bound (`ended`) cut short, and how to resume it.
+fn bound_cut_short(b: &SharedBound, ended: Ended) -> String {
+    let why = if ended == Ended::Cancelled {
+        "interrupted"
+    } else {
+        "the time limit passed (--timeout raises it)"
+    };
+    match &b.work_dir {
+        Some(dir) if b.started => format!(
+            "{why} before the lower bound was found: {} of this process's {} units done, kept in {}: run the same command to resume",
+            b.progress.done,
+            b.progress.share,
+            bbx::files::shown(dir)
+        ),
+        Some(dir) => format!(
+            "{why} while waiting for the other processes: nothing was searched in this run; {} keeps the work: run the same command to resume",
+            bbx::files::shown(dir)
+        ),
+        None => format!("{why} before the lower bound was found"),
+    }
 }
 
 /// Writes the best strategies' trees to `path`, with what they were found
