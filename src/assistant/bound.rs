@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::assistant::optimal::{BoundWork, LowerBound, MEMO_MEMORY, OptimalOptions};
-use crate::census::checkpoint::lock_patiently;
+use crate::census::checkpoint::{MANIFEST, MANIFEST_TMP, lock_patiently};
 use crate::census::cluster::{self, Cluster, PeerWatch, Settings};
 use crate::census::dataflow::at_zero;
 use crate::census::own::{self, OwnDir, refused};
@@ -37,23 +37,17 @@ use crate::control::{Cut, Ended};
 use crate::error::Error;
 use crate::files::shown;
 use crate::rules::config::Config;
-use crate::setting::{Setting, Text};
+use crate::setting::Setting;
 use crate::text;
 
 /// The format of a bound's work directory: a change of what it holds
 /// changes it, so that other work is refused rather than resumed.
 pub const FORMAT: u32 = 1;
 
-/// The manifest's name in the work directory.
-const MANIFEST: &str = "manifest.json";
-/// The manifest while it is written.
-const MANIFEST_TMP: &str = "manifest.json.tmp";
 /// The log of the units done.
 const LOG: &str = "units.log";
 /// The log while it is rewritten on a resume.
 const LOG_TMP: &str = "units.log.tmp";
-/// The most bytes of a manifest read.
-const MANIFEST_LIMIT: u64 = 1 << 16;
 /// The most bytes of a log line read (a real one is under a hundred).
 const LINE_LIMIT: u64 = 1024;
 
@@ -332,14 +326,8 @@ pub fn run(
         std::mem::forget(guards);
         if let Some(lost) = options.peers.lost() {
             return Err(Error::system(format!(
-                "process {} lost process {} at {} ({}): the units done are kept in {}; when every process can run, the same commands resume them",
-                cluster.process,
-                lost.process,
-                cluster
-                    .addresses
-                    .get(lost.process)
-                    .map_or("?", String::as_str),
-                lost.cause,
+                "{}: the units done are kept in {}; when every process can run, the same commands resume them",
+                cluster.lost(&lost),
                 shown(dir.path())
             )));
         }
@@ -592,9 +580,14 @@ impl Checkpoint {
         }
         if !manifest {
             dir.remove(MANIFEST_TMP).map_err(io("write the manifest"))?;
-            write_manifest(dir, settings)?;
+            checkpoint::write_manifest(
+                dir,
+                &Manifest {
+                    settings: settings.clone(),
+                },
+            )?;
         } else {
-            let found = read_manifest(dir)?;
+            let found: Manifest = checkpoint::read_manifest_of(dir, "bound")?;
             if let Some((name, mine, theirs)) = settings.differs(&found.settings) {
                 return Err(Error::invalid(
                     text![
@@ -605,7 +598,7 @@ impl Checkpoint {
                         name,
                         format!(" is {mine} here but {theirs} in the work directory")
                     ]
-                    .and_text(resume_or_discard()),
+                    .and_text(checkpoint::resume_or_discard("bound")),
                 ));
             }
         }
@@ -701,46 +694,6 @@ impl Log {
 /// used for `what`.
 fn checkpoint_failed(path: &Path, what: &str) -> impl Fn(std::io::Error) -> Error + use<> {
     checkpoint::failed(path, what)
-}
-
-/// How the refusal of a bound of other settings ends: what to do.
-fn resume_or_discard() -> Text {
-    text![
-        ": run the bound with the same options to resume it, or give another ",
-        Setting::WorkDir,
-        " (the directory is bbx's own: deleting it discards that bound's work)"
-    ]
-}
-
-/// The manifest of `dir`, refused when it does not read.
-fn read_manifest(dir: &OwnDir) -> Result<Manifest, Error> {
-    let path = dir.path();
-    let file = dir
-        .open_file(MANIFEST)
-        .map_err(checkpoint_failed(&path.join(MANIFEST), "read the manifest"))?;
-    let mut text = String::new();
-    let read = file.take(MANIFEST_LIMIT).read_to_string(&mut text);
-    match read.ok().and_then(|_| serde_json::from_str(&text).ok()) {
-        Some(m) => Ok(m),
-        None => Err(Error::invalid(
-            Text::from(format!("{} holds unreadable settings", shown(path)))
-                .and_text(resume_or_discard()),
-        )),
-    }
-}
-
-/// Writes the manifest of `settings` in `dir`, whole (into a file renamed
-/// once written).
-fn write_manifest(dir: &OwnDir, settings: &Settings) -> Result<(), Error> {
-    let err = checkpoint_failed(&dir.path().join(MANIFEST), "write the manifest");
-    let text = serde_json::to_string_pretty(&Manifest {
-        settings: settings.clone(),
-    })?;
-    let mut file = dir.create(MANIFEST_TMP).map_err(&err)?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(&err)?;
-    dir.rename(MANIFEST_TMP, MANIFEST).map_err(&err)
 }
 
 #[cfg(test)]

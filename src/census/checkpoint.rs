@@ -89,11 +89,11 @@ pub struct SinkManifest {
 pub const FORMAT: u32 = 3;
 
 /// The manifest's name in the work directory.
-const MANIFEST: &str = "manifest.json";
+pub(crate) const MANIFEST: &str = "manifest.json";
 
 /// The manifest while it is written (renamed when whole): the one file
 /// bbx makes in a work directory before its records.
-const MANIFEST_TMP: &str = "manifest.json.tmp";
+pub(crate) const MANIFEST_TMP: &str = "manifest.json.tmp";
 
 /// The most bytes of a manifest read (a real one is a few hundred).
 const MANIFEST_LIMIT: u64 = 1 << 16;
@@ -363,12 +363,14 @@ impl WorkDir {
             if name == Piece::Words(PARTITION_FILES.into()) {
                 message = message.and(" (").and(Setting::Memory).and(" decides them)");
             }
-            return Err(Error::invalid(message.and_text(resume_or_discard())));
+            return Err(Error::invalid(
+                message.and_text(resume_or_discard("census")),
+            ));
         }
         if found != manifest {
             return Err(Error::invalid(
                 Text::from(format!("{} holds a census of other settings", shown(path)))
-                    .and_text(resume_or_discard()),
+                    .and_text(resume_or_discard("census")),
             ));
         }
         Ok((found, true))
@@ -526,17 +528,27 @@ pub(crate) fn lock_patiently(dir: &OwnDir) -> std::io::Result<bool> {
     }
 }
 
-/// How the refusal of a census of other settings ends: what to do.
-fn resume_or_discard() -> Text {
+/// How the refusal of a `work` ("census", "bound") of other settings
+/// ends: what to do.
+pub(crate) fn resume_or_discard(work: &str) -> Text {
     text![
-        ": run the census with the same options to resume it, or give another ",
+        format!(": run the {work} with the same options to resume it, or give another "),
         Setting::WorkDir,
-        " (the directory is bbx's own: deleting it discards that census's work)"
+        format!(" (the directory is bbx's own: deleting it discards that {work}'s work)")
     ]
 }
 
 /// The manifest of `dir`, refused when it does not read.
 pub(crate) fn read_manifest(dir: &OwnDir) -> Result<Manifest, Error> {
+    read_manifest_of(dir, "census")
+}
+
+/// The manifest of the `work` ("census", "bound") kept in `dir`, whatever
+/// its type, refused when it does not read.
+pub(crate) fn read_manifest_of<T: serde::de::DeserializeOwned>(
+    dir: &OwnDir,
+    work: &str,
+) -> Result<T, Error> {
     let path = dir.path();
     let file = dir
         .open_file(MANIFEST)
@@ -547,13 +559,13 @@ pub(crate) fn read_manifest(dir: &OwnDir) -> Result<Manifest, Error> {
         Some(m) => Ok(m),
         None => Err(Error::invalid(
             Text::from(format!("{} holds unreadable settings", shown(path)))
-                .and_text(resume_or_discard()),
+                .and_text(resume_or_discard(work)),
         )),
     }
 }
 
 /// Writes `manifest` in `dir`, whole (into a file renamed once written).
-fn write_manifest(dir: &OwnDir, manifest: &Manifest) -> Result<(), Error> {
+pub(crate) fn write_manifest<T: serde::Serialize>(dir: &OwnDir, manifest: &T) -> Result<(), Error> {
     let err = failed(&dir.path().join(MANIFEST), "write the manifest");
     let text = serde_json::to_string_pretty(manifest)?;
     let mut file = dir.create(MANIFEST_TMP).map_err(&err)?;

@@ -188,6 +188,18 @@ impl Cluster {
         Ok(())
     }
 
+    /// This process's loss of another, in words: "process 0 lost process
+    /// 1 at localhost:2102 (reading data: socket closed)".
+    pub fn lost(&self, lost: &Lost) -> String {
+        format!(
+            "process {} lost process {} at {} ({})",
+            self.process,
+            lost.process,
+            self.addresses.get(lost.process).map_or("?", String::as_str),
+            lost.cause
+        )
+    }
+
     /// Worker threads in all processes.
     pub fn peers(&self) -> usize {
         self.workers * self.processes

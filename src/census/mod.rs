@@ -701,16 +701,7 @@ fn lost_error(
     nothing_done: bool,
     work_dir: &std::path::Path,
 ) -> Error {
-    let mut message = format!(
-        "process {} lost process {} at {} ({})",
-        cluster.process,
-        lost.process,
-        cluster
-            .addresses
-            .get(lost.process)
-            .map_or("?", String::as_str),
-        lost.cause
-    );
+    let mut message = cluster.lost(lost);
     if nothing_done {
         message.push_str(": no work was done yet; start every process again with the same command");
     } else {
