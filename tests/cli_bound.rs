@@ -113,6 +113,24 @@ fn a_stopped_bound_resumes_without_searching_its_units_again() {
     let err = String::from_utf8_lossy(&first.stderr).into_owned();
     assert!(bound_of(&first).is_null(), "{err}");
     assert!(err.contains("units done, kept in"), "{err}");
+    // The JSON says so too: what stopped it and how far it got.
+    let report: Value = serde_json::from_slice(&first.stdout).unwrap();
+    let stopped = &report["bound_stopped"];
+    assert_eq!(stopped["stopped"], "time_limit", "{report}");
+    let (done, share) = (
+        stopped["units_done"].as_u64().unwrap(),
+        stopped["units_share"].as_u64().unwrap(),
+    );
+    assert!(
+        done < share && share == stopped["units"].as_u64().unwrap(),
+        "{stopped}"
+    );
+    assert!(
+        stopped["work_dir"]
+            .as_str()
+            .is_some_and(|d| d.contains("bbx-bound-A3_B5")),
+        "{stopped}"
+    );
     assert!(!empty(&work));
     // Another depth is refused, naming it, and the work is left as it was.
     let other = bound("A3_B5", 2, &work, &[], "");
@@ -133,4 +151,7 @@ fn a_stopped_bound_resumes_without_searching_its_units_again() {
         assert_eq!(again[key], whole[key], "{key}");
     }
     assert!(empty(&work), "the finished bound left its work behind");
+    let done: serde_json::Value =
+        serde_json::from_slice(&bound("A3_B5", 3, &work, &[], "").stdout).unwrap();
+    assert!(done["bound_stopped"].is_null(), "{done}");
 }

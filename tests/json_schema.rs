@@ -376,6 +376,23 @@ fn every_command_prints_the_documented_json() {
             "bbx strategy",
             0,
         ),
+        // A bound's search stopped part of the way (as by --timeout).
+        (
+            vec![
+                "strategy",
+                "A3_B5",
+                "--bound",
+                "--depth",
+                "3",
+                "-w",
+                "1",
+                "--work-dir",
+                "bound-work",
+                "BBX_TEST_FAULTS=stop-after=20000",
+            ],
+            "bbx strategy",
+            0,
+        ),
         (
             vec!["strategy", "A2_B3", "--policy", "score"],
             "bbx strategy",

@@ -149,6 +149,27 @@ enum Measure {
     Score,
 }
 
+/// A lower bound whose search stopped before it was found: what stopped
+/// it, and how far it got (the units done are kept for the same search to
+/// resume).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BoundStopped {
+    /// What stopped it: in JSON `"time_limit"`, `"interrupted"`, or
+    /// another [`Ended`].
+    #[serde(serialize_with = "stopped")]
+    pub stopped: Ended,
+    /// The units the search was cut into (0 when it stopped before they
+    /// were known).
+    pub units: u64,
+    /// This process's share of them.
+    pub units_share: u64,
+    /// This process's units done, kept in the work directory.
+    pub units_done: u64,
+    /// The work directory that keeps them, as shown to the user; `None`
+    /// when nothing was written.
+    pub work_dir: Option<String>,
+}
+
 /// [`Optimum::ended`] as the JSON names it.
 fn stopped<S: serde::Serializer>(ended: &Ended, s: S) -> Result<S::Ok, S::Error> {
     use serde::Serialize;

@@ -29,7 +29,7 @@
 //! assert!(r.rays_total >= 9);
 //! ```
 
-use crate::assistant::optimal::{LowerBound, Optimum};
+use crate::assistant::optimal::{BoundStopped, LowerBound, Optimum};
 use crate::assistant::spectra::{Spectra, stop_penalty};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -235,6 +235,9 @@ pub struct StrategyReport {
     pub optimal: Option<Optimum>,
     /// A proven lower bound of the fewest rays, when asked for.
     pub bound: Option<LowerBound>,
+    /// When the bound was asked for and its search stopped before it was
+    /// found: what stopped it and how far it got.
+    pub bound_stopped: Option<BoundStopped>,
 }
 
 /// Sets of at least this many molecules ask the budget at each step over
@@ -782,6 +785,7 @@ fn play_all_on(
         seconds: start.elapsed().as_secs_f64(),
         optimal: None,
         bound: None,
+        bound_stopped: None,
     })))
 }
 

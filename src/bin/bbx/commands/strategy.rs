@@ -253,6 +253,15 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 }
             }
         };
+        if !b.ended.is_complete() {
+            report.bound_stopped = Some(bbx::assistant::optimal::BoundStopped {
+                stopped: b.ended,
+                units: b.units,
+                units_share: b.progress.share,
+                units_done: b.progress.done,
+                work_dir: b.work_dir.as_deref().map(bbx::files::shown),
+            });
+        }
         report.bound = b.bound;
     }
     let text = if args.json {
