@@ -277,38 +277,7 @@ pub fn run(
         }
     };
     out.started = true;
-    // Waits for the workers, reporting; a process stopped while others
-    // still work does not wait for them (their values would only come
-    // once they are done): its units are committed.
-    let mut shown_at = Instant::now();
-    let mut lost_at: Option<Instant> = None;
-    let count = cluster.workers;
-    let finished = loop {
-        let ended = shared.ended.load(Ordering::SeqCst);
-        if ended == count {
-            break true;
-        }
-        if ended + options.peers.parked() >= count && options.peers.lost().is_some() {
-            break false;
-        }
-        if shown_at.elapsed() >= Duration::from_millis(100) {
-            progress(&report(&shared));
-            shown_at = Instant::now();
-        }
-        if lost_at.is_none() && options.peers.lost().is_some() {
-            lost_at = Some(Instant::now());
-        }
-        if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
-            break false;
-        }
-        if cluster.processes > 1
-            && shared.stopped.load(Ordering::SeqCst)
-            && shared.computed.load(Ordering::SeqCst) == count
-        {
-            break false;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let finished = wait_for_workers(&shared, options, &mut || progress(&report(&shared)));
     progress(&report(&shared));
     out.progress = report(&shared);
     out.searched = shared.searched.load(Ordering::Relaxed);
@@ -343,10 +312,8 @@ pub fn run(
             Err(panic) => {
                 if let Some(lost) = options.peers.lost() {
                     return Err(Error::system(format!(
-                        "process {} lost process {} ({}): the units done are kept in {}; when every process can run, the same commands resume them",
-                        cluster.process,
-                        lost.process,
-                        lost.cause,
+                        "{}: the units done are kept in {}; when every process can run, the same commands resume them",
+                        cluster.lost(&lost),
                         shown(dir.path())
                     )));
                 }
@@ -374,9 +341,57 @@ pub fn run(
         out.ended = stop(&shared);
         return Ok(out);
     }
+    let bound = gather(&shared.work, &offers, units)?;
+    out.bound = Some(bound);
+    out.ended = Ended::Complete;
+    remove_files(&dir);
+    Ok(out)
+}
+
+/// Waits for the workers of this process, calling `report` about ten
+/// times a second: true when every worker ended; false when another
+/// process was lost, or when this one stopped while others may still work
+/// (their values would only come once they are done; its units are
+/// committed).
+fn wait_for_workers(shared: &Shared, options: &BoundOptions, report: &mut dyn FnMut()) -> bool {
+    let (cluster, peers) = (&options.cluster, &options.peers);
+    let count = cluster.workers;
+    let mut shown_at = Instant::now();
+    let mut lost_at: Option<Instant> = None;
+    loop {
+        let ended = shared.ended.load(Ordering::SeqCst);
+        if ended == count {
+            return true;
+        }
+        if ended + peers.parked() >= count && peers.lost().is_some() {
+            return false;
+        }
+        if shown_at.elapsed() >= Duration::from_millis(100) {
+            report();
+            shown_at = Instant::now();
+        }
+        if lost_at.is_none() && peers.lost().is_some() {
+            lost_at = Some(Instant::now());
+        }
+        if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
+            return false;
+        }
+        if cluster.processes > 1
+            && shared.stopped.load(Ordering::SeqCst)
+            && shared.computed.load(Ordering::SeqCst) == count
+        {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The bound of `work` from the values of its `units` units gathered at
+/// process 0 (`offers`, those resumed from the work directory counted).
+fn gather(work: &BoundWork, offers: &[Offer], units: usize) -> Result<LowerBound, Error> {
     let mut values = vec![None; units];
     let (mut sets, mut resumed) = (0, 0);
-    for o in &offers {
+    for o in offers {
         if let Some(slot) = values.get_mut(o.unit as usize) {
             *slot = Some(o.value);
             sets += o.sets;
@@ -389,12 +404,9 @@ pub fn run(
             offers.len()
         )));
     };
-    let mut bound = shared.work.bound(&values, sets)?;
+    let mut bound = work.bound(&values, sets)?;
     bound.units_resumed = resumed;
-    out.bound = Some(bound);
-    out.ended = Ended::Complete;
-    remove_files(&dir);
-    Ok(out)
+    Ok(bound)
 }
 
 /// What the workers of a process share.
