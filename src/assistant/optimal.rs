@@ -42,6 +42,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use crate::assistant::spectra::Spectra;
 use crate::control::{Budget, Cut, Ended, Faults, Finished, Instant, Ticker};
@@ -206,19 +207,89 @@ const EXACT: u64 = 1;
 /// see [`Search::key_at`]).
 const DEPTH_MARK: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
 
-/// The exhaustive search over one configuration's spectra.
-struct Search<'a> {
-    t: &'a Spectra,
-    /// The budget, asked every 256 sets.
-    ticker: Ticker<'a>,
-    faults: &'a Faults,
-    measure: Measure,
+/// What a set's key is made of, for every search of one configuration's
+/// spectra: each molecule's spectrum class, its images under the
+/// symmetries and its random word. Built once and shared by the searches
+/// that work side by side.
+pub(crate) struct SetKeys {
     /// Per molecule, the number of its spectrum class.
     class: Vec<u32>,
     /// Per molecule, the number (from 0) of its image under each symmetry.
     images: Vec<[u32; 8]>,
     /// Per molecule, its random word.
     words: Vec<u128>,
+}
+
+impl SetKeys {
+    /// The keys of `t`'s molecules: a molecule's word is drawn from its
+    /// number in its configuration, so that a table of some of the
+    /// configuration's molecules ([`Spectra::of_molecules`]) keys its sets
+    /// as the whole configuration's would. In a configuration too large to
+    /// number, each molecule is its own image.
+    pub(crate) fn new(t: &Spectra) -> SetKeys {
+        let n = t.count;
+        let config = t.config;
+        let (class, _) = t.classes();
+        let word = |number: u64| {
+            xxhash_rust::xxh3::xxh3_128_with_seed(&number.to_le_bytes(), 0x6262_7820_6f70_7431)
+        };
+        let Some(numbering) = Numbering::new(config) else {
+            return SetKeys {
+                class,
+                images: (0..n as u32).map(|m| [m; 8]).collect(),
+                words: (0..n as u64).map(word).collect(),
+            };
+        };
+        // The whole configuration: an image's index is its number (from
+        // 0); otherwise the images met are given indices in turn.
+        let whole = config.molecule_count() == Some(n as u64);
+        let mut index: HashMap<u64, u32> = HashMap::new();
+        let mut numbers: Vec<u64> = Vec::new();
+        let mut images = vec![[0u32; 8]; n];
+        let mut cells: Vec<usize> = Vec::with_capacity(config.atoms);
+        for (m, w) in images.iter_mut().enumerate() {
+            for (i, tr) in Transform::slots(config.shape()).iter().enumerate() {
+                cells.clear();
+                cells.extend(
+                    t.atoms(m as u32)
+                        .iter()
+                        .map(|&a| tr.cell(config.shape(), a as usize)),
+                );
+                cells.sort_unstable();
+                let number = numbering.rank(&cells) - 1;
+                w[i] = if whole {
+                    number as u32
+                } else {
+                    *index.entry(number).or_insert_with(|| {
+                        numbers.push(number);
+                        (numbers.len() - 1) as u32
+                    })
+                };
+            }
+        }
+        let words = if whole {
+            (0..n as u64).map(word).collect()
+        } else {
+            numbers.into_iter().map(word).collect()
+        };
+        SetKeys {
+            class,
+            images,
+            words,
+        }
+    }
+}
+
+/// The exhaustive search over one configuration's spectra.
+struct Search<'a> {
+    t: &'a Spectra,
+    /// The budget, asked every 256 sets.
+    ticker: Ticker<'a>,
+    /// Stop (as the deadline would) after this many sets: a fault.
+    stop_after: Option<u64>,
+    measure: Measure,
+    /// The molecules' classes, images and words.
+    keys: Arc<SetKeys>,
     /// Sets of at most this many molecules are searched to the end even
     /// past the depth limit of [`Search::value`].
     small: usize,
@@ -236,55 +307,45 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(t: &'a Spectra, options: &'a OptimalOptions) -> Result<Search<'a>, Error> {
-        let n = t.count;
-        let config = t.config;
-        let k = config.atoms;
-        let (class, _) = t.classes();
-        // Random words, and the images of each molecule under the symmetries.
-        let numbering = Numbering::new(config)
-            .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
-        let word = |m: usize| {
-            xxhash_rust::xxh3::xxh3_128_with_seed(&(m as u64).to_le_bytes(), 0x6262_7820_6f70_7431)
-        };
-        let words: Vec<u128> = (0..n).map(word).collect();
-        let mut images = vec![[0u32; 8]; n];
-        let mut cells: Vec<usize> = Vec::with_capacity(k);
-        for (m, w) in images.iter_mut().enumerate() {
-            for (i, tr) in Transform::slots(config.shape()).iter().enumerate() {
-                cells.clear();
-                cells.extend(
-                    t.atoms(m as u32)
-                        .iter()
-                        .map(|&a| tr.cell(config.shape(), a as usize)),
-                );
-                cells.sort_unstable();
-                w[i] = (numbering.rank(&cells) - 1) as u32;
-            }
-        }
-        Ok(Search {
+    /// A search of `t` within `options`, with keys of its own.
+    fn new(t: &'a Spectra, options: &'a OptimalOptions) -> Search<'a> {
+        Search::with_keys(
             t,
-            ticker: options.budget.ticker(256),
-            faults: &options.faults,
+            &options.budget,
+            options.faults.stop_after,
+            Arc::new(SetKeys::new(t)),
+        )
+    }
+
+    /// A search of `t` within `budget` (its memo within the budget's
+    /// memory bound, or [`MEMO_MEMORY`]), with shared `keys`.
+    fn with_keys(
+        t: &'a Spectra,
+        budget: &'a Budget,
+        stop_after: Option<u64>,
+        keys: Arc<SetKeys>,
+    ) -> Search<'a> {
+        Search {
+            t,
+            ticker: budget.ticker(256),
+            stop_after,
             measure: Measure::Rays,
-            class,
-            images,
-            words,
+            keys,
             small: 0,
             memo: HashMap::default(),
-            capacity: memo_capacity(options.budget.memory_or(MEMO_MEMORY)),
+            capacity: memo_capacity(budget.memory_or(MEMO_MEMORY)),
             forgotten: 0,
             halvings: 0,
             nodes: 0,
             first: None,
             scratch: Vec::new(),
-        })
+        }
     }
 
     /// Counts a node; true once the search must stop.
     fn must_stop(&mut self) -> bool {
         self.nodes += 1;
-        if self.faults.stop_after.is_some_and(|s| self.nodes > s) {
+        if self.stop_after.is_some_and(|s| self.nodes > s) {
             self.ticker.stop(Cut::TimedOut);
         }
         self.ticker.tick().is_err()
@@ -294,8 +355,8 @@ impl<'a> Search<'a> {
     fn key(&self, set: &[u32]) -> u128 {
         let mut sums = [0u128; 8];
         for &m in set {
-            for (s, &i) in sums.iter_mut().zip(&self.images[m as usize]) {
-                *s = s.wrapping_add(self.words[i as usize]);
+            for (s, &i) in sums.iter_mut().zip(&self.keys.images[m as usize]) {
+                *s = s.wrapping_add(self.keys.words[i as usize]);
             }
         }
         // The measure is part of the key: both searches share the memo.
@@ -331,7 +392,7 @@ impl<'a> Search<'a> {
     fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
         self.scratch.clear();
         self.scratch
-            .extend(set.iter().map(|&m| self.class[m as usize]));
+            .extend(set.iter().map(|&m| self.keys.class[m as usize]));
         self.scratch.sort_unstable();
         let mut sizes = Vec::new();
         let mut i = 0;
@@ -349,7 +410,7 @@ impl<'a> Search<'a> {
     /// Whether every molecule of `set` has the same spectrum.
     fn one_class(&self, set: &[u32]) -> bool {
         set.iter()
-            .all(|&m| self.class[m as usize] == self.class[set[0] as usize])
+            .all(|&m| self.keys.class[m as usize] == self.keys.class[set[0] as usize])
     }
 
     /// The key of `set` searched `depth` more rays deep: the set's key
@@ -539,7 +600,7 @@ impl<'a> Search<'a> {
         self.scratch.clear();
         let mut seen = std::collections::HashSet::new();
         for &m in set {
-            if seen.insert(self.class[m as usize]) {
+            if seen.insert(self.keys.class[m as usize]) {
                 self.scratch.push(m);
             }
         }
@@ -569,6 +630,38 @@ impl<'a> Search<'a> {
         let mut k = keep.iter();
         splits.retain(|_| *k.next().expect("one flag per ray"));
         self.scratch = reps;
+    }
+}
+
+/// The fewest rays of sets of molecules asked one after another (rollout's
+/// small sets), each found by the exhaustive search, whose memo is kept
+/// from one set to the next within its memory.
+pub(crate) struct SetOptimum<'a> {
+    search: Search<'a>,
+}
+
+impl<'a> SetOptimum<'a> {
+    /// A searcher of `t`'s sets within `budget`'s deadline and token, its
+    /// memo within `memory` bytes.
+    pub(crate) fn new(
+        t: &'a Spectra,
+        budget: &'a Budget,
+        keys: Arc<SetKeys>,
+        memory: u64,
+    ) -> SetOptimum<'a> {
+        let mut search = Search::with_keys(t, budget, None, keys);
+        search.capacity = memo_capacity(memory);
+        SetOptimum { search }
+    }
+
+    /// The fewest rays telling the molecules of `set` apart, all games
+    /// together; the cut when the budget stopped the search.
+    pub(crate) fn rays(&mut self, set: &[u32]) -> Result<u64, Cut> {
+        let v = self.search.exact(set);
+        match self.search.ticker.cut() {
+            Some(cut) => Err(cut),
+            None => Ok(v),
+        }
     }
 }
 
@@ -895,7 +988,7 @@ pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Erro
         ..Optimum::default()
     };
     if let Some(t) = &spectra.value {
-        let mut search = Search::new(t, options)?;
+        let mut search = Search::new(t, options);
         let all: Vec<u32> = (0..n as u32).collect();
         let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
         for measure in [Measure::Rays, Measure::Score] {
@@ -1027,6 +1120,8 @@ pub struct Unit {
 /// they are done, and across a resume.
 pub struct BoundWork {
     spectra: Spectra,
+    /// The keys of its sets, shared by the searchers of its units.
+    keys: Arc<SetKeys>,
     options: OptimalOptions,
     /// The bound with the search's total still 0 (its cheap parts).
     cheap: LowerBound,
@@ -1070,6 +1165,7 @@ impl BoundWork {
             Err(cut) => return Ok(Finished::new(None, cut.into())),
         };
         let mut work = BoundWork {
+            keys: Arc::new(SetKeys::new(&spectra)),
             spectra,
             options: options.clone(),
             cheap,
@@ -1094,8 +1190,7 @@ impl BoundWork {
         if depth == 0 || n <= 1 {
             return Ok(());
         }
-        let mut search = Search::new(t, &self.options)?;
-        search.small = self.options.small;
+        let mut search = BoundWork::search(t, &self.options, &self.keys);
         let all: Vec<u32> = (0..n as u32).collect();
         let codes = t.codes();
         let mut counts = vec![0u64; codes];
@@ -1185,10 +1280,21 @@ impl BoundWork {
         )
     }
 
+    /// A search of `t`'s sets within `options`, with shared `keys`.
+    fn search<'a>(t: &'a Spectra, options: &'a OptimalOptions, keys: &Arc<SetKeys>) -> Search<'a> {
+        let mut search = Search::with_keys(
+            t,
+            &options.budget,
+            options.faults.stop_after,
+            Arc::clone(keys),
+        );
+        search.small = options.small;
+        search
+    }
+
     /// A searcher of units, with its own memo within `memory` bytes.
     pub fn solver(&self, memory: u64) -> Result<UnitSolver<'_>, Error> {
-        let mut search = Search::new(&self.spectra, &self.options)?;
-        search.small = self.options.small;
+        let mut search = BoundWork::search(&self.spectra, &self.options, &self.keys);
         search.capacity = memo_capacity(memory);
         Ok(UnitSolver { work: self, search })
     }
@@ -1508,6 +1614,83 @@ mod tests {
         best.max(h)
     }
 
+    /// The fewest rays of `set`, by every splitting ray tried on every
+    /// set (no bound, no dominance, no symmetry), remembered by the sorted
+    /// set.
+    fn fewest_rays(t: &Spectra, set: &[u32], memo: &mut HashMap<Vec<u32>, u64>) -> u64 {
+        let mut sorted = set.to_vec();
+        sorted.sort_unstable();
+        if let Some(&v) = memo.get(&sorted) {
+            return v;
+        }
+        let mut best = 0;
+        let mut part = vec![0u32; set.len()];
+        let mut starts = Vec::new();
+        for q in 1..=t.rays {
+            t.split(set, q, &mut part, &mut starts);
+            if (0..t.codes()).all(|c| starts[c + 1] - starts[c] < set.len()) {
+                let v = set.len() as u64
+                    + (0..t.codes())
+                        .map(|c| fewest_rays(t, &part[starts[c]..starts[c + 1]], memo))
+                        .sum::<u64>();
+                best = if best == 0 { v } else { best.min(v) };
+            }
+        }
+        memo.insert(sorted, best);
+        best
+    }
+
+    #[test]
+    fn the_optimum_of_small_sets_is_their_fewest_rays() {
+        use rand::seq::SliceRandom as _;
+        use rand::{RngExt as _, SeedableRng as _};
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(64);
+        let config: Config = "A3_B5".parse().unwrap();
+        let budget = Budget::default();
+        let whole = Spectra::new(config, Rules::Standard, &budget, 0)
+            .unwrap()
+            .value
+            .unwrap();
+        // A table of some of the molecules, in another order: its sets are
+        // keyed by the molecules' numbers in the configuration.
+        let mut some: Vec<crate::rules::board::Molecule> =
+            crate::rules::enumeration::Molecules::new(config)
+                .filter(|_| rng.random_bool(0.4))
+                .collect();
+        some.shuffle(&mut rng);
+        let part = Spectra::of_molecules(config, Rules::Standard, &some, &budget).unwrap();
+        for t in [&whole, &part] {
+            let mut exact = SetOptimum::new(t, &budget, Arc::new(SetKeys::new(t)), 1 << 24);
+            let mut memo = HashMap::new();
+            let mut ids: Vec<u32> = (0..t.count as u32).collect();
+            for _ in 0..300 {
+                ids.shuffle(&mut rng);
+                let set = &ids[..rng.random_range(2..=14)];
+                assert_eq!(
+                    exact.rays(set).unwrap(),
+                    fewest_rays(t, set, &mut memo),
+                    "{set:?} of {} molecules",
+                    t.count
+                );
+            }
+        }
+        // A set's mirror images share its key, and so its remembered value.
+        let keys = Arc::new(SetKeys::new(&whole));
+        let mut exact = SetOptimum::new(&whole, &budget, Arc::clone(&keys), 1 << 24);
+        let mut memo = HashMap::new();
+        let mut ids: Vec<u32> = (0..whole.count as u32).collect();
+        for _ in 0..40 {
+            ids.shuffle(&mut rng);
+            let set = &ids[..rng.random_range(2..=12)];
+            let v = exact.rays(set).unwrap();
+            for i in 0..8 {
+                let image: Vec<u32> = set.iter().map(|&m| keys.images[m as usize][i]).collect();
+                assert_eq!(exact.rays(&image).unwrap(), v);
+                assert_eq!(fewest_rays(&whole, &image, &mut memo), v, "{image:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_cut_search_is_its_definition() {
         // The memoised, pruned search, at the root and unit by unit,
@@ -1520,10 +1703,10 @@ mod tests {
                 .value
                 .unwrap();
             let all: Vec<u32> = (0..t.count as u32).collect();
-            let mut search = Search::new(&t, &options).unwrap();
+            let mut search = Search::new(&t, &options);
             search.small = small;
             let expected = naive(&mut search, &all, depth);
-            let mut fresh = Search::new(&t, &options).unwrap();
+            let mut fresh = Search::new(&t, &options);
             fresh.small = small;
             assert_eq!(
                 fresh.value(&all, u64::MAX, true, depth),
@@ -1548,7 +1731,7 @@ mod tests {
             // turns, and a searcher that did other sets first.
             let t = &work.spectra;
             let all: Vec<u32> = (0..t.count as u32).collect();
-            let mut whole = Search::new(t, &options).unwrap();
+            let mut whole = Search::new(t, &options);
             whole.small = 8;
             let root = whole.value(&all, u64::MAX, true, depth);
             let mut ways: Vec<Vec<u64>> = Vec::new();
