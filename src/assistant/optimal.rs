@@ -304,6 +304,26 @@ struct Search<'a> {
     first: Option<usize>,
     /// Scratch: class numbers of a set.
     scratch: Vec<u32>,
+    /// Scratch: the leaves and merged nodes of a Huffman tree.
+    leaves: Vec<u64>,
+    merged: Vec<u64>,
+    /// Working vectors of [`Search::value`], one set per level of its
+    /// recursion, kept for the next set searched at that level.
+    frames: Vec<Frame>,
+}
+
+/// The working vectors of one set searched by [`Search::value`].
+#[derive(Default)]
+struct Frame {
+    /// The rays that split the set: (Σ size², ray).
+    splits: Vec<(u64, usize)>,
+    /// Molecules per outcome of a ray.
+    counts: Vec<u64>,
+    /// The set split by a ray, and where each outcome's part starts.
+    part: Vec<u32>,
+    starts: Vec<usize>,
+    /// A ray's outcomes: their part's range and least value.
+    children: Vec<(usize, usize, u64)>,
 }
 
 impl<'a> Search<'a> {
@@ -339,6 +359,9 @@ impl<'a> Search<'a> {
             nodes: 0,
             first: None,
             scratch: Vec::new(),
+            leaves: Vec::new(),
+            merged: Vec::new(),
+            frames: Vec::new(),
         }
     }
 
@@ -388,13 +411,13 @@ impl<'a> Search<'a> {
         self.memo.insert(key, entry);
     }
 
-    /// The sizes of the spectrum classes of `set`.
-    fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
+    /// The sizes of the spectrum classes of `set`, into `sizes`.
+    fn class_sizes_into(&mut self, set: &[u32], sizes: &mut Vec<u64>) {
         self.scratch.clear();
         self.scratch
             .extend(set.iter().map(|&m| self.keys.class[m as usize]));
         self.scratch.sort_unstable();
-        let mut sizes = Vec::new();
+        sizes.clear();
         let mut i = 0;
         while i < self.scratch.len() {
             let j = i + self.scratch[i..]
@@ -404,7 +427,23 @@ impl<'a> Search<'a> {
             sizes.push((j - i) as u64);
             i = j;
         }
+    }
+
+    /// The sizes of the spectrum classes of `set`.
+    fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
+        let mut sizes = Vec::new();
+        self.class_sizes_into(set, &mut sizes);
         sizes
+    }
+
+    /// The Huffman bound of `set` ([`huffman`] of its class sizes, at most
+    /// `b` branches), in the search's scratch vectors.
+    fn huffman_of(&mut self, set: &[u32], b: usize) -> u64 {
+        let mut leaves = std::mem::take(&mut self.leaves);
+        self.class_sizes_into(set, &mut leaves);
+        let v = huffman_in(&mut leaves, b, &mut self.merged);
+        self.leaves = leaves;
+        v
     }
 
     /// Whether every molecule of `set` has the same spectrum.
@@ -447,6 +486,30 @@ impl<'a> Search<'a> {
         if n <= 1 || self.must_stop() {
             return if n <= 1 { 0 } else { beat };
         }
+        let mut frame = self.frames.pop().unwrap_or_default();
+        let v = self.value_in(set, beat, root, depth, &mut frame);
+        self.frames.push(frame);
+        v
+    }
+
+    /// [`Search::value`] of a set of two molecules or more, in `frame`'s
+    /// working vectors.
+    fn value_in(
+        &mut self,
+        set: &[u32],
+        beat: u64,
+        root: bool,
+        depth: u32,
+        frame: &mut Frame,
+    ) -> u64 {
+        let n = set.len();
+        let Frame {
+            splits,
+            counts,
+            part,
+            starts,
+            children,
+        } = frame;
         let depth = if n <= self.small { u32::MAX } else { depth };
         let key = self.key_at(set, depth);
         let known = self.memo.get(&key).copied();
@@ -458,12 +521,13 @@ impl<'a> Search<'a> {
         }
         let t = self.t;
         let codes = t.codes();
-        // The rays that split the set: (Σ size², ray, outcomes).
-        let mut splits: Vec<(u64, usize)> = Vec::new();
-        let mut counts = vec![0u64; codes];
+        // The rays that split the set: (Σ size², ray).
+        splits.clear();
+        counts.clear();
+        counts.resize(codes, 0);
         let mut most = 0usize;
         for q in 1..=t.rays {
-            t.count(set, q, &mut counts);
+            t.count(set, q, counts);
             let outcomes = counts.iter().filter(|&&c| c > 0).count();
             if outcomes >= 2 {
                 most = most.max(outcomes);
@@ -478,10 +542,10 @@ impl<'a> Search<'a> {
             self.remember(key, stop, true);
             return stop;
         }
-        let sizes = self.class_sizes(set);
         let huffman_bound = match self.measure {
-            Measure::Rays => huffman(&sizes, most),
+            Measure::Rays => self.huffman_of(set, most),
             Measure::Score => {
+                let sizes = self.class_sizes(set);
                 stop.min(n as u64 + MISSED_ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
             }
         };
@@ -499,7 +563,7 @@ impl<'a> Search<'a> {
         let deeper = if depth == u32::MAX { depth } else { depth - 1 };
         splits.sort_unstable();
         if self.measure == Measure::Rays {
-            self.drop_dominated(set, &mut splits);
+            self.drop_dominated(set, splits);
         }
         let mut best = beat;
         let mut exact = false;
@@ -510,16 +574,16 @@ impl<'a> Search<'a> {
         }
         // The least lower bound of the rays that could not beat `best`.
         let mut floor = u64::MAX;
-        let mut part = vec![0u32; n];
-        let mut starts = Vec::new();
-        for &(_, q) in &splits {
+        part.clear();
+        part.resize(n, 0);
+        for &(_, q) in splits.iter() {
             if exact && best <= lower {
                 break;
             }
-            t.split(set, q, &mut part, &mut starts);
+            t.split(set, q, part, starts);
             // Children, largest first, with what they cost at least (the
             // rays measure: their Huffman bound).
-            let mut children: Vec<(usize, usize, u64)> = Vec::new();
+            children.clear();
             let mut acc = 0u64;
             let mut rest = 0u64;
             for c in 0..codes {
@@ -534,7 +598,7 @@ impl<'a> Search<'a> {
                 };
                 let cheap = match self.measure {
                     Measure::Rays if size > 1 && !self.one_class(&part[a..b]) => {
-                        huffman(&self.class_sizes(&part[a..b]), most).max(size)
+                        self.huffman_of(&part[a..b], most).max(size)
                     }
                     _ => 0,
                 };
@@ -547,7 +611,7 @@ impl<'a> Search<'a> {
             }
             children.sort_by_key(|&(a, b, _)| std::cmp::Reverse(b - a));
             let mut beaten = false;
-            for &(a, b, cheap) in &children {
+            for &(a, b, cheap) in children.iter() {
                 rest -= cheap;
                 let v = self.value(&part[a..b], best - acc - rest, false, deeper);
                 acc += v;
@@ -942,18 +1006,22 @@ fn bump(h: &mut Vec<u64>, k: usize) {
 /// The least weighted path length of a tree of at most `b` branches a node
 /// whose leaves weigh `weights`: b-ary Huffman.
 fn huffman(weights: &[u64], b: usize) -> u64 {
-    if weights.len() <= 1 {
+    huffman_in(&mut weights.to_vec(), b, &mut Vec::new())
+}
+
+/// [`huffman`] of `leaves` (reordered, zeros added), with `merged` for the
+/// merged nodes.
+fn huffman_in(leaves: &mut Vec<u64>, b: usize, merged: &mut Vec<u64>) -> u64 {
+    if leaves.len() <= 1 {
         return 0;
     }
     let b = b.max(2);
     // Two queues: the weights sorted (zeros added so that every merge takes
     // b), and the merged nodes, which come out in increasing order.
-    let pad = (b - 1 - (weights.len() - 1) % (b - 1)) % (b - 1);
-    let mut leaves = Vec::with_capacity(weights.len() + pad);
-    leaves.resize(pad, 0);
-    leaves.extend_from_slice(weights);
+    let pad = (b - 1 - (leaves.len() - 1) % (b - 1)) % (b - 1);
+    leaves.resize(leaves.len() + pad, 0);
     leaves.sort_unstable();
-    let mut merged: Vec<u64> = Vec::with_capacity(leaves.len() / (b - 1) + 1);
+    merged.clear();
     let (mut i, mut j) = (0, 0);
     let mut total = 0;
     while (leaves.len() - i) + (merged.len() - j) > 1 {
