@@ -304,9 +304,12 @@ struct Search<'a> {
     first: Option<usize>,
     /// Scratch: class numbers of a set.
     scratch: Vec<u32>,
-    /// Scratch: the leaves and merged nodes of a Huffman tree.
+    /// Scratch: the leaves and merged nodes of a Huffman tree (the leaves
+    /// also hold a set's classes as ray dominance weighs them).
     leaves: Vec<u64>,
     merged: Vec<u64>,
+    /// Scratch: the outcome of each ray on each class of a set.
+    rows: Vec<u8>,
     /// Working vectors of [`Search::value`], one set per level of its
     /// recursion, kept for the next set searched at that level.
     frames: Vec<Frame>,
@@ -361,6 +364,7 @@ impl<'a> Search<'a> {
             scratch: Vec::new(),
             leaves: Vec::new(),
             merged: Vec::new(),
+            rows: Vec::new(),
             frames: Vec::new(),
         }
     }
@@ -661,26 +665,32 @@ impl<'a> Search<'a> {
         }
         // One molecule per spectrum class stands for its class: every ray
         // gives all of a class the same outcome.
-        self.scratch.clear();
-        let mut seen = std::collections::HashSet::new();
-        for &m in set {
-            if seen.insert(self.keys.class[m as usize]) {
-                self.scratch.push(m);
-            }
+        let mut reps = std::mem::take(&mut self.leaves);
+        reps.clear();
+        reps.extend(
+            set.iter()
+                .map(|&m| u64::from(self.keys.class[m as usize]) << 32 | u64::from(m)),
+        );
+        reps.sort_unstable();
+        reps.dedup_by_key(|r| *r >> 32);
+        // The outcome of each ray kept on each class, a row per ray.
+        let width = reps.len();
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
+        for &(_, q) in splits.iter() {
+            rows.extend(reps.iter().map(|&r| self.t.code(r as u32, q)));
         }
-        let reps = std::mem::take(&mut self.scratch);
-        let codes = self.t.codes();
-        let mut map = vec![u8::MAX; codes];
-        // Whether ray q's outcome tells ray r's on every class.
-        let refines = |q: usize, r: usize, map: &mut Vec<u8>| {
+        let mut map = [u8::MAX; 256];
+        // Whether ray i's outcome tells ray j's on every class.
+        let refines = |i: usize, j: usize, map: &mut [u8; 256]| {
             map.fill(u8::MAX);
-            reps.iter().all(|&m| {
-                let (a, b) = (self.t.code(m, q), self.t.code(m, r));
-                let slot = &mut map[usize::from(a)];
+            let (a, b) = (&rows[i * width..][..width], &rows[j * width..][..width]);
+            a.iter().zip(b).all(|(&x, &y)| {
+                let slot = &mut map[usize::from(x)];
                 if *slot == u8::MAX {
-                    *slot = b;
+                    *slot = y;
                 }
-                *slot == b
+                *slot == y
             })
         };
         // Σ size² only falls as a partition is refined, so a ray is refined
@@ -688,12 +698,12 @@ impl<'a> Search<'a> {
         // partitions the later is dropped.
         let mut keep = vec![true; splits.len()];
         for j in 1..splits.len() {
-            let r = splits[j].1;
-            keep[j] = !(0..j).any(|i| keep[i] && refines(splits[i].1, r, &mut map));
+            keep[j] = !(0..j).any(|i| keep[i] && refines(i, j, &mut map));
         }
         let mut k = keep.iter();
         splits.retain(|_| *k.next().expect("one flag per ray"));
-        self.scratch = reps;
+        self.leaves = reps;
+        self.rows = rows;
     }
 }
 
