@@ -527,11 +527,9 @@ impl<'a> Search<'a> {
         let codes = t.codes();
         // The rays that split the set: (Σ size², ray).
         splits.clear();
-        counts.clear();
-        counts.resize(codes, 0);
+        t.count_rays(set, counts);
         let mut most = 0usize;
-        for q in 1..=t.rays {
-            t.count(set, q, counts);
+        for (counts, q) in counts.chunks_exact(codes).zip(1..) {
             let outcomes = counts.iter().filter(|&&c| c > 0).count();
             if outcomes >= 2 {
                 most = most.max(outcomes);

@@ -274,11 +274,12 @@ fn choose(
     let mut best: Option<(f64, usize)> = None;
     let cells = t.config.cells();
     let k = t.config.atoms;
-    let mut counts = vec![0u64; codes];
+    let mut all = Vec::new();
+    t.count_rays(set, &mut all);
     let mut freq: Vec<u64> = Vec::new();
     for q in (1..=t.rays).filter(|&q| !shot[q - 1]) {
         step(ticker, set.len())?;
-        t.count(set, q, &mut counts);
+        let counts = &all[(q - 1) * codes..q * codes];
         if counts.iter().filter(|&&c| c > 0).count() < 2 {
             continue;
         }
