@@ -155,3 +155,34 @@ fn a_stopped_bound_resumes_without_searching_its_units_again() {
         serde_json::from_slice(&bound("A3_B5", 3, &work, &[], "").stdout).unwrap();
     assert!(done["bound_stopped"].is_null(), "{done}");
 }
+
+#[test]
+fn a_full_disk_stops_the_bound_saying_where_and_the_same_command_resumes() {
+    let dir = temp_dir("bound-full-disk");
+    let work = dir.join("work");
+    let whole = bound_of(&bound("A3_B5", 3, &work, &[], ""));
+    // No room for the log's first line: the first unit done cannot be
+    // committed, and the bound stops with the work directory's error.
+    let full = bound(
+        "A3_B5",
+        3,
+        &work,
+        &["--workers", "1"],
+        "fail-writes-after=0",
+    );
+    let err = String::from_utf8_lossy(&full.stderr).into_owned();
+    assert_eq!(full.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("units.log") && err.contains("No space left on device"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!empty(&work), "the work directory was removed: {err}");
+    // Room again: the same command finishes with the same bound, and
+    // leaves nothing behind.
+    let again = bound_of(&bound("A3_B5", 3, &work, &[], ""));
+    for key in ["rays_total", "search_total", "units"] {
+        assert_eq!(again[key], whole[key], "{key}");
+    }
+    assert!(empty(&work), "the finished bound left its work behind");
+}

@@ -21,14 +21,14 @@
 //! its directory when nothing else is in it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::assistant::optimal::{BoundWork, LowerBound, MEMO_MEMORY, OptimalOptions};
-use crate::census::checkpoint::{MANIFEST, MANIFEST_TMP, lock_patiently};
+use crate::census::checkpoint::{Disk, MANIFEST, MANIFEST_TMP, lock_patiently};
 use crate::census::cluster::{self, Cluster, PeerWatch, Settings};
 use crate::census::dataflow::at_zero;
 use crate::census::own::{self, OwnDir, refused};
@@ -204,11 +204,17 @@ pub fn run(
         source,
     })?;
     let settings = decisive(config, options, &work).with(Setting::Process, cluster.process);
+    let disk = options
+        .search
+        .faults
+        .fail_writes_after
+        .map_or_else(Disk::real, Disk::filling_after);
     let Checkpoint { dir, done, log } = Checkpoint::open(
         &options.work_dir,
         &work_dir_name(config, cluster),
         &settings,
         &work,
+        disk,
     )
     .inspect_err(|_| own::remove_made(&made))?;
     out.work_dir = Some(dir.path().to_path_buf());
@@ -535,9 +541,10 @@ impl Checkpoint {
         name: &str,
         settings: &Settings,
         work: &BoundWork,
+        disk: Disk,
     ) -> Result<Checkpoint, Error> {
         let dir = OwnDir::open(parent, name)?;
-        match Checkpoint::take(&dir, settings, work) {
+        match Checkpoint::take(&dir, settings, work, disk) {
             Ok((done, log)) => Ok(Checkpoint { dir, done, log }),
             Err(e) => {
                 if dir.made {
@@ -555,6 +562,7 @@ impl Checkpoint {
         dir: &OwnDir,
         settings: &Settings,
         work: &BoundWork,
+        disk: Disk,
     ) -> Result<(Vec<Line>, Log), Error> {
         let path = dir.path();
         let io = |what: &str| checkpoint_failed(path, what);
@@ -648,7 +656,7 @@ impl Checkpoint {
             text.push_str(&serde_json::to_string(l)?);
             text.push('\n');
         }
-        file.write_all(text.as_bytes())
+        disk.write_all(&mut file, 0, text.as_bytes())
             .and_then(|()| file.sync_all())
             .map_err(&err)?;
         dir.rename(LOG_TMP, LOG).map_err(&err)?;
@@ -658,6 +666,8 @@ impl Checkpoint {
                 file,
                 path: path.join(LOG),
                 broken: false,
+                at: text.len() as u64,
+                disk,
             },
         ))
     }
@@ -680,6 +690,11 @@ struct Log {
     path: PathBuf,
     /// A write failed: nothing more is appended.
     broken: bool,
+    /// Its length.
+    at: u64,
+    /// The disk it is written to (a full one faked by the
+    /// `fail-writes-after` fault).
+    disk: Disk,
 }
 
 impl Log {
@@ -694,9 +709,10 @@ impl Log {
         let mut text = serde_json::to_string(line)?;
         text.push('\n');
         let written = self
-            .file
-            .write_all(text.as_bytes())
+            .disk
+            .write_all(&mut self.file, self.at, text.as_bytes())
             .and_then(|()| self.file.sync_data());
+        self.at += text.len() as u64;
         self.broken = written.is_err();
         written.map_err(err)
     }

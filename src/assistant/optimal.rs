@@ -42,6 +42,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use crate::assistant::spectra::Spectra;
 use crate::control::{Budget, Cut, Ended, Faults, Finished, Instant, Ticker};
@@ -206,19 +207,89 @@ const EXACT: u64 = 1;
 /// see [`Search::key_at`]).
 const DEPTH_MARK: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
 
-/// The exhaustive search over one configuration's spectra.
-struct Search<'a> {
-    t: &'a Spectra,
-    /// The budget, asked every 256 sets.
-    ticker: Ticker<'a>,
-    faults: &'a Faults,
-    measure: Measure,
+/// What a set's key is made of, for every search of one configuration's
+/// spectra: each molecule's spectrum class, its images under the
+/// symmetries and its random word. Built once and shared by the searches
+/// that work side by side.
+pub(crate) struct SetKeys {
     /// Per molecule, the number of its spectrum class.
     class: Vec<u32>,
     /// Per molecule, the number (from 0) of its image under each symmetry.
     images: Vec<[u32; 8]>,
     /// Per molecule, its random word.
     words: Vec<u128>,
+}
+
+impl SetKeys {
+    /// The keys of `t`'s molecules: a molecule's word is drawn from its
+    /// number in its configuration, so that a table of some of the
+    /// configuration's molecules ([`Spectra::of_molecules`]) keys its sets
+    /// as the whole configuration's would. In a configuration too large to
+    /// number, each molecule is its own image.
+    pub(crate) fn new(t: &Spectra) -> SetKeys {
+        let n = t.count;
+        let config = t.config;
+        let (class, _) = t.classes();
+        let word = |number: u64| {
+            xxhash_rust::xxh3::xxh3_128_with_seed(&number.to_le_bytes(), 0x6262_7820_6f70_7431)
+        };
+        let Some(numbering) = Numbering::new(config) else {
+            return SetKeys {
+                class,
+                images: (0..n as u32).map(|m| [m; 8]).collect(),
+                words: (0..n as u64).map(word).collect(),
+            };
+        };
+        // The whole configuration: an image's index is its number (from
+        // 0); otherwise the images met are given indices in turn.
+        let whole = config.molecule_count() == Some(n as u64);
+        let mut index: HashMap<u64, u32> = HashMap::new();
+        let mut numbers: Vec<u64> = Vec::new();
+        let mut images = vec![[0u32; 8]; n];
+        let mut cells: Vec<usize> = Vec::with_capacity(config.atoms);
+        for (m, w) in images.iter_mut().enumerate() {
+            for (i, tr) in Transform::slots(config.shape()).iter().enumerate() {
+                cells.clear();
+                cells.extend(
+                    t.atoms(m as u32)
+                        .iter()
+                        .map(|&a| tr.cell(config.shape(), a as usize)),
+                );
+                cells.sort_unstable();
+                let number = numbering.rank(&cells) - 1;
+                w[i] = if whole {
+                    number as u32
+                } else {
+                    *index.entry(number).or_insert_with(|| {
+                        numbers.push(number);
+                        (numbers.len() - 1) as u32
+                    })
+                };
+            }
+        }
+        let words = if whole {
+            (0..n as u64).map(word).collect()
+        } else {
+            numbers.into_iter().map(word).collect()
+        };
+        SetKeys {
+            class,
+            images,
+            words,
+        }
+    }
+}
+
+/// The exhaustive search over one configuration's spectra.
+struct Search<'a> {
+    t: &'a Spectra,
+    /// The budget, asked every 256 sets.
+    ticker: Ticker<'a>,
+    /// Stop (as the deadline would) after this many sets: a fault.
+    stop_after: Option<u64>,
+    measure: Measure,
+    /// The molecules' classes, images and words.
+    keys: Arc<SetKeys>,
     /// Sets of at most this many molecules are searched to the end even
     /// past the depth limit of [`Search::value`].
     small: usize,
@@ -233,58 +304,75 @@ struct Search<'a> {
     first: Option<usize>,
     /// Scratch: class numbers of a set.
     scratch: Vec<u32>,
+    /// Scratch: the leaves and merged nodes of a Huffman tree (the leaves
+    /// also hold a set's classes as ray dominance weighs them).
+    leaves: Vec<u64>,
+    merged: Vec<u64>,
+    /// Scratch: the outcome of each ray on each class of a set.
+    rows: Vec<u8>,
+    /// Working vectors of [`Search::value`], one set per level of its
+    /// recursion, kept for the next set searched at that level.
+    frames: Vec<Frame>,
+}
+
+/// The working vectors of one set searched by [`Search::value`].
+#[derive(Default)]
+struct Frame {
+    /// The rays that split the set: (Σ size², ray).
+    splits: Vec<(u64, usize)>,
+    /// Molecules per outcome of a ray.
+    counts: Vec<u64>,
+    /// The set split by a ray, and where each outcome's part starts.
+    part: Vec<u32>,
+    starts: Vec<usize>,
+    /// A ray's outcomes: their part's range and least value.
+    children: Vec<(usize, usize, u64)>,
 }
 
 impl<'a> Search<'a> {
-    fn new(t: &'a Spectra, options: &'a OptimalOptions) -> Result<Search<'a>, Error> {
-        let n = t.count;
-        let config = t.config;
-        let k = config.atoms;
-        let (class, _) = t.classes();
-        // Random words, and the images of each molecule under the symmetries.
-        let numbering = Numbering::new(config)
-            .ok_or_else(|| Error::invalid(format!("{config} is not numbered")))?;
-        let word = |m: usize| {
-            xxhash_rust::xxh3::xxh3_128_with_seed(&(m as u64).to_le_bytes(), 0x6262_7820_6f70_7431)
-        };
-        let words: Vec<u128> = (0..n).map(word).collect();
-        let mut images = vec![[0u32; 8]; n];
-        let mut cells: Vec<usize> = Vec::with_capacity(k);
-        for (m, w) in images.iter_mut().enumerate() {
-            for (i, tr) in Transform::slots(config.shape()).iter().enumerate() {
-                cells.clear();
-                cells.extend(
-                    t.atoms(m as u32)
-                        .iter()
-                        .map(|&a| tr.cell(config.shape(), a as usize)),
-                );
-                cells.sort_unstable();
-                w[i] = (numbering.rank(&cells) - 1) as u32;
-            }
-        }
-        Ok(Search {
+    /// A search of `t` within `options`, with keys of its own.
+    fn new(t: &'a Spectra, options: &'a OptimalOptions) -> Search<'a> {
+        Search::with_keys(
             t,
-            ticker: options.budget.ticker(256),
-            faults: &options.faults,
+            &options.budget,
+            options.faults.stop_after,
+            Arc::new(SetKeys::new(t)),
+        )
+    }
+
+    /// A search of `t` within `budget` (its memo within the budget's
+    /// memory bound, or [`MEMO_MEMORY`]), with shared `keys`.
+    fn with_keys(
+        t: &'a Spectra,
+        budget: &'a Budget,
+        stop_after: Option<u64>,
+        keys: Arc<SetKeys>,
+    ) -> Search<'a> {
+        Search {
+            t,
+            ticker: budget.ticker(256),
+            stop_after,
             measure: Measure::Rays,
-            class,
-            images,
-            words,
+            keys,
             small: 0,
             memo: HashMap::default(),
-            capacity: memo_capacity(options.budget.memory_or(MEMO_MEMORY)),
+            capacity: memo_capacity(budget.memory_or(MEMO_MEMORY)),
             forgotten: 0,
             halvings: 0,
             nodes: 0,
             first: None,
             scratch: Vec::new(),
-        })
+            leaves: Vec::new(),
+            merged: Vec::new(),
+            rows: Vec::new(),
+            frames: Vec::new(),
+        }
     }
 
     /// Counts a node; true once the search must stop.
     fn must_stop(&mut self) -> bool {
         self.nodes += 1;
-        if self.faults.stop_after.is_some_and(|s| self.nodes > s) {
+        if self.stop_after.is_some_and(|s| self.nodes > s) {
             self.ticker.stop(Cut::TimedOut);
         }
         self.ticker.tick().is_err()
@@ -294,8 +382,8 @@ impl<'a> Search<'a> {
     fn key(&self, set: &[u32]) -> u128 {
         let mut sums = [0u128; 8];
         for &m in set {
-            for (s, &i) in sums.iter_mut().zip(&self.images[m as usize]) {
-                *s = s.wrapping_add(self.words[i as usize]);
+            for (s, &i) in sums.iter_mut().zip(&self.keys.images[m as usize]) {
+                *s = s.wrapping_add(self.keys.words[i as usize]);
             }
         }
         // The measure is part of the key: both searches share the memo.
@@ -327,13 +415,13 @@ impl<'a> Search<'a> {
         self.memo.insert(key, entry);
     }
 
-    /// The sizes of the spectrum classes of `set`.
-    fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
+    /// The sizes of the spectrum classes of `set`, into `sizes`.
+    fn class_sizes_into(&mut self, set: &[u32], sizes: &mut Vec<u64>) {
         self.scratch.clear();
         self.scratch
-            .extend(set.iter().map(|&m| self.class[m as usize]));
+            .extend(set.iter().map(|&m| self.keys.class[m as usize]));
         self.scratch.sort_unstable();
-        let mut sizes = Vec::new();
+        sizes.clear();
         let mut i = 0;
         while i < self.scratch.len() {
             let j = i + self.scratch[i..]
@@ -343,13 +431,29 @@ impl<'a> Search<'a> {
             sizes.push((j - i) as u64);
             i = j;
         }
+    }
+
+    /// The sizes of the spectrum classes of `set`.
+    fn class_sizes(&mut self, set: &[u32]) -> Vec<u64> {
+        let mut sizes = Vec::new();
+        self.class_sizes_into(set, &mut sizes);
         sizes
+    }
+
+    /// The Huffman bound of `set` ([`huffman`] of its class sizes, at most
+    /// `b` branches), in the search's scratch vectors.
+    fn huffman_of(&mut self, set: &[u32], b: usize) -> u64 {
+        let mut leaves = std::mem::take(&mut self.leaves);
+        self.class_sizes_into(set, &mut leaves);
+        let v = huffman_in(&mut leaves, b, &mut self.merged);
+        self.leaves = leaves;
+        v
     }
 
     /// Whether every molecule of `set` has the same spectrum.
     fn one_class(&self, set: &[u32]) -> bool {
         set.iter()
-            .all(|&m| self.class[m as usize] == self.class[set[0] as usize])
+            .all(|&m| self.keys.class[m as usize] == self.keys.class[set[0] as usize])
     }
 
     /// The key of `set` searched `depth` more rays deep: the set's key
@@ -386,6 +490,30 @@ impl<'a> Search<'a> {
         if n <= 1 || self.must_stop() {
             return if n <= 1 { 0 } else { beat };
         }
+        let mut frame = self.frames.pop().unwrap_or_default();
+        let v = self.value_in(set, beat, root, depth, &mut frame);
+        self.frames.push(frame);
+        v
+    }
+
+    /// [`Search::value`] of a set of two molecules or more, in `frame`'s
+    /// working vectors.
+    fn value_in(
+        &mut self,
+        set: &[u32],
+        beat: u64,
+        root: bool,
+        depth: u32,
+        frame: &mut Frame,
+    ) -> u64 {
+        let n = set.len();
+        let Frame {
+            splits,
+            counts,
+            part,
+            starts,
+            children,
+        } = frame;
         let depth = if n <= self.small { u32::MAX } else { depth };
         let key = self.key_at(set, depth);
         let known = self.memo.get(&key).copied();
@@ -397,12 +525,11 @@ impl<'a> Search<'a> {
         }
         let t = self.t;
         let codes = t.codes();
-        // The rays that split the set: (Σ size², ray, outcomes).
-        let mut splits: Vec<(u64, usize)> = Vec::new();
-        let mut counts = vec![0u64; codes];
+        // The rays that split the set: (Σ size², ray).
+        splits.clear();
+        t.count_rays(set, counts);
         let mut most = 0usize;
-        for q in 1..=t.rays {
-            t.count(set, q, &mut counts);
+        for (counts, q) in counts.chunks_exact(codes).zip(1..) {
             let outcomes = counts.iter().filter(|&&c| c > 0).count();
             if outcomes >= 2 {
                 most = most.max(outcomes);
@@ -417,10 +544,10 @@ impl<'a> Search<'a> {
             self.remember(key, stop, true);
             return stop;
         }
-        let sizes = self.class_sizes(set);
         let huffman_bound = match self.measure {
-            Measure::Rays => huffman(&sizes, most),
+            Measure::Rays => self.huffman_of(set, most),
             Measure::Score => {
+                let sizes = self.class_sizes(set);
                 stop.min(n as u64 + MISSED_ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
             }
         };
@@ -438,7 +565,7 @@ impl<'a> Search<'a> {
         let deeper = if depth == u32::MAX { depth } else { depth - 1 };
         splits.sort_unstable();
         if self.measure == Measure::Rays {
-            self.drop_dominated(set, &mut splits);
+            self.drop_dominated(set, splits);
         }
         let mut best = beat;
         let mut exact = false;
@@ -449,16 +576,16 @@ impl<'a> Search<'a> {
         }
         // The least lower bound of the rays that could not beat `best`.
         let mut floor = u64::MAX;
-        let mut part = vec![0u32; n];
-        let mut starts = Vec::new();
-        for &(_, q) in &splits {
+        part.clear();
+        part.resize(n, 0);
+        for &(_, q) in splits.iter() {
             if exact && best <= lower {
                 break;
             }
-            t.split(set, q, &mut part, &mut starts);
+            t.split(set, q, part, starts);
             // Children, largest first, with what they cost at least (the
             // rays measure: their Huffman bound).
-            let mut children: Vec<(usize, usize, u64)> = Vec::new();
+            children.clear();
             let mut acc = 0u64;
             let mut rest = 0u64;
             for c in 0..codes {
@@ -473,7 +600,7 @@ impl<'a> Search<'a> {
                 };
                 let cheap = match self.measure {
                     Measure::Rays if size > 1 && !self.one_class(&part[a..b]) => {
-                        huffman(&self.class_sizes(&part[a..b]), most).max(size)
+                        self.huffman_of(&part[a..b], most).max(size)
                     }
                     _ => 0,
                 };
@@ -486,7 +613,7 @@ impl<'a> Search<'a> {
             }
             children.sort_by_key(|&(a, b, _)| std::cmp::Reverse(b - a));
             let mut beaten = false;
-            for &(a, b, cheap) in &children {
+            for &(a, b, cheap) in children.iter() {
                 rest -= cheap;
                 let v = self.value(&part[a..b], best - acc - rest, false, deeper);
                 acc += v;
@@ -536,26 +663,32 @@ impl<'a> Search<'a> {
         }
         // One molecule per spectrum class stands for its class: every ray
         // gives all of a class the same outcome.
-        self.scratch.clear();
-        let mut seen = std::collections::HashSet::new();
-        for &m in set {
-            if seen.insert(self.class[m as usize]) {
-                self.scratch.push(m);
-            }
+        let mut reps = std::mem::take(&mut self.leaves);
+        reps.clear();
+        reps.extend(
+            set.iter()
+                .map(|&m| u64::from(self.keys.class[m as usize]) << 32 | u64::from(m)),
+        );
+        reps.sort_unstable();
+        reps.dedup_by_key(|r| *r >> 32);
+        // The outcome of each ray kept on each class, a row per ray.
+        let width = reps.len();
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
+        for &(_, q) in splits.iter() {
+            rows.extend(reps.iter().map(|&r| self.t.code(r as u32, q)));
         }
-        let reps = std::mem::take(&mut self.scratch);
-        let codes = self.t.codes();
-        let mut map = vec![u8::MAX; codes];
-        // Whether ray q's outcome tells ray r's on every class.
-        let refines = |q: usize, r: usize, map: &mut Vec<u8>| {
+        let mut map = [u8::MAX; 256];
+        // Whether ray i's outcome tells ray j's on every class.
+        let refines = |i: usize, j: usize, map: &mut [u8; 256]| {
             map.fill(u8::MAX);
-            reps.iter().all(|&m| {
-                let (a, b) = (self.t.code(m, q), self.t.code(m, r));
-                let slot = &mut map[usize::from(a)];
+            let (a, b) = (&rows[i * width..][..width], &rows[j * width..][..width]);
+            a.iter().zip(b).all(|(&x, &y)| {
+                let slot = &mut map[usize::from(x)];
                 if *slot == u8::MAX {
-                    *slot = b;
+                    *slot = y;
                 }
-                *slot == b
+                *slot == y
             })
         };
         // Σ size² only falls as a partition is refined, so a ray is refined
@@ -563,12 +696,44 @@ impl<'a> Search<'a> {
         // partitions the later is dropped.
         let mut keep = vec![true; splits.len()];
         for j in 1..splits.len() {
-            let r = splits[j].1;
-            keep[j] = !(0..j).any(|i| keep[i] && refines(splits[i].1, r, &mut map));
+            keep[j] = !(0..j).any(|i| keep[i] && refines(i, j, &mut map));
         }
         let mut k = keep.iter();
         splits.retain(|_| *k.next().expect("one flag per ray"));
-        self.scratch = reps;
+        self.leaves = reps;
+        self.rows = rows;
+    }
+}
+
+/// The fewest rays of sets of molecules asked one after another (rollout's
+/// small sets), each found by the exhaustive search, whose memo is kept
+/// from one set to the next within its memory.
+pub(crate) struct SetOptimum<'a> {
+    search: Search<'a>,
+}
+
+impl<'a> SetOptimum<'a> {
+    /// A searcher of `t`'s sets within `budget`'s deadline and token, its
+    /// memo within `memory` bytes.
+    pub(crate) fn new(
+        t: &'a Spectra,
+        budget: &'a Budget,
+        keys: Arc<SetKeys>,
+        memory: u64,
+    ) -> SetOptimum<'a> {
+        let mut search = Search::with_keys(t, budget, None, keys);
+        search.capacity = memo_capacity(memory);
+        SetOptimum { search }
+    }
+
+    /// The fewest rays telling the molecules of `set` apart, all games
+    /// together; the cut when the budget stopped the search.
+    pub(crate) fn rays(&mut self, set: &[u32]) -> Result<u64, Cut> {
+        let v = self.search.exact(set);
+        match self.search.ticker.cut() {
+            Some(cut) => Err(cut),
+            None => Ok(v),
+        }
     }
 }
 
@@ -849,18 +1014,22 @@ fn bump(h: &mut Vec<u64>, k: usize) {
 /// The least weighted path length of a tree of at most `b` branches a node
 /// whose leaves weigh `weights`: b-ary Huffman.
 fn huffman(weights: &[u64], b: usize) -> u64 {
-    if weights.len() <= 1 {
+    huffman_in(&mut weights.to_vec(), b, &mut Vec::new())
+}
+
+/// [`huffman`] of `leaves` (reordered, zeros added), with `merged` for the
+/// merged nodes.
+fn huffman_in(leaves: &mut Vec<u64>, b: usize, merged: &mut Vec<u64>) -> u64 {
+    if leaves.len() <= 1 {
         return 0;
     }
     let b = b.max(2);
     // Two queues: the weights sorted (zeros added so that every merge takes
     // b), and the merged nodes, which come out in increasing order.
-    let pad = (b - 1 - (weights.len() - 1) % (b - 1)) % (b - 1);
-    let mut leaves = Vec::with_capacity(weights.len() + pad);
-    leaves.resize(pad, 0);
-    leaves.extend_from_slice(weights);
+    let pad = (b - 1 - (leaves.len() - 1) % (b - 1)) % (b - 1);
+    leaves.resize(leaves.len() + pad, 0);
     leaves.sort_unstable();
-    let mut merged: Vec<u64> = Vec::with_capacity(leaves.len() / (b - 1) + 1);
+    merged.clear();
     let (mut i, mut j) = (0, 0);
     let mut total = 0;
     while (leaves.len() - i) + (merged.len() - j) > 1 {
@@ -895,7 +1064,7 @@ pub fn optimum(config: Config, options: &OptimalOptions) -> Result<Optimum, Erro
         ..Optimum::default()
     };
     if let Some(t) = &spectra.value {
-        let mut search = Search::new(t, options)?;
+        let mut search = Search::new(t, options);
         let all: Vec<u32> = (0..n as u32).collect();
         let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
         for measure in [Measure::Rays, Measure::Score] {
@@ -1027,6 +1196,8 @@ pub struct Unit {
 /// they are done, and across a resume.
 pub struct BoundWork {
     spectra: Spectra,
+    /// The keys of its sets, shared by the searchers of its units.
+    keys: Arc<SetKeys>,
     options: OptimalOptions,
     /// The bound with the search's total still 0 (its cheap parts).
     cheap: LowerBound,
@@ -1070,6 +1241,7 @@ impl BoundWork {
             Err(cut) => return Ok(Finished::new(None, cut.into())),
         };
         let mut work = BoundWork {
+            keys: Arc::new(SetKeys::new(&spectra)),
             spectra,
             options: options.clone(),
             cheap,
@@ -1094,8 +1266,7 @@ impl BoundWork {
         if depth == 0 || n <= 1 {
             return Ok(());
         }
-        let mut search = Search::new(t, &self.options)?;
-        search.small = self.options.small;
+        let mut search = BoundWork::search(t, &self.options, &self.keys);
         let all: Vec<u32> = (0..n as u32).collect();
         let codes = t.codes();
         let mut counts = vec![0u64; codes];
@@ -1185,10 +1356,21 @@ impl BoundWork {
         )
     }
 
+    /// A search of `t`'s sets within `options`, with shared `keys`.
+    fn search<'a>(t: &'a Spectra, options: &'a OptimalOptions, keys: &Arc<SetKeys>) -> Search<'a> {
+        let mut search = Search::with_keys(
+            t,
+            &options.budget,
+            options.faults.stop_after,
+            Arc::clone(keys),
+        );
+        search.small = options.small;
+        search
+    }
+
     /// A searcher of units, with its own memo within `memory` bytes.
     pub fn solver(&self, memory: u64) -> Result<UnitSolver<'_>, Error> {
-        let mut search = Search::new(&self.spectra, &self.options)?;
-        search.small = self.options.small;
+        let mut search = BoundWork::search(&self.spectra, &self.options, &self.keys);
         search.capacity = memo_capacity(memory);
         Ok(UnitSolver { work: self, search })
     }
@@ -1508,6 +1690,83 @@ mod tests {
         best.max(h)
     }
 
+    /// The fewest rays of `set`, by every splitting ray tried on every
+    /// set (no bound, no dominance, no symmetry), remembered by the sorted
+    /// set.
+    fn fewest_rays(t: &Spectra, set: &[u32], memo: &mut HashMap<Vec<u32>, u64>) -> u64 {
+        let mut sorted = set.to_vec();
+        sorted.sort_unstable();
+        if let Some(&v) = memo.get(&sorted) {
+            return v;
+        }
+        let mut best = 0;
+        let mut part = vec![0u32; set.len()];
+        let mut starts = Vec::new();
+        for q in 1..=t.rays {
+            t.split(set, q, &mut part, &mut starts);
+            if (0..t.codes()).all(|c| starts[c + 1] - starts[c] < set.len()) {
+                let v = set.len() as u64
+                    + (0..t.codes())
+                        .map(|c| fewest_rays(t, &part[starts[c]..starts[c + 1]], memo))
+                        .sum::<u64>();
+                best = if best == 0 { v } else { best.min(v) };
+            }
+        }
+        memo.insert(sorted, best);
+        best
+    }
+
+    #[test]
+    fn the_optimum_of_small_sets_is_their_fewest_rays() {
+        use rand::seq::SliceRandom as _;
+        use rand::{RngExt as _, SeedableRng as _};
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(64);
+        let config: Config = "A3_B5".parse().unwrap();
+        let budget = Budget::default();
+        let whole = Spectra::new(config, Rules::Standard, &budget, 0)
+            .unwrap()
+            .value
+            .unwrap();
+        // A table of some of the molecules, in another order: its sets are
+        // keyed by the molecules' numbers in the configuration.
+        let mut some: Vec<crate::rules::board::Molecule> =
+            crate::rules::enumeration::Molecules::new(config)
+                .filter(|_| rng.random_bool(0.4))
+                .collect();
+        some.shuffle(&mut rng);
+        let part = Spectra::of_molecules(config, Rules::Standard, &some, &budget).unwrap();
+        for t in [&whole, &part] {
+            let mut exact = SetOptimum::new(t, &budget, Arc::new(SetKeys::new(t)), 1 << 24);
+            let mut memo = HashMap::new();
+            let mut ids: Vec<u32> = (0..t.count as u32).collect();
+            for _ in 0..300 {
+                ids.shuffle(&mut rng);
+                let set = &ids[..rng.random_range(2..=14)];
+                assert_eq!(
+                    exact.rays(set).unwrap(),
+                    fewest_rays(t, set, &mut memo),
+                    "{set:?} of {} molecules",
+                    t.count
+                );
+            }
+        }
+        // A set's mirror images share its key, and so its remembered value.
+        let keys = Arc::new(SetKeys::new(&whole));
+        let mut exact = SetOptimum::new(&whole, &budget, Arc::clone(&keys), 1 << 24);
+        let mut memo = HashMap::new();
+        let mut ids: Vec<u32> = (0..whole.count as u32).collect();
+        for _ in 0..40 {
+            ids.shuffle(&mut rng);
+            let set = &ids[..rng.random_range(2..=12)];
+            let v = exact.rays(set).unwrap();
+            for i in 0..8 {
+                let image: Vec<u32> = set.iter().map(|&m| keys.images[m as usize][i]).collect();
+                assert_eq!(exact.rays(&image).unwrap(), v);
+                assert_eq!(fewest_rays(&whole, &image, &mut memo), v, "{image:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_cut_search_is_its_definition() {
         // The memoised, pruned search, at the root and unit by unit,
@@ -1520,10 +1779,10 @@ mod tests {
                 .value
                 .unwrap();
             let all: Vec<u32> = (0..t.count as u32).collect();
-            let mut search = Search::new(&t, &options).unwrap();
+            let mut search = Search::new(&t, &options);
             search.small = small;
             let expected = naive(&mut search, &all, depth);
-            let mut fresh = Search::new(&t, &options).unwrap();
+            let mut fresh = Search::new(&t, &options);
             fresh.small = small;
             assert_eq!(
                 fresh.value(&all, u64::MAX, true, depth),
@@ -1548,7 +1807,7 @@ mod tests {
             // turns, and a searcher that did other sets first.
             let t = &work.spectra;
             let all: Vec<u32> = (0..t.count as u32).collect();
-            let mut whole = Search::new(t, &options).unwrap();
+            let mut whole = Search::new(t, &options);
             whole.small = 8;
             let root = whole.value(&all, u64::MAX, true, depth);
             let mut ways: Vec<Vec<u64>> = Vec::new();

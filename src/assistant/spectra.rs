@@ -234,6 +234,23 @@ impl Spectra {
         }
     }
 
+    /// How many molecules of `set` give each outcome code of every ray, into
+    /// `counts`: ray `q`'s counts are `counts[(q - 1) * codes..q * codes]`
+    /// (`codes` is [`Spectra::codes`]). One pass over the molecules' rows,
+    /// where a count per ray ([`Spectra::count`]) goes through them once a
+    /// ray.
+    pub(crate) fn count_rays(&self, set: &[u32], counts: &mut Vec<u64>) {
+        let codes = self.codes();
+        counts.clear();
+        counts.resize(self.rays * codes, 0);
+        for &m in set {
+            let row = &self.codes[m as usize * self.rays..][..self.rays];
+            for (q, &c) in row.iter().enumerate() {
+                counts[q * codes + usize::from(c)] += 1;
+            }
+        }
+    }
+
     /// Sorts `set` into `out` by the outcome of ray `q`, keeping their order
     /// within each outcome (a counting sort): the molecules of code `c` are
     /// then `out[starts[c]..starts[c + 1]]`.

@@ -29,10 +29,11 @@
 //! assert!(r.rays_total >= 9);
 //! ```
 
-use crate::assistant::optimal::{BoundStopped, LowerBound, Optimum};
+use crate::assistant::optimal::{BoundStopped, LowerBound, Optimum, SetKeys, SetOptimum};
 use crate::assistant::spectra::{Spectra, stop_penalty};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
@@ -273,11 +274,12 @@ fn choose(
     let mut best: Option<(f64, usize)> = None;
     let cells = t.config.cells();
     let k = t.config.atoms;
-    let mut counts = vec![0u64; codes];
+    let mut all = Vec::new();
+    t.count_rays(set, &mut all);
     let mut freq: Vec<u64> = Vec::new();
     for q in (1..=t.rays).filter(|&q| !shot[q - 1]) {
         step(ticker, set.len())?;
-        t.count(set, q, &mut counts);
+        let counts = &all[(q - 1) * codes..q * codes];
         if counts.iter().filter(|&&c| c > 0).count() < 2 {
             continue;
         }
@@ -367,11 +369,14 @@ pub(super) struct Chooser<'a> {
     decided: RefCell<HashMap<u128, Option<usize>>>,
     /// The base policies the rollouts play, one per thread at work.
     bases: std::sync::Mutex<Vec<Base<'a>>>,
+    /// The keys of sets, for the optimum of the small ones: made at the
+    /// first rollout, shared by the bases.
+    keys: std::sync::OnceLock<Arc<SetKeys>>,
 }
 
-/// The most small sets a base policy remembers the optimum of (about 100
-/// bytes each) before it forgets them all.
-const BASE_MEMO: usize = 1 << 21;
+/// The memory each base policy's search of small sets may hold its memo in
+/// (it forgets half when full).
+const BASE_MEMORY: u64 = 128 << 20;
 
 impl<'a> Chooser<'a> {
     pub(super) fn new(t: &'a Spectra, options: &'a StrategyOptions) -> Chooser<'a> {
@@ -390,6 +395,7 @@ impl<'a> Chooser<'a> {
             words,
             decided: RefCell::new(HashMap::new()),
             bases: std::sync::Mutex::new(Vec::new()),
+            keys: std::sync::OnceLock::new(),
         }
     }
 
@@ -448,17 +454,15 @@ impl<'a> Chooser<'a> {
             })
             .collect();
         let (small, budget, bases) = (self.small, self.budget, &self.bases);
+        let keys = (small >= 2).then(|| self.keys.get_or_init(|| Arc::new(SetKeys::new(t))));
         let totals = rays
             .par_iter()
             .map(|&q| {
                 // A base from the pool: its optimum of the small sets met
                 // so far is kept from one rollout to the next.
                 let taken = bases.lock().ok().and_then(|mut b| b.pop());
-                let mut base = taken.unwrap_or_else(|| Base::new(t, small, budget));
+                let mut base = taken.unwrap_or_else(|| Base::new(t, small, budget, keys.cloned()));
                 let total = base.after(set, q);
-                if base.memo.len() > BASE_MEMO {
-                    base.memo.clear();
-                }
                 if let Ok(mut b) = bases.lock() {
                     b.push(base);
                 }
@@ -474,8 +478,8 @@ impl<'a> Chooser<'a> {
 struct Base<'a> {
     t: &'a Spectra,
     small: usize,
-    /// The optimum of the small sets met (sorted).
-    memo: HashMap<Vec<u32>, u64>,
+    /// The search of the small sets' optimum (none when `small` < 2).
+    exact: Option<SetOptimum<'a>>,
     /// No ray shot: greedy looks at the rays that split a set, and those
     /// shot split nothing.
     shot: Vec<bool>,
@@ -484,11 +488,19 @@ struct Base<'a> {
 }
 
 impl<'a> Base<'a> {
-    fn new(t: &'a Spectra, small: usize, budget: &'a Budget) -> Base<'a> {
+    /// The base policy of `t` within `budget`, playing sets of at most
+    /// `small` molecules optimally, their sets keyed by `keys` (needed when
+    /// `small` is 2 or more).
+    fn new(
+        t: &'a Spectra,
+        small: usize,
+        budget: &'a Budget,
+        keys: Option<Arc<SetKeys>>,
+    ) -> Base<'a> {
         Base {
             t,
             small,
-            memo: HashMap::new(),
+            exact: keys.map(|keys| SetOptimum::new(t, budget, keys, BASE_MEMORY)),
             shot: vec![false; t.rays],
             ticker: budget.ticker(256),
         }
@@ -501,52 +513,26 @@ impl<'a> Base<'a> {
         self.t.split(set, q, &mut part, &mut starts);
         let mut total = set.len() as u64;
         for c in 0..self.t.codes() {
-            total += self.total(&mut part[starts[c]..starts[c + 1]])?;
+            total += self.total(&part[starts[c]..starts[c + 1]])?;
         }
         Ok(total)
     }
 
     /// The rays of the base policy's games of `set`, all together.
-    fn total(&mut self, set: &mut [u32]) -> Result<u64, Cut> {
+    fn total(&mut self, set: &[u32]) -> Result<u64, Cut> {
         if set.len() < 2 {
             return Ok(0);
         }
-        if set.len() <= self.small {
-            set.sort_unstable();
-            return Ok(self.exact(set));
+        if set.len() <= self.small
+            && let Some(exact) = &mut self.exact
+        {
+            return exact.rays(set);
         }
         step(&mut self.ticker, set.len())?;
         match choose(self.t, set, &self.shot, Policy::Greedy, &mut self.ticker)? {
             Some(q) => self.after(set, q),
             None => Ok(0),
         }
-    }
-
-    /// The fewest rays telling the molecules of the small sorted `set`
-    /// apart, all games together.
-    fn exact(&mut self, set: &[u32]) -> u64 {
-        if set.len() < 2 {
-            return 0;
-        }
-        if let Some(&v) = self.memo.get(set) {
-            return v;
-        }
-        let t = self.t;
-        let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
-        let mut best: Option<u64> = None;
-        for q in 1..=t.rays {
-            t.split(set, q, &mut part, &mut starts);
-            if (0..t.codes()).all(|c| starts[c + 1] - starts[c] < set.len()) {
-                let mut total = set.len() as u64;
-                for c in 0..t.codes() {
-                    total += self.exact(&part[starts[c]..starts[c + 1]]);
-                }
-                best = Some(best.map_or(total, |b| b.min(total)));
-            }
-        }
-        let v = best.unwrap_or(0);
-        self.memo.insert(set.to_vec(), v);
-        v
     }
 }
 
@@ -1123,10 +1109,11 @@ mod rollout_tests {
                 };
                 let chooser = Chooser::new(&t, &options);
                 let budget = Budget::default();
-                let mut base = Base::new(&t, small, &budget);
+                let keys = (small >= 2).then(|| Arc::new(SetKeys::new(&t)));
+                let mut base = Base::new(&t, small, &budget, keys);
                 for set in &sets {
                     let rollout = rollout_total(&chooser, set);
-                    let greedy = base.total(&mut set.clone()).unwrap();
+                    let greedy = base.total(set).unwrap();
                     assert!(
                         rollout <= greedy,
                         "{config}, exact below {small}: rollout {rollout} > base {greedy} on {set:?}"
