@@ -342,6 +342,19 @@ impl ConfigRange {
     pub fn atoms(&self) -> std::ops::RangeInclusive<usize> {
         self.min_atoms..=self.max_atoms
     }
+
+    /// The molecules of every count of the range together (`None` past
+    /// 2^64).
+    ///
+    /// ```
+    /// let r: bbx::rules::config::ConfigRange = "A1-2_B4".parse().unwrap();
+    /// assert_eq!(r.molecule_count(), Some(16 + 120));
+    /// ```
+    pub fn molecule_count(&self) -> Option<u64> {
+        self.atoms().try_fold(0u64, |n, k| {
+            n.checked_add(self.with_atoms(k).molecule_count()?)
+        })
+    }
 }
 
 impl From<Config> for ConfigRange {
