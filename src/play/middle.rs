@@ -133,8 +133,10 @@ pub enum Mode {
     },
 }
 
-/// What a move asks the front to do.
-#[derive(Debug, Clone, PartialEq)]
+/// What a move asks the front to do; in JSON its snake-case name with its
+/// value (`{"ask": {…}}`, `"quit"`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Effect {
     /// Write `text` to `path` (answered by [`Middle::saved`]); unless
     /// `replace`, a file that exists is left alone (answered by

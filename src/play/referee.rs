@@ -34,7 +34,10 @@ use crate::rules::score::score;
 use crate::rules::spectrum::{Observation, Spectrum};
 
 /// How a guess is judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Judge {
     /// As Tatham's Puzzles: the guess wins when every ray, shot or not, gives
     /// what the hidden molecule gives.

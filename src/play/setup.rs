@@ -51,7 +51,8 @@ use crate::setting::{Setting, Text};
 use crate::solver::{self, Limits};
 
 /// Where the game comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Start {
     /// A random molecule of a configuration, or of a range of atom counts
     /// (the count drawn as Tatham draws it, and hidden); with `unique`, one
@@ -85,7 +86,7 @@ pub enum Start {
 }
 
 /// How to start a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// Where the game comes from.
     pub start: Start,

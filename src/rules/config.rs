@@ -284,7 +284,8 @@ impl FromStr for Config {
 /// let one: ConfigRange = "A5_B8x6".parse().unwrap();
 /// assert_eq!(one.exact().unwrap().to_string(), "A5_B8x6");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub struct ConfigRange {
     /// The fewest atoms.
     pub min_atoms: usize,
@@ -354,6 +355,20 @@ impl ConfigRange {
         self.atoms().try_fold(0u64, |n, k| {
             n.checked_add(self.with_atoms(k).molecule_count()?)
         })
+    }
+}
+
+/// In JSON a range is its name, `A3-6_B8`.
+impl From<ConfigRange> for String {
+    fn from(r: ConfigRange) -> String {
+        r.to_string()
+    }
+}
+
+impl TryFrom<String> for ConfigRange {
+    type Error = Error;
+    fn try_from(s: String) -> Result<ConfigRange, Error> {
+        s.parse()
     }
 }
 
