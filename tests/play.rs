@@ -2236,3 +2236,25 @@ fn the_coach_says_why_the_policy_has_no_ray_yet() {
     let said = policy_said(&mut app, "entropy");
     assert_eq!(said, "entropy's next ray: unknown until all are listed");
 }
+
+/// At 60×20 the coach still speaks (its lines below the board, the score
+/// in the board's frame), and the key line ends between two keys, never in
+/// the middle of one.
+#[test]
+fn a_60_by_20_terminal_keeps_the_coach_and_whole_keys() {
+    let mut app = random_game(3);
+    keys(&mut app, "Enter c");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, 60, 20);
+    let all = text(&lines);
+    assert!(all.contains("molecules fit the rays shot"), "{all}");
+    assert!(all.contains("score 1 · atoms 0/4"), "{all}");
+    let key_line = lines[19].trim_end();
+    let full = bbx::play::words::keys::board(bbx::play::keys::Profile::Bbx);
+    assert!(full.starts_with(key_line), "{key_line}");
+    let next = &full[key_line.len()..];
+    assert!(
+        next.is_empty() || next.starts_with(" · "),
+        "cut in a key: {key_line}"
+    );
+}

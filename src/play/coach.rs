@@ -618,7 +618,12 @@ fn idle_rays(request: &ReviewRequest, budget: &Budget) -> Result<Result<Vec<usiz
     };
     let mut idle = Vec::new();
     for &q in &request.shots {
-        if !(1..=shape.positions()).contains(&q) || seen.get(q).is_some() {
+        if !(1..=shape.positions()).contains(&q) {
+            continue;
+        }
+        if seen.get(q).is_some() {
+            // Known already (the other end of an exit pair shot): nothing new.
+            idle.push(q);
             continue;
         }
         let o = hidden.get(q);
@@ -1138,6 +1143,47 @@ mod tests {
         });
         let json = serde_json::to_string(&state).unwrap();
         assert_eq!(serde_json::from_str::<News>(&json).unwrap(), state);
+    }
+
+    /// The solver finds the rays that told nothing new as the table of
+    /// every molecule does, on a range and a configuration, given rays too.
+    #[test]
+    fn idle_rays_by_the_solver_agree_with_the_table() {
+        let options = StrategyOptions::new(Policy::Greedy);
+        for (hidden, atoms, given, shots) in [
+            (
+                "O-O-------------",
+                1..=3,
+                vec![],
+                vec![1, 6, 2, 3, 10, 16, 8, 4],
+            ),
+            ("O-O-------------", 2..=2, vec![1], vec![1, 3, 10, 5, 9, 12]),
+            (
+                "-O----O--O------",
+                2..=4,
+                vec![2],
+                vec![7, 11, 14, 15, 16, 1],
+            ),
+        ] {
+            let hidden: Molecule = hidden.parse().unwrap();
+            let request = ReviewRequest {
+                hidden: hidden.clone(),
+                atoms: atoms.clone(),
+                rules: Rules::Standard,
+                policy: Policy::Greedy,
+                given: given.clone(),
+                shots: shots.clone(),
+                average: false,
+            };
+            let by_solver = idle_rays(&request, &Budget::default()).unwrap().unwrap();
+            let by_table =
+                strategy::review(&hidden, atoms, &given, &shots, &options, false, |_| {})
+                    .unwrap()
+                    .value
+                    .unwrap()
+                    .idle;
+            assert_eq!(by_solver, by_table, "{hidden} {shots:?}");
+        }
     }
 
     /// With a policy, the coach's answer names the ray `next_ray` gives on
