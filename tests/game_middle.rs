@@ -381,7 +381,7 @@ fn saves_by_name() {
             assert!(hidden.is_atom(r, c), "ray {q}: ({r}, {c})");
         }
     }
-    assert!(s.over && f.quit == false);
+    assert!(s.over && !f.quit);
     f.play([Move::Quit]);
     assert!(f.quit);
 }
