@@ -34,6 +34,7 @@
 //! let question = Question {
 //!     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 //!     policy: Some(Policy::Greedy), limits: CoachLimits::default(),
+//!     prior: Default::default(),
 //! };
 //! coach.ask(advice.question(question.clone()).unwrap());
 //! while !advice.is_idle() {
@@ -59,7 +60,8 @@ use crate::rules::config::Shape;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::{Piece, Text};
-use crate::solver::report::SolveReport;
+use crate::solver::count::Prior;
+use crate::solver::report::{AtomsCount, Estimate, Known, SolveReport};
 use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
@@ -119,6 +121,10 @@ pub struct Question {
     pub policy: Option<Policy>,
     /// Its bounds.
     pub limits: CoachLimits,
+    /// How likely each molecule is before any ray (a count drawn in a
+    /// range first, for a game that drew it so).
+    #[serde(default)]
+    pub prior: Prior,
 }
 
 /// How the unshot rays of an [`Answer`] were ranked.
@@ -152,9 +158,15 @@ pub struct RankedRay {
 pub struct Answer {
     /// The question it answers.
     pub question: Question,
-    /// How many molecules fit (at least, unless [`ended`](Answer::ended)
-    /// is complete).
+    /// How many molecules fit: exactly, at least, or estimated, as
+    /// [`known`](Answer::known) says.
     pub count: u128,
+    /// How the count is known.
+    pub known: Known,
+    /// When estimated: the estimate and its 95% interval.
+    pub estimate: Option<Estimate>,
+    /// When counted exactly: the molecules of each count of atoms.
+    pub by_atoms: Option<Vec<AtomsCount>>,
     /// How the search ended: complete, or what cut it short.
     pub ended: Ended,
     /// The molecules listed (each one's atoms), in the order found.
@@ -186,7 +198,7 @@ impl Answer {
         elapsed: Duration,
     ) -> Answer {
         let ranking = if report.splits_exact
-            || (report.ended.is_complete() && report.count == report.listed as u128)
+            || (report.known == Known::Exact && report.count == report.listed as u128)
         {
             Ranking::Every
         } else if let Some(sample) = &report.sample {
@@ -198,13 +210,16 @@ impl Answer {
         Answer {
             question: question.clone(),
             count: report.count,
+            known: report.known,
+            estimate: report.estimate,
+            by_atoms: report.by_atoms.clone(),
             ended: report.ended,
             atoms: solution
                 .molecules
                 .iter()
                 .map(|m| m.atoms().to_vec())
                 .collect(),
-            certainty: solution.certainty.clone(),
+            certainty: report.certainty().map(<[Certainty]>::to_vec),
             chances: report.probabilities.clone(),
             ranked: report
                 .splits
@@ -261,7 +276,7 @@ impl Answer {
     /// Whether the molecules listed are all that fit (otherwise the list
     /// covers only some of them).
     pub fn all_listed(&self) -> bool {
-        self.ended.is_complete() && self.count == self.atoms.len() as u128
+        self.known == Known::Exact && self.count == self.atoms.len() as u128
     }
 
     /// How long it took.
@@ -287,7 +302,7 @@ impl Answer {
 /// let seen = Observation::parse("@&??????????????", "example").unwrap();
 /// let q = Question {
 ///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
-///     policy: None, limits: CoachLimits::default(),
+///     policy: None, limits: CoachLimits::default(), prior: Default::default(),
 /// };
 /// let report = answer(&q, &Budget::default(), |_| {}).unwrap();
 /// assert!(report.ended.is_complete() && report.count > 1 && report.splits_exact);
@@ -306,10 +321,9 @@ pub fn answer(
     // The best ray on every molecule that fits, not only the first ones
     // found, where the box can be walked in the time left.
     let mut report = SolveReport::new("the game", solution, None, budget);
-    report.rank_exactly(budget)?;
-    // Each cell's chance of an atom, from the same count (or the molecules
-    // listed, when they are all).
-    report.count_atoms(budget)?;
+    // Counted exactly where the count walks them (else the forward walk or
+    // a sample): the count, the chances, the certain cells, the ranking.
+    report.work_out(q.prior, budget)?;
     Ok(report)
 }
 
@@ -331,6 +345,7 @@ pub fn answer(
 /// let q = Question {
 ///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 ///     policy: Some(Policy::Rollout), limits: CoachLimits::default(),
+///     prior: Default::default(),
 /// };
 /// let a = answer_with(&q, &Budget::default(), |_| {}).unwrap();
 /// let next = a.policy.unwrap();
@@ -1047,6 +1062,7 @@ mod tests {
             atoms: atoms..=atoms,
             policy,
             limits: CoachLimits::default(),
+            prior: Prior::Molecules,
         }
     }
 

@@ -319,6 +319,12 @@ struct Walk<'b> {
     /// symmetries that keep the rays shot (the others are its images).
     followed: Vec<usize>,
     leaves: Option<Vec<Leaf>>,
+    /// Bytes the leaves kept take, and the most they may.
+    leaf_bytes: u64,
+    leaf_bound: u64,
+    /// The ray being followed, and where it ended.
+    following: usize,
+    outcome: Outcome,
     branches: u64,
     limit: u64,
     ticker: Ticker<'b>,
@@ -366,33 +372,70 @@ impl Walk<'_> {
         self.placed <= self.max && self.placed + self.free >= self.min
     }
 
-    /// The branches under the cells decided so far.
-    fn branch(&mut self) -> Result<(), Stop> {
-        self.tick()?;
+    /// Where the rays shot stand over the cells decided: one of them
+    /// cannot end as observed, one needs an undecided cell, or all end as
+    /// observed.
+    fn probe_shot(&mut self) -> Probe {
         if !self.feasible() {
-            return Ok(());
+            return Probe::Prune;
         }
         let filled = self.placed == self.max;
         for i in 0..self.shot.len() {
             let (pos, seen) = self.shot[i];
             match trace_known(&self.known, filled, self.shape, self.rules, pos) {
                 Ok(o) if o == seen => {}
-                Ok(_) => return Ok(()),
+                Ok(_) => return Probe::Prune,
                 Err(c) => {
                     // The rays checked before this one were fine: look at
                     // this one first in the branches below.
                     self.shot.swap(0, i);
-                    for atom in [true, false] {
-                        self.decide(c, atom);
-                        let r = self.branch();
-                        self.undo();
-                        r?;
-                    }
-                    return Ok(());
+                    return Probe::Need(c);
                 }
             }
         }
-        self.leaf()
+        Probe::Done
+    }
+
+    /// Walks the branches under the cells decided so far, depth first
+    /// (with a stack of its own, so that a large box's deep branches need
+    /// no deep recursion): each cell a probe needs tried as an atom, then
+    /// empty; `done` called on every branch where the probe says so. The
+    /// cells decided are as they were when it returns whole.
+    fn walk_branches(
+        &mut self,
+        probe: fn(&mut Self) -> Probe,
+        done: &mut dyn FnMut(&mut Self) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        let mut stack: Vec<(usize, bool)> = Vec::new();
+        loop {
+            self.tick()?;
+            match probe(self) {
+                Probe::Need(c) => {
+                    self.decide(c, true);
+                    stack.push((c, false));
+                    continue;
+                }
+                Probe::Done => done(self)?,
+                Probe::Prune => {}
+            }
+            // Back to the last cell tried as an atom only: now empty.
+            loop {
+                let Some((c, emptied)) = stack.pop() else {
+                    return Ok(());
+                };
+                self.undo();
+                if !emptied {
+                    self.decide(c, false);
+                    stack.push((c, true));
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The branches under the cells decided so far.
+    fn branch(&mut self) -> Result<(), Stop> {
+        self.walk_branches(Walk::probe_shot, &mut |w| w.leaf())
     }
 
     /// Every ray shot ends as observed: the molecules of this branch
@@ -422,9 +465,13 @@ impl Walk<'_> {
                 }
             }
         }
-        if self.leaves.as_ref().is_some_and(|l| l.len() >= KEPT_LEAVES) {
+        let bytes = 64 + 16 * (self.trail.len() + self.by_atoms.len()) as u64;
+        if self.leaves.as_ref().is_some_and(|l| l.len() >= KEPT_LEAVES)
+            || self.leaf_bytes + bytes > self.leaf_bound
+        {
             self.leaves = None;
         } else if self.leaves.is_some() {
+            self.leaf_bytes += bytes;
             let decided = (self.trail.iter())
                 .map(|&c| (c, self.known[c] == Some(true)))
                 .collect();
@@ -453,38 +500,54 @@ impl Walk<'_> {
     /// Follows the ray from `q` (not shot) from the branch, trying the cells
     /// it needs both ways, and counts its outcomes.
     fn follow(&mut self, q: usize) -> Result<(), Stop> {
-        self.tick()?;
+        self.following = q;
+        self.walk_branches(Walk::probe_followed, &mut |w| {
+            w.count_followed();
+            Ok(())
+        })
+    }
+
+    /// Where the ray followed stands over the cells decided.
+    fn probe_followed(&mut self) -> Probe {
         if !self.feasible() {
-            return Ok(());
+            return Probe::Prune;
         }
         let filled = self.placed == self.max;
-        match trace_known(&self.known, filled, self.shape, self.rules, q) {
+        match trace_known(&self.known, filled, self.shape, self.rules, self.following) {
             Ok(o) => {
-                let (free, placed) = (self.free, self.placed);
-                let counts: Vec<u128> = (self.min..=self.max)
-                    .map(|k| self.ways(k, free, placed))
-                    .collect();
-                let table = self.rays[q - 1].get_or_insert_with(Vec::new);
-                let code = o.code();
-                if table.len() <= code {
-                    table.resize(code + 1, vec![0; counts.len()]);
-                }
-                for (t, n) in table[code].iter_mut().zip(counts) {
-                    *t += n;
-                }
-                Ok(())
+                self.outcome = o;
+                Probe::Done
             }
-            Err(c) => {
-                for atom in [true, false] {
-                    self.decide(c, atom);
-                    let r = self.follow(q);
-                    self.undo();
-                    r?;
-                }
-                Ok(())
-            }
+            Err(c) => Probe::Need(c),
         }
     }
+
+    /// Counts the molecules of the branch under the outcome of the ray
+    /// followed.
+    fn count_followed(&mut self) {
+        let (free, placed) = (self.free, self.placed);
+        let counts: Vec<u128> = (self.min..=self.max)
+            .map(|k| self.ways(k, free, placed))
+            .collect();
+        let table = self.rays[self.following - 1].get_or_insert_with(Vec::new);
+        let code = self.outcome.code();
+        if table.len() <= code {
+            table.resize(code + 1, vec![0; counts.len()]);
+        }
+        for (t, n) in table[code].iter_mut().zip(counts) {
+            *t += n;
+        }
+    }
+}
+
+/// What a probe of the branches says.
+enum Probe {
+    /// No molecule of this branch can fit.
+    Prune,
+    /// The way on needs this undecided cell.
+    Need(usize),
+    /// This branch is whole.
+    Done,
 }
 
 /// Counts the molecules of `atoms` atoms (one count or a range) that fit
@@ -559,6 +622,10 @@ pub fn count(
         rank: false,
         followed,
         leaves: Some(Vec::new()),
+        leaf_bytes: 0,
+        leaf_bound: budget.memory_or(crate::solver::DEFAULT_MEMORY) / 4,
+        following: 0,
+        outcome: Outcome::Miss,
         branches: 0,
         limit: COUNT_NODES,
         ticker: budget.ticker(1024),
