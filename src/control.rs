@@ -195,6 +195,18 @@ impl Budget {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// The same budget, with its deadline brought forward to `share` (0 to
+    /// 1) of the time left: a first try that leaves time for a second.
+    /// Without a deadline, the same budget.
+    pub fn share(&self, share: f64) -> Budget {
+        match self.remaining() {
+            Some(left) => self
+                .clone()
+                .with_timeout(left.mul_f64(share.clamp(0.0, 1.0))),
+            None => self.clone(),
+        }
+    }
+
     /// A [`Ticker`] that checks this budget every `every` steps.
     pub fn ticker(&self, every: u32) -> Ticker<'_> {
         Ticker {

@@ -353,14 +353,17 @@ fn max_means_the_same_for_solve_and_suggest() {
         serde_json::from_str(&stdout(&["solve", &path, "--max", "5", "--json"])).unwrap();
     let suggest: Value =
         serde_json::from_str(&stdout(&["suggest", &path, "--max", "5", "--json"])).unwrap();
+    // The search stops at 5; the count is exact all the same.
     for v in [&solve, &suggest] {
         assert_eq!(
             (v["molecules"].as_u64(), v["complete"].as_bool()),
-            (Some(5), Some(false))
+            (Some(17), Some(false))
         );
+        assert_eq!(v["molecules_known"], "exact");
     }
-    assert!(stdout(&["solve", &path, "--max", "5"]).contains("At least 5 molecules fit"));
-    assert!(stdout(&["suggest", &path, "--max", "5"]).contains("More than 5 molecules fit"));
+    assert_eq!(solve["listed"], 5);
+    assert!(stdout(&["solve", &path, "--max", "5"]).contains("\n17 molecules fit.\n"));
+    assert!(stdout(&["suggest", &path, "--max", "5"]).contains("\n17 molecules fit.\n"));
     // One molecule found out of many is not "known".
     let text = stdout(&["suggest", &path, "--max", "1"]);
     assert!(!text.contains("The molecule is known"), "{text}");

@@ -255,14 +255,18 @@ fn contradictory_game() {
 #[test]
 fn max_count_and_ranges() {
     let (v, _) = solve_json("seed-23-cell-path.txt", &["--max", "10"]);
-    // Ten listed; the families found hold at least that many.
+    // Ten listed, the search stopped there; the count is exact all the
+    // same (counted, not listed).
     assert_eq!(v["listed"], 10);
     assert_eq!(v["found"].as_array().unwrap().len(), 10);
-    let at_least = v["molecules"].as_u64().unwrap();
-    assert!(at_least >= 10, "{at_least}");
     assert_eq!(v["complete"], false);
-    // Certainty is still exact: computed by the solver, not from the ten found.
+    assert_eq!(v["list_complete"], false);
     let (full, _) = solve_json("seed-23-cell-path.txt", &[]);
+    assert_eq!(v["molecules_known"], "exact");
+    assert_eq!(v["molecules"], full["molecules"]);
+    let exact = v["molecules"].as_u64().unwrap();
+    assert!(exact > 10, "{exact}");
+    // Certainty is still exact: computed by the solver, not from the ten found.
     assert_eq!(v["certain_empty"], full["certain_empty"]);
     assert_eq!(v["certain_atoms"], full["certain_atoms"]);
     let out = bbx()
@@ -275,10 +279,7 @@ fn max_count_and_ranges() {
         ])
         .output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        format!("at least {at_least}\n")
-    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{exact}\n"));
     // A range of counts finds exactly the molecules of each count in it.
     let count = |atoms: &str| -> usize {
         let out = bbx()
@@ -554,28 +555,30 @@ fn the_memory_bound_cuts_a_search_short_and_says_so() {
     // One hit in the middle of a 100-wide box: its path is 40000 states,
     // about 22 MB of clauses, beside a counter of about 15 MB.
     let puzzle = format!("A2_B100 {}@{}\n", "?".repeat(49), "?".repeat(350));
+    // The bound stops the solver's search before it lists any; the count,
+    // which needs far less, says how many fit all the same.
     let (out, err, code) = solve_bounded(&puzzle, &["--memory", "25M"]);
-    assert_eq!(code, 4, "{out}{err}");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("\n994,653 molecules fit.\n"), "{out}");
     assert!(
-        out.contains("No molecule found yet: the memory bound stopped the search"),
+        out.contains("None of them is listed: the memory bound (--memory raises it) stopped the search first."),
         "{out}"
     );
-    assert!(out.contains("--memory raises it"), "{out}");
     let (out, _, code) = solve_bounded(&puzzle, &["--memory", "25M", "--json"]);
     let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(code, 0);
     assert_eq!(
-        (code, &v["error"]["kind"]),
-        (4, &Value::from("memory_limit"))
+        (&v["molecules"], &v["molecules_known"], &v["over_memory"]),
+        (
+            &Value::from(994_653),
+            &Value::from("exact"),
+            &Value::from(true)
+        )
     );
-    // With room, the same search answers. How far it gets before the bound
-    // stops it depends on timing: on a slow machine the fewest-atoms probe
-    // starts beside the search and shares its budget (19995 on a quiet one).
+    assert_eq!(v["listed"], 0);
+    // With room, the same: the count is exact.
     let (out, _, code) = solve_bounded(&puzzle, &["--memory", "200M", "--count"]);
-    let listed: u64 = out
-        .strip_prefix("at least ")
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("{out}"));
-    assert!(listed > 0 && code == 0, "{out} {code}");
+    assert_eq!((out.as_str(), code), ("994653\n", 0));
     // A bound the atom counter alone passes is refused at once.
     let (_, err, code) = solve_bounded(&puzzle, &["--memory", "10M"]);
     assert_eq!(code, 2, "{err}");
@@ -646,11 +649,29 @@ fn a_search_stopped_at_max_on_a_wide_box_leaves_out_a_costly_certainty_map() {
     let puzzle = "A5_B30 a????????bc????????de????????fg????????hi????????jk?????????f????????ed????????cb?????????@a???????kj????????ih????????g\n";
     let (out, err, code) = solve_bounded(puzzle, &[]);
     assert_eq!(code, 0, "{err}");
+    // Too many to count: an estimate, with its interval, which the
+    // molecules found bound from below, and the boards say so too.
+    let verdict = out
+        .lines()
+        .find(|l| l.starts_with("About "))
+        .unwrap_or_else(|| panic!("{out}"));
     assert!(
-        out.contains("(the search stopped at --max 100000)"),
-        "{out}"
+        verdict.contains(" at 95%, estimated from a uniform random sample"),
+        "{verdict}"
     );
+    assert!(out.contains("\nmolecule 1 of about "), "{out}");
     assert!(out.contains("certain: not worked out"), "{out}");
+    let (out, _, _) = solve_bounded(puzzle, &["--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["molecules_known"], "estimate");
+    let e = &v["molecules_estimate"];
+    let (value, low, high) = (
+        e["value"].as_f64().unwrap(),
+        e["low"].as_f64().unwrap(),
+        e["high"].as_f64().unwrap(),
+    );
+    assert!(low <= value && value <= high && low > 1e8, "{e}");
+    assert_eq!(e["confidence"], 0.95);
 }
 
 #[test]
@@ -683,39 +704,46 @@ fn no_boards_asked_for_means_none_is_more() {
 
 #[test]
 fn too_many_to_walk_are_ranked_on_a_uniform_sample_and_it_says_so() {
-    // The opening of A5_B12: 481 million molecules, past the forward walk.
+    // The opening of a 10×10 box with 4 to 10 atoms: 19 trillion molecules,
+    // counted exactly, too many branches to follow every ray.
     let dir = crate::common::temp_dir("sample");
-    let opening = dir.join("a5-b12-opening.txt");
-    std::fs::write(&opening, format!("A5_B12 {}\n", "?".repeat(48))).unwrap();
+    let opening = dir.join("b10-opening.txt");
+    std::fs::write(&opening, format!("A4_B10 {}\n", "?".repeat(40))).unwrap();
     let opening = opening.to_string_lossy().into_owned();
-    let out = crate::common::stdout(&["suggest", &opening, "--json", "-q"]);
+    let args = ["suggest", &opening, "--atoms", "4..10", "--json", "-q"];
+    let out = crate::common::stdout(&args);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["ranking_exact"], Value::Bool(false), "{out}");
+    assert_eq!(v["molecules_known"], "exact", "{out}");
+    // C(100, 4) + … + C(100, 10).
+    let total: u128 = (4..=10u128)
+        .map(|k| (0..k).fold(1u128, |c, i| c * (100 - i) / (i + 1)))
+        .sum();
+    assert_eq!(v["molecules"].as_u64().map(u128::from), Some(total));
     let sample = &v["ranking_sample"];
     let size = sample["molecules"].as_u64().unwrap();
     assert!(size >= 10_000, "{out}");
     assert_eq!(v["ranked_on"].as_u64(), Some(size));
-    // Nothing is shot, so every molecule drawn fits, and the estimate is
-    // the configuration's count.
+    // Drawn from the count itself: every molecule drawn fits.
     assert_eq!(sample["drawn"].as_u64(), Some(size));
-    let estimated = sample["estimated_molecules"].as_f64().unwrap();
-    assert!((estimated - 481_008_528.0).abs() < 1.0, "{estimated}");
     let margin = sample["margin"].as_f64().unwrap();
     assert!(margin > 0.0 && margin < 0.05, "{margin}");
     // The same question, the same sample.
-    assert_eq!(
-        crate::common::stdout(&["suggest", &opening, "--json", "-q"]),
-        out
-    );
-    let text = crate::common::stdout(&["suggest", &opening, "-q"]);
+    assert_eq!(crate::common::stdout(&args), out);
+    let text = crate::common::stdout(&args[..5]);
     assert!(
         text.contains(&format!(
-            "ranked on a uniform random sample of {size} of the molecules that fit"
+            "ranked on a uniform random sample of {} of the molecules that fit ({} fit, counted exactly;",
+            bbx::error::grouped(size),
+            bbx::error::grouped(total)
         )),
         "{text}"
     );
     assert!(text.contains("would split the sample of"), "{text}");
-    let solved = crate::common::stdout(&["solve", &opening, "-q", "--max-boards", "0"]);
+    let mut solve = args[..5].to_vec();
+    solve[0] = "solve";
+    solve.extend(["--max-boards", "0"]);
+    let solved = crate::common::stdout(&solve);
     assert!(solved.contains("uniform random sample"), "{solved}");
 }
 

@@ -12,7 +12,7 @@ use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::Text;
 use crate::solver::count::Prior;
-use crate::solver::report::{EndedFlags, SampleReport, SolveReport};
+use crate::solver::report::{AtomsCount, EndedFlags, Estimate, Known, SampleReport, SolveReport};
 use crate::solver::{self, Limits, Solution, Split};
 
 /// What to look for.
@@ -64,10 +64,19 @@ pub struct Suggestion {
     pub observation: String,
     /// Rays shot (positions with a known result).
     pub rays_shot: usize,
-    /// Molecules that fit: exact when `complete`, else how many were found;
-    /// `molecules` in JSON.
+    /// Molecules that fit, known as `known` says; `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
+    /// How `count` is known: exactly, at least, or as an estimate
+    /// (`molecules_known` in JSON, as in [`SolveReport`]).
+    #[serde(rename = "molecules_known")]
+    pub known: Known,
+    /// When estimated: the estimate and its interval.
+    #[serde(rename = "molecules_estimate")]
+    pub estimate: Option<Estimate>,
+    /// When counted exactly: the molecules of each count of atoms.
+    #[serde(rename = "molecules_by_atoms")]
+    pub by_atoms: Option<Vec<AtomsCount>>,
     /// How the search and the work after it (the ranking, the strategy)
     /// ended: `complete` is false when `max` or a limit stopped the search
     /// (the ranking then rests on the molecules found first); `timed_out`,
@@ -197,8 +206,11 @@ pub fn rank(
         observation: report.observation.clone(),
         rays_shot: report.shot,
         count: report.count,
+        known: report.known,
+        estimate: report.estimate,
+        by_atoms: report.by_atoms.clone(),
         flags: EndedFlags::of(report.ended, after),
-        decided: report.ended.is_complete() && report.count == 1,
+        decided: report.known == Known::Exact && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         ranked_on: match (&report.sample, report.splits_exact) {
             (_, true) => usize::try_from(report.count).unwrap_or(usize::MAX),

@@ -60,8 +60,8 @@ use crate::rules::config::Shape;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::{Piece, Text};
-use crate::solver::count::Prior;
-use crate::solver::report::{AtomsCount, Estimate, Known, SolveReport};
+use crate::solver::count::{self, Prior};
+use crate::solver::report::{AtomsCount, COUNT_SHARE, Estimate, Known, SolveReport};
 use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
@@ -81,6 +81,10 @@ impl Default for CoachLimits {
         }
     }
 }
+
+/// The molecules listed when more fit than the listing limit: those the
+/// list shows, the count and the ranking coming from the count.
+pub const LISTED_PAST_MAX: usize = 100;
 
 /// Extra time a solver call may overrun the time limit before its question is
 /// answered with what it found.
@@ -313,17 +317,24 @@ pub fn answer(
     found: impl FnMut(&Molecule),
 ) -> Result<SolveReport, Error> {
     let q = question;
+    // Counted first, exactly where the count walks them within part of the
+    // time: the count, the chances, the certain cells, the ranking.
+    let share = budget.share(COUNT_SHARE);
+    let counted = count::count(&q.observation, q.rules, q.atoms.clone(), &share)?;
+    // Listing serves the molecules shown and the policies, which play on
+    // every molecule that fits: past the listing limit, a few are enough.
+    let max = match &counted.value {
+        Some(c) if c.total() > q.limits.max as u128 => q.limits.max.min(LISTED_PAST_MAX),
+        _ => q.limits.max,
+    };
     let limits = Limits {
-        max: Some(q.limits.max),
+        max: Some(max),
         budget: budget.clone(),
     };
     let solution = solver::solve(&q.observation, q.rules, q.atoms.clone(), &limits, found)?;
-    // The best ray on every molecule that fits, not only the first ones
-    // found, where the box can be walked in the time left.
     let mut report = SolveReport::new("the game", solution, None, budget);
-    // Counted exactly where the count walks them (else the forward walk or
-    // a sample): the count, the chances, the certain cells, the ranking.
-    report.work_out(q.prior, budget)?;
+    // Where the count did not finish: the forward walk or a sample.
+    report.work_out_with(counted, q.prior, budget)?;
     Ok(report)
 }
 

@@ -8,6 +8,7 @@ use crate::render::board::position_name;
 use crate::render::solve::{limit_raised, puzzle_line, verdict};
 use crate::rules::config::Shape;
 use crate::setting::{Naming, Setting};
+use crate::solver::report::Known;
 use itertools::Itertools as _;
 
 /// The text of a suggestion, listing the `top` best rays; `naming` names
@@ -26,7 +27,8 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         if report.count == 1 { "fits" } else { "fit" },
     );
     let molecules = quantity(report.count, "molecule", "molecules");
-    if report.ended.is_complete() || (cut.is_some() && report.count == 0) {
+    let counted = report.known != Known::AtLeast;
+    if counted || report.ended.is_complete() || (cut.is_some() && report.count == 0) {
         out.push_str(&format!("{}\n", verdict(report, naming)));
     } else if let Some(cut) = cut {
         out.push_str(&format!(
@@ -43,12 +45,12 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             "More than {molecules} {fits}: the search stopped at {max}.\n"
         ));
     }
-    if report.ended.is_complete() && report.count == 1 {
-        out.push_str(&format!(
-            "The molecule is known: {}\n",
-            report.found[0].molecule
-        ));
-    } else if report.listed < 2 {
+    let known = (report.known == Known::Exact && report.count == 1)
+        .then(|| report.found.first())
+        .flatten();
+    if let Some(found) = known {
+        out.push_str(&format!("The molecule is known: {}\n", found.molecule));
+    } else if report.listed < 2 && report.splits.is_empty() {
         out.push_str(&format!(
             "Too few molecules found to rank the rays: raise {max} or {}.\n",
             naming.name(Setting::Timeout)

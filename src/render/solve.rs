@@ -83,10 +83,18 @@ pub fn verdict(report: &SolveReport, naming: &dyn Naming) -> String {
     let n = grouped(report.count);
     let memory = naming.name(Setting::Memory);
     if report.known == Known::Exact {
-        return if report.count == 0 {
-            "No molecule fits these observations.".to_string()
-        } else {
-            format!("{n} {word}.")
+        return match report.by_atoms.as_deref() {
+            _ if report.count == 0 => "No molecule fits these observations.".to_string(),
+            // A range: how many of each count.
+            Some(counts @ [_, _, ..]) => {
+                let each = counts
+                    .iter()
+                    .map(|c| format!("{} of {} atoms", grouped(c.molecules), c.atoms))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("{n} {word}: {each}.")
+            }
+            _ => format!("{n} {word}."),
         };
     }
     if let (Known::Estimate, Some(e)) = (report.known, &report.estimate) {
@@ -218,7 +226,11 @@ pub fn solve_text_in(
             Some(n) => format!(", number {n}"),
             None => String::new(),
         };
-        let of = grouped(report.count);
+        let of = match (report.known, &report.estimate) {
+            (Known::Estimate, Some(e)) => format!("about {}", about(e.value)),
+            (Known::AtLeast, _) => format!("at least {}", grouped(report.count)),
+            _ => grouped(report.count),
+        };
         let _ = writeln!(out, "\nmolecule {} of {of}{number}: {m}", i + 1);
         let s = Spectrum::of(m, report.rules);
         match s
@@ -240,7 +252,11 @@ pub fn solve_text_in(
             );
         }
     } else if boards > 0 && report.count > shown as u128 {
-        let more = grouped(report.count - shown as u128);
+        let more = match (report.known, &report.estimate) {
+            (Known::Estimate, Some(e)) => format!("about {}", about(e.value - shown as f64)),
+            (Known::AtLeast, _) => format!("at least {}", grouped(report.count - shown as u128)),
+            _ => grouped(report.count - shown as u128),
+        };
         if report.listed as u128 == report.count {
             let _ = writeln!(
                 out,

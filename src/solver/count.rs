@@ -26,7 +26,7 @@
 //! use bbx::solver::count::{Prior, count};
 //! use bbx::{Observation, Rules};
 //! let seen = Observation::parse("?@??????????????????????????????", "t").unwrap();
-//! let c = count(&seen, Rules::Standard, 4..=4, &Budget::default()).unwrap().whole().unwrap();
+//! let c = count(&seen, Rules::Standard, 4..=4, &Budget::default()).unwrap().value.unwrap();
 //! assert_eq!(c.total(), 229_246);
 //! let chances = c.chances(Prior::Molecules);
 //! assert!(chances.iter().all(|&q| (0.0..=1.0).contains(&q)));
@@ -244,16 +244,29 @@ impl Counted {
             if classes.len() < 2 || total <= 0.0 {
                 continue;
             }
-            let mut expected = 0.0;
-            let mut entropy = 0.0;
-            for (_, c) in &classes {
-                let p = Counted::mass(c, &w) / total;
-                let left: u128 = c.iter().sum();
-                expected += p * left as f64;
-                if p > 0.0 {
-                    entropy -= p * p.log2();
-                }
+            // Summed smallest first, so that rays which are images of each
+            // other (the same terms in another order) tie exactly.
+            let mut terms: Vec<(f64, f64)> = classes
+                .iter()
+                .map(|(_, c)| {
+                    let p = Counted::mass(c, &w) / total;
+                    let left: u128 = c.iter().sum();
+                    let bits = if p > 0.0 { -p * p.log2() } else { 0.0 };
+                    (p * left as f64, bits)
+                })
+                .collect();
+            terms.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let mut expected: f64 = terms.iter().map(|t| t.0).sum();
+            if prior == Prior::Molecules || self.by_atoms.len() == 1 {
+                // Every molecule alike: the sum of squares over the count,
+                // exactly as a list of the molecules gives it.
+                let squares: u128 = classes
+                    .iter()
+                    .map(|(_, c)| c.iter().sum::<u128>().pow(2))
+                    .sum();
+                expected = squares as f64 / self.total() as f64;
             }
+            let entropy: f64 = terms.iter().map(|t| t.1).sum();
             let mut classes: Vec<OutcomeClass> = classes
                 .into_iter()
                 .map(|(outcome, c)| OutcomeClass {
@@ -553,8 +566,9 @@ enum Probe {
 /// Counts the molecules of `atoms` atoms (one count or a range) that fit
 /// `observed` under `rules`, within `budget`: per count and per cell,
 /// exactly, then, unless that is too large to walk ([`RANK_NODES`]), per ray
-/// not shot ([`Counted::ranked`]). Nothing (`None`) when the budget or the
-/// limit of branches of the count ([`Ended::TooLarge`]) stopped it first.
+/// not shot ([`Counted::ranked`]; left out when that is too large to walk or
+/// the deadline comes first). Nothing (`None`) when the budget or the limit
+/// of branches of the count ([`Ended::TooLarge`]) stopped the count itself.
 pub fn count(
     observed: &Observation,
     rules: Rules,
@@ -570,6 +584,9 @@ pub fn count(
             atoms.start(),
             atoms.end()
         )));
+    }
+    if let Err(cut) = budget.check() {
+        return Ok(Finished::new(None, Ended::from(cut)));
     }
     let counts = max - min + 1;
     let mut binom = vec![vec![0u128; max + 1]; n + 1];
@@ -696,7 +713,9 @@ pub fn count(
             }
             rays
         }
-        Ended::TooLarge => Vec::new(),
+        // The count stands without its ranking (which a sample of it
+        // gives): too many branches to follow every ray, or no time left.
+        Ended::TooLarge | Ended::TimedOut => Vec::new(),
         cut => return Ok(Finished::new(None, cut)),
     };
     let cells = walk

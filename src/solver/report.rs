@@ -4,21 +4,24 @@
 
 use rayon::prelude::*;
 
-use crate::control::{Budget, Cut, Ended};
-use crate::error::Error;
+use crate::control::{Budget, Cut, Ended, Finished};
+use crate::error::{Error, grouped};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
 use crate::setting::{Setting, Text};
-use crate::solver::count::{self, Prior};
+use crate::solver::count::{self, Counted, Prior};
 use crate::solver::forward;
 use crate::solver::solution::{OutcomeClass, best_first};
 use crate::solver::{Certainty, DEFAULT_MEMORY, Solution, Split};
 use rand::rngs::ChaCha8Rng;
 
-/// A large count for people: "2.3 million", "4.1e15".
+/// The share of the time left that the exact count may take before the
+/// report turns to a sample (which needs the rest).
+pub const COUNT_SHARE: f64 = 0.5;
+
 /// How the number of molecules that fit is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -211,12 +214,19 @@ impl SolveReport {
         }
         if let Some(sm) = &self.sample {
             return Some(Text::from(format!(
-                "These rays are ranked on a uniform random sample of {} of the molecules that fit (about {} fit, estimated from {} molecules drawn at random; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all ({} molecules walked at most).",
-                sm.molecules,
-                crate::error::about(sm.estimated_molecules),
-                sm.drawn,
+                "These rays are ranked on a uniform random sample of {} of the molecules that fit ({}; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all.",
+                grouped(sm.molecules),
+                match self.known {
+                    Known::Exact => format!("{} fit, counted exactly", grouped(self.count)),
+                    _ => format!(
+                        "about {} fit, estimated from {} molecules drawn at random",
+                        crate::error::about(
+                            self.estimate.map_or(sm.estimated_molecules, |e| e.value)
+                        ),
+                        grouped(sm.drawn)
+                    ),
+                },
                 100.0 * sm.margin,
-                forward::FORWARD_LIMIT
             )));
         }
         let why = match self.ranking_cut {
@@ -268,10 +278,22 @@ impl SolveReport {
     /// when it did not finish, the report is as it was (and
     /// [`SolveReport::rank_exactly`] tries the forward walk or a sample).
     pub fn count_exactly(&mut self, prior: Prior, budget: &Budget) -> Result<Ended, Error> {
-        self.prior = prior;
         let sol = &self.solution;
         let (observed, rules, atoms) = (&sol.observation, sol.rules, sol.atoms.clone());
         let c = count::count(observed, rules, atoms, budget)?;
+        self.take_count(c, prior, budget)
+    }
+
+    /// [`SolveReport::count_exactly`] with the count `c` already made (of
+    /// the same question), for a caller that counted first to choose how
+    /// many molecules to list.
+    pub fn take_count(
+        &mut self,
+        c: Finished<Option<Counted>>,
+        prior: Prior,
+        budget: &Budget,
+    ) -> Result<Ended, Error> {
+        self.prior = prior;
         let Some(c) = c.value else {
             if c.ended.cut().is_some() {
                 self.cut_after(c.ended);
@@ -306,8 +328,11 @@ impl SolveReport {
             self.sample = None;
             self.ranking_cut = None;
         } else if self.count > 1 {
-            let seed =
-                forward::sample_seed(&self.solution.observation, rules, &self.solution.atoms);
+            let seed = forward::sample_seed(
+                &self.solution.observation,
+                self.solution.rules,
+                &self.solution.atoms,
+            );
             let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
             if let Some(drawn) = c.sample(forward::SAMPLE_SIZE as usize, Prior::Molecules, &mut rng)
             {
@@ -336,9 +361,27 @@ impl SolveReport {
     /// ([`SolveReport::rank_exactly`]), and each cell's chance of an atom
     /// ([`SolveReport::count_atoms`]). Returns how the work ended.
     pub fn work_out(&mut self, prior: Prior, budget: &Budget) -> Result<Ended, Error> {
-        let counted = self.count_exactly(prior, budget)?;
-        if counted.cut().is_some() {
-            return Ok(counted);
+        let sol = &self.solution;
+        let (observed, rules, atoms) = (&sol.observation, sol.rules, sol.atoms.clone());
+        let c = count::count(observed, rules, atoms, &budget.share(COUNT_SHARE))?;
+        self.work_out_with(c, prior, budget)
+    }
+
+    /// [`SolveReport::work_out`] with the count `c` already tried (within
+    /// part of `budget`), for a caller that counted first to choose how many
+    /// molecules to list.
+    pub fn work_out_with(
+        &mut self,
+        c: Finished<Option<Counted>>,
+        prior: Prior,
+        budget: &Budget,
+    ) -> Result<Ended, Error> {
+        self.prior = prior;
+        if c.value.is_some() {
+            self.take_count(c, prior, budget)?;
+        } else if c.ended == Ended::Cancelled {
+            self.cut_after(c.ended);
+            return Ok(c.ended);
         }
         let ranked = self.rank_exactly(budget)?;
         let chances = self.count_atoms(budget)?;
@@ -387,15 +430,20 @@ impl SolveReport {
                 } else if sm.value.is_enough() {
                     let sm = sm.value;
                     if self.known == Known::AtLeast {
+                        // The molecules found are a floor the interval
+                        // and the estimate keep to.
                         let (low, high) = sm.interval();
+                        let low = low.max(self.count as f64);
+                        let high = high.max(low);
+                        let value = sm.estimated.clamp(low, high);
                         self.known = Known::Estimate;
                         self.estimate = Some(Estimate {
-                            value: sm.estimated,
-                            low: low.max(self.count as f64),
+                            value,
+                            low,
                             high,
                             confidence: 0.95,
                         });
-                        self.count = (sm.estimated.round() as u128).max(self.count);
+                        self.count = (value.round() as u128).max(self.count);
                     }
                     self.splits = sm.splits();
                     self.sample = Some(SampleReport {

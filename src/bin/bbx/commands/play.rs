@@ -37,7 +37,7 @@ pub struct Args {
     game: Option<String>,
     #[command(flatten)]
     seed: Seed,
-    /// Hide only molecules whose full spectrum identifies them
+    /// Hide only molecules their full spectrum identifies
     #[arg(long)]
     unique: bool,
     /// Ray rules [default: the file's, else standard]
@@ -71,7 +71,7 @@ pub struct Args {
     /// How a guess wins
     #[arg(long, value_name = "JUDGE", value_parser = crate::values::judge(), ignore_case = true, default_value = "all-rays")]
     judge: Judge,
-    /// The coach's time per question, in seconds
+    /// The coach's time per question (seconds)
     ///
     /// The coach gives up on a question after this long, saying its answer is
     /// partial. From 0 to a week, fractions allowed, or a duration such as

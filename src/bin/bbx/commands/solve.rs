@@ -124,7 +124,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         report.count_exactly(Prior::Molecules, &budget)?;
     } else {
         report.work_out(Prior::Molecules, &budget)?;
-        if args.probabilities && report.probabilities.is_none() {
+        if !args.probabilities {
+            // Asked for only: the same output with or without the count.
+            report.probabilities = None;
+        } else if report.probabilities.is_none() {
             eprintln!(
                 "note: no probabilities: the molecules that fit could not all be counted (too many to walk, or the time limit)"
             );
