@@ -38,7 +38,7 @@ use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 
 use crate::error::Error;
-use crate::play::game::{Action, Extra, Game, History};
+use crate::play::game::{Action, Check, Extra, Game, History};
 use crate::play::referee::Judge;
 use crate::puzzle::{TathamMove, position_to_tatham, save_file};
 use crate::render::{balls_range_line, board};
@@ -55,9 +55,11 @@ use xxhash_rust::xxh3::xxh3_64;
 pub const RESUME_TAG: &str = "bbx-resume:";
 
 /// The format of the resume line: its first byte, once unscrambled. Version
-/// 4 added the box's height, the atom counts the player is told and whether
-/// the coach helped; version 3 (a square, its count told) is still read.
-const VERSION: u8 = 4;
+/// 5 added where the wrong guesses played on came among the actions;
+/// version 4 (which added the box's height, the atom counts the player is
+/// told and whether the coach helped) and version 3 (a square, its count
+/// told) are still read.
+const VERSION: u8 = 5;
 const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 
 /// What a saved game's resume line holds.
@@ -275,6 +277,10 @@ fn encode(game: &Game, board: &str) -> String {
             }
         }
     }
+    w.word(extra.history.checks.len());
+    for c in &extra.history.checks {
+        w.tag(u8::from(c.fired)).word(c.at);
+    }
     let sum = checksum(&w.0);
     w.0.extend_from_slice(&sum);
     let nonce = xxh3_64(board.as_bytes()) as u32;
@@ -358,9 +364,9 @@ fn decode(token: &str) -> Result<Resume, String> {
     let body = unscramble(token)?;
     let mut r = Reader(&body);
     let version = r.byte()?;
-    if version != VERSION && version != 3 {
+    if !(3..=VERSION).contains(&version) {
         return Err(format!(
-            "version {version} (this bbx reads versions 3 and {VERSION})"
+            "version {version} (this bbx reads versions 3 to {VERSION})"
         ));
     }
     let rules = match r.byte()? {
@@ -409,6 +415,16 @@ fn decode(token: &str) -> Result<Resume, String> {
             });
         }
     }
+    let mut checks = Vec::new();
+    if version >= 5 {
+        for _ in 0..r.count()? {
+            let fired = r.byte()? != 0;
+            checks.push(Check {
+                at: r.word()?,
+                fired,
+            });
+        }
+    }
     if !r.0.is_empty() {
         return Err("wrong length".into());
     }
@@ -417,7 +433,11 @@ fn decode(token: &str) -> Result<Resume, String> {
         paid,
         empty,
         shots,
-        history: History { done, undone },
+        history: History {
+            done,
+            undone,
+            checks,
+        },
         wrong_guesses,
         resigned,
         coached,
@@ -491,6 +511,22 @@ mod tests {
     }
 
     #[test]
+    fn wrong_guesses_played_on_keep_their_place() {
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let mut g = Game::new(hidden, Rules::Standard, Judge::AllRays);
+        g.toggle(0);
+        g.toggle(5);
+        let ray = g.play_on().unwrap();
+        g.play_on();
+        g.undo();
+        assert_eq!(g.history().checks.len(), 2);
+        let text = save_text(&g, Notation::Letters, &Flags).unwrap();
+        let r = read_resume(&text, "t").unwrap().unwrap();
+        assert_eq!(r.extra.history, *g.history());
+        assert_eq!(r.extra.history.undone, [Action::Shoot(ray)]);
+    }
+
+    #[test]
     fn damage_is_reported() {
         let text = save_text(&sample(), Notation::Emacs, &Flags).unwrap();
         let line = text.lines().find(|l| l.contains(RESUME_TAG)).unwrap();
@@ -537,7 +573,7 @@ mod tests {
         let e = read_resume(&format!("# {RESUME_TAG} {token}\n"), "v2.txt").unwrap_err();
         assert!(
             e.to_string()
-                .contains("(version 2 (this bbx reads versions 3 and 4))"),
+                .contains("(version 2 (this bbx reads versions 3 to 5))"),
             "{e}"
         );
     }
