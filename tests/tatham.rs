@@ -8,16 +8,24 @@
 //! their answers, which the tests below check. Those of
 //! `puzzles/tatham/played/` were written the same way after the clicks each
 //! scenario below names: bbx must write the same bytes after the same moves,
-//! and read them back as the same game. Neither his code nor the driver is
+//! and read them back as the same game. Neither his code nor that driver is
 //! part of bbx.
+//!
+//! With `BBX_TATHAM_SRC` naming his collection's source, the tests also
+//! build his midend and game with `tests/common/tatham_driver.c` (a loader:
+//! it opens a save file as his Load does and prints what his program holds)
+//! and load in it every save file bbx writes here; without it they say so
+//! and check against the files his program saved.
 
 use bbx::play::game::{Action, Check, Game};
+use bbx::play::middle::{Effect, Middle, Options};
+use bbx::play::moves::Move;
 use bbx::play::referee::Judge;
 use bbx::play::save::{tatham_game, tatham_save};
 use bbx::play::setup::{Setup, Source, Start, start};
 use bbx::puzzle::{
     TathamEnding, TathamKind, TathamParams, TathamStep, balls_from_seed, is_tatham, load_puzzle,
-    obfuscate, parse_tatham,
+    obfuscate, parse_tatham, position_to_tatham,
 };
 use bbx::rules::notation::Notation;
 use bbx::{Molecule, Outcome, Rules, Tracer};
@@ -1049,4 +1057,260 @@ fn a_lock_on_a_ball_is_a_mark_once_the_ball_is_gone() {
         (again.fired, again.guess, again.locked),
         (t.fired, t.guess, t.locked)
     );
+}
+
+// ---------------------------------------------------------------------------
+// Tatham's own program loading bbx's save files
+// ---------------------------------------------------------------------------
+
+/// Tatham's program as a test driver: `tests/common/tatham_driver.c` built
+/// once with his midend and game from his collection's source, in the
+/// directory `BBX_TATHAM_SRC` names (a checkout of `x-sheep/puzzles`,
+/// branch `upstream`, or of his own repository). `None`, with a note on
+/// the test's output, when that variable is unset: his code is not part of
+/// bbx, and the files he saved (`puzzles/tatham/played/`) stand in for him.
+fn his_program() -> Option<&'static std::path::Path> {
+    static DRIVER: std::sync::OnceLock<Option<(crate::common::Scratch, std::path::PathBuf)>> =
+        std::sync::OnceLock::new();
+    let built = DRIVER.get_or_init(|| {
+        let Some(src) = std::env::var_os("BBX_TATHAM_SRC") else {
+            eprintln!(
+                "note: Tatham's program is not run: set BBX_TATHAM_SRC to his collection's source (x-sheep/puzzles, branch upstream) to load bbx's save files in it; the files his program saved are checked instead"
+            );
+            return None;
+        };
+        let src = std::path::PathBuf::from(src);
+        let dir = temp_dir("tatham-driver");
+        let exe = dir.join("tatham_driver");
+        let driver = format!("{}/tests/common/tatham_driver.c", env!("CARGO_MANIFEST_DIR"));
+        let out = std::process::Command::new(std::env::var_os("CC").unwrap_or("cc".into()))
+            .args(["-O1", "-w", "-I"])
+            .arg(&src)
+            .arg(driver)
+            .args(["misc.c", "random.c", "nullfe.c", "malloc.c"].map(|f| src.join(f)))
+            .args(["-lm", "-o"])
+            .arg(&exe)
+            .output()
+            .expect("a C compiler (cc, or $CC) to build Tatham's program");
+        assert!(
+            out.status.success(),
+            "building Tatham's program from {}: {}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some((dir, exe))
+    });
+    built.as_ref().map(|(_, exe)| exe.as_path())
+}
+
+/// What Tatham's program holds after loading the save file `text` (the
+/// driver's lines: its states, status, lasers, balls and locks), and the
+/// file it writes when saving it again; `Err` with his midend's message
+/// when it refuses the file.
+fn his_load(exe: &std::path::Path, text: &str) -> Result<(String, String), String> {
+    let dir = temp_dir("tatham-load");
+    let file = dir.join("game.sav");
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new(exe).arg(&file).output().unwrap();
+    let said = String::from_utf8(out.stdout).unwrap();
+    if let Some(why) = said.strip_prefix("refused ") {
+        return Err(why.trim().to_string());
+    }
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (facts, saved) = said.split_once("save\n").expect("the driver's save");
+    let facts: String = facts
+        .lines()
+        .filter(|l| !l.starts_with("states "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Ok((facts, saved.to_string()))
+}
+
+/// The same facts of bbx's game, as the driver writes them: Tatham's
+/// status (1 won, -1 lost, 0 playing) and reveal, his lasers lit (a pair's
+/// label its rank in bbx's order of pairs, from 1), the balls placed and the cells marked
+/// empty as his locks.
+fn bbx_facts(g: &Game) -> String {
+    let p = g.shape();
+    let mut out = String::new();
+    let (status, reveal) = match g.verdict() {
+        Some(v) if v.won => (1, 1),
+        Some(_) => (-1, 1),
+        None => (0, 0),
+    };
+    out.push_str(&format!("status {status}\nreveal {reveal}\n"));
+    let laser = |q: usize| position_to_tatham(p, q);
+    let mut lasers: Vec<(usize, String)> = g
+        .observation()
+        .rays()
+        .into_iter()
+        .flat_map(|(q, o)| match o {
+            Outcome::Absorbed => vec![(laser(q), "hit".to_string())],
+            Outcome::Reflected => vec![(laser(q), "reflect".to_string())],
+            // (Not under Tatham's rules.)
+            Outcome::Miss => vec![(laser(q), "miss".to_string())],
+            Outcome::Exit(k) => {
+                let label = g.pair_index(q).unwrap() + 1;
+                vec![
+                    (laser(q), format!("exit {} label {label}", laser(k))),
+                    (laser(k), format!("exit {} label {label}", laser(q))),
+                ]
+            }
+        })
+        .collect();
+    lasers.sort();
+    lasers.dedup();
+    for (n, what) in lasers {
+        out.push_str(&format!("laser {n} {what}\n"));
+    }
+    let xy = |i: usize| (i % p.width + 1, i / p.width + 1);
+    for &i in g.guess().atoms() {
+        let (x, y) = xy(i);
+        out.push_str(&format!("ball {x},{y}\n"));
+    }
+    for i in (0..p.cells()).filter(|&i| g.is_marked_empty(i)) {
+        let (x, y) = xy(i);
+        out.push_str(&format!("lock {x},{y}\n"));
+    }
+    out
+}
+
+/// The save file of Tatham's format the game middle writes for `s` with
+/// the name `game.sav`, after `moves`, in a game started by `setup`.
+fn saved_by_the_middle(setup: Setup, moves: Vec<Move>) -> (String, Game) {
+    let started = start(&setup).unwrap();
+    let (mut middle, _) = Middle::new(setup, started, Options::default());
+    for m in moves {
+        middle.apply(m);
+    }
+    let file = middle
+        .apply(Move::Save(Some("game.sav".into())))
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Save { text, .. } => Some(text),
+            _ => None,
+        })
+        .expect("a file saved");
+    (file, middle.game().clone())
+}
+
+#[test]
+fn a_puzzle_start_saved_with_s_is_his_program_s_file_and_resumes() {
+    // seed-emacs-game-2 gives 18 rays: saved with `s` as game.sav, each is
+    // one laser fired (both ends of an exit pair were written as two, which
+    // his program and bbx refused: "laser 13 was already fired").
+    let setup = || Setup {
+        start: Start::File(puzzle("seed-emacs-game-2.txt")),
+        seed: Some(1),
+        ..Setup::default()
+    };
+    let (file, g) = saved_by_the_middle(setup(), vec![Move::Shoot(2), Move::Undo]);
+    assert_eq!(file, read(&played("puzzle-start.sav")));
+    let t = parse_tatham(&file, "game.sav").unwrap();
+    assert_eq!(t.observation(), *g.observation());
+    // Mid-game, and at the end (resigned), after more moves.
+    let mid = vec![Move::Shoot(2), Move::MarkCell(63), Move::Atom(9)];
+    let mut end = mid.clone();
+    end.extend([Move::Resign, Move::Confirm]);
+    let mut games = vec![(file, g)];
+    for moves in [mid, end] {
+        games.push(saved_by_the_middle(setup(), moves));
+    }
+    assert!(games[2].1.verdict().is_some_and(|v| v.resigned));
+    for (file, g) in &games {
+        let back = resumed_tatham(file);
+        assert_eq!(back.observation(), g.observation());
+        assert_eq!(back.guess(), g.guess());
+        assert_eq!(bbx_facts(&back), bbx_facts(g), "{file}");
+        if let Some(exe) = his_program() {
+            let (facts, again) = his_load(exe, file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+            assert_eq!((facts, &again), (bbx_facts(g), file));
+        }
+    }
+    assert!(games[1].1.is_marked_empty(63) && games[1].1.is_guessed(9));
+}
+
+#[test]
+fn generate_out_sav_writes_tatham_s_save_file() {
+    let dir = temp_dir("generate-sav");
+    let out = dir.join("puzzle.sav");
+    let said = stdout(&[
+        "generate",
+        "A4_B8",
+        "--minimal",
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(said.contains("Tatham's Black Box"), "{said}");
+    let text = read(out.to_str().unwrap());
+    assert_eq!(text, read(&played("generated.sav")));
+    // The same puzzle as the display bbx writes for any other name.
+    let txt = dir.join("puzzle.txt");
+    stdout(&[
+        "generate",
+        "A4_B8",
+        "--minimal",
+        "--seed",
+        "7",
+        "--out",
+        txt.to_str().unwrap(),
+    ]);
+    let shown = load_puzzle(txt.to_str().unwrap(), None).unwrap();
+    let his = parse_tatham(&text, "puzzle.sav").unwrap();
+    assert_eq!(his.observation(), shown.observation);
+    // A game his program cannot play is refused before any work.
+    let bad = dir.join("edge.sav");
+    rejects(
+        &[
+            "generate",
+            "A4_B8",
+            "--rules",
+            "edge-miss",
+            "--out",
+            bad.to_str().unwrap(),
+        ],
+        None,
+        "standard rules",
+    );
+    assert!(!bad.exists());
+}
+
+#[test]
+fn bbx_s_save_files_load_in_tatham_s_program() {
+    let mut saves: Vec<(String, Game)> = SCENARIOS
+        .iter()
+        .map(|name| {
+            let g = scenario(name);
+            (name.to_string(), g)
+        })
+        .collect();
+    for name in ["redo.sav", "locked-ball.sav", "generated.sav"] {
+        saves.push((name.to_string(), resumed_tatham(&read(&played(name)))));
+    }
+    for (name, g) in &saves {
+        let text = tatham_save(g).unwrap();
+        // What his program saved after the same moves, where it did.
+        let his_file = read(&played(name));
+        let his_file: String = his_file
+            .lines()
+            .filter(|l| !l.starts_with("SEED    :"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        if SCENARIOS.contains(&name.as_str()) {
+            assert_eq!(text, his_file, "{name}");
+        }
+        let Some(exe) = his_program() else { continue };
+        let (facts, again) = his_load(exe, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again, text, "{name}: his program saves it again as it is");
+        if *name != "locked-ball.sav" {
+            // (His lock on a ball is no mark of bbx's.)
+            assert_eq!(facts, bbx_facts(g), "{name}");
+        }
+    }
 }
