@@ -1314,3 +1314,30 @@ fn bbx_s_save_files_load_in_tatham_s_program() {
         }
     }
 }
+
+#[test]
+fn a_wrong_guess_waiting_is_saved_in_his_format_as_played_on() {
+    // His program has no guess waiting: written as his check, it stays
+    // charged (5 points and the ray that disproves it), never free.
+    let answer = [c(7, 2), c(3, 4), c(4, 5), c(5, 7)];
+    let mut moves: Vec<Move> = answer.iter().map(|&i| Move::Atom(i)).collect();
+    moves.extend([Move::Atom(c(1, 1)), Move::Guess]);
+    let setup = Setup {
+        start: Start::GameId(ID.into()),
+        ..Setup::default()
+    };
+    let (file, g) = saved_by_the_middle(setup, moves);
+    assert!(g.pending().is_some(), "the guess waits");
+    let mut on = g.clone();
+    assert_eq!(on.play_on(), Some(1));
+    assert_eq!(file, tatham_save(&on).unwrap());
+    let back = resumed_tatham(&file);
+    assert_eq!(back.wrong_guesses(), 1);
+    assert_eq!(back.score(), on.score());
+    assert_eq!(state(&back), state(&on));
+    assert!(file.contains("UI      :2:E1\n"), "{file}");
+    if let Some(exe) = his_program() {
+        let (facts, again) = his_load(exe, &file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+        assert_eq!((facts, again), (bbx_facts(&on), file));
+    }
+}

@@ -161,9 +161,18 @@ pub fn is_tatham_save(path: &str) -> bool {
 ///   his Solve (which reveals the answer); his program undoes past it, bbx
 ///   does not, so the actions undone are left out.
 ///
+/// A wrong guess waiting for the player to play on or end the game is
+/// written played on (his check, counted), as his program has no guess
+/// waiting: it stays charged, never checked for free.
+///
 /// Every move is played first as his program plays it ([`TathamBoard`]).
 /// Refused for a game his program cannot play.
 pub fn tatham_save(g: &Game) -> Result<String, String> {
+    if g.pending().is_some() {
+        let mut on = g.clone();
+        on.play_on();
+        return tatham_save(&on);
+    }
     let params = g.tatham_params()?;
     let mut w = TathamWriter {
         board: TathamBoard::new(&params, g.hidden())?,
