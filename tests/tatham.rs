@@ -5,13 +5,29 @@
 //! collection's `blackbox.c`, `midend.c`, `misc.c` and `random.c`, built with
 //! a small driver that plays the moves through the midend as the keyboard
 //! does and calls its Save): docs/guide.md ("Simon Tatham's Black Box") gives
-//! their answers, which the tests below check.
+//! their answers, which the tests below check. Those of
+//! `puzzles/tatham/played/` were written the same way after the clicks each
+//! scenario below names: bbx must write the same bytes after the same moves,
+//! and read them back as the same game. Neither his code nor that driver is
+//! part of bbx.
+//!
+//! With `BBX_TATHAM_SRC` naming his collection's source, the tests also
+//! build his midend and game with `tests/common/tatham_driver.c` (a loader:
+//! it opens a save file as his Load does and prints what his program holds)
+//! and load in it every save file bbx writes here; without it they say so
+//! and check against the files his program saved.
 
+use bbx::play::game::{Action, Check, Game};
+use bbx::play::middle::{Effect, Middle, Options};
+use bbx::play::moves::Move;
+use bbx::play::referee::Judge;
+use bbx::play::save::{tatham_game, tatham_save};
 use bbx::play::setup::{Setup, Source, Start, start};
 use bbx::puzzle::{
-    TathamEnding, TathamKind, TathamParams, balls_from_seed, is_tatham, load_puzzle, obfuscate,
-    parse_tatham,
+    TathamEnding, TathamKind, TathamParams, TathamStep, balls_from_seed, is_tatham, load_puzzle,
+    obfuscate, parse_tatham, position_to_tatham,
 };
+use bbx::rules::notation::Notation;
 use bbx::{Molecule, Outcome, Rules, Tracer};
 
 use crate::common::{bbx, json_error, json_ok, puzzle, rejects, stdout, temp_dir};
@@ -657,4 +673,671 @@ fn messages_quote_the_file_short_and_on_one_line() {
     let f = dir.join("move.sav");
     std::fs::write(&f, text.replacen("MOVE    :2:F6", "MOVE    :2:F\t", 1)).unwrap();
     rejects(&["solve", f.to_str().unwrap()], None, "record MOVE");
+}
+
+// ---------------------------------------------------------------------------
+// bbx's save files of Tatham's format, after every start and at every end
+// ---------------------------------------------------------------------------
+
+/// A file of `puzzles/tatham/played/`: the games below, played in
+/// Tatham's own program (clicks through his midend, as a player makes
+/// them) and saved by it.
+fn played(name: &str) -> String {
+    puzzle(&format!("tatham/played/{name}"))
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A game of Tatham's game ID `id`.
+fn tatham_id_game(id: &str) -> Game {
+    start(&Setup {
+        start: Start::GameId(id.into()),
+        ..Setup::default()
+    })
+    .unwrap()
+    .game
+}
+
+/// The cell of Tatham's column x, row y (from 1) of an 8×8 box.
+fn c(x: usize, y: usize) -> usize {
+    (y - 1) * 8 + (x - 1)
+}
+
+/// The game ID of the games below: `w8h8m5M5#12345`'s balls, (7,2) (3,4)
+/// (4,5) (5,7) (6,7), described as bbx describes them.
+const ID: &str = "w8h8m5M5:a9556977f021b3005e154fc0";
+
+/// The games bbx saves, by the name of the file of `puzzles/tatham/played/`
+/// Tatham's program wrote after the same moves. Their driver's lines, a
+/// click a line (`fire N` a left click on his laser N, `toggle X Y` on a
+/// cell, `lock X Y` a right click, `lockrow Y` and `lockcol X` a right
+/// click on the border, `check` a click on the top-left corner, `solve` his
+/// Solve, `undo`, `redo`), are in each comment.
+fn scenario(name: &str) -> Game {
+    let mut g = tatham_id_game(ID);
+    let answer = [c(7, 2), c(3, 4), c(4, 5), c(5, 7), c(6, 7)];
+    match name {
+        // fire 31, toggle 7 2, lock 1 1, lock 2 1, fire 12, toggle 3 4,
+        // lockrow 8, fire 23, toggle 8 7, undo, undo, undo, redo: lasers,
+        // balls and locks interleaved, a row locked from the border, three
+        // actions undone and one redone.
+        "midgame.sav" => {
+            g.shoot(1);
+            g.toggle(c(7, 2));
+            g.mark_empty(&[c(1, 1), c(2, 1)]);
+            g.shoot(20);
+            g.toggle(c(3, 4));
+            g.mark_empty(&(56..64).collect::<Vec<_>>());
+            g.shoot(9);
+            g.toggle(c(8, 7));
+            g.undo();
+            g.undo();
+            g.undo();
+            g.redo();
+        }
+        // fire 31, fire 12, fire 23, fire 4, lock 8 8, the five balls
+        // toggled, check: won.
+        "won.sav" => {
+            for q in [1, 20, 9, 28] {
+                g.shoot(q);
+            }
+            g.mark_empty(&[c(8, 8)]);
+            answer.iter().for_each(|&i| _ = g.toggle(i));
+            assert!(g.submit().unwrap().won);
+        }
+        // fire 31, fire 12, four balls right and (1,1) toggled, solve: a
+        // wrong guess judged, the game lost.
+        "lost.sav" => {
+            g.shoot(1);
+            g.shoot(20);
+            answer[..4].iter().for_each(|&i| _ = g.toggle(i));
+            g.toggle(c(1, 1));
+            assert!(!g.submit().unwrap().won);
+        }
+        // fire 31, fire 27, toggle 7 2, toggle 3 4, lock 8 8, solve.
+        "resigned.sav" => {
+            g.shoot(1);
+            g.shoot(5);
+            g.toggle(c(7, 2));
+            g.toggle(c(3, 4));
+            g.mark_empty(&[c(8, 8)]);
+            assert!(g.resign().unwrap().resigned);
+        }
+        // Four balls right and (1,1), fire 31 (the ray bbx shows to
+        // disprove the guess; Tatham's check would fire another), check;
+        // toggle 1 1, toggle 1 2, check (laser 31 disproves it: his check
+        // fires nothing); toggle 1 2, toggle 6 7, check: won after two
+        // wrong guesses played on.
+        "played-on.sav" => {
+            answer[..4].iter().for_each(|&i| _ = g.toggle(i));
+            g.toggle(c(1, 1));
+            assert_eq!(g.play_on(), Some(1));
+            g.toggle(c(1, 1));
+            g.toggle(c(1, 2));
+            assert_eq!(g.play_on(), Some(1));
+            g.toggle(c(1, 2));
+            g.toggle(c(6, 7));
+            assert!(g.submit().unwrap().won);
+        }
+        // The same wrong guess played on, fire 31, check, then undo, undo:
+        // the ray undone, the wrong guess still counted (his UI record).
+        "played-on-undone.sav" => {
+            answer[..4].iter().for_each(|&i| _ = g.toggle(i));
+            g.toggle(c(1, 1));
+            assert_eq!(g.play_on(), Some(1));
+            assert_eq!(g.undo(), Some(Action::Shoot(1)));
+        }
+        // The puzzle seed-emacs-game-2 (one answer, 18 rays given, four
+        // atoms placed): on the ID w8h8m4M4:783d2862776d5537cf87, fire 7,
+        // 5, 10, 9, 13, 4 (its exit pairs in the order of their labels),
+        // 15, 19, 20, 23, 24, 31 (its other rays), toggle 1 1, 4 5, 1 8,
+        // 4 8, then fire 30 and undo: a ray shot and undone.
+        "puzzle-start.sav" => {
+            g = start(&Setup {
+                start: Start::File(puzzle("seed-emacs-game-2.txt")),
+                seed: Some(1),
+                ..Setup::default()
+            })
+            .unwrap()
+            .game;
+            assert_eq!(g.shots().len(), 0);
+            g.shoot(2);
+            g.undo();
+        }
+        _ => panic!("no scenario {name}"),
+    }
+    g
+}
+
+const SCENARIOS: [&str; 7] = [
+    "midgame.sav",
+    "won.sav",
+    "lost.sav",
+    "resigned.sav",
+    "played-on.sav",
+    "played-on-undone.sav",
+    "puzzle-start.sav",
+];
+
+/// What a game shows and keeps: its rays, guess, marks, verdict, wrong
+/// guesses and the actions undo and redo take back and do again.
+fn state(g: &Game) -> String {
+    let p = g.shape();
+    let marked: Vec<usize> = (0..p.cells()).filter(|&i| g.is_marked_empty(i)).collect();
+    let h = g.history();
+    // Cells marked at once, one by one: Tatham locks one cell a move (or
+    // a whole line).
+    let flat = |actions: &[Action]| -> Vec<Action> {
+        actions
+            .iter()
+            .flat_map(|a| match a {
+                Action::Empty(cells) if cells.len() < 8 => {
+                    cells.iter().map(|&i| Action::Empty(vec![i])).collect()
+                }
+                a => vec![a.clone()],
+            })
+            .collect()
+    };
+    format!(
+        "{} guess {:?} marked {marked:?} score {} verdict {:?} wrong {} done {:?} undone {:?}",
+        g.observation(),
+        g.guess().atoms(),
+        g.ray_score(),
+        g.verdict().map(|v| (v.won, v.resigned, v.score)),
+        g.wrong_guesses(),
+        flat(&h.done),
+        flat(&h.undone),
+    )
+}
+
+/// bbx's game of a Tatham text (save file or game ID), as `bbx play` resumes it.
+fn resumed_tatham(text: &str) -> Game {
+    start(&Setup {
+        start: Start::Text {
+            text: text.into(),
+            origin: "save".into(),
+        },
+        ..Setup::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}\n{text}"))
+    .game
+}
+
+#[test]
+fn bbx_saves_what_tatham_s_program_saves_after_the_same_moves() {
+    for name in SCENARIOS {
+        let text = tatham_save(&scenario(name)).unwrap();
+        assert_eq!(text, read(&played(name)), "{name}");
+    }
+}
+
+#[test]
+fn bbx_s_saves_of_tatham_s_format_come_back_as_the_same_game() {
+    for name in SCENARIOS {
+        let g = scenario(name);
+        let text = tatham_save(&g).unwrap();
+        // Resumed, the game is the same, and saves the same file again;
+        // but a puzzle's rays, which his file cannot tell from lasers the
+        // player fired, come back fired and paid for.
+        let back = resumed_tatham(&text);
+        assert_eq!(tatham_save(&back).unwrap(), text, "{name}");
+        if name == "puzzle-start.sav" {
+            assert_eq!(back.observation(), g.observation());
+            assert_eq!(back.guess(), g.guess());
+            assert_eq!(back.history().undone, g.history().undone);
+            assert_eq!(back.history().done.len(), 12 + 4);
+            assert_eq!(back.ray_score(), 19);
+        } else {
+            assert_eq!(state(&back), state(&g), "{name}");
+        }
+    }
+}
+
+#[test]
+fn what_each_move_of_a_save_did() {
+    // The puzzle's rays are Tatham's lasers, the exit pairs numbered in
+    // the order of the puzzle's labels; the redo list the ray undone.
+    let t = parse_tatham(&read(&played("puzzle-start.sav")), "start").unwrap();
+    let g = scenario("puzzle-start.sav");
+    assert_eq!(t.observation(), *g.observation());
+    assert_eq!(
+        (t.redo, t.steps[t.done..].to_vec()),
+        (1, vec![TathamStep::Fire(2)])
+    );
+    assert_eq!(t.guess, g.guess().atoms());
+    // The wrong guesses played on: Tatham's checks where they came, each
+    // disproved by laser 31, fired before them.
+    let t = parse_tatham(&read(&played("played-on.sav")), "on").unwrap();
+    let wrong: Vec<usize> = (0..t.steps.len())
+        .filter(|&i| matches!(t.steps[i], TathamStep::Wrong(_)))
+        .collect();
+    assert_eq!(wrong, [6, 9]);
+    assert_eq!(
+        t.steps[5..7],
+        [TathamStep::Fire(1), TathamStep::Wrong(None)]
+    );
+    assert_eq!(t.steps.last(), Some(&TathamStep::Right));
+    assert_eq!((t.ending, t.errors), (Some(TathamEnding::Checked), Some(2)));
+    // A check of his that fired a laser, and his locks of a line.
+    let t = parse_tatham(&read(&played("redo.sav")), "redo").unwrap();
+    assert_eq!(t.steps[6], TathamStep::Wrong(Some(32 - 15)));
+    assert_eq!(
+        t.steps[1],
+        TathamStep::Lock((1..=8).map(|y| c(2, y)).collect())
+    );
+    assert_eq!((t.done, t.redo, t.steps.len()), (9, 3, 12));
+    // In bbx, the wrong guess that shot his laser 15, where it came, as
+    // `bbx play` resumes the file and as the library reads it.
+    let resumed = resumed_tatham(&read(&played("redo.sav")));
+    let read_in = tatham_game(&t, Judge::AllRays).unwrap();
+    for g in [resumed, read_in] {
+        assert_eq!(g.history().checks, [Check { at: 6, fired: true }]);
+        assert_eq!(g.history().done[6], Action::Shoot(32 - 15));
+    }
+}
+
+#[test]
+fn a_game_resumed_from_bbx_s_own_file_saves_the_same() {
+    // Saved in bbx's format and resumed, the game keeps its order, its
+    // undo and redo, its marks and where its wrong guesses came.
+    for name in ["midgame.sav", "played-on-undone.sav", "puzzle-start.sav"] {
+        let g = scenario(name);
+        let text = bbx::play::save::save_text(&g, Notation::Letters, &bbx::setting::Plain).unwrap();
+        let resumed = start(&Setup {
+            start: Start::Text {
+                text,
+                origin: "saved.txt".into(),
+            },
+            ..Setup::default()
+        })
+        .unwrap()
+        .game;
+        assert_eq!(state(&resumed), state(&g), "{name}");
+        assert_eq!(resumed.history(), g.history(), "{name}");
+        assert_eq!(
+            tatham_save(&resumed).unwrap(),
+            read(&played(name)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn tatham_s_saves_are_written_back_as_he_wrote_them() {
+    // His files, resumed by bbx and saved again: the same records, but the
+    // seed his program keeps (bbx writes the description alone) and the
+    // description, which bbx writes with the balls in cell order where his
+    // generator wrote them in the order drawn (the same balls).
+    for file in [puzzle(CHECKED_ONCE), puzzle(WON), played("redo.sav")] {
+        let his = read(&file);
+        let g = resumed_tatham(&his);
+        let ours = tatham_save(&g).unwrap();
+        let desc = |text: &str| -> String {
+            let line = text.lines().find(|l| l.starts_with("DESC    :")).unwrap();
+            line.to_string()
+        };
+        let expected: String = his
+            .lines()
+            .filter(|l| !l.starts_with("SEED    :"))
+            .map(|l| match l.starts_with("DESC    :") {
+                true => format!("{}\n", desc(&ours)),
+                false => format!("{l}\n"),
+            })
+            .collect();
+        assert_eq!(ours, expected, "{file}");
+        assert_eq!(
+            parse_tatham(&ours, "ours").unwrap().hidden,
+            g.hidden().clone()
+        );
+    }
+}
+
+#[test]
+fn tatham_s_redo_list_locks_and_checks_come_into_the_game() {
+    // Played in his program: toggle 7 2, lockcol 2, four more balls (one
+    // wrong), check (his check fired laser 15, out at 17), fire 0, toggle
+    // 1 1, lockrow 1, toggle 6 7, fire 16, then undo three times.
+    let s = start(&Setup {
+        start: Start::File(played("redo.sav")),
+        ..Setup::default()
+    })
+    .unwrap();
+    let mut g = s.game;
+    let column2: Vec<usize> = (1..=8).map(|y| c(2, y)).collect();
+    let marked = |g: &Game| -> Vec<usize> { (0..64).filter(|&i| g.is_marked_empty(i)).collect() };
+    assert_eq!(marked(&g), column2);
+    assert_eq!(g.guess().atoms(), [c(7, 2), c(3, 4), c(4, 5), c(5, 7)]);
+    assert_eq!(g.wrong_guesses(), 1);
+    // The laser his check fired is shot and paid; so is laser 16, fired
+    // and undone (an undone ray stays paid).
+    assert_eq!(g.history().done[6], Action::Shoot(32 - 15));
+    assert_eq!(g.ray_score(), 2 + 2 + 2);
+    // His redo list is bbx's.
+    assert_eq!(
+        g.history().undone,
+        [
+            Action::Shoot(32 - 16),
+            Action::Atom(c(6, 7)),
+            Action::Empty((0..8).filter(|&x| x != 1).map(|x| c(x + 1, 1)).collect()),
+        ]
+    );
+    for _ in 0..3 {
+        assert!(g.redo().is_some());
+    }
+    assert!(g.is_marked_empty(c(1, 1)) && g.is_guessed(c(6, 7)));
+    assert_eq!(g.observation().get(16), Some(Outcome::Exit(22)));
+}
+
+#[test]
+fn a_lock_on_a_ball_is_a_mark_once_the_ball_is_gone() {
+    // Played in his program: toggle 3 4, lock 3 4 (a lock on a ball),
+    // lockcol 3 (the whole column), fire 20, lock 3 4, toggle 3 4, lock 3 4.
+    // bbx marks no cell that holds an atom: the column but (3,4), then all
+    // of it.
+    let his = read(&played("locked-ball.sav"));
+    let t = parse_tatham(&his, "locked").unwrap();
+    let column3: Vec<usize> = (1..=8).map(|y| c(3, y)).collect();
+    assert_eq!(t.locked, column3);
+    let g = resumed_tatham(&his);
+    let marked: Vec<usize> = (0..64).filter(|&i| g.is_marked_empty(i)).collect();
+    assert_eq!(marked, column3);
+    assert_eq!(g.placed(), 0);
+    // Undone one action at a time: the last lock, the ball, the laser,
+    // the column (the lock on the ball was no action of bbx's).
+    let mut back = g.clone();
+    assert_eq!(back.undo(), Some(Action::Empty(vec![c(3, 4)])));
+    assert_eq!(back.undo(), Some(Action::Atom(c(3, 4))));
+    assert_eq!(back.undo(), Some(Action::Shoot(12)));
+    assert!(matches!(back.undo(), Some(Action::Empty(cells)) if cells.len() == 7));
+    // Written back, his program finds the same lasers, balls and locks.
+    let again = parse_tatham(&tatham_save(&g).unwrap(), "again").unwrap();
+    assert_eq!(
+        (again.fired, again.guess, again.locked),
+        (t.fired, t.guess, t.locked)
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Tatham's own program loading bbx's save files
+// ---------------------------------------------------------------------------
+
+/// Tatham's program as a test driver: `tests/common/tatham_driver.c` built
+/// once with his midend and game from his collection's source, in the
+/// directory `BBX_TATHAM_SRC` names (a checkout of `x-sheep/puzzles`,
+/// branch `upstream`, or of his own repository). `None`, with a note on
+/// the test's output, when that variable is unset: his code is not part of
+/// bbx, and the files he saved (`puzzles/tatham/played/`) stand in for him.
+fn his_program() -> Option<&'static std::path::Path> {
+    static DRIVER: std::sync::OnceLock<Option<(crate::common::Scratch, std::path::PathBuf)>> =
+        std::sync::OnceLock::new();
+    let built = DRIVER.get_or_init(|| {
+        let Some(src) = std::env::var_os("BBX_TATHAM_SRC") else {
+            eprintln!(
+                "note: Tatham's program is not run: set BBX_TATHAM_SRC to his collection's source (x-sheep/puzzles, branch upstream) to load bbx's save files in it; the files his program saved are checked instead"
+            );
+            return None;
+        };
+        let src = std::path::PathBuf::from(src);
+        let dir = temp_dir("tatham-driver");
+        let exe = dir.join("tatham_driver");
+        let driver = format!("{}/tests/common/tatham_driver.c", env!("CARGO_MANIFEST_DIR"));
+        let out = std::process::Command::new(std::env::var_os("CC").unwrap_or("cc".into()))
+            .args(["-O1", "-w", "-I"])
+            .arg(&src)
+            .arg(driver)
+            .args(["misc.c", "random.c", "nullfe.c", "malloc.c"].map(|f| src.join(f)))
+            .args(["-lm", "-o"])
+            .arg(&exe)
+            .output()
+            .expect("a C compiler (cc, or $CC) to build Tatham's program");
+        assert!(
+            out.status.success(),
+            "building Tatham's program from {}: {}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some((dir, exe))
+    });
+    built.as_ref().map(|(_, exe)| exe.as_path())
+}
+
+/// What Tatham's program holds after loading the save file `text` (the
+/// driver's lines: its states, status, lasers, balls and locks), and the
+/// file it writes when saving it again; `Err` with his midend's message
+/// when it refuses the file.
+fn his_load(exe: &std::path::Path, text: &str) -> Result<(String, String), String> {
+    let dir = temp_dir("tatham-load");
+    let file = dir.join("game.sav");
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new(exe).arg(&file).output().unwrap();
+    let said = String::from_utf8(out.stdout).unwrap();
+    if let Some(why) = said.strip_prefix("refused ") {
+        return Err(why.trim().to_string());
+    }
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (facts, saved) = said.split_once("save\n").expect("the driver's save");
+    let facts: String = facts
+        .lines()
+        .filter(|l| !l.starts_with("states "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Ok((facts, saved.to_string()))
+}
+
+/// The same facts of bbx's game, as the driver writes them: Tatham's
+/// status (1 won, -1 lost, 0 playing) and reveal, his lasers lit (a pair's
+/// label its rank in bbx's order of pairs, from 1), the balls placed and the cells marked
+/// empty as his locks.
+fn bbx_facts(g: &Game) -> String {
+    let p = g.shape();
+    let mut out = String::new();
+    let (status, reveal) = match g.verdict() {
+        Some(v) if v.won => (1, 1),
+        Some(_) => (-1, 1),
+        None => (0, 0),
+    };
+    out.push_str(&format!("status {status}\nreveal {reveal}\n"));
+    let laser = |q: usize| position_to_tatham(p, q);
+    let mut lasers: Vec<(usize, String)> = g
+        .observation()
+        .rays()
+        .into_iter()
+        .flat_map(|(q, o)| match o {
+            Outcome::Absorbed => vec![(laser(q), "hit".to_string())],
+            Outcome::Reflected => vec![(laser(q), "reflect".to_string())],
+            // (Not under Tatham's rules.)
+            Outcome::Miss => vec![(laser(q), "miss".to_string())],
+            Outcome::Exit(k) => {
+                let label = g.pair_index(q).unwrap() + 1;
+                vec![
+                    (laser(q), format!("exit {} label {label}", laser(k))),
+                    (laser(k), format!("exit {} label {label}", laser(q))),
+                ]
+            }
+        })
+        .collect();
+    lasers.sort();
+    lasers.dedup();
+    for (n, what) in lasers {
+        out.push_str(&format!("laser {n} {what}\n"));
+    }
+    let xy = |i: usize| (i % p.width + 1, i / p.width + 1);
+    for &i in g.guess().atoms() {
+        let (x, y) = xy(i);
+        out.push_str(&format!("ball {x},{y}\n"));
+    }
+    for i in (0..p.cells()).filter(|&i| g.is_marked_empty(i)) {
+        let (x, y) = xy(i);
+        out.push_str(&format!("lock {x},{y}\n"));
+    }
+    out
+}
+
+/// The save file of Tatham's format the game middle writes for `s` with
+/// the name `game.sav`, after `moves`, in a game started by `setup`.
+fn saved_by_the_middle(setup: Setup, moves: Vec<Move>) -> (String, Game) {
+    let started = start(&setup).unwrap();
+    let (mut middle, _) = Middle::new(setup, started, Options::default());
+    for m in moves {
+        middle.apply(m);
+    }
+    let file = middle
+        .apply(Move::Save(Some("game.sav".into())))
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Save { text, .. } => Some(text),
+            _ => None,
+        })
+        .expect("a file saved");
+    (file, middle.game().clone())
+}
+
+#[test]
+fn a_puzzle_start_saved_with_s_is_his_program_s_file_and_resumes() {
+    // seed-emacs-game-2 gives 18 rays: saved with `s` as game.sav, each is
+    // one laser fired (both ends of an exit pair were written as two, which
+    // his program and bbx refused: "laser 13 was already fired").
+    let setup = || Setup {
+        start: Start::File(puzzle("seed-emacs-game-2.txt")),
+        seed: Some(1),
+        ..Setup::default()
+    };
+    let (file, g) = saved_by_the_middle(setup(), vec![Move::Shoot(2), Move::Undo]);
+    assert_eq!(file, read(&played("puzzle-start.sav")));
+    let t = parse_tatham(&file, "game.sav").unwrap();
+    assert_eq!(t.observation(), *g.observation());
+    // Mid-game, and at the end (resigned), after more moves.
+    let mid = vec![Move::Shoot(2), Move::MarkCell(63), Move::Atom(9)];
+    let mut end = mid.clone();
+    end.extend([Move::Resign, Move::Confirm]);
+    let mut games = vec![(file, g)];
+    for moves in [mid, end] {
+        games.push(saved_by_the_middle(setup(), moves));
+    }
+    assert!(games[2].1.verdict().is_some_and(|v| v.resigned));
+    for (file, g) in &games {
+        let back = resumed_tatham(file);
+        assert_eq!(back.observation(), g.observation());
+        assert_eq!(back.guess(), g.guess());
+        assert_eq!(bbx_facts(&back), bbx_facts(g), "{file}");
+        if let Some(exe) = his_program() {
+            let (facts, again) = his_load(exe, file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+            assert_eq!((facts, &again), (bbx_facts(g), file));
+        }
+    }
+    assert!(games[1].1.is_marked_empty(63) && games[1].1.is_guessed(9));
+}
+
+#[test]
+fn generate_out_sav_writes_tatham_s_save_file() {
+    let dir = temp_dir("generate-sav");
+    let out = dir.join("puzzle.sav");
+    let said = stdout(&[
+        "generate",
+        "A4_B8",
+        "--minimal",
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(said.contains("Tatham's Black Box"), "{said}");
+    let text = read(out.to_str().unwrap());
+    assert_eq!(text, read(&played("generated.sav")));
+    // The same puzzle as the display bbx writes for any other name.
+    let txt = dir.join("puzzle.txt");
+    stdout(&[
+        "generate",
+        "A4_B8",
+        "--minimal",
+        "--seed",
+        "7",
+        "--out",
+        txt.to_str().unwrap(),
+    ]);
+    let shown = load_puzzle(txt.to_str().unwrap(), None).unwrap();
+    let his = parse_tatham(&text, "puzzle.sav").unwrap();
+    assert_eq!(his.observation(), shown.observation);
+    // A game his program cannot play is refused before any work.
+    let bad = dir.join("edge.sav");
+    rejects(
+        &[
+            "generate",
+            "A4_B8",
+            "--rules",
+            "edge-miss",
+            "--out",
+            bad.to_str().unwrap(),
+        ],
+        None,
+        "standard rules",
+    );
+    assert!(!bad.exists());
+}
+
+#[test]
+fn bbx_s_save_files_load_in_tatham_s_program() {
+    let mut saves: Vec<(String, Game)> = SCENARIOS
+        .iter()
+        .map(|name| {
+            let g = scenario(name);
+            (name.to_string(), g)
+        })
+        .collect();
+    for name in ["redo.sav", "locked-ball.sav", "generated.sav"] {
+        saves.push((name.to_string(), resumed_tatham(&read(&played(name)))));
+    }
+    for (name, g) in &saves {
+        let text = tatham_save(g).unwrap();
+        // What his program saved after the same moves, where it did.
+        let his_file = read(&played(name));
+        let his_file: String = his_file
+            .lines()
+            .filter(|l| !l.starts_with("SEED    :"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        if SCENARIOS.contains(&name.as_str()) {
+            assert_eq!(text, his_file, "{name}");
+        }
+        let Some(exe) = his_program() else { continue };
+        let (facts, again) = his_load(exe, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again, text, "{name}: his program saves it again as it is");
+        if *name != "locked-ball.sav" {
+            // (His lock on a ball is no mark of bbx's.)
+            assert_eq!(facts, bbx_facts(g), "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_wrong_guess_waiting_is_saved_in_his_format_as_played_on() {
+    // His program has no guess waiting: written as his check, it stays
+    // charged (5 points and the ray that disproves it), never free.
+    let answer = [c(7, 2), c(3, 4), c(4, 5), c(5, 7)];
+    let mut moves: Vec<Move> = answer.iter().map(|&i| Move::Atom(i)).collect();
+    moves.extend([Move::Atom(c(1, 1)), Move::Guess]);
+    let setup = Setup {
+        start: Start::GameId(ID.into()),
+        ..Setup::default()
+    };
+    let (file, g) = saved_by_the_middle(setup, moves);
+    assert!(g.pending().is_some(), "the guess waits");
+    let mut on = g.clone();
+    assert_eq!(on.play_on(), Some(1));
+    assert_eq!(file, tatham_save(&on).unwrap());
+    let back = resumed_tatham(&file);
+    assert_eq!(back.wrong_guesses(), 1);
+    assert_eq!(back.score(), on.score());
+    assert_eq!(state(&back), state(&on));
+    assert!(file.contains("UI      :2:E1\n"), "{file}");
+    if let Some(exe) = his_program() {
+        let (facts, again) = his_load(exe, &file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+        assert_eq!((facts, again), (bbx_facts(&on), file));
+    }
 }

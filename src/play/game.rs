@@ -93,13 +93,37 @@ pub enum Action {
 }
 
 /// The player's actions: those done (the last one undone first) and those
-/// undone (the last one redone first).
+/// undone (the last one redone first), and where among them the wrong
+/// guesses played on came.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct History {
     /// Actions done, oldest first.
     pub done: Vec<Action>,
     /// Actions undone, oldest undone last.
     pub undone: Vec<Action>,
+    /// The wrong guesses played on, in the order they came, placed among
+    /// the actions of [`History::line`].
+    pub checks: Vec<Check>,
+}
+
+/// A wrong guess played on, placed among the player's actions: what a save
+/// file of Tatham's Black Box writes as his check (`R`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Check {
+    /// How many actions of [`History::line`] came before it.
+    pub at: usize,
+    /// The action at `at` is the ray shot to disprove the guess (else a ray
+    /// shot already disproved it).
+    pub fired: bool,
+}
+
+impl History {
+    /// Every action in the order the player last did it: those done, then
+    /// those undone, the next to redo first. Undo and redo leave it as it
+    /// is; a new action cuts it after those done.
+    pub fn line(&self) -> impl Iterator<Item = &Action> {
+        self.done.iter().chain(self.undone.iter().rev())
+    }
 }
 
 /// What a game keeps beyond the board, for the save file: the rays paid for
@@ -449,8 +473,12 @@ impl Game {
     }
 
     fn done(&mut self, a: Action) {
-        self.history.done.push(a);
-        self.history.undone.clear();
+        let h = &mut self.history;
+        let n = h.done.len();
+        // The checks among the actions undone go with them.
+        h.checks.retain(|c| c.at < n || (c.at == n && !c.fired));
+        h.done.push(a);
+        h.undone.clear();
     }
 
     /// Does or undoes `a`.
@@ -585,6 +613,18 @@ impl Game {
         {
             return Err(Error::invalid(format!(
                 "a saved position or cell is out of range for a {p} box"
+            )));
+        }
+        let line: Vec<&Action> = h.line().collect();
+        if let Some(c) = h.checks.iter().find(|c| match line.get(c.at) {
+            _ if c.at > line.len() => true,
+            Some(Action::Shoot(_)) => false,
+            _ => c.fired,
+        }) {
+            return Err(Error::invalid(format!(
+                "a saved wrong guess comes after action {} of {}, where no ray was shot",
+                c.at,
+                line.len()
             )));
         }
         for &q in &extra.paid {
@@ -765,12 +805,32 @@ impl Game {
             self.pending = Some(v);
         }
         let v = self.pending.take()?;
-        self.wrong_guesses += 1;
-        let e = v.evidence?;
-        if !e.shot {
-            self.shoot(e.position);
+        let ray = v.evidence.filter(|e| !e.shot).map(|e| e.position);
+        self.record_wrong_guess(ray);
+        v.evidence.map(|e| e.position)
+    }
+
+    /// Records a wrong guess played on as Tatham's program plays it (a save
+    /// file of his read again): the wrong guess counted and placed in the
+    /// history, and `ray`, the ray his check shot to disprove the guess
+    /// (`None` when a ray shot already disproved it), shot and paid for.
+    /// Returns whether it was recorded: not once the game is over or while a
+    /// wrong guess waits, nor when `ray` is out of range or already on the
+    /// board.
+    pub fn record_wrong_guess(&mut self, ray: Option<usize>) -> bool {
+        let free =
+            |q: usize| (1..=self.positions()).contains(&q) && self.observation.get(q).is_none();
+        if self.verdict.is_some() || self.pending.is_some() || ray.is_some_and(|q| !free(q)) {
+            return false;
         }
-        Some(e.position)
+        self.wrong_guesses += 1;
+        if let Some(q) = ray {
+            self.shoot(q);
+        }
+        let fired = ray.is_some();
+        let at = self.history.done.len() - usize::from(fired);
+        self.history.checks.push(Check { at, fired });
+        true
     }
 
     /// Wrong guesses played on after.
@@ -916,6 +976,58 @@ mod tests {
         assert_eq!(g.shoot(11), Shot::New(Outcome::Exit(8)));
         assert_eq!(g.ray_score(), 2, "nor shooting it again");
         assert_eq!(g.redo(), None, "a new action clears what was undone");
+    }
+
+    #[test]
+    fn wrong_guesses_keep_their_place_among_the_actions() {
+        let mut g = game();
+        g.shoot(1);
+        g.toggle(0);
+        g.toggle(5);
+        let ray = g.play_on().unwrap();
+        // The ray shot to disprove the guess is the action after the check.
+        assert_eq!(g.history().done.last(), Some(&Action::Shoot(ray)));
+        assert_eq!(g.history().checks, [Check { at: 3, fired: true }]);
+        // Again: a ray shot disproves it, nothing is shot.
+        assert_eq!(g.play_on(), Some(ray));
+        assert_eq!(
+            g.history().checks[1],
+            Check {
+                at: 4,
+                fired: false
+            }
+        );
+        // Undo and redo leave the checks where they are; a new action cuts
+        // those among the actions undone.
+        g.undo();
+        g.undo();
+        assert_eq!(g.history().line().count(), 4);
+        g.redo();
+        assert_eq!(g.history().checks.len(), 2);
+        g.undo();
+        g.toggle(9);
+        assert!(g.history().checks.is_empty());
+        assert_eq!(g.wrong_guesses(), 2, "a wrong guess stays counted");
+        // Tatham's wrong check: the laser his check fired, shot.
+        g.toggle(9);
+        g.toggle(5);
+        let free = (1..=16)
+            .find(|&q| g.observation().get(q).is_none())
+            .unwrap();
+        assert!(!g.record_wrong_guess(Some(1)), "ray 1 is on the board");
+        assert!(g.record_wrong_guess(Some(free)));
+        assert_eq!(g.history().done.last(), Some(&Action::Shoot(free)));
+        assert_eq!(g.wrong_guesses(), 3);
+        // Restored from a save, a check that names no shot is refused.
+        let mut extra = g.extra();
+        extra.history.checks.push(Check { at: 1, fired: true });
+        assert!(g.clone().restore(&extra).is_err());
+        extra.history.checks.pop();
+        extra.history.checks.push(Check {
+            at: 99,
+            fired: false,
+        });
+        assert!(g.restore(&extra).is_err());
     }
 
     #[test]

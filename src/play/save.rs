@@ -38,14 +38,19 @@ use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 
 use crate::error::Error;
-use crate::play::game::{Action, Extra, Game, History};
+use crate::play::game::{Action, Check, Extra, Game, History};
 use crate::play::referee::Judge;
-use crate::puzzle::{TathamMove, position_to_tatham, save_file};
+use crate::puzzle::{
+    TathamBoard, TathamEnding, TathamGame, TathamMove, TathamStep, laser_order, position_to_tatham,
+    save_file_at,
+};
 use crate::render::{balls_range_line, board};
 use crate::rules::board::Molecule;
 use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
+use crate::rules::ray::Outcome;
 use crate::rules::ray::Rules;
+use crate::rules::spectrum::Observation;
 use crate::setting::{Naming, Setting, Text};
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng as _, SeedableRng as _};
@@ -55,9 +60,11 @@ use xxhash_rust::xxh3::xxh3_64;
 pub const RESUME_TAG: &str = "bbx-resume:";
 
 /// The format of the resume line: its first byte, once unscrambled. Version
-/// 4 added the box's height, the atom counts the player is told and whether
-/// the coach helped; version 3 (a square, its count told) is still read.
-const VERSION: u8 = 4;
+/// 5 added where the wrong guesses played on came among the actions;
+/// version 4 (which added the box's height, the atom counts the player is
+/// told and whether the coach helped) and version 3 (a square, its count
+/// told) are still read.
+const VERSION: u8 = 5;
 const KEY: u64 = 0x6262_7820_706c_6179; // "bbx play"
 
 /// What a saved game's resume line holds.
@@ -135,40 +142,316 @@ pub fn is_tatham_save(path: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("sav"))
 }
 
-/// The game as a save file of Tatham's Black Box: the rays shot (in the
-/// order shot), the cells marked empty as his locks, the guess as his
-/// balls, and how it ended (a win as his check, a loss or a resignation as
-/// his reveal). Refused for a game his program cannot play.
+/// The game as a save file of Tatham's Black Box, which his program loads
+/// with the same balls, rays, guess and locks, and its undo and redo:
+///
+/// - first the board the game started from: the rays on it (a puzzle's, or
+///   a saved game's whose order is not known) fired as his lasers, exit
+///   pairs in the order of their labels and then the others by his
+///   numbering; the guess placed (`T`); the cells marked empty locked
+///   (`LB`);
+/// - then the player's actions in the order done, undone ones as his redo
+///   list: a shot as a laser fired (`F`), an atom as a ball toggled, cells
+///   marked or unmarked as his lock of their row or column (`LR`, `LC`)
+///   when it flips the same cells, else as one `LB` a cell;
+/// - a wrong guess played on as his check (`R`) where it came: when it
+///   shot a ray, `R` alone if his check fires that laser, else the laser
+///   fired and then `R` (his check then fires nothing more);
+/// - a game over ends with a win as his check, a loss or a resignation as
+///   his Solve (which reveals the answer); his program undoes past it, bbx
+///   does not, so the actions undone are left out.
+///
+/// A wrong guess waiting for the player to play on or end the game is
+/// written played on (his check, counted), as his program has no guess
+/// waiting: it stays charged, never checked for free.
+///
+/// Every move is played first as his program plays it ([`TathamBoard`]).
+/// Refused for a game his program cannot play.
 pub fn tatham_save(g: &Game) -> Result<String, String> {
+    if g.pending().is_some() {
+        let mut on = g.clone();
+        on.play_on();
+        return tatham_save(&on);
+    }
     let params = g.tatham_params()?;
-    let shape = g.shape();
-    let mut moves: Vec<TathamMove> = Vec::new();
-    let given: Vec<usize> = g.free_positions();
-    for &q in given.iter().chain(g.shots()) {
-        if !moves.contains(&TathamMove::Fire(position_to_tatham(shape, q)))
-            && g.observation().get(q).is_some()
-        {
-            moves.push(TathamMove::Fire(position_to_tatham(shape, q)));
+    let mut w = TathamWriter {
+        board: TathamBoard::new(&params, g.hidden())?,
+        moves: Vec::new(),
+        shape: g.shape(),
+    };
+    let h = g.history();
+    let line: Vec<&Action> = h.line().collect();
+    w.start(g)?;
+    let over = g.is_over();
+    let done = h.done.len();
+    let end = if over { done } else { line.len() };
+    let mut stands = w.moves.len();
+    // Each action, after the wrong guesses that came before it; those after
+    // the last action last.
+    for (k, a) in line[..end].iter().map(Some).chain([None]).enumerate() {
+        for _ in h.checks.iter().filter(|c| c.at == k && !c.fired) {
+            w.silent_check()?;
+        }
+        if k == done {
+            stands = w.moves.len();
+        }
+        match (a, h.checks.iter().any(|c| c.at == k && c.fired)) {
+            (Some(Action::Shoot(q)), true) => w.fired_check(g, *q)?,
+            (Some(a), _) => w.action(a)?,
+            (None, _) => {}
         }
     }
-    let cell = |i: usize| {
-        let (r, c) = shape.row_col(i);
+    if let Some(v) = g.verdict() {
+        // His check ends the game when it finds the guess right; else his
+        // Solve reveals the answer.
+        let mut board = w.board.clone();
+        let ending = match board.play(TathamMove::Check) {
+            Ok(TathamStep::Right) if v.won => TathamMove::Check,
+            _ => TathamMove::Solve,
+        };
+        w.play(ending)?;
+        stands = w.moves.len();
+    }
+    save_file_at(&params, g.hidden(), &w.moves, stands, g.wrong_guesses())
+}
+
+/// The moves of a save file of Tatham's being written, each played on his
+/// board first.
+struct TathamWriter {
+    board: TathamBoard,
+    moves: Vec<TathamMove>,
+    shape: Shape,
+}
+
+impl TathamWriter {
+    /// Plays `m` and writes it; a move his program would refuse is bbx's
+    /// error.
+    fn play(&mut self, m: TathamMove) -> Result<TathamStep, String> {
+        let step = self.board.play(m).map_err(|e| {
+            format!(
+                "bbx cannot write this game as Tatham's: his program would refuse move {} ({m}): {e}",
+                self.moves.len() + 1
+            )
+        })?;
+        self.moves.push(m);
+        Ok(step)
+    }
+
+    /// Tatham's column and row (from 1) of a cell.
+    fn xy(&self, cell: usize) -> (usize, usize) {
+        let (r, c) = self.shape.row_col(cell);
         (c, r)
+    }
+
+    /// The laser fired from bbx's position `q`, unless a laser lights it.
+    fn fire(&mut self, q: usize) -> Result<(), String> {
+        if !self.board.is_lit(q) {
+            self.play(TathamMove::Fire(position_to_tatham(self.shape, q)))?;
+        }
+        Ok(())
+    }
+
+    /// One of the player's actions.
+    fn action(&mut self, a: &Action) -> Result<(), String> {
+        match a {
+            Action::Shoot(q) => self.fire(*q)?,
+            Action::Atom(i) => {
+                let (x, y) = self.xy(*i);
+                self.play(TathamMove::Toggle(x, y))?;
+            }
+            Action::Empty(cells) => {
+                if let Some(line) = self.line_lock(cells) {
+                    self.play(line)?;
+                    return Ok(());
+                }
+                for &i in cells {
+                    let (x, y) = self.xy(i);
+                    self.play(TathamMove::Lock(x, y))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// His lock of a whole row or column (`LR`, `LC`), when it flips
+    /// exactly `cells` on his board: the player marked a line from the
+    /// border, as his do.
+    fn line_lock(&self, cells: &[usize]) -> Option<TathamMove> {
+        let (x, y) = self.xy(*cells.first()?);
+        let m = if cells.iter().all(|&i| self.xy(i).1 == y) {
+            TathamMove::LockRow(y)
+        } else if cells.iter().all(|&i| self.xy(i).0 == x) {
+            TathamMove::LockColumn(x)
+        } else {
+            return None;
+        };
+        let mut want = cells.to_vec();
+        want.sort_unstable();
+        match self.board.clone().play(m) {
+            Ok(TathamStep::Lock(mut flipped)) if cells.len() > 1 => {
+                flipped.sort_unstable();
+                (flipped == want).then_some(m)
+            }
+            _ => None,
+        }
+    }
+
+    /// A wrong guess played on that shot nothing: his check, when it fires
+    /// nothing either (a laser fired disproves the guess).
+    fn silent_check(&mut self) -> Result<(), String> {
+        let mut board = self.board.clone();
+        if let Ok(TathamStep::Wrong(None)) = board.play(TathamMove::Check) {
+            self.play(TathamMove::Check)?;
+        }
+        Ok(())
+    }
+
+    /// A wrong guess played on that shot the ray from `q`: his check alone
+    /// when it fires the same laser, else the laser and then his check.
+    fn fired_check(&mut self, g: &Game, q: usize) -> Result<(), String> {
+        let same = |p: usize| p == q || matches!(g.spectrum().get(q), Outcome::Exit(k) if k == p);
+        let mut board = self.board.clone();
+        if let Ok(TathamStep::Wrong(Some(p))) = board.play(TathamMove::Check)
+            && same(p)
+        {
+            self.play(TathamMove::Check)?;
+            return Ok(());
+        }
+        self.fire(q)?;
+        self.silent_check()
+    }
+
+    /// The board the game started from: the rays on it before the
+    /// player's actions done, the guess and the cells marked empty.
+    fn start(&mut self, g: &Game) -> Result<(), String> {
+        let p = g.shape();
+        let mut guess: Vec<bool> = (0..p.cells()).map(|i| g.is_guessed(i)).collect();
+        let mut empty: Vec<bool> = (0..p.cells()).map(|i| g.is_marked_empty(i)).collect();
+        let mut shot = vec![false; p.positions() + 1];
+        for a in &g.history().done {
+            match a {
+                Action::Shoot(q) => shot[*q] = true,
+                Action::Atom(i) => guess[*i] = !guess[*i],
+                Action::Empty(cells) => cells.iter().for_each(|&i| empty[i] = !empty[i]),
+            }
+        }
+        let mut rays = Observation::empty(p);
+        for (q, o) in g.observation().rays() {
+            let ends = [
+                Some(q),
+                match o {
+                    Outcome::Exit(k) => Some(k),
+                    _ => None,
+                },
+            ];
+            if !ends.into_iter().flatten().any(|e| shot[e]) {
+                rays.record(q, o);
+            }
+        }
+        for n in laser_order(&rays, g.pair_order()) {
+            self.play(TathamMove::Fire(n))?;
+        }
+        for i in (0..p.cells()).filter(|&i| guess[i]) {
+            self.action(&Action::Atom(i))?;
+        }
+        let marked: Vec<usize> = (0..p.cells()).filter(|&i| empty[i]).collect();
+        self.action(&Action::Empty(marked))
+    }
+}
+
+/// The game of a save file or game ID of Tatham's Black Box, as his
+/// program left it: its hidden balls and range, and each of its moves
+/// played again as the player's action, so that undo takes them back one
+/// at a time (his redo list is bbx's redo): a laser fired as a ray shot, a
+/// ball toggled as an atom, locks flipped as cells marked or unmarked
+/// empty (bbx marks no cell holding an atom: a lock on a ball shows once
+/// the ball is taken away), a wrong check as a wrong guess played on (the
+/// laser it fired shot). A game his check or Solve had ended comes judged:
+/// by `judge` (a check ended it on a right guess), or, revealed by Solve
+/// without a guess of an allowed count, resigned. The wrong checks he
+/// counted (his `UI` record) are counted. His redo list past an ending is
+/// left out (bbx does not undo past a verdict).
+pub fn tatham_game(t: &TathamGame, judge: Judge) -> Result<Game, Error> {
+    let mut game = Game::new(t.hidden.clone(), Rules::Standard, judge);
+    game.hide_count(t.params.balls())?;
+    let p = game.shape();
+    let mut lock = vec![false; p.cells()];
+    let mut ending = None;
+    let mut at_state = None;
+    let wrong = |i: usize| {
+        Error::invalid(format!(
+            "{}: move {} of the game cannot be played again in bbx",
+            t.origin,
+            i + 1
+        ))
     };
-    for i in (0..shape.cells()).filter(|&i| g.is_marked_empty(i)) {
-        let (x, y) = cell(i);
-        moves.push(TathamMove::Lock(x, y));
+    for (i, step) in t.steps.iter().enumerate() {
+        if i == t.done {
+            at_state = Some(game.history().done.len());
+        }
+        match step {
+            TathamStep::Fire(q) => {
+                game.shoot(*q);
+            }
+            TathamStep::Toggle(c) => {
+                let c = *c;
+                // A locked cell shows marked empty while it holds no ball.
+                if lock[c] && !game.is_guessed(c) {
+                    game.mark_empty(&[c]);
+                }
+                game.toggle(c);
+                if lock[c] && !game.is_guessed(c) {
+                    game.mark_empty(&[c]);
+                }
+            }
+            TathamStep::Lock(cells) => {
+                cells.iter().for_each(|&c| lock[c] = !lock[c]);
+                let shown: Vec<usize> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| !game.is_guessed(c))
+                    .collect();
+                if !shown.is_empty() && game.mark_empty(&shown).0 != shown.len() {
+                    return Err(wrong(i));
+                }
+            }
+            TathamStep::Wrong(ray) => {
+                if !game.record_wrong_guess(*ray) {
+                    return Err(wrong(i));
+                }
+            }
+            TathamStep::Right => ending = Some(TathamEnding::Checked),
+            TathamStep::Solve => ending = Some(TathamEnding::Solved),
+        }
+        if ending.is_some() {
+            // An ending in the redo list is left out with what follows.
+            if at_state.is_some() {
+                ending = None;
+            }
+            break;
+        }
     }
-    for &i in g.guess().atoms() {
-        let (x, y) = cell(i);
-        moves.push(TathamMove::Toggle(x, y));
+    let redone = game.history().done.len() - at_state.unwrap_or(game.history().done.len());
+    for _ in 0..redone {
+        game.undo();
     }
-    match g.verdict() {
-        Some(v) if v.won => moves.push(TathamMove::Check),
-        Some(_) => moves.push(TathamMove::Solve),
-        None => {}
+    if let Some(errors) = t.errors.filter(|&e| e > game.wrong_guesses()) {
+        let mut extra = game.extra();
+        extra.wrong_guesses = errors;
+        game.restore(&extra)?;
     }
-    save_file(&params, g.hidden(), &moves, g.wrong_guesses())
+    match ending {
+        Some(TathamEnding::Checked) => {
+            // A guess his check found right; one of the wrong count (an
+            // edited file) leaves the game open.
+            let _ = game.submit();
+        }
+        Some(TathamEnding::Solved) if game.submit().is_err() => {
+            let _ = game.resign();
+        }
+        _ => {}
+    }
+    Ok(game)
 }
 
 /// Finds and unscrambles the resume line of a saved game; `Ok(None)` when the
@@ -280,6 +563,10 @@ fn encode(game: &Game, board: &str) -> String {
             }
         }
     }
+    w.word(extra.history.checks.len());
+    for c in &extra.history.checks {
+        w.tag(u8::from(c.fired)).word(c.at);
+    }
     let sum = checksum(&w.0);
     w.0.extend_from_slice(&sum);
     let nonce = xxh3_64(board.as_bytes()) as u32;
@@ -363,9 +650,9 @@ fn decode(token: &str) -> Result<Resume, String> {
     let body = unscramble(token)?;
     let mut r = Reader(&body);
     let version = r.byte()?;
-    if version != VERSION && version != 3 {
+    if !(3..=VERSION).contains(&version) {
         return Err(format!(
-            "version {version} (this bbx reads versions 3 and {VERSION})"
+            "version {version} (this bbx reads versions 3 to {VERSION})"
         ));
     }
     let rules = match r.byte()? {
@@ -415,6 +702,16 @@ fn decode(token: &str) -> Result<Resume, String> {
             });
         }
     }
+    let mut checks = Vec::new();
+    if version >= 5 {
+        for _ in 0..r.count()? {
+            let fired = r.byte()? != 0;
+            checks.push(Check {
+                at: r.word()?,
+                fired,
+            });
+        }
+    }
     if !r.0.is_empty() {
         return Err("wrong length".into());
     }
@@ -423,7 +720,11 @@ fn decode(token: &str) -> Result<Resume, String> {
         paid,
         empty,
         shots,
-        history: History { done, undone },
+        history: History {
+            done,
+            undone,
+            checks,
+        },
         wrong_guesses,
         pending,
         resigned,
@@ -498,6 +799,22 @@ mod tests {
     }
 
     #[test]
+    fn wrong_guesses_played_on_keep_their_place() {
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let mut g = Game::new(hidden, Rules::Standard, Judge::AllRays);
+        g.toggle(0);
+        g.toggle(5);
+        let ray = g.play_on().unwrap();
+        g.play_on();
+        g.undo();
+        assert_eq!(g.history().checks.len(), 2);
+        let text = save_text(&g, Notation::Letters, &Flags).unwrap();
+        let r = read_resume(&text, "t").unwrap().unwrap();
+        assert_eq!(r.extra.history, *g.history());
+        assert_eq!(r.extra.history.undone, [Action::Shoot(ray)]);
+    }
+
+    #[test]
     fn damage_is_reported() {
         let text = save_text(&sample(), Notation::Emacs, &Flags).unwrap();
         let line = text.lines().find(|l| l.contains(RESUME_TAG)).unwrap();
@@ -544,7 +861,7 @@ mod tests {
         let e = read_resume(&format!("# {RESUME_TAG} {token}\n"), "v2.txt").unwrap_err();
         assert!(
             e.to_string()
-                .contains("(version 2 (this bbx reads versions 3 and 4))"),
+                .contains("(version 2 (this bbx reads versions 3 to 5))"),
             "{e}"
         );
     }

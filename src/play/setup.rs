@@ -37,7 +37,7 @@ use std::ops::RangeInclusive;
 use crate::error::{Error, quantity};
 use crate::play::game::Game;
 use crate::play::referee::Judge;
-use crate::play::save::{Resume, read_resume};
+use crate::play::save::{Resume, read_resume, tatham_game};
 use crate::puzzle::{
     Expected, Format, MAX_INPUT_BYTES, Picture, Puzzle, TathamGame, TathamParams, is_tatham,
     parse_puzzle, parse_tatham, read_input,
@@ -492,11 +492,11 @@ fn resumed(
     Ok(game)
 }
 
-/// Resumes a game of Simon Tatham's Black Box: its hidden balls, the lasers
-/// fired (shot again in their order, so that they count in the score and keep
-/// Tatham's numbering of the exit pairs) and the guessed balls. A game Tatham
-/// had ended (the guess checked right, or the answer revealed by Solve)
-/// comes with its guess judged.
+/// Resumes a game of Simon Tatham's Black Box as his program left it (see
+/// [`tatham_game`]): its hidden balls, its moves played again as the
+/// player's actions (the lasers fired count in the score and keep his
+/// numbering of the exit pairs; his locks are cells marked empty), his redo
+/// list as bbx's, and a game he had ended judged.
 fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Started, Error> {
     let origin = &t.origin;
     if setup.rules.is_some_and(|r| r != Rules::Standard) {
@@ -514,20 +514,8 @@ fn from_tatham(t: &TathamGame, path: Option<&str>, setup: &Setup) -> Result<Star
                 .and(Setting::Atoms),
         ));
     }
-    let mut game = Game::new(t.hidden.clone(), Rules::Standard, setup.judge);
-    game.hide_count(t.params.balls())?;
-    for &pos in &t.fired {
-        game.shoot(pos);
-    }
-    if !t.guess.is_empty() {
-        game.set_guess(&Molecule::new(t.shape(), t.guess.iter().copied())?);
-    }
-    if t.ending.is_some() {
-        // A guess of the wrong count leaves the game open.
-        let _ = game.submit();
-    }
     Ok(Started {
-        game,
+        game: tatham_game(t, setup.judge)?,
         source: Source::Tatham {
             path: path.map(str::to_string),
         },

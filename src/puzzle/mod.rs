@@ -60,9 +60,10 @@ use linear::parse_linear;
 pub use janns::{janns_to_position, position_to_janns};
 pub use picture::{CELL_CHARS, Located, Picture, load_molecule, parse_molecule};
 pub use tatham::{
-    GAME_NAME, PRESETS, SAVE_MAGIC, TathamEnding, TathamGame, TathamKind, TathamMove, TathamParams,
-    TathamRandom, balls_from_seed, decode_description, encode_description, game_id, is_tatham,
-    obfuscate, parse_tatham, parse_tatham_within, position_to_tatham, save_file,
+    GAME_NAME, PRESETS, SAVE_MAGIC, TathamBoard, TathamEnding, TathamGame, TathamKind, TathamMove,
+    TathamParams, TathamRandom, TathamStep, balls_from_seed, decode_description,
+    encode_description, game_id, is_tatham, laser_order, obfuscate, parse_tatham,
+    parse_tatham_within, position_to_tatham, puzzle_save, save_file, save_file_at,
     tatham_to_position,
 };
 

@@ -17,7 +17,8 @@
 //! guessed ball at 1-based column x, row y), `LB<x>,<y>`, `LC<x>`, `LR<y>`
 //! (lock a cell, column or row), `R` (check the guess) and `S` (reveal the
 //! answer). The game stands at state `STATEPOS`; the moves past it are the
-//! redo list, checked but not played.
+//! redo list, checked but not played. [`TathamGame::steps`] says what each
+//! move did, the redo list's too.
 //!
 //! Tatham numbers lasers from 0, clockwise from the top-left corner; bbx's
 //! position is `2(w+h) − n` ([`tatham_to_position`]; `4p − n` on a square).
@@ -27,9 +28,10 @@
 //!
 //! bbx writes game IDs and save files too: [`TathamParams`] displays as its
 //! parameter string, [`encode_description`] hides balls as Tatham's
-//! `new_game_desc` does, [`game_id`] joins them, and [`TathamSave`] writes a
-//! save file Tatham's program opens. [`PRESETS`] are the five games of
-//! Tatham's Type menu.
+//! `new_game_desc` does, [`game_id`] joins them, [`save_file_at`] writes a
+//! save file, and [`TathamBoard`] plays its moves as Tatham's program does,
+//! so that the file written is one it opens. [`PRESETS`] are the five games
+//! of Tatham's Type menu.
 
 use std::ops::RangeInclusive;
 
@@ -702,6 +704,11 @@ pub enum TathamMove {
     Toggle(usize, usize),
     /// `LB<x>,<y>`: lock or unlock the cell at column x, row y (marked empty).
     Lock(usize, usize),
+    /// `LC<x>`: lock every cell of column x, or unlock them all when more
+    /// than half are locked.
+    LockColumn(usize),
+    /// `LR<y>`: the same for row y.
+    LockRow(usize),
     /// `R`: check the guess.
     Check,
     /// `S`: reveal the answer (recorded as a `SOLVE` record).
@@ -709,31 +716,131 @@ pub enum TathamMove {
 }
 
 impl std::fmt::Display for TathamMove {
-    /// The move as Tatham writes it: `F12`, `T3,4`, `LB3,4`, `R`, `S`.
+    /// The move as Tatham writes it: `F12`, `T3,4`, `LB3,4`, `LC3`, `LR4`,
+    /// `R`, `S`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             TathamMove::Fire(n) => write!(f, "F{n}"),
             TathamMove::Toggle(x, y) => write!(f, "T{x},{y}"),
             TathamMove::Lock(x, y) => write!(f, "LB{x},{y}"),
+            TathamMove::LockColumn(x) => write!(f, "LC{x}"),
+            TathamMove::LockRow(y) => write!(f, "LR{y}"),
             TathamMove::Check => f.write_str("R"),
             TathamMove::Solve => f.write_str("S"),
         }
     }
 }
 
+/// What one move of a Tatham game did, in bbx's terms (border positions and
+/// linear cells), as his program plays it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TathamStep {
+    /// `F`: the player fired the laser at this border position.
+    Fire(usize),
+    /// `T`: a guessed ball put on or taken off this cell.
+    Toggle(usize),
+    /// `LB`, `LC`, `LR`: the cells whose lock the move flipped.
+    Lock(Vec<usize>),
+    /// `R` on a wrong guess, which the game goes on after: the border
+    /// position of the laser the check fired to disprove it, or `None` when
+    /// a laser fired already disproved it (Tatham's program then fires
+    /// none).
+    Wrong(Option<usize>),
+    /// `R` on a right guess: the answer shown, the game over.
+    Right,
+    /// `S`: the answer revealed (Tatham's Solve), the game over.
+    Solve,
+}
+
+/// A Tatham game played move by move as his program's `execute_move` plays
+/// it: each move refused where his program refuses it, and what it did.
+/// bbx plays the moves of each save file it writes here first, so that it
+/// never writes a file his program refuses.
+///
+/// ```
+/// use bbx::Molecule;
+/// use bbx::puzzle::{TathamBoard, TathamMove, TathamParams, TathamStep};
+/// let params = TathamParams::parse("w5h5m2M2").unwrap();
+/// let hidden = Molecule::new(5, [6, 18]).unwrap();
+/// let mut board = TathamBoard::new(&params, &hidden).unwrap();
+/// // Laser 0 (bbx's position 20) goes down column 1 and comes out.
+/// assert!(matches!(board.play(TathamMove::Fire(0)), Ok(TathamStep::Fire(20))));
+/// let out = match board.play(TathamMove::Fire(0)) {
+///     Err(e) => e,
+///     Ok(_) => unreachable!(),
+/// };
+/// assert_eq!(out, "laser 0 was already fired or lit");
+/// ```
+#[derive(Debug, Clone)]
+pub struct TathamBoard {
+    state: State,
+}
+
+impl TathamBoard {
+    /// The game of the hidden balls `hidden` under `params`, before its first
+    /// move; refused when the balls do not fit the parameters ([`game_id`]).
+    pub fn new(params: &TathamParams, hidden: &Molecule) -> Result<TathamBoard, String> {
+        game_id(params, hidden)?;
+        let w = hidden.width();
+        let balls: Vec<(usize, usize)> = hidden.atoms().iter().map(|&a| (a % w, a / w)).collect();
+        Ok(TathamBoard {
+            state: State::new(params, &balls),
+        })
+    }
+
+    /// Plays `m`: what it did, or why Tatham's program would refuse it.
+    pub fn play(&mut self, m: TathamMove) -> Result<TathamStep, String> {
+        let state = &mut self.state;
+        unbounded(|ticker| state.play(&m.to_string(), ticker))
+    }
+
+    /// Whether a laser lights the border position `pos` (fired from there,
+    /// or come out there).
+    pub fn is_lit(&self, pos: usize) -> bool {
+        let p = self.state.shape;
+        (1..=p.positions()).contains(&pos) && self.state.exits[position_to_tatham(p, pos)].is_some()
+    }
+
+    /// Whether the game is over (the answer shown).
+    pub fn is_over(&self) -> bool {
+        self.state.ending.is_some()
+    }
+}
+
 /// A save file of Tatham's Black Box for the hidden balls `hidden` under
 /// `params`, with `moves` played from the start (the game stands after the
 /// last), and `errors` wrong checks counted in its `UI` record, as its
-/// midend writes one: records `SAVEFILE`, `VERSION`, `GAME`, `PARAMS`,
-/// `CPARAMS`, `DESC`, `UI`, `NSTATES`, `STATEPOS`, then a `MOVE` (or
-/// `SOLVE`) record a move. Refused when the balls do not fit the parameters
-/// ([`game_id`]).
+/// midend writes one: [`save_file_at`] with every move done.
 pub fn save_file(
     params: &TathamParams,
     hidden: &Molecule,
     moves: &[TathamMove],
     errors: usize,
 ) -> Result<String, String> {
+    save_file_at(params, hidden, moves, moves.len(), errors)
+}
+
+/// A save file of Tatham's Black Box for the hidden balls `hidden` under
+/// `params`, whose game stands after the first `done` of `moves` (the rest
+/// are his redo list), with `errors` wrong checks counted in its `UI`
+/// record, as his midend writes one: records `SAVEFILE`, `VERSION`, `GAME`,
+/// `PARAMS`, `CPARAMS`, `DESC`, `UI`, `NSTATES`, `STATEPOS`, then a `MOVE`
+/// (or `SOLVE`) record a move. The moves are not checked (see
+/// [`TathamBoard`]). Refused when the balls do not fit the parameters
+/// ([`game_id`]), or `done` is past the moves.
+pub fn save_file_at(
+    params: &TathamParams,
+    hidden: &Molecule,
+    moves: &[TathamMove],
+    done: usize,
+    errors: usize,
+) -> Result<String, String> {
+    if done > moves.len() {
+        return Err(format!(
+            "the game stands after move {done} of {}",
+            moves.len()
+        ));
+    }
     let id = game_id(params, hidden)?;
     let desc = id.split_once(':').map_or("", |(_, d)| d);
     let mut out = String::new();
@@ -748,9 +855,8 @@ pub fn save_file(
     record("CPARAMS", &params);
     record("DESC", desc);
     record("UI", &format!("E{errors}"));
-    let states = (moves.len() + 1).to_string();
-    record("NSTATES", &states);
-    record("STATEPOS", &states);
+    record("NSTATES", &(moves.len() + 1).to_string());
+    record("STATEPOS", &(done + 1).to_string());
     for m in moves {
         let key = if *m == TathamMove::Solve {
             "SOLVE"
@@ -760,6 +866,93 @@ pub fn save_file(
         record(key, &m.to_string());
     }
     Ok(out)
+}
+
+/// The lasers (Tatham's numbers) that light the rays of `rays`, in the
+/// order bbx's save files fire the rays a game starts with: the exit pairs
+/// in the order of their labels (`pairs` lists their lower border
+/// positions; pairs it does not list come after, by position, as J.
+/// Forget's letters go), then the other rays by Tatham's numbering; each
+/// ray from its end first in his numbering. Tatham's program numbers the
+/// exit pairs in the order fired, so that its numbers follow the letters.
+///
+/// ```
+/// use bbx::puzzle::laser_order;
+/// use bbx::Observation;
+/// // 4×4: an exit pair 3-10 (b in the display's order), a hit at 5, a
+/// // pair 1-8 (a).
+/// let o = Observation::parse("a?b?@??a?b??????", "rays").unwrap();
+/// // Lasers 8 (position 8) and 6 (position 10), then the hit: laser 11.
+/// assert_eq!(laser_order(&o, &[]), [8, 6, 11]);
+/// assert_eq!(laser_order(&o, &[3, 1]), [6, 8, 11]);
+/// ```
+pub fn laser_order(rays: &Observation, pairs: &[usize]) -> Vec<usize> {
+    let p = rays.shape();
+    let tatham = |q: usize| position_to_tatham(p, q);
+    let all = rays.rays();
+    let exit_of = |low: usize| {
+        all.iter().find_map(|&(q, o)| match o {
+            Outcome::Exit(k) if q == low => Some(k),
+            _ => None,
+        })
+    };
+    let mut lows: Vec<usize> = pairs
+        .iter()
+        .copied()
+        .filter(|&q| exit_of(q).is_some())
+        .collect();
+    for &(q, o) in &all {
+        if matches!(o, Outcome::Exit(_)) && !lows.contains(&q) {
+            lows.push(q);
+        }
+    }
+    let mut out: Vec<usize> = lows
+        .iter()
+        .filter_map(|&q| exit_of(q).map(|k| tatham(q).min(tatham(k))))
+        .collect();
+    let mut others: Vec<usize> = all
+        .iter()
+        .filter(|(_, o)| !matches!(o, Outcome::Exit(_)))
+        .map(|&(q, _)| tatham(q))
+        .collect();
+    others.sort_unstable();
+    out.extend(others);
+    out
+}
+
+/// A save file of Tatham's Black Box for a puzzle: the hidden balls
+/// `hidden` under `params`, the rays of `rays` fired in the order of
+/// [`laser_order`] (as a game bbx starts from the puzzle saves them), the
+/// game standing after them. Refused when a ray's result is not what the
+/// balls give under the standard rules (Tatham's), or when the balls do
+/// not fit the parameters.
+pub fn puzzle_save(
+    params: &TathamParams,
+    hidden: &Molecule,
+    rays: &Observation,
+) -> Result<String, String> {
+    let mut board = TathamBoard::new(params, hidden)?;
+    let mut tracer = Tracer::new(hidden.shape(), Rules::Standard);
+    tracer.load(hidden);
+    if let Some((q, o)) = rays
+        .rays()
+        .into_iter()
+        .find(|&(q, o)| tracer.trace(q).outcome != o)
+    {
+        return Err(format!(
+            "ray {q} is {} but the hidden balls give {} under the standard rules, which Tatham's Black Box plays",
+            o.words(),
+            tracer.trace(q).outcome.words()
+        ));
+    }
+    let moves: Vec<TathamMove> = laser_order(rays, &[])
+        .into_iter()
+        .map(TathamMove::Fire)
+        .collect();
+    for &m in &moves {
+        board.play(m)?;
+    }
+    save_file(params, hidden, &moves, 0)
 }
 
 /// Where a Tatham game came from.
@@ -807,6 +1000,16 @@ pub struct TathamGame {
     pub ending: Option<TathamEnding>,
     /// Moves past the current state (the redo list), not played.
     pub redo: usize,
+    /// What each move did, oldest first, from the start of the game (or
+    /// its last restart before the current state): the first
+    /// [`TathamGame::done`] lead to the current state, the others are the
+    /// redo list (up to a restart in it).
+    pub steps: Vec<TathamStep>,
+    /// How many of [`TathamGame::steps`] are done.
+    pub done: usize,
+    /// The wrong checks Tatham's program had counted (the `E<n>` of the
+    /// file's `UI` record), when the file says.
+    pub errors: Option<usize>,
 }
 
 impl TathamGame {
@@ -1124,6 +1327,7 @@ fn parse_save(
     let mut nstates: Option<(usize, usize)> = None;
     let mut statepos: Option<(usize, usize)> = None;
     let mut moves: Vec<Record> = Vec::new();
+    let mut errors = None;
     let mut last_line = 1;
     while !matches!((nstates, statepos), (Some((n, _)), Some(_)) if moves.len() + 1 >= n) {
         ticker.tick()?;
@@ -1171,6 +1375,14 @@ fn parse_save(
             "PARAMS" => params = Some((r.value, r.line)),
             "CPARAMS" => cparams = Some((r.value, r.line)),
             "DESC" => desc = Some((r.value, r.line)),
+            // Tatham's `decode_ui` reads `E<n>`, the wrong checks counted.
+            "UI" => {
+                errors = r
+                    .value
+                    .strip_prefix('E')
+                    .filter(|n| !n.is_empty() && n.len() <= 9)
+                    .and_then(|n| n.parse::<usize>().ok());
+            }
             "NSTATES" => {
                 if nstates.is_some() {
                     return Err(bad(r.line, "a second NSTATES record".into()));
@@ -1234,10 +1446,14 @@ fn parse_save(
         .map_err(|s| s.map(|e| at(dline, format!("record DESC: {e}"))))?;
     let mut state = State::new(&params, &balls);
     let mut current = None;
+    // What the moves did since the last restart before the current state,
+    // up to a restart after it.
+    let (mut steps, mut done, mut stopped) = (Vec::new(), None, false);
     for (i, m) in moves.iter().enumerate() {
         ticker.tick()?;
         if i + 1 == statepos {
             current = Some(state.clone());
+            done = Some(steps.len());
         }
         let wrong = |why: String| {
             at(
@@ -1253,12 +1469,24 @@ fn parse_save(
         if m.key == "RESTART" {
             let balls = decode(&params, m.value, ticker).map_err(|s| s.map(wrong))?;
             state = State::new(&params, &balls);
+            stopped |= done.is_some();
+            if !stopped {
+                steps.clear();
+            }
         } else {
-            state.play(m.value, ticker).map_err(|s| s.map(wrong))?;
+            let step = state.play(m.value, ticker).map_err(|s| s.map(wrong))?;
+            if !stopped {
+                steps.push(step);
+            }
         }
     }
+    let done = done.unwrap_or(steps.len());
     let state = current.unwrap_or(state);
-    Ok(state.finish(origin, TathamKind::Save, &params, nstates - statepos))
+    let mut game = state.finish(origin, TathamKind::Save, &params, nstates - statepos);
+    game.steps = steps;
+    game.done = done;
+    game.errors = errors;
+    Ok(game)
 }
 
 /// The most moves bbx replays from a save file (a game on Tatham's largest
@@ -1409,15 +1637,15 @@ impl State {
         self.fired.push(n);
     }
 
-    /// Plays one move, or says why Tatham's program would refuse it; asks
-    /// `ticker` at each trace.
-    fn play(&mut self, mv: &str, ticker: &mut Ticker) -> Result<(), Stop<String>> {
+    /// Plays one move: what it did, or why Tatham's program would refuse it;
+    /// asks `ticker` at each trace.
+    fn play(&mut self, mv: &str, ticker: &mut Ticker) -> Result<TathamStep, Stop<String>> {
         let shape = self.shape;
         let (w, h, n_lasers) = (shape.width, shape.height, shape.positions());
         let refuse = |why: String| Err(Stop::Bad(why));
         if mv == "S" {
-            self.ending = Some(TathamEnding::Solved);
-            return Ok(());
+            self.ending.get_or_insert(TathamEnding::Solved);
+            return Ok(TathamStep::Solve);
         }
         if self.ending.is_some() {
             return refuse("a move after the answer was revealed".into());
@@ -1435,9 +1663,10 @@ impl State {
         let column = |s: &str| number(s).filter(|n| (1..=w).contains(n));
         let row = |s: &str| number(s).filter(|n| (1..=h).contains(n));
         let outside = || Stop::Bad(format!("outside the {shape} box"));
-        if let Some(rest) = mv.strip_prefix('T') {
+        let step = if let Some(rest) = mv.strip_prefix('T') {
             let c = cell(rest).ok_or_else(outside)?;
             self.toggle_guess(c);
+            TathamStep::Toggle(c)
         } else if let Some(rest) = mv.strip_prefix('F') {
             let Some(n) = number(rest).filter(|&n| n < n_lasers) else {
                 return refuse(format!(
@@ -1450,15 +1679,17 @@ impl State {
                 return refuse(format!("laser {n} was already fired or lit"));
             }
             self.fire(n);
+            TathamStep::Fire(tatham_to_position(shape, n))
         } else if let Some(rest) = mv.strip_prefix("LB") {
             let c = cell(rest).ok_or_else(outside)?;
             self.lock[c] = !self.lock[c];
+            TathamStep::Lock(vec![c])
         } else if let Some(rest) = mv.strip_prefix("LC") {
             let x = column(rest).ok_or_else(outside)? - 1;
-            self.lock_line((0..h).map(|y| y * w + x).collect());
+            TathamStep::Lock(self.lock_line((0..h).map(|y| y * w + x).collect()))
         } else if let Some(rest) = mv.strip_prefix("LR") {
             let y = row(rest).ok_or_else(outside)? - 1;
-            self.lock_line((0..w).map(|x| y * w + x).collect());
+            TathamStep::Lock(self.lock_line((0..w).map(|x| y * w + x).collect()))
         } else if mv == "R" {
             let n = self.guessed;
             if n < self.min || n > self.max {
@@ -1467,23 +1698,25 @@ impl State {
                     quantity(n, "ball", "balls")
                 ));
             }
-            self.check(ticker)?;
+            self.check(ticker)?
         } else {
             return refuse(
                 "not a move of Black Box (F<n>, T<x>,<y>, LB<x>,<y>, LC<x>, LR<y>, R or S)".into(),
             );
-        }
-        Ok(())
+        };
+        Ok(step)
     }
 
     /// Locks every cell of a row or column, or unlocks them all when more
-    /// than half are locked (half a column's h cells, or a row's w).
-    fn lock_line(&mut self, cells: Vec<usize>) {
+    /// than half are locked (half a column's h cells, or a row's w);
+    /// returns the cells whose lock changed.
+    fn lock_line(&mut self, cells: Vec<usize>) -> Vec<usize> {
         let locked = cells.iter().filter(|&&c| self.lock[c]).count();
         let set = locked <= cells.len() / 2;
-        for c in cells {
-            self.lock[c] = set;
-        }
+        cells
+            .into_iter()
+            .filter(|&c| std::mem::replace(&mut self.lock[c], set) != set)
+            .collect()
     }
 
     /// Tatham's check of the guess: a fired laser the guess contradicts
@@ -1491,11 +1724,11 @@ impl State {
     /// guess from the answer is fired (one chosen by a generator seeded with
     /// the grid's bytes); else the guess is right and the game ends. Asks
     /// `ticker` at each trace.
-    fn check(&mut self, ticker: &mut Ticker) -> Result<(), Cut> {
+    fn check(&mut self, ticker: &mut Ticker) -> Result<TathamStep, Cut> {
         if self.contradicted_at == Some((self.version, self.fired.len())) {
             // Nothing changed since this guess was found contradicted.
             self.wrong_checks += 1;
-            return Ok(());
+            return Ok(TathamStep::Wrong(None));
         }
         let lit = |s: &State, i: usize| s.exits[i].is_some();
         let last = self.contradicting.filter(|&i| lit(self, i));
@@ -1509,7 +1742,7 @@ impl State {
                 self.contradicting = Some(i);
                 self.contradicted_at = Some((self.version, self.fired.len()));
                 self.wrong_checks += 1;
-                return Ok(());
+                return Ok(TathamStep::Wrong(None));
             }
         }
         let mut telling = Vec::new();
@@ -1523,13 +1756,15 @@ impl State {
         }
         if telling.is_empty() {
             self.ending = Some(TathamEnding::Checked);
-            return Ok(());
+            return Ok(TathamStep::Right);
         }
         let mut rs = TathamRandom::new(&self.grid_bytes());
         let k = rs.upto(telling.len() as u64) as usize;
         self.fire(telling[k]);
         self.wrong_checks += 1;
-        Ok(())
+        Ok(TathamStep::Wrong(Some(tatham_to_position(
+            self.shape, telling[k],
+        ))))
     }
 
     /// The bytes of Tatham's grid with the guess in place of the balls: a
@@ -1581,6 +1816,9 @@ impl State {
             wrong_checks: self.wrong_checks,
             ending: self.ending,
             redo,
+            steps: Vec::new(),
+            done: 0,
+            errors: None,
             hidden: self.hidden,
         }
     }
@@ -1984,6 +2222,78 @@ mod tests {
             parse_tatham(&solved, "save").unwrap().ending,
             Some(TathamEnding::Solved)
         );
+    }
+
+    #[test]
+    fn steps_say_what_each_move_did_and_where_the_game_stands() {
+        // 5×5, balls at (2,2) and (4,4) (0-based (1,1) and (3,3)).
+        let params = TathamParams::parse("w5h5m2M2").unwrap();
+        let hidden = Molecule::new(5, [6, 18]).unwrap();
+        let shape = params.shape();
+        let mut board = TathamBoard::new(&params, &hidden).unwrap();
+        let mut play = |m| board.play(m).unwrap();
+        assert_eq!(play(TathamMove::Lock(1, 1)), TathamStep::Lock(vec![0]));
+        // Column 1: one of five locked, so all are; then, more than half
+        // locked, all unlocked.
+        let column: Vec<usize> = (0..5).map(|y| y * 5).collect();
+        assert_eq!(
+            play(TathamMove::LockColumn(1)),
+            TathamStep::Lock(column[1..].to_vec())
+        );
+        assert_eq!(
+            play(TathamMove::LockColumn(1)),
+            TathamStep::Lock(column.clone())
+        );
+        assert_eq!(
+            play(TathamMove::LockRow(5)),
+            TathamStep::Lock((20..25).collect())
+        );
+        assert_eq!(play(TathamMove::Toggle(1, 1)), TathamStep::Toggle(0));
+        assert_eq!(play(TathamMove::Toggle(4, 4)), TathamStep::Toggle(18));
+        // A wrong guess: no laser fired yet, so the check fires one.
+        let TathamStep::Wrong(Some(q)) = play(TathamMove::Check) else {
+            panic!("the check fires a laser")
+        };
+        assert!(board.is_lit(q));
+        // Checked again, the laser it fired disproves it: nothing fired.
+        assert_eq!(board.play(TathamMove::Check), Ok(TathamStep::Wrong(None)));
+        board.play(TathamMove::Toggle(1, 1)).unwrap();
+        board.play(TathamMove::Toggle(2, 2)).unwrap();
+        assert_eq!(board.play(TathamMove::Check), Ok(TathamStep::Right));
+        assert!(board.is_over());
+        assert!(board.play(TathamMove::Fire(0)).is_err());
+        assert_eq!(board.play(TathamMove::Solve), Ok(TathamStep::Solve));
+
+        // A file: two moves, a restart, three more, standing after the
+        // fourth; a restart in the redo list ends the steps read.
+        let moves = [
+            "LB1,1", "T2,2", "RESTART", "F0", "T4,4", "LR1", "RESTART", "T1,1",
+        ];
+        let desc = encode_description(&hidden).unwrap();
+        let mut text = save_file_at(&params, &hidden, &[], 0, 3).unwrap();
+        text = text.replace(
+            "NSTATES :1:1\nSTATEPOS:1:1\n",
+            "NSTATES :1:9\nSTATEPOS:1:6\n",
+        );
+        for m in moves {
+            let (key, value) = match m {
+                "RESTART" => ("RESTART", desc.as_str()),
+                m => ("MOVE", m),
+            };
+            text.push_str(&format!("{key:<8}:{}:{value}\n", value.len()));
+        }
+        let g = parse_tatham(&text, "t").unwrap();
+        assert_eq!(
+            g.steps,
+            [
+                TathamStep::Fire(tatham_to_position(shape, 0)),
+                TathamStep::Toggle(18),
+                TathamStep::Lock((0..5).collect()),
+            ]
+        );
+        assert_eq!((g.done, g.redo, g.errors), (2, 3, Some(3)));
+        assert_eq!((g.guess.clone(), g.locked.clone()), (vec![18], vec![]));
+        assert!(save_file_at(&params, &hidden, &[], 1, 0).is_err());
     }
 
     #[test]

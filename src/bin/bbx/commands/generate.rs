@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use bbx::assistant::generate::{minimize_in, random_in, seeded, unique_in};
 use bbx::control::Budget;
 use bbx::error::quantity;
-use bbx::puzzle::{TathamParams, game_id};
+use bbx::play::save::is_tatham_save;
+use bbx::puzzle::{TathamParams, game_id, puzzle_save};
 use bbx::rules::config::ConfigRange;
 use bbx::{Molecule, Rules};
 
@@ -31,7 +32,11 @@ pub struct Args {
     minimal: bool,
     #[command(flatten)]
     seed: Seed,
-    /// Write the puzzle to this file.
+    /// Write the puzzle to this file
+    ///
+    /// A name ending in .sav writes a save file of Simon Tatham's Black Box
+    /// (the puzzle's rays fired as his lasers), which his program loads;
+    /// any other name, the puzzle in J. Forget's display.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
     /// Also print the answer (the puzzle's maker's eyes only; --json always
@@ -97,9 +102,14 @@ fn inner(args: Args) -> bbx::Result<String> {
         Some(t) => Budget::default().with_timeout(t),
         None => Budget::default(),
     };
+    // Tatham's parameters, when the puzzle is written as his save file.
+    let mut his = None;
     if let Some(path) = &args.out {
         // Checked before the work: a puzzle never replaces what is not one.
         check_out(path)?;
+        if is_tatham_save(path) {
+            his = Some(tatham_params(path, &config, args.rules)?);
+        }
     }
     let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
     let (molecule, full, draws) = if args.unique || args.minimal {
@@ -139,7 +149,15 @@ fn inner(args: Args) -> bbx::Result<String> {
     );
     let tatham = tatham_id(&config, &molecule, args.rules);
     if let Some(path) = &args.out {
-        bbx::files::write_whole(path.as_ref(), picture.as_bytes()).map_err(|source| {
+        let text = match &his {
+            Some(params) => puzzle_save(params, &molecule, &observation).map_err(|e| {
+                bbx::Error::invalid(format!(
+                    "--out {path}: cannot write Tatham's save file: {e}"
+                ))
+            })?,
+            None => picture.clone(),
+        };
+        bbx::files::write_whole(path.as_ref(), text.as_bytes()).map_err(|source| {
             bbx::Error::Io {
                 path: path.clone(),
                 source,
@@ -201,6 +219,9 @@ fn inner(args: Args) -> bbx::Result<String> {
         summary.push_str(&format!("answer: {molecule}\n"));
     }
     match &args.out {
+        Some(path) if his.is_some() => Ok(format!(
+            "wrote {path} (a save file of Tatham's Black Box: his Load opens it)\n{summary}"
+        )),
         Some(path) => Ok(format!("wrote {path}\n{summary}")),
         None => {
             eprint!("{summary}");
@@ -232,6 +253,21 @@ fn tatham_id(config: &ConfigRange, hidden: &Molecule, rules: Rules) -> Option<St
     }
     let params = TathamParams::of(config).ok()?;
     game_id(&params, hidden).ok()
+}
+
+/// The parameters of Tatham's Black Box for a puzzle written as his save
+/// file (`--out NAME.sav`): refused for a game his program cannot play.
+fn tatham_params(path: &str, config: &ConfigRange, rules: Rules) -> bbx::Result<TathamParams> {
+    if rules != Rules::Standard {
+        return Err(bbx::Error::invalid(format!(
+            "--out {path}: a name ending in .sav writes a save file of Tatham's Black Box, which plays the standard rules only: leave out --rules {rules}, or give a name ending in .txt"
+        )));
+    }
+    TathamParams::of(config).map_err(|e| {
+        bbx::Error::invalid(format!(
+            "--out {path}: a name ending in .sav writes a save file of Tatham's Black Box, but {e}: give a name ending in .txt"
+        ))
+    })
 }
 
 /// Refuses to write the puzzle over a directory or over a file that is not
