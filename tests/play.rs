@@ -2236,3 +2236,122 @@ fn the_coach_says_why_the_policy_has_no_ray_yet() {
     let said = policy_said(&mut app, "entropy");
     assert_eq!(said, "entropy's next ray: unknown until all are listed");
 }
+
+/// At 60×20 the coach still speaks (its lines below the board, the score
+/// in the board's frame), and the key line ends between two keys, never in
+/// the middle of one.
+#[test]
+fn a_60_by_20_terminal_keeps_the_coach_and_whole_keys() {
+    let mut app = random_game(3);
+    keys(&mut app, "Enter c");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, 60, 20);
+    let all = text(&lines);
+    assert!(all.contains("molecules fit the rays shot"), "{all}");
+    assert!(all.contains("score 1 · atoms 0/4"), "{all}");
+    let key_line = lines[19].trim_end();
+    let full = bbx::play::words::keys::board(bbx::play::keys::Profile::Bbx);
+    assert!(full.starts_with(key_line), "{key_line}");
+    let next = &full[key_line.len()..];
+    assert!(
+        next.is_empty() || next.starts_with(" · "),
+        "cut in a key: {key_line}"
+    );
+}
+
+/// The screen a doc shows below its line `header` (in a ```text block),
+/// its lines' ends trimmed, and its size.
+fn doc_screen(file: &str, header: &str) -> (Vec<String>, u16, u16) {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the doc");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(header))
+        .unwrap_or_else(|| panic!("{file} shows a screen under {header:?}"));
+    let end = lines[at..]
+        .iter()
+        .position(|l| l.starts_with("```"))
+        .map(|n| at + n)
+        .expect("the block ends");
+    let shown: Vec<String> = lines[at..end]
+        .iter()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let w = shown.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+    // The header line ends with "? help" at the terminal's right edge.
+    (shown.clone(), w, shown.len() as u16)
+}
+
+/// Checks that `file` shows `drawn` under `header`; with the environment
+/// variable `BBX_UPDATE_DOCS` set, writes it there instead (after a change
+/// to what the game draws: review the diff).
+fn same_screen(file: &str, header: &str, drawn: &[String]) {
+    let (shown, _, _) = doc_screen(file, header);
+    if shown == drawn {
+        return;
+    }
+    if std::env::var_os("BBX_UPDATE_DOCS").is_some() {
+        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the doc");
+        let new = text.replacen(&shown.join("\n"), &drawn.join("\n"), 1);
+        std::fs::write(&path, new).expect("the doc is written");
+        return;
+    }
+    assert_eq!(
+        text(drawn),
+        text(&shown),
+        "{file}: the game draws\n{}",
+        text(drawn)
+    );
+}
+
+/// The screens README.md and the guide show are what the game draws after
+/// the moves they describe: they cannot go stale.
+#[test]
+fn the_screens_of_the_docs_are_what_the_game_draws() {
+    let nine_rays = |app: &mut Session| {
+        for q in 1..=8 {
+            goto_position(app, q);
+            keys(app, "Enter");
+        }
+        keys(app, "c x b");
+        assert!(app.wait_for_coach(COACH_WAIT));
+        goto_position(app, 26);
+        keys(app, "Enter");
+        goto_cell(app, 9);
+        keys(app, "Enter");
+        assert!(app.wait_for_coach(COACH_WAIT));
+    };
+    let header42 = " bbx play · A4_B8, standard rules, seed 42";
+    for file in ["README.md", "docs/guide.md"] {
+        let (shown, w, h) = doc_screen(file, header42);
+        let mut app = random_game(42);
+        nine_rays(&mut app);
+        let drawn: Vec<String> = screen(&mut app, w, h)
+            .iter()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        let _ = shown;
+        same_screen(file, header42, &drawn);
+    }
+    // J. Forget's pure-thought game, won with another of its answers.
+    let header = " bbx play · seed-pure-thought-a4-b8.txt";
+    let (shown, w, h) = doc_screen("docs/guide.md", header);
+    let mut app = app_for(Setup {
+        start: Start::File(puzzle("seed-pure-thought-a4-b8.txt")),
+        seed: Some(1),
+        ..Setup::default()
+    });
+    let guess = Molecule::new(8, [31, 45, 47, 59]).unwrap();
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    goto_position(&mut app, 20);
+    let drawn: Vec<String> = screen(&mut app, w, h)
+        .iter()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let _ = shown;
+    same_screen("docs/guide.md", header, &drawn);
+}

@@ -1084,7 +1084,7 @@ mod review_tests {
         };
         // (A3_B5: enough sets of molecules that the budget is asked.)
         let hidden: Molecule = Molecule::new(5, [0, 7, 19]).unwrap();
-        let r = review(&hidden, 2..=2, &[], &[1], &later, true, |_| {
+        let r = review(&hidden, 3..=3, &[], &[1], &later, true, |_| {
             cancel.cancel.cancel()
         })
         .unwrap();

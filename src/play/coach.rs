@@ -34,6 +34,7 @@
 //! let question = Question {
 //!     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 //!     policy: Some(Policy::Greedy), limits: CoachLimits::default(),
+//!     prior: Default::default(),
 //! };
 //! coach.ask(advice.question(question.clone()).unwrap());
 //! while !advice.is_idle() {
@@ -59,7 +60,8 @@ use crate::rules::config::Shape;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::{Piece, Text};
-use crate::solver::report::SolveReport;
+use crate::solver::count::Prior;
+use crate::solver::report::{AtomsCount, Estimate, Known, SolveReport};
 use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
@@ -119,6 +121,10 @@ pub struct Question {
     pub policy: Option<Policy>,
     /// Its bounds.
     pub limits: CoachLimits,
+    /// How likely each molecule is before any ray (a count drawn in a
+    /// range first, for a game that drew it so).
+    #[serde(default)]
+    pub prior: Prior,
 }
 
 /// How the unshot rays of an [`Answer`] were ranked.
@@ -152,9 +158,15 @@ pub struct RankedRay {
 pub struct Answer {
     /// The question it answers.
     pub question: Question,
-    /// How many molecules fit (at least, unless [`ended`](Answer::ended)
-    /// is complete).
+    /// How many molecules fit: exactly, at least, or estimated, as
+    /// [`known`](Answer::known) says.
     pub count: u128,
+    /// How the count is known.
+    pub known: Known,
+    /// When estimated: the estimate and its 95% interval.
+    pub estimate: Option<Estimate>,
+    /// When counted exactly: the molecules of each count of atoms.
+    pub by_atoms: Option<Vec<AtomsCount>>,
     /// How the search ended: complete, or what cut it short.
     pub ended: Ended,
     /// The molecules listed (each one's atoms), in the order found.
@@ -186,7 +198,7 @@ impl Answer {
         elapsed: Duration,
     ) -> Answer {
         let ranking = if report.splits_exact
-            || (report.ended.is_complete() && report.count == report.listed as u128)
+            || (report.known == Known::Exact && report.count == report.listed as u128)
         {
             Ranking::Every
         } else if let Some(sample) = &report.sample {
@@ -198,13 +210,16 @@ impl Answer {
         Answer {
             question: question.clone(),
             count: report.count,
+            known: report.known,
+            estimate: report.estimate,
+            by_atoms: report.by_atoms.clone(),
             ended: report.ended,
             atoms: solution
                 .molecules
                 .iter()
                 .map(|m| m.atoms().to_vec())
                 .collect(),
-            certainty: solution.certainty.clone(),
+            certainty: report.certainty().map(<[Certainty]>::to_vec),
             chances: report.probabilities.clone(),
             ranked: report
                 .splits
@@ -261,7 +276,7 @@ impl Answer {
     /// Whether the molecules listed are all that fit (otherwise the list
     /// covers only some of them).
     pub fn all_listed(&self) -> bool {
-        self.ended.is_complete() && self.count == self.atoms.len() as u128
+        self.known == Known::Exact && self.count == self.atoms.len() as u128
     }
 
     /// How long it took.
@@ -287,7 +302,7 @@ impl Answer {
 /// let seen = Observation::parse("@&??????????????", "example").unwrap();
 /// let q = Question {
 ///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
-///     policy: None, limits: CoachLimits::default(),
+///     policy: None, limits: CoachLimits::default(), prior: Default::default(),
 /// };
 /// let report = answer(&q, &Budget::default(), |_| {}).unwrap();
 /// assert!(report.ended.is_complete() && report.count > 1 && report.splits_exact);
@@ -306,10 +321,9 @@ pub fn answer(
     // The best ray on every molecule that fits, not only the first ones
     // found, where the box can be walked in the time left.
     let mut report = SolveReport::new("the game", solution, None, budget);
-    report.rank_exactly(budget)?;
-    // Each cell's chance of an atom, from the same count (or the molecules
-    // listed, when they are all).
-    report.count_atoms(budget)?;
+    // Counted exactly where the count walks them (else the forward walk or
+    // a sample): the count, the chances, the certain cells, the ranking.
+    report.work_out(q.prior, budget)?;
     Ok(report)
 }
 
@@ -331,6 +345,7 @@ pub fn answer(
 /// let q = Question {
 ///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 ///     policy: Some(Policy::Rollout), limits: CoachLimits::default(),
+///     prior: Default::default(),
 /// };
 /// let a = answer_with(&q, &Budget::default(), |_| {}).unwrap();
 /// let next = a.policy.unwrap();
@@ -618,7 +633,12 @@ fn idle_rays(request: &ReviewRequest, budget: &Budget) -> Result<Result<Vec<usiz
     };
     let mut idle = Vec::new();
     for &q in &request.shots {
-        if !(1..=shape.positions()).contains(&q) || seen.get(q).is_some() {
+        if !(1..=shape.positions()).contains(&q) {
+            continue;
+        }
+        if seen.get(q).is_some() {
+            // Known already (the other end of an exit pair shot): nothing new.
+            idle.push(q);
             continue;
         }
         let o = hidden.get(q);
@@ -1042,6 +1062,7 @@ mod tests {
             atoms: atoms..=atoms,
             policy,
             limits: CoachLimits::default(),
+            prior: Prior::Molecules,
         }
     }
 
@@ -1138,6 +1159,47 @@ mod tests {
         });
         let json = serde_json::to_string(&state).unwrap();
         assert_eq!(serde_json::from_str::<News>(&json).unwrap(), state);
+    }
+
+    /// The solver finds the rays that told nothing new as the table of
+    /// every molecule does, on a range and a configuration, given rays too.
+    #[test]
+    fn idle_rays_by_the_solver_agree_with_the_table() {
+        let options = StrategyOptions::new(Policy::Greedy);
+        for (hidden, atoms, given, shots) in [
+            (
+                "O-O-------------",
+                1..=3,
+                vec![],
+                vec![1, 6, 2, 3, 10, 16, 8, 4],
+            ),
+            ("O-O-------------", 2..=2, vec![1], vec![1, 3, 10, 5, 9, 12]),
+            (
+                "-O----O--O------",
+                2..=4,
+                vec![2],
+                vec![7, 11, 14, 15, 16, 1],
+            ),
+        ] {
+            let hidden: Molecule = hidden.parse().unwrap();
+            let request = ReviewRequest {
+                hidden: hidden.clone(),
+                atoms: atoms.clone(),
+                rules: Rules::Standard,
+                policy: Policy::Greedy,
+                given: given.clone(),
+                shots: shots.clone(),
+                average: false,
+            };
+            let by_solver = idle_rays(&request, &Budget::default()).unwrap().unwrap();
+            let by_table =
+                strategy::review(&hidden, atoms, &given, &shots, &options, false, |_| {})
+                    .unwrap()
+                    .value
+                    .unwrap()
+                    .idle;
+            assert_eq!(by_solver, by_table, "{hidden} {shots:?}");
+        }
     }
 
     /// With a policy, the coach's answer names the ray `next_ray` gives on

@@ -47,6 +47,7 @@ use crate::render::board;
 use crate::rules::board::port;
 use crate::rules::notation::Notation;
 use crate::setting::{Naming, Plain};
+use crate::solver::count::Prior;
 
 /// The settings a front gives the game.
 #[derive(Clone)]
@@ -344,7 +345,15 @@ impl Middle {
         } else {
             g.pending().is_none() && (self.panels.any() || self.to_best)
         };
-        wanted.then(|| Question {
+        wanted.then(|| self.question_now())
+    }
+
+    /// The coach's question about the game as it stands: its rays, the
+    /// counts the player is told (a range drawn count first, as Tatham's
+    /// generator and bbx's draw it), the policy while the best ray is shown.
+    fn question_now(&self) -> Question {
+        let g = self.game();
+        Question {
             observation: g.observation().clone(),
             rules: g.rules(),
             atoms: g.counts(),
@@ -353,7 +362,12 @@ impl Middle {
                 .policy
                 .filter(|_| !g.is_over() && self.panels.best),
             limits: self.options.coach,
-        })
+            prior: if g.count_is_told() {
+                Prior::Molecules
+            } else {
+                Prior::CountsFirst
+            },
+        }
     }
 
     fn say(&mut self, text: impl Into<String>, tone: Tone) {
@@ -863,18 +877,7 @@ impl Middle {
 
     /// The coach's answer for the game as it stands, if it is in.
     fn current_answer(&self) -> Option<&crate::play::coach::Answer> {
-        let g = self.game();
-        let q = Question {
-            observation: g.observation().clone(),
-            rules: g.rules(),
-            atoms: g.counts(),
-            policy: self
-                .options
-                .policy
-                .filter(|_| !g.is_over() && self.panels.best),
-            limits: self.options.coach,
-        };
-        self.advice.answer_for(&q)
+        self.advice.answer_for(&self.question_now())
     }
 
     /// Shoots the ray of a border position, or puts or takes an atom.

@@ -36,6 +36,9 @@ const PANEL_MAX_WIDTH: u16 = 64;
 const PANEL_HEIGHT: u16 = 20;
 /// Height the side panel needs below the board when stacked.
 const PANEL_MIN_HEIGHT: u16 = 12;
+/// Height of the smallest side panel below the board: the coach's lines
+/// alone, the score and atoms in the board's frame.
+const PANEL_SMALL_HEIGHT: u16 = 4;
 
 /// The size of the board's frame: its text (2w+5 by h+2: a mark every two
 /// columns, and the cursor's closing bracket after the last) with a border
@@ -102,7 +105,7 @@ fn plan(scene: &Scene, area: Rect) -> Option<Plan> {
         let width = (main.width - used).min(PANEL_MAX_WIDTH);
         let panel = Rect::new(main.x + used, main.y, width, main.height);
         (board, guess, Some(panel))
-    } else if main.height >= bh + PANEL_MIN_HEIGHT {
+    } else if main.height >= bh + PANEL_SMALL_HEIGHT {
         let height = (main.height - bh).min(PANEL_HEIGHT);
         let width = main.width.min(PANEL_MAX_WIDTH);
         let panel = Rect::new(main.x, main.y + bh, width, height);
@@ -263,7 +266,7 @@ pub fn draw(scene: &Scene, f: &mut Frame) {
         let m = Span::styled(format!(" {m}"), style(*tone));
         f.render_widget(Paragraph::new(m).wrap(Wrap { trim: false }), plan.message);
     }
-    let hint = Span::styled(scene.keys.clone(), style(Tone::Dim));
+    let hint = Span::styled(fit_keys(&scene.keys, area.width), style(Tone::Dim));
     f.render_widget(Paragraph::new(hint), plan.keys);
     if scene.list_open {
         return draw_molecules(scene, f, plan.main);
@@ -280,8 +283,8 @@ pub fn draw(scene: &Scene, f: &mut Frame) {
         " the box "
     };
     let mut box_frame = frame(title);
-    if plan.panel.is_none() {
-        // No room for the panel: the score and atoms under the board.
+    if plan.panel.is_none_or(|p| p.height < PANEL_MIN_HEIGHT) {
+        // No room for the whole panel: the score and atoms under the board.
         box_frame = box_frame.title_bottom(scene.status.clone());
     }
     let lines = board_lines(&scene.board, cursor);
@@ -301,6 +304,28 @@ pub fn draw(scene: &Scene, f: &mut Frame) {
     }
 }
 
+/// The key line cut to `width` columns between its keys (at a `·`), never
+/// in the middle of one.
+fn fit_keys(keys: &str, width: u16) -> String {
+    let width = usize::from(width);
+    if keys.chars().count() <= width {
+        return keys.to_string();
+    }
+    let mut out = String::new();
+    for (i, part) in keys.split(" · ").enumerate() {
+        let next = if i == 0 {
+            part.to_string()
+        } else {
+            format!(" · {part}")
+        };
+        if out.chars().count() + next.chars().count() > width {
+            break;
+        }
+        out.push_str(&next);
+    }
+    out
+}
+
 /// The side panel: as tall as its text needs once wrapped, and at least the
 /// board's height; blank lines go first when the text is taller than the
 /// room. The lines are wrapped here, so that the height is the one drawn.
@@ -311,6 +336,20 @@ fn draw_panel(f: &mut Frame, mut panel: Rect, pad: u16, board_height: u16, side:
     if lines.len() > room {
         let kept: Lines = side.iter().filter(|l| !l.0.is_empty()).cloned().collect();
         lines = wrap(&kept, inner);
+    }
+    if lines.len() > room {
+        // Too low for the whole panel: the coach's lines first (the score
+        // and atoms are in the board's frame), cut with an ellipsis.
+        if let Some(at) = lines
+            .iter()
+            .position(|l| l.1 == Tone::Heading && l.0 == "coach")
+        {
+            lines.drain(..=at);
+        }
+        if lines.len() > room {
+            lines.truncate(room.saturating_sub(1));
+            lines.push(("…".to_string(), Tone::Dim));
+        }
     }
     let height = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)

@@ -18,7 +18,7 @@ use std::time::Duration;
 use crate::assistant::next::PolicyRay;
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT};
 use crate::control::Ended;
-use crate::error::quantity;
+use crate::error::{about, counted, grouped, quantity};
 use crate::play::board::arrow;
 use crate::play::coach::{Answer, Panels, Ranking, ReviewState};
 use crate::play::cursor::Target;
@@ -36,6 +36,7 @@ use crate::rules::ray::Outcome;
 use crate::rules::score::{MISSED_ATOM_PENALTY, RULE, WRONG_GUESS_PENALTY};
 use crate::setting::{Naming, Setting, Text};
 use crate::solver::Certainty;
+use crate::solver::report::Known;
 
 pub use crate::play::scene::{Lines, Tone};
 
@@ -494,18 +495,43 @@ pub fn status(g: &Game) -> String {
     }
 }
 
-/// The count of an answer as a sentence about `what` was observed: `3
-/// molecules fit the rays shot`, `at least 10000 molecules fit the rays shot
-/// (the search stopped at the coach's limit)`.
+/// The count of an answer as a sentence about `what` was observed: exact
+/// (`229,246 molecules fit the rays shot`), estimated with its interval
+/// (`about 94.4 billion molecules fit the rays shot (±2% at 95%)`), or, when
+/// neither could be had in the coach's time, at least those found.
 pub fn count_sentence(a: &Answer, what: &str) -> String {
-    let fit = quantity(a.count, "molecule fits", "molecules fit");
     let t = a.elapsed().as_secs_f64();
-    match a.ended {
-        Ended::Complete => format!("{fit} {what}"),
-        Ended::TimedOut => {
-            format!("at least {fit} {what} (the search stopped at its time limit, {t:.1} s)")
+    match (a.known, &a.estimate) {
+        (Known::Exact, _) => {
+            let fit = counted(a.count, "molecule fits", "molecules fit");
+            let by = match &a.by_atoms {
+                Some(by) if by.len() > 1 => {
+                    let each: Vec<String> = by
+                        .iter()
+                        .map(|c| format!("{} of {}", grouped(c.molecules), c.atoms))
+                        .collect();
+                    format!(" ({})", each.join(", "))
+                }
+                _ => String::new(),
+            };
+            format!("{fit} {what}{by}")
         }
-        _ => format!("at least {fit} {what} (the search stopped at the coach's limit)"),
+        (Known::Estimate, Some(e)) => {
+            let half = (e.high - e.low) / 2.0 / e.value.max(1.0) * 100.0;
+            format!(
+                "about {} molecules fit {what} (±{half:.0}% at 95%, from a random sample)",
+                about(e.value)
+            )
+        }
+        _ => {
+            let fit = counted(a.count, "molecule fits", "molecules fit");
+            match a.ended {
+                Ended::TimedOut => format!(
+                    "at least {fit} {what} (the search stopped at its time limit, {t:.1} s)"
+                ),
+                _ => format!("at least {fit} {what} (the search stopped at the coach's limit)"),
+            }
+        }
     }
 }
 
