@@ -20,6 +20,7 @@ use bbx::puzzle::parse_puzzle;
 use bbx::render::{solve_page, solving_line};
 use bbx::rules::config::Shape;
 use bbx::setting::{Setting, Text};
+use bbx::solver::count::Prior;
 use bbx::solver::report::SolveReport;
 use bbx::solver::{self, Limits};
 use bbx::{Molecule, Rules};
@@ -249,8 +250,9 @@ pub fn solve(request: &str, on_progress: &js_sys::Function) -> Result<String, Js
     let found = progress(on_progress, solving_line);
     let solution = solver::solve(&observed, rules, atoms, &limits, found).map_err(error)?;
     let mut report = SolveReport::new(&origin, solution, guess.as_ref(), &limits.budget);
-    report.rank_exactly(&limits.budget).map_err(error)?;
-    report.count_atoms(&limits.budget).map_err(error)?;
+    report
+        .work_out(Prior::Molecules, &limits.budget)
+        .map_err(error)?;
     let page = solve_page(&report, r.shown, started.elapsed(), &Page);
     serde_json::to_string(&page).map_err(message)
 }
