@@ -754,7 +754,10 @@ fn the_page_plays_rectangles_and_ranges_in_headless_chromium() {
     }
     twin.check(&b, "rays on the range");
     // The coach's switches stay as they were from game to game.
-    assert_eq!(b.eval("document.getElementById('c-count').checked"), json!(true));
+    assert_eq!(
+        b.eval("document.getElementById('c-count').checked"),
+        json!(true)
+    );
     let position = dir.join("range.txt");
     std::fs::write(&position, format!("A2_B5 {}\n", twin.game().observation())).unwrap();
     let suggested = json_ok(&[
@@ -1236,8 +1239,13 @@ fn a_first_visit_says_to_click_the_border() {
     };
     let b = Browser::start(Screen::Phone(390, 844, 2.0));
     open(&b, &url);
-    let said = b.eval("(e => e.checkVisibility() && e.innerText)(document.getElementById('announce'))");
-    assert!(said.as_str().is_some_and(|s| s.contains("Click the border")), "{said}");
+    let said =
+        b.eval("(e => e.checkVisibility() && e.innerText)(document.getElementById('announce'))");
+    assert!(
+        said.as_str()
+            .is_some_and(|s| s.contains("Click the border")),
+        "{said}"
+    );
 }
 
 /// The page names its icon, so that the browser asks for no favicon.ico

@@ -8,7 +8,6 @@
 //! search. `on_progress`, a JavaScript function, hears of the work in
 //! hand a few times a second.
 
-use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use bbx::control::{Budget, Instant};
@@ -16,10 +15,8 @@ use bbx::play::coach::{
     News, Question, ReviewRequest, ReviewState, answer_with, review as review_game,
 };
 use bbx::play::setup::{Setup, start as start_game};
-use bbx::puzzle::parse_puzzle;
+use bbx::puzzle::{Format, Puzzle, parse_atom_counts, parse_puzzle};
 use bbx::render::{solve_page, solving_line};
-use bbx::rules::config::Shape;
-use bbx::setting::{Setting, Text};
 use bbx::solver::count::Prior;
 use bbx::solver::report::SolveReport;
 use bbx::solver::{self, Limits};
@@ -140,55 +137,6 @@ fn limits(max: usize, timeout_ms: f64) -> Limits {
     }
 }
 
-/// The atom counts to search: the Solve tab's field (`N` or `A..B`), else
-/// the puzzle's count or range; an error says to fill the field.
-fn atom_counts(
-    field: &str,
-    puzzle_atoms: Option<usize>,
-    puzzle_range: Option<RangeInclusive<usize>>,
-    shape: Shape,
-    origin: &str,
-) -> Result<RangeInclusive<usize>, JsError> {
-    let field = field.trim();
-    let bad = || {
-        message(format!(
-            "the atoms field '{field}' is not a number N or a range A..B"
-        ))
-    };
-    let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
-    let atoms = if field.is_empty() {
-        match (puzzle_atoms, puzzle_range) {
-            (Some(n), _) => n..=n,
-            (None, Some(r)) => r,
-            (None, None) => {
-                let what = format!(
-                    "{origin}: the puzzle does not say how many atoms are hidden: fill in "
-                );
-                return Err(message(Text::from(what).and(Setting::Atoms).show(&Page)));
-            }
-        }
-    } else if let Some((a, b)) = field.split_once("..") {
-        let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
-        if a > b {
-            return Err(message(format!(
-                "the atoms field '{field}' is an empty range"
-            )));
-        }
-        a..=b
-    } else {
-        let n = number(field)?;
-        n..=n
-    };
-    let cells = shape.cells();
-    if *atoms.end() > cells {
-        return Err(message(format!(
-            "{} atoms do not fit in the {shape} box ({cells} cells)",
-            atoms.end()
-        )));
-    }
-    Ok(atoms)
-}
-
 /// The rules to search: the Solve tab's menu, else the puzzle's.
 fn rules_of(field: &str, puzzle: Option<Rules>) -> Result<Rules, JsError> {
     match field.trim() {
@@ -231,21 +179,27 @@ struct SolveIn {
 pub fn solve(request: &str, on_progress: &js_sys::Function) -> Result<String, JsError> {
     let r: SolveIn = serde_json::from_str(request).map_err(message)?;
     let limits = limits(r.max, r.timeout);
-    let (origin, observed, atoms, rules, guess) = match &r.drawing {
-        Some(drawn) => {
-            let observed = crate::drawing::observation(drawn)?;
-            let origin = "the puzzle drawn".to_string();
-            let atoms = atom_counts(&r.atoms, None, None, observed.shape(), &origin)?;
-            (origin, observed, atoms, rules_of(&r.rules, None)?, None)
-        }
-        None => {
-            let p = parse_puzzle(&r.text, &r.origin, None).map_err(message)?;
-            let shape = p.observation.shape();
-            let atoms = atom_counts(&r.atoms, p.atoms, p.atom_range.clone(), shape, &r.origin)?;
-            let rules = rules_of(&r.rules, p.rules)?;
-            (r.origin.clone(), p.observation, atoms, rules, p.guess)
-        }
+    let puzzle = match &r.drawing {
+        // A puzzle drawn says no count of atoms: the field must.
+        Some(drawn) => Puzzle {
+            origin: "the puzzle drawn".into(),
+            format: Format::Linear,
+            observation: crate::drawing::observation(drawn)?,
+            atoms: None,
+            atom_range: None,
+            guess: None,
+            rules: None,
+        },
+        None => parse_puzzle(&r.text, &r.origin, None).map_err(message)?,
     };
+    let field = r.atoms.trim();
+    let given = (!field.is_empty())
+        .then(|| parse_atom_counts(field))
+        .transpose()
+        .map_err(|why| message(format!("the atoms field '{field}': {why}")))?;
+    let atoms = puzzle.atoms_to_search(given).map_err(error)?;
+    let rules = rules_of(&r.rules, puzzle.rules)?;
+    let (origin, observed, guess) = (puzzle.origin, puzzle.observation, puzzle.guess);
     let started = Instant::now();
     let found = progress(on_progress, solving_line);
     let solution = solver::solve(&observed, rules, atoms, &limits, found).map_err(error)?;
@@ -260,21 +214,6 @@ pub fn solve(request: &str, on_progress: &js_sys::Function) -> Result<String, Js
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_atoms_searched_default_to_the_puzzle_s() {
-        let r = Shape::new(8, 6).unwrap();
-        assert_eq!(atom_counts("", Some(5), None, r, "p").ok().unwrap(), 5..=5);
-        assert_eq!(
-            atom_counts("", None, Some(3..=6), r, "p").ok().unwrap(),
-            3..=6
-        );
-        assert_eq!(
-            atom_counts("2..4", Some(5), None, r, "p").ok().unwrap(),
-            2..=4
-        );
-        assert_eq!(atom_counts("48", None, None, r, "p").ok().unwrap(), 48..=48);
-    }
 
     #[test]
     fn a_game_started_in_a_worker_is_carried_back_whole() {
