@@ -261,10 +261,11 @@ fn new_game(b: &Browser, game: &str, seed: u64) -> Twin {
     twin
 }
 
-/// The coach's count on the rays on the board, once it is in: `(count,
-/// complete)`.
+/// The coach's count on the rays on the board, once it is in (grouped in
+/// thousands on the page): `(count, complete)`, complete when neither at
+/// least nor about.
 fn coach_count(b: &Browser) -> (u64, bool) {
-    let count = "(m => m && [m[2], !m[1]])(/(at least )?(\\d+) molecules? fits? the rays shot/.exec(document.getElementById('side').innerText))";
+    let count = "(m => m && [m[2].replace(/,/g, ''), !m[1]])(/(at least |about )?([\\d,]+) molecules? fits? the rays shot/.exec(document.getElementById('side').innerText))";
     let deadline = std::time::Instant::now() + WAIT;
     let v = loop {
         let v = b.eval(count);
@@ -426,11 +427,7 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
     std::fs::write(&game_file, format!("A3_B5 {}\n", twin.game().observation())).unwrap();
     let solved = json_ok(&["solve", game_file.to_str().unwrap(), "--max", "10000"]);
     let n = solved["molecules"].as_u64().unwrap();
-    let fit = if n == 1 {
-        "1 molecule fits".to_string()
-    } else {
-        format!("{n} molecules fit")
-    };
+    let fit = bbx::error::counted(n, "molecule fits", "molecules fit");
     let listed = b.wait_for(
         &format!(
             "(t => t.includes({}) && t)(document.getElementById('also').innerText)",
