@@ -501,6 +501,29 @@ impl Middle {
         std::mem::take(&mut self.effects)
     }
 
+    /// The game a link held could not be opened (a front's address, or
+    /// the answer to an [`Effect::Start`] it made for one): the game in
+    /// hand goes on, and the message says why.
+    ///
+    /// ```
+    /// use bbx::play::middle::{Middle, Options};
+    /// use bbx::play::setup::{Setup, start};
+    /// use bbx::play::words::Tone;
+    /// let setup = Setup { seed: Some(3), ..Setup::default() };
+    /// let (mut game, _) = Middle::new(setup.clone(), start(&setup)?, Options::default());
+    /// game.not_opened(bbx::Error::invalid("it is cut short"));
+    /// let said = Some(("The link holds no game to open: it is cut short", Tone::Bad));
+    /// assert_eq!(game.message(), said);
+    /// assert!(game.game().observation().shot_count() == 0); // the game goes on
+    /// # Ok::<(), bbx::Error>(())
+    /// ```
+    pub fn not_opened(&mut self, e: Error) -> Vec<Effect> {
+        let why = e.show(self.options.naming.as_ref());
+        self.say(say::not_opened(&why), Tone::Bad);
+        self.after();
+        std::mem::take(&mut self.effects)
+    }
+
     /// What follows every change: the coach asked what the player wants
     /// to know, and the scene worked out anew.
     fn after(&mut self) {

@@ -442,6 +442,12 @@ pub mod say {
     pub fn no_new_game(why: &str) -> String {
         format!("Cannot start a new game: {why}")
     }
+
+    /// A game a link held that could not be opened; the game in hand goes
+    /// on.
+    pub fn not_opened(why: &str) -> String {
+        format!("The link holds no game to open: {why}")
+    }
 }
 
 /// One line on how a game ended: its verdict, or where it was saved.

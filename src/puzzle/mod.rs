@@ -43,6 +43,7 @@ use crate::rules::board::Molecule;
 use crate::rules::config::{Config, Shape};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
+use crate::setting::{Setting, Text};
 
 mod display;
 mod janns;
@@ -186,6 +187,89 @@ impl Puzzle {
     pub fn config(&self) -> Option<Config> {
         self.atoms
             .and_then(|n| Config::shaped(n, self.shape()).ok())
+    }
+
+    /// The atom counts to search the puzzle under: `given` (a front's
+    /// atoms setting), else the count the puzzle gives, else its range. An
+    /// error says to give the setting when the puzzle gives no count, or
+    /// that the counts do not fit in its box.
+    ///
+    /// ```
+    /// use bbx::puzzle::parse_puzzle;
+    /// let p = parse_puzzle("A2_B4 @&??????????????", "p", None).unwrap();
+    /// assert_eq!(p.atoms_to_search(None).unwrap(), 2..=2);
+    /// assert_eq!(p.atoms_to_search(Some(1..=3)).unwrap(), 1..=3);
+    /// let e = p.atoms_to_search(Some(3..=17)).unwrap_err().to_string();
+    /// assert!(e.contains("17 atoms do not fit in the 4×4 box of p (16 cells)"), "{e}");
+    /// ```
+    pub fn atoms_to_search(
+        &self,
+        given: Option<RangeInclusive<usize>>,
+    ) -> Result<RangeInclusive<usize>, Error> {
+        let origin = &self.origin;
+        let atoms = match (given.clone(), self.atoms, self.atom_range.clone()) {
+            (Some(r), _, _) => r,
+            (None, Some(n), _) => n..=n,
+            (None, None, Some(r)) => r,
+            (None, None, None) => {
+                let what = format!(
+                    "{origin}: the number of atoms is needed: add a line 'There are N balls in the box' or give "
+                );
+                return Err(Error::invalid(
+                    Text::from(what)
+                        .and(Setting::Atoms)
+                        .and(" N (or a range, 3..5)"),
+                ));
+            }
+        };
+        let (shape, cells) = (self.shape(), self.shape().cells());
+        if *atoms.start() > cells {
+            return Err(Error::invalid(format!(
+                "{} atoms do not fit in the {shape} box of {origin}",
+                atoms.start(),
+            )));
+        }
+        if *atoms.end() > cells {
+            let (a, b) = (atoms.start(), atoms.end());
+            return Err(Error::invalid(
+                Text::default().and(Setting::Atoms).and(format!(
+                    " {a}..{b}: {b} atoms do not fit in the {shape} box of {origin} ({cells} cells): end the range at {cells} at most"
+                )),
+            ));
+        }
+        Ok(atoms)
+    }
+}
+
+/// Reads a number of atoms `N` or a range `A..B` (also `A..=B`), as the
+/// fronts' atoms settings take it.
+///
+/// ```
+/// use bbx::puzzle::parse_atom_counts;
+/// assert_eq!(parse_atom_counts("4"), Ok(4..=4));
+/// assert_eq!(parse_atom_counts(" 3..=5 "), Ok(3..=5));
+/// assert!(parse_atom_counts("5..3").unwrap_err().contains("A at most B"));
+/// assert!(parse_atom_counts("four").is_err());
+/// ```
+pub fn parse_atom_counts(s: &str) -> Result<RangeInclusive<usize>, String> {
+    let bad = |why: &str| format!("expected a number of atoms N or a range A..B{why}");
+    let num = |x: &str| {
+        let x = x.trim();
+        let digits = !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+        digits
+            .then(|| x.parse::<usize>().ok())
+            .flatten()
+            .ok_or_else(|| bad(""))
+    };
+    match s.split_once("..") {
+        None => num(s).map(|n| n..=n),
+        Some((a, b)) => {
+            let (a, b) = (num(a)?, num(b.trim_start_matches('='))?);
+            if a > b {
+                return Err(bad(", A at most B (3..5, not 5..3)"));
+            }
+            Ok(a..=b)
+        }
     }
 }
 

@@ -38,7 +38,8 @@ pub use board::{
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
 pub use solve::{
-    certainty_board, certainty_board_in, probability_board, solve_text, solve_text_in, verdict,
+    PageBoard, RayTable, SolvePage, certainty_board, certainty_board_in, probability_board,
+    solve_page, solve_text, solve_text_in, solving_line, verdict,
 };
 pub use strategy::{bound_text, game_text, optimum_text, strategy_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};

@@ -155,65 +155,17 @@ pub fn solve_text_in(
     let sol = report.solution();
     let p = sol.observation.shape();
     let mut out = String::new();
-    let atoms = if report.atoms_min == report.atoms_max {
-        quantity(report.atoms_min, "atom", "atoms")
-    } else {
-        format!("{} to {} atoms", report.atoms_min, report.atoms_max)
-    };
+    let atoms = atoms_searched(report);
     out.push_str(&puzzle_line(report));
     let _ = writeln!(out, "searched  {atoms}, {} rules", report.rules);
     let _ = writeln!(out, "observed  {}", report.observation);
     let _ = writeln!(out, "\n{}", verdict(report, naming));
-    let name = |s: Setting| naming.name(s);
-    if report.ended.is_complete() && report.count == 0 {
-        match report.fewest_atoms {
-            Some(fewest) if fewest > report.atoms_max => {
-                let _ = writeln!(
-                    out,
-                    "The rays need at least {fewest} atoms, more than the {} searched: check the count (`There are N balls in the box`, or {}).",
-                    report.atoms_max,
-                    name(Setting::Atoms)
-                );
-            }
-            Some(fewest) if report.conflict.is_none() => {
-                let _ = writeln!(
-                    out,
-                    "The rays fit together (with as few as {fewest} atoms), but not with {atoms}: check the count (`There are N balls in the box`, or {}).",
-                    name(Setting::Atoms)
-                );
-            }
-            _ => {}
-        }
-        if let Some(cut) = sol.conflict_cut {
-            let _ = writeln!(
-                out,
-                "Which rays contradict each other was not worked out: the {} came first.",
-                limit_name(cut)
-            );
-        }
-        let misses = (1..=p.positions()).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
-        if misses && report.rules == Rules::Standard {
-            let _ = writeln!(
-                out,
-                "The game marks rays that missed the board (~), which the standard rules never give: try {} edge-miss.",
-                name(Setting::Rules)
-            );
-        }
+    for note in nothing_fits(report, naming) {
+        let _ = writeln!(out, "{note}");
     }
-    if let Some(conflict) = &report.conflict {
-        let list = conflict.iter().map(|&q| {
-            let what = sol
-                .observation
-                .get(q)
-                .map(Outcome::words)
-                .unwrap_or_default();
-            format!("  ray {q} ({}): {what}", position_name(p, q))
-        });
-        let _ = writeln!(
-            out,
-            "\nThese observed rays cannot hold together (each one is needed for the contradiction):\n{}",
-            list.format("\n")
-        );
+    if let Some((heading, rays)) = conflict(report) {
+        let _ = writeln!(out, "\n{heading}\n{}", rays.iter().format("\n"));
+        let conflict = report.conflict.as_deref().unwrap_or_default();
         let mut marks = vec![' '; p.positions()];
         let obs_marks = sol.observation.marks().unwrap_or_default();
         for &q in conflict {
@@ -221,6 +173,7 @@ pub fn solve_text_in(
         }
         let _ = write!(out, "\n{}", grid(p, |_| '-', &marks));
     }
+    let name = |s: Setting| naming.name(s);
     for (i, m) in sol.molecules.iter().enumerate().take(boards) {
         let number = match report.found[i].number {
             Some(n) => format!(", number {n}"),
@@ -287,29 +240,14 @@ pub fn solve_text_in(
             quantity(c.len() - atoms - undecided, "empty cell", "empty cells")
         );
         out.push_str(&certainty_board_in(&sol.observation, c, notation));
-    } else if let Some(cut) = sol.certainty_cut
-        && !sol.molecules.is_empty()
-    {
-        let _ = writeln!(
-            out,
-            "\ncertain: not worked out (the {} came first).",
-            limit_name(cut)
-        );
-    } else if sol.certainty_skipped && !sol.molecules.is_empty() {
-        let _ = writeln!(
-            out,
-            "\ncertain: not worked out (for a search stopped at {}, it would take too many solver calls on a model this large).",
-            name(Setting::Max)
-        );
+    } else if let Some(why) = certain_unknown(report, naming) {
+        let _ = writeln!(out, "\n{why}");
     }
-    let untraced = report.splits.is_empty() && report.listed >= 2;
-    if let (true, Some(cut)) = (untraced, report.after.cut()) {
-        let _ = writeln!(
-            out,
-            "\nrays not shot that tell them apart: not worked out (the {} came first).",
-            limit_raised(cut, naming)
-        );
-    } else if !report.splits.is_empty() {
+    if report.splits.is_empty() {
+        if let Some(why) = no_ranking(report, naming) {
+            let _ = writeln!(out, "\n{why}");
+        }
+    } else {
         let _ = writeln!(out, "\nrays not shot that tell them apart (best first):");
         if let Some(caveat) = report.ranking_caveat() {
             let _ = writeln!(out, "  {}", caveat.show(naming));
@@ -337,49 +275,140 @@ pub fn solve_text_in(
                 }
             );
         }
-    } else if report.count > 1 && sol.observation.is_complete() {
-        let _ = writeln!(
-            out,
-            "\nEvery ray has been shot: no further ray can tell these molecules apart."
-        );
-    } else if report.count > 1 && report.ended.is_complete() {
-        let _ = writeln!(
-            out,
-            "\nNo ray left to shoot tells these molecules apart: they share every result."
-        );
     }
-    if let Some(g) = &report.guess {
-        let _ = write!(out, "\nyour guess {}: ", g.molecule);
-        let placed = g.molecule.chars().filter(|&c| c == 'O').count();
-        if placed < report.atoms_min {
-            out.push_str(&incomplete(report, &g.molecule, placed));
-            return out;
-        }
-        match &g.differs_at {
-            None if g.fits => out.push_str("fits every observed ray.\n"),
-            None => {
-                let _ = writeln!(
-                    out,
-                    "reproduces every observed ray but has {}, not {atoms}.",
-                    quantity(
-                        g.molecule.chars().filter(|&c| c == 'O').count(),
-                        "atom",
-                        "atoms"
-                    )
-                );
-            }
-            Some((q, observed, guessed)) => {
-                let _ = writeln!(
-                    out,
-                    "does not fit: ray {q} ({}) was observed {}, the guess gives {}.",
-                    position_name(p, *q),
-                    observed.words(),
-                    guessed.words()
-                );
-            }
-        }
+    if let Some(guess) = guess_line(report) {
+        let _ = write!(out, "\n{guess}\n");
     }
     out
+}
+
+/// Why the cells certain are not shown though molecules were found.
+fn certain_unknown(report: &SolveReport, naming: &dyn Naming) -> Option<String> {
+    let sol = report.solution();
+    if sol.molecules.is_empty() || sol.certainty.is_some() {
+        return None;
+    }
+    if let Some(cut) = sol.certainty_cut {
+        return Some(format!(
+            "certain: not worked out (the {} came first).",
+            limit_name(cut)
+        ));
+    }
+    sol.certainty_skipped.then(|| format!(
+        "certain: not worked out (for a search stopped at {}, it would take too many solver calls on a model this large).",
+        naming.name(Setting::Max)
+    ))
+}
+
+/// Why no ray is ranked though several molecules fit: a limit came first,
+/// every ray was shot, or no ray left tells them apart.
+fn no_ranking(report: &SolveReport, naming: &dyn Naming) -> Option<String> {
+    let sol = report.solution();
+    if let (true, Some(cut)) = (report.listed >= 2, report.after.cut()) {
+        Some(format!(
+            "rays not shot that tell them apart: not worked out (the {} came first).",
+            limit_raised(cut, naming)
+        ))
+    } else if report.count > 1 && sol.observation.is_complete() {
+        Some("Every ray has been shot: no further ray can tell these molecules apart.".into())
+    } else if report.count > 1 && report.ended.is_complete() {
+        Some("No ray left to shoot tells these molecules apart: they share every result.".into())
+    } else {
+        None
+    }
+}
+
+/// The atoms searched: `4 atoms`, `3 to 5 atoms`.
+fn atoms_searched(report: &SolveReport) -> String {
+    if report.atoms_min == report.atoms_max {
+        quantity(report.atoms_min, "atom", "atoms")
+    } else {
+        format!("{} to {} atoms", report.atoms_min, report.atoms_max)
+    }
+}
+
+/// When a complete search found no molecule: what to check (the count,
+/// the rules), and whether the rays that contradict each other were
+/// worked out.
+fn nothing_fits(report: &SolveReport, naming: &dyn Naming) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !(report.ended.is_complete() && report.count == 0) {
+        return notes;
+    }
+    let sol = report.solution();
+    let (atoms, atoms_setting) = (atoms_searched(report), naming.name(Setting::Atoms));
+    match report.fewest_atoms {
+        Some(fewest) if fewest > report.atoms_max => notes.push(format!(
+            "The rays need at least {fewest} atoms, more than the {} searched: check the count (`There are N balls in the box`, or {atoms_setting}).",
+            report.atoms_max,
+        )),
+        Some(fewest) if report.conflict.is_none() => notes.push(format!(
+            "The rays fit together (with as few as {fewest} atoms), but not with {atoms}: check the count (`There are N balls in the box`, or {atoms_setting}).",
+        )),
+        _ => {}
+    }
+    if let Some(cut) = sol.conflict_cut {
+        notes.push(format!(
+            "Which rays contradict each other was not worked out: the {} came first.",
+            limit_name(cut)
+        ));
+    }
+    let p = sol.observation.shape();
+    let misses = (1..=p.positions()).any(|q| sol.observation.get(q) == Some(Outcome::Miss));
+    if misses && report.rules == Rules::Standard {
+        notes.push(format!(
+            "The game marks rays that missed the board (~), which the standard rules never give: try {} edge-miss.",
+            naming.name(Setting::Rules)
+        ));
+    }
+    notes
+}
+
+/// The rays that cannot hold together, when the solver found them: a
+/// heading and a line for each.
+fn conflict(report: &SolveReport) -> Option<(&'static str, Vec<String>)> {
+    let sol = report.solution();
+    let p = sol.observation.shape();
+    let rays = report.conflict.as_ref()?.iter().map(|&q| {
+        let what = sol
+            .observation
+            .get(q)
+            .map(Outcome::words)
+            .unwrap_or_default();
+        format!("  ray {q} ({}): {what}", position_name(p, q))
+    });
+    let heading =
+        "These observed rays cannot hold together (each one is needed for the contradiction):";
+    Some((heading, rays.collect()))
+}
+
+/// Whether the puzzle's guess fits, when it has one: `your guess …: fits
+/// every observed ray.`
+fn guess_line(report: &SolveReport) -> Option<String> {
+    let g = report.guess.as_ref()?;
+    let p = report.solution().observation.shape();
+    let placed = g.molecule.chars().filter(|&c| c == 'O').count();
+    let said = if placed < report.atoms_min {
+        incomplete(report, &g.molecule, placed)
+            .trim_end()
+            .to_string()
+    } else {
+        match &g.differs_at {
+            None if g.fits => "fits every observed ray.".to_string(),
+            None => format!(
+                "reproduces every observed ray but has {}, not {}.",
+                quantity(placed, "atom", "atoms"),
+                atoms_searched(report)
+            ),
+            Some((q, observed, guessed)) => format!(
+                "does not fit: ray {q} ({}) was observed {}, the guess gives {}.",
+                position_name(p, *q),
+                observed.words(),
+                guessed.words()
+            ),
+        }
+    };
+    Some(format!("your guess {}: {said}", g.molecule))
 }
 
 /// What to say of a guess with fewer atoms than are hidden: how many are
@@ -454,4 +483,208 @@ pub fn probability_board(observed: &Observation, probabilities: &[f64]) -> Strin
         out.push('\n');
     }
     out
+}
+
+/// A solve as a page shows it, beside its boards rather than in text: the
+/// sentences of [`solve_text`] and what each board draws (the cells
+/// certain, the molecules found), so that a front adds no word of its own.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SolvePage {
+    /// The box's width.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
+    /// `the puzzle pasted: 8×8, 12 of 32 rays shot, 4 atoms, standard rules`.
+    pub heading: String,
+    /// The rays observed, in the linear form (`@&ab??…`).
+    pub observed: String,
+    /// How many molecules fit ([`verdict`]).
+    pub verdict: String,
+    /// No molecule fits (the verdict is bad news).
+    pub none: bool,
+    /// After the verdict: why none fits, the rays that contradict each
+    /// other, what was not worked out, the guess.
+    pub notes: Vec<String>,
+    /// The border marks of the rays observed, one per border position (a
+    /// space where none), drawn around each board.
+    pub marks: Vec<char>,
+    /// The boards: the cells certain (when known), then the molecules.
+    pub boards: Vec<PageBoard>,
+    /// Below the boards, when more molecules were listed than drawn.
+    pub more: Option<String>,
+    /// The rays not shot that tell the molecules apart, best first.
+    pub rays: Option<RayTable>,
+    /// How long it took.
+    pub answered: String,
+    /// How many molecules fit, for programs (a number in text: it may pass
+    /// what JSON numbers hold exactly).
+    pub count: String,
+    /// The search was complete, for programs.
+    pub complete: bool,
+}
+
+/// One board of a [`SolvePage`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PageBoard {
+    /// What it shows: `molecule 2 of 9, number 1234`.
+    pub caption: String,
+    /// Its atoms (linear cells).
+    pub atoms: Vec<usize>,
+    /// Cells ringed: an atom in every molecule that fits.
+    pub ringed: Vec<usize>,
+    /// Cells dotted: empty in every molecule that fits.
+    pub dotted: Vec<usize>,
+    /// The molecule, in the linear form, when the board is one.
+    pub molecule: Option<String>,
+}
+
+/// The rays of a [`SolvePage`] as a table.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RayTable {
+    /// Its heading.
+    pub heading: String,
+    /// Why the ranking may differ from the true one, when it does not rest
+    /// on every molecule ([`SolveReport::ranking_caveat`]).
+    pub caveat: Option<String>,
+    /// The columns' names.
+    pub columns: Vec<String>,
+    /// A row per ray: its position, where it is, its outcomes, the
+    /// molecules expected left and its bits.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Most rays a [`SolvePage`] ranks.
+const PAGE_RAYS: usize = 8;
+
+/// `report` as a page shows it, with its first `boards` molecules drawn,
+/// answered in `elapsed`; `naming` names the settings it mentions.
+///
+/// ```
+/// use bbx::control::Budget;
+/// use bbx::render::solve_page;
+/// use bbx::setting::Plain;
+/// use bbx::solver::{self, Limits, report::SolveReport};
+/// use bbx::{Observation, Rules};
+/// let seen = Observation::parse("@&??????????????", "example").unwrap();
+/// let found = solver::solve(&seen, Rules::Standard, 2..=2, &Limits::default(), |_| {}).unwrap();
+/// let report = SolveReport::new("the puzzle", found, None, &Budget::default());
+/// let page = solve_page(&report, 2, std::time::Duration::from_millis(20), &Plain);
+/// assert!(page.heading.starts_with("the puzzle: 4×4, 2 of 16 rays shot, 2 atoms"));
+/// let certain = &page.boards[0];
+/// assert_eq!(certain.caption, format!("certain: 0 atoms (ringed), 1 empty cell (dotted)"));
+/// assert_eq!(certain.dotted, [4]); // row 2, column 1: ray 2 enters it and comes back
+/// assert!(page.boards[1].caption.starts_with("molecule 1 of"));
+/// assert_eq!((page.marks[0], page.marks[1]), ('@', '&'));
+/// ```
+pub fn solve_page(
+    report: &SolveReport,
+    boards: usize,
+    elapsed: std::time::Duration,
+    naming: &dyn Naming,
+) -> SolvePage {
+    let sol = report.solution();
+    let p = sol.observation.shape();
+    let heading = format!(
+        "{}: {p}, {} of {} rays shot, {}, {} rules",
+        report.origin,
+        report.shot,
+        p.positions(),
+        atoms_searched(report),
+        report.rules
+    );
+    let mut notes = nothing_fits(report, naming);
+    if let Some((heading, rays)) = conflict(report) {
+        notes.push(heading.to_string());
+        notes.extend(rays.into_iter().map(|r| r.trim().to_string()));
+    }
+    notes.extend(certain_unknown(report, naming));
+    if report.splits.is_empty() {
+        notes.extend(no_ranking(report, naming));
+    }
+    notes.extend(guess_line(report));
+    let mut shown = Vec::new();
+    if let Some(c) = sol.certainty.as_ref().filter(|_| !sol.molecules.is_empty()) {
+        let cells = |what| (0..c.len()).filter(|&i| c[i] == what).collect::<Vec<_>>();
+        let (ringed, dotted) = (cells(Certainty::Atom), cells(Certainty::Empty));
+        shown.push(PageBoard {
+            caption: format!(
+                "certain: {} (ringed), {} (dotted)",
+                quantity(ringed.len(), "atom", "atoms"),
+                quantity(dotted.len(), "empty cell", "empty cells")
+            ),
+            atoms: Vec::new(),
+            ringed,
+            dotted,
+            molecule: None,
+        });
+    }
+    for (i, m) in sol.molecules.iter().enumerate().take(boards) {
+        let found = report.found.get(i);
+        let number = match found.and_then(|f| f.number) {
+            Some(n) => format!(", number {n}"),
+            None => String::new(),
+        };
+        shown.push(PageBoard {
+            caption: format!("molecule {} of {}{number}", i + 1, report.count),
+            atoms: m.atoms().to_vec(),
+            ringed: Vec::new(),
+            dotted: Vec::new(),
+            molecule: Some(found.map_or_else(|| m.to_string(), |f| f.molecule.clone())),
+        });
+    }
+    let drawn = boards.min(sol.molecules.len());
+    let more = (drawn < report.listed).then(|| {
+        format!(
+            "The first {drawn} of the {} molecules listed are drawn.",
+            report.listed
+        )
+    });
+    let rays = (!report.splits.is_empty()).then(|| RayTable {
+        heading: "Rays not shot that tell them apart, best first".into(),
+        caveat: report.ranking_caveat().map(|c| c.show(naming)),
+        columns: ["ray", "position", "outcomes", "expected left", "bits"]
+            .map(String::from)
+            .to_vec(),
+        rows: (report.splits.iter().take(PAGE_RAYS))
+            .map(|s| {
+                vec![
+                    s.position.to_string(),
+                    position_name(p, s.position),
+                    s.classes.len().to_string(),
+                    format!("{:.2}", s.expected_remaining),
+                    format!("{:.2}", s.entropy),
+                ]
+            })
+            .collect(),
+    });
+    let marks = observed_marks(&sol.observation)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| if m == '?' { ' ' } else { m })
+        .collect();
+    SolvePage {
+        width: p.width,
+        height: p.height,
+        heading,
+        observed: report.observation.clone(),
+        verdict: verdict(report, naming),
+        none: report.count == 0,
+        notes,
+        marks,
+        boards: shown,
+        more,
+        rays,
+        answered: format!("answered in {:.2} s", elapsed.as_secs_f64()),
+        count: report.count.to_string(),
+        complete: report.ended.is_complete(),
+    }
+}
+
+/// A search in hand, in one line: `solving… 120 molecules so far (1.4 s)`.
+pub fn solving_line(found: usize, elapsed: std::time::Duration) -> String {
+    format!(
+        "solving… {} so far ({:.1} s)",
+        quantity(found, "molecule", "molecules"),
+        elapsed.as_secs_f64()
+    )
 }

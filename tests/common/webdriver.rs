@@ -350,6 +350,13 @@ impl Browser {
         }
     }
 
+    /// The text of the dialog the browser shows (`alert`, `confirm`), if
+    /// one is open.
+    pub fn alert_text(&self) -> Option<String> {
+        let v = self.try_command("GET", "/alert/text", None).ok()?;
+        v.as_str().map(String::from)
+    }
+
     /// Saves a screenshot of the page as it is (PNG) to `path`.
     pub fn screenshot(&self, path: &Path) {
         let b64 = self.command("GET", "/screenshot", None);

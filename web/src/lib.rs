@@ -1,34 +1,35 @@
 //! # bbx-web — bbx in the browser
 //!
 //! The bindings of the web page that `web/build` makes (`web/dist/index.html`):
-//! bbx's library compiled to WebAssembly with wasm-bindgen, called by a small
-//! JavaScript front that draws the box in SVG and turns clicks and keys into
-//! calls. Every rule, verdict, score, answer and file format comes from the
-//! library, the same calls `bbx play`, `bbx solve` and `bbx suggest` make;
-//! this crate turns the library's values into JSON for the page, and the
-//! page's fields into the library's settings.
+//! bbx's library compiled to WebAssembly with wasm-bindgen, under a small
+//! JavaScript front that draws what the library says and turns clicks,
+//! taps and keys into moves. The game is the library's game middle
+//! (`bbx::play::middle::Middle`, the same as `bbx play`'s): every rule,
+//! score, sentence and file format comes from the library, on its own types
+//! in JSON; this crate only carries them across.
 //!
 //! The page uses it on two threads:
 //!
 //! | where | what | calls |
 //! |-------|------|-------|
-//! | the page | the game in hand: shots, atoms, marks, undo and redo, the referee, the save text and the game ID, all quick | [`Play`] |
-//! | the page | the border of a box of any width and height, for the solver's boards; what a file is | [`border`], [`kind`] |
-//! | a Web Worker | the heavy questions: the coach's answer (with a policy's next ray when one is chosen), a puzzle solved, a game started from a puzzle | [`coach`], [`solve`], [`solve_rays`], [`start`] |
+//! | the page | the game in hand: moves, keys and the workers' answers in, the scene to draw and the effects to carry out back | [`Session`] |
+//! | the page | the puzzle drawn on the Solve tab; where the border of a box is, for the boards of molecules | [`Drawing`], [`border`] |
+//! | a Web Worker | the game middle's heavy effects (the coach's answer, the review of a finished game, a new game's start) and a puzzle solved | [`coach`], [`review`], [`start`], [`solve`] |
 //!
 //! A question that a newer one makes useless is stopped by the page, which
 //! terminates the worker and starts another; each question is also bounded
-//! by its own time limit and largest count, and its answer says when one of
-//! them cut it short.
+//! by its own limits, and its answer says what cut it short.
 
 mod answers;
-mod game;
+mod drawing;
+mod session;
 
 use bbx::setting::{Naming, Setting};
 use wasm_bindgen::prelude::*;
 
-pub use answers::{border, coach, kind, solve, solve_rays, start};
-pub use game::Play;
+pub use answers::{coach, review, solve, start};
+pub use drawing::{Drawing, border};
+pub use session::Session;
 
 /// The settings as the page names them in messages ("raise the coach's time
 /// limit"): the fields and menus of the page, not the command line's flags.
@@ -46,20 +47,6 @@ impl Naming for Page {
             other => other.words().into(),
         }
     }
-}
-
-/// Where border position `q` of a box of `shape` is: `{"position", "row",
-/// "col", "side", "name"}`, rows and columns counted in the box with its
-/// border (rows 0 and height + 1, columns 0 and width + 1 are outside).
-pub(crate) fn port_json(shape: bbx::rules::config::Shape, q: usize) -> serde_json::Value {
-    let at = bbx::rules::board::port(shape, q);
-    serde_json::json!({
-        "position": q,
-        "row": at.row,
-        "col": at.col,
-        "side": at.side.name(),
-        "name": bbx::render::position_name(shape, q),
-    })
 }
 
 /// An error of the library as the page shows it.

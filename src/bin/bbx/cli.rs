@@ -166,34 +166,7 @@ impl PuzzleInput {
         let Some(puzzle) = read.value else {
             return Ok(Err(read.ended));
         };
-        let atoms = match (self.atoms.clone(), puzzle.atoms, puzzle.atom_range.clone()) {
-            (Some(r), _, _) => r,
-            (None, Some(n), _) => n..=n,
-            (None, None, Some(r)) => r,
-            (None, None, None) => {
-                return Err(bbx::Error::invalid(format!(
-                    "{}: the number of atoms is needed: add a line 'There are N balls in the box' or give --atoms N (or a range, --atoms 3..5)",
-                    puzzle.origin
-                )));
-            }
-        };
-        let (shape, cells) = (puzzle.shape(), puzzle.shape().cells());
-        if *atoms.start() > cells {
-            return Err(bbx::Error::invalid(format!(
-                "{} atoms do not fit in the {shape} box of {}",
-                atoms.start(),
-                puzzle.origin,
-            )));
-        }
-        if *atoms.end() > cells {
-            return Err(bbx::Error::invalid(format!(
-                "--atoms {}..{}: {} atoms do not fit in the {shape} box of {} ({cells} cells): end the range at {cells} at most",
-                atoms.start(),
-                atoms.end(),
-                atoms.end(),
-                puzzle.origin,
-            )));
-        }
+        let atoms = puzzle.atoms_to_search(self.atoms.clone())?;
         if puzzle.format == Format::Tatham
             && let Some(rules) = self.rules.filter(|&r| r != Rules::Standard)
         {
@@ -231,25 +204,7 @@ pub type Loaded = (Puzzle, RangeInclusive<usize>, Rules);
 
 /// Parses `N` or `A..B` (also `A..=B`).
 pub fn parse_atoms(s: &str) -> Result<RangeInclusive<usize>, String> {
-    let bad = |why: &str| format!("expected a number of atoms N or a range A..B{why}");
-    let num = |x: &str| {
-        let x = x.trim();
-        let digits = !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-        digits
-            .then(|| x.parse::<usize>().ok())
-            .flatten()
-            .ok_or_else(|| bad(""))
-    };
-    match s.split_once("..") {
-        None => num(s).map(|n| n..=n),
-        Some((a, b)) => {
-            let (a, b) = (num(a)?, num(b.trim_start_matches('='))?);
-            if a > b {
-                return Err(bad(", A at most B (3..5, not 5..3)"));
-            }
-            Ok(a..=b)
-        }
-    }
+    bbx::puzzle::parse_atom_counts(s)
 }
 
 /// `-q/--quiet`, taken by every command that prints results, so that a
