@@ -32,8 +32,9 @@
 //! ```
 
 use crate::rules::config::Shape;
-use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Spectrum;
+use crate::rules::sweep::Sweep;
 use crate::rules::symmetry::Transform;
 
 /// The widest square whose spectra fit in one byte a position (a box of
@@ -48,42 +49,60 @@ pub type RecordValues = [u32; 6];
 /// A tracer that keeps a molecule's spectrum as codes and its record values.
 #[derive(Debug, Clone)]
 pub struct Traced {
-    tracer: Tracer,
-    codes: Vec<u8>,
-    records: RecordValues,
+    sweep: Sweep,
 }
 
 impl Traced {
-    /// A tracer for boxes of `shape` (at most 252 border positions: see
-    /// [`MAX_CODE_WIDTH`]) under the standard rules.
+    /// A tracer for boxes of `shape` (at most 64 border positions: see
+    /// [`MAX_SWEEP_POSITIONS`](crate::rules::sweep::MAX_SWEEP_POSITIONS))
+    /// under the standard rules.
     pub fn new(shape: Shape) -> Traced {
         Traced {
-            tracer: Tracer::new(shape, Rules::Standard),
-            codes: vec![0; shape.positions()],
-            records: [0; 6],
+            sweep: Sweep::new(shape, Rules::Standard),
         }
     }
 
-    /// Traces every ray of the molecule with these atoms (linear cell indices).
+    /// Traces every ray of the molecule with these atoms (linear cell
+    /// indices), from scratch.
     #[inline]
     pub fn trace(&mut self, atoms: &[usize]) {
-        self.tracer.update_cells(atoms);
-        self.tracer.trace_codes(&mut self.codes, &mut self.records);
+        self.sweep.trace(atoms);
+    }
+
+    /// Traces the molecule with these atoms (sorted linear cell indices)
+    /// from the rays of its first atoms, shared with the molecule traced
+    /// before it when they are the same ([`Sweep::next`]): for molecules
+    /// met in number order.
+    #[inline]
+    pub fn next(&mut self, atoms: &[usize]) {
+        self.sweep.next(atoms);
     }
 
     /// The codes of the last molecule traced.
     pub fn codes(&self) -> &[u8] {
-        &self.codes
+        self.sweep.codes()
     }
 
     /// The record values of the last molecule traced.
     pub fn records(&self) -> RecordValues {
-        self.records
+        self.sweep.records()
+    }
+
+    /// At least the most turns and the longest path of the last
+    /// molecule's rays ([`Sweep::longest`]): a bound on its record values.
+    pub fn longest(&self) -> (u32, u32) {
+        self.sweep.longest()
     }
 
     /// The last spectrum traced, as a [`Spectrum`].
     pub fn spectrum(&self) -> Spectrum {
-        spectrum_of(self.tracer.shape(), &self.codes)
+        spectrum_of(self.sweep.shape(), self.codes())
+    }
+
+    /// Rays [`next`](Self::next) traced so far (exit pairs once, its
+    /// levels' included), and its levels ([`Sweep`]).
+    pub fn rays_traced(&self) -> (u64, u64) {
+        (self.sweep.rays_traced, self.sweep.levels_traced)
     }
 }
 
