@@ -216,12 +216,13 @@ impl SpectrumSymmetries {
     pub fn canonical_into(&self, codes: &[u8], out: &mut Canonical) {
         let n = self.n;
         assert_eq!(codes.len(), n, "a spectrum of the box");
-        // Every table is indexed by a byte: no read can leave them.
-        let mut spectrum = [0u8; 256];
-        spectrum[..n].copy_from_slice(codes);
         let image = |g: u32, j: u8| {
             let g = g as usize & 7;
-            self.code[g][spectrum[self.from[g][j as usize] as usize] as usize]
+            let from = self.from[g][j as usize] as usize;
+            debug_assert!(from < n);
+            // SAFETY: `from[g]` holds positions of the box, below n, which
+            // is `codes.len()`.
+            self.code[g][unsafe { *codes.get_unchecked(from) } as usize]
         };
         let mut alive: u8 = if self.square { 0xFF } else { 0x0F };
         let mut j = 0u8;
@@ -243,10 +244,14 @@ impl SpectrumSymmetries {
             alive = at_least;
             j += 1;
         }
-        let best = alive.trailing_zeros();
-        out.codes.clear();
-        out.codes.extend((0..n as u8).map(|j| image(best, j)));
-        out.transform = best as usize;
+        let best = alive.trailing_zeros() as usize & 7;
+        let (from, code) = (&self.from[best][..n], &self.code[best]);
+        out.codes.resize(n, 0);
+        for (o, &f) in out.codes.iter_mut().zip(from) {
+            // SAFETY: as above.
+            *o = code[unsafe { *codes.get_unchecked(f as usize) } as usize];
+        }
+        out.transform = best;
         out.stabilizer = alive.count_ones() as u8 * if self.square { 1 } else { 2 };
     }
 
