@@ -41,6 +41,8 @@ pub struct Grouper {
     traced: Traced,
     /// The canonical form of the last spectrum traced.
     canonical: Canonical,
+    /// A buffer of records, kept from one partition to the next.
+    spare: Vec<Record>,
     /// Keep each class's molecules (for storing the groups).
     keep_classes: bool,
 }
@@ -80,6 +82,7 @@ impl Grouper {
                 transform: 0,
                 stabilizer: 1,
             },
+            spare: Vec::new(),
             keep_classes,
         })
     }
@@ -91,7 +94,7 @@ impl Grouper {
     /// part of the partition. Fails when the sink does.
     pub fn group(
         &mut self,
-        mut records: Vec<Record>,
+        records: Vec<Record>,
         summary: &mut Summary,
         budget: &Budget,
         hand: &mut Handover<'_>,
@@ -100,7 +103,7 @@ impl Grouper {
         if let Err(cut) = ticker.check() {
             return Ok(cut.into());
         }
-        sort_records(&mut records);
+        let records = sort_records(records, &mut self.spare);
         // The runs whose spectra may be shared (their records' places), and
         // their orbits, by number, with their places among the candidates.
         let mut runs: Vec<(usize, usize)> = Vec::new();
@@ -333,12 +336,50 @@ impl Grouper {
     }
 }
 /// Sorts records as `sort_unstable` does (by key, then payload), by their
-/// keys' bytes from the highest (an in-place radix sort, 256 buckets a
-/// byte): the keys are hashes, spread evenly, so each level cuts a part
-/// into 256 of about the same size, and parts of a few dozen records are
-/// sorted by comparison.
-pub fn sort_records(records: &mut [Record]) {
-    sort_from_byte(records, 56);
+/// keys' bytes from the highest (a radix sort, 256 buckets a byte): the keys
+/// are hashes, spread evenly, so each byte cuts a part into 256 of about the
+/// same size, and parts of a few dozen records are sorted by comparison.
+/// The first byte scatters the records into `spare` (resized), read and
+/// written in order; each bucket is then sorted in place, within the
+/// processor's caches. Returns the sorted records, and leaves `records`'
+/// buffer in `spare`.
+pub fn sort_records(records: Vec<Record>, spare: &mut Vec<Record>) -> Vec<Record> {
+    let mut sorted = std::mem::take(spare);
+    if records.len() <= 1 << 12 {
+        *spare = sorted;
+        let mut records = records;
+        sort_from_byte(&mut records, 56);
+        return records;
+    }
+    let byte = |r: &Record| (r.0 >> 56) as usize;
+    let mut next = [0usize; 256];
+    for r in &records {
+        next[byte(r)] += 1;
+    }
+    let mut ends = [0usize; 256];
+    let mut at = 0;
+    for b in 0..256 {
+        let count = next[b];
+        next[b] = at;
+        at += count;
+        ends[b] = at;
+    }
+    sorted.clear();
+    sorted.resize(records.len(), (0, 0));
+    for &r in &records {
+        let b = byte(&r);
+        sorted[next[b]] = r;
+        next[b] += 1;
+    }
+    *spare = records;
+    let mut start = 0;
+    for &end in &ends {
+        if end - start > 1 {
+            sort_from_byte(&mut sorted[start..end], 48);
+        }
+        start = end;
+    }
+    sorted
 }
 
 /// [`sort_records`] of records whose keys agree above bit `shift + 8`.
@@ -400,19 +441,18 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for len in [0, 1, 2, 47, 48, 49, 1000, 100_000] {
+        let mut spare: Vec<Record> = Vec::new();
+        for len in [0, 1, 2, 47, 48, 49, 1000, 5000, 100_000] {
             // Spread keys, keys sharing their high bytes, repeated keys,
             // and one key throughout.
             let kinds: [&dyn Fn(u64) -> u64; 4] = [&|k| k, &|k| k & 0xFFFF, &|k| k % 97, &|_| {
                 0xABCD_EF01_2345_6789
             }];
             for kind in kinds {
-                let mut records: Vec<Record> =
-                    (0..len).map(|_| (kind(draw()), draw() % 50)).collect();
+                let records: Vec<Record> = (0..len).map(|_| (kind(draw()), draw() % 50)).collect();
                 let mut expected = records.clone();
                 expected.sort_unstable();
-                sort_records(&mut records);
-                assert_eq!(records, expected, "{len} records");
+                assert_eq!(sort_records(records, &mut spare), expected, "{len} records");
             }
         }
     }
