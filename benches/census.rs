@@ -1,5 +1,6 @@
-//! Census throughput: the steps of one orbit (walk, trace, canonical form),
-//! the grouping of records, and whole censuses.
+//! Census throughput: the steps of one orbit (walk, trace, canonical form)
+//! on A5_B8 and A6_B8, the grouping of records, and whole censuses (A4_B8,
+//! A5_B8, A6_B8).
 //!
 //! `cargo bench --bench census`
 
@@ -16,11 +17,22 @@ use bbx::control::Budget;
 use bbx::rules::enumeration::Numbering;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// The first 2 000 000 molecule numbers of A5_B8: about 250 000 orbits.
+/// The first 2 000 000 molecule numbers of a configuration: about 250 000
+/// orbits of A5_B8, 890 000 of A6_B8 (the first numbers hold more orbits
+/// than the later ones).
 const SLICE: u64 = 2_000_000;
 
+/// The steps of one orbit on A5_B8's and A6_B8's first numbers: the
+/// canonical walk; + tracing every ray from scratch; + tracing by the sweep,
+/// as the census does (`rules::sweep`); + the canonical spectrum and record.
 fn orbits(c: &mut Criterion) {
-    let config: Config = "A5_B8".parse().expect("valid");
+    for config in ["A5_B8", "A6_B8"] {
+        let config: Config = config.parse().expect("valid");
+        orbits_of(c, config);
+    }
+}
+
+fn orbits_of(c: &mut Criterion, config: Config) {
     let reps = {
         let mut walk = OrbitWalk::new(config, 1, SLICE, true).expect("walk");
         let mut n = 0u64;
@@ -29,7 +41,7 @@ fn orbits(c: &mut Criterion) {
         }
         n
     };
-    let mut group = c.benchmark_group("census/A5_B8 orbits");
+    let mut group = c.benchmark_group(format!("census/{config} orbits"));
     group.sample_size(10);
     group.throughput(Throughput::Elements(reps));
     group.bench_function("walk", |b| {
@@ -42,7 +54,7 @@ fn orbits(c: &mut Criterion) {
             black_box(n)
         })
     });
-    group.bench_function("walk + trace", |b| {
+    group.bench_function("walk + trace from scratch", |b| {
         let mut traced = Traced::new(config.shape());
         b.iter(|| {
             let mut walk = OrbitWalk::new(config, 1, SLICE, true).expect("walk");
@@ -54,7 +66,19 @@ fn orbits(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    group.bench_function("walk + trace + canonical form + record", |b| {
+    group.bench_function("walk + sweep", |b| {
+        let mut traced = Traced::new(config.shape());
+        b.iter(|| {
+            let mut walk = OrbitWalk::new(config, 1, SLICE, true).expect("walk");
+            let mut acc = 0u32;
+            while let Some(r) = walk.next_rep() {
+                traced.next(r.atoms);
+                acc ^= traced.records()[5];
+            }
+            black_box(acc)
+        })
+    });
+    group.bench_function("walk + sweep + canonical form + record", |b| {
         let mut traced = Traced::new(config.shape());
         let sym = SpectrumSymmetries::new(config.shape());
         let numbering = Numbering::new(config).expect("numbered");
@@ -64,7 +88,7 @@ fn orbits(c: &mut Criterion) {
             out.clear();
             let mut walk = OrbitWalk::new(config, 1, SLICE, true).expect("walk");
             while let Some(r) = walk.next_rep() {
-                traced.trace(r.atoms);
+                traced.next(r.atoms);
                 sym.canonical_into(traced.codes(), &mut canonical);
                 out.push((
                     key(&canonical.codes),
@@ -116,7 +140,7 @@ fn grouping(c: &mut Criterion) {
 fn whole(c: &mut Criterion) {
     let mut group = c.benchmark_group("census/whole");
     group.sample_size(10);
-    for (config, workers) in [("A4_B8", 1), ("A5_B8", 1), ("A5_B8", 2)] {
+    for (config, workers) in [("A4_B8", 1), ("A5_B8", 1), ("A5_B8", 2), ("A6_B8", 2)] {
         let config: Config = config.parse().expect("valid");
         group.throughput(Throughput::Elements(
             config.molecule_count().expect("numbered"),

@@ -37,6 +37,7 @@ const RULES: &[&str] = &[
     "spectrum",
     "symmetry",
     "enumeration",
+    "sweep",
     "report",
 ];
 

@@ -870,11 +870,14 @@ impl<'a> Source<'a> {
     ) -> Result<(), Error> {
         let mut walk = OrbitWalk::new(self.plan.config, first, last, self.plan.symmetry)?;
         while let Some(rep) = walk.next_rep() {
-            self.traced.trace(rep.atoms);
+            self.traced.next(rep.atoms);
             self.positions
                 .canonical_into(self.traced.codes(), &mut self.canonical);
             let number = self.numbering.rank(rep.atoms);
-            tally.add(number, rep.orbit_size as u64, self.traced.records());
+            let traced = &self.traced;
+            tally.add_bounded(number, rep.orbit_size as u64, traced.longest(), || {
+                traced.records()
+            });
             out.push((
                 key(&self.canonical.codes),
                 pack(number, rep.orbit_size, self.canonical.stabilizer),

@@ -6,7 +6,10 @@
 //! within itself, when the spectrum has more symmetries than the molecule.
 //! Runs whose spectra may be shared are *candidates*: their canonical
 //! molecules are traced again and split by their actual canonical spectra, so
-//! a key collision never merges two spectra.
+//! a key collision never merges two spectra. The candidates of a partition
+//! are traced together in number order, by a [`Traced`]'s sweep, which
+//! traces again only the rays a molecule's atoms change from the molecules
+//! before it; the runs are then counted in key order.
 //!
 //! For a class of spectra with canonical form s, fixed by the symmetries H,
 //! the molecules with spectrum exactly s are found from the orbits' canonical
@@ -36,16 +39,22 @@ pub struct Grouper {
     cells: CellSymmetries,
     positions: SpectrumSymmetries,
     traced: Traced,
+    /// The canonical form of the last spectrum traced.
+    canonical: Canonical,
+    /// A buffer of records, kept from one partition to the next.
+    spare: Vec<Record>,
     /// Keep each class's molecules (for storing the groups).
     keep_classes: bool,
 }
 
-/// A candidate orbit, traced again.
+/// A candidate orbit, traced again: its canonical molecule's number, its
+/// orbit's size, and the slot of symmetry that takes its spectrum to the
+/// canonical form.
+#[derive(Debug, Clone, Copy)]
 struct Retraced {
-    canonical: Canonical,
-    atoms: Vec<usize>,
     number: u64,
     orbit_size: u8,
+    transform: usize,
 }
 
 /// Where a grouper hands its groups over (see [`crate::census::sink`]).
@@ -68,6 +77,12 @@ impl Grouper {
             cells: CellSymmetries::new(config.shape()),
             positions: SpectrumSymmetries::new(config.shape()),
             traced: Traced::new(config.shape()),
+            canonical: Canonical {
+                codes: Vec::new(),
+                transform: 0,
+                stabilizer: 1,
+            },
+            spare: Vec::new(),
             keep_classes,
         })
     }
@@ -79,7 +94,7 @@ impl Grouper {
     /// part of the partition. Fails when the sink does.
     pub fn group(
         &mut self,
-        mut records: Vec<Record>,
+        records: Vec<Record>,
         summary: &mut Summary,
         budget: &Budget,
         hand: &mut Handover<'_>,
@@ -88,7 +103,11 @@ impl Grouper {
         if let Err(cut) = ticker.check() {
             return Ok(cut.into());
         }
-        records.sort_unstable();
+        let records = sort_records(records, &mut self.spare);
+        // The runs whose spectra may be shared (their records' places), and
+        // their orbits, by number, with their places among the candidates.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut orbits: Vec<(u64, usize)> = Vec::new();
         let mut i = 0;
         while i < records.len() {
             if let Err(cut) = ticker.tick() {
@@ -108,7 +127,13 @@ impl Grouper {
                 .map(|&(_, p)| orbit_size(p) as u64 * spectrum_stabilizer(p) as u64)
                 .sum();
             if molecules >= 16 {
-                self.candidates(run, summary, hand)?;
+                runs.push((i, j));
+                let first = orbits.len();
+                orbits.extend(
+                    run.iter()
+                        .enumerate()
+                        .map(|(k, &(_, p))| (number(p), first + k)),
+                );
             } else if let Some(sample) = hand.sample.as_deref_mut() {
                 // One class of unique spectra: one orbit, whose molecules
                 // have a spectrum each.
@@ -118,39 +143,74 @@ impl Grouper {
             }
             i = j;
         }
+        // Their canonical spectra, traced in number order.
+        orbits.sort_unstable();
+        let n = self.config.shape().positions();
+        let mut forms = vec![0u8; orbits.len() * n];
+        let mut transforms = vec![0u8; orbits.len()];
+        let mut atoms = Vec::new();
+        for &(number, c) in &orbits {
+            if let Err(cut) = ticker.tick() {
+                return Ok(cut.into());
+            }
+            self.numbering.unrank_into(number, &mut atoms);
+            self.traced.next(&atoms);
+            self.positions
+                .canonical_into(self.traced.codes(), &mut self.canonical);
+            forms[c * n..][..n].copy_from_slice(&self.canonical.codes);
+            transforms[c] = self.canonical.transform as u8;
+        }
+        drop(orbits);
+        // Each run's classes, in key order.
+        let mut c = 0;
+        for (i, j) in runs {
+            if let Err(cut) = ticker.tick() {
+                return Ok(cut.into());
+            }
+            let len = j - i;
+            let run = &records[i..j];
+            self.candidates(
+                run,
+                &forms[c * n..(c + len) * n],
+                &transforms[c..c + len],
+                summary,
+                hand,
+            )?;
+            c += len;
+        }
         Ok(Ended::Complete)
     }
 
-    /// Traces a run's orbits again and counts each actual class.
+    /// Counts each actual class of a run's orbits, given their canonical
+    /// spectra (`forms`, one after the other) and the slots of symmetry that
+    /// take their spectra there.
     fn candidates(
         &mut self,
         run: &[Record],
+        forms: &[u8],
+        transforms: &[u8],
         summary: &mut Summary,
         hand: &mut Handover<'_>,
     ) -> Result<(), Error> {
-        let mut items: Vec<Retraced> = run
-            .iter()
-            .map(|&(_, p)| {
-                let mut atoms = Vec::new();
-                self.numbering.unrank_into(number(p), &mut atoms);
-                self.traced.trace(&atoms);
-                Retraced {
-                    canonical: self.positions.canonical(self.traced.codes()),
-                    atoms,
-                    number: number(p),
-                    orbit_size: orbit_size(p),
-                }
-            })
-            .collect();
-        items.sort_by(|a, b| a.canonical.codes.cmp(&b.canonical.codes));
+        let n = forms.len() / run.len();
+        let form = |k: usize| &forms[k * n..(k + 1) * n];
+        let mut order: Vec<usize> = (0..run.len()).collect();
+        order.sort_by(|&a, &b| form(a).cmp(form(b)));
         let mut i = 0;
         let mut classes = 0;
-        while i < items.len() {
+        let mut orbits = Vec::new();
+        while i < order.len() {
             let mut j = i + 1;
-            while j < items.len() && items[j].canonical.codes == items[i].canonical.codes {
+            while j < order.len() && form(order[j]) == form(order[i]) {
                 j += 1;
             }
-            self.class(&items[i..j], summary, hand)?;
+            orbits.clear();
+            orbits.extend(order[i..j].iter().map(|&k| Retraced {
+                number: number(run[k].1),
+                orbit_size: orbit_size(run[k].1),
+                transform: usize::from(transforms[k]),
+            }));
+            self.class(form(order[i]), &orbits, summary, hand)?;
             classes += 1;
             i = j;
         }
@@ -160,21 +220,23 @@ impl Grouper {
         Ok(())
     }
 
-    /// Counts one class of spectra, given the canonical molecules of the
-    /// orbits whose spectra lie in it.
+    /// Counts one class of spectra, canonical form `cs`, given the
+    /// canonical molecules of the orbits whose spectra lie in it.
     fn class(
         &mut self,
+        cs: &[u8],
         orbits: &[Retraced],
         summary: &mut Summary,
         hand: &mut Handover<'_>,
     ) -> Result<(), Error> {
-        let cs = &orbits[0].canonical.codes;
         let fixing = self.positions.stabilizer(cs);
         // The molecules whose spectrum is exactly cs.
         let mut members: Vec<Vec<usize>> = Vec::new();
+        let mut atoms = Vec::new();
         let mut once = Vec::new();
         for o in orbits {
-            self.cells.apply(o.canonical.transform, &o.atoms, &mut once);
+            self.numbering.unrank_into(o.number, &mut atoms);
+            self.cells.apply(o.transform, &atoms, &mut once);
             for &h in &fixing {
                 let mut m = Vec::new();
                 self.cells.apply(h, &once, &mut m);
@@ -271,5 +333,127 @@ impl Grouper {
         let m = images.get(usize::from(image))?;
         self.traced.trace(m);
         Some((self.numbering.rank(m), self.traced.spectrum()))
+    }
+}
+/// Sorts records as `sort_unstable` does (by key, then payload), by their
+/// keys' bytes from the highest (a radix sort, 256 buckets a byte): the keys
+/// are hashes, spread evenly, so each byte cuts a part into 256 of about the
+/// same size, and parts of a few dozen records are sorted by comparison.
+/// The first byte scatters the records into `spare` (resized), read and
+/// written in order; each bucket is then sorted in place, within the
+/// processor's caches. Returns the sorted records, and leaves `records`'
+/// buffer in `spare`.
+pub fn sort_records(records: Vec<Record>, spare: &mut Vec<Record>) -> Vec<Record> {
+    let mut sorted = std::mem::take(spare);
+    if records.len() <= 1 << 12 {
+        *spare = sorted;
+        let mut records = records;
+        sort_from_byte(&mut records, 56);
+        return records;
+    }
+    let byte = |r: &Record| (r.0 >> 56) as usize;
+    let mut next = [0usize; 256];
+    for r in &records {
+        next[byte(r)] += 1;
+    }
+    let mut ends = [0usize; 256];
+    let mut at = 0;
+    for b in 0..256 {
+        let count = next[b];
+        next[b] = at;
+        at += count;
+        ends[b] = at;
+    }
+    sorted.clear();
+    sorted.resize(records.len(), (0, 0));
+    for &r in &records {
+        let b = byte(&r);
+        sorted[next[b]] = r;
+        next[b] += 1;
+    }
+    *spare = records;
+    let mut start = 0;
+    for &end in &ends {
+        if end - start > 1 {
+            sort_from_byte(&mut sorted[start..end], 48);
+        }
+        start = end;
+    }
+    sorted
+}
+
+/// [`sort_records`] of records whose keys agree above bit `shift + 8`.
+fn sort_from_byte(records: &mut [Record], shift: u32) {
+    if records.len() <= 48 {
+        records.sort_unstable();
+        return;
+    }
+    let byte = |r: &Record| (r.0 >> shift) as u8 as usize;
+    let mut ends = [0usize; 256];
+    for r in records.iter() {
+        ends[byte(r)] += 1;
+    }
+    let mut next = [0usize; 256];
+    let mut at = 0;
+    for b in 0..256 {
+        next[b] = at;
+        at += ends[b];
+        ends[b] = at;
+    }
+    // Each record goes to the next free place of its bucket, the record
+    // there taking its turn, until a bucket's places are all its own.
+    for b in 0..256 {
+        while next[b] < ends[b] {
+            let mut r = records[next[b]];
+            let mut d = byte(&r);
+            while d != b {
+                std::mem::swap(&mut r, &mut records[next[d]]);
+                next[d] += 1;
+                d = byte(&r);
+            }
+            records[next[b]] = r;
+            next[b] += 1;
+        }
+    }
+    let mut start = 0;
+    for &end in &ends {
+        if end - start > 1 {
+            if shift == 0 {
+                records[start..end].sort_unstable();
+            } else {
+                sort_from_byte(&mut records[start..end], shift - 8);
+            }
+        }
+        start = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_sort_as_sort_unstable_sorts_them() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut draw = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut spare: Vec<Record> = Vec::new();
+        for len in [0, 1, 2, 47, 48, 49, 1000, 5000, 100_000] {
+            // Spread keys, keys sharing their high bytes, repeated keys,
+            // and one key throughout.
+            let kinds: [&dyn Fn(u64) -> u64; 4] = [&|k| k, &|k| k & 0xFFFF, &|k| k % 97, &|_| {
+                0xABCD_EF01_2345_6789
+            }];
+            for kind in kinds {
+                let records: Vec<Record> = (0..len).map(|_| (kind(draw()), draw() % 50)).collect();
+                let mut expected = records.clone();
+                expected.sort_unstable();
+                assert_eq!(sort_records(records, &mut spare), expected, "{len} records");
+            }
+        }
     }
 }

@@ -72,6 +72,11 @@ const LOST_GRACE: Duration = Duration::from_secs(2);
 /// The most partition files a worker writes (and keeps open).
 pub const MAX_PARTITIONS: usize = 256;
 
+/// The records a partition file of a worker holds at most, where
+/// [`MAX_PARTITIONS`] allows (about a million, 16 MB): each is sorted and
+/// grouped in memory on its own, so its size is the grouping's memory.
+pub const PARTITION_RECORDS: u64 = 1 << 20;
+
 /// The default memory limit: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
 
@@ -505,9 +510,11 @@ impl Sizes {
         };
         let bytes = records / peers * record::RECORD_BYTES as u64 * 2;
         let memory = options.budget.memory_or(DEFAULT_MEMORY);
-        let partitions = (bytes * cluster.workers as u64)
-            .div_ceil(memory.max(1 << 20) / 2)
-            .max(1) as usize;
+        let within_memory = (bytes * cluster.workers as u64).div_ceil(memory.max(1 << 20) / 2);
+        // And at most PARTITION_RECORDS records each, where the limit on
+        // open files allows: smaller parts take less memory, and sort faster.
+        let small = (records / peers).div_ceil(PARTITION_RECORDS);
+        let partitions = within_memory.max(small.min(MAX_PARTITIONS as u64)).max(1) as usize;
         // A sink's checkpoints are partitions: at least its number of them,
         // where the limit on open files allows.
         let partitions = match &options.sink {

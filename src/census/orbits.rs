@@ -11,7 +11,9 @@
 //! A has a lower number than B exactly when the smallest cell in one of them
 //! but not both is an atom of A. With cell i written as bit 255−i of a 256-bit
 //! word, that is "A's word is the larger": a canonicity test is eight ORs of
-//! precomputed images and seven comparisons.
+//! precomputed images and seven comparisons. The walk keeps the words as
+//! short as the box allows: one 64-bit word up to 64 cells (an 8×8 box),
+//! two up to 128.
 //!
 //! The walk never looks at most non-canonical molecules. A canonical molecule's
 //! first atom a₀ is the smallest cell of its orbit under the symmetries, and no
@@ -142,12 +144,35 @@ pub struct Rep<'a> {
 
 /// Walks the canonical molecules whose numbers lie in a range, in number order
 /// (or every molecule of the range, without symmetry reduction).
+///
+/// Its molecules' images are words of as few 64-bit words as the box needs
+/// (one up to 64 cells, two up to 128, four up to 256), which keeps the
+/// canonicity test of a small box to a few operations.
 #[derive(Debug, Clone)]
 pub struct OrbitWalk {
+    sym: CellSymmetries,
+    inner: Inner,
+}
+
+/// The walk, with images of 1, 2 or 4 words.
+#[derive(Debug, Clone)]
+enum Inner {
+    One(Walk<1>),
+    Two(Walk<2>),
+    Four(Walk<4>),
+}
+
+/// [`OrbitWalk`] with images of `W` words.
+#[derive(Debug, Clone)]
+struct Walk<const W: usize> {
     cells: usize,
     atoms: usize,
     symmetry: bool,
-    sym: CellSymmetries,
+    /// The smallest image of each cell.
+    orbit_min: Vec<usize>,
+    /// `bits[x][g]`: the bit of cell x's image under slot g, cell i at bit
+    /// 64·W−1−i.
+    bits: Vec<[[u64; W]; 8]>,
     /// `allowed[a0]`: the cells after a₀ none of whose images lies before a₀
     /// (empty unless a₀ is the smallest cell of its orbit).
     allowed: Vec<Vec<usize>>,
@@ -160,7 +185,7 @@ pub struct OrbitWalk {
     started: bool,
     /// `prefix[k]`: the images of atoms 0..=k of the current molecule, valid
     /// for k below `valid`.
-    prefix: Vec<[Bits; 8]>,
+    prefix: Vec<[[u64; W]; 8]>,
     valid: usize,
 }
 
@@ -173,8 +198,49 @@ impl OrbitWalk {
                 "configuration {config}: the census handles boxes up to {MAX_CENSUS_WIDTH}×{MAX_CENSUS_WIDTH}"
             )));
         }
-        let cells = config.cells();
         let sym = CellSymmetries::new(config.shape());
+        let inner = match config.cells() {
+            0..=64 => Inner::One(Walk::new(config, &sym, first, last, symmetry)?),
+            65..=128 => Inner::Two(Walk::new(config, &sym, first, last, symmetry)?),
+            _ => Inner::Four(Walk::new(config, &sym, first, last, symmetry)?),
+        };
+        Ok(OrbitWalk { sym, inner })
+    }
+
+    /// The symmetry tables of the walk's box.
+    pub fn symmetries(&self) -> &CellSymmetries {
+        &self.sym
+    }
+
+    /// The next canonical molecule of the range (every molecule, without
+    /// symmetry reduction), or `None` at the end.
+    #[inline]
+    pub fn next_rep(&mut self) -> Option<Rep<'_>> {
+        match &mut self.inner {
+            Inner::One(w) => w.next_rep(),
+            Inner::Two(w) => w.next_rep(),
+            Inner::Four(w) => w.next_rep(),
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> {
+    fn new(
+        config: Config,
+        sym: &CellSymmetries,
+        first: u64,
+        last: u64,
+        symmetry: bool,
+    ) -> Result<Walk<W>, Error> {
+        let cells = config.cells();
+        let bit = |cell: usize| {
+            let mut b = [0u64; W];
+            b[cell / 64] = 1u64 << (63 - cell % 64);
+            b
+        };
+        let bits = (0..cells)
+            .map(|x| std::array::from_fn(|g| bit(sym.image[g][x] as usize)))
+            .collect();
         let allowed = (0..cells)
             .map(|a0| {
                 if sym.orbit_min[a0] != a0 {
@@ -185,17 +251,18 @@ impl OrbitWalk {
                     .collect()
             })
             .collect();
-        let mut walk = OrbitWalk {
+        let mut walk = Walk {
             cells,
             atoms: config.atoms,
             symmetry,
-            sym,
+            orbit_min: sym.orbit_min.clone(),
+            bits,
             allowed,
             current: None,
             idx: Vec::new(),
             last: Vec::new(),
             started: false,
-            prefix: vec![[[0; 4]; 8]; config.atoms],
+            prefix: vec![[[0; W]; 8]; config.atoms],
             valid: 0,
         };
         if first > last {
@@ -211,11 +278,6 @@ impl OrbitWalk {
         Ok(walk)
     }
 
-    /// The symmetry tables of the walk's box.
-    pub fn symmetries(&self) -> &CellSymmetries {
-        &self.sym
-    }
-
     /// The first molecule at or after `c` (in number order) that passes the
     /// first-atom test, with `idx` set for it.
     fn seek(&mut self, c: &[usize]) -> Option<Vec<usize>> {
@@ -224,14 +286,14 @@ impl OrbitWalk {
             return Some(Vec::new());
         }
         let mut a0 = c[0];
-        if self.sym.orbit_min[a0] == a0
+        if self.orbit_min[a0] == a0
             && let Some(rest) = seek_in(&self.allowed[a0], &c[1..])
         {
             return Some(self.set(a0, rest));
         }
         a0 += 1;
         while a0 < self.cells {
-            if self.sym.orbit_min[a0] == a0 && self.allowed[a0].len() >= n - 1 {
+            if self.orbit_min[a0] == a0 && self.allowed[a0].len() >= n - 1 {
                 return Some(self.set(a0, (0..n - 1).collect()));
             }
             a0 += 1;
@@ -276,7 +338,7 @@ impl OrbitWalk {
         }
         let mut next = a0 + 1;
         while next < self.cells {
-            if self.sym.orbit_min[next] == next && self.allowed[next].len() >= n - 1 {
+            if self.orbit_min[next] == next && self.allowed[next].len() >= n - 1 {
                 let m = self.set(next, (0..n - 1).collect());
                 self.current = Some(m);
                 return;
@@ -286,9 +348,9 @@ impl OrbitWalk {
         self.current = None;
     }
 
-    /// The next canonical molecule of the range (every molecule, without
-    /// symmetry reduction), or `None` at the end.
-    pub fn next_rep(&mut self) -> Option<Rep<'_>> {
+    /// [`OrbitWalk::next_rep`].
+    #[inline]
+    fn next_rep(&mut self) -> Option<Rep<'_>> {
         loop {
             if self.started {
                 self.advance();
@@ -308,16 +370,34 @@ impl OrbitWalk {
             // The images of the molecule, from those of its unchanged prefix.
             for (k, &atom) in m.iter().enumerate().skip(self.valid) {
                 let mut images = if k == 0 {
-                    [[0; 4]; 8]
+                    [[0; W]; 8]
                 } else {
                     self.prefix[k - 1]
                 };
-                self.sym.add(&mut images, atom);
+                let b = &self.bits[atom];
+                for g in 0..8 {
+                    for w in 0..W {
+                        images[g][w] |= b[g][w];
+                    }
+                }
                 self.prefix[k] = images;
             }
             self.valid = m.len();
-            let images = self.prefix.last().copied().unwrap_or([[0; 4]; 8]);
-            if let Some(stab) = stabilizer_of(&images) {
+            let images = self.prefix.last().copied().unwrap_or([[0; W]; 8]);
+            let me = images[0];
+            let mut stab = 1;
+            let mut canonical = true;
+            for image in &images[1..] {
+                match image.cmp(&me) {
+                    std::cmp::Ordering::Greater => {
+                        canonical = false;
+                        break;
+                    }
+                    std::cmp::Ordering::Equal => stab += 1,
+                    std::cmp::Ordering::Less => {}
+                }
+            }
+            if canonical {
                 return self.current.as_deref().map(|atoms| Rep {
                     atoms,
                     orbit_size: 8 / stab,
@@ -392,6 +472,8 @@ mod tests {
         for cfg in [
             "A0_B3", "A1_B1", "A1_B4", "A2_B3", "A2_B4", "A3_B5", "A4_B4", "A3_B6", "A5_B5",
             "A2_B3x2", "A3_B4x3", "A4_B5x3", "A3_B2x6", "A1_B1x4", "A4_B6x4",
+            // Images of two words (65 to 128 cells) and of four.
+            "A2_B9", "A3_B8x9", "A2_B12", "A2_B9x15",
         ] {
             let config: Config = cfg.parse().unwrap();
             let total = config.molecule_count().unwrap();

@@ -32,8 +32,9 @@
 //! ```
 
 use crate::rules::config::Shape;
-use crate::rules::ray::{Outcome, Rules, Tracer};
+use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Spectrum;
+use crate::rules::sweep::Sweep;
 use crate::rules::symmetry::Transform;
 
 /// The widest square whose spectra fit in one byte a position (a box of
@@ -48,42 +49,60 @@ pub type RecordValues = [u32; 6];
 /// A tracer that keeps a molecule's spectrum as codes and its record values.
 #[derive(Debug, Clone)]
 pub struct Traced {
-    tracer: Tracer,
-    codes: Vec<u8>,
-    records: RecordValues,
+    sweep: Sweep,
 }
 
 impl Traced {
-    /// A tracer for boxes of `shape` (at most 252 border positions: see
-    /// [`MAX_CODE_WIDTH`]) under the standard rules.
+    /// A tracer for boxes of `shape` (at most 64 border positions: see
+    /// [`MAX_SWEEP_POSITIONS`](crate::rules::sweep::MAX_SWEEP_POSITIONS))
+    /// under the standard rules.
     pub fn new(shape: Shape) -> Traced {
         Traced {
-            tracer: Tracer::new(shape, Rules::Standard),
-            codes: vec![0; shape.positions()],
-            records: [0; 6],
+            sweep: Sweep::new(shape, Rules::Standard),
         }
     }
 
-    /// Traces every ray of the molecule with these atoms (linear cell indices).
+    /// Traces every ray of the molecule with these atoms (linear cell
+    /// indices), from scratch.
     #[inline]
     pub fn trace(&mut self, atoms: &[usize]) {
-        self.tracer.update_cells(atoms);
-        self.tracer.trace_codes(&mut self.codes, &mut self.records);
+        self.sweep.trace(atoms);
+    }
+
+    /// Traces the molecule with these atoms (sorted linear cell indices)
+    /// from the rays of its first atoms, shared with the molecule traced
+    /// before it when they are the same ([`Sweep::next`]): for molecules
+    /// met in number order.
+    #[inline]
+    pub fn next(&mut self, atoms: &[usize]) {
+        self.sweep.next(atoms);
     }
 
     /// The codes of the last molecule traced.
     pub fn codes(&self) -> &[u8] {
-        &self.codes
+        self.sweep.codes()
     }
 
     /// The record values of the last molecule traced.
     pub fn records(&self) -> RecordValues {
-        self.records
+        self.sweep.records()
+    }
+
+    /// At least the most turns and the longest path of the last
+    /// molecule's rays ([`Sweep::longest`]): a bound on its record values.
+    pub fn longest(&self) -> (u32, u32) {
+        self.sweep.longest()
     }
 
     /// The last spectrum traced, as a [`Spectrum`].
     pub fn spectrum(&self) -> Spectrum {
-        spectrum_of(self.tracer.shape(), &self.codes)
+        spectrum_of(self.sweep.shape(), self.codes())
+    }
+
+    /// Rays [`next`](Self::next) traced so far (exit pairs once, its
+    /// levels' included), and its levels ([`Sweep`]).
+    pub fn rays_traced(&self) -> (u64, u64) {
+        (self.sweep.rays_traced, self.sweep.levels_traced)
     }
 }
 
@@ -111,38 +130,53 @@ pub struct Canonical {
 /// The symmetries of one box, as tables on border positions.
 #[derive(Debug, Clone)]
 pub struct SpectrumSymmetries {
+    /// The box's border positions.
+    n: usize,
+    /// Whether the box is a square (eight distinct slots, not four twice).
+    square: bool,
     /// `from[g][j]`: the position (0-based) that the symmetry of slot `g`
     /// ([`Transform::slots`]) sends to j.
-    from: [Vec<u8>; 8],
+    from: Box<[[u8; 256]; 8]>,
     /// `code[g][c]`: the image of code c (a hit, a reflection and a miss
-    /// stay, an exit moves with its position).
-    code: [Vec<u8>; 8],
+    /// stay, an exit moves with its position; codes no spectrum of the box
+    /// has are kept).
+    code: Box<[[u8; 256]; 8]>,
 }
 
 impl SpectrumSymmetries {
     /// The tables of a box of `shape` (at most 252 border positions).
     pub fn new(shape: Shape) -> SpectrumSymmetries {
         let n = shape.positions();
+        assert!(
+            Outcome::codes(n) <= 256,
+            "spectra of up to 252 border positions"
+        );
         let slots = Transform::slots(shape);
         let to: [Vec<u8>; 8] = std::array::from_fn(|g| {
             (0..n)
                 .map(|i| (slots[g].position(shape, i + 1) - 1) as u8)
                 .collect()
         });
-        let from = std::array::from_fn(|g| {
-            let mut v = vec![0u8; n];
+        let mut from = Box::new([[0u8; 256]; 8]);
+        let mut code = Box::new([[0u8; 256]; 8]);
+        let exit = Outcome::Exit(1).code();
+        for g in 0..8 {
             for (i, &j) in to[g].iter().enumerate() {
-                v[j as usize] = i as u8;
+                from[g][j as usize] = i as u8;
             }
-            v
-        });
-        let exit = Outcome::Exit(1).code() as u8;
-        let code = std::array::from_fn(|g| {
-            let mut v: Vec<u8> = (0..exit).collect();
-            v.extend(to[g].iter().map(|&j| j + exit));
-            v
-        });
-        SpectrumSymmetries { from, code }
+            for (c, image) in code[g].iter_mut().enumerate() {
+                *image = match c.checked_sub(exit) {
+                    Some(i) if i < n => to[g][i] + exit as u8,
+                    _ => c as u8,
+                };
+            }
+        }
+        SpectrumSymmetries {
+            n,
+            square: shape.is_square(),
+            from,
+            code,
+        }
     }
 
     /// Code `j` of the image of `codes` under symmetry `g`.
@@ -169,34 +203,56 @@ impl SpectrumSymmetries {
     }
 
     /// [`canonical`](Self::canonical), reusing `out`'s buffer.
+    ///
+    /// The images are compared a position at a time, all together: at
+    /// each position only the images that have tied so far are read, and
+    /// those above the least drop out. Most spectra are settled within a
+    /// few positions. A rectangle's slots hold its four symmetries twice
+    /// over: the first four are compared, and the stabiliser doubled.
+    ///
+    /// # Panics
+    /// When `codes` is not a spectrum of the box (its length differs).
     #[inline]
     pub fn canonical_into(&self, codes: &[u8], out: &mut Canonical) {
-        let n = codes.len();
-        let mut best = 0usize;
-        let mut stab = 1u8;
-        for g in 1..8 {
-            let mut order = std::cmp::Ordering::Equal;
-            for j in 0..n {
-                let a = self.at(g, codes, j);
-                let b = self.at(best, codes, j);
-                if a != b {
-                    order = a.cmp(&b);
-                    break;
+        let n = self.n;
+        assert_eq!(codes.len(), n, "a spectrum of the box");
+        let image = |g: u32, j: u8| {
+            let g = g as usize & 7;
+            let from = self.from[g][j as usize] as usize;
+            debug_assert!(from < n);
+            // SAFETY: `from[g]` holds positions of the box, below n, which
+            // is `codes.len()`.
+            self.code[g][unsafe { *codes.get_unchecked(from) } as usize]
+        };
+        let mut alive: u8 = if self.square { 0xFF } else { 0x0F };
+        let mut j = 0u8;
+        while alive & (alive - 1) != 0 && usize::from(j) < n {
+            let mut least = u8::MAX;
+            let mut at_least = 0u8;
+            let mut slots = alive;
+            while slots != 0 {
+                let g = slots.trailing_zeros();
+                slots &= slots - 1;
+                let v = image(g, j);
+                if v < least {
+                    least = v;
+                    at_least = 1 << g;
+                } else if v == least {
+                    at_least |= 1 << g;
                 }
             }
-            match order {
-                std::cmp::Ordering::Less => {
-                    best = g;
-                    stab = 1;
-                }
-                std::cmp::Ordering::Equal => stab += 1,
-                std::cmp::Ordering::Greater => {}
-            }
+            alive = at_least;
+            j += 1;
         }
-        out.codes.clear();
-        out.codes.extend((0..n).map(|j| self.at(best, codes, j)));
+        let best = alive.trailing_zeros() as usize & 7;
+        let (from, code) = (&self.from[best][..n], &self.code[best]);
+        out.codes.resize(n, 0);
+        for (o, &f) in out.codes.iter_mut().zip(from) {
+            // SAFETY: as above.
+            *o = code[unsafe { *codes.get_unchecked(f as usize) } as usize];
+        }
         out.transform = best;
-        out.stabilizer = stab;
+        out.stabilizer = alive.count_ones() as u8 * if self.square { 1 } else { 2 };
     }
 
     /// The slots of symmetries that fix a spectrum, as indices into

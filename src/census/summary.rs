@@ -55,6 +55,31 @@ impl Tally {
         }
     }
 
+    /// Counts molecule `number` as [`add`](Self::add) does, when its
+    /// record values are at most `turns` (the even ones, turns) and
+    /// `length` (the odd ones, cells): `values` gives them, and is asked
+    /// only when one of them could reach a record kept.
+    #[inline]
+    pub fn add_bounded(
+        &mut self,
+        number: u64,
+        molecules: u64,
+        (turns, length): (u32, u32),
+        values: impl FnOnce() -> [u32; 6],
+    ) {
+        let reaches = self
+            .records
+            .iter()
+            .enumerate()
+            .any(|(k, r)| if k % 2 == 0 { turns } else { length } >= r.0);
+        if reaches {
+            self.add(number, molecules, values());
+        } else {
+            self.traced += 1;
+            self.molecules += molecules;
+        }
+    }
+
     /// Adds another worker's tally.
     pub fn merge(&mut self, other: &Tally) {
         self.traced += other.traced;
@@ -263,5 +288,19 @@ mod tests {
         assert_eq!(b.records[0], (3, 40));
         assert_eq!(b.records[1], (1, 30));
         assert_eq!((b.traced, b.molecules), (3, 20));
+    }
+
+    #[test]
+    fn a_molecule_below_every_record_is_counted_without_its_values() {
+        let mut t = Tally::default();
+        t.add(40, 8, [3, 9, 2, 5, 4, 7]);
+        t.add_bounded(50, 8, (1, 4), || unreachable!("no record within reach"));
+        assert_eq!((t.traced, t.molecules), (2, 16));
+        assert_eq!(t.records[2], (2, 40));
+        // Within reach of one (a tie, at a lower number): asked.
+        t.add_bounded(10, 1, (3, 5), || [3, 5, 0, 0, 0, 0]);
+        assert_eq!(t.records[0], (3, 10));
+        assert_eq!(t.records[1], (9, 40));
+        assert_eq!((t.traced, t.molecules), (3, 17));
     }
 }

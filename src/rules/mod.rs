@@ -14,6 +14,7 @@
 //! | [`spectrum`] | spectra, observations and the 17 per-molecule statistics |
 //! | [`symmetry`] | the symmetries of the box (eight for a square, four for a rectangle) |
 //! | [`enumeration`] | molecule numbers, canonical molecules, walking a configuration |
+//! | [`sweep`] | tracing molecules met in number order, only the rays that may have changed |
 //! | [`report`] | what `bbx trace` reports about one molecule |
 
 pub mod board;
@@ -24,4 +25,5 @@ pub mod ray;
 pub mod report;
 pub mod score;
 pub mod spectrum;
+pub mod sweep;
 pub mod symmetry;

@@ -260,6 +260,35 @@ const fn build_actions() -> [u8; 1024] {
     t
 }
 
+/// What a ray tells of its decisions as it is traced
+/// ([`Tracer::run_with`]): every one is taken on a cell (the padded index
+/// `x`, outside the box at the entry) with a heading, and reads the three
+/// cells ahead ([`Tracer::ahead`]) and nothing else.
+pub(crate) trait Watch {
+    /// The decision at the entry, on the outside cell `x`.
+    #[inline(always)]
+    fn entry(&mut self, _tracer: &Tracer, _x: usize, _d: usize) {}
+    /// A decision on cell `x` inside the box.
+    #[inline(always)]
+    fn inside(&mut self, _tracer: &Tracer, _x: usize, _d: usize) {}
+}
+
+/// Watches nothing: the plain trace.
+pub(crate) struct Unwatched;
+
+impl Watch for Unwatched {}
+
+/// Records the path: every cell inside the box with the heading the ray
+/// has there.
+struct Path<'a>(&'a mut Vec<PathStep>);
+
+impl Watch for Path<'_> {
+    #[inline(always)]
+    fn inside(&mut self, tracer: &Tracer, x: usize, d: usize) {
+        self.0.push(tracer.step_at(x, d));
+    }
+}
+
 /// A board prepared for tracing rays under one rule set.
 ///
 /// Create one per box and rule set and [`load`](Tracer::load) molecules into
@@ -441,6 +470,27 @@ impl Tracer {
         }
     }
 
+    /// Puts an atom on cell `a` (a linear index below w×h, with no atom
+    /// yet), after the atoms loaded: 8 writes.
+    #[inline]
+    pub(crate) fn push_cell(&mut self, a: usize) {
+        let x = self.padded[a] as usize;
+        self.loaded.push(x);
+        for (k, off) in self.neighbour_offsets.into_iter().enumerate() {
+            self.grid[x.wrapping_add_signed(off)] |= 1 << ((k + 4) % 8);
+        }
+    }
+
+    /// Takes away the atom loaded last, if any: 8 writes.
+    #[inline]
+    pub(crate) fn pop_cell(&mut self) {
+        if let Some(x) = self.loaded.pop() {
+            for (k, off) in self.neighbour_offsets.into_iter().enumerate() {
+                self.grid[x.wrapping_add_signed(off)] &= !(1 << ((k + 4) % 8));
+            }
+        }
+    }
+
     /// Traces the ray shot from border position `pos` (1..=2(w+h)).
     #[inline]
     pub fn trace(&self, pos: usize) -> RayTrace {
@@ -534,7 +584,18 @@ impl Tracer {
     }
 
     #[inline(always)]
-    fn run(&self, pos: usize, mut path: Option<&mut Vec<PathStep>>) -> RayTrace {
+    fn run(&self, pos: usize, path: Option<&mut Vec<PathStep>>) -> RayTrace {
+        match path {
+            Some(path) => self.run_with(pos, &mut Path(path)),
+            None => self.run_with(pos, &mut Unwatched),
+        }
+    }
+
+    /// Traces the ray shot from `pos`, telling `watch` of every decision it
+    /// takes: at the entry, and on each cell inside the box it stands on
+    /// (once per heading it has there).
+    #[inline(always)]
+    pub(crate) fn run_with<W: Watch>(&self, pos: usize, watch: &mut W) -> RayTrace {
         let (start, mut d) = self.entry[pos - 1];
         let grid = &self.grid[..];
         let edge = |outcome| RayTrace {
@@ -542,6 +603,7 @@ impl Tracer {
             length: 0,
             turns: 0,
         };
+        watch.entry(self, start, d);
         match ACTIONS[d << 8 | (grid[start] & 0xFF) as usize] {
             MOVE => {}
             HIT => return edge(Outcome::Absorbed),
@@ -563,10 +625,8 @@ impl Tracer {
             // a time; it stops on the first cell of the outside ring, so `x` never
             // leaves the padded grid.
             let cell = unsafe { *grid.get_unchecked(x) };
-            if let Some(p) = path.as_deref_mut()
-                && cell & OUTSIDE == 0
-            {
-                p.push(self.step_at(x, d));
+            if cell & OUTSIDE == 0 {
+                watch.inside(self, x, d);
             }
             if cell == 0 {
                 // No atom among the eight neighbours: straight on.
@@ -620,6 +680,29 @@ impl Tracer {
                 }
             }
         }
+    }
+
+    /// The padded indices of the three cells a ray on padded cell `x`
+    /// heading `d` decides by: the cell ahead and the two diagonally ahead.
+    #[inline(always)]
+    pub(crate) fn ahead(&self, x: usize, d: usize) -> [usize; 3] {
+        let a = x.wrapping_add_signed(self.step[d]);
+        [
+            a,
+            a.wrapping_add_signed(self.step[(d + 3) & 3]),
+            a.wrapping_add_signed(self.step[(d + 1) & 3]),
+        ]
+    }
+
+    /// The number of cells of the padded grid (the box and the ring around it).
+    pub(crate) fn padded_len(&self) -> usize {
+        self.grid.len()
+    }
+
+    /// The padded index of cell `a` (a linear index below w×h).
+    #[inline(always)]
+    pub(crate) fn padded(&self, a: usize) -> usize {
+        self.padded[a] as usize
     }
 
     /// A ray cannot turn more often than there are states: past that it would be
