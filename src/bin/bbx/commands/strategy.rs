@@ -112,13 +112,13 @@ pub struct Args {
     ///
     /// One per machine, say: see --hostfile.
     #[arg(long, short = 'n', default_value_t = 1, value_name = "N", requires = "bound", hide_short_help = true, allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::census::cluster::MAX_PROCESSES as u64)))]
+        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::work::cluster::MAX_PROCESSES as u64)))]
     processes: usize,
     /// With --bound: this process, 0 to N-1
     ///
     /// Process 0 prints the report.
     #[arg(long, short = 'p', default_value_t = 0, value_name = "I", requires = "bound", hide_short_help = true, allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::census::cluster::MAX_PROCESSES as u64 - 1)))]
+        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::work::cluster::MAX_PROCESSES as u64 - 1)))]
     process: usize,
     /// With --bound: the processes' addresses, one HOST:PORT a line
     ///
@@ -295,9 +295,9 @@ fn bound_options(args: &Args) -> bbx::Result<BoundOptions> {
     let workers = args.workers.given().unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(bbx::census::cluster::MAX_WORKERS)
+            .min(bbx::work::cluster::MAX_WORKERS)
     });
-    let cluster = bbx::census::Cluster::new(
+    let cluster = bbx::work::cluster::Cluster::new(
         workers,
         args.processes,
         args.process,
@@ -312,7 +312,7 @@ fn bound_options(args: &Args) -> bbx::Result<BoundOptions> {
         peers: if cluster.processes > 1 {
             crate::cli::peer_watch()
         } else {
-            bbx::census::PeerWatch::default()
+            bbx::work::cluster::PeerWatch::default()
         },
         cluster,
         work_dir,
