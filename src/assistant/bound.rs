@@ -155,6 +155,7 @@ pub fn run(
         peers: options.peers.clone(),
         budget: options.search.budget.clone(),
         disk: Disk::of_fault(options.search.faults.fail_writes_after),
+        keep: false,
     };
     let shared = Arc::new(BoundUnits {
         work,

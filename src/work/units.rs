@@ -21,6 +21,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::control::{Budget, Cut, Ended};
 use crate::error::Error;
@@ -95,6 +96,23 @@ pub struct Job {
     pub budget: Budget,
     /// Where the log is written.
     pub disk: Disk,
+    /// Keep the work directory of a finished run, for the caller to
+    /// remove once it is done with what depends on it ([`Kept::remove`]):
+    /// a later step stopped, the same run then finds this one done.
+    pub keep: bool,
+}
+
+/// The work directory of a finished run, kept ([`Job::keep`]) and still
+/// locked.
+#[derive(Debug)]
+pub struct Kept(WorkDir<Manifest>);
+
+impl Kept {
+    /// Removes the files the run made, and its directory when nothing else
+    /// is in it.
+    pub fn remove(self) {
+        self.0.remove(true);
+    }
 }
 
 /// How far this process is.
@@ -107,7 +125,7 @@ pub struct Progress {
 }
 
 /// How a run of units ended.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Ran {
     /// Every unit's value: on process 0, when every unit was done.
     pub values: Option<Vec<Value>>,
@@ -128,6 +146,8 @@ pub struct Ran {
     /// Whether the workers started (false when stopped while the processes
     /// waited for each other).
     pub started: bool,
+    /// With [`Job::keep`], the work directory of a finished run.
+    pub kept: Option<Kept>,
 }
 
 /// The process that does unit `i` of `processes`: a snake over the
@@ -224,10 +244,15 @@ struct Shared<U: Units> {
     computed: AtomicUsize,
     /// Workers that returned.
     ended: AtomicUsize,
-    log: Mutex<Log<Line>>,
+    /// The log, and when it was last made durable.
+    log: Mutex<(Log<Line>, Instant)>,
     /// This process's first worker's index among all.
     first: usize,
 }
+
+/// How often the log is made durable: a line is written (and kept by a
+/// killed process) at once, and made to outlive the machine within this.
+const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 /// Searches the units of `units` named in `job`, shared out among the
 /// workers of `job.cluster` and committed to a work directory made in
@@ -254,6 +279,7 @@ pub fn run<U: Units>(
         searched: 0,
         effort: 0,
         started: false,
+        kept: None,
     };
     if count == 0 {
         // Nothing to share out: process 0 has every value at once.
@@ -291,7 +317,7 @@ pub fn run<U: Units>(
             .is_some_and(|k| *k == line.key);
         fits && !before.iter().any(|d| d.unit == line.unit)
     });
-    let log = match dir.open_log(LOG, &done, "write the log", true) {
+    let log = match dir.open_log(LOG, &done, "write the log", false) {
         Ok(log) => log,
         Err(e) => {
             if dir.made() && !dir.resumed {
@@ -328,7 +354,7 @@ pub fn run<U: Units>(
         cut: Mutex::new(None),
         computed: AtomicUsize::new(0),
         ended: AtomicUsize::new(0),
-        log: Mutex::new(log),
+        log: Mutex::new((log, Instant::now())),
         first: cluster.process * cluster.workers,
     });
     let report = |s: &Shared<U>| Progress {
@@ -397,12 +423,19 @@ pub fn run<U: Units>(
                     .map_or(Ended::Cancelled, Ended::from)
             })
     };
+    let at = shown(dir.path());
     let lost_error = |lost: &cluster::Lost| {
         Error::system(format!(
-            "{}: the units done are kept in {}; when every process can run, the same commands resume them",
+            "{}: the units done are kept in {at}; when every process can run, the same commands resume them",
             cluster.lost(lost),
-            shown(dir.path())
         ))
+    };
+    let finish = |dir: WorkDir<Manifest>| match job.keep {
+        true => Some(Kept(dir)),
+        false => {
+            dir.remove(true);
+            None
+        }
     };
     if waited != Waited::Ended {
         // Workers still running or stopped for good: left to end with the
@@ -440,7 +473,7 @@ pub fn run<U: Units>(
             stop(&shared)
         };
         if own_share_done {
-            dir.remove(true);
+            out.kept = finish(dir);
         }
         return Ok(out);
     }
@@ -464,7 +497,7 @@ pub fn run<U: Units>(
     };
     out.values = Some(values);
     out.ended = Ended::Complete;
-    dir.remove(true);
+    out.kept = finish(dir);
     Ok(out)
 }
 
@@ -501,7 +534,16 @@ impl<U: Units> Shared<U> {
                         let committed = self.log.lock().map_err(|_| {
                             Error::Internal("a worker failed while logging its unit".into())
                         });
-                        if let Err(e) = committed.and_then(|mut log| log.append(&line)) {
+                        let written = committed.and_then(|mut held| {
+                            let (log, synced) = &mut *held;
+                            log.append(&line)?;
+                            if synced.elapsed() >= SYNC_EVERY {
+                                log.sync()?;
+                                *synced = Instant::now();
+                            }
+                            Ok(())
+                        });
+                        if let Err(e) = written {
                             failure = Some(e);
                             self.stopped.store(true, Ordering::SeqCst);
                             break;
@@ -523,6 +565,13 @@ impl<U: Units> Shared<U> {
                     }
                 }
             },
+        }
+        // The units this worker committed, made durable.
+        if let Ok(held) = self.log.lock()
+            && let Err(e) = held.0.sync()
+        {
+            failure.get_or_insert(e);
+            self.stopped.store(true, Ordering::SeqCst);
         }
         if worker.index() == self.first {
             offered.extend(self.resumed.iter().cloned());
@@ -603,6 +652,7 @@ mod tests {
             peers: PeerWatch::default(),
             budget: Budget::default(),
             disk: Disk::real(),
+            keep: false,
         }
     }
 
