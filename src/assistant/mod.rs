@@ -14,6 +14,8 @@ pub mod bound;
 pub mod generate;
 pub mod next;
 pub mod optimal;
+#[cfg(feature = "census")]
+pub mod optimum_units;
 pub mod plan;
 mod spectra;
 pub mod strategy;
