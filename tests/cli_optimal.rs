@@ -1,6 +1,8 @@
 //! `bbx strategy --optimal` searched in units, run as a real binary: two
 //! processes over loopback give the optimum of one, a run killed or
-//! stopped part of the way resumes to the same optimum.
+//! stopped part of the way resumes to the same optimum, and the
+//! certificate (`--tree`, replayed by `--check-tree`) is refused when one
+//! outcome or the total is wrong.
 
 use std::path::Path;
 use std::process::{Child, Command as StdCommand, Output, Stdio};
@@ -168,4 +170,62 @@ fn an_optimum_killed_at_any_moment_resumes_to_the_same_optimum() {
         assert_eq!(again[key], whole[key], "{key}, killed after {delays:?} ms");
     }
     assert!(empty(&work), "killed after {delays:?} ms");
+}
+
+#[test]
+fn the_certificate_is_replayed_and_refused_with_a_wrong_outcome_or_total() {
+    let dir = temp_dir("optimum-certificate");
+    let trees = dir.join("trees.json");
+    let found = optimum_of(&optimal(
+        "A3_B4",
+        64,
+        &dir.join("work"),
+        &["--tree", trees.to_str().unwrap()],
+        "",
+    ));
+    let check = |file: &Path| {
+        bbx()
+            .args(["strategy", "A3_B4", "--check-tree"])
+            .arg(file)
+            .output()
+            .expect("runs")
+    };
+    let ok = check(&trees);
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("rays   total {}", found["rays_total"])),
+        "{text}"
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&trees).unwrap()).unwrap();
+    // One outcome wrong: the first branch of the root claims another exit.
+    let mut wrong = v.clone();
+    let branch = &mut wrong["rays"]["shoot"]["branches"][0][0];
+    let taken: Vec<Value> = v["rays"]["shoot"]["branches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b[0].clone())
+        .collect();
+    *branch = (1..=12)
+        .map(|k| serde_json::json!({"result": "exit", "exit": k}))
+        .chain([serde_json::json!({"result": "miss", "exit": null})])
+        .find(|o| !taken.contains(o))
+        .expect("an outcome the root has no branch for");
+    let file = dir.join("wrong-outcome.json");
+    std::fs::write(&file, wrong.to_string()).unwrap();
+    let out = check(&file);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("for which the tree has no branch"), "{err}");
+    // The total wrong by one.
+    let mut wrong = v.clone();
+    wrong["rays_total"] = (v["rays_total"].as_u64().unwrap() - 1).into();
+    let file = dir.join("wrong-total.json");
+    std::fs::write(&file, wrong.to_string()).unwrap();
+    let out = check(&file);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("add up to"), "{err}");
+    assert!(err.contains("not the"), "{err}");
 }

@@ -36,7 +36,9 @@ bound from rollout's value, cut into units (the sets the first rays leave, and \
 a level deeper those of at least --deeper molecules), shared out and kept as \
 --bound's are (below). Stopped short by --timeout it says so (the policy's \
 report still printed, exit status 0); stopped by Ctrl-C it exits with status \
-130; the same command resumes it. --tree FILE writes its decision trees. \
+130; the same command resumes it. --tree FILE writes its decision trees, and \
+--check-tree FILE replays such a file against every molecule, apart from the \
+search. \
 --bound adds a proven lower bound of the fewest rays, where the optimum is \
 out of reach: no strategy needs fewer rays on average, nor a shorter \
 longest game. With --depth D its search is cut into units (the sets the \
@@ -54,7 +56,8 @@ Examples:
   bbx strategy A4_B8 --molecule 868
   bbx strategy A4_B6 --policy score --json
   bbx strategy A3_B5 --optimal
-  bbx strategy A4_B5 --optimal --tree trees.json --workers 2
+  bbx strategy A3_B4 --optimal --tree trees.json --workers 2
+  bbx strategy A3_B4 --check-tree trees.json
   bbx strategy A4_B8 --bound
   bbx strategy A4_B8 --bound --depth 3 --workers 2
   bbx strategy A4_B8 --bound --depth 4 --processes 2 --process 0   (and --process 1 beside it)"
@@ -77,6 +80,13 @@ pub struct Args {
     /// Also the best strategy for each measure, by exhaustive search
     #[arg(long, conflicts_with = "molecule", group = "shared")]
     optimal: bool,
+    /// Replay the decision trees of FILE (written by --optimal --tree)
+    ///
+    /// Every molecule's game, with rays traced apart from the search: each
+    /// outcome must have its branch, every rays game must end where no ray
+    /// tells the molecules apart, and the totals must be the file's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["molecule", "optimal", "bound"])]
+    check_tree: Option<std::path::PathBuf>,
     /// With --optimal: cut the sets of at least N molecules a level deeper
     ///
     /// Smaller units, for more machines [default: an eighth of the
@@ -153,6 +163,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    if let Some(path) = &args.check_tree {
+        return check_tree(&args, path);
+    }
     args.workers.apply()?;
     let shared = if args.bound || args.optimal {
         Some(bound_options(&args)?)
@@ -483,6 +496,57 @@ fn optimum_cut_short(o: &SharedOptimum, ended: Ended) -> String {
         ),
         None => format!("{why} before the best strategy was found"),
     }
+}
+
+/// `--check-tree FILE`: the certificate replayed, a line (or the JSON of
+/// what the replay found).
+fn check_tree(args: &Args, path: &std::path::Path) -> bbx::Result<(String, Status)> {
+    const LIMIT: u64 = 1 << 31;
+    let shown = path.display().to_string();
+    let io = |source| bbx::Error::Io {
+        path: shown.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, LIMIT + 1), &mut text)
+        .map_err(io)?;
+    if text.len() as u64 > LIMIT {
+        return Err(bbx::Error::invalid(format!(
+            "{shown}: larger than {LIMIT} bytes, more than any tree file bbx writes"
+        )));
+    }
+    let checked = bbx::assistant::certificate::check(&text, &shown, &budget(args.timeout))?;
+    let Some(c) = checked.value else {
+        return Ok(nothing(args.json, checked.ended, "every game was replayed"));
+    };
+    if c.config != args.config.to_string() {
+        return Err(bbx::Error::invalid(format!(
+            "{shown}: holds the trees of {}, not {}",
+            c.config, args.config
+        )));
+    }
+    if args.json {
+        return Ok((json(&c)?, Status::Done));
+    }
+    let mut out = format!(
+        "{shown}: the trees of {} replayed against its {} molecules, rays traced apart from the search ({:.1} s)\n",
+        c.config, c.molecules, c.seconds
+    );
+    if let (Some(total), Some(longest), Some(stops)) = (c.rays_total, c.rays_longest, c.rays_stops)
+    {
+        out.push_str(&format!(
+            "rays   total {total} (mean {:.4}), as the file says; longest game {longest}; every one of the {stops} stops holds molecules no ray tells apart\n",
+            total as f64 / c.molecules.max(1) as f64
+        ));
+    }
+    if let Some(total) = c.score_total {
+        out.push_str(&format!(
+            "score  total {total} (mean {:.4}), as the file says\n",
+            total as f64 / c.molecules.max(1) as f64
+        ));
+    }
+    Ok((out, Status::Done))
 }
 
 /// What stopped a shared bound (`ended`) cut short, and how to resume it.
