@@ -267,6 +267,57 @@ where
     }
 }
 
+/// A whole number with its thousands grouped: `229,246`.
+///
+/// ```
+/// assert_eq!(bbx::error::grouped(229246u32), "229,246");
+/// assert_eq!(bbx::error::grouped(17u8), "17");
+/// ```
+pub fn grouped(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// [`quantity`] with the number's thousands grouped: `229,246 molecules`.
+pub fn counted(n: impl Into<u128>, singular: &str, plural: &str) -> String {
+    let n = n.into();
+    let noun = if n == 1 { singular } else { plural };
+    format!("{} {noun}", grouped(n))
+}
+
+/// A number that is an estimate, in words: `94.4 billion`, `229 thousand`,
+/// `5,210`.
+///
+/// ```
+/// assert_eq!(bbx::error::about(94.4e9), "94.4 billion");
+/// assert_eq!(bbx::error::about(5210.4), "5,210");
+/// ```
+pub fn about(n: f64) -> String {
+    if !n.is_finite() || n < 0.0 {
+        return format!("{n}");
+    }
+    if n < 1e5 {
+        grouped(n.round() as u128)
+    } else if n < 1e6 {
+        format!("{:.0} thousand", n / 1e3)
+    } else if n < 1e9 {
+        format!("{:.1} million", n / 1e6)
+    } else if n < 1e12 {
+        format!("{:.1} billion", n / 1e9)
+    } else if n < 1e15 {
+        format!("{:.1} trillion", n / 1e12)
+    } else {
+        format!("{n:.2e}")
+    }
+}
+
 /// A name the user gave (a file's path) as a message shows it: whole, its
 /// line ends and other control characters escaped (`\n`), so that the
 /// message stays on one line.

@@ -35,7 +35,20 @@ use std::fmt;
 /// [`key`](Setting::key) is a stable identifier in kebab case; the command
 /// line happens to spell its flags that way, but the library never adds
 /// the dashes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::IntoStaticStr,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Setting {
@@ -157,7 +170,8 @@ pub struct Text {
 }
 
 /// A piece of [`Text`]: words, or a setting to be named.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Piece {
     /// Words shown as they are.
     Words(String),

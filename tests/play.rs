@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use bbx::play::app::{Mode, Options};
 use bbx::play::coach::CoachLimits;
+use bbx::play::middle::{Mode, Options};
 use bbx::play::referee::Judge;
 use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Source, Start, start};
@@ -102,7 +102,8 @@ fn type_text(app: &mut Session, text: &str) {
 /// Draws the app on a `w`×`h` test terminal and returns its lines.
 fn screen(app: &mut Session, w: u16, h: u16) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| bbx::play::draw(app.app(), f)).expect("draws");
+    t.draw(|f| bbx::play::draw(app.middle().scene(), f))
+        .expect("draws");
     let buf = t.backend().buffer();
     (0..h)
         .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
@@ -156,8 +157,8 @@ fn board(lines: &[String], p: usize) -> Vec<String> {
 /// Moves the cursor to padded row `r`, column `c` with the arrow keys, going
 /// through the box (the corners are not on the cursor's way).
 fn goto(app: &mut Session, r: usize, c: usize) {
-    let p = app.app().game().width();
-    let (mut row, mut col) = app.app().cursor().row_col();
+    let p = app.middle().game().width();
+    let (mut row, mut col) = app.middle().cursor().row_col();
     let mut press = |k: &str| keys(app, k);
     // Into the box first.
     if col == 0 {
@@ -201,28 +202,28 @@ fn goto(app: &mut Session, r: usize, c: usize) {
         press("Right");
     }
     assert_eq!(
-        app.app().cursor().row_col(),
+        app.middle().cursor().row_col(),
         (r, c),
         "the cursor reached ({r},{c})"
     );
 }
 
 fn goto_position(app: &mut Session, pos: usize) {
-    let p = app.app().game().width();
+    let p = app.middle().game().width();
     let q = bbx::rules::board::port(p, pos);
     goto(app, q.row, q.col);
 }
 
 fn goto_cell(app: &mut Session, cell: usize) {
-    let p = app.app().game().width();
+    let p = app.middle().game().width();
     goto(app, cell / p + 1, cell % p + 1);
 }
 
 /// Places the guess `m` (removing any other atoms) with the keyboard.
 fn place(app: &mut Session, m: &Molecule) {
-    let p = app.app().game().width();
+    let p = app.middle().game().width();
     for (i, want) in m.cells().into_iter().enumerate().take(p * p) {
-        if app.app().game().is_guessed(i) != want {
+        if app.middle().game().is_guessed(i) != want {
             goto_cell(app, i);
             keys(app, "Enter");
         }
@@ -245,15 +246,20 @@ fn bbx(args: &[&str]) -> (String, String, i32) {
 
 fn save(app: &mut Session, path: &str) {
     keys(app, "s");
-    assert!(matches!(app.app().mode(), Mode::SavePrompt { .. }));
+    assert!(matches!(app.middle().mode(), Mode::SavePrompt { .. }));
     type_text(app, path);
     keys(app, "Enter");
-    assert_eq!(app.app().mode(), &Mode::Board, "{:?}", app.app().message());
     assert_eq!(
-        app.app().saved_to(),
+        app.middle().mode(),
+        &Mode::Board,
+        "{:?}",
+        app.middle().message()
+    );
+    assert_eq!(
+        app.middle().saved_to(),
         Some(path),
         "{:?}",
-        app.app().message()
+        app.middle().message()
     );
 }
 
@@ -261,7 +267,7 @@ fn save(app: &mut Session, path: &str) {
 fn shooting_and_marking() {
     let mut app = random_game(7);
     let p = 8;
-    let hidden = app.app().game().spectrum().clone();
+    let hidden = app.middle().game().spectrum().clone();
     let first = screen(&mut app, 100, 30);
     assert!(text(&first).contains("cursor  ray 1 (left, row 1)"));
     assert!(text(&first).contains("4 atoms are hidden"));
@@ -269,11 +275,14 @@ fn shooting_and_marking() {
     // Ray 1, then rays 2 and 3 down the left side.
     keys(&mut app, "Enter j Enter Down Enter");
     for q in 1..=3 {
-        assert_eq!(app.app().game().observation().get(q), Some(hidden.get(q)));
+        assert_eq!(
+            app.middle().game().observation().get(q),
+            Some(hidden.get(q))
+        );
     }
     let lines = screen(&mut app, 100, 30);
     let b = board(&lines, p);
-    let marks = app.app().game().marks();
+    let marks = app.middle().game().marks();
     for r in 1..=3 {
         let left = b[r].chars().nth(1).unwrap();
         assert_eq!(left, marks[r - 1], "row {r}: {}", b[r]);
@@ -287,28 +296,28 @@ fn shooting_and_marking() {
         - (1..=3)
             .filter(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k <= 3))
             .count();
-    assert_eq!(app.app().game().ray_score(), expected);
+    assert_eq!(app.middle().game().ray_score(), expected);
     assert!(text(&lines).contains(&format!("score {expected}")));
 
     // Shooting a ray again costs nothing.
     keys(&mut app, "Enter");
-    assert_eq!(app.app().game().ray_score(), expected);
-    assert!(app.app().message().unwrap().0.contains("known already"));
+    assert_eq!(app.middle().game().ray_score(), expected);
+    assert!(app.middle().message().unwrap().0.contains("known already"));
 
     // An atom in the box, put and taken back.
     keys(&mut app, "l Enter");
-    assert!(app.app().game().is_guessed(2 * p));
+    assert!(app.middle().game().is_guessed(2 * p));
     let b = board(&screen(&mut app, 100, 30), p);
     assert_eq!(b[3].chars().nth(3), Some('O'), "{}", b[3]);
     keys(&mut app, "Enter");
-    assert_eq!(app.app().game().placed(), 0);
+    assert_eq!(app.middle().game().placed(), 0);
 
     // The cursor goes round a corner, and across the box outwards.
     goto(&mut app, 1, 0);
     keys(&mut app, "Up");
-    assert_eq!(app.app().cursor().row_col(), (0, 1));
+    assert_eq!(app.middle().cursor().row_col(), (0, 1));
     keys(&mut app, "Up");
-    assert_eq!(app.app().cursor().row_col(), (p + 1, 1));
+    assert_eq!(app.middle().cursor().row_col(), (p + 1, 1));
     goto(&mut app, 1, 0);
 
     // A mouse click on a cell puts an atom there; one on the border shoots.
@@ -323,9 +332,12 @@ fn shooting_and_marking() {
         modifiers: KeyModifiers::NONE,
     };
     app.handle_mouse(click(x0 + 2 * 5 + 1, y0 + 4), area); // row 4, column 5
-    assert!(app.app().game().is_guessed(3 * p + 4));
+    assert!(app.middle().game().is_guessed(3 * p + 4));
     app.handle_mouse(click(x0 + 2 * 3 + 1, y0), area); // top, column 3: position 30
-    assert_eq!(app.app().game().observation().get(30), Some(hidden.get(30)));
+    assert_eq!(
+        app.middle().game().observation().get(30),
+        Some(hidden.get(30))
+    );
 }
 
 #[test]
@@ -354,13 +366,13 @@ fn the_coach_agrees_with_solve_and_suggest() {
         keys(&mut app, "Enter");
     }
     keys(&mut app, "c x b");
-    assert!(app.app().coach_used());
+    assert!(app.middle().coach_used());
     assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
-    let obs = app.app().game().observation().clone();
+    let obs = app.middle().game().observation().clone();
     let answer = app
-        .app()
+        .middle()
         .coach()
-        .answer_for(&obs)
+        .latest(&obs)
         .expect("an answer")
         .clone();
     // An atom on a cell the coach shows certainly empty.
@@ -374,8 +386,8 @@ fn the_coach_agrees_with_solve_and_suggest() {
     keys(&mut app, "Enter");
     let lines = screen(&mut app, 100, 30);
     let shown = text(&lines);
-    let n = answer.report.count;
-    assert!(answer.report.ended.is_complete());
+    let n = answer.count;
+    assert!(answer.ended.is_complete());
     assert!(
         shown.contains(&format!("{n} molecules fit the rays shot")),
         "{shown}"
@@ -410,7 +422,7 @@ fn the_coach_agrees_with_solve_and_suggest() {
         .collect();
     let misplaced = certain_empty
         .iter()
-        .filter(|&&c| app.app().game().is_guessed(c))
+        .filter(|&&c| app.middle().game().is_guessed(c))
         .count();
     assert_eq!(misplaced, 1, "the atom put on cell {empty_cell}");
     assert_eq!(dots + misplaced, empty, "{}", text(&lines));
@@ -476,20 +488,20 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
     };
     let mut app = app_for(setup);
     assert!(matches!(
-        app.app().started().source,
+        app.middle().started().source,
         Source::Puzzle {
             answers: Some(3),
             ..
         }
     ));
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     assert!(answers.contains(&hidden));
     let other = answers.iter().find(|m| **m != hidden).unwrap().clone();
     // Every ray was given by the puzzle: nothing to pay.
-    assert_eq!(app.app().game().ray_score(), 0);
+    assert_eq!(app.middle().game().ray_score(), 0);
     place(&mut app, &other);
     keys(&mut app, "g");
-    let v = app.app().game().verdict().expect("judged").clone();
+    let v = app.middle().game().verdict().expect("judged").clone();
     assert!(v.won && !v.exact && v.score == 0 && v.penalty == 0, "{v:?}");
     assert!(v.wrong >= 1);
     let lines = screen(&mut app, 120, 34);
@@ -505,7 +517,7 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
     // The coach's keys now point to the list of molecules.
     keys(&mut app, "c");
     assert!(
-        app.app()
+        app.middle()
             .message()
             .unwrap()
             .0
@@ -515,7 +527,7 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
     keys(&mut app, "a");
     assert!(app.wait_for_coach(COACH_WAIT));
     let listed = text(&screen(&mut app, 120, 40));
-    let rays = app.app().game().observation().rays().len();
+    let rays = app.middle().game().observation().rays().len();
     assert!(
         listed.contains(&format!("3 molecules fit the {rays} rays shot")),
         "{listed}"
@@ -525,14 +537,14 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
         "{listed}"
     );
     keys(&mut app, "Esc");
-    assert_eq!(app.app().mode(), &Mode::Board);
+    assert_eq!(app.middle().mode(), &Mode::Board);
     // The game is over: q quits without asking.
     keys(&mut app, "q");
     assert!(app.should_quit());
     assert!(
-        app.app().summary().contains("won with a score of 0"),
+        app.middle().summary().contains("won with a score of 0"),
         "{}",
-        app.app().summary()
+        app.middle().summary()
     );
 }
 
@@ -540,7 +552,7 @@ fn a_consistent_guess_that_is_not_the_hidden_molecule_wins() {
 fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
     let mut app = random_game(3);
     let p = 8;
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     // Shoot every ray along the left side and the bottom.
     for q in 1..=2 * p {
         goto_position(&mut app, q);
@@ -557,7 +569,7 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         })
         .filter_map(Result::ok)
         .find(|g| {
-            app.app()
+            app.middle()
                 .game()
                 .observation()
                 .first_difference(&Spectrum::of(g, Rules::Standard))
@@ -566,14 +578,14 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
         .expect("a contradicted guess");
     place(&mut app, &guess);
     keys(&mut app, "g");
-    assert!(matches!(app.app().mode(), Mode::WrongGuess { .. }));
+    assert!(matches!(app.middle().mode(), Mode::WrongGuess));
     keys(&mut app, "e");
-    let v = app.app().game().verdict().unwrap().clone();
+    let v = app.middle().game().verdict().unwrap().clone();
     let e = v.evidence.expect("the telling ray");
     assert!(!v.won && e.shot);
-    assert_eq!(v.score, app.app().game().ray_score() + 5 * v.wrong);
+    assert_eq!(v.score, app.middle().game().ray_score() + 5 * v.wrong);
     assert_eq!(
-        app.app().game().observation().get(e.position),
+        app.middle().game().observation().get(e.position),
         Some(e.hidden)
     );
     assert_eq!(
@@ -583,7 +595,7 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
     assert_ne!(e.hidden, e.guess);
     // The cursor is put on that ray, and the panel explains it.
     let q = bbx::rules::board::port(p, e.position);
-    assert_eq!(app.app().cursor().row_col(), (q.row, q.col));
+    assert_eq!(app.middle().cursor().row_col(), (q.row, q.col));
     let shown = panel(&screen(&mut app, 130, 34));
     assert!(shown.contains("NOT THIS TIME"), "{shown}");
     assert!(
@@ -610,22 +622,22 @@ fn a_guess_contradicting_a_ray_shot_loses_and_that_ray_is_shown() {
     cells.dedup();
     let guessed = cells
         .iter()
-        .filter(|(r, c)| app.app().game().is_guessed(p * (r - 1) + c - 1))
+        .filter(|(r, c)| app.middle().game().is_guessed(p * (r - 1) + c - 1))
         .count();
     assert_eq!(plus, cells.len() - guessed, "{b:?}");
     // Shooting is over.
     let unshot = (1..=4 * p)
-        .find(|&q| app.app().game().observation().get(q).is_none())
+        .find(|&q| app.middle().game().observation().get(q).is_none())
         .expect("a ray not shot");
     goto_position(&mut app, unshot);
     keys(&mut app, "Enter");
-    assert_eq!(app.app().game().observation().get(unshot), None);
+    assert_eq!(app.middle().game().observation().get(unshot), None);
 }
 
 #[test]
 fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     let mut app = random_game(21);
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     let p = 8;
     // No ray shot: any other molecule fits the rays shot, but a ray tells.
     let moved: Vec<usize> = hidden
@@ -646,9 +658,9 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     );
     place(&mut app, &guess);
     keys(&mut app, "g");
-    assert!(matches!(app.app().mode(), Mode::WrongGuess { .. }));
+    assert!(matches!(app.middle().mode(), Mode::WrongGuess));
     keys(&mut app, "e");
-    let v = app.app().game().verdict().unwrap().clone();
+    let v = app.middle().game().verdict().unwrap().clone();
     let e = v.evidence.unwrap();
     assert!(!v.won && !e.shot && v.score == 5);
     let shown = panel(&screen(&mut app, 130, 34));
@@ -668,9 +680,9 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     // ... once a ray is shot: a guess before any ray is judged by every ray
     // (it used to win with score 0).
     keys(&mut lenient, "g");
-    assert!(matches!(lenient.app().mode(), Mode::WrongGuess { .. }));
+    assert!(matches!(lenient.middle().mode(), Mode::WrongGuess));
     keys(&mut lenient, "e");
-    assert!(!lenient.app().game().verdict().unwrap().won);
+    assert!(!lenient.middle().game().verdict().unwrap().won);
     let mut lenient = app_for(Setup {
         seed: Some(21),
         judge: Judge::RaysShot,
@@ -685,15 +697,15 @@ fn a_guess_fitting_the_rays_shot_can_still_lose_to_a_ray_not_shot() {
     keys(&mut lenient, "Enter");
     place(&mut lenient, &guess);
     keys(&mut lenient, "g");
-    assert!(lenient.app().game().verdict().unwrap().won);
+    assert!(lenient.middle().game().verdict().unwrap().won);
 }
 
 #[test]
 fn a_guess_needs_as_many_atoms_as_hidden() {
     let mut app = random_game(4);
     keys(&mut app, "l Enter g");
-    assert!(app.app().game().verdict().is_none());
-    let (m, _) = app.app().message().unwrap();
+    assert!(app.middle().game().verdict().is_none());
+    let (m, _) = app.middle().message().unwrap();
     assert!(m.contains("place exactly 4 atoms"), "{m}");
 }
 
@@ -701,7 +713,7 @@ fn a_guess_needs_as_many_atoms_as_hidden() {
 fn save_then_resume() {
     let dir = scratch("save");
     let mut app = random_game(99);
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     for q in [1, 5, 9, 14, 20, 27] {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
@@ -754,19 +766,19 @@ fn save_then_resume() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    assert_eq!(resumed.app().game().hidden(), &hidden);
+    assert_eq!(resumed.middle().game().hidden(), &hidden);
     assert_eq!(
-        resumed.app().game().observation(),
-        app.app().game().observation()
+        resumed.middle().game().observation(),
+        app.middle().game().observation()
     );
-    assert_eq!(resumed.app().game().marks(), app.app().game().marks());
+    assert_eq!(resumed.middle().game().marks(), app.middle().game().marks());
     assert_eq!(
-        resumed.app().game().ray_score(),
-        app.app().game().ray_score()
+        resumed.middle().game().ray_score(),
+        app.middle().game().ray_score()
     );
-    assert_eq!(resumed.app().game().guess(), app.app().game().guess());
+    assert_eq!(resumed.middle().game().guess(), app.middle().game().guess());
     assert!(matches!(
-        resumed.app().started().source,
+        resumed.middle().started().source,
         Source::Saved { .. }
     ));
     let mut resumed = resumed;
@@ -778,14 +790,14 @@ fn save_then_resume() {
     let finish = |a: &mut Session| {
         place(a, &hidden);
         keys(a, "g");
-        a.app().game().verdict().unwrap().clone()
+        a.middle().game().verdict().unwrap().clone()
     };
     let v1 = finish(&mut app);
     let v2 = finish(&mut resumed);
     assert_eq!(v1, v2);
     assert!(v1.won && v1.exact);
     keys(&mut resumed, "s Enter");
-    assert_eq!(resumed.app().mode(), &Mode::Board);
+    assert_eq!(resumed.middle().mode(), &Mode::Board);
     let finished = start(&Setup {
         start: Start::File(file.to_string()),
         ..Setup::default()
@@ -844,14 +856,14 @@ fn saving_asks_before_replacing_a_file_and_reports_failures() {
     keys(&mut app, "s");
     type_text(&mut app, file.to_str().unwrap());
     keys(&mut app, "Enter");
-    assert!(matches!(app.app().mode(), Mode::ConfirmOverwrite { .. }));
+    assert!(matches!(app.middle().mode(), Mode::ConfirmOverwrite { .. }));
     keys(&mut app, "n Esc");
-    assert_eq!(app.app().mode(), &Mode::Board);
+    assert_eq!(app.middle().mode(), &Mode::Board);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
     keys(&mut app, "s");
     type_text(&mut app, dir.join("no/such/dir.txt").to_str().unwrap());
     keys(&mut app, "Enter");
-    let (m, _) = app.app().message().unwrap();
+    let (m, _) = app.middle().message().unwrap();
     assert!(m.starts_with("Cannot save to"), "{m}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -860,15 +872,15 @@ fn saving_asks_before_replacing_a_file_and_reports_failures() {
 fn quitting_asks_while_the_game_is_unfinished() {
     let mut app = random_game(8);
     keys(&mut app, "q");
-    assert_eq!(app.app().mode(), &Mode::ConfirmQuit);
+    assert_eq!(app.middle().mode(), &Mode::ConfirmQuit);
     let shown = text(&screen(&mut app, 100, 30));
     assert!(shown.contains("The game is not finished. Quit?"), "{shown}");
     keys(&mut app, "n");
     assert!(!app.should_quit());
-    assert_eq!(app.app().mode(), &Mode::Board);
+    assert_eq!(app.middle().mode(), &Mode::Board);
     keys(&mut app, "q y");
     assert!(app.should_quit());
-    assert!(app.app().summary().ends_with("unfinished, not saved."));
+    assert!(app.middle().summary().ends_with("unfinished, not saved."));
     let mut app = random_game(8);
     keys(&mut app, "CtrlC");
     assert!(app.should_quit(), "Ctrl-C quits at once");
@@ -884,9 +896,9 @@ fn help_notation_and_small_terminals() {
         "{shown}"
     );
     keys(&mut app, "x");
-    assert_eq!(app.app().mode(), &Mode::Board, "any key closes the help");
+    assert_eq!(app.middle().mode(), &Mode::Board, "any key closes the help");
     assert!(
-        !app.app().panels().certain,
+        !app.middle().panels().certain,
         "the key that closed the help did nothing else"
     );
 
@@ -896,7 +908,7 @@ fn help_notation_and_small_terminals() {
         keys(&mut app, "Enter");
     }
     keys(&mut app, "e");
-    assert_eq!(app.app().notation(), Notation::Emacs);
+    assert_eq!(app.middle().notation(), Notation::Emacs);
     let b = board(&screen(&mut app, 100, 30), 8);
     let left: String = b[1..9].iter().map(|l| l.chars().nth(1).unwrap()).collect();
     assert!(left.chars().all(|c| "HR123456789".contains(c)), "{left}");
@@ -904,7 +916,7 @@ fn help_notation_and_small_terminals() {
     // Too small for the board: a message that says how large it must be.
     let small = words(&screen(&mut app, 20, 10));
     assert!(
-        small.contains("needs a terminal of at least 24×15"),
+        small.contains("needs a terminal of at least 25×15"),
         "{small}"
     );
     // Large enough for the board but not the panel: the board alone.
@@ -934,9 +946,9 @@ fn a_puzzle_that_does_not_give_the_count() {
         seed: Some(1),
         ..Setup::default()
     });
-    assert_eq!(app.app().game().hidden().to_string(), "O-O-------------");
+    assert_eq!(app.middle().game().hidden().to_string(), "O-O-------------");
     keys(&mut app, "l Enter Right Right Enter g");
-    assert!(app.app().game().verdict().unwrap().won);
+    assert!(app.middle().game().verdict().unwrap().won);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1039,15 +1051,19 @@ fn a_best_ray_ranked_on_every_molecule_is_not_called_partial() {
     let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
     keys(&mut app, "Enter b");
     assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
-    let obs = app.app().game().observation().clone();
+    let obs = app.middle().game().observation().clone();
     let answer = app
-        .app()
+        .middle()
         .coach()
-        .answer_for(&obs)
+        .latest(&obs)
         .expect("an answer")
         .clone();
     assert!(!answer.all_listed(), "the coach listed only some");
-    assert!(answer.report.splits_exact, "ranked on every molecule");
+    assert_eq!(
+        answer.ranking,
+        bbx::play::coach::Ranking::Every,
+        "ranked on every molecule"
+    );
     let shown = text(&screen(&mut app, 100, 30));
     assert!(shown.contains("best ray "), "{shown}");
     assert!(!shown.contains("ranked on the first"), "{shown}");
@@ -1117,17 +1133,17 @@ fn won_game(config: &str, seed: u64, rays: &[usize]) -> Session {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
     }
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     place(&mut app, &hidden);
     keys(&mut app, "g");
-    assert!(app.app().game().verdict().is_some_and(|v| v.won));
+    assert!(app.middle().game().verdict().is_some_and(|v| v.won));
     app
 }
 
 /// The review's line of the greedy policy's game against the hidden
 /// molecule of `app`, as `bbx strategy CONFIG --molecule N` plays it.
 fn policy_game(app: &Session, config: &str) -> String {
-    let number = bbx::rules::enumeration::rank(app.app().game().hidden()).unwrap();
+    let number = bbx::rules::enumeration::rank(app.middle().game().hidden()).unwrap();
     let (out, err, code) = bbx(&[
         "strategy",
         config,
@@ -1152,12 +1168,12 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     assert!(app.wait_for_coach(COACH_WAIT), "the review is worked out");
     let said = panel(&screen(&mut app, 130, 40));
     // The policy's own game against the same molecule, as bbx strategy plays it.
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     let policy = policy_game(&app, "A3_B5");
     assert!(said.contains(&policy), "{policy} in {said}");
     // Its average over all 2300 molecules: 11431 rays and 16626 points.
     assert!(
-        said.contains("on average (2300 molecules): 4.97 rays, score 7.23"),
+        said.contains("on average over A3_B5 (2300 molecules): 4.97 rays, score 7.23"),
         "{said}"
     );
     // The rays that told nothing new, counted here over every molecule.
@@ -1173,7 +1189,7 @@ fn the_verdict_reviews_the_game_against_the_policy() {
     let mut fitting: Vec<&Spectrum> = spectra.iter().collect();
     let truth = Spectrum::of(&hidden, Rules::Standard);
     let mut idle = Vec::new();
-    for &q in app.app().game().shots() {
+    for &q in app.middle().game().shots() {
         if fitting.iter().all(|s| s.get(q) == truth.get(q)) {
             idle.push(q.to_string());
         }
@@ -1221,7 +1237,7 @@ fn tathams_default_is_reviewed_without_the_average() {
 fn the_cursor_goes_round_corners_across_to_either_end_and_counts() {
     let mut app = random_game(30);
     let p = 8;
-    let at = |app: &Session| app.app().cursor().row_col();
+    let at = |app: &Session| app.middle().cursor().row_col();
     assert_eq!(at(&app), (1, 0));
     keys(&mut app, "o");
     assert_eq!(at(&app), (1, p + 1), "o: the opposite side");
@@ -1262,66 +1278,66 @@ fn marks_of_empty_cells_rows_and_columns_undo_and_redo() {
     // A cell.
     goto_cell(&mut app, 9);
     keys(&mut app, "m");
-    assert!(app.app().game().is_marked_empty(9));
+    assert!(app.middle().game().is_marked_empty(9));
     let b = board(&screen(&mut app, 80, 24), p);
     assert_eq!(b[2].chars().nth(5), Some(':'), "{b:?}");
     // No atom on a marked cell.
     keys(&mut app, "Enter");
-    assert!(!app.app().game().is_guessed(9));
-    assert!(app.app().message().unwrap().0.contains("marked empty"));
+    assert!(!app.middle().game().is_guessed(9));
+    assert!(app.middle().message().unwrap().0.contains("marked empty"));
     // A row, from its border position; an atom in it stays.
     goto_cell(&mut app, 3 * p + 2);
     keys(&mut app, "Enter");
     goto_position(&mut app, 4);
     keys(&mut app, "m");
     let row: Vec<bool> = (0..p)
-        .map(|c| app.app().game().is_marked_empty(3 * p + c))
+        .map(|c| app.middle().game().is_marked_empty(3 * p + c))
         .collect();
     assert_eq!(row.iter().filter(|&&m| m).count(), p - 1, "{row:?}");
-    assert!(!row[2] && app.app().game().is_guessed(3 * p + 2));
+    assert!(!row[2] && app.middle().game().is_guessed(3 * p + 2));
     // A column from the top; m again unmarks it.
     goto_position(&mut app, 4 * p); // top, column 1
     keys(&mut app, "m");
-    assert!((0..p).all(|r| app.app().game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| app.middle().game().is_marked_empty(p * r)));
     keys(&mut app, "m");
-    assert!((0..p).all(|r| !app.app().game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| !app.middle().game().is_marked_empty(p * r)));
     // Undo: the column marked again, then unmarked; redo.
     keys(&mut app, "u");
-    assert!((0..p).all(|r| app.app().game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| app.middle().game().is_marked_empty(p * r)));
     keys(&mut app, "u");
-    assert!((0..p).all(|r| !app.app().game().is_marked_empty(p * r) || r == 3));
+    assert!((0..p).all(|r| !app.middle().game().is_marked_empty(p * r) || r == 3));
     keys(&mut app, "U");
-    assert!((0..p).all(|r| app.app().game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| app.middle().game().is_marked_empty(p * r)));
     keys(&mut app, "CtrlR");
-    assert!((0..p).all(|r| !app.app().game().is_marked_empty(p * r)));
+    assert!((0..p).all(|r| !app.middle().game().is_marked_empty(p * r)));
     // Undo the rest with a count: the column twice, the row, the atom and
     // the cell.
     keys(&mut app, "5u");
-    assert!(!app.app().game().is_guessed(3 * p + 2));
-    assert!((0..p * p).all(|i| !app.app().game().is_marked_empty(i)));
+    assert!(!app.middle().game().is_guessed(3 * p + 2));
+    assert!((0..p * p).all(|i| !app.middle().game().is_marked_empty(i)));
     keys(&mut app, "u");
-    assert_eq!(app.app().message().unwrap().0, "Nothing to undo.");
+    assert_eq!(app.middle().message().unwrap().0, "Nothing to undo.");
 }
 
 #[test]
 fn undoing_a_shot_keeps_its_points() {
     let mut app = random_game(32);
-    let hidden = app.app().game().spectrum().clone();
+    let hidden = app.middle().game().spectrum().clone();
     // A ray that comes out: 2 points.
     let q = (1..=32)
         .find(|&q| matches!(hidden.get(q), Outcome::Exit(k) if k != q))
         .unwrap();
     goto_position(&mut app, q);
     keys(&mut app, "Enter");
-    assert_eq!(app.app().game().ray_score(), 2);
+    assert_eq!(app.middle().game().ray_score(), 2);
     keys(&mut app, "u");
     assert_eq!(
-        app.app().game().observation().shot_count(),
+        app.middle().game().observation().shot_count(),
         0,
         "off the board"
     );
-    assert_eq!(app.app().game().ray_score(), 2, "but paid");
-    let m = app.app().message().unwrap().0.to_string();
+    assert_eq!(app.middle().game().ray_score(), 2, "but paid");
+    let m = app.middle().message().unwrap().0.to_string();
     assert!(m.contains("Rays stay paid: score 2"), "{m}");
     let b = board(&screen(&mut app, 80, 24), 8);
     let port = bbx::rules::board::port(8, q);
@@ -1331,15 +1347,18 @@ fn undoing_a_shot_keeps_its_points() {
         "{b:?}"
     );
     keys(&mut app, "U");
-    assert_eq!(app.app().game().observation().get(q), Some(hidden.get(q)));
-    assert_eq!(app.app().game().ray_score(), 2);
+    assert_eq!(
+        app.middle().game().observation().get(q),
+        Some(hidden.get(q))
+    );
+    assert_eq!(app.middle().game().ray_score(), 2);
     // Shot again after an undo: nothing more to pay.
     keys(&mut app, "u Enter");
-    assert_eq!(app.app().game().ray_score(), 2);
-    assert!(app.app().message().unwrap().0.contains("paid already"));
+    assert_eq!(app.middle().game().ray_score(), 2);
+    assert!(app.middle().message().unwrap().0.contains("paid already"));
     // The coach and the referee see only the rays on the board.
     keys(&mut app, "u");
-    assert_eq!(app.app().game().rays_shot(), 0);
+    assert_eq!(app.middle().game().rays_shot(), 0);
     let shown = panel(&screen(&mut app, 80, 24));
     assert!(shown.contains("rays shot 0 score 2"), "{shown}");
 }
@@ -1348,15 +1367,15 @@ fn undoing_a_shot_keeps_its_points() {
 fn resigning_shows_the_answer_and_loses() {
     let mut app = random_game(33);
     keys(&mut app, "Enter Down Enter");
-    let rays = app.app().game().ray_score();
+    let rays = app.middle().game().ray_score();
     keys(&mut app, "r");
-    assert_eq!(app.app().mode(), &Mode::ConfirmResign);
+    assert_eq!(app.middle().mode(), &Mode::ConfirmResign);
     assert!(text(&screen(&mut app, 80, 24)).contains("y resigns"));
     keys(&mut app, "n");
-    assert_eq!(app.app().mode(), &Mode::Board);
-    assert!(!app.app().game().is_over(), "any other key goes back");
+    assert_eq!(app.middle().mode(), &Mode::Board);
+    assert!(!app.middle().game().is_over(), "any other key goes back");
     keys(&mut app, "r y");
-    let v = app.app().game().verdict().expect("over").clone();
+    let v = app.middle().game().verdict().expect("over").clone();
     assert!(v.resigned && !v.won && v.score == rays + 5 * 4, "{v:?}");
     let lines = screen(&mut app, 80, 24);
     let said = panel(&lines);
@@ -1367,20 +1386,24 @@ fn resigning_shows_the_answer_and_loses() {
     assert_eq!(hashes, 4, "{b:?}");
     keys(&mut app, "q");
     assert!(
-        app.app().summary().contains("resigned (lost)"),
+        app.middle().summary().contains("resigned (lost)"),
         "{}",
-        app.app().summary()
+        app.middle().summary()
     );
-    // n during a game says r resigns.
+    // n during a game asks before abandoning it.
     let mut app = random_game(34);
     keys(&mut app, "n");
-    assert!(app.app().message().unwrap().0.contains("r resigns"));
+    assert_eq!(app.middle().mode(), &Mode::ConfirmNew);
+    let shown = text(&screen(&mut app, 80, 24));
+    assert!(shown.contains("Abandon it for a new one?"), "{shown}");
+    keys(&mut app, "x");
+    assert_eq!(app.middle().mode(), &Mode::Board);
 }
 
 #[test]
 fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     let mut app = random_game(35);
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     let p = 8;
     // One atom moved: no ray shot yet, so the referee names one not shot.
     let moved = (0..p * p).find(|c| !hidden.cells()[*c]).unwrap();
@@ -1391,22 +1414,33 @@ fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     assert_ne!(hs, Spectrum::of(&guess, Rules::Standard));
     place(&mut app, &guess);
     keys(&mut app, "g");
-    let Mode::WrongGuess { verdict } = app.app().mode().clone() else {
-        panic!("a wrong guess asks first: {:?}", app.app().mode());
-    };
+    assert_eq!(
+        app.middle().mode(),
+        &Mode::WrongGuess,
+        "a wrong guess asks first"
+    );
+    let verdict = app
+        .middle()
+        .game()
+        .pending()
+        .expect("the wrong guess waits")
+        .clone();
     let e = verdict.evidence.unwrap();
     assert!(!e.shot);
     let shown = text(&screen(&mut app, 80, 24));
     assert!(shown.contains("Your guess is wrong."), "{shown}");
     assert!(shown.contains("p or Enter plays on"), "{shown}");
     assert!(shown.contains("e ends the game"), "{shown}");
-    assert!(!app.app().game().is_over(), "the answer is not shown yet");
+    assert!(
+        !app.middle().game().is_over(),
+        "the answer is not shown yet"
+    );
     // Play on: the ray is shot and counted, the cursor on it.
     keys(&mut app, "p");
-    assert_eq!(app.app().mode(), &Mode::Board);
-    assert!(!app.app().game().is_over());
+    assert_eq!(app.middle().mode(), &Mode::Board);
+    assert!(!app.middle().game().is_over());
     assert_eq!(
-        app.app().game().observation().get(e.position),
+        app.middle().game().observation().get(e.position),
         Some(e.hidden)
     );
     let cost = if matches!(e.hidden, Outcome::Exit(_)) {
@@ -1414,8 +1448,8 @@ fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     } else {
         1
     };
-    assert_eq!(app.app().game().ray_score(), cost);
-    assert_eq!(app.app().cursor().row_col(), {
+    assert_eq!(app.middle().game().ray_score(), cost);
+    assert_eq!(app.middle().cursor().row_col(), {
         let q = bbx::rules::board::port(p, e.position);
         (q.row, q.col)
     });
@@ -1423,10 +1457,17 @@ fn playing_on_after_a_wrong_guess_shows_and_counts_the_ray() {
     // Fix the guess and win, the wrong guess told in the verdict.
     place(&mut app, &hidden);
     keys(&mut app, "g");
-    let v = app.app().game().verdict().unwrap().clone();
-    assert!(v.won && v.wrong_guesses == 1 && v.score == cost, "{v:?}");
+    let v = app.middle().game().verdict().unwrap().clone();
+    // The wrong guess played on costs 5 whatever the atoms it got wrong.
+    assert!(
+        v.won && v.wrong_guesses == 1 && v.score == cost + 5,
+        "{v:?}"
+    );
     let said = panel(&screen(&mut app, 80, 24));
-    assert!(said.contains("after 1 wrong guess played on"), "{said}");
+    assert!(
+        said.contains("5 for 1 wrong guess played on (×5)"),
+        "{said}"
+    );
 }
 
 /// The lines of the screen that hold a phrase, for the layout checks: each
@@ -1465,7 +1506,7 @@ fn every_screen_fits_80_by_24() {
     // Help: every key and what it does, the score, the judge and the rules.
     keys(&mut app, "?");
     let lines = screen(&mut app, w, h);
-    for (k, what) in bbx::play::input::KEYS {
+    for (k, what) in bbx::play::keys::help(bbx::play::keys::Profile::Bbx) {
         assert!(
             lines.iter().any(|l| l.contains(&format!("{k} {what}"))),
             "{k}: {}",
@@ -1473,19 +1514,19 @@ fn every_screen_fits_80_by_24() {
         );
     }
     for phrase in [
-        "Score: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom.",
+        "Score: 1 per hit or reflection, 2 per exit pair, 5 per misplaced atom,",
         "(Tatham's rule)",
         "Undone rays stay paid",
         "Box: O your atom, : marked empty",
     ] {
         assert!(on_one_line(&lines, phrase), "{phrase}: {}", text(&lines));
     }
-    assert!(on_one_line(&lines, "any key closes the help"));
+    assert!(on_one_line(&lines, "any other key closes the help"));
     keys(&mut app, "Esc");
 
     // The verdict of a losing guess: both boards, the explanation, the
     // review, the legend, the cursor, the message and the keys.
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     let a = hidden.atoms();
     let wrong = (0..64)
         .filter(|c| !hidden.cells()[*c])
@@ -1507,7 +1548,7 @@ fn every_screen_fits_80_by_24() {
         "NOT THIS TIME",
         "score ",
         "greedy policy:",
-        "on average (635376 molecules)",
+        "on average over A4_B8 (635376 molecules)",
         "O right · x wrong",
         "cursor ray",
         "(the coach helped in this game)",
@@ -1530,7 +1571,7 @@ fn a_wrong_atom_on_the_path_stays_visible() {
     // player's wrong atoms as 'X', not '+' (which would hide the atom) nor
     // 'x' (which would hide the path).
     let mut app = random_game(37);
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     let p = 8;
     let a = hidden.atoms();
     // A wrong atom on the path of some ray in the hidden molecule.
@@ -1545,7 +1586,7 @@ fn a_wrong_atom_on_the_path_stays_visible() {
     let guess = Molecule::new(p, [a[0], a[1], a[2], cell]).unwrap();
     place(&mut app, &guess);
     keys(&mut app, "g");
-    if matches!(app.app().mode(), Mode::WrongGuess { .. }) {
+    if matches!(app.middle().mode(), Mode::WrongGuess) {
         keys(&mut app, "e");
     }
     goto_position(&mut app, ray);
@@ -1561,7 +1602,7 @@ fn a_wrong_atom_on_the_path_stays_visible() {
 fn a_save_keeps_marks_undo_and_the_rays_paid() {
     let dir = scratch("tools");
     let mut app = random_game(40);
-    let spectrum = app.app().game().spectrum().clone();
+    let spectrum = app.middle().game().spectrum().clone();
     goto_position(&mut app, 3);
     keys(&mut app, "Enter");
     goto_cell(&mut app, 20);
@@ -1570,11 +1611,11 @@ fn a_save_keeps_marks_undo_and_the_rays_paid() {
     keys(&mut app, "m");
     goto_position(&mut app, 11);
     keys(&mut app, "Enter u"); // shot, then undone: still paid
-    let score = app.app().game().ray_score();
+    let score = app.middle().game().ray_score();
     let file = dir.join("with tools.txt");
     let file = file.to_str().unwrap();
     save(&mut app, file);
-    let m = app.app().message().unwrap().0.to_string();
+    let m = app.middle().message().unwrap().0.to_string();
     assert!(
         m.contains(&format!("'bbx play \"{file}\"' resumes")),
         "a name with a space is quoted: {m}"
@@ -1583,21 +1624,21 @@ fn a_save_keeps_marks_undo_and_the_rays_paid() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    let g = resumed.app().game();
+    let g = resumed.middle().game();
     assert_eq!(g.ray_score(), score, "the undone ray is still paid");
-    assert_eq!(g.observation(), app.app().game().observation());
+    assert_eq!(g.observation(), app.middle().game().observation());
     assert!(g.is_marked_empty(20));
     assert!((0..8).all(|r| g.is_marked_empty(8 * r + 5)));
-    assert_eq!(g.history(), app.app().game().history());
-    assert_eq!(g.shots(), app.app().game().shots());
+    assert_eq!(g.history(), app.middle().game().history());
+    assert_eq!(g.shots(), app.middle().game().shots());
     // Redo after resuming: the undone ray comes back, for free.
-    assert_eq!(resumed.app().game().observation().get(11), None);
+    assert_eq!(resumed.middle().game().observation().get(11), None);
     keys(&mut resumed, "U");
     assert_eq!(
-        resumed.app().game().observation().get(11),
+        resumed.middle().game().observation().get(11),
         Some(spectrum.get(11))
     );
-    assert_eq!(resumed.app().game().ray_score(), score);
+    assert_eq!(resumed.middle().game().ray_score(), score);
     // bbx solve reads the file as before: the marks are the player's notes.
     let (_, err, code) = bbx(&["solve", file]);
     assert_eq!(code, 0, "{err}");
@@ -1625,7 +1666,7 @@ fn smaller_things_found_in_play() {
         ..Setup::default()
     });
     assert!(
-        one.app()
+        one.middle()
             .message()
             .unwrap()
             .0
@@ -1662,20 +1703,24 @@ fn smaller_things_found_in_play() {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
         if app
-            .app()
+            .middle()
             .message()
             .is_some_and(|(m, _)| m.contains("letters from now on"))
         {
             told += 1;
-            assert_eq!(app.app().game().pair_order().len(), 10, "at the tenth pair");
+            assert_eq!(
+                app.middle().game().pair_order().len(),
+                10,
+                "at the tenth pair"
+            );
         }
     }
-    assert!(app.app().game().pair_order().len() > 10);
+    assert!(app.middle().game().pair_order().len() > 10);
     assert_eq!(told, 1, "said once");
 
     // After the verdict the cursor panel no longer offers to remove an atom.
     let mut app = won_game("A2_B4", 3, &[]);
-    let cell = app.app().game().hidden().atoms()[0];
+    let cell = app.middle().game().hidden().atoms()[0];
     goto_cell(&mut app, cell);
     let said = panel(&screen(&mut app, 80, 24));
     assert!(said.contains("your atom"), "{said}");
@@ -1700,9 +1745,9 @@ fn smaller_things_found_in_play() {
     // After n, the exit lines report every game of the session.
     let mut app = won_game("A2_B4", 4, &[1]);
     keys(&mut app, "n");
-    assert!(!app.app().game().is_over());
+    assert!(!app.middle().game().is_over());
     keys(&mut app, "q y");
-    let summary = app.app().summary();
+    let summary = app.middle().summary();
     let lines: Vec<&str> = summary.lines().collect();
     assert_eq!(lines.len(), 2, "{summary}");
     assert!(lines[0].contains("seed 4: won"), "{summary}");
@@ -1727,16 +1772,16 @@ fn range_game(config: &str, seed: u64) -> Session {
 #[test]
 fn a_range_hides_its_count_until_the_end() {
     let mut app = range_game("A3-6_B8", 5);
-    let n = app.app().game().atoms();
+    let n = app.middle().game().atoms();
     assert!((3..=6).contains(&n));
     assert!(
-        app.app()
+        app.middle()
             .message()
             .unwrap()
             .0
             .starts_with("3 to 6 atoms are hidden."),
         "{:?}",
-        app.app().message()
+        app.middle().message()
     );
     let lines = screen(&mut app, 100, 30);
     assert!(
@@ -1755,19 +1800,22 @@ fn a_range_hides_its_count_until_the_end() {
     // Two atoms: fewer than may be hidden, refused with the range.
     goto_cell(&mut app, 0);
     keys(&mut app, "Enter Right Enter g");
-    let said = app.app().message().unwrap().0.to_string();
+    let said = app.middle().message().unwrap().0.to_string();
     assert!(said.contains("place 3 to 6 atoms"), "{said}");
-    assert!(!app.app().game().is_over());
+    assert!(!app.middle().game().is_over());
     keys(&mut app, "Left Enter Right Enter");
     // The coach counts over every count of the range.
     keys(&mut app, "c");
     assert!(app.wait_for_coach(COACH_WAIT));
     let answer = app
-        .app()
+        .middle()
         .coach()
-        .answer_for(app.app().game().observation())
+        .latest(app.middle().game().observation())
         .unwrap();
-    assert_eq!((answer.report.atoms_min, answer.report.atoms_max), (3, 6));
+    assert_eq!(
+        (*answer.question.atoms.start(), *answer.question.atoms.end()),
+        (3, 6)
+    );
     // A save names the range, not the count, and resumes with it.
     let dir = scratch("range");
     let file = dir.join("range.txt");
@@ -1790,14 +1838,25 @@ fn a_range_hides_its_count_until_the_end() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    assert_eq!(resumed.app().game().counts(), 3..=6);
-    assert_eq!(resumed.app().game().hidden(), app.app().game().hidden());
-    assert!(resumed.app().coach_used(), "the coach's help is remembered");
+    assert_eq!(resumed.middle().game().counts(), 3..=6);
+    assert_eq!(
+        resumed.middle().game().hidden(),
+        app.middle().game().hidden()
+    );
+    assert!(
+        resumed.middle().coach_used(),
+        "the coach's help is remembered"
+    );
     // The hidden molecule wins, and the count is told at the end.
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     place(&mut app, &hidden);
     keys(&mut app, "g");
-    assert!(app.app().game().verdict().is_some_and(|v| v.won && v.exact));
+    assert!(
+        app.middle()
+            .game()
+            .verdict()
+            .is_some_and(|v| v.won && v.exact)
+    );
     let said = words(&screen(&mut app, 120, 40));
     assert!(said.contains("(the coach helped in this game)"), "{said}");
 }
@@ -1817,15 +1876,15 @@ fn tathams_presets_and_parameters_play_his_game_of_the_seed() {
         .map(|(x, y)| y * 8 + x)
         .collect();
     want.sort_unstable();
-    assert_eq!(app.app().game().hidden().atoms(), &want[..]);
-    assert_eq!(app.app().game().counts(), 3..=6);
+    assert_eq!(app.middle().game().hidden().atoms(), &want[..]);
+    assert_eq!(app.middle().game().counts(), 3..=6);
     let title = &screen(&mut app, 120, 30)[0];
     assert!(
         title.contains("Tatham's 8x8, 3-6 balls, seed 42 (game ID w8h8m3M6#42)"),
         "{title}"
     );
     // After the game, his game ID of the molecule: his program opens it.
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     place(&mut app, &hidden);
     keys(&mut app, "g");
     let said = words(&screen(&mut app, 120, 40));
@@ -1838,7 +1897,7 @@ fn tathams_presets_and_parameters_play_his_game_of_the_seed() {
     assert_eq!(parse_tatham(id, "id").unwrap().hidden, hidden);
     // n: another game of his, from another seed.
     keys(&mut app, "n");
-    assert!(!app.app().game().is_over());
+    assert!(!app.middle().game().is_over());
     let title = &screen(&mut app, 120, 30)[0];
     assert!(title.contains("Tatham's 8x8, 3-6 balls, seed"), "{title}");
     assert!(!title.contains("seed 42 "), "{title}");
@@ -1860,12 +1919,12 @@ fn a_game_goes_back_to_tatham_in_a_save_file() {
     let file = dir.join("game.sav");
     let file = file.to_str().unwrap();
     save(&mut app, file);
-    let said = app.app().message().unwrap().0.to_string();
+    let said = app.middle().message().unwrap().0.to_string();
     assert!(said.contains("a save file of Tatham's Black Box"), "{said}");
     let text = std::fs::read_to_string(file).unwrap();
     assert!(text.starts_with("SAVEFILE:41:Simon Tatham's Portable Puzzle Collection\n"));
     let t = parse_tatham(&text, "game.sav").unwrap();
-    let g = app.app().game();
+    let g = app.middle().game();
     assert_eq!(&t.hidden, g.hidden());
     assert_eq!(t.fired, g.shots());
     assert_eq!(t.guess, [9]);
@@ -1881,7 +1940,7 @@ fn a_game_goes_back_to_tatham_in_a_save_file() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    assert_eq!(resumed.app().game().observation(), g.observation());
+    assert_eq!(resumed.middle().game().observation(), g.observation());
 }
 
 #[test]
@@ -1890,12 +1949,12 @@ fn tatham_players_find_their_habits() {
     // Space, as Tatham's, locks: the cell is marked empty, no atom placed.
     goto_cell(&mut app, 9);
     keys(&mut app, "Space");
-    assert!(app.app().game().is_marked_empty(9));
-    assert_eq!(app.app().game().placed(), 0);
+    assert!(app.middle().game().is_marked_empty(9));
+    assert_eq!(app.middle().game().placed(), 0);
     // On the border, the row or column.
     goto(&mut app, 3, 0);
     keys(&mut app, "Space");
-    assert!((16..24).all(|i| app.app().game().is_marked_empty(i)));
+    assert!((16..24).all(|i| app.middle().game().is_marked_empty(i)));
     // A right click locks too.
     let lines = screen(&mut app, 100, 30);
     let top = lines.iter().position(|l| l.contains("┌ the box")).unwrap() as u16;
@@ -1910,22 +1969,22 @@ fn tatham_players_find_their_habits() {
         area,
     );
     assert!(
-        app.app().game().is_marked_empty(5 * 8 + 5),
+        app.middle().game().is_marked_empty(5 * 8 + 5),
         "row 6, column 6"
     );
     // Emacs's keys move.
     goto(&mut app, 1, 1);
     keys(&mut app, "CtrlF");
-    assert_eq!(app.app().cursor().row_col(), (1, 2));
+    assert_eq!(app.middle().cursor().row_col(), (1, 2));
     keys(&mut app, "CtrlN");
-    assert_eq!(app.app().cursor().row_col(), (2, 2));
+    assert_eq!(app.middle().cursor().row_col(), (2, 2));
     keys(&mut app, "CtrlB CtrlP");
-    assert_eq!(app.app().cursor().row_col(), (1, 1));
+    assert_eq!(app.middle().cursor().row_col(), (1, 1));
     // A count typed and used no longer stands in the message line.
     keys(&mut app, "3");
-    assert_eq!(app.app().message().unwrap().0, "count 3");
+    assert_eq!(app.middle().message().unwrap().0, "count 3");
     keys(&mut app, "j");
-    assert_eq!(app.app().cursor().row_col(), (4, 1));
+    assert_eq!(app.middle().cursor().row_col(), (4, 1));
     let lines = screen(&mut app, 100, 30);
     assert!(!text(&lines).contains("count 3"), "{}", text(&lines));
 }
@@ -1939,8 +1998,8 @@ fn the_rays_the_guess_explains_are_marked() {
     }
     keys(&mut app, "d");
     let said = panel(&screen(&mut app, 100, 30));
-    let rays = app.app().game().observation().rays().len();
-    let explained = app.app().game().explained();
+    let rays = app.middle().game().observation().rays().len();
+    let explained = app.middle().game().explained();
     let not = explained.iter().filter(|(_, ok)| !ok).count();
     assert!(not > 0, "an empty guess explains few rays");
     assert!(
@@ -1948,17 +2007,17 @@ fn the_rays_the_guess_explains_are_marked() {
         "{said}"
     );
     // The marks of the rays not explained are told apart on the board.
-    let board = &app.app().scene().board;
+    let board = &app.middle().scene().board;
     for (q, ok) in &explained {
         let port = bbx::rules::board::port(8, *q);
         assert_eq!(
-            board.rows[port.row][port.col].explained,
+            board.rows()[port.row][port.col].explained,
             Some(*ok),
             "ray {q}"
         );
     }
     // The hidden molecule explains every one.
-    let hidden = app.app().game().hidden().clone();
+    let hidden = app.middle().game().hidden().clone();
     place(&mut app, &hidden);
     let said = panel(&screen(&mut app, 100, 30));
     assert!(
@@ -1994,7 +2053,7 @@ fn glitches_found_in_play_at_small_sizes() {
     keys(&mut app, "Esc");
     // The panel says what bbx solve counts: border marks known.
     goto_position(&mut app, 1);
-    let hidden = app.app().game().spectrum().clone();
+    let hidden = app.middle().game().spectrum().clone();
     let q = (1..=32)
         .find(|&q| matches!(hidden.get(q), Outcome::Exit(_)))
         .unwrap();
@@ -2016,21 +2075,21 @@ fn n_in_a_resumed_game_starts_a_new_one() {
         start: Start::File(file.to_string()),
         ..Setup::default()
     });
-    let hidden = resumed.app().game().hidden().clone();
+    let hidden = resumed.middle().game().hidden().clone();
     place(&mut resumed, &hidden);
     keys(&mut resumed, "g");
-    assert!(resumed.app().game().is_over());
+    assert!(resumed.middle().game().is_over());
     keys(&mut resumed, "n");
     assert!(
-        !resumed.app().game().is_over(),
+        !resumed.middle().game().is_over(),
         "{:?}",
-        resumed.app().message()
+        resumed.middle().message()
     );
     assert!(matches!(
-        resumed.app().started().source,
+        resumed.middle().started().source,
         Source::Random { .. }
     ));
-    assert_eq!(resumed.app().game().range().to_string(), "A4_B8");
+    assert_eq!(resumed.middle().game().range().to_string(), "A4_B8");
 }
 
 #[test]
@@ -2103,7 +2162,7 @@ fn the_coach_names_the_policys_next_ray_along_its_own_game() {
             ..Options::default()
         };
         let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
-        let number = bbx::rules::enumeration::rank(app.app().game().hidden()).unwrap();
+        let number = bbx::rules::enumeration::rank(app.middle().game().hidden()).unwrap();
         let (out, err, code) = bbx(&[
             "strategy",
             "A3_B5",
@@ -2176,4 +2235,123 @@ fn the_coach_says_why_the_policy_has_no_ray_yet() {
     keys(&mut app, "b");
     let said = policy_said(&mut app, "entropy");
     assert_eq!(said, "entropy's next ray: unknown until all are listed");
+}
+
+/// At 60×20 the coach still speaks (its lines below the board, the score
+/// in the board's frame), and the key line ends between two keys, never in
+/// the middle of one.
+#[test]
+fn a_60_by_20_terminal_keeps_the_coach_and_whole_keys() {
+    let mut app = random_game(3);
+    keys(&mut app, "Enter c");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    let lines = screen(&mut app, 60, 20);
+    let all = text(&lines);
+    assert!(all.contains("molecules fit the rays shot"), "{all}");
+    assert!(all.contains("score 1 · atoms 0/4"), "{all}");
+    let key_line = lines[19].trim_end();
+    let full = bbx::play::words::keys::board(bbx::play::keys::Profile::Bbx);
+    assert!(full.starts_with(key_line), "{key_line}");
+    let next = &full[key_line.len()..];
+    assert!(
+        next.is_empty() || next.starts_with(" · "),
+        "cut in a key: {key_line}"
+    );
+}
+
+/// The screen a doc shows below its line `header` (in a ```text block),
+/// its lines' ends trimmed, and its size.
+fn doc_screen(file: &str, header: &str) -> (Vec<String>, u16, u16) {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the doc");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(header))
+        .unwrap_or_else(|| panic!("{file} shows a screen under {header:?}"));
+    let end = lines[at..]
+        .iter()
+        .position(|l| l.starts_with("```"))
+        .map(|n| at + n)
+        .expect("the block ends");
+    let shown: Vec<String> = lines[at..end]
+        .iter()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let w = shown.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+    // The header line ends with "? help" at the terminal's right edge.
+    (shown.clone(), w, shown.len() as u16)
+}
+
+/// Checks that `file` shows `drawn` under `header`; with the environment
+/// variable `BBX_UPDATE_DOCS` set, writes it there instead (after a change
+/// to what the game draws: review the diff).
+fn same_screen(file: &str, header: &str, drawn: &[String]) {
+    let (shown, _, _) = doc_screen(file, header);
+    if shown == drawn {
+        return;
+    }
+    if std::env::var_os("BBX_UPDATE_DOCS").is_some() {
+        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the doc");
+        let new = text.replacen(&shown.join("\n"), &drawn.join("\n"), 1);
+        std::fs::write(&path, new).expect("the doc is written");
+        return;
+    }
+    assert_eq!(
+        text(drawn),
+        text(&shown),
+        "{file}: the game draws\n{}",
+        text(drawn)
+    );
+}
+
+/// The screens README.md and the guide show are what the game draws after
+/// the moves they describe: they cannot go stale.
+#[test]
+fn the_screens_of_the_docs_are_what_the_game_draws() {
+    let nine_rays = |app: &mut Session| {
+        for q in 1..=8 {
+            goto_position(app, q);
+            keys(app, "Enter");
+        }
+        keys(app, "c x b");
+        assert!(app.wait_for_coach(COACH_WAIT));
+        goto_position(app, 26);
+        keys(app, "Enter");
+        goto_cell(app, 9);
+        keys(app, "Enter");
+        assert!(app.wait_for_coach(COACH_WAIT));
+    };
+    let header42 = " bbx play · A4_B8, standard rules, seed 42";
+    for file in ["README.md", "docs/guide.md"] {
+        let (shown, w, h) = doc_screen(file, header42);
+        let mut app = random_game(42);
+        nine_rays(&mut app);
+        let drawn: Vec<String> = screen(&mut app, w, h)
+            .iter()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        let _ = shown;
+        same_screen(file, header42, &drawn);
+    }
+    // J. Forget's pure-thought game, won with another of its answers.
+    let header = " bbx play · seed-pure-thought-a4-b8.txt";
+    let (shown, w, h) = doc_screen("docs/guide.md", header);
+    let mut app = app_for(Setup {
+        start: Start::File(puzzle("seed-pure-thought-a4-b8.txt")),
+        seed: Some(1),
+        ..Setup::default()
+    });
+    let guess = Molecule::new(8, [31, 45, 47, 59]).unwrap();
+    place(&mut app, &guess);
+    keys(&mut app, "g");
+    assert!(app.wait_for_coach(COACH_WAIT));
+    goto_position(&mut app, 20);
+    let drawn: Vec<String> = screen(&mut app, w, h)
+        .iter()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let _ = shown;
+    same_screen("docs/guide.md", header, &drawn);
 }

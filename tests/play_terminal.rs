@@ -285,3 +285,86 @@ fn a_game_without_a_seed_draws_one_of_53_bits() {
         .unwrap_or_else(|| panic!("no seed in the summary: {s}"));
     assert!(seed < 1 << 53, "seed {seed} is past 2^53 - 1");
 }
+
+/// Without colour (`NO_COLOR`, which takes every style away in crossterm)
+/// the cursor still shows, between brackets, on an empty cell and on a ray
+/// shot, and a ray the guess does not explain is still crossed out (`/`).
+#[test]
+fn the_cursor_and_cross_outs_read_without_colour() {
+    let Some(t) = Tmux::start("nocolor") else {
+        eprintln!(
+            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in"
+        );
+        return;
+    };
+    let bbx = bin().display();
+    t.line(&format!("NO_COLOR=1 {bbx} play --seed 3; echo ALL\"\"DONE"));
+    t.wait_for("bbx play · A4_B8, standard rules, seed 3 ");
+    // Ray 1 is shot where the cursor starts: the cursor stands on its mark.
+    t.keys(&["Enter"]);
+    let s = t.wait_for("rays shot  1");
+    let row = |s: &str, n: usize| s.lines().nth(n).unwrap_or("").to_string();
+    let ray_row = row(&s, 3);
+    assert!(
+        ray_row.contains("[@]") || ray_row.contains("[&]"),
+        "the cursor on the ray shot: {s}"
+    );
+    // On an empty cell of the box.
+    t.keys(&["Right"]);
+    let s = t.wait_for("row 1, column 1");
+    assert!(
+        row(&s, 3).contains("[-]"),
+        "the cursor on an empty cell: {s}"
+    );
+    // d: the guess (no atom) does not explain ray 1: crossed out.
+    t.keys(&["d"]);
+    let s = t.wait_for("explains");
+    assert!(
+        row(&s, 3).contains("/@") || row(&s, 3).contains("/&"),
+        "{s}"
+    );
+    t.keys(&["q", "y"]);
+    t.wait_for("ALLDONE");
+}
+
+/// At 60×20 the help keeps every key: in one column, scrolled with the
+/// arrows; the keys of the profile chosen (Tatham's here: r redoes).
+#[test]
+fn the_help_scrolls_on_a_small_terminal_and_follows_the_profile() {
+    let Some(t) = Tmux::start("small") else {
+        eprintln!(
+            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in"
+        );
+        return;
+    };
+    let bbx = bin().display();
+    t.run(&["resize-window", "-t", &t.session, "-x", "60", "-y", "20"]);
+    t.line(&format!(
+        "{bbx} play --seed 5 --keys tatham; echo ALL\"\"DONE"
+    ));
+    t.wait_for("seed 5");
+    t.keys(&["?"]);
+    let mut seen = t.wait_for("(↑↓ scroll)");
+    for _ in 0..30 {
+        t.keys(&["Down"]);
+        std::thread::sleep(Duration::from_millis(30));
+        seen.push_str(&t.screen());
+    }
+    for (k, what) in bbx::play::keys::help(bbx::play::keys::Profile::Tatham) {
+        assert!(
+            seen.contains(&format!("{k} {what}")),
+            "{k} {what} is reached by scrolling: {seen}"
+        );
+    }
+    assert!(seen.contains("Score: "), "{seen}");
+    t.keys(&["Escape"]);
+    // Tatham's keys: Enter fires, u undoes, r redoes.
+    t.keys(&["Enter"]);
+    t.wait_for("Ray 1 (left, row 1)");
+    t.keys(&["u"]);
+    t.wait_for("Undid ray 1");
+    t.keys(&["r"]);
+    t.wait_for("Redid ray 1");
+    t.keys(&["q", "y"]);
+    t.wait_for("ALLDONE");
+}

@@ -398,7 +398,7 @@ fn generate_takes_tathams_names() {
 
 #[test]
 fn a_rectangle_is_played() {
-    use bbx::play::app::Options;
+    use bbx::play::middle::Options;
     use bbx::play::session::Session;
     use bbx::play::setup::{Setup, Start, start};
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -431,10 +431,11 @@ fn a_rectangle_is_played() {
         );
     }
     press(&mut app, KeyCode::Enter);
-    let game = app.app().game();
+    let game = app.middle().game();
     assert!(game.observation().is_complete(), "{}", game.observation());
     let mut t = Terminal::new(TestBackend::new(100, 30)).unwrap();
-    t.draw(|f| bbx::play::draw(app.app(), f)).unwrap();
+    t.draw(|f| bbx::play::draw(app.middle().scene(), f))
+        .unwrap();
     let buf = t.backend().buffer();
     let lines: Vec<String> = (0..30)
         .map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect())

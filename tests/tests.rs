@@ -28,6 +28,7 @@ mod cli_workdir;
 mod docs;
 mod facts;
 mod fuzz;
+mod game_middle;
 mod json_schema;
 mod layers;
 mod optimal;

@@ -49,7 +49,7 @@ pub const NEXT_RAY_LIMIT: usize = 1_000_000;
 const WIDEST: usize = 63;
 
 /// Why a policy shoots no ray.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// No molecule fits the rays.
@@ -64,7 +64,7 @@ pub enum Stop {
 }
 
 /// Why a policy's next ray could not be worked out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unanswered {
     /// The search did not list every molecule that fits (its limit on the
@@ -98,7 +98,7 @@ impl Unanswered {
 }
 
 /// A ray rollout weighed.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Candidate {
     /// The ray (border position).
     pub ray: usize,

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::control::{Budget, Cut, Finished};
 use crate::error::Error;
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, ConfigRange};
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::score::MISSED_ATOM_PENALTY;
@@ -45,6 +45,12 @@ pub(crate) struct Spectra {
     atoms: Vec<u16>,
     /// Molecule m's outcome codes at `codes[m * rays..(m + 1) * rays]`.
     pub(crate) codes: Vec<u8>,
+    /// The molecules of a range of atom counts ([`Spectra::of_range`]):
+    /// molecule m's count. Empty for one configuration (`config`'s count).
+    counts: Vec<u8>,
+    /// The range the molecules were drawn from, when they are of several
+    /// counts (`config` then holds the most).
+    pub(crate) range: Option<ConfigRange>,
 }
 
 impl Spectra {
@@ -134,7 +140,51 @@ impl Spectra {
             stride,
             atoms: vec![0; n * stride],
             codes: vec![0; n * rays],
+            counts: Vec::new(),
+            range: None,
         }
+    }
+
+    /// The spectra of every molecule of every count of `range` under
+    /// `rules`, the counts in order (the molecules of the fewest atoms
+    /// first, each count in number order), within `budget`, as
+    /// [`Spectra::new`] makes each count's.
+    pub(crate) fn of_range(
+        range: ConfigRange,
+        rules: Rules,
+        budget: &Budget,
+        beside: u64,
+    ) -> Result<Finished<Option<Spectra>>, Error> {
+        if let Some(config) = range.exact() {
+            return Spectra::new(config, rules, budget, beside);
+        }
+        let most = range.with_atoms(range.max_atoms);
+        let total = range.molecule_count().unwrap_or(u64::MAX);
+        if total > STRATEGY_LIMIT || most.width.max(most.height) > 63 {
+            return Err(Error::invalid(format!(
+                "{range} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
+                range
+                    .molecule_count()
+                    .map_or("more than 2^64".to_string(), |n| n.to_string())
+            )));
+        }
+        let mut all = Spectra::zeroed(most, 0);
+        all.range = Some(range);
+        for k in range.atoms() {
+            let one = Spectra::new(range.with_atoms(k), rules, budget, beside)?;
+            let Some(one) = one.value else {
+                return Ok(Finished::new(None, one.ended));
+            };
+            for m in 0..one.count as u32 {
+                let mut row = vec![0u16; all.stride];
+                row[..k].copy_from_slice(one.atoms(m));
+                all.atoms.extend(row);
+                all.codes.extend_from_slice(one.spectrum(m));
+                all.counts.push(k as u8);
+            }
+            all.count += one.count;
+        }
+        Ok(Finished::complete(Some(all)))
     }
 
     /// The spectra of `molecules`, all of `config`'s atom count and box, in
@@ -197,7 +247,32 @@ impl Spectra {
     /// Molecule `m`'s atoms (cell indices, sorted).
     pub(crate) fn atoms(&self, m: u32) -> &[u16] {
         let at = m as usize * self.stride;
-        &self.atoms[at..at + self.config.atoms]
+        let k = match self.counts.get(m as usize) {
+            Some(&k) => usize::from(k),
+            None => self.config.atoms,
+        };
+        &self.atoms[at..at + k]
+    }
+
+    /// How many atoms the seeker places for the molecules of `set`: their
+    /// count, or, for a range, the count most of them have (the fewer on a
+    /// tie).
+    pub(crate) fn count_for(&self, set: &[u32]) -> usize {
+        if self.counts.is_empty() {
+            return self.config.atoms;
+        }
+        let mut by_count = [0u64; 256];
+        for &m in set {
+            by_count[usize::from(self.counts[m as usize])] += 1;
+        }
+        let most = by_count.iter().copied().max().unwrap_or(0);
+        by_count.iter().position(|&n| n == most).unwrap_or(0)
+    }
+
+    /// The configuration or range the molecules are of, for reports.
+    pub(crate) fn name(&self) -> String {
+        self.range
+            .map_or_else(|| self.config.to_string(), |r| r.to_string())
     }
 
     /// Per molecule, the number of its spectrum class (the molecules of one
@@ -292,7 +367,7 @@ impl Spectra {
                 .cmp(&freq[usize::from(a)])
                 .then(a.cmp(&b))
         });
-        order.truncate(self.config.atoms);
+        order.truncate(self.count_for(set));
         order
     }
 
@@ -305,6 +380,11 @@ impl Spectra {
     /// together: [`MISSED_ATOM_PENALTY`] per hidden atom not on the cells
     /// most often holding one.
     pub(crate) fn stop_total(&self, set: &[u32]) -> u64 {
+        if !self.counts.is_empty() {
+            let placed = self.placement(set);
+            let missed: u64 = set.iter().map(|&m| self.missed(m, &placed)).sum();
+            return MISSED_ATOM_PENALTY * missed;
+        }
         let k = self.config.atoms;
         let covered = covered(&mut self.frequencies(set), k);
         MISSED_ATOM_PENALTY * (k as u64 * set.len() as u64 - covered)

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::board::Molecule;
-use crate::rules::config::Config;
+use crate::rules::config::{Config, ConfigRange};
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::score::{MISSED_ATOM_PENALTY, ray_cost, score};
 use crate::rules::spectrum::Spectrum;
@@ -47,7 +47,9 @@ pub use crate::assistant::spectra::{SPECTRA_MEMORY, STRATEGY_LIMIT};
 
 /// How the seeker chooses the next ray; named `greedy`, `entropy`, `score`,
 /// `lookahead` or `rollout` (read in any case).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 #[derive(strum::Display, strum::IntoStaticStr, strum::EnumString)]
 #[strum(serialize_all = "snake_case", ascii_case_insensitive)]
@@ -273,7 +275,7 @@ fn choose(
     let codes = t.codes();
     let mut best: Option<(f64, usize)> = None;
     let cells = t.config.cells();
-    let k = t.config.atoms;
+    let k = t.count_for(set);
     let mut all = Vec::new();
     t.count_rays(set, &mut all);
     let mut freq: Vec<u64> = Vec::new();
@@ -784,7 +786,7 @@ fn play_all_on(
     };
     let mean = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
     Ok(Finished::complete(Some(StrategyReport {
-        config: t.config.to_string(),
+        config: t.name(),
         width: t.config.width,
         height: t.config.height,
         rules: options.rules,
@@ -934,17 +936,20 @@ pub struct Review {
     pub idle: Vec<usize>,
 }
 
-/// Reviews a game of `config` (its hidden molecule `hidden`): the policy's
-/// game against it, the policy against every molecule when `average`, and,
-/// of the player's `shots` (border positions in the order shot, after the
-/// rays `given` free by a puzzle), those that told nothing new; an error
-/// when the configuration has more than [`REVIEW_LIMIT`] molecules. `first`
-/// is given the review without its average as soon as that is known (the
-/// average takes longer). When the budget's deadline or token ends it, the
-/// review is what was done: nothing before the policy's game was known,
-/// else the review without its average.
+/// Reviews a game whose player was told that `counts` atoms are hidden (the
+/// hidden count, or the range it was drawn in) and whose hidden molecule is
+/// `hidden`: the policy's game against it, the policy against every
+/// molecule of every count told when `average`, and, of the player's `shots`
+/// (border positions in the order shot, after the rays `given` free by a
+/// puzzle), those that told nothing new, all over every molecule the
+/// player could have faced; an error when they are more than
+/// [`REVIEW_LIMIT`]. `first` is given the review without its average as
+/// soon as that is known (the average takes longer). When the budget's
+/// deadline or token ends it, the review is what was done: nothing before
+/// the policy's game was known, else the review without its average.
 pub fn review(
     hidden: &Molecule,
+    counts: std::ops::RangeInclusive<usize>,
     given: &[usize],
     shots: &[usize],
     options: &StrategyOptions,
@@ -952,21 +957,33 @@ pub fn review(
     first: impl FnOnce(&Review),
 ) -> Result<Finished<Option<Review>>, Error> {
     let start = Instant::now();
-    let config = Config::shaped(hidden.atoms().len(), hidden.shape())?;
-    let count = config.molecule_count().unwrap_or(u64::MAX);
-    if count > REVIEW_LIMIT {
+    let k = hidden.atoms().len();
+    let range = ConfigRange::new(*counts.start(), *counts.end(), hidden.shape())?;
+    if !counts.contains(&k) {
         return Err(Error::invalid(format!(
-            "{config} has {count} molecules: a game is reviewed in configurations of up to {REVIEW_LIMIT}"
+            "the hidden molecule has {k} atoms, not {}",
+            range
         )));
     }
-    let t = match spectra(config, options)? {
-        Ok(t) => t,
-        Err(ended) => return Ok(Finished::new(None, ended)),
+    let count = range.molecule_count().unwrap_or(u64::MAX);
+    if count > REVIEW_LIMIT {
+        return Err(Error::invalid(format!(
+            "{range} has {count} molecules: a game is reviewed in configurations of up to {REVIEW_LIMIT}"
+        )));
+    }
+    let s = Spectra::of_range(range, options.rules, &options.budget, PLAY_BYTES)?;
+    let Some(t) = s.value else {
+        return Ok(Finished::new(None, s.ended));
     };
+    // The hidden molecule's place: after every molecule of fewer atoms.
+    let before: u64 = (*counts.start()..k)
+        .map(|a| range.with_atoms(a).molecule_count().unwrap_or(0))
+        .sum();
     let number = crate::rules::enumeration::rank(hidden)
-        .ok_or_else(|| Error::Internal(format!("{config} is numbered but {hidden} is not")))?;
+        .ok_or_else(|| Error::Internal(format!("{range} is numbered but {hidden} is not")))?
+        + before;
     let hidden_index = (number - 1) as u32;
-    let mut set: Vec<u32> = (0..count as u32).collect();
+    let mut set: Vec<u32> = (0..t.count as u32).collect();
     let in_range = |q: &&usize| (1..=t.rays).contains(*q);
     for &q in given.iter().filter(in_range) {
         let c = t.code(hidden_index, q);
@@ -1008,6 +1025,57 @@ pub fn review(
 mod review_tests {
     use super::*;
 
+    /// A game whose count was hidden in a range is reviewed over every
+    /// count of it: a ray is idle only when every molecule of the range
+    /// still fitting agreed on it, counted here by brute force.
+    #[test]
+    fn a_range_is_reviewed_over_every_count() {
+        use crate::rules::enumeration::Molecules;
+        use crate::rules::spectrum::Spectrum;
+        let options = StrategyOptions::new(Policy::Greedy);
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let all: Vec<Molecule> = (1..=3)
+            .flat_map(|k| Molecules::new(Config::shaped(k, hidden.shape()).unwrap()))
+            .collect();
+        let spectra: Vec<Spectrum> = all
+            .iter()
+            .map(|m| Spectrum::of(m, Rules::Standard))
+            .collect();
+        let theirs = Spectrum::of(&hidden, Rules::Standard);
+        let shots = [1, 6, 2, 3, 10, 16, 8];
+        let mut left: Vec<usize> = (0..all.len()).collect();
+        let mut idle = Vec::new();
+        for &q in &shots {
+            let o = theirs.get(q);
+            if left.iter().all(|&m| spectra[m].get(q) == o) {
+                idle.push(q);
+            }
+            left.retain(|&m| spectra[m].get(q) == o);
+        }
+        let r = review(&hidden, 1..=3, &[], &shots, &options, true, |_| {})
+            .unwrap()
+            .whole()
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.idle, idle);
+        let single = review(&hidden, 2..=2, &[], &shots, &options, false, |_| {})
+            .unwrap()
+            .value
+            .unwrap();
+        assert_ne!(
+            r.idle, single.idle,
+            "the count told changes what a ray tells"
+        );
+        let a = r.average.unwrap();
+        assert_eq!(
+            (a.config.as_str(), a.molecules),
+            ("A1-3_B4", all.len() as u64)
+        );
+        assert!(!r.game.shots.is_empty());
+        let e = review(&hidden, 3..=4, &[], &shots, &options, false, |_| {}).unwrap_err();
+        assert!(e.to_string().contains("not A3-4_B4"), "{e}");
+    }
+
     #[test]
     fn a_review_agrees_with_the_strategy_and_finds_idle_rays() {
         let options = StrategyOptions::new(Policy::Greedy);
@@ -1016,7 +1084,7 @@ mod review_tests {
         let number = crate::rules::enumeration::rank(&hidden).unwrap();
         // Spectrum @&ab@&@cbac@&@&@: ray 1 splits, ray 1 again tells nothing
         // (ignored), ray 3 then ray 10 (its pair's other end) tells nothing.
-        let r = review(&hidden, &[], &[1, 3, 10], &options, true, |_| {})
+        let r = review(&hidden, 2..=2, &[], &[1, 3, 10], &options, true, |_| {})
             .unwrap()
             .whole()
             .unwrap()
@@ -1032,18 +1100,18 @@ mod review_tests {
         );
         assert_eq!(r.idle, vec![10]);
         // A ray given free comes first: the same ray shot after it is idle.
-        let r = review(&hidden, &[1], &[1], &options, false, |_| {})
+        let r = review(&hidden, 2..=2, &[1], &[1], &options, false, |_| {})
             .unwrap()
             .value
             .unwrap();
         assert_eq!(r.idle, vec![1]);
         assert!(r.average.is_none());
         let big: Molecule = Molecule::new(10, [0, 1, 2, 3, 4]).unwrap();
-        assert!(review(&big, &[], &[], &options, false, |_| {}).is_err());
+        assert!(review(&big, 5..=5, &[], &[], &options, false, |_| {}).is_err());
         // Cancelled: no review; the average cancelled, the review without it.
         let cancelled = StrategyOptions::new(Policy::Greedy);
         cancelled.budget.cancel.cancel();
-        let r = review(&hidden, &[], &[1], &cancelled, true, |_| {}).unwrap();
+        let r = review(&hidden, 2..=2, &[], &[1], &cancelled, true, |_| {}).unwrap();
         assert_eq!((r.value, r.ended), (None, Ended::Cancelled));
         let cancel = Budget::default();
         let later = StrategyOptions {
@@ -1052,7 +1120,10 @@ mod review_tests {
         };
         // (A3_B5: enough sets of molecules that the budget is asked.)
         let hidden: Molecule = Molecule::new(5, [0, 7, 19]).unwrap();
-        let r = review(&hidden, &[], &[1], &later, true, |_| cancel.cancel.cancel()).unwrap();
+        let r = review(&hidden, 3..=3, &[], &[1], &later, true, |_| {
+            cancel.cancel.cancel()
+        })
+        .unwrap();
         assert_eq!(r.ended, Ended::Cancelled);
         assert!(r.value.is_some_and(|r| r.average.is_none()));
     }

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::Text;
+use crate::solver::count::Prior;
 use crate::solver::report::{EndedFlags, SampleReport, SolveReport};
 use crate::solver::{self, Limits, Solution, Split};
 
@@ -170,7 +171,7 @@ pub fn rank(
         _ => (None, None),
     };
     let mut report = SolveReport::new(origin, solution, None, &options.budget);
-    report.rank_exactly(&options.budget)?;
+    report.work_out(Prior::Molecules, &options.budget)?;
     let policy = options.policy.map(|p| {
         let (budget, top) = (&options.budget, options.top);
         next_ray(report.solution(), p, options.exact_below, budget, top)

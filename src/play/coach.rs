@@ -1,45 +1,49 @@
-//! The coach: what the rays shot so far say, computed by the solver on a
-//! worker thread so that the game never waits for it.
+//! The coach: what the rays shot so far say, computed by the solver beside
+//! the game (a thread in the terminal, a Web Worker on the page) so that
+//! the game never waits for it.
 //!
-//! One question covers everything the coach shows: the molecules that fit the
-//! rays shot (`bbx solve`), the cells certain to hold an atom or to be empty,
-//! and the unshot rays ranked by the molecules expected to be left after
-//! shooting them (the ranking `bbx suggest` prints, from the same
-//! [`SolveReport`]). When the player named a policy of `bbx strategy`, the
-//! coach also says which ray that policy shoots next on the molecules that
-//! fit ([`next_ray`], as `bbx suggest --policy`), or why it shoots none.
-//! Each question is bounded by [`CoachLimits`]: a time limit and a largest
-//! number of molecules; a count stopped by either is reported as "at
-//! least". A question whose solver call overruns its time limit is answered
-//! with what it found.
+//! One [`Question`] covers everything the coach shows: the molecules that
+//! fit the rays shot (`bbx solve`), the cells certain to hold an atom or to
+//! be empty, each cell's chance of an atom, and the unshot rays ranked by
+//! the molecules expected to be left after shooting them (the ranking `bbx
+//! suggest` prints, from the same [`SolveReport`]). When the player named a
+//! policy of `bbx strategy`, the coach also says which ray that policy
+//! shoots next on the molecules that fit ([`next_ray`], as `bbx suggest
+//! --policy`), or why it shoots none. Each question carries its bounds
+//! ([`CoachLimits`]: a time limit and a largest number of molecules listed);
+//! what either cut short, the [`Answer`] says.
 //!
-//! The answer to one question is [`answer_with`] (with the policy's next
-//! ray) or [`answer`] (without), plain functions that any front may call on
-//! a thread (or a Web Worker) of its own. In the terminal the
-//! coach is in two parts, as the game is: [`Coach`], the worker that the
-//! game's loop owns, asked [`Question`]s and [`ReviewRequest`]s and answering
-//! with [`News`]; and [`Advice`], what the game's state knows of those
-//! answers. The coach's limits are a [`Budget`]: every question and review
-//! works within a [`child`](Budget::child) of it, with a token of its own,
-//! so that a question superseded by a newer one (another ray shot) is
-//! cancelled alone, and dropping the coach cancels them all.
+//! The game middle asks its questions as effects
+//! ([`Effect::Ask`](crate::play::middle::Effect::Ask)); a front answers them
+//! with [`answer_with`], a plain function, wherever it likes, and hands the
+//! [`Answer`] back ([`News`]). `Question`, `Answer` and `News` are plain
+//! data that serialise, so that they cross to a Web Worker and back. The
+//! terminal's worker is [`Coach`]: it asks on threads of its own, one
+//! question at a time (a newer question cancels the one in hand), within a
+//! [`child`](Budget::child) of its budget, so that dropping the coach cancels
+//! them all. [`Advice`] is what the game knows of the answers.
 //!
 //! ```
 //! use std::time::Duration;
-//! use bbx::play::coach::{Advice, Coach, CoachLimits};
+//! use bbx::play::coach::{Advice, Coach, CoachLimits, Question};
 //! use bbx::{Observation, Rules};
 //! use bbx::assistant::strategy::Policy;
-//! let mut coach = Coach::new(CoachLimits::default(), Some(Policy::Greedy));
+//! let mut coach = Coach::new();
 //! let mut advice = Advice::default();
 //! let seen = Observation::parse("@&??????????????", "example").unwrap();
-//! coach.ask(advice.question(&seen, Rules::Standard, 2..=2).unwrap());
+//! let question = Question {
+//!     observation: seen, rules: Rules::Standard, atoms: 2..=2,
+//!     policy: Some(Policy::Greedy), limits: CoachLimits::default(),
+//!     prior: Default::default(),
+//! };
+//! coach.ask(advice.question(question.clone()).unwrap());
 //! while !advice.is_idle() {
 //!     for news in coach.wait(Duration::from_secs(10)) {
 //!         advice.hear(news);
 //!     }
 //! }
-//! let answer = advice.answer_for(&seen).unwrap();
-//! assert!(answer.report.ended.is_complete() && answer.report.count > 1);
+//! let answer = advice.answer_for(&question).unwrap();
+//! assert!(answer.ended.is_complete() && answer.count > 1);
 //! assert!(answer.policy.as_ref().unwrap().ray.is_some());
 //! ```
 
@@ -47,20 +51,23 @@ use std::ops::RangeInclusive;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use crate::assistant::next::{PolicyRay, next_ray};
+use crate::assistant::next::{Candidate, PolicyRay, Stop, Unanswered, next_ray};
 use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
 use crate::control::{Budget, Cancel, Ended, Instant};
 use crate::error::Error;
 use crate::rules::board::Molecule;
+use crate::rules::config::Shape;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
-use crate::solver::report::SolveReport;
-use crate::solver::{self, Certainty, Limits, Solution, Split};
+use crate::setting::{Piece, Text};
+use crate::solver::count::Prior;
+use crate::solver::report::{AtomsCount, Estimate, Known, SolveReport};
+use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CoachLimits {
-    /// Stop counting after this many molecules.
+    /// Stop listing after this many molecules.
     pub max: usize,
     /// Give up after this long.
     pub timeout: Duration,
@@ -80,7 +87,7 @@ impl Default for CoachLimits {
 const GRACE: Duration = Duration::from_secs(1);
 
 /// Which parts of the coach are shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Panels {
     /// The number of molecules that fit.
     pub count: bool,
@@ -100,148 +107,410 @@ impl Panels {
 }
 
 /// A question to the coach: what fits these rays?
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Question {
     /// The rays shot.
+    #[serde(with = "observation")]
     pub observation: Observation,
     /// Their rules.
     pub rules: Rules,
     /// The atom counts the player is told: the count hidden, or the range
     /// it was drawn in (the coach counts over all of it).
     pub atoms: RangeInclusive<usize>,
+    /// The policy whose next ray the answer names, if any.
+    pub policy: Option<Policy>,
+    /// Its bounds.
+    pub limits: CoachLimits,
+    /// How likely each molecule is before any ray (a count drawn in a
+    /// range first, for a game that drew it so).
+    #[serde(default)]
+    pub prior: Prior,
 }
 
-/// The coach's answer for one set of rays.
-#[derive(Debug, Clone)]
+/// How the unshot rays of an [`Answer`] were ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ranking {
+    /// On every molecule that fits.
+    Every,
+    /// On a uniform random sample of them, of this many molecules.
+    Sample(u64),
+    /// On the first molecules found only, this many: not a sample.
+    Listed(usize),
+}
+
+/// An unshot ray and how it would split the molecules that fit.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RankedRay {
+    /// The border position.
+    pub position: usize,
+    /// The molecules expected to be left after shooting it.
+    pub expected_remaining: f64,
+    /// What its outcome tells, in bits.
+    pub entropy: f64,
+    /// How many different outcomes it can give.
+    pub outcomes: usize,
+}
+
+/// The coach's answer to one [`Question`]: plain data, so that it crosses to
+/// and from a Web Worker.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Answer {
-    /// The rays it answers for.
-    pub observation: Observation,
-    /// What the solver found.
-    pub report: SolveReport,
-    /// How long it took.
-    pub elapsed: Duration,
+    /// The question it answers.
+    pub question: Question,
+    /// How many molecules fit: exactly, at least, or estimated, as
+    /// [`known`](Answer::known) says.
+    pub count: u128,
+    /// How the count is known.
+    pub known: Known,
+    /// When estimated: the estimate and its 95% interval.
+    pub estimate: Option<Estimate>,
+    /// When counted exactly: the molecules of each count of atoms.
+    pub by_atoms: Option<Vec<AtomsCount>>,
+    /// How the search ended: complete, or what cut it short.
+    pub ended: Ended,
+    /// The molecules listed (each one's atoms), in the order found.
+    atoms: Vec<Vec<usize>>,
+    /// Per cell, what holds in every molecule that fits (`None` when the
+    /// search stopped before that was known).
+    pub certainty: Option<Vec<Certainty>>,
+    /// Per cell, the share of the molecules that fit with an atom there
+    /// (`None` when they could not all be counted in the time).
+    pub chances: Option<Vec<f64>>,
+    /// The unshot rays that tell the molecules apart, best first.
+    pub ranked: Vec<RankedRay>,
+    /// What the ranking was made on.
+    pub ranking: Ranking,
     /// The ray the policy asked for shoots next, or why it shoots none or
-    /// that is not known (see [`answer_with`]); `None` when no policy was
-    /// asked for.
+    /// that is not known; `None` when no policy was asked for.
+    #[serde(with = "policy_ray")]
     pub policy: Option<PolicyRay>,
+    /// How long it took, in milliseconds.
+    pub elapsed_ms: f64,
 }
 
 impl Answer {
-    /// The best ray to shoot next, if any ray tells the molecules apart.
-    pub fn best(&self) -> Option<&Split> {
-        self.report.splits.first()
-    }
-
-    /// Per cell, the share of the molecules that fit with an atom there
-    /// (`None` when they could not all be counted in the time).
-    pub fn chances(&self) -> Option<&[f64]> {
-        self.report.probabilities.as_deref()
+    /// The answer of `report` to `question`, and the policy's ray.
+    fn of(
+        question: &Question,
+        report: &SolveReport,
+        policy: Option<PolicyRay>,
+        elapsed: Duration,
+    ) -> Answer {
+        let ranking = if report.splits_exact
+            || (report.known == Known::Exact && report.count == report.listed as u128)
+        {
+            Ranking::Every
+        } else if let Some(sample) = &report.sample {
+            Ranking::Sample(sample.molecules)
+        } else {
+            Ranking::Listed(report.listed)
+        };
+        let solution = report.solution();
+        Answer {
+            question: question.clone(),
+            count: report.count,
+            known: report.known,
+            estimate: report.estimate,
+            by_atoms: report.by_atoms.clone(),
+            ended: report.ended,
+            atoms: solution
+                .molecules
+                .iter()
+                .map(|m| m.atoms().to_vec())
+                .collect(),
+            certainty: report.certainty().map(<[Certainty]>::to_vec),
+            chances: report.probabilities.clone(),
+            ranked: report
+                .splits
+                .iter()
+                .map(|s| RankedRay {
+                    position: s.position,
+                    expected_remaining: s.expected_remaining,
+                    entropy: s.entropy,
+                    outcomes: s.classes.len(),
+                })
+                .collect(),
+            ranking,
+            policy,
+            elapsed_ms: elapsed.as_secs_f64() * 1000.0,
+        }
     }
 
     /// Per cell, what holds in every molecule that fits (`None` when the
     /// search stopped before that was known).
     pub fn certainty(&self) -> Option<&[Certainty]> {
-        self.report.solution().certainty.as_deref()
+        self.certainty.as_deref()
     }
 
-    /// The molecules found.
-    pub fn molecules(&self) -> &[Molecule] {
-        &self.report.solution().molecules
+    /// Per cell, the share of the molecules that fit with an atom there
+    /// (`None` when they could not all be counted in the time).
+    pub fn chances(&self) -> Option<&[f64]> {
+        self.chances.as_deref()
     }
 
-    /// Whether the molecules listed are all that fit (otherwise the list,
-    /// and a ranking of rays built on it, covers only some of them).
+    /// The box the question is about.
+    pub fn shape(&self) -> Shape {
+        self.question.observation.shape()
+    }
+
+    /// The best ray to shoot next, if any ray tells the molecules apart.
+    pub fn best(&self) -> Option<&RankedRay> {
+        self.ranked.first()
+    }
+
+    /// The molecules listed, in the order found.
+    pub fn molecules(&self) -> Vec<Molecule> {
+        let shape = self.shape();
+        self.atoms
+            .iter()
+            .filter_map(|a| Molecule::new(shape, a.iter().copied()).ok())
+            .collect()
+    }
+
+    /// How many molecules were listed.
+    pub fn listed(&self) -> usize {
+        self.atoms.len()
+    }
+
+    /// Whether the molecules listed are all that fit (otherwise the list
+    /// covers only some of them).
     pub fn all_listed(&self) -> bool {
-        self.report.ended.is_complete() && self.report.count == self.report.listed as u128
+        self.known == Known::Exact && self.count == self.atoms.len() as u128
+    }
+
+    /// How long it took.
+    pub fn elapsed(&self) -> Duration {
+        Duration::from_secs_f64(self.elapsed_ms.max(0.0) / 1000.0)
     }
 }
 
-/// Answers `question` within `limits`: the molecules that fit (`found` is
-/// called with each as it is found), the cells certain, the unshot rays
-/// ranked on every molecule that fits where the box can be walked in the
-/// time left (else on a uniform sample, or on those listed), and each cell's
-/// chance of an atom. The same answer as `bbx solve` and `bbx suggest` give
-/// on the same rays; what a limit cut short is said in the report
-/// ([`SolveReport::ended`], [`SolveReport::ranking_cut`]). The first step of
-/// [`answer_with`], without a policy's next ray.
+/// Answers `question` within `budget`: the molecules that fit (`found` is
+/// called with each as it is found, at most the question's most), the
+/// cells certain, the unshot rays ranked on every molecule that fits where
+/// the box can be walked in the time left (else on a uniform sample, or on
+/// those listed), and each cell's chance of an atom: the same report as
+/// `bbx solve` and `bbx suggest` give on the same rays. What a limit cut
+/// short is said in the report ([`SolveReport::ended`],
+/// [`SolveReport::ranking_cut`]). The first step of [`answer_with`],
+/// without a policy's next ray.
 ///
 /// ```
-/// use bbx::play::coach::{Question, answer};
-/// use bbx::solver::Limits;
+/// use bbx::play::coach::{CoachLimits, Question, answer};
+/// use bbx::control::Budget;
 /// use bbx::{Observation, Rules};
 /// let seen = Observation::parse("@&??????????????", "example").unwrap();
-/// let q = Question { observation: seen, rules: Rules::Standard, atoms: 2..=2 };
-/// let report = answer(&q, &Limits::default(), |_| {}).unwrap();
+/// let q = Question {
+///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
+///     policy: None, limits: CoachLimits::default(), prior: Default::default(),
+/// };
+/// let report = answer(&q, &Budget::default(), |_| {}).unwrap();
 /// assert!(report.ended.is_complete() && report.count > 1 && report.splits_exact);
 /// ```
 pub fn answer(
     question: &Question,
-    limits: &Limits,
+    budget: &Budget,
     found: impl FnMut(&Molecule),
 ) -> Result<SolveReport, Error> {
     let q = question;
-    let solution = solver::solve(&q.observation, q.rules, q.atoms.clone(), limits, found)?;
+    let limits = Limits {
+        max: Some(q.limits.max),
+        budget: budget.clone(),
+    };
+    let solution = solver::solve(&q.observation, q.rules, q.atoms.clone(), &limits, found)?;
     // The best ray on every molecule that fits, not only the first ones
     // found, where the box can be walked in the time left.
-    let mut report = SolveReport::new("the game", solution, None, &limits.budget);
-    report.rank_exactly(&limits.budget)?;
-    // Each cell's chance of an atom, from the same count (or the molecules
-    // listed, when they are all).
-    report.count_atoms(&limits.budget)?;
+    let mut report = SolveReport::new("the game", solution, None, budget);
+    // Counted exactly where the count walks them (else the forward walk or
+    // a sample): the count, the chances, the certain cells, the ranking.
+    report.work_out(q.prior, budget)?;
     Ok(report)
 }
 
-/// Answers `question` as [`answer`] does, then, when `policy` is given, with
-/// the ray it shoots next on the molecules that fit ([`next_ray`], with
-/// rollout's sets of at most [`ROLLOUT_EXACT`](strategy::ROLLOUT_EXACT)
-/// molecules played exactly, as in the review), within what is left of
-/// `limits`'s budget: the same ray as `bbx suggest --policy` and `bbx
-/// strategy` shoot after the same rays. When the search did not list every
-/// molecule, or the budget ran out first, the answer's
-/// [`policy`](Answer::policy) says so and gives no ray.
+/// Answers `question` as [`answer`] does, within its time limit and
+/// `budget`, then, when it names a policy, with the ray that policy shoots
+/// next on the molecules that fit ([`next_ray`], with rollout's sets of at
+/// most [`ROLLOUT_EXACT`](strategy::ROLLOUT_EXACT) molecules played
+/// exactly, as in the review), within what is left: the same ray as `bbx
+/// suggest --policy` and `bbx strategy` shoot after the same rays. When the
+/// search did not list every molecule, or the budget ran out first, the
+/// answer's [`policy`](Answer::policy) says so and gives no ray.
 ///
 /// ```
 /// use bbx::assistant::strategy::Policy;
-/// use bbx::play::coach::{Question, answer_with};
-/// use bbx::solver::Limits;
+/// use bbx::control::Budget;
+/// use bbx::play::coach::{CoachLimits, Question, answer_with};
 /// use bbx::{Observation, Rules};
 /// let seen = Observation::parse("@&??????????????", "example").unwrap();
-/// let q = Question { observation: seen, rules: Rules::Standard, atoms: 2..=2 };
-/// let a = answer_with(&q, Some(Policy::Rollout), &Limits::default(), |_| {}).unwrap();
+/// let q = Question {
+///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
+///     policy: Some(Policy::Rollout), limits: CoachLimits::default(),
+///     prior: Default::default(),
+/// };
+/// let a = answer_with(&q, &Budget::default(), |_| {}).unwrap();
 /// let next = a.policy.unwrap();
 /// assert!(next.ray.is_some() && next.candidates.len() == 1);
 /// ```
 pub fn answer_with(
     question: &Question,
-    policy: Option<Policy>,
-    limits: &Limits,
+    budget: &Budget,
     found: impl FnMut(&Molecule),
 ) -> Result<Answer, Error> {
     let started = Instant::now();
-    let report = answer(question, limits, found)?;
-    let policy = policy.map(|p| policy_ray(&report, p, &limits.budget));
-    Ok(Answer {
-        observation: question.observation.clone(),
-        report,
-        elapsed: started.elapsed(),
-        policy,
-    })
+    let budget = budget.clone().with_timeout(question.limits.timeout);
+    let report = answer(question, &budget, found)?;
+    let policy = question
+        .policy
+        .map(|p| policy_ray(report.solution(), p, &budget));
+    Ok(Answer::of(question, &report, policy, started.elapsed()))
 }
 
-/// The ray `policy` shoots next on the molecules of `report`, with the one
-/// ray rollout weighs best (its expected rays).
-fn policy_ray(report: &SolveReport, policy: Policy, budget: &Budget) -> PolicyRay {
-    next_ray(
-        report.solution(),
-        policy,
-        strategy::ROLLOUT_EXACT,
-        budget,
-        1,
-    )
+/// The ray `policy` shoots next on the molecules of `solution`, with the
+/// one ray rollout weighs best (its expected rays).
+fn policy_ray(solution: &Solution, policy: Policy, budget: &Budget) -> PolicyRay {
+    next_ray(solution, policy, strategy::ROLLOUT_EXACT, budget, 1)
+}
+
+/// An observation in JSON: its box and its rays (`@&ab??…`).
+mod observation {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Rays {
+        width: usize,
+        height: usize,
+        rays: String,
+    }
+
+    pub fn serialize<S: serde::Serializer>(o: &Observation, s: S) -> Result<S::Ok, S::Error> {
+        let shape = o.shape();
+        serde::Serialize::serialize(
+            &Rays {
+                width: shape.width,
+                height: shape.height,
+                rays: o.to_string(),
+            },
+            s,
+        )
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Observation, D::Error> {
+        let r: Rays = serde::Deserialize::deserialize(d)?;
+        let shape = Shape::new(r.width, r.height).map_err(serde::de::Error::custom)?;
+        Observation::parse_in(&r.rays, shape, "the question").map_err(serde::de::Error::custom)
+    }
+}
+
+/// A policy's next ray in JSON, its words with the settings they name left
+/// open (the front names them).
+mod policy_ray {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Data {
+        policy: Policy,
+        exact_below: Option<usize>,
+        molecules: usize,
+        ray: Option<usize>,
+        stop: Option<Stop>,
+        candidates: Vec<Candidate>,
+        unanswered: Option<Unanswered>,
+        why: Option<Vec<Piece>>,
+    }
+
+    pub fn serialize<S: serde::Serializer>(p: &Option<PolicyRay>, s: S) -> Result<S::Ok, S::Error> {
+        let data = p.as_ref().map(|p| Data {
+            policy: p.policy,
+            exact_below: p.exact_below,
+            molecules: p.molecules,
+            ray: p.ray,
+            stop: p.stop,
+            candidates: p.candidates.clone(),
+            unanswered: p.unanswered,
+            why: p.why.as_ref().map(|w| w.pieces().to_vec()),
+        });
+        serde::Serialize::serialize(&data, s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<PolicyRay>, D::Error> {
+        let data: Option<Data> = serde::Deserialize::deserialize(d)?;
+        Ok(data.map(|p| PolicyRay {
+            policy: p.policy,
+            exact_below: p.exact_below,
+            molecules: p.molecules,
+            ray: p.ray,
+            stop: p.stop,
+            candidates: p.candidates,
+            unanswered: p.unanswered,
+            why: p
+                .why
+                .map(|w| w.into_iter().fold(Text::default(), |t, piece| t.and(piece))),
+        }))
+    }
+}
+
+/// The review of a finished game, as the verdict shows it: the policy's game
+/// against the same hidden molecule, its averages over every molecule the
+/// player could have faced, and the player's rays that told nothing new.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ReviewSummary {
+    /// The policy.
+    pub policy: Policy,
+    /// The policy's game against the hidden molecule, or why it was not
+    /// worked out (too many molecules).
+    pub game: Result<PolicyPlay, String>,
+    /// The policy against every molecule (`None` until worked out, or when
+    /// not asked for).
+    pub average: Option<Average>,
+    /// The player's rays, in the order shot, whose result every molecule
+    /// still fitting before it agreed on.
+    pub idle: Vec<usize>,
+}
+
+/// A policy's game against the hidden molecule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PolicyPlay {
+    /// The rays it shot.
+    pub rays: usize,
+    /// Its score.
+    pub score: u64,
+}
+
+/// A policy's averages over every molecule.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Average {
+    /// The molecules, one game each.
+    pub molecules: u64,
+    /// Mean rays.
+    pub rays: f64,
+    /// Mean score.
+    pub score: f64,
+}
+
+impl ReviewSummary {
+    /// The summary of a review by `policy`.
+    pub fn of(policy: Policy, r: &Review) -> ReviewSummary {
+        ReviewSummary {
+            policy,
+            game: Ok(PolicyPlay {
+                rays: r.game.shots.len(),
+                score: r.game.score,
+            }),
+            average: r.average.as_ref().map(|a| Average {
+                molecules: a.molecules,
+                rays: a.rays_mean,
+                score: a.score_mean,
+            }),
+            idle: r.idle.clone(),
+        }
+    }
 }
 
 /// Where the review of a finished game stands.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ReviewState {
     /// Not asked for.
     #[default]
@@ -252,7 +521,7 @@ pub enum ReviewState {
     /// (or was not asked for).
     Ready {
         /// The review.
-        review: Box<Review>,
+        review: ReviewSummary,
         /// Whether nothing more is coming.
         complete: bool,
     },
@@ -262,10 +531,14 @@ pub enum ReviewState {
 }
 
 /// The game a review is asked about.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReviewRequest {
     /// The hidden molecule.
+    #[serde(with = "molecule")]
     pub hidden: Molecule,
+    /// The atom counts the player was told: the hidden count, or the range
+    /// it was drawn in (the review then covers every count of it).
+    pub atoms: RangeInclusive<usize>,
     /// The rules.
     pub rules: Rules,
     /// The policy whose game is shown.
@@ -279,16 +552,175 @@ pub struct ReviewRequest {
     pub average: bool,
 }
 
+/// Reviews the game of `request` within `budget`: the policy's game against
+/// the same hidden molecule and the player's rays that told nothing new,
+/// given to `first` as soon as they are known, then, when asked, the
+/// policy's averages over every molecule the player could have faced (every
+/// count of a range). Where those molecules are more than
+/// [`REVIEW_LIMIT`](strategy::REVIEW_LIMIT), the policy's game is not worked
+/// out (the summary says why, naming what the player was told), and the
+/// rays that told nothing new are found by the solver. What a limit cut
+/// short comes back as it ended.
+pub fn review(
+    request: &ReviewRequest,
+    budget: &Budget,
+    first: impl FnOnce(&ReviewSummary),
+) -> Result<crate::control::Finished<Option<ReviewSummary>>, Error> {
+    use crate::control::Finished;
+    let policy = request.policy;
+    let shape = request.hidden.shape();
+    let told = crate::rules::config::ConfigRange::new(
+        *request.atoms.start(),
+        *request.atoms.end(),
+        shape,
+    )?;
+    let count = told.molecule_count();
+    if count.is_none_or(|n| n > strategy::REVIEW_LIMIT) {
+        let n = count.map_or("too many".to_string(), |n| n.to_string());
+        let why = format!(
+            "not worked out: {told} has {n} molecules, more than the {} a game is reviewed against",
+            strategy::REVIEW_LIMIT
+        );
+        let idle = match idle_rays(request, budget)? {
+            Ok(idle) => idle,
+            Err(ended) => return Ok(Finished::new(None, ended)),
+        };
+        let summary = ReviewSummary {
+            policy,
+            game: Err(why),
+            average: None,
+            idle,
+        };
+        return Ok(Finished::complete(Some(summary)));
+    }
+    let options = StrategyOptions {
+        policy,
+        rules: request.rules,
+        budget: budget.clone(),
+        exact_below: strategy::ROLLOUT_EXACT,
+    };
+    let done = strategy::review(
+        &request.hidden,
+        request.atoms.clone(),
+        &request.given,
+        &request.shots,
+        &options,
+        request.average,
+        |r| first(&ReviewSummary::of(policy, r)),
+    )?;
+    Ok(Finished::new(
+        done.value.map(|r| ReviewSummary::of(policy, &r)),
+        done.ended,
+    ))
+}
+
+/// The player's rays of `request` that told nothing new, found by the
+/// solver: a ray tells nothing when no molecule of the counts told that
+/// fits the rays before it gives another result on it. How the work ended
+/// when the budget stopped it.
+fn idle_rays(request: &ReviewRequest, budget: &Budget) -> Result<Result<Vec<usize>, Ended>, Error> {
+    let hidden = crate::rules::spectrum::Spectrum::of(&request.hidden, request.rules);
+    let shape = request.hidden.shape();
+    let mut seen = Observation::empty(shape);
+    for &q in &request.given {
+        if (1..=shape.positions()).contains(&q) {
+            seen.record(q, hidden.get(q));
+        }
+    }
+    let limits = Limits {
+        max: Some(1),
+        budget: budget.clone(),
+    };
+    let mut idle = Vec::new();
+    for &q in &request.shots {
+        if !(1..=shape.positions()).contains(&q) {
+            continue;
+        }
+        if seen.get(q).is_some() {
+            // Known already (the other end of an exit pair shot): nothing new.
+            idle.push(q);
+            continue;
+        }
+        let o = hidden.get(q);
+        let mut others = vec![
+            crate::rules::ray::Outcome::Absorbed,
+            crate::rules::ray::Outcome::Reflected,
+        ];
+        if request.rules == Rules::EdgeMiss {
+            others.push(crate::rules::ray::Outcome::Miss);
+        }
+        others.extend(
+            (1..=shape.positions())
+                .filter(|&k| k != q && seen.get(k).is_none())
+                .map(crate::rules::ray::Outcome::Exit),
+        );
+        let mut told = false;
+        for other in others.into_iter().filter(|&x| x != o) {
+            let mut probe = seen.clone();
+            probe.record(q, other);
+            let found = solver::solve(
+                &probe,
+                request.rules,
+                request.atoms.clone(),
+                &limits,
+                |_| {},
+            )?;
+            if let Some(cut) = found.ended.cut() {
+                return Ok(Err(cut.into()));
+            }
+            if found.count > 0 {
+                told = true;
+                break;
+            }
+        }
+        if !told {
+            idle.push(q);
+        }
+        seen.record(q, o);
+    }
+    Ok(Ok(idle))
+}
+
+/// A molecule in JSON: its box and its atoms.
+mod molecule {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Atoms {
+        width: usize,
+        height: usize,
+        atoms: Vec<usize>,
+    }
+
+    pub fn serialize<S: serde::Serializer>(m: &Molecule, s: S) -> Result<S::Ok, S::Error> {
+        let shape = m.shape();
+        let atoms = Atoms {
+            width: shape.width,
+            height: shape.height,
+            atoms: m.atoms().to_vec(),
+        };
+        serde::Serialize::serialize(&atoms, s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Molecule, D::Error> {
+        let a: Atoms = serde::Deserialize::deserialize(d)?;
+        let shape = Shape::new(a.width, a.height).map_err(serde::de::Error::custom)?;
+        Molecule::new(shape, a.atoms).map_err(serde::de::Error::custom)
+    }
+}
+
 /// What the coach has to say: progress on the question in hand, an answer,
 /// a review.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum News {
-    /// The question in hand: molecules found so far, and time spent.
-    Progress(usize, Duration),
-    /// The answer to the question in hand.
+    /// The question in hand: molecules found so far, and time spent in
+    /// milliseconds.
+    Progress(usize, u64),
+    /// The answer to a question.
     Answer(Box<Answer>),
-    /// The question about these rays failed, for this reason.
-    Failed(Observation, String),
+    /// The question failed, for this reason.
+    Failed(Box<Question>, String),
     /// Where the review stands now.
     Review(ReviewState),
 }
@@ -297,7 +729,7 @@ enum Message {
     Found(u64, Molecule),
     Done(u64, Result<Box<Answer>, String>),
     /// A review (`.1`: whether its average is in).
-    Reviewed(u64, bool, Result<Box<Review>, String>),
+    Reviewed(u64, bool, Result<ReviewSummary, String>),
 }
 
 #[derive(Debug)]
@@ -309,14 +741,11 @@ struct Job {
     found: Vec<Molecule>,
 }
 
-/// The worker: asks the solver on threads of its own, one question at a
-/// time (a newer question cancels the one in hand), and the review of a
-/// finished game beside it.
+/// The terminal's worker: asks the solver on threads of its own, one
+/// question at a time (a newer question cancels the one in hand), and the
+/// review of a finished game beside it.
 #[derive(Debug)]
 pub struct Coach {
-    limits: CoachLimits,
-    /// The policy whose next ray every answer gives, if any.
-    policy: Option<Policy>,
     /// The coach's budget: every question's and review's is a child of it.
     budget: Budget,
     tx: Sender<Message>,
@@ -332,15 +761,17 @@ impl Drop for Coach {
     }
 }
 
+impl Default for Coach {
+    fn default() -> Coach {
+        Coach::new()
+    }
+}
+
 impl Coach {
-    /// A coach with nothing asked yet, each question bounded by `limits`;
-    /// with a `policy`, each answer also gives the ray it shoots next
-    /// ([`answer_with`]).
-    pub fn new(limits: CoachLimits, policy: Option<Policy>) -> Coach {
+    /// A coach with nothing asked yet.
+    pub fn new() -> Coach {
         let (tx, rx) = channel();
         Coach {
-            limits,
-            policy,
             budget: Budget::default(),
             tx,
             rx,
@@ -360,10 +791,8 @@ impl Coach {
         }
     }
 
-    /// Works out the review of a finished game on a thread of its own: the
-    /// policy's game against the same hidden molecule and the player's rays
-    /// that told nothing new first, then, when asked, the policy's averages
-    /// over every molecule of the configuration.
+    /// Works out the review of a finished game on a thread of its own
+    /// ([`review`]).
     pub fn review(&mut self, request: ReviewRequest) {
         if let Some((_, old)) = self.review.take() {
             old.cancel();
@@ -373,29 +802,16 @@ impl Coach {
         let budget = self.budget.child();
         let cancel = budget.cancel.clone();
         let tx = self.tx.clone();
-        let options = StrategyOptions {
-            policy: request.policy,
-            rules: request.rules,
-            budget,
-            exact_below: strategy::ROLLOUT_EXACT,
-        };
         let spawned = std::thread::Builder::new()
             .name("bbx-review".into())
             .spawn(move || {
                 let first = tx.clone();
-                let r = strategy::review(
-                    &request.hidden,
-                    &request.given,
-                    &request.shots,
-                    &options,
-                    request.average,
-                    |r| {
-                        let _ = first.send(Message::Reviewed(id, false, Ok(Box::new(r.clone()))));
-                    },
-                );
+                let r = review(&request, &budget, |r| {
+                    let _ = first.send(Message::Reviewed(id, false, Ok(r.clone())));
+                });
                 let msg = match r {
                     Ok(done) => match (done.value, done.ended) {
-                        (Some(r), Ended::Complete) => Message::Reviewed(id, true, Ok(Box::new(r))),
+                        (Some(r), Ended::Complete) => Message::Reviewed(id, true, Ok(r)),
                         // Cancelled: a new game, or the coach dropped.
                         _ => return,
                     },
@@ -422,20 +838,15 @@ impl Coach {
         }
         self.next_id += 1;
         let id = self.next_id;
-        let budget = self.budget.child().with_timeout(self.limits.timeout);
+        let budget = self.budget.child();
         let cancel = budget.cancel.clone();
         let tx = self.tx.clone();
-        let limits = Limits {
-            max: Some(self.limits.max),
-            budget,
-        };
         let q = question.clone();
-        let policy = self.policy;
         let spawned = std::thread::Builder::new()
             .name("bbx-coach".into())
             .spawn(move || {
                 let found = tx.clone();
-                let r = answer_with(&q, policy, &limits, |m| {
+                let r = answer_with(&q, &budget, |m| {
                     let _ = found.send(Message::Found(id, m.clone()));
                 });
                 let _ = tx.send(Message::Done(
@@ -467,7 +878,7 @@ impl Coach {
         }
         if let Some(job) = self
             .job
-            .take_if(|j| j.started.elapsed() > self.limits.timeout + GRACE)
+            .take_if(|j| j.started.elapsed() > j.question.limits.timeout + GRACE)
         {
             // Stuck in one long solver call: answer with what was found.
             job.cancel.cancel();
@@ -476,18 +887,15 @@ impl Coach {
             let solution = Solution::interrupted(q.observation.clone(), q.rules, atoms, job.found);
             let report = SolveReport::new("the game", solution, None, &Budget::default());
             // Not every molecule listed: the policy's answer says so at once.
-            let policy = self
+            let policy = q
                 .policy
-                .map(|p| policy_ray(&report, p, &Budget::default()));
-            news.push(News::Answer(Box::new(Answer {
-                observation: q.observation,
-                report,
-                elapsed: job.started.elapsed(),
-                policy,
-            })));
+                .map(|p| policy_ray(report.solution(), p, &Budget::default()));
+            let answer = Answer::of(&q, &report, policy, job.started.elapsed());
+            news.push(News::Answer(Box::new(answer)));
         }
         if let Some(job) = &self.job {
-            news.push(News::Progress(job.found.len(), job.started.elapsed()));
+            let ms = job.started.elapsed().as_millis() as u64;
+            news.push(News::Progress(job.found.len(), ms));
         }
         news
     }
@@ -514,13 +922,12 @@ impl Coach {
                 let Some(job) = self.job.take_if(|j| j.id == id) else {
                     return;
                 };
-                let observation = job.question.observation;
                 news.push(match result {
                     Ok(mut answer) => {
-                        answer.elapsed = job.started.elapsed();
+                        answer.elapsed_ms = job.started.elapsed().as_secs_f64() * 1000.0;
                         News::Answer(answer)
                     }
-                    Err(e) => News::Failed(observation, e),
+                    Err(e) => News::Failed(Box::new(job.question), e),
                 });
             }
             Message::Reviewed(id, complete, result) => {
@@ -543,52 +950,45 @@ impl Coach {
 /// progress, the latest answer, a failure, the review.
 #[derive(Debug, Clone, Default)]
 pub struct Advice {
-    asked: Option<Observation>,
+    asked: Option<Question>,
     progress: Option<(usize, Duration)>,
     answer: Option<Answer>,
-    failure: Option<(Observation, String)>,
+    failure: Option<(Question, String)>,
     review: ReviewState,
 }
 
 impl Advice {
-    /// The question to ask about `observed` (with `atoms` atoms under
-    /// `rules`: the count hidden, or the range the player is told), unless
-    /// it is answered, asked or failed already; taken as asked.
-    pub fn question(
-        &mut self,
-        observed: &Observation,
-        rules: Rules,
-        atoms: RangeInclusive<usize>,
-    ) -> Option<Question> {
-        let failed = self.failure.as_ref().is_some_and(|(o, _)| o == observed);
-        if failed || self.answer_for(observed).is_some() || self.asked.as_ref() == Some(observed) {
+    /// `question`, unless it is answered, asked or failed already; taken as
+    /// asked.
+    pub fn question(&mut self, question: Question) -> Option<Question> {
+        let failed = self.failure.as_ref().is_some_and(|(q, _)| *q == question);
+        if failed || self.answer_for(&question).is_some() || self.asked.as_ref() == Some(&question)
+        {
             return None;
         }
-        self.asked = Some(observed.clone());
+        self.asked = Some(question.clone());
         self.progress = None;
         self.failure = None;
-        Some(Question {
-            observation: observed.clone(),
-            rules,
-            atoms,
-        })
+        Some(question)
     }
 
     /// Takes in what the coach said.
     pub fn hear(&mut self, news: News) {
         match news {
-            News::Progress(found, t) => self.progress = Some((found, t)),
+            News::Progress(found, ms) => {
+                self.progress = Some((found, Duration::from_millis(ms)));
+            }
             News::Answer(a) => {
-                if self.asked.as_ref() == Some(&a.observation) {
+                if self.asked.as_ref() == Some(&a.question) {
                     self.asked = None;
                 }
                 self.answer = Some(*a);
             }
-            News::Failed(o, why) => {
-                if self.asked.as_ref() == Some(&o) {
+            News::Failed(q, why) => {
+                if self.asked.as_ref() == Some(&*q) {
                     self.asked = None;
                 }
-                self.failure = Some((o, why));
+                self.failure = Some((*q, why));
             }
             News::Review(r) => self.review = r,
         }
@@ -599,9 +999,17 @@ impl Advice {
         self.review = review;
     }
 
-    /// The answer for exactly these rays, if it is ready.
-    pub fn answer_for(&self, observed: &Observation) -> Option<&Answer> {
-        self.answer.as_ref().filter(|a| a.observation == *observed)
+    /// The answer to exactly this question, if it is in.
+    pub fn answer_for(&self, question: &Question) -> Option<&Answer> {
+        self.answer.as_ref().filter(|a| a.question == *question)
+    }
+
+    /// The latest answer, if it is about exactly these rays (whatever its
+    /// policy and limits).
+    pub fn latest(&self, observed: &Observation) -> Option<&Answer> {
+        self.answer
+            .as_ref()
+            .filter(|a| a.question.observation == *observed)
     }
 
     /// While a question is being worked on: molecules found so far and time
@@ -610,14 +1018,22 @@ impl Advice {
         self.asked.as_ref().and(self.progress)
     }
 
-    /// Why the last question failed, if it did.
-    pub fn failure(&self) -> Option<&str> {
-        self.failure.as_ref().map(|(_, why)| why.as_str())
+    /// Why `question` failed, if it did.
+    pub fn failure(&self, question: &Question) -> Option<&str> {
+        self.failure
+            .as_ref()
+            .filter(|(q, _)| q == question)
+            .map(|(_, why)| why.as_str())
     }
 
     /// Where the review of the finished game stands.
     pub fn review(&self) -> &ReviewState {
         &self.review
+    }
+
+    /// Whether a question is being worked on.
+    pub fn is_asking(&self) -> bool {
+        self.asked.is_some()
     }
 
     /// Whether nothing is being worked on (the review included).
@@ -638,17 +1054,23 @@ impl Advice {
 mod tests {
     use super::*;
     use crate::assistant::next::Unanswered;
-    use crate::play::words::count_sentence;
 
-    /// Asks `seen` and every question after it in `then`, and waits for the
-    /// coach to be idle.
-    fn answer(coach: &mut Coach, advice: &mut Advice, asked: &[(&Observation, usize)]) {
-        for (o, atoms) in asked {
-            coach.ask(
-                advice
-                    .question(o, Rules::Standard, *atoms..=*atoms)
-                    .unwrap(),
-            );
+    fn question(o: &Observation, atoms: usize, policy: Option<Policy>) -> Question {
+        Question {
+            observation: o.clone(),
+            rules: Rules::Standard,
+            atoms: atoms..=atoms,
+            policy,
+            limits: CoachLimits::default(),
+            prior: Prior::Molecules,
+        }
+    }
+
+    /// Asks every question of `asked` in turn, and waits for the coach to
+    /// be idle.
+    fn answer(coach: &mut Coach, advice: &mut Advice, asked: &[Question]) {
+        for q in asked {
+            coach.ask(advice.question(q.clone()).unwrap());
         }
         let end = Instant::now() + Duration::from_secs(20);
         while !advice.is_idle() {
@@ -661,51 +1083,123 @@ mod tests {
 
     #[test]
     fn newer_questions_cancel_older_ones_and_stale_answers_are_not_shown() {
-        let (mut coach, mut advice) = (Coach::new(CoachLimits::default(), None), Advice::default());
-        let a = Observation::parse("@&??????????????", "t").unwrap();
-        let b = Observation::parse("@&ab@&@?ba??????", "t").unwrap();
-        answer(&mut coach, &mut advice, &[(&a, 2), (&b, 2)]);
+        let (mut coach, mut advice) = (Coach::new(), Advice::default());
+        let a = question(
+            &Observation::parse("@&??????????????", "t").unwrap(),
+            2,
+            None,
+        );
+        let b = question(
+            &Observation::parse("@&ab@&@?ba??????", "t").unwrap(),
+            2,
+            None,
+        );
+        answer(&mut coach, &mut advice, &[a.clone(), b.clone()]);
         assert!(
             advice.answer_for(&a).is_none(),
             "replaced by the newer answer"
         );
         let ans = advice.answer_for(&b).unwrap();
-        assert!(ans.report.ended.is_complete());
+        assert!(ans.ended.is_complete());
         assert!(
             ans.molecules()
                 .contains(&"O-O-------------".parse().unwrap())
         );
-        assert_eq!(
-            advice.question(&b, Rules::Standard, 2..=2),
-            None,
-            "answered"
-        );
+        assert_eq!(advice.question(b), None, "answered");
     }
 
     #[test]
     fn the_limits_make_a_count_partial() {
-        let limits = CoachLimits {
-            max: 10,
-            timeout: Duration::from_secs(5),
-        };
-        let mut coach = Coach::new(limits, Some(Policy::Greedy));
-        let mut advice = Advice::default();
-        let none = Observation::empty(8);
-        answer(&mut coach, &mut advice, &[(&none, 4)]);
-        let ans = advice.answer_for(&none).unwrap();
+        let (mut coach, mut advice) = (Coach::new(), Advice::default());
+        let mut q = question(&Observation::empty(8), 4, Some(Policy::Greedy));
+        q.limits.max = 10;
+        answer(&mut coach, &mut advice, std::slice::from_ref(&q));
+        let ans = advice.answer_for(&q).unwrap();
         assert!(ans.molecules().len() <= 10);
         assert!(!ans.all_listed());
-        let words = count_sentence(ans, "no ray");
-        assert!(
-            words.starts_with("at least ") || ans.report.count > 10,
-            "{words}"
-        );
         // The policy weighs every molecule that fits: it says it cannot.
         let next = ans.policy.as_ref().unwrap();
         assert_eq!(
             (next.ray, next.unanswered),
             (None, Some(Unanswered::NotListed))
         );
+    }
+
+    /// An answer crosses to a Web Worker and back as JSON, the settings its
+    /// words name left for the front to name.
+    #[test]
+    fn an_answer_and_a_review_cross_as_json() {
+        let mut q = question(&Observation::empty(8), 4, Some(Policy::Greedy));
+        q.limits.max = 10;
+        let a = answer_with(&q, &Budget::default(), |_| {}).unwrap();
+        let json = serde_json::to_string(&News::Answer(Box::new(a.clone()))).unwrap();
+        let back: News = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, News::Answer(Box::new(a.clone())));
+        let why = a.policy.as_ref().unwrap().why.as_ref().unwrap();
+        assert!(why.settings().next().is_some(), "{why:?}");
+        let hidden: Molecule = "O-O-------------".parse().unwrap();
+        let request = ReviewRequest {
+            hidden,
+            atoms: 2..=2,
+            rules: Rules::Standard,
+            policy: Policy::Greedy,
+            given: vec![],
+            shots: vec![1, 3],
+            average: true,
+        };
+        let json = serde_json::to_string(&request).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ReviewRequest>(&json).unwrap(),
+            request
+        );
+        let r = review(&request, &Budget::default(), |_| {}).unwrap();
+        let state = News::Review(ReviewState::Ready {
+            review: r.value.unwrap(),
+            complete: true,
+        });
+        let json = serde_json::to_string(&state).unwrap();
+        assert_eq!(serde_json::from_str::<News>(&json).unwrap(), state);
+    }
+
+    /// The solver finds the rays that told nothing new as the table of
+    /// every molecule does, on a range and a configuration, given rays too.
+    #[test]
+    fn idle_rays_by_the_solver_agree_with_the_table() {
+        let options = StrategyOptions::new(Policy::Greedy);
+        for (hidden, atoms, given, shots) in [
+            (
+                "O-O-------------",
+                1..=3,
+                vec![],
+                vec![1, 6, 2, 3, 10, 16, 8, 4],
+            ),
+            ("O-O-------------", 2..=2, vec![1], vec![1, 3, 10, 5, 9, 12]),
+            (
+                "-O----O--O------",
+                2..=4,
+                vec![2],
+                vec![7, 11, 14, 15, 16, 1],
+            ),
+        ] {
+            let hidden: Molecule = hidden.parse().unwrap();
+            let request = ReviewRequest {
+                hidden: hidden.clone(),
+                atoms: atoms.clone(),
+                rules: Rules::Standard,
+                policy: Policy::Greedy,
+                given: given.clone(),
+                shots: shots.clone(),
+                average: false,
+            };
+            let by_solver = idle_rays(&request, &Budget::default()).unwrap().unwrap();
+            let by_table =
+                strategy::review(&hidden, atoms, &given, &shots, &options, false, |_| {})
+                    .unwrap()
+                    .value
+                    .unwrap()
+                    .idle;
+            assert_eq!(by_solver, by_table, "{hidden} {shots:?}");
+        }
     }
 
     /// With a policy, the coach's answer names the ray `next_ray` gives on
@@ -723,22 +1217,17 @@ mod tests {
             if let Some(q) = q {
                 seen.record(q, outcomes[q - 1]);
             }
-            let question = Question {
-                observation: seen.clone(),
-                rules: Rules::Standard,
-                atoms: 3..=3,
-            };
-            let none = answer_with(&question, None, &limits, |_| {}).unwrap();
+            let none = answer_with(&question(&seen, 3, None), &Budget::default(), |_| {}).unwrap();
             assert_eq!(none.policy, None);
-            let atoms = question.atoms.clone();
-            let fit = solver::solve(&seen, Rules::Standard, atoms, &limits, |_| {}).unwrap();
+            let fit = solver::solve(&seen, Rules::Standard, 3..=3, &limits, |_| {}).unwrap();
             for policy in Policy::ALL {
-                let a = answer_with(&question, Some(policy), &limits, |_| {}).unwrap();
+                let asked = question(&seen, 3, Some(policy));
+                let a = answer_with(&asked, &Budget::default(), |_| {}).unwrap();
                 let expected = next_ray(&fit, policy, strategy::ROLLOUT_EXACT, &limits.budget, 1);
                 let got = a.policy.unwrap();
                 assert_eq!(got, expected, "{policy} after {q:?}");
                 assert!(got.ray.is_some(), "{policy} after {q:?}: {got:?}");
-                assert_eq!(a.report.count, none.report.count);
+                assert_eq!(a.count, none.count);
             }
         }
     }

@@ -42,6 +42,8 @@ pub enum Shot {
     Again(Outcome),
     /// The game is over: rays are no longer shot.
     GameOver,
+    /// A wrong guess waits for the player to play on or end the game.
+    Waiting,
 }
 
 /// Why a guess cannot be submitted yet.
@@ -73,6 +75,9 @@ pub enum GuessError {
     /// The guess was already judged.
     #[error("the guess has already been judged")]
     AlreadyJudged,
+    /// A wrong guess waits for the player to play on or end the game.
+    #[error("your guess was judged wrong: play on, or end the game")]
+    Waiting,
 }
 
 /// One of the player's actions, as undo and redo take them back and do them
@@ -112,6 +117,9 @@ pub struct Extra {
     pub history: History,
     /// Wrong guesses played on after.
     pub wrong_guesses: usize,
+    /// A wrong guess was judged and waits for the player to play on or end
+    /// the game: it is charged whatever the player does next.
+    pub pending: bool,
     /// The player resigned.
     pub resigned: bool,
     /// The coach helped in this game.
@@ -144,6 +152,9 @@ pub struct Game {
     /// it was drawn in.
     counts: RangeInclusive<usize>,
     coached: bool,
+    /// A wrong guess judged, waiting for the player to play on or end the
+    /// game.
+    pending: Option<Verdict>,
     verdict: Option<Verdict>,
 }
 
@@ -167,6 +178,7 @@ impl Game {
             wrong_guesses: 0,
             counts: hidden.atoms().len()..=hidden.atoms().len(),
             coached: false,
+            pending: None,
             verdict: None,
             hidden,
         }
@@ -400,6 +412,9 @@ impl Game {
         if self.verdict.is_some() {
             return Shot::GameOver;
         }
+        if self.pending.is_some() {
+            return Shot::Waiting;
+        }
         let o = self.put_ray(pos);
         self.pay(pos, o);
         self.done(Action::Shoot(pos));
@@ -475,7 +490,7 @@ impl Game {
 
     /// Undoes the last action done, or (`forward`) redoes the last undone.
     fn travel(&mut self, forward: bool) -> Option<Action> {
-        if self.verdict.is_some() {
+        if self.verdict.is_some() || self.pending.is_some() {
             return None;
         }
         let h = &mut self.history;
@@ -488,6 +503,18 @@ impl Game {
         to.push(a.clone());
         self.apply(&a, forward);
         Some(a)
+    }
+
+    /// Starts the game again from its start: every action undone (they can
+    /// be redone), the rays paid for staying paid, as the rules keep an
+    /// undone ray paid. Returns how many actions were undone; none once the
+    /// game is over or while a wrong guess waits.
+    pub fn restart(&mut self) -> usize {
+        let mut n = 0;
+        while self.undo().is_some() {
+            n += 1;
+        }
+        n
     }
 
     /// Undo and redo.
@@ -505,7 +532,7 @@ impl Game {
     /// are already, unmarked. Returns how many cells changed and whether they
     /// are now marked. Does nothing once the game is over.
     pub fn mark_empty(&mut self, cells: &[usize]) -> (usize, bool) {
-        if self.verdict.is_some() {
+        if self.verdict.is_some() || self.pending.is_some() {
             return (0, false);
         }
         let open: Vec<usize> = cells.iter().copied().filter(|&i| !self.guess[i]).collect();
@@ -534,6 +561,7 @@ impl Game {
             shots: self.shots.clone(),
             history: self.history.clone(),
             wrong_guesses: self.wrong_guesses,
+            pending: self.pending.is_some(),
             resigned: self.verdict.as_ref().is_some_and(|v| v.resigned),
             coached: self.coached,
         }
@@ -576,6 +604,11 @@ impl Game {
         self.history = extra.history.clone();
         self.wrong_guesses = extra.wrong_guesses;
         self.coached |= extra.coached;
+        if extra.pending && self.verdict.is_none() {
+            // The wrong guess was judged before the save: judged again, it
+            // waits again for the player's choice.
+            let _ = self.hand_in();
+        }
         Ok(())
     }
 
@@ -590,6 +623,12 @@ impl Game {
                 o => ray_cost(o) as usize,
             })
             .sum()
+    }
+
+    /// The score so far: the rays' part and each wrong guess played on
+    /// ([`WRONG_GUESS_PENALTY`](crate::rules::score::WRONG_GUESS_PENALTY)).
+    pub fn score(&self) -> usize {
+        self.ray_score() + self.wrong_guesses * crate::rules::score::WRONG_GUESS_PENALTY as usize
     }
 
     /// The rays the player shot, in the order shot (the end shot of an exit
@@ -622,7 +661,7 @@ impl Game {
     /// holds one. Does nothing once the guess is judged, nor on a cell the
     /// player marked empty.
     pub fn toggle(&mut self, cell: usize) -> bool {
-        if self.verdict.is_none() && !self.empty[cell] {
+        if self.verdict.is_none() && self.pending.is_none() && !self.empty[cell] {
             let a = Action::Atom(cell);
             self.apply(&a, true);
             self.done(a);
@@ -648,11 +687,15 @@ impl Game {
         explained(&self.guess(), &self.observation, self.rules)
     }
 
-    /// What the referee would say of the guess now, without ending the game.
-    /// It needs exactly as many atoms as are hidden.
+    /// What the referee would say of the guess now, without ending the game:
+    /// the wrong guesses played on before are charged in its score. It needs
+    /// as many atoms as are hidden (or a count of the range told).
     pub fn check(&self) -> Result<Verdict, GuessError> {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
+        }
+        if let Some(v) = &self.pending {
+            return Ok(v.clone());
         }
         let placed = self.placed();
         if !self.counts.contains(&placed) {
@@ -671,7 +714,7 @@ impl Game {
             });
         }
         let (o, score) = (&self.observation, self.ray_score());
-        let mut v = judge_counting(
+        let v = judge_counting(
             &self.hidden,
             &self.guess(),
             &self.counts,
@@ -680,23 +723,48 @@ impl Game {
             self.judge,
             score,
         );
-        v.wrong_guesses = self.wrong_guesses;
-        Ok(v)
+        Ok(v.after_wrong_guesses(self.wrong_guesses))
     }
 
-    /// Hands the guess to the referee, which ends the game. It needs exactly
-    /// as many atoms as are hidden.
+    /// Hands the guess to the referee: a winning guess ends the game; a
+    /// wrong one is recorded at once (saves keep it, so that it is never
+    /// checked for free) and waits for the player to play on
+    /// ([`play_on`](Game::play_on)) or end the game ([`submit`](Game::submit)).
+    pub fn hand_in(&mut self) -> Result<&Verdict, GuessError> {
+        let v = self.check()?;
+        if v.won {
+            return Ok(self.verdict.insert(v));
+        }
+        Ok(self.pending.insert(v))
+    }
+
+    /// The wrong guess waiting for the player to play on or end the game.
+    pub fn pending(&self) -> Option<&Verdict> {
+        self.pending.as_ref()
+    }
+
+    /// Hands the guess to the referee, which ends the game (the wrong guess
+    /// waiting, if one is). It needs as many atoms as are hidden.
     pub fn submit(&mut self) -> Result<&Verdict, GuessError> {
+        if let Some(v) = self.pending.take() {
+            return Ok(self.verdict.insert(v));
+        }
         let v = self.check()?;
         Ok(self.verdict.insert(v))
     }
 
     /// After a wrong guess, plays on rather than ending the game (Tatham's
-    /// way): the ray that disproves the guess is shot and paid for when it was
-    /// not shot yet, and the wrong guess is counted. Returns that ray, or
-    /// `None` when the guess is not wrong (or the game is over).
+    /// way): the wrong guess is charged
+    /// ([`WRONG_GUESS_PENALTY`](crate::rules::score::WRONG_GUESS_PENALTY)),
+    /// and the ray that disproves it is shot and paid for when it was not
+    /// shot yet. Returns that ray, or `None` when the guess is not wrong
+    /// (or the game is over). The guess is judged first when it was not.
     pub fn play_on(&mut self) -> Option<usize> {
-        let v = self.check().ok().filter(|v| !v.won)?;
+        if self.pending.is_none() {
+            let v = self.check().ok().filter(|v| !v.won)?;
+            self.pending = Some(v);
+        }
+        let v = self.pending.take()?;
         self.wrong_guesses += 1;
         let e = v.evidence?;
         if !e.shot {
@@ -711,14 +779,19 @@ impl Game {
     }
 
     /// Gives up: the game is lost and the answer shown (see
-    /// [`crate::play::referee::resign`] for the score).
+    /// [`crate::play::referee::resign`] for the score); a wrong guess
+    /// waiting counts as played on.
     pub fn resign(&mut self) -> Result<&Verdict, GuessError> {
         if self.verdict.is_some() {
             return Err(GuessError::AlreadyJudged);
         }
-        let mut v = resign(&self.hidden, &self.guess(), self.ray_score());
-        v.wrong_guesses = self.wrong_guesses;
-        Ok(self.verdict.insert(v))
+        if self.pending.take().is_some() {
+            self.wrong_guesses += 1;
+        }
+        let v = resign(&self.hidden, &self.guess(), self.ray_score());
+        Ok(self
+            .verdict
+            .insert(v.after_wrong_guesses(self.wrong_guesses)))
     }
 
     /// The verdict, once the guess is judged.

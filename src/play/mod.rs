@@ -5,66 +5,65 @@
 //! rays, the solver for the coach, the puzzle reader for files, the assistant
 //! to draw molecules, render for names and pictures) and nothing uses it.
 //!
-//! The game itself — [`game`], [`referee`], [`setup`], [`save`] and the
-//! coach's questions ([`coach::answer`]) — needs no terminal and is always
-//! built: the web page plays the same game with the same referee and score.
-//! The terminal's screen (the modules marked *terminal* below) comes with the
-//! `play` feature, which brings in ratatui and crossterm.
-//!
-//! The terminal's game is written as state, effects and views: the state ([`app`])
-//! changes only through messages (keys, clicks, answers) and returns the
-//! effects the loop ([`session`]) carries out (write a file, start a game,
-//! ask the coach, quit); after each change it works out what the screen
-//! shows, which [`view`] lays out on any ratatui backend. The real terminal
-//! (raw mode, signals, the panic hook) is the binary's.
+//! One game middle serves every front, as the midend of Simon Tatham's
+//! puzzles does: [`middle::Middle`] holds the game, the cursor, the coach's
+//! answers, the windows, new games and restarts, and changes only through
+//! [`moves::Move`]s (a front turns its keys, through the player's
+//! [`keys::Profile`], and its clicks and taps into moves). Each change
+//! returns the [`middle::Effect`]s the front carries out (write a file,
+//! start a game, ask the coach, review the game, quit) and a new
+//! [`scene::Scene`], which the front draws: the terminal with ratatui (the
+//! `play` feature: [`view`], and the loop of [`session`]), the web page in
+//! SVG from the scene's JSON. Everything but those two modules builds
+//! without a terminal, for WebAssembly too. The real terminal (raw mode,
+//! signals, the panic hook) is the binary's.
 //!
 //! | module | job |
 //! |--------|-----|
-//! | [`game`] | one game's state: hidden molecule, rays shot, guess, score |
+//! | [`game`] | one game's state: hidden molecule, rays shot, guess, undo and redo, a wrong guess waiting, score |
 //! | [`referee`] | judging a guess (Tatham's rule) and scoring it (the original game's) |
-//! | [`setup`] | starting a game: random, from a puzzle file, or a saved game resumed |
-//! | [`save`] | the save file: a puzzle `bbx solve` reads, with the hidden molecule scrambled |
-//! | [`coach`] | the coach's question answered, the solver on worker threads, bounded in time and count, and what the game knows of its answers |
-//! | `input` | *terminal*: the cursor and what each key does |
-//! | `words` | *terminal*: every sentence the game says |
-//! | `board` | *terminal*: the boards shown, as marks and their meanings |
-//! | `app` | *terminal*: the state: messages in, effects out, and what the screen shows |
-//! | `view` | *terminal*: drawing with ratatui (the terminal, or `TestBackend` in tests) |
-//! | `session` | *terminal*: carrying out the effects, and the loop on any backend |
+//! | [`setup`] | starting a game: named (`A4_B8`, Tatham's presets), random, from a puzzle file, or a saved game resumed |
+//! | [`save`] | the save files: a puzzle `bbx solve` reads, with the hidden molecule scrambled, and Tatham's |
+//! | [`coach`] | the coach's questions and answers as data, the review of a finished game, the terminal's worker threads |
+//! | [`cursor`] | the cursor over the board and its border |
+//! | [`keys`] | keys as every front reads them, and the three profiles (bbx's, Tatham's, Emacs's) |
+//! | [`moves`] | everything a player does |
+//! | [`board`] | the boards drawn: each cell's and border position's facts and text marks, and rays' trails |
+//! | [`words`] | every sentence the game says |
+//! | [`scene`] | what a front draws, serialisable |
+//! | [`middle`] | the game middle: moves in, effects and a scene out |
+//! | `view` | *terminal*: drawing the scene with ratatui (the terminal, or `TestBackend` in tests) |
+//! | `session` | *terminal*: crossterm's keys and mouse as moves, the effects carried out, and the loop on any backend |
 //!
 //! ```
-//! # #[cfg(feature = "play")] {
-//! use bbx::play::{app::Options, session::Session, setup::{Setup, start}};
-//! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+//! use bbx::play::middle::{Middle, Options};
+//! use bbx::play::moves::Move;
+//! use bbx::play::setup::{Setup, start};
 //! let setup = Setup { seed: Some(42), ..Setup::default() };
-//! let mut game = Session::new(setup.clone(), start(&setup)?, Options::default());
-//! for c in ['q', 'y'] {
-//!     game.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-//! }
-//! assert!(game.should_quit());
-//! assert_eq!(game.played().summary, "A4_B8, standard rules, seed 42: unfinished, not saved.");
-//! # }
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup)?, Options::default());
+//! game.apply(Move::Quit);
+//! game.apply(Move::Confirm);
+//! assert_eq!(game.summary(), "A4_B8, standard rules, seed 42: unfinished, not saved.");
 //! # Ok::<(), bbx::Error>(())
 //! ```
 
+pub mod board;
 pub mod coach;
+pub mod cursor;
 pub mod game;
+pub mod keys;
+pub mod middle;
+pub mod moves;
 pub mod referee;
 pub mod save;
+pub mod scene;
 pub mod setup;
+pub mod words;
 
-#[cfg(feature = "play")]
-pub mod app;
-#[cfg(feature = "play")]
-pub mod board;
-#[cfg(feature = "play")]
-pub mod input;
 #[cfg(feature = "play")]
 pub mod session;
 #[cfg(feature = "play")]
 pub mod view;
-#[cfg(feature = "play")]
-pub mod words;
 
 #[cfg(feature = "play")]
 pub use view::{draw, minimum_size};

@@ -34,7 +34,10 @@ use crate::rules::score::score;
 use crate::rules::spectrum::{Observation, Spectrum};
 
 /// How a guess is judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Judge {
     /// As Tatham's Puzzles: the guess wins when every ray, shot or not, gives
     /// what the hidden molecule gives.
@@ -109,13 +112,28 @@ pub struct Verdict {
     pub ray_score: usize,
     /// Points for the hidden atoms the guess missed (0 when it wins).
     pub penalty: usize,
-    /// The total: ray points plus penalty.
+    /// Points for the wrong guesses played on before
+    /// ([`WRONG_GUESS_PENALTY`](crate::rules::score::WRONG_GUESS_PENALTY)
+    /// each).
+    pub guess_penalty: usize,
+    /// The total: ray points, penalty and the wrong guesses' points.
     pub score: usize,
     /// The player gave up: the answer is shown and the game lost.
     pub resigned: bool,
     /// Wrong guesses the player played on after (each disproved by a ray,
     /// shot and counted then).
     pub wrong_guesses: usize,
+}
+
+impl Verdict {
+    /// The same verdict after `wrong` wrong guesses played on, each charged
+    /// [`WRONG_GUESS_PENALTY`](crate::rules::score::WRONG_GUESS_PENALTY).
+    pub fn after_wrong_guesses(mut self, wrong: usize) -> Verdict {
+        self.wrong_guesses = wrong;
+        self.guess_penalty = wrong * crate::rules::score::WRONG_GUESS_PENALTY as usize;
+        self.score = self.ray_score + self.penalty + self.guess_penalty;
+        self
+    }
 }
 
 /// Judges `guess` against `hidden` given the rays `observed`; `ray_score` is
@@ -222,6 +240,7 @@ fn scored(hidden: &Molecule, guess: &Molecule, ray_score: usize, missed: Option<
         evidence: None,
         ray_score,
         penalty: total - ray_score,
+        guess_penalty: 0,
         score: total,
         resigned: false,
         wrong_guesses: 0,

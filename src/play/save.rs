@@ -250,7 +250,12 @@ fn encode(game: &Game, board: &str) -> String {
         VERSION,
         u8::from(game.rules() == Rules::EdgeMiss),
         u8::from(game.judge() == Judge::RaysShot),
-        u8::from(game.is_over()),
+        // 2: a wrong guess waits for the player to play on or end.
+        if game.pending().is_some() {
+            2
+        } else {
+            u8::from(game.is_over())
+        },
     ]);
     w.word(p.width);
     w.word(p.height);
@@ -373,7 +378,8 @@ fn decode(token: &str) -> Result<Resume, String> {
         1 => Judge::RaysShot,
         x => return Err(format!("unknown judge {x}")),
     };
-    let over = r.byte()? != 0;
+    let ending = r.byte()?;
+    let (over, pending) = (ending == 1, ending == 2);
     let (p, counts) = if version == 3 {
         let w = r.take(2)?;
         (
@@ -419,6 +425,7 @@ fn decode(token: &str) -> Result<Resume, String> {
         shots,
         history: History { done, undone },
         wrong_guesses,
+        pending,
         resigned,
         coached,
     };

@@ -1,15 +1,17 @@
-//! A game being played: the state ([`App`]), the coach's worker, and the
-//! loop that carries out what the state asks for — writing a save file,
-//! starting a new game, asking the coach — and draws the screen on any
-//! ratatui backend.
+//! A game being played in the terminal: the game middle ([`Middle`]), the
+//! coach's worker, and the loop that carries out what the middle asks for —
+//! writing a save file, starting a new game, asking the coach — and draws its
+//! scene on any ratatui backend.
 //!
-//! The loop ([`run`]) takes its events from a function and its stop from a
-//! [`Cancel`] token, so that the same game runs on the real terminal (the
-//! binary gives it crossterm's events and its signals) and, key by key, in
-//! tests on a `TestBackend`. It never exits the process.
+//! The terminal's keys (crossterm's) become the library's [`Key`]s, read by
+//! the player's profile; a mouse click on the board becomes a
+//! [`Move::Press`]. The loop ([`run`]) takes its events from a function and
+//! its stop from a [`Cancel`] token, so that the same game runs on the real
+//! terminal (the binary gives it crossterm's events and its signals) and,
+//! key by key, in tests on a `TestBackend`. It never exits the process.
 //!
 //! ```
-//! use bbx::play::app::Options;
+//! use bbx::play::middle::Options;
 //! use bbx::play::session::Session;
 //! use bbx::play::setup::{Setup, start};
 //! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -18,16 +20,18 @@
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
 //! let mut game = Session::new(setup.clone(), start(&setup).unwrap(), Options::default());
 //! game.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)); // shoots ray 1
-//! assert_eq!(game.app().game().observation().shot_count(), 1);
+//! assert_eq!(game.middle().game().observation().shot_count(), 1);
 //! let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
-//! terminal.draw(|f| bbx::play::view::draw(game.app(), f)).unwrap();
+//! terminal.draw(|f| bbx::play::view::draw(game.middle().scene(), f)).unwrap();
 //! ```
 
 use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyEvent, MouseEvent};
+use crossterm::event::{
+    Event, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
@@ -35,8 +39,11 @@ use ratatui::layout::Rect;
 use crate::control::Cancel;
 use crate::error::Error;
 use crate::files::write_whole;
-use crate::play::app::{App, Effect, Msg, Options};
 use crate::play::coach::Coach;
+use crate::play::cursor::Cursor;
+use crate::play::keys::{Key, KeyCode};
+use crate::play::middle::{Effect, Middle, Options};
+use crate::play::moves::Move;
 use crate::play::setup::{Setup, Started, start};
 use crate::play::view;
 use crate::play::words;
@@ -53,86 +60,167 @@ pub struct Played {
 /// A game being played, with the coach's worker.
 #[derive(Debug)]
 pub struct Session {
-    app: App,
+    middle: Middle,
     coach: Coach,
     quit: bool,
+}
+
+/// The library's key for a key crossterm read; `None` for a release or a
+/// key the game has no use for.
+pub fn key_of(event: &KeyEvent) -> Option<Key> {
+    use crossterm::event::KeyCode as C;
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    let code = match event.code {
+        C::Char(c) => KeyCode::Char(c),
+        C::Enter => KeyCode::Enter,
+        C::Esc => KeyCode::Esc,
+        C::Backspace => KeyCode::Backspace,
+        C::Delete => KeyCode::Delete,
+        C::Insert => KeyCode::Insert,
+        C::Tab => KeyCode::Tab,
+        C::BackTab => KeyCode::BackTab,
+        C::Up => KeyCode::Up,
+        C::Down => KeyCode::Down,
+        C::Left => KeyCode::Left,
+        C::Right => KeyCode::Right,
+        C::Home => KeyCode::Home,
+        C::End => KeyCode::End,
+        C::PageUp => KeyCode::PageUp,
+        C::PageDown => KeyCode::PageDown,
+        C::F(n) => KeyCode::F(n),
+        _ => return None,
+    };
+    Some(Key {
+        code,
+        ctrl: event.modifiers.contains(KeyModifiers::CONTROL),
+        alt: event.modifiers.contains(KeyModifiers::ALT),
+    })
 }
 
 impl Session {
     /// Plays the game `started` from `setup`.
     pub fn new(setup: Setup, started: Started, options: Options) -> Session {
-        let coach = Coach::new(options.coach, options.policy);
-        let (app, effects) = App::new(setup, started, options);
+        let (middle, effects) = Middle::new(setup, started, options);
         let mut session = Session {
-            app,
-            coach,
+            middle,
+            coach: Coach::new(),
             quit: false,
         };
         session.perform(effects);
         session
     }
 
-    /// The game's state.
-    pub fn app(&self) -> &App {
-        &self.app
+    /// The game middle.
+    pub fn middle(&self) -> &Middle {
+        &self.middle
     }
 
-    /// Takes `msg` in, and carries out what the state asks for.
-    pub fn update(&mut self, msg: Msg) {
-        let effects = self.app.update(msg);
+    /// Makes `m`, and carries out what the middle asks for.
+    pub fn apply(&mut self, m: Move) {
+        let effects = self.middle.apply(m);
         self.perform(effects);
     }
 
     fn perform(&mut self, effects: Vec<Effect>) {
         for effect in effects {
-            match effect {
+            let next = match effect {
                 Effect::Save {
                     path,
                     text,
                     replace,
-                } => self.update(if !replace && Path::new(&path).exists() {
-                    Msg::Exists(path)
-                } else {
-                    let written = write_whole(Path::new(&path), text.as_bytes());
-                    Msg::Saved(path, written.map_err(|e| e.to_string()))
-                }),
-                Effect::Start(setup) => self.update(Msg::Started(Box::new(start(&setup)))),
-                Effect::Ask(question) => self.coach.ask(question),
-                Effect::Review(request) => self.coach.review(request),
-                Effect::ForgetCoach => self.coach.reset(),
-                Effect::Quit => self.quit = true,
-            }
+                } => {
+                    if !replace && Path::new(&path).exists() {
+                        self.middle.exists(path)
+                    } else {
+                        let written = write_whole(Path::new(&path), text.as_bytes());
+                        self.middle.saved(path, written.map_err(|e| e.to_string()))
+                    }
+                }
+                Effect::Start(setup) => self.middle.begin(start(&setup)),
+                Effect::Ask(question) => {
+                    self.coach.ask(question);
+                    Vec::new()
+                }
+                Effect::Review(request) => {
+                    self.coach.review(request);
+                    Vec::new()
+                }
+                Effect::ForgetCoach => {
+                    self.coach.reset();
+                    Vec::new()
+                }
+                Effect::Quit => {
+                    self.quit = true;
+                    Vec::new()
+                }
+            };
+            self.perform(next);
         }
     }
 
     /// Handles one key press (releases are ignored).
     pub fn handle_key(&mut self, key: KeyEvent) {
-        self.update(Msg::Key(key));
+        if let Some(k) = key_of(&key) {
+            let effects = self.middle.key(k);
+            self.perform(effects);
+        }
     }
 
-    /// Handles a mouse event on a screen of `area`.
+    /// Handles a mouse event on a screen of `area`: a left click on the
+    /// board presses there, a right click marks; any click closes the help;
+    /// the wheel scrolls the window open.
     pub fn handle_mouse(&mut self, event: MouseEvent, area: Rect) {
-        let at = view::board_at(&self.app, area, event.column, event.row);
-        self.update(Msg::Mouse(event.kind, at));
+        let scene = self.middle.scene();
+        let m = match event.kind {
+            MouseEventKind::Down(button @ (MouseButton::Left | MouseButton::Right)) => {
+                if scene.help.is_some() {
+                    Some(Move::Cancel)
+                } else {
+                    let shape = scene.board.shape();
+                    view::board_at(scene, area, event.column, event.row)
+                        .and_then(|(row, col)| Cursor::at(shape, row, col))
+                        .and_then(|c| c.target())
+                        .map(|at| Move::Press {
+                            at,
+                            secondary: button == MouseButton::Right,
+                        })
+                }
+            }
+            MouseEventKind::ScrollDown if scene.list_open || scene.help.is_some() => {
+                Some(Move::Scroll(3))
+            }
+            MouseEventKind::ScrollUp if scene.list_open || scene.help.is_some() => {
+                Some(Move::Scroll(-3))
+            }
+            _ => None,
+        };
+        if let Some(m) = m {
+            self.apply(m);
+        }
     }
 
     /// Ends the game as Ctrl-C or a termination signal does: at once, and
     /// reported as interrupted, not as a quit.
     pub fn interrupt(&mut self) {
-        self.update(Msg::Interrupt);
+        self.apply(Move::Interrupt);
     }
 
     /// Takes in what the coach has said; returns whether it said anything.
     pub fn tick(&mut self) -> bool {
         let news = self.coach.poll();
         let said = !news.is_empty();
-        news.into_iter().for_each(|n| self.update(Msg::Coach(n)));
+        for n in news {
+            let effects = self.middle.hear(n);
+            self.perform(effects);
+        }
         said
     }
 
     /// Whether the coach is working (the screen then refreshes its progress).
     pub fn busy(&self) -> bool {
-        !self.app.coach().is_idle()
+        !self.middle.coach().is_idle()
     }
 
     /// Waits (at most `timeout`) until the coach has answered; for tests and
@@ -144,8 +232,10 @@ impl Session {
             if left.is_zero() {
                 return false;
             }
-            let news = self.coach.wait(left.min(Duration::from_millis(50)));
-            news.into_iter().for_each(|n| self.update(Msg::Coach(n)));
+            for n in self.coach.wait(left.min(Duration::from_millis(50))) {
+                let effects = self.middle.hear(n);
+                self.perform(effects);
+            }
         }
         true
     }
@@ -158,8 +248,8 @@ impl Session {
     /// How the session ended.
     pub fn played(&self) -> Played {
         Played {
-            summary: self.app.summary(),
-            interrupted: self.app.was_interrupted(),
+            summary: self.middle.summary(),
+            interrupted: self.middle.was_interrupted(),
         }
     }
 }
@@ -186,7 +276,7 @@ pub fn run<B: Backend>(
 ) -> Result<(), Error> {
     loop {
         terminal
-            .draw(|f| view::draw(session.app(), f))
+            .draw(|f| view::draw(session.middle().scene(), f))
             .map_err(tty)?;
         if stop.is_cancelled() {
             session.interrupt();

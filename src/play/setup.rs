@@ -51,7 +51,8 @@ use crate::setting::{Setting, Text};
 use crate::solver::{self, Limits};
 
 /// Where the game comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Start {
     /// A random molecule of a configuration, or of a range of atom counts
     /// (the count drawn as Tatham draws it, and hidden); with `unique`, one
@@ -85,7 +86,7 @@ pub enum Start {
 }
 
 /// How to start a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// Where the game comes from.
     pub start: Start,
@@ -123,7 +124,8 @@ impl Default for Setup {
 }
 
 /// Where a game in play came from, for the title bar and the save file name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// A random molecule.
     Random {
@@ -612,6 +614,152 @@ fn choose_answer(
         .nth(rng.random_range(0..s.count))
         .ok_or_else(|| Error::Internal("an answer past the solver's count".into()))?;
     Ok((m, count(&s)))
+}
+
+/// Where the game named `name` comes from, as `bbx play GAME` and the page's
+/// new game read a name that is not a file: a configuration or a range of
+/// counts (`A4_B8`, `A5_B8x6`, `A3-6_B8`), Tatham's parameters
+/// (`w8h6m5M5`), the name of one of his presets (`8x8, 3-6 balls`), a game
+/// ID of his (`w8h8m5M5:…`, `w8h8m5M5#seed`) or a puzzle in the linear form
+/// (`A2_B4 @&ab…`). `unique` asks for a random molecule whose rays identify
+/// it, and is refused for the others.
+///
+/// ```
+/// use bbx::play::setup::{Start, named};
+/// assert!(matches!(named("A3-6_B8", false), Ok(Start::Random { .. })));
+/// assert!(matches!(named("8x8, 3-6 balls", false), Ok(Start::Tatham(_))));
+/// let e = named("A99_B8", false).unwrap_err();
+/// assert!(e.to_string().contains("A99_B8"), "{e}");
+/// assert!(named("hello", false).unwrap_err().to_string().contains("neither a configuration"));
+/// ```
+pub fn named(name: &str, unique: bool) -> Result<Start, Error> {
+    use crate::puzzle::{Inline, inline};
+    let game = name.trim();
+    let start = match game.parse::<ConfigRange>() {
+        Ok(config) => Start::Random { config, unique },
+        Err(config_error) => match TathamParams::alone(game) {
+            Some(Ok(params)) => Start::Tatham(params),
+            Some(Err(e)) => return Err(Error::invalid(format!("Tatham's parameters {e}"))),
+            None => match (TathamParams::preset(game), inline(game)) {
+                (Some(params), _) => Start::Tatham(params),
+                (None, Some(Inline::GameId)) => Start::GameId(game.to_string()),
+                (None, Some(Inline::Linear)) => Start::Text {
+                    text: game.to_string(),
+                    origin: Inline::Linear.origin().to_string(),
+                },
+                (None, None) => {
+                    let lower = game.to_ascii_lowercase();
+                    // Meant as a configuration: its parse error is the
+                    // better message.
+                    if lower.starts_with('a') && lower.contains("_b") {
+                        return Err(config_error);
+                    }
+                    return Err(Error::invalid(format!(
+                        "{} is neither a configuration (An_Bp, such as A4_B8; A5_B8x6 for a box 8 wide and 6 high; A3-6_B8 for 3 to 6 atoms), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID nor a puzzle",
+                        crate::error::quote(game)
+                    )));
+                }
+            },
+        },
+    };
+    if unique && !matches!(start, Start::Random { .. }) {
+        return Err(Error::invalid(
+            "only molecules whose rays identify them: that chooses random molecules of a configuration (A4_B8, say), not a game of Tatham's or a puzzle",
+        ));
+    }
+    Ok(start)
+}
+
+impl Setup {
+    /// The setup a form gives ([`Form`](crate::play::moves::Form)): each
+    /// field read as `bbx play` reads its option, an empty one taking the
+    /// default (the standard game `A4_B8`, a fresh seed, the rules the game
+    /// implies, Tatham's judging). The error names the field.
+    ///
+    /// ```
+    /// use bbx::play::moves::Form;
+    /// use bbx::play::setup::Setup;
+    /// let form = Form { game: "A5_B8x6".into(), seed: "42".into(), ..Form::default() };
+    /// assert_eq!(Setup::from_form(&form).unwrap().seed, Some(42));
+    /// let bad = Form { seed: "hello".into(), ..Form::default() };
+    /// assert!(Setup::from_form(&bad).unwrap_err().to_string().starts_with("the seed 'hello'"));
+    /// ```
+    pub fn from_form(form: &crate::play::moves::Form) -> Result<Setup, Error> {
+        let game = match form.game.trim() {
+            "" => "A4_B8",
+            g => g,
+        };
+        let seed = match form.seed.trim() {
+            "" => None,
+            s => Some(s.parse::<u64>().map_err(|_| {
+                Error::invalid(format!(
+                    "the seed '{s}' is not a whole number from 0 to {}",
+                    u64::MAX
+                ))
+            })?),
+        };
+        let rules = match form.rules.trim() {
+            "" => None,
+            r => Some(r.parse::<Rules>().map_err(Error::invalid)?),
+        };
+        let judge = match form.judge.trim() {
+            "" => Judge::default(),
+            j => j.parse::<Judge>().map_err(Error::invalid)?,
+        };
+        Ok(Setup {
+            start: named(game, form.unique)?,
+            seed,
+            rules,
+            atoms: None,
+            format: None,
+            judge,
+        })
+    }
+}
+
+/// A game started, as text, to carry it from where it was started (a Web
+/// Worker, which may take long for a puzzle) to the game middle: the game
+/// as a bbx save, and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Carried {
+    save: String,
+    source: Source,
+    /// The file was in Emacs notation.
+    emacs: bool,
+}
+
+impl Started {
+    /// The game, carried as text ([`Started::carried`] reads it back).
+    pub fn carry(&self) -> Result<String, Error> {
+        let notation = self.notation.unwrap_or_default();
+        let save = crate::play::save::save_text(&self.game, notation, &crate::setting::Plain)?;
+        let carried = Carried {
+            save,
+            source: self.source.clone(),
+            emacs: self.notation == Some(Notation::Emacs),
+        };
+        serde_json::to_string(&carried).map_err(|e| Error::Internal(e.to_string()))
+    }
+
+    /// The game [`Started::carry`] carried.
+    pub fn carried(text: &str, judge: Judge) -> Result<Started, Error> {
+        let c: Carried = serde_json::from_str(text)
+            .map_err(|e| Error::invalid(format!("a game carried as text is damaged: {e}")))?;
+        let setup = Setup {
+            start: Start::Text {
+                text: c.save,
+                origin: "the game".into(),
+            },
+            judge,
+            ..Setup::default()
+        };
+        let mut started = start(&setup)?;
+        started.source = c.source;
+        if c.emacs {
+            started.notation = Some(Notation::Emacs);
+        }
+        Ok(started)
+    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! Drawing the game with ratatui, on any backend: the board in J. Forget's
 //! display, the side panel (score, cursor, coach, verdict), the message and
 //! key lines, and the windows over them (help, questions, the list of
-//! molecules). Everything drawn was worked out when the state last changed
-//! (its [`Scene`](crate::play::app::Scene)); this module lays it out and
-//! gives each meaning its colour.
+//! molecules). Everything drawn is the game middle's [`Scene`]; this module
+//! lays it out and gives each meaning its colour. It never needs colour to
+//! be read (`NO_COLOR`): the cursor stands between brackets (`[O]`), and a
+//! ray the guess does not explain has a `/` before its mark.
 //!
 //! The board is laid out exactly as `bbx trace` prints it: one character every
 //! two columns, border marks around the cells ([`crate::play::board`] says
@@ -12,9 +13,8 @@
 //! of the verdict ("your molecule"; your atoms stay drawn on the hidden one),
 //! the side panel beside the board (it goes below the board when there is
 //! room, else the score and atoms go in the board's frame), the help's second
-//! column (its last lines are then cut when the terminal is lower than they
-//! need), and last the board itself (a message says how large the terminal
-//! must be).
+//! column (it then scrolls), and last the board itself (a message says how
+//! large the terminal must be).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -22,10 +22,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
-use crate::play::app::{App, Mode};
 use crate::play::board::{Board, Look};
-use crate::play::input::KEYS;
-use crate::play::words::{self, Lines, Tone, keys};
+use crate::play::scene::{Lines, Scene, Tone};
+use crate::play::words;
 use crate::render::side_by_side;
 use crate::rules::config::Shape;
 
@@ -37,11 +36,15 @@ const PANEL_MAX_WIDTH: u16 = 64;
 const PANEL_HEIGHT: u16 = 20;
 /// Height the side panel needs below the board when stacked.
 const PANEL_MIN_HEIGHT: u16 = 12;
+/// Height of the smallest side panel below the board: the coach's lines
+/// alone, the score and atoms in the board's frame.
+const PANEL_SMALL_HEIGHT: u16 = 4;
 
-/// The size of the board's frame: its text (2w+4 by h+2) with a border and a
-/// column of padding on each side.
+/// The size of the board's frame: its text (2w+5 by h+2: a mark every two
+/// columns, and the cursor's closing bracket after the last) with a border
+/// and a column of padding on each side.
 fn board_frame(p: Shape) -> (u16, u16) {
-    let w = (2 * p.width + 4 + 4).min(u16::MAX as usize) as u16;
+    let w = (2 * p.width + 5 + 4).min(u16::MAX as usize) as u16;
     let h = (p.height + 2 + 2).min(u16::MAX as usize) as u16;
     (w, h)
 }
@@ -67,15 +70,16 @@ struct Plan {
 }
 
 /// Lays the screen out on `area`; `None` when it is too small for the board.
-fn plan(app: &App, area: Rect) -> Option<Plan> {
-    let p = app.game().shape();
+fn plan(scene: &Scene, area: Rect) -> Option<Plan> {
+    let p = scene.board.shape();
     let (bw, bh) = board_frame(p);
     let (min_w, min_h) = minimum_size(p);
     if area.width < min_w || area.height < min_h {
         return None;
     }
-    let long = app
-        .message()
+    let long = scene
+        .message
+        .as_ref()
         .is_some_and(|(m, _)| m.chars().count() + 1 > usize::from(area.width));
     let message_height = if long && area.height > min_h { 2 } else { 1 };
     let [header, main, message, keys] = Layout::vertical([
@@ -85,7 +89,7 @@ fn plan(app: &App, area: Rect) -> Option<Plan> {
         Constraint::Length(1),
     ])
     .areas(area);
-    let second = app.scene().guess.is_some();
+    let second = scene.guess.is_some();
     let wide = main.width >= bw + PANEL_WIDTH && main.height >= bh;
     // The verdict's two boards lose their padding before the second goes.
     let tight = second
@@ -101,7 +105,7 @@ fn plan(app: &App, area: Rect) -> Option<Plan> {
         let width = (main.width - used).min(PANEL_MAX_WIDTH);
         let panel = Rect::new(main.x + used, main.y, width, main.height);
         (board, guess, Some(panel))
-    } else if main.height >= bh + PANEL_MIN_HEIGHT {
+    } else if main.height >= bh + PANEL_SMALL_HEIGHT {
         let height = (main.height - bh).min(PANEL_HEIGHT);
         let width = main.width.min(PANEL_MAX_WIDTH);
         let panel = Rect::new(main.x, main.y + bh, width, height);
@@ -122,12 +126,12 @@ fn plan(app: &App, area: Rect) -> Option<Plan> {
 }
 
 /// The board's padded row and column under the screen point (`column`,
-/// `row`) when `app` is drawn on `area`: what a mouse click there is on.
-pub fn board_at(app: &App, area: Rect, column: u16, row: u16) -> Option<(usize, usize)> {
-    if matches!(app.mode(), Mode::Molecules { .. }) {
+/// `row`) when `scene` is drawn on `area`: what a mouse click there is on.
+pub fn board_at(scene: &Scene, area: Rect, column: u16, row: u16) -> Option<(usize, usize)> {
+    if scene.list_open || scene.help.is_some() || scene.dialog.is_some() {
         return None;
     }
-    let plan = plan(app, area)?;
+    let plan = plan(scene, area)?;
     let (x0, y0) = (plan.board.x + 1 + plan.pad, plan.board.y + 1);
     (column >= x0 && row >= y0).then(|| (usize::from(row - y0), usize::from((column - x0) / 2)))
 }
@@ -202,75 +206,85 @@ fn look(look: Look) -> Style {
     }
 }
 
-/// A board's lines, the cursor's character reversed.
+/// A board's lines: each mark after a space, the cursor's between
+/// brackets and reversed, a ray the guess does not explain crossed out with
+/// a `/` before it, so that both read without colour.
 fn board_lines(board: &Board, cursor: (usize, usize)) -> Vec<Line<'static>> {
-    let rows = board.rows.iter().enumerate();
-    rows.map(|(r, row)| {
-        let spans = row.iter().enumerate().flat_map(|(c, m)| {
-            let mut st = look(m.look);
-            if m.lit {
-                st = st.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
+    let rows = board.rows();
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let mut spans = Vec::with_capacity(2 * row.len() + 1);
+            for (c, m) in row.iter().enumerate() {
+                let mut st = look(m.look);
+                if m.lit {
+                    st = st.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
+                }
+                let crossed = m.explained == Some(false);
+                if crossed {
+                    st = st.add_modifier(Modifier::CROSSED_OUT | Modifier::DIM);
+                }
+                let here = (r, c) == cursor;
+                let after_cursor = c > 0 && (r, c - 1) == cursor;
+                let before = if here {
+                    "["
+                } else if after_cursor {
+                    "]"
+                } else if crossed {
+                    "/"
+                } else {
+                    " "
+                };
+                if here {
+                    st = st.add_modifier(Modifier::REVERSED);
+                }
+                spans.push(Span::styled(before, bold()));
+                spans.push(Span::styled(m.ch.to_string(), st));
             }
-            if m.explained == Some(false) {
-                st = st.add_modifier(Modifier::CROSSED_OUT | Modifier::DIM);
-            }
-            if (r, c) == cursor {
-                st = st.add_modifier(Modifier::REVERSED);
-            }
-            [Span::raw(" "), Span::styled(m.ch.to_string(), st)]
-        });
-        Line::from(spans.collect::<Vec<_>>())
-    })
-    .collect()
+            let end = if (r, row.len().saturating_sub(1)) == cursor {
+                "]"
+            } else {
+                " "
+            };
+            spans.push(Span::styled(end, bold()));
+            Line::from(spans)
+        })
+        .collect()
 }
 
-/// Draws `app`'s screen on `f`.
-pub fn draw(app: &App, f: &mut Frame) {
+/// Draws `scene` on `f`.
+pub fn draw(scene: &Scene, f: &mut Frame) {
     let area = f.area();
-    let p = app.game().shape();
-    let Some(plan) = plan(app, area) else {
+    let p = scene.board.shape();
+    let Some(plan) = plan(scene, area) else {
         let text = words::too_small(p, minimum_size(p), (area.width, area.height));
         let text = Paragraph::new(text).style(bold()).wrap(Wrap { trim: true });
         return f.render_widget(text, area);
     };
-    draw_header(app, f, plan.header);
-    if let Some((m, tone)) = app.message() {
-        let m = Span::styled(format!(" {m}"), style(tone));
+    draw_header(scene, f, plan.header);
+    if let Some((m, tone)) = &scene.message {
+        let m = Span::styled(format!(" {m}"), style(*tone));
         f.render_widget(Paragraph::new(m).wrap(Wrap { trim: false }), plan.message);
     }
-    let over = app.game().is_over();
-    let hint = match app.mode() {
-        Mode::Board if over => keys::OVER,
-        Mode::Board => keys::BOARD,
-        Mode::Help => keys::HELP,
-        Mode::ConfirmQuit => keys::QUIT,
-        Mode::ConfirmResign => keys::RESIGN,
-        Mode::WrongGuess { .. } => keys::WRONG,
-        Mode::SavePrompt { .. } => keys::SAVE,
-        Mode::ConfirmOverwrite { .. } => keys::REPLACE,
-        Mode::Molecules { .. } => keys::MOLECULES,
-    };
-    let hint = Span::styled(hint, style(Tone::Dim));
+    let hint = Span::styled(fit_keys(&scene.keys, area.width), style(Tone::Dim));
     f.render_widget(Paragraph::new(hint), plan.keys);
-    if let Mode::Molecules { scroll } = app.mode() {
-        return draw_molecules(app, f, plan.main, *scroll);
+    if scene.list_open {
+        return draw_molecules(scene, f, plan.main);
     }
-
-    let scene = app.scene();
-    let cursor = app.cursor().row_col();
+    let cursor = scene.cursor;
     let frame = |title: &'static str| {
         Block::bordered()
             .title(title)
             .padding(Padding::horizontal(plan.pad))
     };
-    let title = if over {
+    let title = if scene.over {
         " the hidden molecule "
     } else {
         " the box "
     };
     let mut box_frame = frame(title);
-    if plan.panel.is_none() {
-        // No room for the panel: the score and atoms under the board.
+    if plan.panel.is_none_or(|p| p.height < PANEL_MIN_HEIGHT) {
+        // No room for the whole panel: the score and atoms under the board.
         box_frame = box_frame.title_bottom(scene.status.clone());
     }
     let lines = board_lines(&scene.board, cursor);
@@ -282,16 +296,34 @@ pub fn draw(app: &App, f: &mut Frame) {
     if let Some(panel) = plan.panel {
         draw_panel(f, panel, plan.pad, plan.board.height, &scene.side);
     }
-    let window = match app.mode() {
-        Mode::Help => return draw_help(app, f, area),
-        Mode::ConfirmQuit => words::quit_window(app.saved_to()),
-        Mode::SavePrompt { input } => words::save_window(input),
-        Mode::ConfirmResign => words::resign_window(app.game().ray_score()),
-        Mode::WrongGuess { verdict } => words::wrong_window(p, verdict),
-        Mode::ConfirmOverwrite { path } => words::replace_window(path),
-        Mode::Board | Mode::Molecules { .. } => return,
-    };
-    popup(f, area, window.0, text(&window.1));
+    if let Some(help) = &scene.help {
+        return draw_help(help, f, area);
+    }
+    if let Some(d) = &scene.dialog {
+        popup(f, area, &d.title, text(&d.lines), 0);
+    }
+}
+
+/// The key line cut to `width` columns between its keys (at a `·`), never
+/// in the middle of one.
+fn fit_keys(keys: &str, width: u16) -> String {
+    let width = usize::from(width);
+    if keys.chars().count() <= width {
+        return keys.to_string();
+    }
+    let mut out = String::new();
+    for (i, part) in keys.split(" · ").enumerate() {
+        let next = if i == 0 {
+            part.to_string()
+        } else {
+            format!(" · {part}")
+        };
+        if out.chars().count() + next.chars().count() > width {
+            break;
+        }
+        out.push_str(&next);
+    }
+    out
 }
 
 /// The side panel: as tall as its text needs once wrapped, and at least the
@@ -304,6 +336,20 @@ fn draw_panel(f: &mut Frame, mut panel: Rect, pad: u16, board_height: u16, side:
     if lines.len() > room {
         let kept: Lines = side.iter().filter(|l| !l.0.is_empty()).cloned().collect();
         lines = wrap(&kept, inner);
+    }
+    if lines.len() > room {
+        // Too low for the whole panel: the coach's lines first (the score
+        // and atoms are in the board's frame), cut with an ellipsis.
+        if let Some(at) = lines
+            .iter()
+            .position(|l| l.1 == Tone::Heading && l.0 == "coach")
+        {
+            lines.drain(..=at);
+        }
+        if lines.len() > room {
+            lines.truncate(room.saturating_sub(1));
+            lines.push(("…".to_string(), Tone::Dim));
+        }
     }
     let height = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
@@ -367,30 +413,29 @@ fn wrap(lines: &Lines, width: usize) -> Lines {
     out
 }
 
-fn draw_header(app: &App, f: &mut Frame, area: Rect) {
+fn draw_header(scene: &Scene, f: &mut Frame, area: Rect) {
     let help = "? help ";
     let room = usize::from(area.width).saturating_sub(help.len() + 1);
     // Narrow, the title loses the program's name, then the rules when they
     // are the standard ones, before it is cut: the seed stays.
-    let started = app.started();
     let mut title = [
-        format!(" bbx play · {}", started.title()),
-        format!(" {}", started.title()),
-        format!(" {}", started.short_title()),
+        format!(" bbx play · {}", scene.title),
+        format!(" {}", scene.title),
+        format!(" {}", scene.short_title),
     ]
     .into_iter()
     .find(|t| t.chars().count() <= room)
-    .unwrap_or_else(|| format!(" {}", started.short_title()));
+    .unwrap_or_else(|| format!(" {}", scene.short_title));
     // A long file name is shortened from its start, so that the rest (the
     // seed above all) stays.
     if title.chars().count() > room
-        && let Some(name) = app.started().file_name()
+        && let Some((name, _)) = scene.short_title.split_once(": ")
     {
         let over = title.chars().count() - room;
         let keep = name.chars().count().saturating_sub(over + 1);
         if keep >= 4 {
             let tail: String = name.chars().skip(name.chars().count() - keep).collect();
-            title = title.replacen(&name, &format!("…{tail}"), 1);
+            title = title.replacen(name, &format!("…{tail}"), 1);
         }
     }
     if title.chars().count() > room {
@@ -408,38 +453,50 @@ fn draw_header(app: &App, f: &mut Frame, area: Rect) {
     );
 }
 
-fn draw_help(app: &App, f: &mut Frame, area: Rect) {
-    let (above, below) = words::help(app.game());
-    let mut lines = text(&above);
-    let cell = |(k, what): &(&str, &str)| {
+/// The help: its keys in two columns when the terminal is 80 wide (else
+/// one), scrolled as the player scrolled it when it is taller than the
+/// terminal.
+fn draw_help(help: &crate::play::scene::Help, f: &mut Frame, area: Rect) {
+    let mut lines = text(&help.above);
+    let cell = |(k, what): &(String, String)| {
         [
             Span::styled(format!("{k:>11} "), bold()),
             Span::raw(format!("{what:<25}")),
         ]
     };
-    // Two columns when the terminal is 80 wide, else one.
+    let keys = &help.keys;
     let rows = if area.width >= 80 {
-        KEYS.len().div_ceil(2)
+        keys.len().div_ceil(2)
     } else {
-        KEYS.len()
+        keys.len()
     };
-    for (i, key) in KEYS.iter().take(rows).enumerate() {
+    for (i, key) in keys.iter().take(rows).enumerate() {
         let mut spans = cell(key).to_vec();
-        if let Some(k) = KEYS.get(rows + i) {
+        if let Some(k) = keys.get(rows + i).filter(|_| area.width >= 80) {
             spans.push(Span::raw("  "));
             spans.extend(cell(k));
         }
         lines.push(Line::from(spans));
     }
-    lines.extend(text(&below));
-    popup(f, area, " help ", lines);
+    lines.extend(text(&help.below));
+    popup(f, area, " help ", lines, help.scroll);
 }
 
 /// A centred window over the screen.
-fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
+fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>, scroll: u16) {
     let inner_w = lines.iter().map(|l| l.width()).max().unwrap_or(10) as u16;
     let w = (inner_w + 4).min(area.width);
-    let h = (lines.len() as u16 + 2).min(area.height);
+    // Lines wrapped at the window's width, for its height.
+    let inner = usize::from(w.saturating_sub(4)).max(1);
+    let tall: usize = lines.iter().map(|l| l.width().div_ceil(inner).max(1)).sum();
+    let h = (tall.min(usize::from(u16::MAX)) as u16 + 2).min(area.height);
+    let room = h.saturating_sub(2);
+    let scroll = scroll.min((tall as u16).saturating_sub(room));
+    let title = if (tall as u16) > room {
+        format!("{title}(↑↓ scroll) ")
+    } else {
+        title.to_string()
+    };
     let r = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
@@ -448,30 +505,38 @@ fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
     );
     f.render_widget(Clear, r);
     f.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
-            Block::bordered()
-                .title(title.to_string())
-                .padding(Padding::horizontal(1)),
-        ),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
+            .block(
+                Block::bordered()
+                    .title(title)
+                    .padding(Padding::horizontal(1)),
+            ),
         r,
     );
 }
 
-fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
+fn draw_molecules(scene: &Scene, f: &mut Frame, area: Rect) {
     let block = Block::bordered()
         .title(words::MOLECULES)
         .padding(Padding::horizontal(1));
-    let Some(list) = &app.scene().molecules else {
+    let Some(list) = &scene.molecules else {
         return;
     };
     let heading = match &list.heading {
         Ok(h) => h.clone(),
         Err(waiting) => return f.render_widget(Paragraph::new(waiting.clone()).block(block), area),
     };
-    let board_w = 2 * app.game().shape().width + 4;
+    let board_w = 2 * scene.board.width + 4;
     let per_row = (usize::from(area.width.saturating_sub(4)) / (board_w + 3)).max(1);
     let mut lines = vec![Line::from(heading), Line::from("")];
-    for row in list.boards.chunks(per_row) {
+    let boards: Vec<String> = list
+        .molecules
+        .iter()
+        .map(|m| format!("  {}\n{}", m.title, m.text))
+        .collect();
+    for row in boards.chunks(per_row) {
         let boards = side_by_side(row, 3);
         lines.extend(boards.lines().map(|l| Line::from(l.to_string())));
         lines.push(Line::from(""));
@@ -483,7 +548,7 @@ fn draw_molecules(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .scroll((scroll.min(max_scroll), 0))
+            .scroll((list.scroll.min(max_scroll), 0))
             .block(block),
         area,
     );

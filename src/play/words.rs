@@ -1,8 +1,8 @@
-//! The words of the game, in one place: the messages that answer each key,
+//! The words of the game, in one place: the messages that answer each move,
 //! what the side panel, the windows and the key line say, and the lines
-//! printed when the game ends. The state ([`crate::play::app`]) says which
-//! of them to show and the view ([`crate::play::view`]) gives them their
-//! style; neither writes a sentence of its own.
+//! printed when the game ends. The game middle ([`crate::play::middle`])
+//! says which of them to show and each front gives them their style; no
+//! front writes a sentence of its own.
 //!
 //! ```
 //! use bbx::play::words::{atoms_are, outcome_words};
@@ -13,45 +13,32 @@
 
 use std::ops::RangeInclusive;
 
+use std::time::Duration;
+
 use crate::assistant::next::PolicyRay;
-use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT, REVIEW_LIMIT};
+use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT};
 use crate::control::Ended;
-use crate::error::quantity;
-use crate::play::coach::{Advice, Answer, Panels, ReviewState};
+use crate::error::{about, counted, grouped, quantity};
+use crate::play::board::arrow;
+use crate::play::coach::{Answer, Panels, Ranking, ReviewState};
+use crate::play::cursor::Target;
 use crate::play::game::{Action, Game};
-use crate::play::input::Target;
+use crate::play::keys::Profile;
+use crate::play::moves::Move;
 use crate::play::referee::{Judge, Verdict};
 use crate::play::save::is_tatham_save;
+use crate::play::scene::{Choice, Dialog};
 use crate::render::{next_ray_line, position_name};
 use crate::rules::board::{Side, port};
-use crate::rules::config::{Config, Shape};
+use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::Outcome;
-use crate::rules::score::{MISSED_ATOM_PENALTY, RULE};
-use crate::setting::{Setting, Text};
+use crate::rules::score::{MISSED_ATOM_PENALTY, RULE, WRONG_GUESS_PENALTY};
+use crate::setting::{Naming, Setting, Text};
 use crate::solver::Certainty;
+use crate::solver::report::Known;
 
-/// How a message or a line looks; the view gives each its style.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
-    /// Plain information.
-    Info,
-    /// Good news.
-    Good,
-    /// A problem or bad news.
-    Bad,
-    /// A hint or an aside, drawn dim.
-    Dim,
-    /// The heading of a part of the side panel.
-    Heading,
-    /// The verdict's first line, won (`true`) or not.
-    Verdict(bool),
-    /// Text being typed, the cursor after it.
-    Input,
-}
-
-/// Lines of text, each with its tone.
-pub type Lines = Vec<(String, Tone)>;
+pub use crate::play::scene::{Lines, Tone};
 
 /// `1 atom is`, `4 atoms are`.
 pub fn atoms_are(n: usize) -> String {
@@ -109,15 +96,99 @@ pub fn shell_word(path: &str) -> String {
     out
 }
 
-/// The messages that answer the player's keys.
+/// `text` with its first letter in capitals.
+fn capital(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The messages that answer the player's moves.
 pub mod say {
     use super::*;
 
     /// The first message of a game hiding `counts` atoms (one count, or the
-    /// range it was drawn in).
-    pub fn welcome(counts: &RangeInclusive<usize>) -> String {
-        let how = "Shoot rays with Enter, place atoms, then g for the verdict; ? shows every key.";
-        format!("{} hidden. {how}", counts_are(counts))
+    /// range it was drawn in), with the keys of `profile`.
+    pub fn welcome(counts: &RangeInclusive<usize>, profile: Profile) -> String {
+        let (shoot, _, guess, _, _) = profile.hints();
+        format!(
+            "{} hidden. Click the border (or press {shoot} on it) to shoot a ray, click a cell to place an atom, then {guess} for the verdict; ? shows every key.",
+            counts_are(counts)
+        )
+    }
+
+    /// A move refused while a wrong guess waits.
+    pub const WAITING: &str = "Your guess was judged wrong: play on (p) or end the game (e).";
+    /// A guess judged wrong.
+    pub const WRONG: &str = "Your guess is wrong: play on, or end the game.";
+    /// Play on or end with no wrong guess waiting.
+    pub const NO_WRONG_GUESS: &str = "No wrong guess waits: g hands in your guess.";
+    /// The jump to the best ray, while the coach works it out.
+    pub const ASKING_BEST: &str =
+        "Asking the coach for the best ray: the cursor goes there once it answers.";
+
+    /// The cursor put on the coach's best ray `q`.
+    pub fn at_best(p: Shape, q: usize) -> String {
+        format!("The coach's best ray: {}.", ray(p, q))
+    }
+
+    /// No best ray to jump to (`one`: one molecule fits).
+    pub fn no_best(one: bool) -> &'static str {
+        if one {
+            "No ray is needed: one molecule fits."
+        } else {
+            "No ray left tells the molecules apart."
+        }
+    }
+
+    /// After the game: the ray at `q` and its path, drawn.
+    pub fn path_shown(p: Shape, q: usize, g: &Game) -> String {
+        let o = outcome_words(p, g.spectrum().get(q));
+        format!("{}: {o}; its path is drawn.", capital(&ray(p, q)))
+    }
+
+    /// A border position outside the box.
+    pub fn no_position(p: Shape, q: usize) -> String {
+        format!(
+            "Border position {q} is not on the {p} box (1 to {}).",
+            p.positions()
+        )
+    }
+
+    /// A cell outside the box.
+    pub fn no_cell(p: Shape, i: usize) -> String {
+        format!("Cell {i} is not in the {p} box (0 to {}).", p.cells() - 1)
+    }
+
+    /// Clicks and taps marking cells, or not.
+    pub fn marking(on: bool) -> &'static str {
+        if on {
+            "Mark empty is on: clicks and taps mark cells (on the border, a whole row or column)."
+        } else {
+            "Mark empty is off: clicks and taps shoot rays and place atoms."
+        }
+    }
+
+    /// The policy whose next ray the coach names.
+    pub fn policy(p: Option<Policy>) -> String {
+        match p {
+            Some(p) => format!("Coach: {p}'s next ray is named with the best ray."),
+            None => "Coach: no policy's next ray.".into(),
+        }
+    }
+
+    /// The game started again, `n` actions undone.
+    pub fn restarted(n: usize, score: usize, profile: Profile) -> String {
+        let (_, _, _, _, redo) = profile.hints();
+        if n == 0 {
+            return "Nothing to start again: no action yet.".into();
+        }
+        let actions = quantity(n, "action", "actions");
+        format!(
+            "Started again: {actions} undone ({redo} redoes them); rays stay paid: score {score}."
+        )
     }
 
     /// Back from a question answered no.
@@ -199,10 +270,11 @@ pub mod say {
         format!("Ray {q} ({name}): {o} ({paid}, score {score}).{told}")
     }
 
-    /// A ray shot again.
-    pub fn known(p: Shape, q: usize, o: Outcome) -> String {
+    /// A ray shot again (`free`: given by the puzzle).
+    pub fn known(p: Shape, q: usize, o: Outcome, free: bool) -> String {
         let (name, o) = (position_name(p, q), outcome_words(p, o));
-        format!("Ray {q} ({name}) is known already: {o}.")
+        let given = if free { ", given by the puzzle" } else { "" };
+        format!("Ray {q} ({name}) is known already{given}: {o}; nothing to pay.")
     }
 
     /// An atom put on a cell marked empty.
@@ -264,7 +336,14 @@ pub mod say {
 
     /// `n` actions undone (`redo`: done again), `last` the last of them;
     /// `score` is told when a ray was undone.
-    pub fn undid(p: Shape, redo: bool, n: usize, last: Option<&Action>, score: usize) -> String {
+    pub fn undid(
+        p: Shape,
+        redo: bool,
+        n: usize,
+        last: Option<&Action>,
+        score: usize,
+        profile: Profile,
+    ) -> String {
         let Some(a) = last else {
             return format!("Nothing to {}.", if redo { "redo" } else { "undo" });
         };
@@ -289,7 +368,8 @@ pub mod say {
         } else {
             String::new()
         };
-        format!("Undid {what}; U redoes.{paid}")
+        let (_, _, _, _, again) = profile.hints();
+        format!("Undid {what}; {again} redoes.{paid}")
     }
 
     /// Undo or redo once the game is over.
@@ -303,13 +383,14 @@ pub mod say {
     pub fn playing_on(p: Shape, q: usize, o: Option<Outcome>, cost: usize, score: usize) -> String {
         let told = o.map(|o| outcome_words(p, o)).unwrap_or_default();
         let name = position_name(p, q);
-        if cost > 0 {
+        let ray_cost = cost.saturating_sub(WRONG_GUESS_PENALTY as usize);
+        if ray_cost > 0 {
             format!(
-                "Playing on: ray {q} ({name}) is shot for you, {told} (+{cost}, score {score}). Fix your guess, then g."
+                "Playing on (+{WRONG_GUESS_PENALTY} for the wrong guess): ray {q} ({name}) is shot for you, {told} (+{ray_cost}, score {score}). Fix your guess, then g."
             )
         } else {
             format!(
-                "Playing on: ray {q} ({name}), which you shot, is {told}; your guess does not fit it. Fix it, then g."
+                "Playing on (+{WRONG_GUESS_PENALTY} for the wrong guess, score {score}): ray {q} ({name}), which you shot, is {told}; your guess does not fit it. Fix it, then g."
             )
         }
     }
@@ -391,53 +472,60 @@ pub fn summary(
 /// The score and atoms (or the verdict), in the board's frame when the side
 /// panel has no room.
 pub fn status(g: &Game) -> String {
-    let (score, placed, counts) = (g.ray_score(), g.placed(), g.counts());
-    let atoms = if g.count_is_told() {
-        counts.start().to_string()
-    } else {
-        format!("{}-{}", counts.start(), counts.end())
-    };
+    let (score, placed, counts) = (g.score(), g.placed(), g.counts());
     match g.verdict() {
         Some(v) => format!(
-            " {} · score {} ",
+            " {} · score {} · {} hidden ",
             if v.won { "won" } else { "lost" },
-            v.score
+            v.score,
+            quantity(g.atoms(), "atom", "atoms")
         ),
-        None => format!(" score {score} · atoms {placed}/{atoms} "),
+        None if g.count_is_told() => format!(" score {score} · atoms {placed}/{} ", g.atoms()),
+        None => format!(
+            " score {score} · atoms {placed}, {}-{} hidden ",
+            counts.start(),
+            counts.end()
+        ),
     }
 }
 
-/// The review's sentence for a configuration of `count` molecules (`None`:
-/// too many to count), more than a game is reviewed against.
-pub fn too_large_to_review(config: Config, count: Option<u64>) -> String {
-    let n = count.map_or("too many".to_string(), |n| n.to_string());
-    format!(
-        "not worked out: {config} has {n} molecules, more than the {REVIEW_LIMIT} a game is reviewed against"
-    )
-}
-
-/// The count of an answer as a sentence about `what` was observed: `3
-/// molecules fit the rays shot`, `at least 10000 molecules fit the rays shot
-/// (the search stopped at the coach's limit)`.
+/// The count of an answer as a sentence about `what` was observed: exact
+/// (`229,246 molecules fit the rays shot`), estimated with its interval
+/// (`about 94.4 billion molecules fit the rays shot (±2% at 95%)`), or, when
+/// neither could be had in the coach's time, at least those found.
 pub fn count_sentence(a: &Answer, what: &str) -> String {
-    let fit = quantity(a.report.count, "molecule fits", "molecules fit");
-    let t = a.elapsed.as_secs_f64();
-    match a.report.ended {
-        Ended::Complete => format!("{fit} {what}"),
-        Ended::TimedOut => {
-            format!("at least {fit} {what} (the search stopped at its time limit, {t:.1} s)")
+    let t = a.elapsed().as_secs_f64();
+    match (a.known, &a.estimate) {
+        (Known::Exact, _) => {
+            let fit = counted(a.count, "molecule fits", "molecules fit");
+            let by = match &a.by_atoms {
+                Some(by) if by.len() > 1 => {
+                    let each: Vec<String> = by
+                        .iter()
+                        .map(|c| format!("{} of {}", grouped(c.molecules), c.atoms))
+                        .collect();
+                    format!(" ({})", each.join(", "))
+                }
+                _ => String::new(),
+            };
+            format!("{fit} {what}{by}")
         }
-        _ => format!("at least {fit} {what} (the search stopped at the coach's limit)"),
-    }
-}
-
-/// The arrow drawn on the border for the best ray at `q`, into the box.
-pub fn arrow(p: Shape, q: usize) -> char {
-    match port(p, q).side {
-        Side::Left => '>',
-        Side::Bottom => '^',
-        Side::Right => '<',
-        Side::Top => 'v',
+        (Known::Estimate, Some(e)) => {
+            let half = (e.high - e.low) / 2.0 / e.value.max(1.0) * 100.0;
+            format!(
+                "about {} molecules fit {what} (±{half:.0}% at 95%, from a random sample)",
+                about(e.value)
+            )
+        }
+        _ => {
+            let fit = counted(a.count, "molecule fits", "molecules fit");
+            match a.ended {
+                Ended::TimedOut => format!(
+                    "at least {fit} {what} (the search stopped at its time limit, {t:.1} s)"
+                ),
+                _ => format!("at least {fit} {what} (the search stopped at the coach's limit)"),
+            }
+        }
     }
 }
 
@@ -483,16 +571,22 @@ fn cursor(g: &Game, target: Option<Target>) -> Lines {
     ]
 }
 
-/// The side panel during the game: the score, the cursor and the coach.
+/// The side panel during the game: the score, the cursor and the coach
+/// (its `answer` for the rays shot, when in; else its `progress` or its
+/// `failure`), the settings its words mention named by `naming`.
+#[allow(clippy::too_many_arguments)]
 pub fn game_panel(
     g: &Game,
     target: Option<Target>,
     panels: Panels,
-    advice: &Advice,
+    answer: Option<&Answer>,
+    progress: Option<(usize, Duration)>,
+    failure: Option<&str>,
     explained: bool,
+    naming: &dyn Naming,
 ) -> Lines {
     let mut lines = vec![("game".to_string(), Tone::Heading)];
-    let (rays, score) = (g.rays_shot(), g.ray_score());
+    let (rays, score) = (g.rays_shot(), g.score());
     lines.push(line(format!("rays shot  {rays:<4} score {score}")));
     let (known, all) = (g.observation().shot_count(), g.positions());
     if known != rays {
@@ -520,7 +614,8 @@ pub fn game_panel(
     }));
     if g.wrong_guesses() > 0 {
         let wrong = quantity(g.wrong_guesses(), "wrong guess", "wrong guesses");
-        lines.push(line(format!("           {wrong} played on")));
+        let points = g.wrong_guesses() * WRONG_GUESS_PENALTY as usize;
+        lines.push(line(format!("           {wrong} played on (+{points})")));
     }
     if explained {
         lines.push(explained_line(g));
@@ -528,7 +623,7 @@ pub fn game_panel(
     lines.push(BLANK);
     lines.extend(cursor(g, target));
     lines.extend([BLANK, ("coach".to_string(), Tone::Heading)]);
-    lines.extend(coach_lines(g, panels, advice));
+    lines.extend(coach_lines(g, panels, answer, progress, failure, naming));
     lines
 }
 
@@ -556,16 +651,23 @@ fn explained_line(g: &Game) -> (String, Tone) {
 }
 
 /// What the coach says in the panels shown.
-fn coach_lines(g: &Game, panels: Panels, advice: &Advice) -> Lines {
+fn coach_lines(
+    g: &Game,
+    panels: Panels,
+    answer: Option<&Answer>,
+    progress: Option<(usize, Duration)>,
+    failure: Option<&str>,
+    naming: &dyn Naming,
+) -> Lines {
     if !panels.any() {
         let off = "off: c counts the molecules that fit, x shows certain cells, b the best ray, p the chances";
         return vec![dim(off)];
     }
-    let Some(a) = advice.answer_for(g.observation()) else {
-        return vec![match advice.failure() {
+    let Some(a) = answer else {
+        return vec![match failure {
             Some(why) => (format!("the coach failed: {why}"), Tone::Bad),
             None => {
-                let (found, t) = advice.progress().unwrap_or_default();
+                let (found, t) = progress.unwrap_or_default();
                 let t = t.as_secs_f64();
                 dim(format!("thinking… {found} molecules so far ({t:.1} s)"))
             }
@@ -582,14 +684,14 @@ fn coach_lines(g: &Game, panels: Panels, advice: &Advice) -> Lines {
         lines.extend(chance_lines(g, a));
     }
     if panels.best {
-        lines.extend(best_lines(g.shape(), a));
+        lines.extend(best_lines(g.shape(), a, naming));
     }
     lines
 }
 
 /// The cells certain to hold an atom or to be empty.
 fn certain_lines(g: &Game, a: &Answer) -> Lines {
-    let Some(c) = a.certainty() else {
+    let Some(c) = &a.certainty else {
         return vec![dim(
             "certain cells: not known, the search stopped at its time limit",
         )];
@@ -612,7 +714,7 @@ fn certain_lines(g: &Game, a: &Answer) -> Lines {
 
 /// Each cell's chance of an atom, and the likeliest cell still open.
 fn chance_lines(g: &Game, a: &Answer) -> Lines {
-    let Some(ch) = a.chances() else {
+    let Some(ch) = &a.chances else {
         return vec![dim(
             "chances: not known, too many molecules to count in the time",
         )];
@@ -631,35 +733,39 @@ fn chance_lines(g: &Game, a: &Answer) -> Lines {
 }
 
 /// The best ray to shoot next, and the two after it; then the policy's
-/// next ray, when the player named a policy.
-fn best_lines(p: Shape, a: &Answer) -> Lines {
+/// next ray, when the player named a policy, and why it names none.
+fn best_lines(p: Shape, a: &Answer, naming: &dyn Naming) -> Lines {
     let mut lines = ranked_lines(p, a);
-    lines.extend(a.policy.as_ref().map(|next| policy_line(p, next)));
+    if let Some(next) = &a.policy {
+        lines.push(policy_line(p, next));
+        if next.ray.is_none()
+            && let Some(why) = &next.why
+        {
+            lines.push(dim(format!("  {}", why.show(naming))));
+        }
+    }
     lines
 }
 
 /// The best ray to shoot next, and the two after it.
 fn ranked_lines(p: Shape, a: &Answer) -> Lines {
     let Some(s) = a.best() else {
-        return vec![line(if a.report.count == 1 {
+        return vec![line(if a.count == 1 {
             "best ray: none needed, one molecule fits"
         } else {
             "best ray: none, no ray left tells the molecules apart"
         })];
     };
-    let partial = if a.all_listed() || a.report.splits_exact {
-        String::new()
-    } else if let Some(sm) = &a.report.sample {
-        format!(" (ranked on a random sample of {})", sm.molecules)
-    } else {
-        let n = a.report.listed;
-        format!(" (ranked on the first {n} found only, not a sample)")
+    let partial = match a.ranking {
+        Ranking::Every => String::new(),
+        Ranking::Sample(n) => format!(" (ranked on a random sample of {n})"),
+        Ranking::Listed(n) => format!(" (ranked on the first {n} found only, not a sample)"),
     };
     let (q, left) = (s.position, s.expected_remaining);
     let (name, arrow) = (position_name(p, q), arrow(p, q));
     let best = format!("best ray {q} ({name}, the {arrow}): {left:.2} molecules expected left");
     let mut lines = vec![line(best + &partial)];
-    for s in a.report.splits.iter().skip(1).take(2) {
+    for s in a.ranked.iter().skip(1).take(2) {
         let (q, left) = (s.position, s.expected_remaining);
         lines.push(dim(format!("  then ray {q} ({left:.2})")));
     }
@@ -710,24 +816,24 @@ pub fn verdict_panel(
         (false, false) => "NOT THIS TIME",
     };
     let (points, each) = (v.penalty, MISSED_ATOM_PENALTY);
-    let penalty = if v.resigned {
-        format!(" + {points} for resigning (×{each} per atom)")
-    } else if v.penalty > 0 {
-        let atoms = quantity(v.wrong, "misplaced atom", "misplaced atoms");
-        format!(" + {points} for {atoms} (×{each})")
-    } else {
-        String::new()
-    };
-    let after = if v.wrong_guesses > 0 {
+    let mut parts = vec![format!("{} for rays", v.ray_score)];
+    if v.guess_penalty > 0 {
         let wrong = quantity(v.wrong_guesses, "wrong guess", "wrong guesses");
-        format!(", after {wrong} played on")
-    } else {
-        String::new()
-    };
-    let (score, rays) = (v.score, v.ray_score);
+        let gp = v.guess_penalty;
+        parts.push(format!(
+            "{gp} for {wrong} played on (×{WRONG_GUESS_PENALTY})"
+        ));
+    }
+    if v.resigned {
+        parts.push(format!("{points} for resigning (×{each} per atom)"));
+    } else if v.penalty > 0 {
+        let atoms = quantity(v.missed, "missed atom", "missed atoms");
+        parts.push(format!("{points} for {atoms} (×{each})"));
+    }
+    let score = v.score;
     let mut lines = vec![
         (title.to_string(), Tone::Verdict(v.won)),
-        line(format!("score {score}: {rays} for rays{penalty}{after}")),
+        line(format!("score {score}: {}", parts.join(" + "))),
         BLANK,
         line(explanation(g, v)),
         BLANK,
@@ -782,27 +888,34 @@ fn explanation(g: &Game, v: &Verdict) -> String {
 }
 
 /// The review of the game: the policy's game against the same molecule, its
-/// average over every molecule, and the player's rays that told nothing new.
+/// average over every molecule the player could have faced (every count of
+/// a range), and the player's rays that told nothing new.
 fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
     match review {
         ReviewState::NotAsked => Vec::new(),
         ReviewState::Working => vec![dim(format!("the {policy} policy's game: working it out…"))],
         ReviewState::Unavailable(why) => vec![dim(format!("the {policy} policy's game: {why}"))],
         ReviewState::Ready { review, complete } => {
-            let rays = quantity(review.game.shots.len(), "ray", "rays");
-            let score = review.game.score;
-            let mut lines = vec![line(format!("{policy} policy: {rays}, score {score}"))];
-            let config = g.hidden().config();
-            lines.push(match (&review.average, complete) {
-                (Some(a), _) => line(format!(
-                    "on average ({} molecules): {:.2} rays, score {:.2}",
-                    a.molecules, a.rays_mean, a.score_mean
-                )),
-                (None, false) => dim("on average: computing…"),
-                (None, true) => dim(format!(
-                    "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {config} gives it"
-                )),
-            });
+            let told = g.range();
+            let mut lines = Vec::new();
+            match &review.game {
+                Ok(game) => {
+                    let rays = quantity(game.rays, "ray", "rays");
+                    let score = game.score;
+                    lines.push(line(format!("{policy} policy: {rays}, score {score}")));
+                    lines.push(match (&review.average, complete) {
+                        (Some(a), _) => line(format!(
+                            "on average over {told} ({} molecules): {:.2} rays, score {:.2}",
+                            a.molecules, a.rays, a.score
+                        )),
+                        (None, false) => dim("on average: computing…"),
+                        (None, true) => dim(format!(
+                            "on average: not computed in play (more than {REVIEW_AVERAGE_LIMIT} molecules); bbx strategy {told} gives it"
+                        )),
+                    });
+                }
+                Err(why) => lines.push(dim(format!("the {policy} policy's game: {why}"))),
+            }
             let idle: Vec<String> = review.idle.iter().map(|q| q.to_string()).collect();
             lines.push(line(match idle.len() {
                 _ if g.shots().is_empty() => "you shot no ray".to_string(),
@@ -817,12 +930,17 @@ fn review_lines(g: &Game, review: &ReviewState, policy: Policy) -> Lines {
 
 /// The list of every molecule the rays allowed, after the game: its first
 /// line, or what stands in for the list while the coach works (`Err`).
-pub fn molecules_heading(g: &Game, advice: &Advice) -> Result<String, String> {
-    let Some(a) = advice.answer_for(g.observation()) else {
-        return Err(match advice.failure() {
+pub fn molecules_heading(
+    g: &Game,
+    answer: Option<&Answer>,
+    progress: Option<(usize, Duration)>,
+    failure: Option<&str>,
+) -> Result<String, String> {
+    let Some(a) = answer else {
+        return Err(match failure {
             Some(why) => format!("The coach failed: {why}"),
             None => {
-                let (found, t) = advice.progress().unwrap_or_default();
+                let (found, t) = progress.unwrap_or_default();
                 let t = t.as_secs_f64();
                 format!("Listing the molecules… {found} so far ({t:.1} s)")
             }
@@ -863,116 +981,215 @@ pub fn molecules_cut(shown: usize, listed: usize, all: bool) -> Option<Text> {
 /// The title of the list of molecules.
 pub const MOLECULES: &str = " every molecule the rays allowed ";
 
-/// The key lines at the bottom, for each window that has the keyboard.
+/// The key lines at the bottom, for each window that has the keys.
 pub mod keys {
-    /// The board during the game.
-    pub const BOARD: &str =
-        " ←↓↑→ move · Enter shoot/atom · space empty · u undo · g guess · ? help · q quit";
+    use crate::play::keys::Profile;
+
+    /// The board during the game, in `profile`'s keys.
+    pub fn board(profile: Profile) -> &'static str {
+        match profile {
+            Profile::Bbx => {
+                " ←↓↑→ move · Enter shoot/atom · space empty · u undo · g guess · ? help · q quit"
+            }
+            Profile::Tatham => {
+                " ←↓↑→ move · Enter fire/ball · space lock · u undo · r redo · g check · ? help"
+            }
+            Profile::Emacs => {
+                " C-f C-b C-n C-p move · SPC shoot/atom · m empty · RET guess · ? help · q quit"
+            }
+        }
+    }
     /// The board after the game.
     pub const OVER: &str =
         " ←↓↑→ ray paths · a every molecule · n new game · s save · ? help · q quit";
     /// The help.
-    pub const HELP: &str = " any key closes the help";
+    pub const HELP: &str = " ↑↓ PgUp PgDn scroll · any other key closes the help";
     /// Quit?
     pub const QUIT: &str = " y quit · s save · any other key: back";
-    /// Resign?
-    pub const RESIGN: &str = " y resign · any other key: back";
+    /// Resign, a new game, restart, replace the file?
+    pub const CONFIRM: &str = " y yes · any other key: back";
     /// The guess is wrong.
     pub const WRONG: &str = " p or Enter play on · e end the game";
     /// The save prompt.
     pub const SAVE: &str = " Enter save · Esc cancel";
-    /// Replace the file?
-    pub const REPLACE: &str = " y replace · any other key: back";
     /// The list of molecules.
     pub const MOLECULES: &str = " ↑↓ PgUp PgDn scroll · any other key: back to the board";
 }
 
-/// A window's title and lines.
-pub type Window = (&'static str, Lines);
+/// A choice of a window.
+fn choice(label: &str, keys: &str, m: Move) -> Choice {
+    Choice {
+        label: label.to_string(),
+        keys: keys.to_string(),
+        choice: m,
+    }
+}
 
-/// A window of plain lines (`""` a blank one).
-fn window(title: &'static str, lines: &[&str]) -> Window {
-    (title, lines.iter().map(|l| line(*l)).collect())
+/// A question of plain lines (`""` a blank one).
+fn question(kind: &'static str, title: &str, lines: &[&str], choices: Vec<Choice>) -> Dialog {
+    Dialog {
+        kind,
+        title: title.to_string(),
+        lines: lines.iter().map(|l| line(*l)).collect(),
+        field: None,
+        choices,
+    }
 }
 
 /// "Quit this unfinished game?"
-pub fn quit_window(saved_to: Option<&str>) -> Window {
+pub fn quit_dialog(saved_to: Option<&str>) -> Dialog {
     let saved = saved_to.map_or("(not saved)".into(), |p| format!("(last saved to {p})"));
     let back = "y quits · s saves first · any other key goes back";
-    window(
+    question(
+        "quit",
         " quit? ",
         &["The game is not finished. Quit?", &saved, "", back],
+        vec![
+            choice("Quit", "y", Move::Confirm),
+            choice("Save first", "s", Move::Save(None)),
+            choice("Back", "n", Move::Cancel),
+        ],
     )
 }
 
 /// The save prompt, `input` typed so far.
-pub fn save_window(input: &str) -> Window {
-    let mut lines = vec![
-        line("Save to (type a file name):"),
-        (input.into(), Tone::Input),
-    ];
-    let rest = [
-        "",
-        "Enter saves · Esc cancels",
-        "bbx solve reads the file; bbx play resumes it.",
-        "A name ending in .sav: a save of Tatham's Black Box.",
-    ];
-    lines.extend(rest.map(line));
-    (" save the game ", lines)
+pub fn save_dialog(input: &str) -> Dialog {
+    let mut d = question(
+        "save",
+        " save the game ",
+        &[
+            "Save to (type a file name):",
+            "",
+            "Enter saves · Esc cancels",
+            "bbx solve reads the file; bbx play resumes it.",
+            "A name ending in .sav: a save of Tatham's Black Box.",
+        ],
+        vec![
+            choice("Save", "Enter", Move::Confirm),
+            choice("Cancel", "Esc", Move::Cancel),
+        ],
+    );
+    d.lines[1] = (input.into(), Tone::Input);
+    d.field = Some(input.to_string());
+    d
 }
 
-/// "Resign?", the rays having cost `rays` points.
-pub fn resign_window(rays: usize) -> Window {
+/// "Resign?", the score standing at `score`.
+pub fn resign_dialog(score: usize) -> Dialog {
     let shown = "Give up? The hidden molecule is shown and the game";
-    let lost = format!("is lost: your rays' {rays} points + {MISSED_ATOM_PENALTY} per atom.");
-    window(
+    let points = quantity(score, "point", "points");
+    let lost = format!("is lost: your {points} so far + {MISSED_ATOM_PENALTY} per atom.");
+    question(
+        "resign",
         " resign? ",
         &[shown, &lost, "", "y resigns · any other key goes back"],
+        vec![
+            choice("Resign", "y", Move::Confirm),
+            choice("Back", "n", Move::Cancel),
+        ],
     )
 }
 
-/// The guess `v` is wrong: play on, or end the game?
-pub fn wrong_window(p: Shape, v: &Verdict) -> Window {
+/// "Abandon this game for a new one?"
+pub fn new_dialog() -> Dialog {
+    question(
+        "new",
+        " new game? ",
+        &[
+            "This game is not finished. Abandon it for a new one?",
+            "It is lost unless you save it first (s).",
+            "",
+            "y starts a new game · any other key goes back",
+        ],
+        vec![
+            choice("New game", "y", Move::Confirm),
+            choice("Back", "n", Move::Cancel),
+        ],
+    )
+}
+
+/// "Start this game again?"
+pub fn restart_dialog() -> Dialog {
+    question(
+        "restart",
+        " restart? ",
+        &[
+            "Start this game again? Every action is undone (redo brings",
+            "them back); the rays you paid for stay paid.",
+            "",
+            "y restarts · any other key goes back",
+        ],
+        vec![
+            choice("Restart", "y", Move::Confirm),
+            choice("Back", "n", Move::Cancel),
+        ],
+    )
+}
+
+/// The guess `v` is wrong: play on, or end the game? Nothing in it tells how
+/// many atoms are wrong: playing on and ending cost what the rules say.
+pub fn wrong_dialog(p: Shape, v: &Verdict) -> Dialog {
     let mut lines = vec![("Your guess is wrong.".to_string(), Tone::Bad), BLANK];
-    let telling = v.evidence.map(|e| (ray(p, e.position), e.shot));
-    lines.extend(match telling {
+    let each = WRONG_GUESS_PENALTY;
+    lines.extend(match v.evidence.map(|e| (ray(p, e.position), e.shot)) {
         Some((ray, true)) => vec![
-            line(format!("p or Enter plays on: {ray}, which you shot,")),
-            line("does not fit your guess; fix it and press g."),
+            line(format!("{}, which you shot, does not fit it.", capital(&ray))),
+            line(format!("p or Enter plays on: +{each} for the wrong guess.")),
         ],
         Some((ray, false)) => vec![
-            line(format!("p or Enter plays on: {ray} tells it apart;")),
-            line("it is shot for you and counted. Fix it, then g."),
+            line(format!("{}, not shot yet, tells it apart.", capital(&ray))),
+            line(format!(
+                "p or Enter plays on: +{each} for the wrong guess, and the ray is shot for you and paid."
+            )),
         ],
-        None => vec![line("p or Enter plays on.")],
+        None => vec![line(format!("p or Enter plays on: +{each} for the wrong guess."))],
     });
-    let score = v.score;
     lines.push(line(format!(
-        "e ends the game: the answer is shown, score {score}."
+        "e ends the game: the answer is shown, +{MISSED_ATOM_PENALTY} per hidden atom missed."
     )));
-    (" wrong ", lines)
+    Dialog {
+        kind: "wrong",
+        title: " wrong ".into(),
+        lines,
+        field: None,
+        choices: vec![
+            choice("Play on", "p Enter", Move::PlayOn),
+            choice("End the game", "e", Move::EndGame),
+        ],
+    }
 }
 
 /// "Replace this file?"
-pub fn replace_window(path: &str) -> Window {
+pub fn replace_dialog(path: &str) -> Dialog {
     let exists = format!("{path} exists. Replace it?");
-    window(
+    question(
+        "replace",
         " replace? ",
         &[&exists, "", "y replaces · any other key goes back"],
+        vec![
+            choice("Replace", "y", Move::Confirm),
+            choice("Back", "n", Move::Cancel),
+        ],
     )
 }
 
-/// The help's lines above and below the table of keys
-/// ([`crate::play::input::KEYS`]).
-pub fn help(g: &Game) -> (Lines, Lines) {
+/// The help's lines above and below the table of `profile`'s keys
+/// ([`crate::play::keys::help`]).
+pub fn help(g: &Game, profile: Profile) -> (Lines, Lines) {
     let (atoms, p) = (counts_are(&g.counts()), g.shape());
+    let (shoot, mark, guess, _, _) = profile.hints();
     let above = vec![
         line(format!(
             "{atoms} hidden in the {p} box. Shoot rays in from the border:"
         )),
         line("@ (H) absorbed, & (R) reflected, a letter (digit) at both ends of an exit."),
-        line("Place atoms where you think they are, then press g for the verdict."),
-        BLANK,
+        line(format!(
+            "Place atoms where you think they are, then press {guess} for the verdict."
+        )),
+        dim(format!(
+            "Keys: {} ({shoot} shoots or places, {mark} marks empty).",
+            profile.about()
+        )),
     ];
     let below = vec![
         BLANK,
@@ -985,10 +1202,22 @@ pub fn help(g: &Game) -> (Lines, Lines) {
                 "A guess wins when it fits every ray you shot (none shot: every ray)."
             }
         }),
-        line("Undone rays stay paid. A wrong guess: p plays on (its ray paid), e ends."),
+        line(format!(
+            "Undone rays stay paid. Wrong guess: p plays on (+{WRONG_GUESS_PENALTY}, its ray paid), e ends."
+        )),
         line("Box: O your atom, : marked empty; coach * atom . empty ! your atom wrong"),
     ];
     (above, below)
+}
+
+/// What the coach's switches say of it: off until asked, on, or over with
+/// the game.
+pub fn coach_legend(on: bool, over: bool) -> String {
+    match (over, on) {
+        (true, _) => "the game is over: every molecule the rays allowed is listed".into(),
+        (false, true) => "on: it answers for the rays shot".into(),
+        (false, false) => "off until asked".into(),
+    }
 }
 
 /// The error when the terminal went away while the game waited for it.

@@ -81,8 +81,20 @@ pub use tatham::{
 ///   appear on no line missed the board (rules [`Rules::EdgeMiss`]).
 /// * [`Format::Tatham`]: a save file of Simon Tatham's Black Box, or one of
 ///   its game IDs (`w8h8m5M5:…` or `w8h8m5M5#seed`); see [`parse_tatham`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::Display, strum::IntoStaticStr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::Display,
+    strum::IntoStaticStr,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[strum(serialize_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// J. Forget's display, in J. Forget's or Emacs notation.
     Display,

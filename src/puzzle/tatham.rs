@@ -88,7 +88,7 @@ pub fn position_to_tatham(shape: impl Into<Shape>, pos: usize) -> usize {
 /// The parameters of a Tatham game: `w8h8m5M5` is an 8×8 box with 5 balls,
 /// `w8h6m3M6` a box 8 wide and 6 high with 3 to 6. Displayed as Tatham's
 /// program writes them (`w8h6m3M6`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TathamParams {
     /// Width of the box (`w`).
     pub width: usize,

@@ -5,7 +5,7 @@ use itertools::Itertools as _;
 use std::fmt::Write as _;
 
 use crate::control::{Cut, Ended};
-use crate::error::quantity;
+use crate::error::{about, grouped, quantity};
 use crate::render::board::{board, grid, marks_in, observed_marks, position_name};
 use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
@@ -13,7 +13,7 @@ use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::setting::{Naming, Setting};
 use crate::solver::Certainty;
-use crate::solver::report::SolveReport;
+use crate::solver::report::{Known, SolveReport};
 
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
@@ -75,17 +75,34 @@ pub(crate) fn puzzle_line(report: &SolveReport) -> String {
 /// The one-line verdict of a solve: how many molecules fit; `naming`
 /// names the settings it mentions.
 pub fn verdict(report: &SolveReport, naming: &dyn Naming) -> String {
-    let n = report.count;
-    let word = if n == 1 {
+    let word = if report.count == 1 {
         "molecule fits"
     } else {
         "molecules fit"
     };
+    let n = grouped(report.count);
     let memory = naming.name(Setting::Memory);
+    if report.known == Known::Exact {
+        return if report.count == 0 {
+            "No molecule fits these observations.".to_string()
+        } else {
+            format!("{n} {word}.")
+        };
+    }
+    if let (Known::Estimate, Some(e)) = (report.known, &report.estimate) {
+        return format!(
+            "About {} molecules fit ({} to {} at 95%, estimated from a uniform random sample: too many to count).",
+            about(e.value),
+            about(e.low),
+            about(e.high)
+        );
+    }
     match (report.ended, report.ended.cut()) {
-        (Ended::Complete, _) if n == 0 => "No molecule fits these observations.".to_string(),
+        (Ended::Complete, _) if report.count == 0 => {
+            "No molecule fits these observations.".to_string()
+        }
         (Ended::Complete, _) => format!("{n} {word}."),
-        (_, Some(cut)) if n == 0 => format!(
+        (_, Some(cut)) if report.count == 0 => format!(
             "No molecule found yet: the {} stopped the search before any was found, or before it could show that none fits{}.",
             limit_name(cut),
             if cut == Cut::OverMemory {
@@ -201,7 +218,8 @@ pub fn solve_text_in(
             Some(n) => format!(", number {n}"),
             None => String::new(),
         };
-        let _ = writeln!(out, "\nmolecule {} of {}{number}: {m}", i + 1, report.count);
+        let of = grouped(report.count);
+        let _ = writeln!(out, "\nmolecule {} of {of}{number}: {m}", i + 1);
         let s = Spectrum::of(m, report.rules);
         match s
             .marks_in(notation)
@@ -212,8 +230,17 @@ pub fn solve_text_in(
         }
     }
     // With no board asked for, none is "more".
-    if boards > 0 && report.count > boards as u128 {
-        let more = report.count - boards as u128;
+    let shown = boards.min(report.listed);
+    if report.listed == 0 && report.count > 0 {
+        if let Some(cut) = report.ended.cut() {
+            let _ = writeln!(
+                out,
+                "\nNone of them is listed: the {} stopped the search first.",
+                limit_raised(cut, naming)
+            );
+        }
+    } else if boards > 0 && report.count > shown as u128 {
+        let more = grouped(report.count - shown as u128);
         if report.listed as u128 == report.count {
             let _ = writeln!(
                 out,
@@ -232,8 +259,8 @@ pub fn solve_text_in(
             );
         }
     }
-    if let Some(c) = &sol.certainty
-        && !sol.molecules.is_empty()
+    if let Some(c) = report.certainty()
+        && report.count > 0
     {
         let atoms = c.iter().filter(|x| **x == Certainty::Atom).count();
         let undecided = c.iter().filter(|x| **x == Certainty::Undecided).count();

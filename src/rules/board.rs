@@ -88,8 +88,9 @@ impl Heading {
 
 /// The side of the box a border position lies on; named `left`, `bottom`,
 /// `right`, `top`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, serde::Serialize)]
 #[strum(serialize_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     /// Positions 1..h (1..p).
     Left,

@@ -284,7 +284,8 @@ impl FromStr for Config {
 /// let one: ConfigRange = "A5_B8x6".parse().unwrap();
 /// assert_eq!(one.exact().unwrap().to_string(), "A5_B8x6");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub struct ConfigRange {
     /// The fewest atoms.
     pub min_atoms: usize,
@@ -341,6 +342,33 @@ impl ConfigRange {
     /// The counts allowed.
     pub fn atoms(&self) -> std::ops::RangeInclusive<usize> {
         self.min_atoms..=self.max_atoms
+    }
+
+    /// The molecules of every count of the range together (`None` past
+    /// 2^64).
+    ///
+    /// ```
+    /// let r: bbx::rules::config::ConfigRange = "A1-2_B4".parse().unwrap();
+    /// assert_eq!(r.molecule_count(), Some(16 + 120));
+    /// ```
+    pub fn molecule_count(&self) -> Option<u64> {
+        self.atoms().try_fold(0u64, |n, k| {
+            n.checked_add(self.with_atoms(k).molecule_count()?)
+        })
+    }
+}
+
+/// In JSON a range is its name, `A3-6_B8`.
+impl From<ConfigRange> for String {
+    fn from(r: ConfigRange) -> String {
+        r.to_string()
+    }
+}
+
+impl TryFrom<String> for ConfigRange {
+    type Error = Error;
+    fn try_from(s: String) -> Result<ConfigRange, Error> {
+        s.parse()
     }
 }
 

@@ -361,6 +361,93 @@ impl Inference<'_> {
 /// Where a walk stands: cell, heading, and whether it is still at the entry.
 type At = (isize, isize, Heading, bool);
 
+/// The step a ray standing at `at` makes when the cell ahead, the one
+/// diagonally ahead on its left and the one on its right hold `[a, l, r]`
+/// (cells outside the box are empty): the rules of the game, stated once
+/// for the inference and the exact count.
+fn step(p: Shape, rules: Rules, (x, y, d, first): At, [a, l, r]: [bool; 3]) -> Step {
+    let (wi, hi) = (p.width as isize, p.height as isize);
+    let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= hi && c <= wi;
+    let (dr, dc) = d.delta();
+    let (ar, ac) = (x + dr, y + dc);
+    let step = if a {
+        Step::End(Outcome::Absorbed)
+    } else if first && (l || r) {
+        match rules {
+            Rules::EdgeMiss if l != r => Step::End(Outcome::Miss),
+            _ => Step::End(Outcome::Reflected),
+        }
+    } else if l && r {
+        Step::End(Outcome::Reflected)
+    } else if l {
+        Step::Go(x, y, d.right())
+    } else if r {
+        Step::Go(x, y, d.left())
+    } else {
+        Step::Go(ar, ac, d)
+    };
+    // A state whose cell ahead is outside the box: the ray comes out there.
+    match step {
+        Step::Go(sx, sy, sd) if !inside(sx + sd.delta().0, sy + sd.delta().1) => {
+            let (tr, tc) = (sx + sd.delta().0, sy + sd.delta().1);
+            match position_at(p, tr as usize, tc as usize) {
+                Some(k) => Step::End(Outcome::Exit(k)),
+                None => step,
+            }
+        }
+        other => other,
+    }
+}
+
+/// Where the ray from border position `pos` ends when the cells are as
+/// `known` says (`None`: undecided; with `filled`, every undecided cell is
+/// empty), or the first undecided cell its way depends on. A reflection at
+/// an edge that comes back out where it entered is a reflection.
+pub(crate) fn trace_known(
+    known: &[Option<bool>],
+    filled: bool,
+    p: Shape,
+    rules: Rules,
+    pos: usize,
+) -> Result<Outcome, usize> {
+    let (wi, hi) = (p.width as isize, p.height as isize);
+    let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= hi && c <= wi;
+    let cell = |r: isize, c: isize| ((r - 1) * wi + (c - 1)) as usize;
+    let q = port(p, pos);
+    let mut at: At = (q.row as isize, q.col as isize, q.heading, true);
+    for _ in 0..4 * p.cells() + 8 {
+        let (x, y, d, _) = at;
+        let (dr, dc) = d.delta();
+        let (ar, ac) = (x + dr, y + dc);
+        if !inside(ar, ac) {
+            break;
+        }
+        let (lr, lc) = d.left().delta();
+        let (rr, rc) = d.right().delta();
+        let mut v = [false; 3];
+        for (i, (r, c)) in [(ar, ac), (ar + lr, ac + lc), (ar + rr, ac + rc)]
+            .into_iter()
+            .enumerate()
+        {
+            if inside(r, c) {
+                v[i] = match known[cell(r, c)] {
+                    Some(b) => b,
+                    None if filled => false,
+                    None => return Err(cell(r, c)),
+                };
+            }
+        }
+        match step(p, rules, at, v) {
+            Step::End(Outcome::Exit(k)) if k == pos => return Ok(Outcome::Reflected),
+            Step::End(o) => return Ok(o),
+            Step::Go(nx, ny, nd) => at = (nx, ny, nd, false),
+        }
+    }
+    // A ray turning for ever cannot be (every turn needs an atom beside a
+    // cell it has not stood on); counted as staying in, never as fitting.
+    Ok(Outcome::Miss)
+}
+
 /// The result of one step: the ray goes on (to a state) or ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Step {
@@ -412,34 +499,8 @@ fn walk(
         // as a call (10% of a check's time).
         let vals = [look(around[0]), look(around[1]), look(around[2])];
         // The step the three cells make, and whether the observation allows it.
-        let step_of = |[a, l, r]: [bool; 3]| {
-            let step = if a {
-                Step::End(Outcome::Absorbed)
-            } else if first && (l || r) {
-                match rules {
-                    Rules::EdgeMiss if l != r => Step::End(Outcome::Miss),
-                    _ => Step::End(Outcome::Reflected),
-                }
-            } else if l && r {
-                Step::End(Outcome::Reflected)
-            } else if l {
-                Step::Go(x, y, d.right())
-            } else if r {
-                Step::Go(x, y, d.left())
-            } else {
-                Step::Go(ar, ac, d)
-            };
-            // A state whose cell ahead is outside the box: the ray comes out there.
-            let step = match step {
-                Step::Go(sx, sy, sd) if !inside(sx + sd.delta().0, sy + sd.delta().1) => {
-                    let (tr, tc) = (sx + sd.delta().0, sy + sd.delta().1);
-                    match position_at(p, tr as usize, tc as usize) {
-                        Some(k) => Step::End(Outcome::Exit(k)),
-                        None => step,
-                    }
-                }
-                other => other,
-            };
+        let step_of = |v: [bool; 3]| {
+            let step = step(p, rules, (x, y, d, first), v);
             let ok = match step {
                 Step::End(e) => {
                     e == outcome || (outcome == Outcome::Reflected && e == Outcome::Exit(pos))

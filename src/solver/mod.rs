@@ -74,6 +74,7 @@
 mod bounds;
 mod clauses;
 mod conflict;
+pub mod count;
 mod encode;
 pub mod forward;
 mod infer;

@@ -12,22 +12,46 @@ use crate::rules::enumeration::rank;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Spectrum;
 use crate::setting::{Setting, Text};
+use crate::solver::count::{self, Prior};
 use crate::solver::forward;
-use crate::solver::{DEFAULT_MEMORY, Solution, Split};
+use crate::solver::solution::{OutcomeClass, best_first};
+use crate::solver::{Certainty, DEFAULT_MEMORY, Solution, Split};
+use rand::rngs::ChaCha8Rng;
 
 /// A large count for people: "2.3 million", "4.1e15".
-fn about(n: f64) -> String {
-    if n < 1e4 {
-        format!("{n:.0}")
-    } else if n < 1e6 {
-        format!("{:.0} thousand", n / 1e3)
-    } else if n < 1e9 {
-        format!("{:.1} million", n / 1e6)
-    } else if n < 1e12 {
-        format!("{:.1} billion", n / 1e9)
-    } else {
-        format!("{n:.1e}")
-    }
+/// How the number of molecules that fit is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Known {
+    /// Exactly: every molecule that fits was listed or counted.
+    Exact,
+    /// At least: the search stopped before it had found them all, and they
+    /// could neither be counted nor estimated in the time.
+    AtLeast,
+    /// Estimated from a uniform random sample, with its interval.
+    Estimate,
+}
+
+/// An estimated number of molecules, with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Estimate {
+    /// The estimate.
+    pub value: f64,
+    /// The interval's low end.
+    pub low: f64,
+    /// The interval's high end.
+    pub high: f64,
+    /// Its confidence (0.95).
+    pub confidence: f64,
+}
+
+/// The molecules of one count of atoms that fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AtomsCount {
+    /// The count of atoms.
+    pub atoms: usize,
+    /// The molecules of that many atoms that fit.
+    pub molecules: u128,
 }
 
 /// The uniform random sample the rays were ranked on.
@@ -98,6 +122,20 @@ pub struct SolveReport {
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
+    /// How `molecules` is known: exactly, at least, or as an estimate
+    /// (`molecules_known` in JSON).
+    #[serde(rename = "molecules_known")]
+    pub known: Known,
+    /// When estimated: the estimate and its interval (`molecules` is then
+    /// the estimate, rounded); `null` otherwise.
+    #[serde(rename = "molecules_estimate")]
+    pub estimate: Option<Estimate>,
+    /// When counted exactly: the molecules of each count of atoms searched.
+    #[serde(rename = "molecules_by_atoms")]
+    pub by_atoms: Option<Vec<AtomsCount>>,
+    /// How likely each molecule is taken to be, for the chances and the
+    /// ranking: every molecule alike, or every count of atoms first.
+    pub prior: Prior,
     /// Molecules listed in `found` (at most `--max`).
     pub listed: usize,
     /// True when every molecule that fits is listed (the search was
@@ -157,6 +195,9 @@ pub struct SolveReport {
     pub probabilities: Option<Vec<f64>>,
     /// The player's guess, if the puzzle has one.
     pub guess: Option<GuessReport>,
+    /// Per cell, what every molecule that fits agrees on, when counted.
+    #[serde(skip)]
+    counted_certainty: Option<Vec<Certainty>>,
     #[serde(skip)]
     solution: Solution,
 }
@@ -172,7 +213,7 @@ impl SolveReport {
             return Some(Text::from(format!(
                 "These rays are ranked on a uniform random sample of {} of the molecules that fit (about {} fit, estimated from {} molecules drawn at random; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all ({} molecules walked at most).",
                 sm.molecules,
-                about(sm.estimated_molecules),
+                crate::error::about(sm.estimated_molecules),
                 sm.drawn,
                 100.0 * sm.margin,
                 forward::FORWARD_LIMIT
@@ -218,13 +259,110 @@ impl SolveReport {
         })
     }
 
+    /// Counts the molecules that fit exactly ([`count::count`]), within
+    /// `budget`: the count (per count of atoms too), each cell's chance of
+    /// an atom and the cells certain, and the rays not shot ranked, all on
+    /// every molecule that fits, under `prior`; where following every ray
+    /// not shot is too large, the rays are ranked on a uniform sample drawn
+    /// from the count ([`Counted::sample`]). Returns how the count ended:
+    /// when it did not finish, the report is as it was (and
+    /// [`SolveReport::rank_exactly`] tries the forward walk or a sample).
+    pub fn count_exactly(&mut self, prior: Prior, budget: &Budget) -> Result<Ended, Error> {
+        self.prior = prior;
+        let sol = &self.solution;
+        let (observed, rules, atoms) = (&sol.observation, sol.rules, sol.atoms.clone());
+        let c = count::count(observed, rules, atoms, budget)?;
+        let Some(c) = c.value else {
+            if c.ended.cut().is_some() {
+                self.cut_after(c.ended);
+            }
+            return Ok(c.ended);
+        };
+        self.count = c.total();
+        self.known = Known::Exact;
+        self.estimate = None;
+        self.by_atoms = Some(
+            c.by_atoms()
+                .into_iter()
+                .map(|(atoms, molecules)| AtomsCount { atoms, molecules })
+                .collect(),
+        );
+        self.list_complete = self.count == self.listed as u128;
+        let certainty = c.certainty();
+        if let Some(cert) = &certainty {
+            let which = |want: Certainty| {
+                (0..cert.len())
+                    .filter(|&i| cert[i] == want)
+                    .collect::<Vec<usize>>()
+            };
+            self.certain_atoms = which(Certainty::Atom);
+            self.certain_empty = which(Certainty::Empty);
+        }
+        self.counted_certainty = certainty;
+        self.probabilities = (self.count > 0).then(|| c.chances(prior));
+        if c.ranked() {
+            self.splits = c.splits(prior);
+            self.splits_exact = true;
+            self.sample = None;
+            self.ranking_cut = None;
+        } else if self.count > 1 {
+            let seed =
+                forward::sample_seed(&self.solution.observation, rules, &self.solution.atoms);
+            let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            if let Some(drawn) = c.sample(forward::SAMPLE_SIZE as usize, Prior::Molecules, &mut rng)
+            {
+                let (splits, margin) =
+                    rank_on_sample(&drawn, &self.solution, self.count, prior, budget)?;
+                self.splits = splits;
+                self.splits_exact = false;
+                self.ranking_cut = Some(Ended::TooLarge);
+                self.sample = Some(SampleReport {
+                    molecules: drawn.len() as u64,
+                    drawn: drawn.len() as u64,
+                    estimated_molecules: self.count as f64,
+                    margin,
+                    seed,
+                });
+            }
+        }
+        Ok(Ended::Complete)
+    }
+
+    /// Works out, within `budget`, everything the report says of the
+    /// molecules that fit beyond those listed: counted exactly where the
+    /// count can walk them ([`SolveReport::count_exactly`], under `prior`),
+    /// else the rays ranked on every molecule walked forward or on a
+    /// uniform sample, with the count then estimated
+    /// ([`SolveReport::rank_exactly`]), and each cell's chance of an atom
+    /// ([`SolveReport::count_atoms`]). Returns how the work ended.
+    pub fn work_out(&mut self, prior: Prior, budget: &Budget) -> Result<Ended, Error> {
+        let counted = self.count_exactly(prior, budget)?;
+        if counted.cut().is_some() {
+            return Ok(counted);
+        }
+        let ranked = self.rank_exactly(budget)?;
+        let chances = self.count_atoms(budget)?;
+        Ok(ranked.and(chances))
+    }
+
+    /// Per cell, what every molecule that fits agrees on, when known: from
+    /// the count, else from the search.
+    pub fn certainty(&self) -> Option<&[Certainty]> {
+        self.counted_certainty
+            .as_deref()
+            .or(self.solution.certainty.as_deref())
+    }
+
     /// When the rays are ranked on only some of the molecules that fit (the
     /// first ones the search listed), ranks them again on all of them,
     /// counted forward ([`forward::tally`]) within `budget`, or else on a
     /// uniform random sample ([`forward::sample`]) when they are too many
     /// to walk. Returns how ranking on all of them ended.
     pub fn rank_exactly(&mut self, budget: &Budget) -> Result<Ended, Error> {
-        if self.splits_exact || self.listed < 2 {
+        if self.splits_exact
+            || self.sample.is_some()
+            || (self.listed < 2 && self.known == Known::Exact)
+        {
             return Ok(Ended::Complete);
         }
         let sol = &self.solution;
@@ -235,6 +373,10 @@ impl SolveReport {
                 self.splits = t.value.splits();
                 self.splits_exact = true;
                 self.probabilities = (t.value.molecules > 0).then(|| t.value.probabilities());
+                if self.known == Known::AtLeast {
+                    self.count = t.value.molecules as u128;
+                    self.known = Known::Exact;
+                }
             }
             Ended::TooLarge => {
                 self.ranking_cut = Some(Ended::TooLarge);
@@ -244,6 +386,17 @@ impl SolveReport {
                     self.cut_after(sm.ended);
                 } else if sm.value.is_enough() {
                     let sm = sm.value;
+                    if self.known == Known::AtLeast {
+                        let (low, high) = sm.interval();
+                        self.known = Known::Estimate;
+                        self.estimate = Some(Estimate {
+                            value: sm.estimated,
+                            low: low.max(self.count as f64),
+                            high,
+                            confidence: 0.95,
+                        });
+                        self.count = (sm.estimated.round() as u128).max(self.count);
+                    }
                     self.splits = sm.splits();
                     self.sample = Some(SampleReport {
                         molecules: sm.tally.molecules,
@@ -268,6 +421,9 @@ impl SolveReport {
     /// `budget` as [`SolveReport::rank_exactly`] does. Returns how the count
     /// ended: when not complete, `probabilities` stays `None`.
     pub fn count_atoms(&mut self, budget: &Budget) -> Result<Ended, Error> {
+        if self.by_atoms.is_some() {
+            return Ok(Ended::Complete);
+        }
         let sol = &self.solution;
         if sol.ended.is_complete() && sol.count == sol.molecules.len() as u128 {
             if !sol.molecules.is_empty() {
@@ -372,6 +528,14 @@ impl SolveReport {
             observation: solution.observation.to_string(),
             shot: solution.observation.shot_count(),
             count: solution.count,
+            known: if solution.ended.is_complete() {
+                Known::Exact
+            } else {
+                Known::AtLeast
+            },
+            estimate: None,
+            by_atoms: None,
+            prior: Prior::default(),
             listed,
             list_complete: solution.ended.is_complete() && solution.count == listed as u128,
             fewest_atoms: solution.fewest_atoms,
@@ -388,6 +552,7 @@ impl SolveReport {
             sample: None,
             probabilities: None,
             guess,
+            counted_certainty: None,
             solution,
         }
     }
@@ -436,6 +601,95 @@ impl EndedFlags {
             over_memory: either(Ended::OverMemory),
         }
     }
+}
+
+/// The rays not shot of `solution` ranked on `drawn`, molecules drawn
+/// uniformly among the `total` that fit: each outcome's molecules estimated
+/// from its share of the sample, its chance under `prior` from the same
+/// sample weighed by the prior; with the relative margin (95%) of the best
+/// ray's expected value. Traced within `budget`.
+fn rank_on_sample(
+    drawn: &[Molecule],
+    solution: &Solution,
+    total: u128,
+    prior: Prior,
+    budget: &Budget,
+) -> Result<(Vec<Split>, f64), Error> {
+    let p = solution.observation.shape();
+    let positions = p.positions();
+    let rules = solution.rules;
+    let cells = p.cells() as u64;
+    let weight = |m: &Molecule| match prior {
+        Prior::Molecules => 1.0,
+        Prior::CountsFirst => {
+            let k = m.atoms().len() as u64;
+            let k = k.min(cells - k);
+            1.0 / (0..k).fold(1.0, |a, i| a * (cells - i) as f64 / (i + 1) as f64)
+        }
+    };
+    let codes = Outcome::codes(positions);
+    // Per ray, per code: molecules of the sample, and their prior weight.
+    let mut tally = vec![(0u64, 0.0f64); positions * codes];
+    let mut tracer = Tracer::new(p, rules);
+    let mut rays = Vec::new();
+    let mut ticker = budget.ticker(64);
+    let mut mass = 0.0;
+    for m in drawn {
+        ticker
+            .tick()
+            .map_err(|cut| Error::invalid(format!("{cut:?}")))?;
+        tracer.load(m);
+        tracer.trace_all(&mut rays);
+        let w = weight(m);
+        mass += w;
+        for q in (1..=positions).filter(|&q| solution.observation.get(q).is_none()) {
+            let t = &mut tally[(q - 1) * codes + rays[q - 1].outcome.code()];
+            t.0 += 1;
+            t.1 += w;
+        }
+    }
+    let n = drawn.len() as f64;
+    let mut splits = Vec::new();
+    for q in (1..=positions).filter(|&q| solution.observation.get(q).is_none()) {
+        let row = &tally[(q - 1) * codes..q * codes];
+        let seen: Vec<(usize, &(u64, f64))> =
+            row.iter().enumerate().filter(|(_, c)| c.0 > 0).collect();
+        if seen.len() < 2 {
+            continue;
+        }
+        let mut expected = 0.0;
+        let mut entropy = 0.0;
+        for &(_, &(k, w)) in &seen {
+            let chance = w / mass;
+            expected += chance * (total as f64) * (k as f64 / n);
+            if chance > 0.0 {
+                entropy -= chance * chance.log2();
+            }
+        }
+        let mut classes: Vec<OutcomeClass> = seen
+            .iter()
+            .map(|&(code, &(k, _))| OutcomeClass {
+                outcome: Outcome::from_code(code),
+                count: k as usize,
+            })
+            .collect();
+        classes.sort_by(|a, b| b.count.cmp(&a.count).then(a.outcome.cmp(&b.outcome)));
+        splits.push(Split {
+            position: q,
+            classes,
+            expected_remaining: expected,
+            entropy,
+        });
+    }
+    best_first(&mut splits);
+    // The estimator of Σ q² has a variance of about 4 (Σ q³ − (Σ q²)²) / n.
+    let margin = splits.first().map_or(0.0, |best| {
+        let shares: Vec<f64> = best.classes.iter().map(|c| c.count as f64 / n).collect();
+        let s2: f64 = shares.iter().map(|q| q * q).sum();
+        let s3: f64 = shares.iter().map(|q| q * q * q).sum();
+        1.96 * (4.0 * (s3 - s2 * s2).max(0.0) / n).sqrt() / s2
+    });
+    Ok((splits, margin))
 }
 
 /// Bytes a molecule listed takes while it is traced for the report: its

@@ -24,7 +24,7 @@ use crate::solver::model::RayModel;
 use crate::solver::search::Family;
 
 /// What is certain about one cell across every molecule that fits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Certainty {
     /// An atom in every molecule.

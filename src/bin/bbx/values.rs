@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 use bbx::Rules;
 use bbx::assistant::strategy::Policy;
+use bbx::play::keys::Profile;
 use bbx::play::referee::Judge;
 use bbx::puzzle::Format;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -108,6 +109,11 @@ pub fn judge() -> impl TypedValueParser<Value = Judge> {
             Judge::RaysShot => value.alias("shot"),
         }
     }))
+}
+
+/// `--keys`: whose keys the game reads (`bbx`, `tatham`, `emacs`).
+pub fn profile() -> impl TypedValueParser<Value = Profile> {
+    choice(Profile::ALL.map(|p| PossibleValue::new(p.name()).help(p.about())))
 }
 
 /// A parser of whole numbers from `min` to `max` (`None`: no bound),

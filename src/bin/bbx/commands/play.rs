@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use bbx::Rules;
 use bbx::assistant::strategy::Policy;
-use bbx::play::app::Options;
 use bbx::play::coach::CoachLimits;
+use bbx::play::keys::Profile;
+use bbx::play::middle::Options;
 use bbx::play::referee::Judge;
 use bbx::play::session::Session;
-use bbx::play::setup::{Setup, Start};
-use bbx::puzzle::{Inline, TathamParams, inline};
+use bbx::play::setup::{Setup, Start, named};
 use bbx::rules::config::ConfigRange;
 use bbx::rules::notation::Notation;
 
@@ -18,8 +18,8 @@ use crate::cli::{Flags, Quiet, Seed, Status, Workers, parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Keys: arrows move, Enter shoots or puts an atom, space locks, g guesses, ? help, q quits.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique",
-    after_long_help = format!("Keys: arrows, h j k l or Ctrl-F B N P move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter (or a click) shoots the ray at the cursor or puts/removes an atom, space or m (or a right click) marks empty as Tatham's lock, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, c x b p the coach (count, certain cells, best ray, chances), d the rays your guess explains, a every molecule (after the game), s saves (a name ending in .sav: Tatham's save file), e Emacs notation, n new game, ? help, q quits.\n\nScore: {}; lower is better.\n\nA game saved with s (bbx-A4_B8-seed-42.txt, say) resumes with bbx play FILE, as does a save file of Tatham's Black Box.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play A5_B8x6                       (a box 8 wide and 6 high)\n  bbx play A3-6_B8                       (3 to 6 atoms: the count is not told)\n  bbx play '8x8, 3-6 balls'              (one of Tatham's presets)\n  bbx play w10h10m4M10 --seed 7          (Tatham's parameters: his game of that seed)\n  bbx play seed-pure-thought-a4-b8       (a built-in puzzle)\n  bbx play 'A2_B4 @&ab@&@?ba?@&@&@'      (a puzzle given inline)\n  bbx play tatham/a5-b8-checked-once     (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'              (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
+    after_help = "Keys (bbx's; --keys tatham or emacs for theirs): arrows move, Enter shoots or puts an atom, space locks, g guesses, ? help, q quits.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique",
+    after_long_help = format!("Keys (bbx's; --keys tatham or --keys emacs for those players' habits, listed by ? in the game): arrows, h j k l or Ctrl-F B N P move (round the corners, across the box), o or Tab the opposite side, Home End either end, digits or Ctrl-U a count, Enter (or a click) shoots the ray at the cursor or puts/removes an atom, space or m (or a right click) marks empty as Tatham's lock, u undoes, U or Ctrl-R redoes, g submits the guess, r resigns, R or F5 restarts, n starts a new game, c x b p the coach (count, certain cells, best ray, chances), B goes to the best ray, d the rays your guess explains, a every molecule (after the game), s saves (a name ending in .sav: Tatham's save file), e Emacs notation, ? help, q quits.\n\nScore: {}; lower is better.\n\nA game saved with s (bbx-A4_B8-seed-42.txt, say) resumes with bbx play FILE, as does a save file of Tatham's Black Box.\n\nExamples:\n  bbx play\n  bbx play A5_B10 --seed 42 --unique\n  bbx play A5_B8x6                       (a box 8 wide and 6 high)\n  bbx play A3-6_B8                       (3 to 6 atoms: the count is not told)\n  bbx play '8x8, 3-6 balls'              (one of Tatham's presets)\n  bbx play w10h10m4M10 --seed 7          (Tatham's parameters: his game of that seed)\n  bbx play seed-pure-thought-a4-b8       (a built-in puzzle)\n  bbx play 'A2_B4 @&ab@&@?ba?@&@&@'      (a puzzle given inline)\n  bbx play tatham/a5-b8-checked-once     (resumes a game of Tatham's Black Box)\n  bbx play 'w8h8m5M5#12345'              (a game ID of Tatham's Black Box)", bbx::rules::score::RULE)
 )]
 pub struct Args {
     /// A configuration, Tatham's game, a puzzle or a saved game [default: A4_B8]
@@ -59,6 +59,15 @@ pub struct Args {
     /// Borders in Emacs notation: H, R and digits
     #[arg(long)]
     emacs: bool,
+    /// Whose keys: bbx's, Tatham's or Emacs's
+    ///
+    /// bbx: Enter shoots, space marks, u undoes, U redoes, r resigns.
+    /// tatham: as Simon Tatham's Black Box (Enter fires, space locks, u
+    /// undoes, r redoes, n new game, S shows the answer). emacs: as Emacs's
+    /// blackbox (space shoots, Return hands in the guess, C-f C-b C-n C-p
+    /// move). The help (?) lists the keys of the profile chosen.
+    #[arg(long, value_name = "PROFILE", value_parser = crate::values::profile(), ignore_case = true, default_value = "bbx")]
+    keys: Profile,
     /// How a guess wins
     #[arg(long, value_name = "JUDGE", value_parser = crate::values::judge(), ignore_case = true, default_value = "all-rays")]
     judge: Judge,
@@ -102,7 +111,6 @@ pub struct Args {
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
     let game = args.game.as_deref().unwrap_or("A4_B8");
-    let lower = game.to_ascii_lowercase();
     let exists = std::path::Path::new(game).exists();
     let start = match (game.parse::<ConfigRange>(), crate::samples::find(game)) {
         (Ok(config), _) if !exists => Start::Random {
@@ -114,38 +122,15 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             origin: sample.name.to_string(),
             text: sample.text.to_string(),
         },
-        _ if TathamParams::alone(game).is_some() => match TathamParams::alone(game) {
-            Some(Ok(params)) => Start::Tatham(params),
-            _ => {
-                let e = TathamParams::parse(game).err().unwrap_or_default();
-                return Err(bbx::Error::invalid(format!("Tatham's parameters {e}")));
-            }
-        },
-        _ if TathamParams::preset(game).is_some() => {
-            Start::Tatham(TathamParams::preset(game).unwrap_or_default())
-        }
-        _ => match inline(game) {
-            Some(Inline::GameId) => Start::GameId(game.trim().to_string()),
-            Some(Inline::Linear) => Start::Text {
-                text: game.trim().to_string(),
-                origin: Inline::Linear.origin().to_string(),
-            },
-            None => {
-                // Meant as a configuration: its parse error is the better message.
-                if lower.starts_with('a') && lower.contains("_b") {
-                    return Err(game.parse::<ConfigRange>().err().unwrap_or_else(|| {
-                        bbx::Error::invalid(format!(
-                            "{} is not a configuration",
-                            bbx::error::quote(game)
-                        ))
-                    }));
-                }
-                return Err(bbx::Error::invalid(format!(
-                    "{} is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (`bbx puzzles` lists them)",
-                    bbx::error::quote(game)
-                )));
-            }
-        },
+        _ => named(game, false).map_err(|e| match game.parse::<ConfigRange>() {
+            // Neither a file nor a built-in puzzle: the library's words, and
+            // where to find the puzzles.
+            Err(_) if e.to_string().contains("is neither") => bbx::Error::invalid(format!(
+                "{} is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (`bbx puzzles` lists them)",
+                bbx::error::quote(game)
+            )),
+            _ => e,
+        })?,
     };
     let atoms = match args.atoms {
         Some(range) if range.start() != range.end() => {
@@ -202,6 +187,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         save_path: args.out,
         policy: args.policy,
         naming: Arc::new(Flags),
+        profile: args.keys,
     };
     // The game first, so that a bad file or option is reported even without
     // a terminal; then the terminal.

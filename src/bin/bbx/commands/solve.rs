@@ -6,7 +6,8 @@ use bbx::control::Ended;
 use bbx::render;
 use bbx::rules::notation::Notation;
 use bbx::solver::Limits;
-use bbx::solver::report::SolveReport;
+use bbx::solver::count::Prior;
+use bbx::solver::report::{Known, SolveReport};
 
 use crate::cli::{
     Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
@@ -119,18 +120,28 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else {
         SolveReport::new(&puzzle.origin, solution, guess, &budget)
     };
-    if code == Status::Incomplete && args.json {
-        // Nothing found: the error object, as every command gives on exit 4.
-        let message = render::verdict(&report, &Flags);
-        return Ok(crate::cli::nothing_found(true, report.ended, &message));
-    }
-    if !args.count {
-        report.rank_exactly(&budget)?;
-        if args.probabilities && !report.count_atoms(&budget)?.is_complete() {
+    if args.count {
+        report.count_exactly(Prior::Molecules, &budget)?;
+    } else {
+        report.work_out(Prior::Molecules, &budget)?;
+        if args.probabilities && report.probabilities.is_none() {
             eprintln!(
                 "note: no probabilities: the molecules that fit could not all be counted (too many to walk, or the time limit)"
             );
         }
+    }
+    // Counted exactly: none fits, or some do though the search found none
+    // in its time.
+    let code = match (report.known, report.count, code) {
+        (Known::Exact, 0, Status::Done | Status::Incomplete) => Status::No,
+        (Known::Exact | Known::Estimate, 1.., Status::Incomplete | Status::No) => Status::Done,
+        _ => code,
+    };
+    if code == Status::Incomplete && args.json {
+        // Nothing found nor counted: the error object, as every command
+        // gives on exit 4.
+        let message = render::verdict(&report, &Flags);
+        return Ok(crate::cli::nothing_found(true, report.ended, &message));
     }
     // Ctrl-C while the rays were ranked: what was done is shown, and the
     // status says the work was interrupted.
@@ -140,7 +151,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         code
     };
     let text = if args.count {
-        if report.ended.is_complete() {
+        if let (Known::Estimate, Some(e)) = (report.known, report.estimate) {
+            format!(
+                "about {:.0} ({:.0} to {:.0} at 95%)\n",
+                e.value, e.low, e.high
+            )
+        } else if report.known == Known::Exact {
             format!("{}\n", report.count)
         } else if report.count == 0 {
             // Not "at least 0": say what stopped the search.

@@ -1,20 +1,15 @@
-//! Keys and the cursor.
+//! The cursor: where the keyboard is on the board as drawn, the w×h cells
+//! and the 2(w+h) border positions around them.
 //!
-//! The cursor moves over the board as drawn: the w×h cells and the 2(w+h)
-//! border positions around them. It starts on border position 1, the top of the
-//! left side. On the border it goes round the corners (past the end of a side
-//! onto the next side) and, stepping outwards, across to the opposite side;
-//! `o` (or Tab) jumps to the opposite side, Home and End (or Ctrl-A, Ctrl-E)
-//! to either end of a side or, in the box, of a row. The arrows, `hjkl` and
-//! Emacs's Ctrl-F, Ctrl-B, Ctrl-N and Ctrl-P move. Counts are typed as in
-//! Emacs: digits, or Ctrl-U for 4 (twice for 16), before a move, undo or redo.
-//! Enter acts as a left click does in Simon Tatham's Black Box (shoot, or put
-//! or take an atom); Space and `m` as a right click does (lock: mark the
-//! cell, or the row or column of a border position, empty).
-//! [`command`] maps a key to what it asks for while the board has the focus.
+//! It starts on border position 1, the top of the left side. On the border it
+//! goes round the corners (past the end of a side onto the next side) and,
+//! stepping outwards, across to the opposite side; it jumps to the opposite
+//! side, or to either end of a side or, in the box, of a row. Every front
+//! moves the same cursor: the keys of each profile ([`crate::play::keys`])
+//! and the pointer both end as [`Move`](crate::play::moves::Move)s.
 //!
 //! ```
-//! use bbx::play::input::{Cursor, Direction, Target};
+//! use bbx::play::cursor::{Cursor, Direction, Target};
 //! let mut c = Cursor::start(8);
 //! assert_eq!(c.target(), Some(Target::Border(1)));
 //! c.step(Direction::Right);
@@ -27,13 +22,12 @@
 //! assert_eq!(c.target(), Some(Target::Border(24)));
 //! ```
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
 use crate::rules::board::{port, position_at};
 use crate::rules::config::Shape;
 
 /// A direction to move the cursor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// Up one row.
     Up,
@@ -46,7 +40,8 @@ pub enum Direction {
 }
 
 /// What the cursor is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Target {
     /// A border position (1..=2(w+h)): Enter shoots its ray.
     Border(usize),
@@ -88,6 +83,11 @@ impl Cursor {
             col,
         };
         c.target().map(|_| c)
+    }
+
+    /// The box the cursor moves over.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// Padded row and column.
@@ -165,134 +165,6 @@ impl Cursor {
         x == 0 || x == self.shape.height + 1
     }
 }
-
-/// What a key asks for while the board has the focus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
-    /// Move the cursor.
-    Move(Direction),
-    /// Jump to the opposite side.
-    Opposite,
-    /// Jump to the top or left end of the side (or row).
-    Home,
-    /// Jump to the bottom or right end of the side (or row).
-    End,
-    /// A digit of a count.
-    Digit(u32),
-    /// Ctrl-U: a count of 4, or 4 times the count so far.
-    Universal,
-    /// Mark the cell at the cursor empty, or the row or column of the
-    /// border position at the cursor (or unmark them).
-    MarkEmpty,
-    /// Take back the last action.
-    Undo,
-    /// Do again the last action taken back.
-    Redo,
-    /// Give up and see the answer.
-    Resign,
-    /// Shoot the ray at the cursor, or put or remove an atom there.
-    Activate,
-    /// Hand the guess to the referee.
-    Submit,
-    /// Coach: the number of molecules that fit, on or off.
-    ToggleCount,
-    /// Coach: the cells certain to be atoms or empty, on or off.
-    ToggleCertain,
-    /// Coach: the best ray to shoot next, on or off.
-    ToggleBest,
-    /// Coach: each cell's chance of holding an atom, on or off.
-    ToggleChance,
-    /// Beside each ray shot, whether the guess placed so far explains it,
-    /// on or off.
-    ToggleExplained,
-    /// After the game: every molecule the rays allowed.
-    ShowMolecules,
-    /// Save the game.
-    Save,
-    /// Switch between J. Forget's and Emacs notation.
-    SwitchNotation,
-    /// A new game (after this one is over).
-    NewGame,
-    /// The help screen.
-    Help,
-    /// Quit (asking first while the game is unfinished).
-    Quit,
-    /// Quit at once (Ctrl-C).
-    Interrupt,
-}
-
-/// The command of a key, if it has one.
-pub fn command(key: &KeyEvent) -> Option<Command> {
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return match key.code {
-            KeyCode::Char('c') | KeyCode::Char('d') => Some(Command::Interrupt),
-            KeyCode::Char('u') => Some(Command::Universal),
-            KeyCode::Char('r') => Some(Command::Redo),
-            KeyCode::Char('a') => Some(Command::Home),
-            KeyCode::Char('e') => Some(Command::End),
-            KeyCode::Char('f') => Some(Command::Move(Direction::Right)),
-            KeyCode::Char('b') => Some(Command::Move(Direction::Left)),
-            KeyCode::Char('n') => Some(Command::Move(Direction::Down)),
-            KeyCode::Char('p') => Some(Command::Move(Direction::Up)),
-            _ => None,
-        };
-    }
-    Some(match key.code {
-        KeyCode::Char(d @ '0'..='9') => Command::Digit(d as u32 - '0' as u32),
-        KeyCode::Home => Command::Home,
-        KeyCode::End => Command::End,
-        KeyCode::Tab | KeyCode::Char('o') => Command::Opposite,
-        KeyCode::Char('m') | KeyCode::Char(' ') => Command::MarkEmpty,
-        KeyCode::Char('u') => Command::Undo,
-        KeyCode::Char('U') => Command::Redo,
-        KeyCode::Char('r') => Command::Resign,
-        KeyCode::Up | KeyCode::Char('k') => Command::Move(Direction::Up),
-        KeyCode::Down | KeyCode::Char('j') => Command::Move(Direction::Down),
-        KeyCode::Left | KeyCode::Char('h') => Command::Move(Direction::Left),
-        KeyCode::Right | KeyCode::Char('l') => Command::Move(Direction::Right),
-        KeyCode::Enter => Command::Activate,
-        KeyCode::Char('g') => Command::Submit,
-        KeyCode::Char('c') => Command::ToggleCount,
-        KeyCode::Char('x') => Command::ToggleCertain,
-        KeyCode::Char('b') => Command::ToggleBest,
-        KeyCode::Char('p') => Command::ToggleChance,
-        KeyCode::Char('d') => Command::ToggleExplained,
-        KeyCode::Char('a') => Command::ShowMolecules,
-        KeyCode::Char('s') => Command::Save,
-        KeyCode::Char('e') => Command::SwitchNotation,
-        KeyCode::Char('n') => Command::NewGame,
-        KeyCode::Char('?') | KeyCode::F(1) => Command::Help,
-        KeyCode::Char('q') => Command::Quit,
-        _ => return None,
-    })
-}
-
-/// The keys, for the help screen and the README: (keys, what they do), each
-/// short enough for a column of the help screen at 80 columns.
-pub const KEYS: &[(&str, &str)] = &[
-    ("q  Ctrl-C", "quit · quit at once"),
-    ("←↓↑→ hjkl", "move, round the corners"),
-    ("^F ^B ^N ^P", "move, as in Emacs"),
-    ("o Tab", "jump to the opposite side"),
-    ("Home End", "to an end of side or row"),
-    ("0-9 Ctrl-U", "counts: 3j, Ctrl-U = 4"),
-    ("Enter click", "shoot, or put/take atom"),
-    ("space m", "mark empty: cell/row/col"),
-    ("right-click", "the same, with the mouse"),
-    ("u  U Ctrl-R", "undo · redo (score kept)"),
-    ("g", "submit your guess"),
-    ("r", "resign and see the answer"),
-    ("c", "coach: molecules that fit"),
-    ("x", "coach: certain cells * ."),
-    ("b", "coach: best ray > < v ^"),
-    ("p", "coach: chance of an atom"),
-    ("d", "rays your guess explains"),
-    ("a", "after: molecules that fit"),
-    ("s", "save the game"),
-    ("e", "Emacs notation H R 1-9"),
-    ("n", "after the game: a new one"),
-    ("?", "this help"),
-];
 
 #[cfg(test)]
 mod tests {
@@ -385,31 +257,5 @@ mod tests {
         assert_eq!(c.target(), Some(Target::Border(7)));
         c.to_end(false);
         assert_eq!(c.target(), Some(Target::Border(3)));
-    }
-
-    #[test]
-    fn keys() {
-        let k = |code| KeyEvent::new(code, KeyModifiers::NONE);
-        assert_eq!(
-            command(&k(KeyCode::Char('j'))),
-            Some(Command::Move(Direction::Down))
-        );
-        assert_eq!(command(&k(KeyCode::Enter)), Some(Command::Activate));
-        // Space locks a cell, as a right click, as in Tatham's Black Box.
-        assert_eq!(command(&k(KeyCode::Char(' '))), Some(Command::MarkEmpty));
-        let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
-        for (c, d) in [
-            ('f', Direction::Right),
-            ('b', Direction::Left),
-            ('n', Direction::Down),
-            ('p', Direction::Up),
-        ] {
-            assert_eq!(command(&ctrl(c)), Some(Command::Move(d)));
-        }
-        assert_eq!(
-            command(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some(Command::Interrupt)
-        );
-        assert_eq!(command(&k(KeyCode::Char('z'))), None);
     }
 }
