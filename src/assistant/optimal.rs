@@ -164,6 +164,7 @@ pub(crate) enum Measure {
 }
 
 impl Measure {
+    #[cfg_attr(not(feature = "census"), allow(dead_code))]
     /// What `size` molecules pay for a ray whose outcome has code `code`.
     pub(crate) fn weight(self, size: u64, code: usize) -> u64 {
         match self {
@@ -356,6 +357,7 @@ struct Shard {
 /// The shards of a [`SharedMemo`] (a power of two).
 const SHARDS: usize = 64;
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
 impl SharedMemo {
     /// A shared memo within `memory` bytes.
     pub(crate) fn new(memory: u64) -> SharedMemo {
@@ -442,6 +444,7 @@ struct Search<'a> {
     merged: Vec<u64>,
     /// Scratch: the outcome of each ray on each class of a set.
     rows: Vec<u8>,
+    #[cfg_attr(not(feature = "census"), allow(dead_code))]
     /// Scratch: every ray's outcome counts on a set.
     rows_counts: Vec<u64>,
     /// Working vectors of [`Search::value`], one set per level of its
@@ -873,6 +876,7 @@ impl<'a> SetOptimum<'a> {
     }
 }
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
 /// The exhaustive search of one measure over a configuration's sets, as
 /// the optimum in units asks it (`optimum_units.rs`): values below a cut,
 /// bounds, the rays that split a set, decision trees.
@@ -880,6 +884,7 @@ pub(crate) struct SetSearch<'a> {
     search: Search<'a>,
 }
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
 impl<'a> SetSearch<'a> {
     /// A search of `t`'s sets for `measure` within `budget` (a
     /// `stop_after` fault stopping it as the deadline would), keyed by
@@ -1323,6 +1328,7 @@ pub struct Games {
 }
 
 impl Games {
+    #[cfg_attr(not(feature = "census"), allow(dead_code))]
     /// The games of `tree` over the molecules of `set`.
     pub(crate) fn of_tree(t: &Spectra, tree: &Tree, set: &[u32]) -> Games {
         Games::of(t, tree, &mut set.to_vec())

@@ -680,6 +680,7 @@ pub fn play_all_with(
     }
 }
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
 /// [`play_all`] on spectra already held (the optimum's seed).
 pub(crate) fn play_all_held(
     t: &Spectra,
@@ -693,11 +694,13 @@ pub(crate) fn play_all_held(
     )
 }
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
 /// The rays of the games of a set by rollout's base policy (greedy, and
 /// the optimum on sets of at most `small` molecules), all together: an
 /// upper bound of the set's fewest rays, for the optimum's cuts.
 pub(crate) struct BaseTotals<'a>(Base<'a>);
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
 impl<'a> BaseTotals<'a> {
     /// The base policy of `t` within `budget`, sets of at most `small`
     /// molecules played optimally (their sets keyed by `keys`).
