@@ -12,9 +12,10 @@ use bbx::census::orbits::OrbitWalk;
 use bbx::census::record::pack;
 use bbx::census::spectra::{SpectrumSymmetries, Traced, key};
 use bbx::census::summary::Summary;
-use bbx::census::{CensusOptions, Cluster, run};
+use bbx::census::{CensusOptions, run};
 use bbx::control::Budget;
 use bbx::rules::enumeration::Numbering;
+use bbx::work::cluster::Cluster;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// The first 2 000 000 molecule numbers of a configuration: about 250 000

@@ -17,6 +17,7 @@
 //! | [`control`] | stopping long work: the budget, the cancellation token, how work ended |
 //! | [`error`] | the errors every layer returns |
 //! | [`setting`] | the settings a user can change, which each front names its own way |
+//! | [`work`] | long work shared out among threads and machines and resumed: work directories, the cluster |
 //! | [`rules`] | the rules of the game: configurations, molecules, rays, spectra, symmetries, numbering |
 //! | [`solver`] | the rules as SAT clauses: every molecule that fits an observation |
 //! | [`puzzle`] | reading boards and observed games from files |
@@ -42,7 +43,7 @@
 //! | feature | adds | brings in |
 //! |---------|------|-----------|
 //! | `catalogue` | [`catalogue`] | rusqlite (SQLite, compiled from its C source) |
-//! | `census` | [`census`] and [`verify`] (and `catalogue`) | timely |
+//! | `census` | [`work`], [`census`] and [`verify`] (and `catalogue`) | timely |
 //! | `play` | [`play`]'s screen in the terminal | ratatui, crossterm |
 //! | `cli` (default) | all of the above and the binary | clap, indicatif… |
 //!
@@ -69,6 +70,9 @@ pub mod control;
 pub mod error;
 pub mod files;
 pub mod setting;
+
+#[cfg(feature = "census")]
+pub mod work;
 
 pub mod rules;
 

@@ -62,6 +62,8 @@ pub enum Setting {
     Config,
     /// The catalogue file.
     Db,
+    /// The size of the sets an optimum in units cuts a level deeper.
+    Deeper,
     /// How many rays deep a lower bound's search tries every strategy.
     Depth,
     /// The size of the sets searched to the end (played exactly).
@@ -118,6 +120,7 @@ impl Setting {
             Setting::Boards => "the number of boards",
             Setting::Config => "the configuration",
             Setting::Db => "the catalogue file",
+            Setting::Deeper => "the size of the sets cut a level deeper",
             Setting::Depth => "the search depth",
             Setting::ExactBelow => "the size of the sets played exactly",
             Setting::Force => "forcing past the size limit",

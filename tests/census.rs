@@ -3,9 +3,10 @@
 
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions};
-use bbx::census::{CensusOptions, Cluster, run};
+use bbx::census::{CensusOptions, run};
 use bbx::control::Faults;
 use bbx::tables::{ReportSource, StatsReport};
+use bbx::work::cluster::Cluster;
 use proptest::prelude::*;
 
 use crate::common::temp_dir;

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["error"],
     &["control"],
     &["files"],
+    &["work"],
     &["rules"],
     &["solver", "puzzle"],
     &["tables"],

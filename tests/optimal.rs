@@ -162,6 +162,7 @@ fn the_optimum_is_what_a_brute_force_search_finds() {
         let rays = board.best(&all, false, &mut HashMap::new());
         let score = board.best(&all, true, &mut HashMap::new());
         let worst = board.minimax(&all, &mut HashMap::new());
+        let work = temp_dir("optimal-brute");
         let v = json_ok(&[
             "strategy",
             &config,
@@ -169,6 +170,8 @@ fn the_optimum_is_what_a_brute_force_search_finds() {
             "--rules",
             &rules.to_string(),
             "-q",
+            "--work-dir",
+            work.to_str().unwrap(),
         ]);
         let o = &v["optimal"];
         assert_eq!(o["molecules"], all.len(), "{config} {rules}");
@@ -203,8 +206,19 @@ fn the_optimum_is_what_a_brute_force_search_finds() {
 
 #[test]
 fn a_small_memory_bound_forgets_sets_but_not_the_answer() {
-    let full = json_ok(&["strategy", "A3_B4", "--optimal", "-q"]);
-    let small = json_ok(&["strategy", "A3_B4", "--optimal", "--memory", "1M", "-q"]);
+    let work = temp_dir("optimal-memory");
+    let work = work.to_str().unwrap();
+    let full = json_ok(&["strategy", "A3_B4", "--optimal", "-q", "--work-dir", work]);
+    let small = json_ok(&[
+        "strategy",
+        "A3_B4",
+        "--optimal",
+        "--memory",
+        "1M",
+        "-q",
+        "--work-dir",
+        work,
+    ]);
     assert_eq!(
         full["optimal"]["rays_total"],
         small["optimal"]["rays_total"]
@@ -218,6 +232,7 @@ fn a_small_memory_bound_forgets_sets_but_not_the_answer() {
     let text = String::from_utf8(
         bbx()
             .args(["strategy", "A3_B4", "--optimal", "--memory", "1M", "-q"])
+            .args(["--work-dir", work])
             .output()
             .unwrap()
             .stdout,
@@ -228,10 +243,12 @@ fn a_small_memory_bound_forgets_sets_but_not_the_answer() {
 
 #[test]
 fn a_search_stopped_short_says_so_and_keeps_the_report() {
+    let work = temp_dir("optimal-stopped");
     let stopped = || {
         let mut c = bbx();
         c.env("BBX_TEST_FAULTS", "stop-after=100");
-        c.args(["strategy", "A3_B4", "--optimal", "-q"]);
+        c.args(["strategy", "A3_B4", "--optimal", "-q", "--work-dir"]);
+        c.arg(&*work);
         c
     };
     let out = stopped().arg("--json").output().unwrap();
@@ -304,7 +321,16 @@ proptest! {
 
 #[test]
 fn the_bound_is_in_the_report() {
-    let v = json_ok(&["strategy", "A3_B5", "--bound", "--optimal", "-q"]);
+    let work = temp_dir("optimal-bound");
+    let v = json_ok(&[
+        "strategy",
+        "A3_B5",
+        "--bound",
+        "--optimal",
+        "-q",
+        "--work-dir",
+        work.to_str().unwrap(),
+    ]);
     let b = &v["bound"];
     assert_eq!(b["molecules"], 2300);
     let total = b["rays_total"].as_u64().unwrap();
@@ -349,6 +375,8 @@ fn check_trees(atoms: usize, width: usize) {
         "--tree",
         path.to_str().unwrap(),
         "-q",
+        "--work-dir",
+        dir.to_str().unwrap(),
     ]);
     let trees: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

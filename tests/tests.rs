@@ -15,6 +15,7 @@ mod cli_errors;
 mod cli_generate;
 mod cli_help;
 mod cli_install;
+mod cli_optimal;
 mod cli_policy;
 mod cli_puzzles;
 mod cli_solve;

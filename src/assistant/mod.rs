@@ -4,16 +4,20 @@
 //! they split the molecules that still fit, [`plan`] finds the shooting strategy with the fewest
 //! rays on average as a decision tree, [`strategy`] plays a policy against
 //! every molecule of a configuration and [`optimal`] finds the best one
-//! there by exhaustive search (both on the spectra of every molecule, held
+//! there by exhaustive search ([`certificate`] replays its trees apart
+//! from it) (both on the spectra of every molecule, held
 //! by `spectra.rs`), [`next`] asks a policy of `strategy` for its next ray
 //! in a game under way (on the molecules that fit), [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
 #[cfg(feature = "census")]
 pub mod bound;
+pub mod certificate;
 pub mod generate;
 pub mod next;
 pub mod optimal;
+#[cfg(feature = "census")]
+pub mod optimum_units;
 pub mod plan;
 mod spectra;
 pub mod strategy;

@@ -135,6 +135,17 @@ pub struct Optimum {
     /// Sets forgotten because the memo was full (the memory bound): half of
     /// them each time.
     pub sets_forgotten: u64,
+    /// The units the search was cut into (0: searched whole, by one
+    /// searcher; see `optimum_units`).
+    pub units: u64,
+    /// Units found done in a work directory rather than searched in this
+    /// run.
+    pub units_resumed: u64,
+    /// The upper bound of the fewest rays the search in units started
+    /// from (a policy's total); `None` when searched whole.
+    pub rays_seed: Option<u64>,
+    /// The upper bound of the lowest score it started from.
+    pub score_seed: Option<u64>,
     /// How the search ended: in JSON `stopped`, `null` when complete, else
     /// `time_limit` or `interrupted`.
     #[serde(rename = "stopped", serialize_with = "stopped")]
@@ -145,9 +156,22 @@ pub struct Optimum {
 
 /// The measure searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Measure {
+pub(crate) enum Measure {
+    /// The fewest rays.
     Rays,
+    /// The lowest score.
     Score,
+}
+
+impl Measure {
+    #[cfg_attr(not(feature = "census"), allow(dead_code))]
+    /// What `size` molecules pay for a ray whose outcome has code `code`.
+    pub(crate) fn weight(self, size: u64, code: usize) -> u64 {
+        match self {
+            Measure::Rays => size,
+            Measure::Score => size * ray_cost(Outcome::from_code(code)),
+        }
+    }
 }
 
 /// A lower bound whose search stopped before it was found: what stopped
@@ -280,6 +304,113 @@ impl SetKeys {
     }
 }
 
+/// A memo's table: each set's value under its key (shifted left, its low
+/// bit [`EXACT`]).
+type Table = HashMap<u128, u64, BuildHasherDefault<KeyHasher>>;
+
+/// Remembers in `memo` (at most `capacity` sets) that the set of `key` is
+/// worth `value`, exactly or at least: a lower bound never replaces an
+/// exact value nor a higher bound. When the table is full, half its sets
+/// are forgotten, those whose random key has a bit set (the bit turns each
+/// time, `halvings` counting), so that it never grows past its bound and
+/// the sets of the search's current part find room (`forgotten` counts
+/// them).
+fn remember_in(
+    memo: &mut Table,
+    capacity: usize,
+    halvings: &mut u32,
+    forgotten: &mut u64,
+    (key, value, exact): (u128, u64, bool),
+) {
+    let entry = (value << 1) | if exact { EXACT } else { 0 };
+    if let Some(old) = memo.get_mut(&key) {
+        if *old & EXACT == 0 && (exact || value > *old >> 1) {
+            *old = entry;
+        }
+        return;
+    }
+    if memo.len() >= capacity {
+        let before = memo.len();
+        let bit = 1u128 << (64 + *halvings % 64);
+        *halvings += 1;
+        memo.retain(|k, _| k & bit == 0);
+        *forgotten += (before - memo.len()) as u64;
+    }
+    memo.insert(key, entry);
+}
+
+/// A memo shared by the searches of one process's workers (each set
+/// searched by one is found by the others), in shards locked one at a
+/// time, within a memory bound as a search's own memo is.
+pub(crate) struct SharedMemo {
+    shards: Vec<std::sync::Mutex<Shard>>,
+}
+
+/// A shard of a [`SharedMemo`].
+struct Shard {
+    table: Table,
+    capacity: usize,
+    halvings: u32,
+    forgotten: u64,
+}
+
+/// The shards of a [`SharedMemo`] (a power of two).
+const SHARDS: usize = 64;
+
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
+impl SharedMemo {
+    /// A shared memo within `memory` bytes.
+    pub(crate) fn new(memory: u64) -> SharedMemo {
+        let each = memo_capacity(memory / SHARDS as u64).max(16);
+        SharedMemo {
+            shards: (0..SHARDS)
+                .map(|_| {
+                    std::sync::Mutex::new(Shard {
+                        table: Table::default(),
+                        capacity: each,
+                        halvings: 0,
+                        forgotten: 0,
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    /// The shard of `key` (by bits the table's hash and the halvings do
+    /// not use).
+    fn shard(&self, key: u128) -> std::sync::MutexGuard<'_, Shard> {
+        let i = (key >> 122) as usize & (SHARDS - 1);
+        // A shard is never left half-changed: a poisoned lock still holds
+        // a whole table.
+        self.shards[i]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn recall(&self, key: u128) -> Option<u64> {
+        self.shard(key).table.get(&key).copied()
+    }
+
+    fn remember(&self, key: u128, value: u64, exact: bool) {
+        let mut shard = self.shard(key);
+        let Shard {
+            table,
+            capacity,
+            halvings,
+            forgotten,
+        } = &mut *shard;
+        remember_in(table, *capacity, halvings, forgotten, (key, value, exact));
+    }
+
+    /// Sets it holds, and sets forgotten because a shard was full.
+    pub(crate) fn stats(&self) -> (u64, u64) {
+        self.shards.iter().fold((0, 0), |(held, forgot), s| {
+            let s = s.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            (held + s.table.len() as u64, forgot + s.forgotten)
+        })
+    }
+}
+
 /// The exhaustive search over one configuration's spectra.
 struct Search<'a> {
     t: &'a Spectra,
@@ -293,7 +424,10 @@ struct Search<'a> {
     /// Sets of at most this many molecules are searched to the end even
     /// past the depth limit of [`Search::value`].
     small: usize,
-    memo: HashMap<u128, u64, BuildHasherDefault<KeyHasher>>,
+    memo: Table,
+    /// The memo shared with other searches, used instead of `memo` when
+    /// there is one.
+    shared: Option<Arc<SharedMemo>>,
     /// The most entries in the memo.
     capacity: usize,
     forgotten: u64,
@@ -310,6 +444,9 @@ struct Search<'a> {
     merged: Vec<u64>,
     /// Scratch: the outcome of each ray on each class of a set.
     rows: Vec<u8>,
+    #[cfg_attr(not(feature = "census"), allow(dead_code))]
+    /// Scratch: every ray's outcome counts on a set.
+    rows_counts: Vec<u64>,
     /// Working vectors of [`Search::value`], one set per level of its
     /// recursion, kept for the next set searched at that level.
     frames: Vec<Frame>,
@@ -356,6 +493,7 @@ impl<'a> Search<'a> {
             keys,
             small: 0,
             memo: HashMap::default(),
+            shared: None,
             capacity: memo_capacity(budget.memory_or(MEMO_MEMORY)),
             forgotten: 0,
             halvings: 0,
@@ -365,6 +503,7 @@ impl<'a> Search<'a> {
             leaves: Vec::new(),
             merged: Vec::new(),
             rows: Vec::new(),
+            rows_counts: Vec::new(),
             frames: Vec::new(),
         }
     }
@@ -395,24 +534,24 @@ impl<'a> Search<'a> {
     }
 
     fn remember(&mut self, key: u128, value: u64, exact: bool) {
-        let entry = (value << 1) | if exact { EXACT } else { 0 };
-        if let Some(old) = self.memo.get_mut(&key) {
-            if *old & EXACT == 0 && (exact || value > *old >> 1) {
-                *old = entry;
-            }
-            return;
+        match &self.shared {
+            Some(shared) => shared.remember(key, value, exact),
+            None => remember_in(
+                &mut self.memo,
+                self.capacity,
+                &mut self.halvings,
+                &mut self.forgotten,
+                (key, value, exact),
+            ),
         }
-        // Full: forget half the sets, those whose random key has a bit set
-        // (the bit turns each time), so that the table never grows past its
-        // bound and the sets of the search's current part find room.
-        if self.memo.len() >= self.capacity {
-            let before = self.memo.len();
-            let bit = 1u128 << (64 + self.halvings % 64);
-            self.halvings += 1;
-            self.memo.retain(|k, _| k & bit == 0);
-            self.forgotten += (before - self.memo.len()) as u64;
+    }
+
+    /// What the memo holds of `key`.
+    fn recall(&self, key: u128) -> Option<u64> {
+        match &self.shared {
+            Some(shared) => shared.recall(key),
+            None => self.memo.get(&key).copied(),
         }
-        self.memo.insert(key, entry);
     }
 
     /// The sizes of the spectrum classes of `set`, into `sizes`.
@@ -516,7 +655,7 @@ impl<'a> Search<'a> {
         } = frame;
         let depth = if n <= self.small { u32::MAX } else { depth };
         let key = self.key_at(set, depth);
-        let known = self.memo.get(&key).copied();
+        let known = self.recall(key);
         if let Some(e) = known
             && (e & EXACT == EXACT || e >> 1 >= beat)
             && !root
@@ -737,6 +876,155 @@ impl<'a> SetOptimum<'a> {
     }
 }
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
+/// The exhaustive search of one measure over a configuration's sets, as
+/// the optimum in units asks it (`optimum_units.rs`): values below a cut,
+/// bounds, the rays that split a set, decision trees.
+pub(crate) struct SetSearch<'a> {
+    search: Search<'a>,
+}
+
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
+impl<'a> SetSearch<'a> {
+    /// A search of `t`'s sets for `measure` within `budget` (a
+    /// `stop_after` fault stopping it as the deadline would), keyed by
+    /// `keys`, its memo within `memory` bytes, sets of at most `small`
+    /// molecules searched to the end by its depth-limited bounds.
+    pub(crate) fn new(
+        t: &'a Spectra,
+        measure: Measure,
+        budget: &'a Budget,
+        stop_after: Option<u64>,
+        keys: Arc<SetKeys>,
+        memory: u64,
+        small: usize,
+    ) -> SetSearch<'a> {
+        let mut search = Search::with_keys(t, budget, stop_after, keys);
+        search.capacity = memo_capacity(memory);
+        search.measure = measure;
+        search.small = small;
+        SetSearch { search }
+    }
+
+    /// [`SetSearch::new`], its memo `memo`, shared with other searches.
+    pub(crate) fn sharing(mut self, memo: Arc<SharedMemo>) -> SetSearch<'a> {
+        self.search.shared = Some(memo);
+        self
+    }
+
+    /// The value of `set` when it is below `beat`; otherwise a lower bound
+    /// of it, at least `beat`.
+    pub(crate) fn value(&mut self, set: &[u32], beat: u64) -> u64 {
+        self.search.value(set, beat, false, u32::MAX)
+    }
+
+    /// What `set` is worth without a search: `Ok` its value when no ray
+    /// splits it (0 for the rays, stopping for the score), else `Err` a
+    /// lower bound of its value: for the rays, its Huffman bound with the
+    /// most outcomes a ray has on it, and one ray a molecule; for the
+    /// score, the least of the penalty now and one ray a molecule plus 5 a
+    /// molecule sharing its spectrum.
+    pub(crate) fn bounds(&mut self, set: &[u32]) -> Result<u64, u64> {
+        let n = set.len();
+        if n <= 1 {
+            return Ok(0);
+        }
+        let t = self.search.t;
+        let mut counts = std::mem::take(&mut self.search.rows_counts);
+        t.count_rays(set, &mut counts);
+        let most = counts
+            .chunks_exact(t.codes())
+            .map(|c| c.iter().filter(|&&c| c > 0).count())
+            .max()
+            .unwrap_or(0);
+        self.search.rows_counts = counts;
+        if most < 2 {
+            return Ok(self.stop(set));
+        }
+        Err(match self.search.measure {
+            Measure::Rays => self.search.huffman_of(set, most).max(n as u64),
+            Measure::Score => {
+                let sizes = self.search.class_sizes(set);
+                t.stop_total(set)
+                    .min(n as u64 + MISSED_ATOM_PENALTY * sizes.iter().map(|s| s - 1).sum::<u64>())
+            }
+        })
+    }
+
+    /// The rays that split `set`, in the order the search tries them (the
+    /// greedy order, ties the lowest ray), those whose partition another's
+    /// refines dropped for the rays measure.
+    pub(crate) fn splits(&mut self, set: &[u32]) -> Vec<usize> {
+        let t = self.search.t;
+        let codes = t.codes();
+        let mut counts = Vec::new();
+        t.count_rays(set, &mut counts);
+        let mut splits: Vec<(u64, usize)> = Vec::new();
+        for (c, q) in counts.chunks_exact(codes).zip(1..) {
+            if c.iter().filter(|&&c| c > 0).count() >= 2 {
+                splits.push((c.iter().map(|&c| c * c).sum(), q));
+            }
+        }
+        splits.sort_unstable();
+        if self.search.measure == Measure::Rays {
+            self.search.drop_dominated(set, &mut splits);
+        }
+        splits.into_iter().map(|(_, q)| q).collect()
+    }
+
+    /// The penalty of stopping at `set` now (the score; 0 for the rays).
+    pub(crate) fn stop(&self, set: &[u32]) -> u64 {
+        match self.search.measure {
+            Measure::Rays => 0,
+            Measure::Score => self.search.t.stop_total(set),
+        }
+    }
+
+    /// A best strategy for `set`, whose value is `value`, as a decision
+    /// tree (see [`Search::tree`]); `None` when the search was cut.
+    pub(crate) fn tree(&mut self, set: &[u32], value: u64) -> Option<Tree> {
+        let mut set = set.to_vec();
+        self.search.tree_of(&mut set, value)
+    }
+
+    /// The fewest rays that always suffice for `set` (the minimax).
+    pub(crate) fn minimax(&mut self, set: &[u32]) -> u64 {
+        let measure = std::mem::replace(&mut self.search.measure, Measure::Rays);
+        let v = self.search.minimax(set, u64::MAX);
+        self.search.measure = measure;
+        v
+    }
+
+    /// The sums of the molecules' words of the images of `set` under the
+    /// symmetries (slot by slot, as [`Transform::slots`] lists them): its
+    /// key is the least.
+    pub(crate) fn sums(&self, set: &[u32]) -> [u128; 8] {
+        let keys = &self.search.keys;
+        let mut sums = [0u128; 8];
+        for &m in set {
+            for (s, &i) in sums.iter_mut().zip(&keys.images[m as usize]) {
+                *s = s.wrapping_add(keys.words[i as usize]);
+            }
+        }
+        sums
+    }
+
+    /// The key of `set` for this measure (the same for its images).
+    pub(crate) fn key(&self, set: &[u32]) -> u128 {
+        self.search.key(set)
+    }
+
+    /// Sets searched so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.search.nodes
+    }
+
+    /// What cut the search short, if anything did.
+    pub(crate) fn cut(&self) -> Option<Cut> {
+        self.search.ticker.cut()
+    }
+}
+
 /// A memo key's mark for the minimax measure (the search's two others use
 /// the plain key and [`Measure::Score`]'s mark).
 const MINIMAX_MARK: u128 = 0x3a1d_3a1d_3a1d_3a1d_3a1d_3a1d_3a1d_3a1d;
@@ -751,7 +1039,7 @@ impl Search<'_> {
             return if n <= 1 { 0 } else { beat };
         }
         let key = self.key(set) ^ MINIMAX_MARK;
-        let known = self.memo.get(&key).copied();
+        let known = self.recall(key);
         if let Some(e) = known
             && (e & EXACT == EXACT || e >> 1 >= beat)
         {
@@ -839,8 +1127,13 @@ impl Search<'_> {
     /// searched: at each set, the first ray in the greedy order whose
     /// outcomes' values add up to the set's.
     fn tree(&mut self, set: &mut [u32]) -> Option<Tree> {
-        let t = self.t;
         let v = self.exact(set);
+        self.tree_of(set, v)
+    }
+
+    /// [`Search::tree`] of a set whose exact value is `v`.
+    fn tree_of(&mut self, set: &mut [u32], v: u64) -> Option<Tree> {
+        let t = self.t;
         if self.ticker.cut().is_some() {
             return None;
         }
@@ -931,6 +1224,89 @@ pub enum Tree {
     },
 }
 
+impl Tree {
+    /// The tree in a compact text, for a rays strategy whose stops are
+    /// worked out again from the molecules that reach them
+    /// ([`Tree::from_compact`]): a shot is `rQ K` followed by its K
+    /// branches, each an outcome code and its tree; a stop is `s`.
+    pub fn to_compact(&self) -> String {
+        let mut out = String::new();
+        self.write_compact(&mut out);
+        out
+    }
+
+    fn write_compact(&self, out: &mut String) {
+        match self {
+            Tree::Stop { .. } => out.push('s'),
+            Tree::Shoot { ray, branches } => {
+                out.push_str(&format!("r{ray} {}", branches.len()));
+                for (o, sub) in branches {
+                    out.push_str(&format!(" {} ", o.code()));
+                    sub.write_compact(out);
+                }
+            }
+        }
+    }
+
+    /// The tree written by [`Tree::to_compact`], its stops empty (no
+    /// molecules, no cells); `None` when the text is not one.
+    pub fn from_compact(text: &str) -> Option<Tree> {
+        let mut tokens = text.split_ascii_whitespace();
+        let tree = Tree::read_compact(&mut tokens, 0)?;
+        tokens.next().is_none().then_some(tree)
+    }
+
+    fn read_compact<'t>(tokens: &mut impl Iterator<Item = &'t str>, depth: usize) -> Option<Tree> {
+        // A game shoots each ray at most once: no deeper tree is real.
+        if depth > 4096 {
+            return None;
+        }
+        let token = tokens.next()?;
+        if token == "s" {
+            return Some(Tree::Stop {
+                molecules: 0,
+                place: Vec::new(),
+            });
+        }
+        let ray: usize = token.strip_prefix('r')?.parse().ok()?;
+        let k: usize = tokens.next()?.parse().ok()?;
+        let mut branches = Vec::with_capacity(k.min(256));
+        for _ in 0..k {
+            let code: usize = tokens.next()?.parse().ok()?;
+            if code > 1 << 20 {
+                return None;
+            }
+            branches.push((
+                Outcome::from_code(code),
+                Tree::read_compact(tokens, depth + 1)?,
+            ));
+        }
+        Some(Tree::Shoot { ray, branches })
+    }
+
+    /// The tree with every border position `q` (rays shot and exits)
+    /// replaced by `f(q)`: the same strategy on the image of the box under
+    /// the symmetry `f` is.
+    pub fn mapped(&self, f: &impl Fn(usize) -> usize) -> Tree {
+        match self {
+            Tree::Stop { .. } => self.clone(),
+            Tree::Shoot { ray, branches } => Tree::Shoot {
+                ray: f(*ray),
+                branches: branches
+                    .iter()
+                    .map(|(o, sub)| {
+                        let o = match o {
+                            Outcome::Exit(k) => Outcome::Exit(f(*k)),
+                            other => *other,
+                        };
+                        (o, sub.mapped(f))
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
 /// How the games of one strategy went: the distribution of rays and score
 /// over the molecules (one game each), and what luck does to them.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -952,6 +1328,12 @@ pub struct Games {
 }
 
 impl Games {
+    #[cfg_attr(not(feature = "census"), allow(dead_code))]
+    /// The games of `tree` over the molecules of `set`.
+    pub(crate) fn of_tree(t: &Spectra, tree: &Tree, set: &[u32]) -> Games {
+        Games::of(t, tree, &mut set.to_vec())
+    }
+
     /// Counts the games of `tree` over the molecules of `set`.
     fn of(t: &Spectra, tree: &Tree, set: &mut [u32]) -> Games {
         let mut g = Games::default();

@@ -680,6 +680,45 @@ pub fn play_all_with(
     }
 }
 
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
+/// [`play_all`] on spectra already held (the optimum's seed).
+pub(crate) fn play_all_held(
+    t: &Spectra,
+    options: &StrategyOptions,
+) -> Result<Finished<Option<StrategyReport>>, Error> {
+    play_all_on(
+        &Chooser::new(t, options),
+        options,
+        Instant::now(),
+        &mut |_, _| {},
+    )
+}
+
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
+/// The rays of the games of a set by rollout's base policy (greedy, and
+/// the optimum on sets of at most `small` molecules), all together: an
+/// upper bound of the set's fewest rays, for the optimum's cuts.
+pub(crate) struct BaseTotals<'a>(Base<'a>);
+
+#[cfg_attr(not(feature = "census"), allow(dead_code))]
+impl<'a> BaseTotals<'a> {
+    /// The base policy of `t` within `budget`, sets of at most `small`
+    /// molecules played optimally (their sets keyed by `keys`).
+    pub(crate) fn new(
+        t: &'a Spectra,
+        small: usize,
+        budget: &'a Budget,
+        keys: Arc<SetKeys>,
+    ) -> BaseTotals<'a> {
+        BaseTotals(Base::new(t, small, budget, (small >= 2).then_some(keys)))
+    }
+
+    /// The rays of its games of `set`, all together.
+    pub(crate) fn total(&mut self, set: &[u32]) -> Result<u64, Cut> {
+        self.0.total(set)
+    }
+}
+
 /// [`play_all`] on spectra already held; `start` is when the work began.
 fn play_all_on(
     chooser: &Chooser,

@@ -23,20 +23,18 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::InputHandleVec;
 use timely::dataflow::channels::pact::Exchange as ExchangePact;
-use timely::dataflow::operators::capture::{Capture, Event};
+use timely::dataflow::operators::Capability;
+use timely::dataflow::operators::capture::Capture;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::Broadcast;
-use timely::dataflow::operators::{Capability, Exchange};
-use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
-use crate::census::checkpoint::{Line, Log, SinkLine};
+use crate::census::checkpoint::{Line, SinkLine};
 use crate::census::group::{Grouper, Handover};
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
@@ -48,10 +46,8 @@ use crate::control::{Budget, Faults, stop_after};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
-
-/// How long a worker with nothing to do sleeps before looking again (it wakes
-/// earlier when data arrives).
-const PARK: Duration = Duration::from_millis(1);
+use crate::work::dir::Log;
+use crate::work::gather::{Outlet, at_zero};
 
 /// Rounds a worker may run ahead of the slowest worker's written rounds.
 const IN_FLIGHT: u64 = 4;
@@ -212,70 +208,6 @@ pub fn run_worker(worker: &mut Worker, plan: &Plan) -> Result<WorkerEnd, Error> 
         }
     }
     out.map(|summary| WorkerEnd { everyone, summary })
-}
-
-/// The far end of a dataflow that ends in timely's [`Capture`]: the
-/// messages it delivered, by round, and its frontier, followed from the
-/// captured progress as timely's replay does (from round 0, counted once).
-struct Outlet<D> {
-    events: Receiver<Event<u64, Vec<D>>>,
-    frontier: MutableAntichain<u64>,
-    delivered: BTreeMap<u64, Vec<D>>,
-}
-
-impl<D> Outlet<D> {
-    fn new(events: Receiver<Event<u64, Vec<D>>>) -> Outlet<D> {
-        Outlet {
-            events,
-            frontier: MutableAntichain::from_elem(0),
-            delivered: BTreeMap::new(),
-        }
-    }
-
-    /// Takes in what the capture sent.
-    fn receive(&mut self) {
-        for event in self.events.try_iter() {
-            match event {
-                Event::Progress(changes) => {
-                    self.frontier.update_iter(changes);
-                }
-                Event::Messages(stamp, mut data) => {
-                    for round in stamp.into_elements() {
-                        self.delivered.entry(round).or_default().append(&mut data);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether every message of the rounds up to `round` has arrived.
-    fn complete_to(&mut self, round: u64) -> bool {
-        self.receive();
-        !self.frontier.less_equal(&round)
-    }
-
-    /// Whether the dataflow is over: every message has arrived.
-    fn done(&mut self) -> bool {
-        self.receive();
-        self.frontier.is_empty()
-    }
-
-    /// Steps the worker until every message of the rounds up to `round`
-    /// has arrived.
-    fn wait_for(&mut self, worker: &mut Worker, round: u64) {
-        worker.step_or_park_while(Some(PARK), || !self.complete_to(round));
-    }
-
-    /// Steps the worker until the dataflow is over.
-    fn wait_for_all(&mut self, worker: &mut Worker) {
-        worker.step_or_park_while(Some(PARK), || !self.done());
-    }
-
-    /// The messages arrived so far, round by round.
-    fn take(&mut self) -> BTreeMap<u64, Vec<D>> {
-        self.receive();
-        std::mem::take(&mut self.delivered)
-    }
 }
 
 /// One all-reduce through timely: every worker offers a value, timely's
@@ -745,23 +677,6 @@ fn hand_sample(
     })?;
     handing.sample_logged = true;
     Ok(true)
-}
-
-/// Everything every worker offers, at worker 0 (the others get nothing).
-pub(crate) fn at_zero<D: timely::ExchangeData + Clone>(
-    worker: &mut Worker,
-    offered: Vec<D>,
-) -> Vec<D> {
-    let mut input = InputHandleVec::<u64, D>::new();
-    let events =
-        worker.dataflow::<u64, _, _>(|scope| input.to_stream(scope).exchange(|_| 0).capture());
-    let mut outlet = Outlet::new(events);
-    for d in offered {
-        input.send(d);
-    }
-    drop(input);
-    outlet.wait_for_all(worker);
-    outlet.take().into_values().flatten().collect()
 }
 
 /// Step 3: groups this worker's partitions, one at a time, stopping as

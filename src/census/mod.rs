@@ -23,8 +23,10 @@
 //!    is counted, members and all;
 //! 6. [`summary`]: workers' counts add up at worker 0 into the report.
 //!
-//! Threads and processes ([`cluster`]) change only how many workers there
-//! are: the report is the same.
+//! Threads and processes ([`crate::work::cluster`]) change only how many
+//! workers there are: the report is the same. The work directory, its
+//! manifest and logs, the cluster and the wait for the workers are the
+//! shared machinery of [`crate::work`].
 //!
 //! ```no_run
 //! use bbx::census::{run, CensusOptions};
@@ -37,14 +39,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub mod checkpoint;
-pub mod cluster;
 pub mod dataflow;
 pub mod group;
 pub mod orbits;
-pub mod own;
 pub mod record;
 pub mod sink;
 pub mod source;
@@ -59,15 +59,10 @@ use crate::rules::config::Config;
 use crate::setting::Setting;
 use crate::tables::{ReportSource, StatsReport};
 use crate::text;
-
-pub use cluster::{Cluster, PeerWatch};
-
-/// How long a process waits for the others to come up.
-pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
-
-/// How long the workers of a process that lost another are given to end
-/// (they end at their next exchange) before the census returns without them.
-const LOST_GRACE: Duration = Duration::from_secs(2);
+use crate::work::cluster::{self, CONNECT_PATIENCE, Cluster, PeerWatch, Waited};
+use crate::work::dir::read_manifest;
+use crate::work::disk::Disk;
+use crate::work::own;
 
 /// The most partition files a worker writes (and keeps open).
 pub const MAX_PARTITIONS: usize = 256;
@@ -257,7 +252,7 @@ pub fn unfinished(config: Config, options: &CensusOptions) -> Vec<Unfinished> {
             if !dir.lock().ok()? {
                 return None;
             }
-            let manifest = checkpoint::read_manifest(&dir).ok()?;
+            let manifest: checkpoint::Manifest = read_manifest(&dir, "census").ok()?;
             Some(Unfinished {
                 path: dir.path().to_path_buf(),
                 what: manifest
@@ -306,14 +301,10 @@ pub fn run_with(
         what: "make the directory".into(),
         source,
     })?;
-    let disk = options
-        .faults
-        .fail_writes_after
-        .map_or_else(checkpoint::Disk::real, checkpoint::Disk::filling_after);
-    let drawn = options.sink.as_ref().is_some_and(|s| s.seed.drawn());
+    let disk = Disk::of_fault(options.faults.fail_writes_after);
     let name = work_dir_name(config, options);
     let manifest = sizes.manifest(config, options);
-    let dir = checkpoint::WorkDir::open(&options.work_dir, &name, manifest, drawn, disk)
+    let dir = checkpoint::WorkDir::open(&options.work_dir, &name, manifest, disk)
         .inspect_err(|_| own::remove_made(&made))?;
     // This run's files, with the directories it made: removed when it
     // fails before working. Another run's work is kept.
@@ -563,6 +554,7 @@ impl Sizes {
                 settings: sink.settings.clone(),
                 sample: sink.sample,
                 seed: sink.seed.value(),
+                drawn: sink.seed.drawn(),
             }),
         }
     }
@@ -659,28 +651,20 @@ impl Workers {
     fn wait(
         self,
         peers: &PeerWatch,
-        mut tick: impl FnMut(),
+        tick: impl FnMut(),
     ) -> Result<Vec<Result<dataflow::WorkerEnd, Error>>, (cluster::Lost, bool)> {
         let ended = || self.ended.load(Ordering::SeqCst);
-        let mut shown = Instant::now();
-        let mut lost_at: Option<Instant> = None;
-        while ended() + peers.parked() < self.count {
-            if shown.elapsed() >= Duration::from_millis(100) {
-                tick();
-                shown = Instant::now();
-            }
-            if lost_at.is_none() && peers.lost().is_some() {
-                lost_at = Some(Instant::now());
-            }
-            if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let idle = ended() + peers.parked() == self.count;
-        let results: Vec<WorkerResult> = if ended() == self.count {
+        let waited = cluster::wait_for_workers(self.count, ended, peers, || false, tick);
+        let idle = match waited {
+            Waited::Ended => true,
+            Waited::Lost { idle } => idle,
+            Waited::GaveUp => false,
+        };
+        let results: Vec<WorkerResult> = if waited == Waited::Ended {
             self.guards.join()
         } else {
+            // Workers still running or stopped for good: left to end with
+            // the process.
             std::mem::forget(self.guards);
             vec![Err("lost".to_string())]
         };

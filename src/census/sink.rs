@@ -33,9 +33,9 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::census::cluster::Settings;
 use crate::error::Error;
 use crate::rules::spectrum::Spectrum;
+use crate::work::cluster::Settings;
 
 /// A group handed over: a spectrum and the molecules that have it.
 #[derive(Debug, Clone, Copy)]

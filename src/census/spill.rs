@@ -10,9 +10,11 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
-use crate::census::checkpoint::{Disk, WorkDir, failed as io, partition_name};
+use crate::census::checkpoint::{WorkDir, partition_name};
 use crate::census::record::{RECORD_BYTES, Record, decode, encode};
 use crate::error::Error;
+use crate::work::dir::failed as io;
+use crate::work::disk::Disk;
 
 /// Which of `parts` partitions a key belongs to (the low bits of the key choose
 /// the worker; these use the high bits).

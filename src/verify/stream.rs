@@ -24,7 +24,6 @@
 
 use std::sync::Arc;
 
-use crate::census::cluster::Settings;
 use crate::census::sink::{Group, GroupSink, Seed, Sink};
 use crate::census::{self, Census, CensusOptions, Progress};
 use crate::error::Error;
@@ -34,6 +33,7 @@ use crate::setting::Setting;
 use crate::tables::ReportSource;
 use crate::text;
 use crate::verify::{Checker, Mismatch, Rows, Verification, VerifyOptions};
+use crate::work::cluster::Settings;
 
 /// Unique spectra checked by default: a uniform random sample of this many.
 pub const DEFAULT_SAMPLE: u64 = 100_000;

@@ -227,7 +227,7 @@ pub struct Workers {
     /// 1 to 256. Without it, the environment variable RAYON_NUM_THREADS, when
     /// set, gives the number.
     #[arg(long, short = 'w', value_name = "N", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::census::cluster::MAX_WORKERS as u64)))]
+        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::work::cluster::MAX_WORKERS as u64)))]
     workers: Option<usize>,
 }
 
@@ -843,19 +843,19 @@ pub struct CensusArgs {
     /// 1 to 256 (and at most 4096 in all processes), the same on every
     /// process; the default is at most 256.
     #[arg(long, short = 'w', value_name = "N", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::census::cluster::MAX_WORKERS as u64)))]
+        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::work::cluster::MAX_WORKERS as u64)))]
     workers: Option<usize>,
     /// Processes in the census, 1 to 256
     ///
     /// One per machine, say: see --hostfile.
     #[arg(long, short = 'n', default_value_t = 1, value_name = "N", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::census::cluster::MAX_PROCESSES as u64)))]
+        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::work::cluster::MAX_PROCESSES as u64)))]
     processes: usize,
     /// This process, 0 to N-1
     ///
     /// Process 0 prints the result.
     #[arg(long, short = 'p', default_value_t = 0, value_name = "I", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::census::cluster::MAX_PROCESSES as u64 - 1)))]
+        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::work::cluster::MAX_PROCESSES as u64 - 1)))]
     process: usize,
     /// The processes' addresses, one HOST:PORT a line
     ///
@@ -912,7 +912,7 @@ pub fn note_unfinished(found: Vec<bbx::census::Unfinished>) {
 impl CensusArgs {
     /// The threads and processes asked for (the threads of the library's
     /// other parallel work too).
-    pub fn cluster(&self) -> bbx::Result<bbx::census::Cluster> {
+    pub fn cluster(&self) -> bbx::Result<bbx::work::cluster::Cluster> {
         threads(self.workers)?;
         if let Some(dir) = &self.work_dir
             && dir.exists()
@@ -931,11 +931,11 @@ impl CensusArgs {
                 hosts.display()
             )));
         }
-        bbx::census::Cluster::new(
+        bbx::work::cluster::Cluster::new(
             self.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism()
                     .map_or(1, |n| n.get())
-                    .min(bbx::census::cluster::MAX_WORKERS)
+                    .min(bbx::work::cluster::MAX_WORKERS)
             }),
             self.processes,
             self.process,
@@ -948,7 +948,7 @@ impl CensusArgs {
     /// [`default_work_dir`].
     pub fn options(
         &self,
-        cluster: bbx::census::Cluster,
+        cluster: bbx::work::cluster::Cluster,
         faults: bbx::control::Faults,
     ) -> bbx::Result<bbx::census::CensusOptions> {
         let work_dir = match &self.work_dir {
@@ -963,7 +963,7 @@ impl CensusArgs {
             peers: if cluster.processes > 1 {
                 peer_watch()
             } else {
-                bbx::census::PeerWatch::default()
+                bbx::work::cluster::PeerWatch::default()
             },
             cluster,
             faults,
@@ -974,14 +974,14 @@ impl CensusArgs {
 
 /// What this process learns of the other processes of a census, with the
 /// panic hook that tells it installed once: the hook hands every panic to
-/// [`bbx::census::PeerWatch::on_panic`] first, which keeps quiet the panics
+/// [`bbx::work::cluster::PeerWatch::on_panic`] first, which keeps quiet the panics
 /// of timely's threads that lost a connection (the census then says which
 /// process it lost), and leaves any other to the hook there was.
-pub fn peer_watch() -> bbx::census::PeerWatch {
-    static WATCH: std::sync::OnceLock<bbx::census::PeerWatch> = std::sync::OnceLock::new();
+pub fn peer_watch() -> bbx::work::cluster::PeerWatch {
+    static WATCH: std::sync::OnceLock<bbx::work::cluster::PeerWatch> = std::sync::OnceLock::new();
     WATCH
         .get_or_init(|| {
-            let watch = bbx::census::PeerWatch::default();
+            let watch = bbx::work::cluster::PeerWatch::default();
             let hook = watch.clone();
             let previous = std::panic::take_hook();
             std::panic::set_hook(Box::new(move |info| {
@@ -999,7 +999,7 @@ pub fn peer_watch() -> bbx::census::PeerWatch {
 /// ("grouping"), `kept` what its work directory keeps ("the work").
 pub fn interrupted_census(
     done: &bbx::census::Census,
-    cluster: &bbx::census::Cluster,
+    cluster: &bbx::work::cluster::Cluster,
     stage: &str,
     kept: &str,
 ) -> String {

@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use bbx::assistant::bound::{BoundOptions, SharedBound};
-use bbx::assistant::optimal::{OptimalOptions, optimum};
+use bbx::assistant::optimal::OptimalOptions;
+use bbx::assistant::optimum_units::{SharedOptimum, UnitsOptions};
 use bbx::assistant::strategy::{
     Policy, PolicyGame, ROLLOUT_EXACT, StrategyOptions, play_all_with, play_one,
 };
@@ -12,7 +13,7 @@ use bbx::{Config, Rules};
 
 use crate::cli::{
     Flags, Quiet, Status, Workers, budget, faults, json, parse_size, parse_timeout, progress_bar,
-    spinner, stopped,
+    stopped,
 };
 
 #[derive(clap::Args)]
@@ -30,9 +31,14 @@ the policy's first rays. Ties between rays go to the lowest position.
 --optimal adds the best strategy for each measure, by exhaustive search over \
 the sets of molecules the rays can leave: the fewest rays (shooting until no \
 ray tells the molecules left apart) and the lowest score (stopping and \
-placing the atoms at any moment), as totals over all games. Stopped short by \
---timeout it says so (the policy's report still printed, exit status 0); \
-stopped by Ctrl-C it exits with status 130. \
+placing the atoms at any moment), as totals over all games. It is branch and \
+bound from rollout's value, cut into units (the sets the first rays leave, and \
+a level deeper those of at least --deeper molecules), shared out and kept as \
+--bound's are (below). Stopped short by --timeout it says so (the policy's \
+report still printed, exit status 0); stopped by Ctrl-C it exits with status \
+130; the same command resumes it. --tree FILE writes its decision trees, and \
+--check-tree FILE replays such a file against every molecule, apart from the \
+search. \
 --bound adds a proven lower bound of the fewest rays, where the optimum is \
 out of reach: no strategy needs fewer rays on average, nor a shorter \
 longest game. With --depth D its search is cut into units (the sets the \
@@ -50,10 +56,13 @@ Examples:
   bbx strategy A4_B8 --molecule 868
   bbx strategy A4_B6 --policy score --json
   bbx strategy A3_B5 --optimal
+  bbx strategy A3_B4 --optimal --tree trees.json --workers 2
+  bbx strategy A3_B4 --check-tree trees.json
   bbx strategy A4_B8 --bound
   bbx strategy A4_B8 --bound --depth 3 --workers 2
   bbx strategy A4_B8 --bound --depth 4 --processes 2 --process 0   (and --process 1 beside it)"
 )]
+#[command(group(clap::ArgGroup::new("shared").multiple(true)))]
 pub struct Args {
     /// The configuration, e.g. A4_B8.
     config: Config,
@@ -69,13 +78,26 @@ pub struct Args {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::values::whole::<u64>("a molecule number", 1, None))]
     molecule: Option<u64>,
     /// Also the best strategy for each measure, by exhaustive search
-    #[arg(long, conflicts_with = "molecule")]
+    #[arg(long, conflicts_with = "molecule", group = "shared")]
     optimal: bool,
+    /// Replay the decision trees of FILE (written by --optimal --tree)
+    ///
+    /// Every molecule's game, with rays traced apart from the search: each
+    /// outcome must have its branch, every rays game must end where no ray
+    /// tells the molecules apart, and the totals must be the file's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["molecule", "optimal", "bound"])]
+    check_tree: Option<std::path::PathBuf>,
+    /// With --optimal: cut the sets of at least N molecules a level deeper
+    ///
+    /// Smaller units, for more machines [default: an eighth of the
+    /// configuration's molecules, at least 2048].
+    #[arg(long, value_name = "N", requires = "optimal", allow_negative_numbers = true, value_parser = crate::values::whole::<usize>("a number of molecules", 2, None))]
+    deeper: Option<usize>,
     /// Also a proven lower bound of the fewest rays
     ///
     /// Per molecule, the fewest rays telling it from every molecule one atom
     /// move away (averaged), and the Huffman bound over the spectra.
-    #[arg(long, conflicts_with = "molecule")]
+    #[arg(long, conflicts_with = "molecule", group = "shared")]
     bound: bool,
     /// With --bound: also search every strategy's first D rays
     ///
@@ -108,30 +130,31 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// With --bound: processes sharing its search, 1 to 256
+    /// With --optimal or --bound: processes sharing the search, 1 to 256
     ///
     /// One per machine, say: see --hostfile.
-    #[arg(long, short = 'n', default_value_t = 1, value_name = "N", requires = "bound", hide_short_help = true, allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::census::cluster::MAX_PROCESSES as u64)))]
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N", requires = "shared", hide_short_help = true, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::work::cluster::MAX_PROCESSES as u64)))]
     processes: usize,
-    /// With --bound: this process, 0 to N-1
+    /// With --optimal or --bound: this process, 0 to N-1
     ///
     /// Process 0 prints the report.
-    #[arg(long, short = 'p', default_value_t = 0, value_name = "I", requires = "bound", hide_short_help = true, allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::census::cluster::MAX_PROCESSES as u64 - 1)))]
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I", requires = "shared", hide_short_help = true, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::work::cluster::MAX_PROCESSES as u64 - 1)))]
     process: usize,
-    /// With --bound: the processes' addresses, one HOST:PORT a line
+    /// With --optimal or --bound: the processes' addresses, one HOST:PORT a line
     ///
     /// In process order, at most 1 MB [default: localhost:2101,
     /// localhost:2102, …].
-    #[arg(long, value_name = "FILE", requires = "bound", hide_short_help = true)]
+    #[arg(long, value_name = "FILE", requires = "shared", hide_short_help = true)]
     hostfile: Option<std::path::PathBuf>,
-    /// With --bound: where to make the work directory [default: bbx in the user's cache]
+    /// With --optimal or --bound: where to make the work directory [default: bbx in the user's cache]
     ///
-    /// The bound's search keeps the units it has done in a directory it
-    /// makes in this one (bbx-bound-CONFIG), private to the user, and removes
-    /// it once the bound is found; bbx removes only the files it made.
-    #[arg(long, value_name = "DIR", requires = "bound", hide_short_help = true)]
+    /// The search keeps the units it has done in a directory it makes in
+    /// this one (bbx-optimum-CONFIG, bbx-bound-CONFIG), private to the user,
+    /// and removes it once the search is done; bbx removes only the files
+    /// it made.
+    #[arg(long, value_name = "DIR", requires = "shared", hide_short_help = true)]
     work_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     quiet: Quiet,
@@ -140,8 +163,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
+    if let Some(path) = &args.check_tree {
+        return check_tree(&args, path);
+    }
     args.workers.apply()?;
-    let shared = if args.bound {
+    let shared = if args.bound || args.optimal {
         Some(bound_options(&args)?)
     } else {
         None
@@ -149,7 +175,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if let Some(shared) = &shared
         && shared.cluster.process > 0
     {
-        // Another process of a shared bound: its share of the units, and
+        // Another process of a shared search: its share of the units, and
         // nothing printed (process 0 prints the report).
         return other_process(&args, shared);
     }
@@ -213,7 +239,6 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let Some(mut report) = all.value else {
         return Ok(nothing(args.json, all.ended, "every game was played"));
     };
-    let spinner = spinner(args.quiet.quiet, format!("strategy {}", args.config));
     let mut status = Status::Done;
     let exhaustive = OptimalOptions {
         rules: args.rules,
@@ -225,20 +250,33 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     // Whether the exhaustive search stopped short (the bound is then not
     // tried: its budget is spent).
     let mut complete = true;
-    if args.optimal {
-        spinner.set_message(format!("strategy {}: the best strategy", args.config));
-        let o = optimum(args.config, &exhaustive)?;
-        status = cut_short(o.ended, "the best strategy was found");
+    if args.optimal
+        && let Some(shared) = &shared
+    {
+        let o = shared_optimum(&args, shared.clone(), exhaustive.clone())?;
+        status = match o.ended {
+            Ended::Complete => Status::Done,
+            ended => {
+                eprintln!("{}", optimum_cut_short(&o, ended));
+                if ended == Ended::Cancelled {
+                    Status::Interrupted
+                } else {
+                    Status::Done
+                }
+            }
+        };
         complete = o.ended.is_complete();
-        if let Some(path) = &args.tree
-            && complete
-        {
-            write_trees(path, &report, &o)?;
+        if let Some(optimum) = o.optimum {
+            if let Some(path) = &args.tree
+                && complete
+            {
+                write_trees(path, &report, &optimum)?;
+            }
+            report.optimal = Some(optimum);
         }
-        report.optimal = Some(o);
     }
-    spinner.finish_and_clear();
     if let Some(shared) = shared
+        && args.bound
         && complete
     {
         let b = shared_bound(&args, shared, exhaustive)?;
@@ -272,15 +310,15 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     Ok((text, status))
 }
 
-/// The cluster, work directory and panic watch of `--bound` (its search's
-/// options are filled in later).
+/// The cluster, work directory and panic watch of `--optimal` and
+/// `--bound` (their search's options are filled in later).
 fn bound_options(args: &Args) -> bbx::Result<BoundOptions> {
     if let Some(dir) = &args.work_dir
         && dir.exists()
         && !dir.is_dir()
     {
         return Err(bbx::Error::invalid(format!(
-            "--work-dir {}: is a file, not a directory: give the directory in which the bound makes its own",
+            "--work-dir {}: is a file, not a directory: give the directory in which the search makes its own",
             dir.display()
         )));
     }
@@ -288,16 +326,16 @@ fn bound_options(args: &Args) -> bbx::Result<BoundOptions> {
         && args.processes == 1
     {
         return Err(bbx::Error::invalid(format!(
-            "--hostfile {}: a host file is for a bound shared by several processes: give --processes N too, or leave it out",
+            "--hostfile {}: a host file is for a search shared by several processes: give --processes N too, or leave it out",
             hosts.display()
         )));
     }
     let workers = args.workers.given().unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(bbx::census::cluster::MAX_WORKERS)
+            .min(bbx::work::cluster::MAX_WORKERS)
     });
-    let cluster = bbx::census::Cluster::new(
+    let cluster = bbx::work::cluster::Cluster::new(
         workers,
         args.processes,
         args.process,
@@ -312,7 +350,7 @@ fn bound_options(args: &Args) -> bbx::Result<BoundOptions> {
         peers: if cluster.processes > 1 {
             crate::cli::peer_watch()
         } else {
-            bbx::census::PeerWatch::default()
+            bbx::work::cluster::PeerWatch::default()
         },
         cluster,
         work_dir,
@@ -343,8 +381,8 @@ fn shared_bound(
     found
 }
 
-/// Process I > 0 of a shared bound: its units, then a line on standard
-/// error; nothing on standard output.
+/// Process I > 0 of a shared search: its units of the optimum, then of
+/// the bound, then a line on standard error; nothing on standard output.
 fn other_process(args: &Args, shared: &BoundOptions) -> bbx::Result<(String, Status)> {
     let search = OptimalOptions {
         rules: args.rules,
@@ -353,35 +391,162 @@ fn other_process(args: &Args, shared: &BoundOptions) -> bbx::Result<(String, Sta
         depth: args.depth,
         small: args.exact_below,
     };
-    let b = shared_bound(args, shared.clone(), search)?;
     let (process, processes) = (shared.cluster.process, shared.cluster.processes);
-    match b.ended {
+    let mut ended = Ended::Complete;
+    let mut message = String::new();
+    let mut done = Vec::new();
+    if args.optimal {
+        let o = shared_optimum(args, shared.clone(), search.clone())?;
+        ended = o.ended;
+        if ended.is_complete() {
+            done.push("optimum");
+        } else {
+            message = optimum_cut_short(&o, ended);
+        }
+    }
+    if args.bound && ended.is_complete() {
+        let b = shared_bound(args, shared.clone(), search)?;
+        ended = b.ended;
+        if ended.is_complete() {
+            done.push("bound");
+        } else {
+            message = bound_cut_short(&b, ended);
+        }
+    }
+    match ended {
         Ended::Complete => {
             eprintln!(
-                "process {process} of {processes}: its share of the {} bound is done; process 0 prints the report",
-                args.config
+                "process {process} of {processes}: its share of the {} {} is done; process 0 prints the report",
+                args.config,
+                done.join(" and ")
             );
             Ok((String::new(), Status::Done))
         }
-        ended => {
-            let message = bound_cut_short(&b, ended);
-            if ended == Ended::Cancelled {
-                Ok(stopped(
-                    args.json,
-                    "interrupted",
-                    &message,
-                    Status::Interrupted,
-                ))
-            } else {
-                Ok(stopped(
-                    args.json,
-                    "time_limit",
-                    &message,
-                    Status::Incomplete,
-                ))
-            }
-        }
+        Ended::Cancelled => Ok(stopped(
+            args.json,
+            "interrupted",
+            &message,
+            Status::Interrupted,
+        )),
+        _ => Ok(stopped(
+            args.json,
+            "time_limit",
+            &message,
+            Status::Incomplete,
+        )),
     }
+}
+
+/// The optimum's search in units, shared out and checkpointed, with a
+/// progress bar of this process's units, phase by phase.
+fn shared_optimum(
+    args: &Args,
+    shared: BoundOptions,
+    search: OptimalOptions,
+) -> bbx::Result<SharedOptimum> {
+    let molecules = args.config.molecule_count().unwrap_or(0) as usize;
+    let options = UnitsOptions {
+        search,
+        cluster: shared.cluster,
+        work_dir: shared.work_dir,
+        peers: shared.peers,
+        score: true,
+        deeper: args
+            .deeper
+            .unwrap_or((molecules / 8).max(bbx::assistant::optimum_units::DEEPER)),
+    };
+    let bar = progress_bar(
+        args.quiet.quiet,
+        "units",
+        format!("strategy {}: the fewest rays, in units", args.config),
+    );
+    let mut phase = 0;
+    let found = bbx::assistant::optimum_units::run(args.config, &options, |p| {
+        if p.phase != phase {
+            phase = p.phase;
+            bar.set_message(format!(
+                "strategy {}: the lowest score and the minimax, in units",
+                args.config
+            ));
+        }
+        bar.set_length(p.units.share);
+        bar.set_position(p.units.done);
+    });
+    bar.finish_and_clear();
+    found
+}
+
+/// What stopped a shared optimum (`ended`) cut short, and how to resume it.
+fn optimum_cut_short(o: &SharedOptimum, ended: Ended) -> String {
+    let why = if ended == Ended::Cancelled {
+        "interrupted"
+    } else {
+        "the time limit passed (--timeout raises it)"
+    };
+    match &o.work_dir {
+        Some(dir) if o.started => format!(
+            "{why} before the best strategy was found: {} of this process's {} units of its phase done, kept in {}: run the same command to resume",
+            o.progress.done,
+            o.progress.share,
+            bbx::files::shown(dir)
+        ),
+        Some(dir) => format!(
+            "{why} while waiting for the other processes: nothing was searched in this run; {} keeps the work: run the same command to resume",
+            bbx::files::shown(dir)
+        ),
+        None => format!("{why} before the best strategy was found"),
+    }
+}
+
+/// `--check-tree FILE`: the certificate replayed, a line (or the JSON of
+/// what the replay found).
+fn check_tree(args: &Args, path: &std::path::Path) -> bbx::Result<(String, Status)> {
+    const LIMIT: u64 = 1 << 31;
+    let shown = path.display().to_string();
+    let io = |source| bbx::Error::Io {
+        path: shown.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, LIMIT + 1), &mut text)
+        .map_err(io)?;
+    if text.len() as u64 > LIMIT {
+        return Err(bbx::Error::invalid(format!(
+            "{shown}: larger than {LIMIT} bytes, more than any tree file bbx writes"
+        )));
+    }
+    let checked = bbx::assistant::certificate::check(&text, &shown, &budget(args.timeout))?;
+    let Some(c) = checked.value else {
+        return Ok(nothing(args.json, checked.ended, "every game was replayed"));
+    };
+    if c.config != args.config.to_string() {
+        return Err(bbx::Error::invalid(format!(
+            "{shown}: holds the trees of {}, not {}",
+            c.config, args.config
+        )));
+    }
+    if args.json {
+        return Ok((json(&c)?, Status::Done));
+    }
+    let mut out = format!(
+        "{shown}: the trees of {} replayed against its {} molecules, rays traced apart from the search ({:.1} s)\n",
+        c.config, c.molecules, c.seconds
+    );
+    if let (Some(total), Some(longest), Some(stops)) = (c.rays_total, c.rays_longest, c.rays_stops)
+    {
+        out.push_str(&format!(
+            "rays   total {total} (mean {:.4}), as the file says; longest game {longest}; every one of the {stops} stops holds molecules no ray tells apart\n",
+            total as f64 / c.molecules.max(1) as f64
+        ));
+    }
+    if let Some(total) = c.score_total {
+        out.push_str(&format!(
+            "score  total {total} (mean {:.4}), as the file says\n",
+            total as f64 / c.molecules.max(1) as f64
+        ));
+    }
+    Ok((out, Status::Done))
 }
 
 /// What stopped a shared bound (`ended`) cut short, and how to resume it.
@@ -449,24 +614,5 @@ fn nothing(as_json: bool, ended: Ended, what: &str) -> (String, Status) {
         let message =
             format!("the time limit passed before {what}: nothing to report (--timeout raises it)");
         stopped(as_json, "time_limit", &message, Status::Incomplete)
-    }
-}
-
-/// The status of a part of the report that ended as `ended`, saying on
-/// standard error what cut it short before `what`. A time limit that stops
-/// the exhaustive search leaves the report of the policy, and the measures
-/// reached: something found, so not exit status 4 (the report says what
-/// stopped, `stopped` in JSON); Ctrl-C is 130 as everywhere.
-fn cut_short(ended: Ended, what: &str) -> Status {
-    match ended {
-        Ended::Complete => Status::Done,
-        Ended::Cancelled => {
-            eprintln!("interrupted before {what}");
-            Status::Interrupted
-        }
-        _ => {
-            eprintln!("note: the time limit passed before {what} (--timeout raises it)");
-            Status::Done
-        }
     }
 }

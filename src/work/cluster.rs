@@ -1,13 +1,14 @@
-//! Where the workers run: threads of one process, or processes on several
-//! machines, in timely dataflow's terms.
+//! Where the workers of a census, a verify or a search in units run:
+//! threads of one process, or processes on several machines, in timely
+//! dataflow's terms; and how a process waits for its workers.
 //!
 //! Every process runs the same command with `--processes N --process I` and
 //! the same host file: one `HOST:PORT` line per process, in process order,
 //! where process I listens and the others reach it.
 //!
 //! ```
-//! use bbx::census::cluster::parse_hostfile;
-//! let hosts = parse_hostfile("# the census machines\n10.0.0.1:2101\n10.0.0.2:2101\n", "hosts.txt", 2).unwrap();
+//! use bbx::work::cluster::parse_hostfile;
+//! let hosts = parse_hostfile("# the machines\n10.0.0.1:2101\n10.0.0.2:2101\n", "hosts.txt", 2).unwrap();
 //! assert_eq!(hosts, ["10.0.0.1:2101", "10.0.0.2:2101"]);
 //! assert!(parse_hostfile("10.0.0.1\n", "hosts.txt", 1).is_err());
 //! ```
@@ -35,7 +36,7 @@ use crate::text;
 /// The most worker threads a process takes (`--workers`).
 pub const MAX_WORKERS: usize = 256;
 
-/// The most processes a census takes (`--processes`).
+/// The most processes a work takes (`--processes`).
 pub const MAX_PROCESSES: usize = 256;
 
 /// The most workers in all processes: each worker keeps buffers for every
@@ -49,9 +50,9 @@ pub const MAX_HOSTFILE_BYTES: u64 = 1_000_000;
 /// The most characters of a bad host-file line quoted in an error.
 const QUOTED: usize = 40;
 
-/// How a connection between two processes of a census starts, before the
-/// settings: a census process answers with the same bytes, anything else is
-/// not one.
+/// How a connection between two processes of a work starts, before the
+/// settings: a process of bbx answers with the same bytes, anything else is
+/// not one (whatever the work: what it is is among the settings).
 const HELLO: &[u8] = b"bbx census\n";
 
 /// The longest settings text accepted from another process.
@@ -61,7 +62,7 @@ const MAX_SETTINGS_BYTES: u32 = 4096;
 /// introduce itself (it does so at once) before dropping it as a stranger.
 const INTRODUCTION: Duration = Duration::from_secs(10);
 
-/// How long the processes of a census wait for each other, and what stops
+/// How long the processes of a work wait for each other, and what stops
 /// the wait sooner (Ctrl-C, a deadline): it is looked at every
 /// [`LOOK`] or so.
 #[derive(Debug, Clone, Copy)]
@@ -75,7 +76,78 @@ pub struct Wait<'a> {
 /// How often a wait for the other processes looks at its budget.
 const LOOK: Duration = Duration::from_millis(200);
 
-/// Where a census runs.
+/// How long a process waits for the others to come up.
+pub const CONNECT_PATIENCE: Duration = Duration::from_secs(600);
+
+/// How long the workers of a process that lost another are given to end
+/// (they end at their next exchange) before the wait returns without them.
+pub const LOST_GRACE: Duration = Duration::from_secs(2);
+
+/// How often a wait for this process's workers looks at them.
+const POLL: Duration = Duration::from_millis(5);
+
+/// How often a wait for this process's workers calls its `tick`.
+const TICK: Duration = Duration::from_millis(100);
+
+/// How a wait for this process's workers ended ([`wait_for_workers`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waited {
+    /// Every worker returned: they can be joined.
+    Ended,
+    /// Another process was lost. `idle`: no worker of this process still
+    /// runs (those the loss stopped never return, and must not be joined).
+    Lost {
+        /// No worker of this process still runs.
+        idle: bool,
+    },
+    /// The caller's `give_up` said so: this process stopped while others
+    /// may still work.
+    GaveUp,
+}
+
+/// Waits for this process's `count` workers, `ended()` of which have
+/// returned: it looks every 5 ms, calls `tick` about ten times a second,
+/// asks `give_up` at each look, and once `peers` hears of a lost process
+/// gives the workers [`LOST_GRACE`] to end (the workers the loss stopped
+/// for good count as ended then, [`PeerWatch::parked`]).
+pub fn wait_for_workers(
+    count: usize,
+    ended: impl Fn() -> usize,
+    peers: &PeerWatch,
+    mut give_up: impl FnMut() -> bool,
+    mut tick: impl FnMut(),
+) -> Waited {
+    let mut shown = Instant::now();
+    let mut lost_at: Option<Instant> = None;
+    loop {
+        let done = ended();
+        if done == count {
+            return Waited::Ended;
+        }
+        let lost = peers.lost().is_some();
+        if lost && done + peers.parked() >= count {
+            return Waited::Lost { idle: true };
+        }
+        if shown.elapsed() >= TICK {
+            tick();
+            shown = Instant::now();
+        }
+        if lost && lost_at.is_none() {
+            lost_at = Some(Instant::now());
+        }
+        if lost_at.is_some_and(|t| t.elapsed() > LOST_GRACE) {
+            return Waited::Lost {
+                idle: ended() + peers.parked() >= count,
+            };
+        }
+        if give_up() {
+            return Waited::GaveUp;
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Where a work runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cluster {
     /// Worker threads in this process.
@@ -232,7 +304,7 @@ impl Cluster {
     {
         self.check()?;
         watch.reset();
-        let fail = |e: String| Error::system(format!("cannot start the census's workers: {e}"));
+        let fail = |e: String| Error::system(format!("cannot start the workers: {e}"));
         if self.processes == 1 {
             return timely::execute(timely::Config::process(self.workers), func)
                 .map(Ok)
@@ -265,7 +337,7 @@ impl Cluster {
     }
 }
 
-/// A process of the census whose connection failed while the workers ran.
+/// A process of the work whose connection failed while the workers ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lost {
     /// Its index.
@@ -274,21 +346,20 @@ pub struct Lost {
     pub cause: String,
 }
 
-/// What a process of a census of several processes learns of its
+/// What a process of a work of several processes learns of its
 /// connections, from the panics of timely's communication threads: owned,
-/// cheap to clone, one per census.
+/// cheap to clone, one per work.
 ///
 /// timely names those threads `timely:send-J` and `timely:recv-J` (J the
 /// other process) and makes them panic with "timely communication error: …"
 /// when a connection fails; the workers then panic on the queues those
 /// threads poisoned ("MergeQueue poisoned."). Only a panic hook sees those
 /// panics, and panic hooks belong to the program, not to a library: a
-/// program that runs a census of several processes installs one that asks
+/// program that runs a work of several processes installs one that asks
 /// [`on_panic`](PeerWatch::on_panic) first, passes the panic on to the
-/// previous hook only when it answers `false`, and gives the census a clone
-/// of the same watch
-/// ([`CensusOptions::peers`](crate::census::CensusOptions::peers)); `bbx`
-/// itself does so once, before its first census of several processes.
+/// previous hook only when it answers `false`, and gives the work a clone
+/// of the same watch (a census's or a bound's options carry it); `bbx`
+/// itself does so once, before its first work of several processes.
 ///
 /// Without it a lost process is still an error, but the panics are printed,
 /// and a worker unwinding from one may panic again in timely's destructors,
@@ -298,7 +369,7 @@ pub struct PeerWatch(Arc<Watched>);
 
 #[derive(Debug, Default)]
 struct Watched {
-    /// The first lost connection of the running census.
+    /// The first lost connection of the running work.
     lost: Mutex<Option<Lost>>,
     /// Whether one of timely's communication threads panicked: joining them
     /// would then panic too.
@@ -309,7 +380,7 @@ struct Watched {
 
 impl PeerWatch {
     /// For the program's panic hook: whether this panic is one of a
-    /// census's threads meeting a lost connection, which it records (the
+    /// work's threads meeting a lost connection, which it records (the
     /// hook then says nothing); false for any other panic, which the hook
     /// reports as usual. A worker that meets the loss is stopped here for
     /// good (unwound, it could panic again in a destructor, as timely's
@@ -356,19 +427,19 @@ impl PeerWatch {
     }
 
     /// The first connection to another process that failed since the
-    /// workers of the census started, if one did.
+    /// workers of the work started, if one did.
     pub fn lost(&self) -> Option<Lost> {
         self.0.lost.lock().ok().and_then(|l| l.clone())
     }
 
     /// How many of this process's workers a lost connection stopped for
-    /// good: they never return, so the census must not wait for them (nor
+    /// good: they never return, so the work must not wait for them (nor
     /// join them).
     pub fn parked(&self) -> usize {
         self.0.parked.load(Ordering::SeqCst)
     }
 
-    /// Forgets what an earlier census saw.
+    /// Forgets what an earlier work saw.
     fn reset(&self) {
         if let Ok(mut lost) = self.0.lost.lock() {
             *lost = None;
@@ -401,7 +472,7 @@ impl Drop for Comms {
     }
 }
 
-/// What every process of a census must agree on before working together:
+/// What every process of a work must agree on before working together:
 /// each setting (a [`Setting`] the user chooses, or words naming one the
 /// user does not, such as "the configuration") with its value, compared
 /// when two processes connect.
@@ -516,7 +587,7 @@ impl Settings {
     }
 }
 
-/// Settings are written (in a census's manifest) as pairs of a name and a
+/// Settings are written (in a work directory's manifest) as pairs of a name and a
 /// value, and read back as [`decode`](Settings::decode) reads them.
 impl serde::Serialize for Settings {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -555,7 +626,7 @@ fn introduce(
 }
 
 /// What the other side of `stream` says of itself: its index (when
-/// `with_index`) and its settings; `Ok(None)` when it is no census process.
+/// `with_index`) and its settings; `Ok(None)` when it is no process of bbx.
 fn introduction(
     stream: &mut impl Read,
     with_index: bool,
@@ -588,7 +659,7 @@ fn introduction(
 /// so (stopped, it answers the cut). Each connection starts with the
 /// connecting process's introduction (its index and settings) and the
 /// answer (the settings of the process reached); both sides compare them. A
-/// connection that does not introduce itself as a census process is
+/// connection that does not introduce itself as a process of bbx is
 /// dropped.
 ///
 /// Failing to listen, to reach a process or to hear from it is a failure of
@@ -644,7 +715,7 @@ fn connect(
             Ok(Some((_, theirs))) => settings.compare(&theirs, me, j)?,
             Ok(None) => {
                 return Err(Error::system(format!(
-                    "process {me}: what answers at {address} is not process {j} of a census (another program on that port?)"
+                    "process {me}: what answers at {address} is not process {j} of this work (another program on that port?)"
                 )));
             }
             Err(e) => return Err(lost(e)),
@@ -685,7 +756,7 @@ fn connect(
                 settings.compare(&theirs, me, j)?;
                 if j <= me || j >= addresses.len() || out[j].is_some() {
                     return Err(Error::invalid(format!(
-                        "process {me}: a connection claims to be process {j}; are two censuses sharing ports, or do the host files differ?"
+                        "process {me}: a connection claims to be process {j}; are two runs sharing ports, or do the host files differ?"
                     )));
                 }
                 if answered.is_ok() {
