@@ -389,7 +389,10 @@ fn the_coach_agrees_with_solve_and_suggest() {
     let n = answer.count;
     assert!(answer.ended.is_complete());
     assert!(
-        shown.contains(&format!("{n} molecules fit the rays shot")),
+        shown.contains(&format!(
+            "{} molecules fit the rays shot",
+            bbx::error::grouped(n)
+        )),
         "{shown}"
     );
 

@@ -764,7 +764,10 @@ fn ranked_lines(p: Shape, a: &Answer) -> Lines {
     };
     let partial = match a.ranking {
         Ranking::Every => String::new(),
-        Ranking::Sample(n) => format!(" (ranked on a random sample of {n})"),
+        Ranking::Sample(n) => format!(
+            " (ranked on a random sample of {})",
+            crate::error::grouped(n as u128)
+        ),
         Ranking::Listed(n) => format!(" (ranked on the first {n} found only, not a sample)"),
     };
     let (q, left) = (s.position, s.expected_remaining);

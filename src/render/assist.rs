@@ -88,7 +88,7 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             let classes =
                 (best.classes.iter()).map(|c| format!("{}: {}", c.outcome.words(), c.count));
             let them = match &report.sample {
-                Some(sm) => format!("the sample of {}", sm.molecules),
+                Some(sm) => format!("the sample of {}", crate::error::grouped(sm.molecules)),
                 None => "them".to_string(),
             };
             out.push_str(&format!(
