@@ -195,8 +195,8 @@ impl Budget {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
-    /// The same budget, with its deadline brought forward to `share` (0 to
-    /// 1) of the time left: a first try that leaves time for a second.
+    /// The same budget, with its deadline brought forward to the fraction
+    /// `share` of the time left: a first try that leaves time for a second.
     /// Without a deadline, the same budget.
     pub fn share(&self, share: f64) -> Budget {
         match self.remaining() {

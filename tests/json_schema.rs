@@ -287,10 +287,20 @@ fn every_command_prints_the_documented_json() {
     let spectrum = p("seed-a2-b4-molecule-2-spectrum.txt");
     let large = p("generated-a8-b15-partial.txt");
     let twins = p("a4-b6-molecules-868-and-15993.txt");
-    // The opening of A5_B12: too many molecules to walk, ranked on a sample.
+    // The opening of A5_B12: counted, and ranked on every molecule.
     let opening = d.join("a5-b12-opening.txt");
     std::fs::write(&opening, format!("A5_B12 {}\n", "?".repeat(48))).unwrap();
     let opening = opening.to_string_lossy().into_owned();
+    // A 10×10 opening of 4 to 10 atoms: counted, too many ways to follow
+    // every ray, ranked on a sample.
+    let range = d.join("b10-range-opening.txt");
+    std::fs::write(&range, format!("A4_B10 {}\n", "?".repeat(40))).unwrap();
+    let range = range.to_string_lossy().into_owned();
+    // Twenty-three rays of a 30-wide box: past what the count walks, the
+    // molecules that fit are estimated from a sample.
+    let wide = d.join("a5-b30-partial.txt");
+    std::fs::write(&wide, "A5_B30 a????????bc????????de????????fg????????hi????????jk?????????f????????ed????????cb?????????@a???????kj????????ih????????g\n").unwrap();
+    let wide = wide.to_string_lossy().into_owned();
     let cases: Vec<(Vec<&str>, &str, i32)> = vec![
         (
             vec!["explore", "A3_B4", "--db", "cat.sqlite"],
@@ -363,6 +373,16 @@ fn every_command_prints_the_documented_json() {
             0,
         ),
         (vec!["suggest", &contradictory], "bbx suggest", 1),
+        (
+            vec!["suggest", &range, "--atoms", "4..10", "--max-rays", "1"],
+            "bbx suggest",
+            0,
+        ),
+        (
+            vec!["solve", &wide, "--max", "10", "--timeout", "30"],
+            "bbx solve",
+            0,
+        ),
         // Two molecules no ray tells apart: an undecidable plan.
         (vec!["suggest", &twins, "--plan"], "bbx suggest", 0),
         (
