@@ -214,7 +214,7 @@ pub fn check(
     let bad = |why: String| Error::invalid(format!("{origin}: {why}"));
     let v: Value = serde_json::from_str(text).map_err(|e| {
         bad(format!(
-            "not a tree file ({e}): bbx strategy --optimal --tree writes one"
+            "not a tree file of the optimum ({e}): give the file its search wrote"
         ))
     })?;
     let config: Config = v
