@@ -870,3 +870,26 @@ fn the_fewest_atoms_are_said_only_when_fewer_were_asked_for() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert!(v["fewest_atoms"].as_u64().is_some_and(|f| f > 1), "{out}");
 }
+
+#[test]
+fn a_ray_that_scatters_the_molecules_is_split_in_one_line() {
+    // One atom in 20×20 and no ray: ray 2 has 41 outcomes. The line named
+    // every one of them, and on 500×500 it named 400.
+    let puzzle = format!("A1_B20 {}\n", "?".repeat(80));
+    let out = bbx()
+        .args(["suggest", "-", "-q"])
+        .write_stdin(puzzle.as_str())
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains("would split")).unwrap();
+    assert_eq!(
+        line,
+        "ray 2 would split them as out at 59: 340, absorbed: 20, reflected: 2, \
+         out at 21: 1, out at 22: 1, out at 23: 1, out at 24: 1, out at 25: 1, \
+         out at 26: 1, out at 27: 1, out at 28: 1, out at 29: 1, \
+         and 29 more outcomes of 29 molecules in all."
+    );
+}

@@ -3,13 +3,15 @@
 use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered};
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
-use crate::error::quantity;
+use crate::error::{grouped, quantity};
 use crate::render::board::position_name;
 use crate::render::solve::{limit_raised, puzzle_line, verdict};
 use crate::rules::config::Shape;
 use crate::setting::{Naming, Setting};
 use crate::solver::report::Known;
-use itertools::Itertools as _;
+
+/// How many of the best ray's outcomes the suggestion names one by one.
+const SPLIT_CLASSES_NAMED: usize = 12;
 
 /// The text of a suggestion, listing the `top` best rays; `naming` names
 /// the settings it mentions.
@@ -85,16 +87,29 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             ));
         }
         if let Some(best) = report.splits.first() {
-            let classes =
-                (best.classes.iter()).map(|c| format!("{}: {}", c.outcome.words(), c.count));
+            // The largest outcomes by name; past a dozen, the rest in one
+            // sum, so a ray that scatters the molecules stays one line.
+            let named = best.classes.len().min(SPLIT_CLASSES_NAMED);
+            let mut classes: Vec<String> = (best.classes[..named].iter())
+                .map(|c| format!("{}: {}", c.outcome.words(), grouped(c.count as u128)))
+                .collect();
+            let rest = &best.classes[named..];
+            if !rest.is_empty() {
+                let molecules: usize = rest.iter().map(|c| c.count).sum();
+                classes.push(format!(
+                    "and {} more outcomes of {} molecules in all",
+                    grouped(rest.len() as u128),
+                    grouped(molecules as u128)
+                ));
+            }
             let them = match &report.sample {
-                Some(sm) => format!("the sample of {}", crate::error::grouped(sm.molecules)),
+                Some(sm) => format!("the sample of {}", grouped(sm.molecules)),
                 None => "them".to_string(),
             };
             out.push_str(&format!(
                 "\nray {} would split {them} as {}.\n",
                 best.position,
-                classes.format(", ")
+                classes.join(", ")
             ));
         }
     }

@@ -249,12 +249,13 @@ impl SolveReport {
         let first = if self.ended.is_complete() {
             format!(
                 "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them",
-                self.listed, self.count
+                grouped(self.listed as u128),
+                grouped(self.count)
             )
         } else {
             format!(
                 "These rays are ranked on the first {} molecules the solver found, in its order",
-                self.listed
+                grouped(self.listed as u128)
             )
         };
         let caveat = Text::from(first).and(": not a random sample, so the true ranking may differ");
@@ -336,8 +337,15 @@ impl SolveReport {
             let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
             if let Some(drawn) = c.sample(forward::SAMPLE_SIZE as usize, Prior::Molecules, &mut rng)
             {
-                let (splits, margin) =
-                    rank_on_sample(&drawn, &self.solution, self.count, prior, budget)?;
+                let ranked = rank_on_sample(&drawn, &self.solution, self.count, prior, budget);
+                let (splits, margin) = match ranked {
+                    Ok(ranked) => ranked,
+                    Err(cut) => {
+                        // The count stands; the ranking was cut short.
+                        self.cut_after(Ended::from(cut));
+                        return Ok(Ended::from(cut));
+                    }
+                };
                 self.splits = splits;
                 self.splits_exact = false;
                 self.ranking_cut = Some(Ended::TooLarge);
@@ -655,14 +663,15 @@ impl EndedFlags {
 /// uniformly among the `total` that fit: each outcome's molecules estimated
 /// from its share of the sample, its chance under `prior` from the same
 /// sample weighed by the prior; with the relative margin (95%) of the best
-/// ray's expected value. Traced within `budget`.
+/// ray's expected value. Traced within `budget`: the limit that cut the
+/// tracing short, if one did.
 fn rank_on_sample(
     drawn: &[Molecule],
     solution: &Solution,
     total: u128,
     prior: Prior,
     budget: &Budget,
-) -> Result<(Vec<Split>, f64), Error> {
+) -> Result<(Vec<Split>, f64), Cut> {
     let p = solution.observation.shape();
     let positions = p.positions();
     let rules = solution.rules;
@@ -683,9 +692,7 @@ fn rank_on_sample(
     let mut ticker = budget.ticker(64);
     let mut mass = 0.0;
     for m in drawn {
-        ticker
-            .tick()
-            .map_err(|cut| Error::invalid(format!("{cut:?}")))?;
+        ticker.tick()?;
         tracer.load(m);
         tracer.trace_all(&mut rays);
         let w = weight(m);
