@@ -30,7 +30,11 @@ impl Front {
     }
 
     fn of(setup: Setup, started: Started) -> Front {
-        let (middle, effects) = Middle::new(setup, started, Options::default());
+        Front::with(setup, started, Options::default())
+    }
+
+    fn with(setup: Setup, started: Started, options: Options) -> Front {
+        let (middle, effects) = Middle::new(setup, started, options);
         let mut f = Front {
             middle,
             files: HashMap::new(),
@@ -384,4 +388,60 @@ fn saves_by_name() {
     assert!(s.over && !f.quit);
     f.play([Move::Quit]);
     assert!(f.quit);
+}
+
+/// A front that cannot quit (the page) is offered no quitting: no key
+/// quits, no line or help names one, and the move does nothing.
+#[test]
+fn a_front_that_cannot_quit_offers_no_quitting() {
+    use bbx::play::keys::{Key, Profile};
+    for profile in [Profile::Bbx, Profile::Tatham, Profile::Emacs] {
+        let setup = seeded("A4_B8", 3);
+        let started = start(&setup).unwrap();
+        let options = Options {
+            quits: false,
+            profile,
+            ..Options::default()
+        };
+        let mut f = Front::with(setup.clone(), started, options);
+        let s = f.middle.scene().clone();
+        assert!(!s.keys.contains("quit"), "{profile:?}: {}", s.keys);
+        for key in [
+            Key::char('q'),
+            Key::char('Q'),
+            Key::ctrl('c'),
+            Key::ctrl('q'),
+        ] {
+            assert_eq!(f.middle.key_move(&key), None, "{profile:?} {key:?}");
+        }
+        let s = f.play([Move::Quit, Move::Interrupt]).clone();
+        assert_eq!(f.middle.mode(), &Mode::Board);
+        assert!(!f.quit && s.dialog.is_none());
+        let s = f.play([Move::Help]).clone();
+        let help = s.help.expect("the help");
+        assert!(
+            help.keys.iter().all(|(_, what)| !what.contains("quit")),
+            "{profile:?}: {:?}",
+            help.keys
+        );
+        // After the game too.
+        let s = f.play([Move::Cancel, Move::Resign, Move::Confirm]).clone();
+        assert!(s.over);
+        assert!(!s.keys.contains("quit"), "{}", s.keys);
+        let s = f.play([Move::Guess]).clone();
+        assert!(!said(&s).contains("quit"), "{}", said(&s));
+        // The terminal's front quits.
+        let setup = seeded("A4_B8", 3);
+        let mut t = Front::with(
+            setup.clone(),
+            start(&setup).unwrap(),
+            Options {
+                profile,
+                ..Options::default()
+            },
+        );
+        assert!(t.middle.key_move(&Key::char('q')).is_some());
+        t.play([Move::Quit, Move::Confirm]);
+        assert!(t.quit);
+    }
 }

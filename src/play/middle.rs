@@ -68,6 +68,10 @@ pub struct Options {
     pub naming: Arc<dyn Naming + Send + Sync>,
     /// Whose keys the player uses.
     pub profile: Profile,
+    /// Whether the front can quit (a terminal can; a page has nowhere to
+    /// quit to). When it cannot, no key quits and no line or help offers
+    /// to.
+    pub quits: bool,
 }
 
 impl Default for Options {
@@ -79,6 +83,7 @@ impl Default for Options {
             policy: None,
             naming: Arc::new(Plain),
             profile: Profile::default(),
+            quits: true,
         }
     }
 }
@@ -91,6 +96,7 @@ impl fmt::Debug for Options {
             .field("save_path", &self.save_path)
             .field("policy", &self.policy)
             .field("profile", &self.profile)
+            .field("quits", &self.quits)
             .finish_non_exhaustive()
     }
 }
@@ -396,6 +402,16 @@ impl Middle {
 
     /// The move `key` makes in the window open.
     pub fn key_move(&self, key: &Key) -> Option<Move> {
+        let m = self.any_key_move(key);
+        if self.options.quits {
+            m
+        } else {
+            m.filter(|m| !matches!(m, Move::Quit | Move::Interrupt))
+        }
+    }
+
+    /// [`Middle::key_move`] on a front that quits.
+    fn any_key_move(&self, key: &Key) -> Option<Move> {
         if key.ctrl && matches!(key.code, KeyCode::Char('c' | 'd')) {
             return Some(Move::Interrupt);
         }
@@ -537,6 +553,9 @@ impl Middle {
     }
 
     fn act(&mut self, m: Move) {
+        if !self.options.quits && matches!(m, Move::Quit | Move::Interrupt) {
+            return;
+        }
         match m {
             Move::Interrupt => {
                 self.interrupted = true;
@@ -970,7 +989,7 @@ impl Middle {
     /// waits (kept by the game) for the player to play on or end.
     fn guess(&mut self) {
         if self.game().is_over() {
-            return self.info(say::JUDGED);
+            return self.info(say::judged(self.options.quits));
         }
         match self.game_mut().hand_in() {
             Ok(v) if v.won => {
@@ -986,7 +1005,7 @@ impl Middle {
                 }
                 self.say(say::WRONG, Tone::Bad);
             }
-            Err(GuessError::AlreadyJudged) => self.info(say::JUDGED),
+            Err(GuessError::AlreadyJudged) => self.info(say::judged(self.options.quits)),
             Err(e) => self.say(say::not_yet(&e.to_string()), Tone::Bad),
         }
     }
@@ -1168,6 +1187,7 @@ impl Middle {
                 let (above, below) = words::help(g, self.options.profile);
                 let keys = keys::help(self.options.profile)
                     .into_iter()
+                    .filter(|(_, what)| self.options.quits || !what.starts_with("quit"))
                     .map(|(k, w)| (k.to_string(), w.to_string()))
                     .collect();
                 Some(Help {
@@ -1213,6 +1233,7 @@ impl Middle {
         let trails = self.trails();
         let molecules = over.then(|| self.molecules());
         let share = self.share();
+        let quits = self.options.quits;
         let keys_line = match self.mode {
             Mode::Board if over => words::keys::OVER,
             Mode::Board => words::keys::board(self.options.profile),
@@ -1225,6 +1246,10 @@ impl Middle {
             Mode::WrongGuess => words::keys::WRONG,
             Mode::SavePrompt { .. } => words::keys::SAVE,
             Mode::Molecules { .. } => words::keys::MOLECULES,
+        };
+        let keys_line = match keys_line.strip_suffix(" · q quit") {
+            Some(line) if !quits => line,
+            _ => keys_line,
         }
         .to_string();
         self.scene = Scene {

@@ -204,13 +204,16 @@ pub mod say {
         "The game is over: n starts a new one, a lists every molecule the rays allowed.";
     /// `a` during the game.
     pub const NOT_YET_MOLECULES: &str = "Every molecule the rays allow is shown after the game (it would give the game away); c counts them.";
-    /// `g` once the guess is judged.
-    pub const JUDGED: &str = "The guess has been judged: n starts a new game, q quits.";
+    /// `g` once the guess is judged, on a front that `quits` or not.
+    pub fn judged(quits: bool) -> &'static str {
+        if quits {
+            "The guess has been judged: n starts a new game, q quits."
+        } else {
+            "The guess has been judged: n starts a new game."
+        }
+    }
     /// Enter on an empty file name.
     pub const NO_NAME: &str = "Type a file name, or Esc not to save.";
-    /// `n` during the game.
-    pub const FINISH_FIRST: &str =
-        "Finish this game first (g submits your guess, r resigns), or q to quit.";
     /// Playing on when no ray disproves the guess.
     pub const PLAYING_ON: &str = "Playing on.";
     /// Said once when Emacs digits run out.

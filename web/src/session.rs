@@ -96,6 +96,7 @@ impl Session {
     pub fn new(address: &str) -> Result<Session, JsError> {
         let options = Options {
             naming: Arc::new(Page),
+            quits: false,
             ..Options::default()
         };
         let text = address.trim();
@@ -159,9 +160,9 @@ impl Session {
     /// A key pressed on the board, named as the browser names it
     /// (`KeyboardEvent.key`), with Ctrl or Alt held: `{"scene", "effects",
     /// "handled"}`, `handled` false when the key makes no move (the browser
-    /// keeps it). Ctrl-C and Ctrl-D, which quit the terminal at once, stay
-    /// the browser's, and so does Tab, which moves the focus on (`o` jumps
-    /// to the opposite side).
+    /// keeps it). The page's middle does not quit, so `q`, Ctrl-C and
+    /// Ctrl-D stay the browser's, and so does Tab, which moves the focus on
+    /// (`o` jumps to the opposite side).
     pub fn key(&mut self, name: &str, ctrl: bool, alt: bool) -> String {
         let chosen = name.parse::<Key>().ok().and_then(|k| {
             let key = Key { ctrl, alt, ..k };
@@ -169,7 +170,7 @@ impl Session {
             (!browser).then(|| self.middle.key_move(&key)).flatten()
         });
         let (effects, handled) = match chosen {
-            Some(Move::Interrupt) | None => (Vec::new(), false),
+            None => (Vec::new(), false),
             Some(m) => (self.middle.apply(m), true),
         };
         let mut v = json!({ "scene": self.middle.scene(), "effects": effects });
@@ -241,6 +242,22 @@ mod tests {
         assert_eq!(after["title"], json!(before.title));
         assert!(before.title.contains(", seed "), "{}", before.title);
         assert_eq!(after["board"], serde_json::to_value(&before.board).unwrap());
+    }
+
+    #[test]
+    fn the_page_offers_no_quitting() {
+        let mut s = Session::new("").ok().unwrap();
+        let first = scene(&s.first());
+        assert!(!first["keys"].as_str().unwrap().contains("quit"), "{first}");
+        for key in ["q", "Q"] {
+            let v: Value = serde_json::from_str(&s.key(key, false, false)).unwrap();
+            assert_eq!(v["handled"], false, "{key}");
+            assert_eq!(v["scene"]["dialog"], Value::Null, "{key}");
+        }
+        let v: Value = serde_json::from_str(&s.key("c", true, false)).unwrap();
+        assert_eq!(v["handled"], false);
+        let help = scene(&s.apply(r#""help""#).ok().unwrap());
+        assert!(!help["help"]["keys"].to_string().contains("quit"), "{help}");
     }
 
     #[test]

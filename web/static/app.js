@@ -128,7 +128,7 @@
       act(() => session.saved(value.path, ''));
     }
     if (kind === 'forget_coach') [workers.ask, workers.review].forEach((w) => w.cancel());
-    return null; // 'quit': a page has nowhere to quit to, and the game stays as it is
+    return null; // no 'quit': the page's middle is told it cannot quit
   }
 
   // ---------------------------------------------------------------- drawing

@@ -188,6 +188,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         policy: args.policy,
         naming: Arc::new(Flags),
         profile: args.keys,
+        quits: true,
     };
     // The game first, so that a bad file or option is reported even without
     // a terminal; then the terminal.
