@@ -89,8 +89,8 @@ pub struct Suggestion {
     /// The best `top` rays.
     pub rays: Vec<Split>,
     /// Molecules the ranking rests on: all that fit when `ranking_exact`,
-    /// else the sample's when `ranking_sample`, else the first ones the
-    /// solver found (not a random sample).
+    /// else the sample's when `ranking_sample`, else 0 (the rays are not
+    /// ranked: the first molecules found are no sample to rank on).
     pub ranked_on: usize,
     /// True when the rays are ranked on every molecule that fits.
     pub ranking_exact: bool,
@@ -215,7 +215,7 @@ pub fn rank(
         ranked_on: match (&report.sample, report.splits_exact) {
             (_, true) => usize::try_from(report.count).unwrap_or(usize::MAX),
             (Some(sm), false) => usize::try_from(sm.molecules).unwrap_or(usize::MAX),
-            (None, false) => report.listed,
+            (None, false) => 0,
         },
         ranking_exact: report.splits_exact,
         ranking_sample: report.sample.clone(),

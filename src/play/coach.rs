@@ -139,8 +139,9 @@ pub enum Ranking {
     Every,
     /// On a uniform random sample of them, of this many molecules.
     Sample(u64),
-    /// On the first molecules found only, this many: not a sample.
-    Listed(usize),
+    /// Not ranked (the first molecules found are no sample to rank on):
+    /// why, when a limit stopped the ranking.
+    Unranked(Option<Ended>),
 }
 
 /// An unshot ray and how it would split the molecules that fit.
@@ -208,7 +209,7 @@ impl Answer {
         } else if let Some(sample) = &report.sample {
             Ranking::Sample(sample.molecules)
         } else {
-            Ranking::Listed(report.listed)
+            Ranking::Unranked(report.ranking_cut)
         };
         let solution = report.solution();
         Answer {
@@ -292,8 +293,8 @@ impl Answer {
 /// Answers `question` within `budget`: the molecules that fit (`found` is
 /// called with each as it is found, at most the question's most), the
 /// cells certain, the unshot rays ranked on every molecule that fits where
-/// the box can be walked in the time left (else on a uniform sample, or on
-/// those listed), and each cell's chance of an atom: the same report as
+/// the box can be walked in the time left (else on a uniform sample, never
+/// on those listed), and each cell's chance of an atom: the same report as
 /// `bbx solve` and `bbx suggest` give on the same rays. What a limit cut
 /// short is said in the report ([`SolveReport::ended`],
 /// [`SolveReport::ranking_cut`]). The first step of [`answer_with`],

@@ -758,6 +758,16 @@ fn best_lines(p: Shape, a: &Answer, naming: &dyn Naming) -> Lines {
 
 /// The best ray to shoot next, and the two after it.
 fn ranked_lines(p: Shape, a: &Answer) -> Lines {
+    if let (Ranking::Unranked(cut), true) = (a.ranking, a.count > 1) {
+        let why = match cut {
+            Some(Ended::TooLarge) => "too many molecules to rank, too few drawn fit",
+            Some(Ended::TimedOut) => "the coach's time ran out",
+            Some(Ended::OverMemory) => "the memory bound",
+            Some(Ended::Cancelled) => "interrupted",
+            _ => "the search stopped short",
+        };
+        return vec![dim(format!("best ray: not ranked ({why})"))];
+    }
     let Some(s) = a.best() else {
         return vec![line(if a.count == 1 {
             "best ray: none needed, one molecule fits"
@@ -771,7 +781,7 @@ fn ranked_lines(p: Shape, a: &Answer) -> Lines {
             " (ranked on a random sample of {})",
             crate::error::grouped(n as u128)
         ),
-        Ranking::Listed(n) => format!(" (ranked on the first {n} found only, not a sample)"),
+        Ranking::Unranked(_) => String::new(),
     };
     let (q, left) = (s.position, s.expected_remaining);
     let (name, arrow) = (position_name(p, q), arrow(p, q));
@@ -1250,6 +1260,40 @@ pub fn too_small(shape: Shape, (w, h): (u16, u16), (x, y): (u16, u16)) -> String
 mod tests {
     use super::*;
     use crate::assistant::next::{Candidate, NEXT_RAY_LIMIT, Stop, Unanswered};
+
+    /// A ranking cut short is said as such, never as "no ray left tells
+    /// the molecules apart", and no ranking on the first found is shown.
+    #[test]
+    fn a_best_ray_not_ranked_says_why() {
+        use crate::play::coach::{CoachLimits, Question, answer_with};
+        use crate::{Observation, Rules};
+        let q = Question {
+            observation: Observation::parse("@&??????????????", "t").unwrap(),
+            rules: Rules::Standard,
+            atoms: 2..=2,
+            policy: None,
+            limits: CoachLimits::default(),
+            prior: Default::default(),
+        };
+        let a = answer_with(&q, &crate::control::Budget::default(), |_| {}).unwrap();
+        assert_eq!(a.ranking, Ranking::Every);
+        assert!(ranked_lines(a.shape(), &a)[0].0.starts_with("best ray "));
+        let mut v = serde_json::to_value(&a).unwrap();
+        v["ranked"] = serde_json::json!([]);
+        for (cut, why) in [
+            ("timed_out", "the coach's time ran out"),
+            ("too_large", "too many molecules to rank"),
+        ] {
+            v["ranking"] = serde_json::json!({ "unranked": cut });
+            let cut: Answer = serde_json::from_value(v.clone()).unwrap();
+            let lines = ranked_lines(cut.shape(), &cut);
+            assert!(
+                lines[0].0.starts_with("best ray: not ranked ("),
+                "{lines:?}"
+            );
+            assert!(lines[0].0.contains(why), "{lines:?}");
+        }
+    }
 
     /// Every line a policy's next ray can take fits the 52 columns of the
     /// side panel beside an 8-wide box at 80×24, and says what it means.

@@ -57,15 +57,14 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             "Too few molecules found to rank the rays: raise {max} or {}.\n",
             naming.name(Setting::Timeout)
         ));
-    } else if let (true, Some(cut)) = (report.splits.is_empty(), report.after.cut()) {
-        out.push_str(&format!(
-            "The rays could not be ranked: the {} came first.\n",
-            limit_raised(cut, naming)
-        ));
-    } else if report.splits.is_empty() && !report.ended.is_complete() {
-        out.push_str(&format!(
-            "No ray left to shoot tells the molecules found apart; others may differ ({max} raises it).\n"
-        ));
+    } else if let (true, false, None, Some(caveat)) = (
+        report.splits.is_empty(),
+        report.splits_exact,
+        &report.sample,
+        report.ranking_caveat(),
+    ) {
+        // Not ranked: the first molecules found are no sample to rank on.
+        out.push_str(&format!("{}\n", caveat.show(naming)));
     } else if report.splits.is_empty() {
         out.push_str(
             "No ray left to shoot can tell them apart: they share every result, and the game is decided by luck.\n",

@@ -304,13 +304,18 @@ fn certain_unknown(report: &SolveReport, naming: &dyn Naming) -> Option<String> 
 /// every ray was shot, or no ray left tells them apart.
 fn no_ranking(report: &SolveReport, naming: &dyn Naming) -> Option<String> {
     let sol = report.solution();
-    if let (true, Some(cut)) = (report.listed >= 2, report.after.cut()) {
+    if report.count > 1 && sol.observation.is_complete() {
+        Some("Every ray has been shot: no further ray can tell these molecules apart.".into())
+    } else if let (false, None, Some(caveat)) =
+        (report.splits_exact, &report.sample, report.ranking_caveat())
+    {
+        // Not ranked: the first molecules found are no sample to rank on.
+        Some(caveat.show(naming))
+    } else if let (true, Some(cut)) = (report.listed >= 2, report.after.cut()) {
         Some(format!(
             "rays not shot that tell them apart: not worked out (the {} came first).",
             limit_raised(cut, naming)
         ))
-    } else if report.count > 1 && sol.observation.is_complete() {
-        Some("Every ray has been shot: no further ray can tell these molecules apart.".into())
     } else if report.count > 1 && report.ended.is_complete() {
         Some("No ray left to shoot tells these molecules apart: they share every result.".into())
     } else {

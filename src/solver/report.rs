@@ -171,15 +171,16 @@ pub struct SolveReport {
     pub certain_empty: Vec<usize>,
     /// When nothing fits: the positions of a smallest set of contradicting rays.
     pub conflict: Option<Vec<usize>>,
-    /// Unshot rays that tell the molecules apart, best first, counted on the
-    /// molecules listed: on all that fit only when `splits_exact`; `rays` in
-    /// JSON, as in `bbx suggest`.
+    /// Unshot rays that tell the molecules apart, best first: ranked on
+    /// every molecule that fits (`splits_exact`) or on a uniform random
+    /// sample of them (`sample`), never on the first ones found; empty when
+    /// neither could be done (`ranking_cut` says why). `rays` in JSON, as in
+    /// `bbx suggest`.
     #[serde(rename = "rays")]
     pub splits: Vec<Split>,
     /// True when `splits` rest on every molecule that fits; false when they
-    /// rest on the first `listed` the solver found (not a random sample, so
-    /// the ranking may differ from the true one); `ranking_exact` in JSON, as
-    /// in `bbx suggest`.
+    /// rest on a sample, or there are none; `ranking_exact` in JSON, as in
+    /// `bbx suggest`.
     #[serde(rename = "ranking_exact")]
     pub splits_exact: bool,
     /// Why the rays could not be ranked on every molecule (too many to
@@ -212,9 +213,15 @@ impl SolveReport {
         if self.splits_exact || self.listed < 2 {
             return None;
         }
+        let cut_short = match self.ranking_cut {
+            Some(Ended::TimedOut) => Some(Text::from("the time limit (").and(Setting::Timeout)),
+            Some(Ended::Cancelled) => Some(Text::from("the interruption (Ctrl-C")),
+            Some(Ended::OverMemory) => Some(Text::from("the memory bound (").and(Setting::Memory)),
+            _ => None,
+        };
         if let Some(sm) = &self.sample {
-            return Some(Text::from(format!(
-                "These rays are ranked on a uniform random sample of {} of the molecules that fit ({}; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all.",
+            let mut text = Text::from(format!(
+                "These rays are ranked on a uniform random sample of {} of the molecules that fit ({}; the best ray's expected value is within ±{:.1}% at 95%; the counts of each outcome are the sample's): there are too many to rank on all",
                 grouped(sm.molecules),
                 match self.known {
                     Known::Exact => format!("{} fit, counted exactly", grouped(self.count)),
@@ -227,47 +234,55 @@ impl SolveReport {
                     ),
                 },
                 100.0 * sm.margin,
-            )));
+            ));
+            if let Some(why) = cut_short {
+                text = text
+                    .and(format!(
+                        "; the sample was to be {}, and ",
+                        grouped(forward::SAMPLE_SIZE as u128)
+                    ))
+                    .and_text(why)
+                    .and(if self.ranking_cut == Some(Ended::Cancelled) {
+                        ") cut it short"
+                    } else {
+                        " raises it) cut it short"
+                    });
+            }
+            return Some(text.and("."));
         }
         let why = match self.ranking_cut {
             Some(Ended::TooLarge) => Text::from(format!(
-                "; ranking on all of them is past what bbx walks ({} molecules, {} rays traced, boxes up to about 500 wide)",
-                forward::FORWARD_LIMIT,
-                forward::FORWARD_TRACES
+                "there are too many molecules to rank on all (past {} molecules or {} rays traced), and too few of those drawn at random fit to rank them on a sample",
+                grouped(forward::FORWARD_LIMIT as u128),
+                grouped(forward::FORWARD_TRACES as u128)
             )),
-            Some(Ended::TimedOut) => Text::from("; the time limit stopped ranking them on all (")
-                .and(Setting::Timeout)
-                .and(" raises it)"),
-            Some(Ended::Cancelled) => "; interrupted before ranking them on all".into(),
+            Some(Ended::TimedOut) => {
+                Text::from("the time limit stopped ranking them on every molecule that fits or on a sample (")
+                    .and(Setting::Timeout)
+                    .and(" raises it)")
+            }
+            Some(Ended::Cancelled) => "interrupted before they were ranked".into(),
             Some(Ended::OverMemory) => {
-                Text::from("; ranking them on all would pass the memory bound (")
+                Text::from("ranking them would pass the memory bound (")
                     .and(Setting::Memory)
                     .and(" raises it)")
             }
-            _ => Text::default(),
-        };
-        let first = if self.ended.is_complete() {
-            format!(
-                "These rays are ranked on the first {} of the {} molecules that fit, in the order the solver found them",
-                grouped(self.listed as u128),
-                grouped(self.count)
-            )
-        } else {
-            format!(
-                "These rays are ranked on the first {} molecules the solver found, in its order",
+            _ => Text::from(format!(
+                "the search stopped after {} molecules, and the first ones found are no sample to rank on (raise ",
                 grouped(self.listed as u128)
-            )
+            ))
+            .and(Setting::Max)
+            .and(", ")
+            .and(Setting::Timeout)
+            .and(" or ")
+            .and(Setting::Memory)
+            .and(")"),
         };
-        let caveat = Text::from(first).and(": not a random sample, so the true ranking may differ");
-        Some(if self.ended.is_complete() || why != Text::default() {
-            caveat.and_text(why).and(".")
-        } else {
-            (caveat.and(" (raise ").and(Setting::Max).and(", "))
-                .and(Setting::Timeout)
-                .and(" or ")
-                .and(Setting::Memory)
-                .and(" to rank them on more).")
-        })
+        Some(
+            Text::from("The rays are not ranked: ")
+                .and_text(why)
+                .and("."),
+        )
     }
 
     /// Counts the molecules that fit exactly ([`count::count`]), within
@@ -338,24 +353,30 @@ impl SolveReport {
             if let Some(drawn) = c.sample(forward::SAMPLE_SIZE as usize, Prior::Molecules, &mut rng)
             {
                 let ranked = rank_on_sample(&drawn, &self.solution, self.count, prior, budget);
-                let (splits, margin) = match ranked {
-                    Ok(ranked) => ranked,
-                    Err(cut) => {
-                        // The count stands; the ranking was cut short.
-                        self.cut_after(Ended::from(cut));
-                        return Ok(Ended::from(cut));
-                    }
-                };
-                self.splits = splits;
                 self.splits_exact = false;
-                self.ranking_cut = Some(Ended::TooLarge);
-                self.sample = Some(SampleReport {
-                    molecules: drawn.len() as u64,
-                    drawn: drawn.len() as u64,
-                    estimated_molecules: self.count as f64,
-                    margin,
-                    seed,
-                });
+                self.ranking_cut = Some(ranked.cut.map_or(Ended::TooLarge, Ended::from));
+                if let Some(cut) = ranked.cut {
+                    // The count stands; the ranking was cut short.
+                    self.cut_after(Ended::from(cut));
+                }
+                if ranked.traced >= MIN_SAMPLE {
+                    // The molecules traced before any cut are a uniform
+                    // sample still, if a smaller one.
+                    self.splits = ranked.splits;
+                    self.sample = Some(SampleReport {
+                        molecules: ranked.traced as u64,
+                        drawn: ranked.traced as u64,
+                        estimated_molecules: self.count as f64,
+                        margin: ranked.margin,
+                        seed,
+                    });
+                } else {
+                    self.splits.clear();
+                    self.sample = None;
+                }
+                if let Some(cut) = ranked.cut {
+                    return Ok(Ended::from(cut));
+                }
             }
         }
         Ok(Ended::Complete)
@@ -529,10 +550,14 @@ impl SolveReport {
                     found.spectrum =
                         Some(Spectrum::from_outcomes_unchecked(p, outcomes.collect()).to_string());
                 }
-                report.splits = report.solution.splits_from(&codes);
                 let sol = &report.solution;
+                // Ranked on the molecules listed only when they are every
+                // one that fits: the first ones found are not a sample.
                 report.splits_exact =
                     sol.ended.is_complete() && sol.count == sol.molecules.len() as u128;
+                if report.splits_exact {
+                    report.splits = report.solution.splits_from(&codes);
+                }
             }
             Err(ended) => {
                 report.ranking_cut = Some(ended);
@@ -663,15 +688,16 @@ impl EndedFlags {
 /// uniformly among the `total` that fit: each outcome's molecules estimated
 /// from its share of the sample, its chance under `prior` from the same
 /// sample weighed by the prior; with the relative margin (95%) of the best
-/// ray's expected value. Traced within `budget`: the limit that cut the
-/// tracing short, if one did.
+/// ray's expected value. Traced within `budget`: when a limit cuts the
+/// tracing short, the rays are ranked on the molecules traced before it (a
+/// uniform sample still, a smaller one), and the cut is said.
 fn rank_on_sample(
     drawn: &[Molecule],
     solution: &Solution,
     total: u128,
     prior: Prior,
     budget: &Budget,
-) -> Result<(Vec<Split>, f64), Cut> {
+) -> SampleRanking {
     let p = solution.observation.shape();
     let positions = p.positions();
     let rules = solution.rules;
@@ -691,8 +717,14 @@ fn rank_on_sample(
     let mut rays = Vec::new();
     let mut ticker = budget.ticker(64);
     let mut mass = 0.0;
+    let mut cut = None;
+    let mut traced = 0usize;
     for m in drawn {
-        ticker.tick()?;
+        if let Err(c) = ticker.tick() {
+            cut = Some(c);
+            break;
+        }
+        traced += 1;
         tracer.load(m);
         tracer.trace_all(&mut rays);
         let w = weight(m);
@@ -703,7 +735,7 @@ fn rank_on_sample(
             t.1 += w;
         }
     }
-    let n = drawn.len() as f64;
+    let n = traced.max(1) as f64;
     let mut splits = Vec::new();
     for q in (1..=positions).filter(|&q| solution.observation.get(q).is_none()) {
         let row = &tally[(q - 1) * codes..q * codes];
@@ -744,7 +776,28 @@ fn rank_on_sample(
         let s3: f64 = shares.iter().map(|q| q * q * q).sum();
         1.96 * (4.0 * (s3 - s2 * s2).max(0.0) / n).sqrt() / s2
     });
-    Ok((splits, margin))
+    SampleRanking {
+        splits,
+        margin,
+        traced,
+        cut,
+    }
+}
+
+/// The fewest molecules of a sample that the rays are ranked on: a sample
+/// cut shorter than this ranks nothing.
+const MIN_SAMPLE: usize = 200;
+
+/// The rays ranked on a sample ([`rank_on_sample`]).
+struct SampleRanking {
+    /// The rays, best first.
+    splits: Vec<Split>,
+    /// The relative margin (95%) of the best ray's expected value.
+    margin: f64,
+    /// The molecules of the sample traced: all of them unless `cut`.
+    traced: usize,
+    /// The limit that stopped the tracing, if one did.
+    cut: Option<Cut>,
 }
 
 /// Bytes a molecule listed takes while it is traced for the report: its
@@ -793,6 +846,49 @@ mod tests {
     fn open_box() -> Solution {
         let seen = Observation::empty(5);
         solve(&seen, Rules::Standard, 2..=2, &Limits::default(), |_| {}).unwrap()
+    }
+
+    #[test]
+    fn the_first_molecules_found_are_never_ranked_on() {
+        // 300 fit; 50 listed: traced for their spectra, but the rays are
+        // ranked on the count's walk of all 300, never on the 50.
+        let seen = Observation::empty(5);
+        let limits = Limits {
+            max: Some(50),
+            ..Limits::default()
+        };
+        let listed = || solve(&seen, Rules::Standard, 2..=2, &limits, |_| {}).unwrap();
+        let first = SolveReport::new("t", listed(), None, &Budget::default());
+        assert_eq!(first.listed, 50);
+        assert!(first.splits.is_empty() && !first.splits_exact);
+        let caveat = first.ranking_caveat().unwrap().show(&crate::setting::Plain);
+        assert!(caveat.starts_with("The rays are not ranked: "), "{caveat}");
+        let mut counted = SolveReport::new("t", listed(), None, &Budget::default());
+        counted
+            .work_out(Prior::Molecules, &Budget::default())
+            .unwrap();
+        assert!(counted.splits_exact && !counted.splits.is_empty());
+        assert_eq!(counted.count, 300);
+        let whole = SolveReport::new("t", open_box(), None, &Budget::default());
+        let key = |r: &SolveReport| -> Vec<(usize, Vec<OutcomeClass>, String)> {
+            (r.splits.iter())
+                .map(|s| {
+                    let left = format!("{:.9}", s.expected_remaining);
+                    (s.position, s.classes.clone(), left)
+                })
+                .collect()
+        };
+        assert_eq!(key(&counted), key(&whole));
+        // Past the time limit before the count: not ranked, and said so.
+        let mut late = SolveReport::new("t", listed(), None, &Budget::default());
+        let past = Budget::default().with_timeout(std::time::Duration::ZERO);
+        late.work_out(Prior::Molecules, &past).unwrap();
+        assert!(late.splits.is_empty() && late.sample.is_none());
+        let caveat = late.ranking_caveat().unwrap().show(&crate::setting::Plain);
+        assert!(
+            caveat.contains("the time limit stopped ranking them"),
+            "{caveat}"
+        );
     }
 
     #[test]
