@@ -122,21 +122,24 @@ fn it_says_why_it_cannot_answer_and_exits_as_documented() {
         text.contains("the greedy policy: no next ray, as the time limit stopped the search"),
         "{text}"
     );
-    // Fewer molecules listed than fit: said, exit status 0.
+    // More molecules fit than a policy weighs (75,287,520 at A5_B10's
+    // opening): said, exit status 0, and not blamed on --max.
     let out = bbx()
         .args([
             "suggest", "-", "--json", "--policy", "entropy", "--max", "100",
         ])
-        .write_stdin(empty.as_str())
+        .write_stdin(format!("A5_B10 {}\n", Observation::empty(10)))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let p = &v["policy"];
-    assert_eq!(p["unanswered"], "not_listed", "{p}");
+    assert_eq!(p["unanswered"], "too_large", "{p}");
     assert!(p["ray"].is_null());
     assert!(
-        p["why"].as_str().unwrap().contains("--max raises it"),
+        p["why"].as_str().unwrap().contains(
+            "75,287,520 molecules fit: a policy's next ray is worked out on at most 1,000,000"
+        ),
         "{p}"
     );
     // Without --policy, null; --exact-below asks for it.
@@ -158,4 +161,31 @@ fn it_says_why_it_cannot_answer_and_exits_as_documented() {
             && text.contains("     7  left, row 7          1.824  (31 in all)"),
         "{text}"
     );
+}
+
+#[test]
+fn a_policy_weighs_every_molecule_that_fits_when_few_are_listed() {
+    // 2,300 molecules fit A3_B5's opening; with --max 10 the search lists
+    // 10, and the policy took them from the exact count instead of saying
+    // it had too few.
+    let config: Config = "A3_B5".parse().unwrap();
+    let name = config.to_string();
+    let empty = Observation::empty(config.shape());
+    for policy in POLICIES {
+        let report = json_ok(&["strategy", &name, "--policy", policy]);
+        let out = bbx()
+            .args(["suggest", "-", "--json", "--max", "10", "--policy", policy])
+            .write_stdin(format!("{config} {empty}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{policy}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let p = &v["policy"];
+        assert!(p["unanswered"].is_null(), "{policy}: {p}");
+        assert_eq!(p["molecules"], 2300, "{policy}: {p}");
+        assert_eq!(
+            p["ray"], report["first_rays"][0]["position"],
+            "{policy}: the strategy's first ray"
+        );
+    }
 }

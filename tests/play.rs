@@ -2225,7 +2225,8 @@ fn the_coach_names_the_policys_next_ray_along_its_own_game() {
 
 #[test]
 fn the_coach_says_why_the_policy_has_no_ray_yet() {
-    // A4_B8's opening: 635,376 molecules, more than the coach lists.
+    // A4_B8's opening: 635,376 molecules, more than the coach lists, but
+    // the count lists them all for the policy.
     let options = Options {
         policy: Some("entropy".parse().unwrap()),
         ..Options::default()
@@ -2234,10 +2235,23 @@ fn the_coach_says_why_the_policy_has_no_ray_yet() {
         seed: Some(3),
         ..Setup::default()
     };
+    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options.clone());
+    keys(&mut app, "b");
+    let said = policy_said(&mut app, "entropy");
+    assert_eq!(said, "entropy's next ray: 4 (left, row 4)");
+    // A5_B10's: 75,287,520, more than a policy weighs.
+    let setup = Setup {
+        start: Start::Random {
+            config: "A5_B10".parse().unwrap(),
+            unique: false,
+        },
+        seed: Some(3),
+        ..Setup::default()
+    };
     let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
     keys(&mut app, "b");
     let said = policy_said(&mut app, "entropy");
-    assert_eq!(said, "entropy's next ray: unknown until all are listed");
+    assert_eq!(said, "entropy's next ray: unknown, too many molecules");
 }
 
 /// At 60×20 the coach still speaks (its lines below the board, the score

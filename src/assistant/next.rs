@@ -36,6 +36,7 @@
 use crate::assistant::spectra::Spectra;
 use crate::assistant::strategy::{Chooser, Policy, StrategyOptions};
 use crate::control::{Budget, Cut, Ended};
+use crate::error::grouped;
 use crate::rules::config::Config;
 use crate::setting::{Setting, Text};
 use crate::solver::Solution;
@@ -197,6 +198,18 @@ pub fn next_ray(
         unanswered: None,
         why: None,
     };
+    if solution.ended.is_complete() && solution.count > NEXT_RAY_LIMIT as u128 {
+        let answer = PolicyRay {
+            molecules: usize::try_from(solution.count).unwrap_or(usize::MAX),
+            ..answer
+        };
+        let text = format!(
+            "{} molecules fit: a policy's next ray is worked out on at most {}",
+            grouped(solution.count),
+            grouped(NEXT_RAY_LIMIT as u128)
+        );
+        return answer.unanswered(Unanswered::TooLarge, text.into());
+    }
     if !solution.ended.is_complete() || solution.count != n as u128 {
         let all = "and a policy weighs every one that fits";
         let text = match solution.ended.cut() {
@@ -214,8 +227,9 @@ pub fn next_ray(
                 Text::from(format!("the search was interrupted after {n} molecules"))
             }
             None if solution.ended.is_complete() => Text::from(format!(
-                "the search listed {n} of the {} molecules that fit, {all} (",
-                solution.count
+                "the search listed {} of the {} molecules that fit, {all} (",
+                grouped(n as u128),
+                grouped(solution.count)
             ))
             .and(Setting::Max)
             .and(" raises it)"),
@@ -233,7 +247,9 @@ pub fn next_ray(
     };
     if n > NEXT_RAY_LIMIT {
         let text = format!(
-            "{n} molecules fit: a policy's next ray is worked out on at most {NEXT_RAY_LIMIT}"
+            "{} molecules fit: a policy's next ray is worked out on at most {}",
+            grouped(n as u128),
+            grouped(NEXT_RAY_LIMIT as u128)
         );
         return answer.unanswered(Unanswered::TooLarge, text.into());
     }

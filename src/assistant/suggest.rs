@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::assistant::next::{PolicyRay, next_ray};
+use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, next_ray};
 use crate::assistant::plan::{ShootingPlan, plan, why_no_plan};
 use crate::assistant::strategy::Policy;
 use crate::control::{Budget, Ended};
@@ -183,7 +183,10 @@ pub fn rank(
     report.work_out(Prior::Molecules, &options.budget)?;
     let policy = options.policy.map(|p| {
         let (budget, top) = (&options.budget, options.top);
-        next_ray(report.solution(), p, options.exact_below, budget, top)
+        // Every molecule that fits: listed by the search, or from the count.
+        let all = report.every_molecule(NEXT_RAY_LIMIT);
+        let solution = all.as_deref().unwrap_or(report.solution());
+        next_ray(solution, p, options.exact_below, budget, top)
     });
     // A limit that cut the policy's work short is the work's after the
     // search; that it had nothing to work on is said in its answer alone.

@@ -51,7 +51,7 @@ use std::ops::RangeInclusive;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use crate::assistant::next::{Candidate, PolicyRay, Stop, Unanswered, next_ray};
+use crate::assistant::next::{Candidate, NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered, next_ray};
 use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
 use crate::control::{Budget, Cancel, Ended, Instant};
 use crate::error::Error;
@@ -371,9 +371,11 @@ pub fn answer_with(
     let started = Instant::now();
     let budget = budget.clone().with_timeout(question.limits.timeout);
     let report = answer(question, &budget, found)?;
-    let policy = question
-        .policy
-        .map(|p| policy_ray(report.solution(), p, &budget));
+    let policy = question.policy.map(|p| {
+        // Every molecule that fits: listed by the search, or from the count.
+        let all = report.every_molecule(NEXT_RAY_LIMIT);
+        policy_ray(all.as_deref().unwrap_or(report.solution()), p, &budget)
+    });
     Ok(Answer::of(question, &report, policy, started.elapsed()))
 }
 
@@ -1065,7 +1067,6 @@ impl Advice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::next::Unanswered;
 
     fn question(o: &Observation, atoms: usize, policy: Option<Policy>) -> Question {
         Question {
@@ -1129,11 +1130,11 @@ mod tests {
         let ans = advice.answer_for(&q).unwrap();
         assert!(ans.molecules().len() <= 10);
         assert!(!ans.all_listed());
-        // The policy weighs every molecule that fits: it says it cannot.
+        // The policy weighs every molecule that fits: the count lists them.
         let next = ans.policy.as_ref().unwrap();
         assert_eq!(
-            (next.ray, next.unanswered),
-            (None, Some(Unanswered::NotListed))
+            (next.ray, next.unanswered, next.molecules),
+            (Some(2), None, 635_376)
         );
     }
 
@@ -1141,8 +1142,9 @@ mod tests {
     /// words name left for the front to name.
     #[test]
     fn an_answer_and_a_review_cross_as_json() {
+        // No time: the policy's answer names the time limit.
         let mut q = question(&Observation::empty(8), 4, Some(Policy::Greedy));
-        q.limits.max = 10;
+        q.limits.timeout = Duration::ZERO;
         let a = answer_with(&q, &Budget::default(), |_| {}).unwrap();
         let json = serde_json::to_string(&News::Answer(Box::new(a.clone()))).unwrap();
         let back: News = serde_json::from_str(&json).unwrap();

@@ -162,6 +162,44 @@ impl Counted {
         Some(out)
     }
 
+    /// Every molecule that fits, in number order (by count of atoms, then
+    /// by number), listed from the branches of the count: `None` when more
+    /// than `limit` fit, or the branches were too many to keep.
+    pub fn molecules(&self, limit: usize) -> Option<Vec<crate::rules::board::Molecule>> {
+        use itertools::Itertools as _;
+        if self.total() > limit as u128 || (self.leaves.is_empty() && self.total() > 0) {
+            return None;
+        }
+        let k0 = *self.atoms.start();
+        let cells = self.shape.cells();
+        let mut out = Vec::with_capacity(self.total() as usize);
+        for leaf in &self.leaves {
+            let mut known = vec![None; cells];
+            let mut placed: Vec<usize> = Vec::new();
+            for &(c, v) in &leaf.decided {
+                known[c] = Some(v);
+                if v {
+                    placed.push(c);
+                }
+            }
+            let free: Vec<usize> = (0..cells).filter(|&c| known[c].is_none()).collect();
+            for (i, &ways) in leaf.ways.iter().enumerate() {
+                if ways == 0 {
+                    continue;
+                }
+                let more = (k0 + i).checked_sub(placed.len())?;
+                for extra in free.iter().copied().combinations(more) {
+                    let mut atoms = placed.clone();
+                    atoms.extend(extra);
+                    atoms.sort_unstable();
+                    out.push(crate::rules::board::Molecule::new(self.shape, atoms).ok()?);
+                }
+            }
+        }
+        out.sort_by_cached_key(|m| (m.atoms().len(), crate::rules::enumeration::rank(m)));
+        Some(out)
+    }
+
     /// The molecules that fit, every count together.
     pub fn total(&self) -> u128 {
         self.by_atoms.iter().sum()
@@ -780,6 +818,11 @@ mod tests {
             .unwrap();
         let fit = brute(observed, rules, atoms.clone());
         assert_eq!(c.total(), fit.len() as u128, "{observed}");
+        // Listed from the count: the same molecules, in number order.
+        assert_eq!(c.molecules(fit.len()).as_ref(), Some(&fit), "{observed}");
+        if !fit.is_empty() {
+            assert_eq!(c.molecules(fit.len() - 1), None, "{observed}");
+        }
         for (k, n) in c.by_atoms() {
             let m = fit.iter().filter(|m| m.atoms().len() == k).count();
             assert_eq!(n, m as u128, "{observed}, {k} atoms");

@@ -202,6 +202,10 @@ pub struct SolveReport {
     /// Per cell, what every molecule that fits agrees on, when counted.
     #[serde(skip)]
     counted_certainty: Option<Vec<Certainty>>,
+    /// The exact count, when one was made: it lists every molecule that
+    /// fits for the work that needs them all (a policy's next ray).
+    #[serde(skip)]
+    counted: Option<Counted>,
     #[serde(skip)]
     solution: Solution,
 }
@@ -338,6 +342,7 @@ impl SolveReport {
         }
         self.counted_certainty = certainty;
         self.probabilities = (self.count > 0).then(|| c.chances(prior));
+        self.counted = Some(c.clone());
         if c.ranked() {
             self.splits = c.splits(prior);
             self.splits_exact = true;
@@ -634,6 +639,7 @@ impl SolveReport {
             probabilities: None,
             guess,
             counted_certainty: None,
+            counted: None,
             solution,
         }
     }
@@ -649,6 +655,33 @@ impl SolveReport {
     /// The solution the report was built from.
     pub fn solution(&self) -> &Solution {
         &self.solution
+    }
+
+    /// The solution with every molecule that fits listed, for the work
+    /// that weighs them all (a policy's next ray): the search's own when it
+    /// listed them all, else listed from the exact count when at most
+    /// `limit` fit; `None` when neither can give them.
+    pub fn every_molecule(&self, limit: usize) -> Option<std::borrow::Cow<'_, Solution>> {
+        let sol = &self.solution;
+        if sol.ended.is_complete() && sol.count == sol.molecules.len() as u128 {
+            return Some(std::borrow::Cow::Borrowed(sol));
+        }
+        let molecules = self.counted.as_ref()?.molecules(limit)?;
+        Some(std::borrow::Cow::Owned(Solution {
+            observation: sol.observation.clone(),
+            rules: sol.rules,
+            atoms: sol.atoms.clone(),
+            count: molecules.len() as u128,
+            molecules,
+            families: Vec::new(),
+            fewest_atoms: sol.fewest_atoms,
+            ended: Ended::Complete,
+            certainty: sol.certainty.clone(),
+            certainty_cut: sol.certainty_cut,
+            certainty_skipped: sol.certainty_skipped,
+            conflict: sol.conflict.clone(),
+            conflict_cut: sol.conflict_cut,
+        }))
     }
 }
 
