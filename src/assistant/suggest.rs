@@ -6,13 +6,16 @@ use std::ops::RangeInclusive;
 use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, next_ray};
 use crate::assistant::plan::{ShootingPlan, plan, why_no_plan};
 use crate::assistant::strategy::Policy;
-use crate::control::{Budget, Ended};
+use crate::control::{Budget, Ended, Finished};
 use crate::error::Error;
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::Text;
-use crate::solver::count::Prior;
-use crate::solver::report::{AtomsCount, EndedFlags, Estimate, Known, SampleReport, SolveReport};
+use crate::solver::count::{self, Counted, Prior};
+use crate::solver::report::{
+    AtomsCount, COUNT_SHARE, EndedFlags, Estimate, Known, LISTED_WHEN_COUNTED, SampleReport,
+    SolveReport,
+};
 use crate::solver::{self, Limits, Solution, Split};
 
 /// What to look for.
@@ -150,21 +153,67 @@ pub fn suggest(
     atoms: RangeInclusive<usize>,
     options: &SuggestOptions,
 ) -> Result<Suggestion, Error> {
+    let counted = count_first(observed, rules, atoms.clone(), options)?;
     let limits = Limits {
-        max: Some(options.max),
+        max: Some(listing(&counted, options)),
         budget: options.budget.clone(),
     };
     let solution = solver::solve(observed, rules, atoms, &limits, |_| {})?;
-    rank(origin, solution, options)
+    rank_counted(origin, solution, counted, options)
+}
+
+/// The exact count of the molecules that fit, tried first within part of
+/// the time ([`COUNT_SHARE`]): it gives the count, the ranking and the
+/// chances, and tells [`listing`] how many molecules the search must list.
+pub fn count_first(
+    observed: &Observation,
+    rules: Rules,
+    atoms: RangeInclusive<usize>,
+    options: &SuggestOptions,
+) -> Result<Finished<Option<Counted>>, Error> {
+    count::count(observed, rules, atoms, &options.budget.share(COUNT_SHARE))
+}
+
+/// How many molecules the search lists for a suggestion, once the count
+/// `counted` was tried: every one asked for (`max`) when the count did not
+/// finish, or a strategy (`--plan`) is to be worked out on all of them;
+/// else a few ([`LISTED_WHEN_COUNTED`]), since the count ranks the rays and
+/// a policy takes its molecules from the count.
+pub fn listing(counted: &Finished<Option<Counted>>, options: &SuggestOptions) -> usize {
+    match &counted.value {
+        Some(c) if options.plan_max.is_none_or(|n| c.total() > n as u128) => {
+            options.max.min(LISTED_WHEN_COUNTED)
+        }
+        _ => options.max,
+    }
 }
 
 /// Ranks the rays not yet shot for a game already solved: `solution` (of the
 /// game read from `origin`), complete or not. [`suggest`] solves and ranks;
 /// a caller that solves in its own way (on a worker thread, under a time
-/// limit) ranks with this.
+/// limit) ranks with this, or with [`rank_counted`] when it counted first.
 pub fn rank(
     origin: &str,
     solution: Solution,
+    options: &SuggestOptions,
+) -> Result<Suggestion, Error> {
+    rank_with(origin, solution, None, options)
+}
+
+/// [`rank`] with the count `counted` already tried ([`count_first`]).
+pub fn rank_counted(
+    origin: &str,
+    solution: Solution,
+    counted: Finished<Option<Counted>>,
+    options: &SuggestOptions,
+) -> Result<Suggestion, Error> {
+    rank_with(origin, solution, Some(counted), options)
+}
+
+fn rank_with(
+    origin: &str,
+    solution: Solution,
+    counted: Option<Finished<Option<Counted>>>,
     options: &SuggestOptions,
 ) -> Result<Suggestion, Error> {
     let (plan, plan_ended) = match options.plan_max {
@@ -180,7 +229,10 @@ pub fn rank(
         _ => (None, None),
     };
     let mut report = SolveReport::new(origin, solution, None, &options.budget);
-    report.work_out(Prior::Molecules, &options.budget)?;
+    match counted {
+        Some(c) => report.work_out_with(c, Prior::Molecules, &options.budget)?,
+        None => report.work_out(Prior::Molecules, &options.budget)?,
+    };
     let policy = options.policy.map(|p| {
         let (budget, top) = (&options.budget, options.top);
         // Every molecule that fits: listed by the search, or from the count.
@@ -212,7 +264,16 @@ pub fn rank(
         known: report.known,
         estimate: report.estimate,
         by_atoms: report.by_atoms.clone(),
-        flags: EndedFlags::of(report.ended, after),
+        // Counted exactly, every molecule that fits is accounted for,
+        // however few the search listed.
+        flags: EndedFlags::of(
+            if report.known == Known::Exact {
+                Ended::Complete
+            } else {
+                report.ended
+            },
+            after,
+        ),
         decided: report.known == Known::Exact && report.count == 1,
         rays: report.splits.iter().take(options.top).cloned().collect(),
         ranked_on: match (&report.sample, report.splits_exact) {

@@ -61,7 +61,9 @@ use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::{Piece, Text};
 use crate::solver::count::{self, Prior};
-use crate::solver::report::{AtomsCount, COUNT_SHARE, Estimate, Known, SolveReport};
+use crate::solver::report::{
+    AtomsCount, COUNT_SHARE, Estimate, Known, LISTED_WHEN_COUNTED, SolveReport,
+};
 use crate::solver::{self, Certainty, Limits, Solution};
 
 /// Bounds on one question to the coach.
@@ -81,10 +83,6 @@ impl Default for CoachLimits {
         }
     }
 }
-
-/// The molecules listed when more fit than the listing limit: those the
-/// list shows, the count and the ranking coming from the count.
-pub const LISTED_PAST_MAX: usize = 100;
 
 /// Extra time a solver call may overrun the time limit before its question is
 /// answered with what it found.
@@ -325,7 +323,7 @@ pub fn answer(
     // Listing serves the molecules shown and the policies, which play on
     // every molecule that fits: past the listing limit, a few are enough.
     let max = match &counted.value {
-        Some(c) if c.total() > q.limits.max as u128 => q.limits.max.min(LISTED_PAST_MAX),
+        Some(c) if c.total() > q.limits.max as u128 => q.limits.max.min(LISTED_WHEN_COUNTED),
         _ => q.limits.max,
     };
     let limits = Limits {

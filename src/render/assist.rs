@@ -34,13 +34,8 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         out.push_str(&format!("{}\n", verdict(report, naming)));
     } else if let Some(cut) = cut {
         out.push_str(&format!(
-            "At least {molecules} {fits}: the {} stopped the search, and the ranking is based on {}.\n",
+            "At least {molecules} {fits}: the {} stopped the search.\n",
             limit_raised(cut, naming),
-            if report.count == 1 {
-                "that one"
-            } else {
-                "those found"
-            }
         ));
     } else {
         out.push_str(&format!(

@@ -22,6 +22,11 @@ use rand::rngs::ChaCha8Rng;
 /// report turns to a sample (which needs the rest).
 pub const COUNT_SHARE: f64 = 0.5;
 
+/// The molecules the search lists when the exact count gives the count,
+/// the ranking and the chances: those a report shows (the coach's list,
+/// the molecule once it is known).
+pub const LISTED_WHEN_COUNTED: usize = 100;
+
 /// How the number of molecules that fit is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use bbx::assistant::strategy::{Policy, ROLLOUT_EXACT};
-use bbx::assistant::suggest::{SuggestOptions, rank};
+use bbx::assistant::suggest::{SuggestOptions, listing, rank_counted};
 use bbx::control::{Budget, Ended};
 use bbx::error::quantity;
 use bbx::render;
@@ -92,8 +92,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         policy: args.policy,
         exact_below: args.exact_below,
     };
+    // Counted first: the count ranks the rays, and the search then lists
+    // only what the suggestion shows or plans on.
+    let counted =
+        bbx::assistant::suggest::count_first(&puzzle.observation, rules, atoms.clone(), &options)?;
     let limits = Limits {
-        max: Some(options.max),
+        max: Some(listing(&counted, &options)),
         budget,
     };
     let (spinner, solution) = solve_showing(
@@ -108,7 +112,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if let Some(p) = args.policy {
         spinner.set_message(format!("suggest {}: the {p} policy", puzzle.origin));
     }
-    let s = solution.and_then(|solution| rank(&puzzle.origin, solution, &options));
+    let s = solution.and_then(|solution| rank_counted(&puzzle.origin, solution, counted, &options));
     spinner.finish_and_clear();
     let s = s?;
     if s.flags.complete && s.count == 0 {
