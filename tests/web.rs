@@ -86,7 +86,7 @@ fn page_or_skip() -> Option<String> {
     match page() {
         Ok(url) => Some(url),
         Err(why) => {
-            eprintln!("skipped: {why}");
+            crate::common::skip(&why);
             None
         }
     }
