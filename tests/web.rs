@@ -873,22 +873,17 @@ fn the_page_s_coach_names_a_policy_s_next_ray_in_headless_chromium() {
         assert_eq!(b.eval(rings), json!(1));
     }
 
-    // A policy whose next ray cannot be known: the panel says why, and
-    // names the setting to raise.
+    // Fewer molecules listed than fit: the policy weighs them all all the
+    // same, listed from the exact count, as suggest does.
     b.click("#tab-game");
     b.type_into("#max", "2");
     b.click("#tab-play");
     choose_policy(&b, "greedy");
     let said = policy_said(&b, "greedy");
     let suggested = json_ok(&["suggest", file, "--policy", "greedy", "--max", "2"]);
-    assert_eq!(suggested["policy"]["unanswered"], json!("not_listed"));
-    assert_eq!(said, "greedy's next ray: unknown until all are listed");
-    let side = text(&b, "side");
-    assert!(
-        side.contains("the most molecules (Settings) raises it"),
-        "{side}"
-    );
-    assert_eq!(b.eval(rings), json!(0));
+    assert_eq!(suggested["policy"]["unanswered"], Value::Null);
+    assert_eq!(said, next_ray_sentence(shape, &suggested["policy"]));
+    assert_eq!(b.eval(rings), json!(1));
 
     // None again: the line and the ring are gone.
     b.click("#tab-game");
