@@ -140,8 +140,8 @@ fn bin() -> &'static Path {
 #[test]
 fn start_shoot_and_quit_on_a_real_terminal() {
     let Some(t) = Tmux::start("quit") else {
-        eprintln!(
-            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in (apt-get install tmux)"
+        crate::common::skip(
+            "tmux is not installed, so there is no pseudo-terminal to run bbx play in (apt-get install tmux)",
         );
         return;
     };
@@ -163,10 +163,13 @@ fn start_shoot_and_quit_on_a_real_terminal() {
     assert!(s.contains("Ray 1 (left, row 1):"), "{s}");
 
     // The coach's best ray, and greedy's next ray (--policy): after one
-    // ray, more molecules fit than the coach lists, and it says so.
+    // ray, more molecules fit than the coach lists; greedy weighs them all,
+    // listed from the count, and names its ray.
     t.keys(&["b"]);
-    let s = t.wait_for("greedy's next ray: unknown until all are listed");
+    let s = t.wait_for("greedy's next ray: ");
     assert!(s.contains("best ray "), "{s}");
+    let said = s.split("greedy's next ray: ").nth(1).unwrap_or_default();
+    assert!(said.starts_with(|c: char| c.is_ascii_digit()), "{s}");
 
     t.keys(&["q"]);
     t.wait_for("The game is not finished. Quit?");
@@ -188,8 +191,8 @@ fn start_shoot_and_quit_on_a_real_terminal() {
 #[test]
 fn ctrl_c_and_panics_leave_the_terminal_intact() {
     let Some(t) = Tmux::start("panic") else {
-        eprintln!(
-            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in"
+        crate::common::skip(
+            "tmux is not installed, so there is no pseudo-terminal to run bbx play in",
         );
         return;
     };
@@ -236,13 +239,13 @@ fn ctrl_c_and_panics_leave_the_terminal_intact() {
 #[test]
 fn a_closed_terminal_ends_the_game() {
     let Some(t) = Tmux::start("closed") else {
-        println!("skipped: tmux is not installed");
+        crate::common::skip("tmux is not installed");
         return;
     };
     t.line(&format!("{} play --seed 5", bin().display()));
     t.wait_for("bbx play");
     let Some(game) = t.game_pid() else {
-        println!("skipped: the game's process cannot be found through /proc");
+        crate::common::skip("the game's process cannot be found through /proc");
         return;
     };
     // Close the window: the game must end, not poll a dead line forever.
@@ -264,8 +267,8 @@ fn a_closed_terminal_ends_the_game() {
 #[test]
 fn a_game_without_a_seed_draws_one_of_53_bits() {
     let Some(t) = Tmux::start("seed") else {
-        eprintln!(
-            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in (apt-get install tmux)"
+        crate::common::skip(
+            "tmux is not installed, so there is no pseudo-terminal to run bbx play in (apt-get install tmux)",
         );
         return;
     };
@@ -292,8 +295,8 @@ fn a_game_without_a_seed_draws_one_of_53_bits() {
 #[test]
 fn the_cursor_and_cross_outs_read_without_colour() {
     let Some(t) = Tmux::start("nocolor") else {
-        eprintln!(
-            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in"
+        crate::common::skip(
+            "tmux is not installed, so there is no pseudo-terminal to run bbx play in",
         );
         return;
     };
@@ -332,8 +335,8 @@ fn the_cursor_and_cross_outs_read_without_colour() {
 #[test]
 fn the_help_scrolls_on_a_small_terminal_and_follows_the_profile() {
     let Some(t) = Tmux::start("small") else {
-        eprintln!(
-            "skipped: tmux is not installed, so there is no pseudo-terminal to run bbx play in"
+        crate::common::skip(
+            "tmux is not installed, so there is no pseudo-terminal to run bbx play in",
         );
         return;
     };

@@ -64,6 +64,16 @@ pub fn kill_at_random(
 /// catalogues and cache ([`isolated`]): a census works, unless given
 /// `--work-dir`, in [`cache_dir`], never in the cache of whoever runs the
 /// tests nor in the system's temporary directory.
+/// A test that cannot run here (a tool missing) says why and passes; but
+/// where `BBX_TEST_NO_SKIP` is set (CI, which installs the tools and builds
+/// the page), a skip is a failure.
+pub fn skip(why: &str) {
+    if std::env::var_os("BBX_TEST_NO_SKIP").is_some() {
+        panic!("{why}: BBX_TEST_NO_SKIP is set, so this test may not be skipped");
+    }
+    eprintln!("skipped: {why}");
+}
+
 pub fn bbx() -> Command {
     let mut command = Command::cargo_bin("bbx").expect("binary built");
     for (key, value) in isolated() {
