@@ -33,6 +33,12 @@
 //! [`Optimum::sets_forgotten`]), which only slows the search, never changes
 //! its answer. Time: the budget's deadline and token.
 //!
+//! The memo holds exact values and lower bounds alike, each under a key
+//! marked with the depth it holds for, so that the same search with a depth
+//! limit proves a lower bound and a value cut at one depth never stands for
+//! another's. The keys of a table's sets (`SetKeys`) are built once and
+//! shared by the searches that run side by side.
+//!
 //! ```
 //! use bbx::assistant::optimal::{optimum, OptimalOptions};
 //! let o = optimum("A1_B3".parse().unwrap(), &OptimalOptions::default()).unwrap();

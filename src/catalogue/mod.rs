@@ -17,6 +17,16 @@
 //! built in one go. The `spectrums` table is rebuilt in one transaction once the
 //! last molecule is in.
 //!
+//! SQL lives here only: other layers get rows and reports from
+//! [`Catalogue`]'s methods and [`Store`]'s ([`Catalogue::connection`] is for
+//! a user's own queries). A read is never a write: readers open a file
+//! read-only, wait for writers (`lock.rs`) before judging what a file is, and
+//! the one write a reader makes is SQLite's recovery of a bbx catalogue's hot
+//! journal, under the writer's lock. A catalogue's file counts as made only
+//! when nothing at all (not even a link) was at its path, and is removed only
+//! then, on a refused or interrupted first write; a journal beside no file is
+//! refused rather than left for SQLite to delete.
+//!
 //! ```
 //! use bbx::catalogue::{Catalogue, ExploreOptions};
 //! let mut c = Catalogue::open_in_memory().unwrap();

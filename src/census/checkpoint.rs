@@ -24,6 +24,18 @@
 //! a round is logged only after all its records reached their files, so the
 //! same command run again, once there is space, resumes from the rounds that
 //! really were written.
+//!
+//! After a failed write no round from the failed one on counts as written,
+//! and a log whose write failed takes no more lines. A log is removed before
+//! the files it names, so a census killed while cleaning up starts again;
+//! files are removed only once every worker has grouped all of its partitions
+//! (Ctrl-C stops grouping too), and a census whose groups are to be stored
+//! keeps them until they are. The manifest records every setting that decides
+//! the work, a verify's sample seed included: a seed drawn for a run gives way
+//! to the recorded one, so the same command resumes (the processes of a verify
+//! must then share a given seed: none is drawn for several). A census that
+//! starts waits a second for its work directory's lock, which a census listing
+//! unfinished work beside its own takes for an instant.
 
 use crate::census::summary::Tally;
 use crate::error::Error;

@@ -28,6 +28,43 @@
 //! manifest and logs, the cluster and the wait for the workers are the
 //! shared machinery of [`crate::work`].
 //!
+//! **Records and memory.** An orbit's record is 16 bytes: a hash of its
+//! spectrum's canonical form, the molecule's number, its orbit's size and its
+//! spectrum's stabiliser. A hash only routes and sorts: shared keys are traced
+//! again and compared spectrum by spectrum, so a collision costs time, never a
+//! count. Records are split by hash into partition files of about a million
+//! records (16 MB), fewer and larger when a worker's 256 files do not allow
+//! it; each partition is radix-sorted by the hash's bytes (the first pass
+//! scatters into a second buffer in order, the others sort each of its 256
+//! buckets in place, within the caches) and grouped on its own within
+//! `--memory` (a limit that would need more than 256 files a worker is
+//! refused with the least that works). `--memory` bounds the grouping only:
+//! the tracing holds the records of the rounds in flight (up to five, a unit
+//! of up to 2^24 numbers a worker each), gigabytes in a large
+//! configuration's first units.
+//!
+//! **Tracing** is [`crate::rules::sweep`]'s, in number order: most canonical
+//! molecules differ from the one before in their last atom only, and the
+//! units, checkpoints, the canonical test and the partitions' candidates are
+//! all ranges or sets of numbers, so no Gray-code order is used. On A6_B8 the
+//! sweep traces 6.8 rays a molecule instead of 25.7; the orbits a partition
+//! traces again are swept too, in number order.
+//!
+//! **The report** is the catalogue's to the byte (`tests/census.rs` compares
+//! them on every small configuration), but for its `source`: the header's
+//! note and a last line saying what was traced, in how long, with how much
+//! memory. `--no-symmetry` traces every molecule instead, as a cross-check.
+//!
+//! **Stopping and resuming.** The records live in a work directory
+//! `bbx-census-CONFIG` of [`crate::work::dir`]'s inside `--work-dir`, locked
+//! while in use; [`checkpoint`] says what is logged and cut back, so that a
+//! census stopped by Ctrl-C (it finishes the units in hand or, grouping, the
+//! partition in hand), killed, or failed on a full disk gives, when the same
+//! command runs again, the report of an uninterrupted run. A census of other
+//! settings is refused, naming the setting and both values. A census that
+//! starts tells of the unfinished work other runs left beside its own
+//! ([`unfinished`]). Across several machines, see [`crate::work::cluster`].
+//!
 //! ```no_run
 //! use bbx::census::{run, CensusOptions};
 //! let census = run("A5_B8".parse()?, &CensusOptions::default(), |_, _| {})?;

@@ -28,6 +28,10 @@
 //! stopped and run again groups the logged partitions again for its counts
 //! but hands over only the partitions (and the sample) not logged, and gives
 //! the sink the logged lines back ([`GroupSink::restore`]).
+//!
+//! A sink's work directory is `bbx-NAME-CONFIG`, with the sink's settings
+//! (the sample's size and seed among them) in its manifest, one by one; the
+//! `.sink` file is removed before the worker's log.
 
 use std::collections::BinaryHeap;
 use std::fmt;

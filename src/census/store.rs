@@ -8,6 +8,16 @@
 //! the molecules' images their groups. Only that is stored — each spectrum
 //! with its molecules' numbers —; a molecule's statistics are traced when
 //! they are read, since tracing is cheaper than storing them.
+//!
+//! The groups go into tables of their own (`census_configurations`,
+//! `census_groups`), so that nothing takes them for a catalogue, and only
+//! into a file holding nothing else of the kind. The store holds the file's
+//! writer lock (`FILE.lock`, as an exploration does) and checks the file
+//! again under it, in the one transaction that writes the groups: the file
+//! then holds the census whole, or is as it was. A refused store creates no
+//! file. The census's work directory is kept until the groups are stored, so
+//! Ctrl-C while storing stops at once (a file the store created is removed)
+//! and the same command stores them without counting again.
 
 use std::collections::BTreeMap;
 

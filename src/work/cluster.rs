@@ -6,6 +6,34 @@
 //! the same host file: one `HOST:PORT` line per process, in process order,
 //! where process I listens and the others reach it.
 //!
+//! Process I listens on line I+1's port and connects to the processes
+//! before it (without a host file, timely's convention: `localhost:2101`,
+//! `localhost:2102`, …), from 1 to 256 processes. Each waits up to ten
+//! minutes for the others; the wait, reading a connection's introduction
+//! included, looks at the budget every fifth of a second, so Ctrl-C ends it
+//! at once and a silent peer or a stranger on the port cannot hold it.
+//! Every process's workers are workers of one dataflow: a record goes to
+//! the worker owning it whichever process that is in, and results meet at
+//! worker 0 of process 0. Each process keeps its share in its own work
+//! directory, so a stopped cluster resumes when every process runs its
+//! command again.
+//!
+//! **Agreeing.** Each connection starts with both processes' [`Settings`]
+//! (bbx's version and the settings that decide the work, keyed by
+//! [`Setting`]); any difference stops both, naming
+//! it and both values. `--memory` and `--work-dir` are each machine's own.
+//!
+//! **Losing a process.** timely's communication threads panic when a
+//! connection fails. The program's panic hook hands every panic to
+//! [`PeerWatch::on_panic`] first, which recognises them by name, records
+//! the loss and stops the workers that meet it (parked, not unwound:
+//! timely's destructors would panic again and abort); [`wait_for_workers`]
+//! then returns the loss as an error (a system failure, exit status 3 in
+//! the binary) instead of joining them. The library installs no hook and
+//! keeps no global state: the watch is a value the work's options carry. A
+//! run that fails before doing any work removes what it made (its manifest,
+//! and the directories it made, each while empty).
+//!
 //! ```
 //! use bbx::work::cluster::parse_hostfile;
 //! let hosts = parse_hostfile("# the machines\n10.0.0.1:2101\n10.0.0.2:2101\n", "hosts.txt", 2).unwrap();
