@@ -58,7 +58,7 @@ impl std::error::Error for ParseError {}
 /// Everything that can go wrong in the bbx library.
 ///
 /// Messages that say what would get further name a
-/// [`Setting`](crate::setting::Setting), never a command-line flag:
+/// [`Setting`], never a command-line flag:
 /// [`show`](Error::show) names the settings the way a front does, and
 /// `Display` in plain words ([`Plain`]).
 #[derive(Debug, thiserror::Error)]

@@ -18,7 +18,7 @@
 //!
 //! The work keeps to a [`Budget`] (its deadline, token and memory bound)
 //! and to sets of at most [`NEXT_RAY_LIMIT`] molecules; when it cannot
-//! answer, [`PolicyRay::unanswered`] says why.
+//! answer, its `unanswered` says why.
 //!
 //! ```
 //! use bbx::assistant::next::{Stop, next_ray};

@@ -61,7 +61,7 @@ use crate::work::units::{self, Job, Progress, Units, Value};
 pub const FORMAT: u32 = 1;
 
 /// Sets with at least this many molecules are cut a level deeper (by
-/// default), down to [`MAX_LEVELS`] rays from the root.
+/// default), down to 8 rays from the root.
 pub const DEEPER: usize = 2048;
 
 /// Sets of fewer molecules than this (or than a sixteenth of the sets

@@ -70,7 +70,7 @@ pub struct Groups {
 }
 
 /// What a catalogue file holds of one configuration, opened read-only (see
-/// the [module documentation](self)).
+/// the module documentation).
 #[derive(Debug)]
 pub struct Store {
     config: Config,

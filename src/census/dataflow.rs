@@ -4,15 +4,15 @@
 //! several threads and several processes is how many peers a worker has.
 //!
 //! 1. Agree with the others on the round to resume from (the last round every
-//!    worker logged) and cut its partition files back to it ([`resume`]).
+//!    worker logged) and cut its partition files back to it (`resume`).
 //! 2. Trace its units, round by round, sending each record to the worker that
 //!    owns its key; the writing operator holds the records arriving per
 //!    round, appends them to the partition files once the round is complete
-//!    everywhere, and says so; the worker then logs the round ([`trace`]).
+//!    everywhere, and says so; the worker then logs the round (`trace`).
 //! 3. Agree that every worker finished (none was stopped), then group its
-//!    partitions one at a time ([`group`]), and agree that every worker
+//!    partitions one at a time (`group`), and agree that every worker
 //!    grouped them all.
-//! 4. Send its summary to worker 0, which adds them up ([`gather`]).
+//! 4. Send its summary to worker 0, which adds them up (`gather`).
 //!
 //! Each dataflow ends in timely's [`Capture`]: its operators emit what they
 //! have to say, and the worker reads it from the capture's channel

@@ -58,7 +58,7 @@ pub struct VerifyOptions {
     pub rules: Rules,
     /// Check every ambiguous spectrum and this many unique ones drawn at
     /// random (all of them when there are fewer); `None`: every spectrum (in
-    /// memory), or [`DEFAULT_SAMPLE`](stream::DEFAULT_SAMPLE) unique ones
+    /// memory), or [`DEFAULT_SAMPLE`] unique ones
     /// (streamed).
     pub sample: Option<usize>,
     /// Seed of the random choices (a ChaCha8 generator seeded with

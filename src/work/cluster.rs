@@ -91,8 +91,8 @@ const MAX_SETTINGS_BYTES: u32 = 4096;
 const INTRODUCTION: Duration = Duration::from_secs(10);
 
 /// How long the processes of a work wait for each other, and what stops
-/// the wait sooner (Ctrl-C, a deadline): it is looked at every
-/// [`LOOK`] or so.
+/// the wait sooner (Ctrl-C, a deadline): it is looked at every fifth of
+/// a second or so.
 #[derive(Debug, Clone, Copy)]
 pub struct Wait<'a> {
     /// The longest wait for the other processes.
@@ -312,7 +312,7 @@ impl Cluster {
     /// patience; each starts by comparing `settings`, and processes whose
     /// settings differ refuse to work together (both of them, naming the
     /// setting). Stopped by `wait`'s budget while waiting for the others
-    /// (within [`LOOK`] or so): the cut, and no worker started.
+    /// (within a fifth of a second or so): the cut, and no worker started.
     ///
     /// A connection lost while the workers run makes timely's threads
     /// panic: `watch` hears of it through the program's panic hook (see
@@ -616,7 +616,7 @@ impl Settings {
 }
 
 /// Settings are written (in a work directory's manifest) as pairs of a name and a
-/// value, and read back as [`decode`](Settings::decode) reads them.
+/// value, and read back as `Settings::decode` reads them.
 impl serde::Serialize for Settings {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.iter().map(|(k, v)| (wire_name(k), v)))
