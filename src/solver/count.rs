@@ -134,22 +134,31 @@ impl Counted {
         let k0 = *self.atoms.start();
         let cells = self.shape.cells();
         let mut out = Vec::with_capacity(n);
+        // The atoms placed and the cells free of the branch drawn last: a
+        // branch's free cells are the whole box less a few, and draws often
+        // come from one branch (all of them, before any ray).
+        let mut last: Option<(usize, Vec<usize>, Vec<usize>)> = None;
         for _ in 0..n {
             let x = rng.random::<f64>() * acc;
             let at = cumulative
                 .partition_point(|c| c.0 < x)
                 .min(cumulative.len() - 1);
             let (_, l, i) = cumulative[at];
-            let leaf = &self.leaves[l];
-            let mut known = vec![None; cells];
-            let mut atoms: Vec<usize> = Vec::new();
-            for &(c, v) in &leaf.decided {
-                known[c] = Some(v);
-                if v {
-                    atoms.push(c);
+            if last.as_ref().is_none_or(|(drawn, _, _)| *drawn != l) {
+                let leaf = &self.leaves[l];
+                let mut known = vec![None; cells];
+                let mut placed: Vec<usize> = Vec::new();
+                for &(c, v) in &leaf.decided {
+                    known[c] = Some(v);
+                    if v {
+                        placed.push(c);
+                    }
                 }
+                let free: Vec<usize> = (0..cells).filter(|&c| known[c].is_none()).collect();
+                last = Some((l, placed, free));
             }
-            let free: Vec<usize> = (0..cells).filter(|&c| known[c].is_none()).collect();
+            let (_, placed, free) = last.as_ref()?;
+            let mut atoms = placed.clone();
             let more = (k0 + i).saturating_sub(atoms.len());
             atoms.extend(
                 rand::seq::index::sample(rng, free.len(), more)
