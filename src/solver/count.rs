@@ -97,6 +97,23 @@ struct Leaf {
     ways: Vec<u128>,
 }
 
+impl Leaf {
+    /// The atoms this branch placed, and the cells it left free, of a box
+    /// of `cells` cells.
+    fn placed_and_free(&self, cells: usize) -> (Vec<usize>, Vec<usize>) {
+        let mut known = vec![None; cells];
+        let mut placed = Vec::new();
+        for &(c, v) in &self.decided {
+            known[c] = Some(v);
+            if v {
+                placed.push(c);
+            }
+        }
+        let free = (0..cells).filter(|&c| known[c].is_none()).collect();
+        (placed, free)
+    }
+}
+
 impl Counted {
     /// Whether every ray not shot was followed through every branch: the
     /// ranking of [`Counted::splits`] is exact. Otherwise it is empty, and
@@ -145,16 +162,7 @@ impl Counted {
                 .min(cumulative.len() - 1);
             let (_, l, i) = cumulative[at];
             if last.as_ref().is_none_or(|(drawn, _, _)| *drawn != l) {
-                let leaf = &self.leaves[l];
-                let mut known = vec![None; cells];
-                let mut placed: Vec<usize> = Vec::new();
-                for &(c, v) in &leaf.decided {
-                    known[c] = Some(v);
-                    if v {
-                        placed.push(c);
-                    }
-                }
-                let free: Vec<usize> = (0..cells).filter(|&c| known[c].is_none()).collect();
+                let (placed, free) = self.leaves[l].placed_and_free(cells);
                 last = Some((l, placed, free));
             }
             let (_, placed, free) = last.as_ref()?;
@@ -183,15 +191,7 @@ impl Counted {
         let cells = self.shape.cells();
         let mut out = Vec::with_capacity(self.total() as usize);
         for leaf in &self.leaves {
-            let mut known = vec![None; cells];
-            let mut placed: Vec<usize> = Vec::new();
-            for &(c, v) in &leaf.decided {
-                known[c] = Some(v);
-                if v {
-                    placed.push(c);
-                }
-            }
-            let free: Vec<usize> = (0..cells).filter(|&c| known[c].is_none()).collect();
+            let (placed, free) = leaf.placed_and_free(cells);
             for (i, &ways) in leaf.ways.iter().enumerate() {
                 if ways == 0 {
                     continue;

@@ -303,10 +303,14 @@ impl SolveReport {
     /// when it did not finish, the report is as it was (and
     /// [`SolveReport::rank_exactly`] tries the forward walk or a sample).
     pub fn count_exactly(&mut self, prior: Prior, budget: &Budget) -> Result<Ended, Error> {
-        let sol = &self.solution;
-        let (observed, rules, atoms) = (&sol.observation, sol.rules, sol.atoms.clone());
-        let c = count::count(observed, rules, atoms, budget)?;
+        let c = self.count_within(budget)?;
         self.take_count(c, prior, budget)
+    }
+
+    /// The exact count of the solution's question, within `budget`.
+    fn count_within(&self, budget: &Budget) -> Result<Finished<Option<Counted>>, Error> {
+        let sol = &self.solution;
+        count::count(&sol.observation, sol.rules, sol.atoms.clone(), budget)
     }
 
     /// [`SolveReport::count_exactly`] with the count `c` already made (of
@@ -400,9 +404,7 @@ impl SolveReport {
     /// ([`SolveReport::rank_exactly`]), and each cell's chance of an atom
     /// ([`SolveReport::count_atoms`]). Returns how the work ended.
     pub fn work_out(&mut self, prior: Prior, budget: &Budget) -> Result<Ended, Error> {
-        let sol = &self.solution;
-        let (observed, rules, atoms) = (&sol.observation, sol.rules, sol.atoms.clone());
-        let c = count::count(observed, rules, atoms, &budget.share(COUNT_SHARE))?;
+        let c = self.count_within(&budget.share(COUNT_SHARE))?;
         self.work_out_with(c, prior, budget)
     }
 
