@@ -118,7 +118,26 @@ impl Tmux {
             .ok()?;
         let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
             .unwrap_or_default();
-        children.split_whitespace().next().map(str::to_string)
+        if let Some(child) = children.split_whitespace().next() {
+            return Some(child.to_string());
+        }
+        // Kernels without the `children` file: the process whose parent
+        // (the fourth field of `stat`, after the name in parentheses) is the shell.
+        std::fs::read_dir("/proc")
+            .ok()?
+            .flatten()
+            .find_map(|entry| {
+                let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+                let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+                let parent: u32 = stat
+                    .rsplit_once(')')?
+                    .1
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse()
+                    .ok()?;
+                (parent == shell).then(|| pid.to_string())
+            })
     }
 
     fn file(&self, name: &str) -> String {
@@ -243,7 +262,9 @@ fn a_closed_terminal_ends_the_game() {
         return;
     };
     t.line(&format!("{} play --seed 5", bin().display()));
-    t.wait_for("bbx play");
+    // The game's title, not the command line typed (which also says "bbx
+    // play"): by then the shell has started the game.
+    t.wait_for("bbx play · A4_B8, standard rules, seed 5 ");
     let Some(game) = t.game_pid() else {
         crate::common::skip("the game's process cannot be found through /proc");
         return;
