@@ -41,7 +41,7 @@ use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::Observation;
 use crate::rules::symmetry::Transform;
 use crate::solver::Certainty;
-use crate::solver::infer::trace_known;
+use crate::solver::infer::{At, trace_known_from};
 use crate::solver::solution::{OutcomeClass, Split, best_first};
 
 /// The most branches a count walks before it stops (then
@@ -353,8 +353,17 @@ enum Stop {
 struct Walk<'b> {
     shape: Shape,
     rules: Rules,
-    /// The rays shot: each once, from the end it was shot at.
-    shot: Vec<(usize, Outcome)>,
+    /// The rays shot: each once, from the end it was shot at, with its
+    /// index in [`Walk::saved`].
+    shot: Vec<(usize, Outcome, usize)>,
+    /// Per ray shot, then per border position (a ray followed): where the
+    /// ray stood when the cells decided no longer told its way, or `None`
+    /// once it ended as observed, each with the length of the trail then
+    /// (valid in the branches below: a ray goes on from there, not from
+    /// its entry).
+    saved: Vec<Vec<(usize, Option<At>)>>,
+    /// The indices of [`Walk::saved`] in the order their states were saved.
+    saved_order: Vec<usize>,
     /// The border positions not shot.
     unshot: Vec<usize>,
     min: usize,
@@ -372,6 +381,11 @@ struct Walk<'b> {
     cells: Vec<Vec<i128>>,
     /// Per count: what every free cell of every branch got.
     free_share: Vec<i128>,
+    /// For each cell of the trail, per count, [`Walk::by_atoms`] and
+    /// [`Walk::free_share`] when it was decided: what the branches below it
+    /// added, worked out when it is undone, is its due in [`Walk::cells`]
+    /// (so that a branch costs the same however many cells it decided).
+    since: Vec<(u128, i128)>,
     rays: Vec<Option<Vec<Vec<u128>>>>,
     /// Whether the branches follow the rays not shot (else they are kept).
     rank: bool,
@@ -415,15 +429,55 @@ impl Walk<'_> {
         if atom {
             self.placed += 1;
         }
+        let at = self
+            .by_atoms
+            .iter()
+            .copied()
+            .zip(self.free_share.iter().copied());
+        self.since.extend(at);
     }
 
     fn undo(&mut self) {
         if let Some(c) = self.trail.pop() {
-            if self.known[c] == Some(true) {
+            let atom = self.known[c] == Some(true);
+            // The branches below `c`: each free cell's share, taken back
+            // from `c`, which was decided there; their molecules, when
+            // `c` holds an atom in all of them.
+            let counts = self.by_atoms.len();
+            let from = self.since.len() - counts;
+            for (i, (w, share)) in self.since.drain(from..).enumerate() {
+                let row = &mut self.cells[c];
+                row[i] -= self.free_share[i] - share;
+                if atom {
+                    row[i] += (self.by_atoms[i] - w) as i128;
+                }
+            }
+            if atom {
                 self.placed -= 1;
             }
             self.known[c] = None;
             self.free += 1;
+            // The rays' states saved below this cell no longer hold.
+            let len = self.trail.len();
+            while let Some(&id) = self.saved_order.last() {
+                if self.saved[id].last().is_none_or(|&(at, _)| at <= len) {
+                    break;
+                }
+                self.saved[id].pop();
+                self.saved_order.pop();
+            }
+        }
+    }
+
+    /// Saves where ray `id` stands in this branch (`None`: it ended as
+    /// observed).
+    fn save(&mut self, id: usize, at: Option<At>) {
+        let len = self.trail.len();
+        if let Some(last) = self.saved[id].last_mut().filter(|(l, _)| *l == len) {
+            last.1 = at;
+        } else {
+            self.saved[id].push((len, at));
+            self.saved_order.push(id);
         }
     }
 
@@ -441,11 +495,17 @@ impl Walk<'_> {
         }
         let filled = self.placed == self.max;
         for i in 0..self.shot.len() {
-            let (pos, seen) = self.shot[i];
-            match trace_known(&self.known, filled, self.shape, self.rules, pos) {
-                Ok(o) if o == seen => {}
+            let (pos, seen, id) = self.shot[i];
+            let from = match self.saved[id].last() {
+                Some((_, None)) => continue,
+                Some(&(_, at)) => at,
+                None => None,
+            };
+            match trace_known_from(&self.known, filled, self.shape, self.rules, pos, from) {
+                Ok(o) if o == seen => self.save(id, None),
                 Ok(_) => return Probe::Prune,
-                Err(c) => {
+                Err((c, at)) => {
+                    self.save(id, Some(at));
                     // The rays checked before this one were fine: look at
                     // this one first in the branches below.
                     self.shot.swap(0, i);
@@ -517,13 +577,6 @@ impl Walk<'_> {
                 0
             };
             self.free_share[i] += share;
-            for &c in &self.trail {
-                let row = &mut self.cells[c];
-                row[i] -= share;
-                if self.known[c] == Some(true) {
-                    row[i] += w as i128;
-                }
-            }
         }
         let bytes = 64 + 16 * (self.trail.len() + self.by_atoms.len()) as u64;
         if self.leaves.as_ref().is_some_and(|l| l.len() >= KEPT_LEAVES)
@@ -573,12 +626,18 @@ impl Walk<'_> {
             return Probe::Prune;
         }
         let filled = self.placed == self.max;
-        match trace_known(&self.known, filled, self.shape, self.rules, self.following) {
+        let id = self.shot.len() + self.following - 1;
+        let from = self.saved[id].last().and_then(|&(_, at)| at);
+        let (known, shape, rules) = (&self.known, self.shape, self.rules);
+        match trace_known_from(known, filled, shape, rules, self.following, from) {
             Ok(o) => {
                 self.outcome = o;
                 Probe::Done
             }
-            Err(c) => Probe::Need(c),
+            Err((c, at)) => {
+                self.save(id, Some(at));
+                Probe::Need(c)
+            }
         }
     }
 
@@ -646,7 +705,9 @@ pub fn count(
         }
     }
     let positions = shape.positions();
-    let shot: Vec<(usize, Outcome)> = observed.rays();
+    let shot: Vec<(usize, Outcome, usize)> = (observed.rays().into_iter().enumerate())
+        .map(|(id, (pos, seen))| (pos, seen, id))
+        .collect();
     let unshot: Vec<usize> = (1..=positions)
         .filter(|&q| observed.get(q).is_none())
         .collect();
@@ -670,6 +731,8 @@ pub fn count(
     let mut walk = Walk {
         shape,
         rules,
+        saved: vec![Vec::new(); shot.len() + positions],
+        saved_order: Vec::new(),
         shot,
         unshot,
         min,
@@ -682,6 +745,7 @@ pub fn count(
         by_atoms: vec![0; counts],
         cells: vec![vec![0; counts]; n],
         free_share: vec![0; counts],
+        since: Vec::new(),
         rays: vec![None; positions],
         rank: false,
         followed,

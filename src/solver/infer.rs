@@ -359,7 +359,9 @@ impl Inference<'_> {
 }
 
 /// Where a walk stands: cell, heading, and whether it is still at the entry.
-type At = (isize, isize, Heading, bool);
+/// Where a ray stands: its cell (row, column, from 1; the border's at its
+/// entry), its heading, and whether this is its first step.
+pub(crate) type At = (isize, isize, Heading, bool);
 
 /// The step a ray standing at `at` makes when the cell ahead, the one
 /// diagonally ahead on its left and the one on its right hold `[a, l, r]`
@@ -401,20 +403,26 @@ fn step(p: Shape, rules: Rules, (x, y, d, first): At, [a, l, r]: [bool; 3]) -> S
 
 /// Where the ray from border position `pos` ends when the cells are as
 /// `known` says (`None`: undecided; with `filled`, every undecided cell is
-/// empty), or the first undecided cell its way depends on. A reflection at
-/// an edge that comes back out where it entered is a reflection.
-pub(crate) fn trace_known(
+/// empty), or the first undecided cell its way depends on, with the state
+/// that needs it (to go on from once that cell is decided). It starts from
+/// `from`, a state the cells decided lead it to (`None`: its entry). A
+/// reflection at an edge that comes back out where it entered is a
+/// reflection.
+pub(crate) fn trace_known_from(
     known: &[Option<bool>],
     filled: bool,
     p: Shape,
     rules: Rules,
     pos: usize,
-) -> Result<Outcome, usize> {
+    from: Option<At>,
+) -> Result<Outcome, (usize, At)> {
     let (wi, hi) = (p.width as isize, p.height as isize);
     let inside = |r: isize, c: isize| r >= 1 && c >= 1 && r <= hi && c <= wi;
     let cell = |r: isize, c: isize| ((r - 1) * wi + (c - 1)) as usize;
-    let q = port(p, pos);
-    let mut at: At = (q.row as isize, q.col as isize, q.heading, true);
+    let mut at: At = from.unwrap_or_else(|| {
+        let q = port(p, pos);
+        (q.row as isize, q.col as isize, q.heading, true)
+    });
     for _ in 0..4 * p.cells() + 8 {
         let (x, y, d, _) = at;
         let (dr, dc) = d.delta();
@@ -433,7 +441,7 @@ pub(crate) fn trace_known(
                 v[i] = match known[cell(r, c)] {
                     Some(b) => b,
                     None if filled => false,
-                    None => return Err(cell(r, c)),
+                    None => return Err((cell(r, c), at)),
                 };
             }
         }
