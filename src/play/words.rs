@@ -783,13 +783,16 @@ fn ranked_lines(p: Shape, a: &Answer) -> Lines {
         ),
         Ranking::Unranked(_) => String::new(),
     };
-    let (q, left) = (s.position, s.expected_remaining);
+    let estimate = matches!(a.ranking, Ranking::Sample(_));
+    let q = s.position;
+    let left = crate::error::mean(s.expected_remaining, estimate);
     let (name, arrow) = (position_name(p, q), arrow(p, q));
-    let best = format!("best ray {q} ({name}, the {arrow}): {left:.2} molecules expected left");
+    let best = format!("best ray {q} ({name}, the {arrow}): {left} molecules expected left");
     let mut lines = vec![line(best + &partial)];
     for s in a.ranked.iter().skip(1).take(2) {
-        let (q, left) = (s.position, s.expected_remaining);
-        lines.push(dim(format!("  then ray {q} ({left:.2})")));
+        let q = s.position;
+        let left = crate::error::mean(s.expected_remaining, estimate);
+        lines.push(dim(format!("  then ray {q} ({left})")));
     }
     lines
 }

@@ -3,7 +3,7 @@
 use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered};
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
-use crate::error::{grouped, quantity};
+use crate::error::{grouped, mean};
 use crate::render::board::position_name;
 use crate::render::solve::{limit_raised, puzzle_line, verdict};
 use crate::rules::config::Shape;
@@ -28,7 +28,7 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
         naming.name(Setting::Max),
         if report.count == 1 { "fits" } else { "fit" },
     );
-    let molecules = quantity(report.count, "molecule", "molecules");
+    let molecules = crate::error::counted(report.count, "molecule", "molecules");
     let counted = report.known != Known::AtLeast;
     if counted || report.ended.is_complete() || (cut.is_some() && report.count == 0) {
         out.push_str(&format!("{}\n", verdict(report, naming)));
@@ -69,14 +69,24 @@ pub fn suggest_text(suggestion: &Suggestion, top: usize, naming: &dyn Naming) ->
             out.push_str(&format!("{}\n", caveat.show(naming)));
         }
         out.push_str("\nrays to shoot next, best first:\n");
-        out.push_str("   ray  position          outcomes  expected left  bits\n");
-        for s in report.splits.iter().take(top) {
+        let rows: Vec<_> = (report.splits.iter().take(top))
+            .map(|s| (s, mean(s.expected_remaining, report.sample.is_some())))
+            .collect();
+        // The column of the molecules expected left as wide as its widest.
+        let width = (rows.iter().map(|(_, left)| left.chars().count()))
+            .max()
+            .unwrap_or(0)
+            .max("expected left".len());
+        out.push_str(&format!(
+            "   ray  position          outcomes  {:>width$}  bits\n",
+            "expected left"
+        ));
+        for (s, left) in rows {
             out.push_str(&format!(
-                "{:>6}  {:<18}{:>8}{:>15.2}{:>6.2}\n",
+                "{:>6}  {:<18}{:>8}  {left:>width$}{:>6.2}\n",
                 s.position,
                 position_name(p, s.position),
                 s.classes.len(),
-                s.expected_remaining,
                 s.entropy
             ));
         }

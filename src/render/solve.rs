@@ -5,7 +5,7 @@ use itertools::Itertools as _;
 use std::fmt::Write as _;
 
 use crate::control::{Cut, Ended};
-use crate::error::{about, grouped, quantity};
+use crate::error::{about, grouped, mean, quantity};
 use crate::render::board::{board, grid, marks_in, observed_marks, position_name};
 use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
@@ -253,14 +253,15 @@ pub fn solve_text_in(
             let _ = writeln!(out, "  {}", caveat.show(naming));
         }
         for s in report.splits.iter().take(10) {
-            let classes = (s.classes.iter()).map(|c| format!("{} ×{}", c.outcome.words(), c.count));
+            let classes = (s.classes.iter())
+                .map(|c| format!("{} ×{}", c.outcome.words(), grouped(c.count as u128)));
             let _ = writeln!(
                 out,
-                "  ray {} ({}): {}; {:.2} expected to remain",
+                "  ray {} ({}): {}; {} expected to remain",
                 s.position,
                 position_name(p, s.position),
                 classes.format(", "),
-                s.expected_remaining
+                mean(s.expected_remaining, report.sample.is_some())
             );
         }
         if report.splits.len() > 10 {
@@ -656,7 +657,7 @@ pub fn solve_page(
                     s.position.to_string(),
                     position_name(p, s.position),
                     s.classes.len().to_string(),
-                    format!("{:.2}", s.expected_remaining),
+                    mean(s.expected_remaining, report.sample.is_some()),
                     format!("{:.2}", s.entropy),
                 ]
             })
