@@ -487,7 +487,19 @@ struct Base<'a> {
     shot: Vec<bool>,
     /// The budget, asked as greedy weighs rays.
     ticker: Ticker<'a>,
+    /// Per molecule, a random word: a set's key is the sum of its words.
+    words: Vec<u128>,
+    /// The totals of the sets played so far (of [`MEMO_FROM`] molecules or
+    /// more), by key: the games after one first ray meet many of the sets
+    /// that those after another meet (a total depends on its set alone).
+    memo: HashMap<u128, u64>,
 }
+
+/// The smallest set whose base total is remembered.
+const MEMO_FROM: usize = 16;
+
+/// The most totals a base remembers (then it forgets them all).
+const MEMO_MOST: usize = 1 << 21;
 
 impl<'a> Base<'a> {
     /// The base policy of `t` within `budget`, playing sets of at most
@@ -505,6 +517,10 @@ impl<'a> Base<'a> {
             exact: keys.map(|keys| SetOptimum::new(t, budget, keys, BASE_MEMORY)),
             shot: vec![false; t.rays],
             ticker: budget.ticker(256),
+            words: (0..t.count as u64)
+                .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x6261_7365))
+                .collect(),
+            memo: HashMap::new(),
         }
     }
 
@@ -530,11 +546,23 @@ impl<'a> Base<'a> {
         {
             return exact.rays(set);
         }
-        step(&mut self.ticker, set.len())?;
-        match choose(self.t, set, &self.shot, Policy::Greedy, &mut self.ticker)? {
-            Some(q) => self.after(set, q),
-            None => Ok(0),
+        let key = (set.len() >= MEMO_FROM)
+            .then(|| (set.iter()).fold(0u128, |k, &m| k.wrapping_add(self.words[m as usize])));
+        if let Some(&total) = key.and_then(|k| self.memo.get(&k)) {
+            return Ok(total);
         }
+        step(&mut self.ticker, set.len())?;
+        let total = match choose(self.t, set, &self.shot, Policy::Greedy, &mut self.ticker)? {
+            Some(q) => self.after(set, q)?,
+            None => 0,
+        };
+        if let Some(k) = key {
+            if self.memo.len() >= MEMO_MOST {
+                self.memo.clear();
+            }
+            self.memo.insert(k, total);
+        }
+        Ok(total)
     }
 }
 

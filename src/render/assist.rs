@@ -213,7 +213,7 @@ pub fn policy_text(next: &PolicyRay, shape: impl Into<Shape>, naming: &dyn Namin
     if !next.candidates.is_empty() {
         out.push_str(&format!(
             "rays it weighed, best first, on the {} molecules:\n",
-            next.molecules
+            grouped(next.molecules as u128)
         ));
         out.push_str("   ray  position          rays expected from here\n");
         for c in &next.candidates {
@@ -222,7 +222,7 @@ pub fn policy_text(next: &PolicyRay, shape: impl Into<Shape>, naming: &dyn Namin
                 c.ray,
                 position_name(shape, c.ray),
                 c.expected_rays,
-                c.rays_total
+                grouped(c.rays_total)
             ));
         }
     }
