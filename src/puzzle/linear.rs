@@ -1,10 +1,10 @@
-//! Puzzles in the linear form: `A4_B8` and the spectrum string, `?` for rays
-//! not shot.
+//! Puzzles in the linear form: `A4_B8` (or a range of atom counts,
+//! `A3-6_B8`) and the spectrum string, `?` for rays not shot.
 
 use crate::error::{Error, ParseError, quote};
 use crate::puzzle::marks::{ShotMark, mark_kind, observation_from_marks};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, tokens};
-use crate::rules::config::Config;
+use crate::rules::config::ConfigRange;
 use crate::rules::notation::Notation;
 
 pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseError> {
@@ -24,14 +24,16 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
     let err = |column: usize, msg: String| ParseError::new(origin, n, column, msg);
     let words = tokens(line);
     let (config_col, config_text) = words[0];
-    let config: Config = config_text.parse().map_err(|e| match e {
+    // One count (`A4_B8`) or a range (`A3-6_B8`, as Tatham's `8x8, 3-6
+    // balls` hides).
+    let config: ConfigRange = config_text.parse().map_err(|e| match e {
         Error::Config { reason, .. } => err(
             config_col,
             format!("invalid configuration {}: {reason}", quote(config_text)),
         ),
         other => err(config_col, other.to_string()),
     })?;
-    let p = config.shape();
+    let p = config.shape;
     let positions = p.positions();
     let Some(&(col, spectrum)) = words.get(1) else {
         return Err(err(
@@ -93,8 +95,8 @@ pub(super) fn parse_linear(text: &str, origin: &str) -> Result<Puzzle, ParseErro
         origin: origin.to_string(),
         format: Format::Linear,
         observation,
-        atoms: Some(config.atoms),
-        atom_range: None,
+        atoms: config.exact().map(|c| c.atoms),
+        atom_range: config.exact().is_none().then(|| config.atoms()),
         guess: None,
         rules: None,
     })

@@ -674,7 +674,7 @@ pub(crate) fn tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Whether the line's first word starts with `An_Bp` (any case).
+/// Whether the line's first word starts with `An_Bp`, or `Am-M_Bp` for a range (any case).
 pub(crate) fn starts_with_config(line: &str) -> bool {
     let Some(&(_, word)) = tokens(line).first() else {
         return false;
@@ -684,7 +684,15 @@ pub(crate) fn starts_with_config(line: &str) -> bool {
     if b.is_empty() || !b[0].eq_ignore_ascii_case(&b'a') {
         return false;
     }
-    let n = digits(1);
+    let mut n = digits(1);
+    // A range of counts: `A3-6_B8`.
+    if n > 0 && b.get(1 + n) == Some(&b'-') {
+        let more = digits(2 + n);
+        if more == 0 {
+            return false;
+        }
+        n += 1 + more;
+    }
     if n == 0
         || b.get(1 + n) != Some(&b'_')
         || !b.get(2 + n).is_some_and(|c| c.eq_ignore_ascii_case(&b'b'))
