@@ -1267,9 +1267,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn best_ray_time(b: &Browser, click: &str) -> f64 {
     b.eval("(window.clicked = performance.now(), true)");
     b.click(click);
-    // The best ray ringed, or none needed: one molecule fits.
+    // The best ray ringed, or none needed (one molecule fits), or not
+    // ranked (and then why).
     b.wait_for(
-        "document.querySelector('#board .slot.hot') || document.getElementById('side').innerText.includes('best ray: none')",
+        "document.querySelector('#board .slot.hot') || /best ray: (none|not ranked)/.test(document.getElementById('side').innerText)",
         "the best ray",
         WAIT,
     );
@@ -1322,6 +1323,61 @@ fn measure_the_page() {
     let html = root().join("web/dist/index.html");
     let bytes = std::fs::metadata(&html).unwrap().len();
     println!("web/dist/index.html: {bytes} bytes");
+
+    // Tatham's presets: the coach's answer at the opening and after each
+    // of three rays (the first positions not yet lit of 2, 7, 12, 17, …),
+    // three games each.
+    for game in ["A3_B5", "A5_B8", "A3-6_B8", "A4-10_B10"] {
+        let mut times = Vec::new();
+        for seed in 1..=3 {
+            let b = Browser::start(Screen::Desktop(1280, 900));
+            open(&b, &url);
+            let mut twin = new_game(&b, game, seed);
+            times.push(best_ray_time(&b, "#c-best"));
+            for _ in 0..3 {
+                let Some(q) = (2..).step_by(5).take_while(|&q| q <= 40).find(|&q| {
+                    twin.game().observation().get(q).is_none()
+                        && q <= twin.game().observation().shape().positions()
+                }) else {
+                    break;
+                };
+                times.push(best_ray_time(&b, &format!("#board [data-pos=\"{q}\"]")));
+                twin.0.apply(Move::Press {
+                    at: Target::Border(q),
+                    secondary: false,
+                });
+            }
+        }
+        println!(
+            "{game}: best ray (ms) median {:.0} max {:.0} over {} answers",
+            median(times.clone()),
+            max(&times),
+            times.len()
+        );
+    }
+
+    // Rollout's next ray at A4_B8's opening, from choosing it in the menu
+    // to its line in the side panel.
+    let mut rollout = Vec::new();
+    for seed in 1..=3 {
+        let b = Browser::start(Screen::Desktop(1280, 900));
+        open(&b, &url);
+        new_game(&b, "A4_B8", seed);
+        best_ray_time(&b, "#c-best");
+        b.eval("(window.chosen = performance.now(), true)");
+        choose_policy(&b, "rollout");
+        policy_said(&b, "rollout");
+        rollout.push(
+            b.eval("performance.now() - window.chosen")
+                .as_f64()
+                .unwrap(),
+        );
+    }
+    println!(
+        "rollout's next ray at A4_B8's opening (ms): median {:.0} max {:.0}",
+        median(rollout.clone()),
+        max(&rollout)
+    );
 }
 
 /// Screenshots of the page at a phone's and a desktop's size, into
