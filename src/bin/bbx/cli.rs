@@ -534,6 +534,17 @@ pub fn stopped(as_json: bool, kind: &str, message: &str, status: Status) -> (Str
     }
 }
 
+/// A command stopped by Ctrl-C or a time limit (`ended`) with nothing more
+/// to report than `message` (exit status 130 or 4).
+pub fn stopped_by(as_json: bool, ended: Ended, message: &bbx::setting::Text) -> (String, Status) {
+    let message = message.show(&Flags);
+    if ended == Ended::Cancelled {
+        stopped(as_json, "interrupted", &message, Status::Interrupted)
+    } else {
+        stopped(as_json, "time_limit", &message, Status::Incomplete)
+    }
+}
+
 /// A search stopped by a limit before it found anything (exit status 4),
 /// as every command reports it: `message` on standard error and, in
 /// `--json` mode, the error object, of kind `memory_limit` when the memory
@@ -914,32 +925,14 @@ impl CensusArgs {
     /// other parallel work too).
     pub fn cluster(&self) -> bbx::Result<bbx::work::cluster::Cluster> {
         threads(self.workers)?;
-        if let Some(dir) = &self.work_dir
-            && dir.exists()
-            && !dir.is_dir()
-        {
-            return Err(bbx::Error::invalid(format!(
-                "--work-dir {}: is a file, not a directory: give the directory in which the census makes its own",
-                dir.display()
-            )));
-        }
-        if let Some(hosts) = &self.hostfile
-            && self.processes == 1
-        {
-            return Err(bbx::Error::invalid(format!(
-                "--hostfile {}: a host file is for a census on several processes: give --processes N too, or leave it out",
-                hosts.display()
-            )));
-        }
-        bbx::work::cluster::Cluster::new(
-            self.workers.unwrap_or_else(|| {
-                std::thread::available_parallelism()
-                    .map_or(1, |n| n.get())
-                    .min(bbx::work::cluster::MAX_WORKERS)
-            }),
-            self.processes,
-            self.process,
-            self.hostfile.as_deref(),
+        let (n, i, hosts) = (self.processes, self.process, self.hostfile.as_deref());
+        let several = "a census on several processes";
+        cluster(
+            self.workers,
+            (n, i, hosts),
+            self.work_dir.as_deref(),
+            "census",
+            several,
         )
     }
 
@@ -951,20 +944,12 @@ impl CensusArgs {
         cluster: bbx::work::cluster::Cluster,
         faults: bbx::control::Faults,
     ) -> bbx::Result<bbx::census::CensusOptions> {
-        let work_dir = match &self.work_dir {
-            Some(dir) => dir.clone(),
-            None => default_work_dir()?,
-        };
         Ok(bbx::census::CensusOptions {
             budget: bbx::control::Budget::default()
                 .with_memory(Some(self.memory))
                 .with_cancel(interrupt()),
-            work_dir,
-            peers: if cluster.processes > 1 {
-                peer_watch()
-            } else {
-                bbx::work::cluster::PeerWatch::default()
-            },
+            work_dir: work_dir(self.work_dir.as_ref())?,
+            peers: peers(&cluster),
             cluster,
             faults,
             ..bbx::census::CensusOptions::default()
@@ -1026,5 +1011,148 @@ pub fn interrupted_census(
             "interrupted: {} of {} molecules counted; {kept} is kept in {dir}: run the same command to resume",
             done.counted, done.total
         )
+    }
+}
+
+/// The cluster of `workers` threads a process (all cores, at most 256, by
+/// default) and `(processes, process, hostfile)`, once `--work-dir` (where
+/// the `what` makes its own) and `--hostfile` (for `several`) are seen to
+/// make sense.
+fn cluster(
+    workers: Option<usize>,
+    (processes, process, hosts): (usize, usize, Option<&std::path::Path>),
+    work_dir: Option<&std::path::Path>,
+    what: &str,
+    several: &str,
+) -> bbx::Result<bbx::work::cluster::Cluster> {
+    if let Some(dir) = work_dir
+        && dir.exists()
+        && !dir.is_dir()
+    {
+        return Err(bbx::Error::invalid(format!(
+            "--work-dir {}: is a file, not a directory: give the directory in which the {what} makes its own",
+            dir.display()
+        )));
+    }
+    if let Some(hosts) = hosts
+        && processes == 1
+    {
+        return Err(bbx::Error::invalid(format!(
+            "--hostfile {}: a host file is for {several}: give --processes N too, or leave it out",
+            hosts.display()
+        )));
+    }
+    let all = || std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = workers.unwrap_or_else(|| all().min(bbx::work::cluster::MAX_WORKERS));
+    bbx::work::cluster::Cluster::new(workers, processes, process, hosts)
+}
+
+/// `--work-dir`, or [`default_work_dir`].
+fn work_dir(dir: Option<&std::path::PathBuf>) -> bbx::Result<std::path::PathBuf> {
+    dir.map_or_else(default_work_dir, |dir| Ok(dir.clone()))
+}
+
+/// What a process of `cluster` learns of the others ([`peer_watch`]); a
+/// lone process has none to learn of.
+fn peers(cluster: &bbx::work::cluster::Cluster) -> bbx::work::cluster::PeerWatch {
+    if cluster.processes > 1 {
+        peer_watch()
+    } else {
+        bbx::work::cluster::PeerWatch::default()
+    }
+}
+
+/// The options of a search shared out among processes and kept in a work
+/// directory (`strategy --optimal` and `--bound`, of group `shared`).
+#[derive(clap::Args)]
+pub struct SharedArgs {
+    /// With --optimal or --bound: processes sharing the search, 1 to 256
+    ///
+    /// One per machine, say: see --hostfile.
+    #[arg(long, short = 'n', default_value_t = 1, value_name = "N", requires = "shared", hide_short_help = true, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a number of processes", 1, Some(bbx::work::cluster::MAX_PROCESSES as u64)))]
+    processes: usize,
+    /// With --optimal or --bound: this process, 0 to N-1
+    ///
+    /// Process 0 prints the report.
+    #[arg(long, short = 'p', default_value_t = 0, value_name = "I", requires = "shared", hide_short_help = true, allow_negative_numbers = true,
+        value_parser = crate::values::whole::<usize>("a process number", 0, Some(bbx::work::cluster::MAX_PROCESSES as u64 - 1)))]
+    process: usize,
+    /// With --optimal or --bound: the processes' addresses, one HOST:PORT a line
+    ///
+    /// In process order, at most 1 MB [default: localhost:2101,
+    /// localhost:2102, …].
+    #[arg(long, value_name = "FILE", requires = "shared", hide_short_help = true)]
+    hostfile: Option<std::path::PathBuf>,
+    /// With --optimal or --bound: where to make the work directory [default: bbx in the user's cache]
+    ///
+    /// The search keeps the units it has done in a directory it makes in
+    /// this one (bbx-optimum-CONFIG, bbx-bound-CONFIG), private to the user,
+    /// and removes it once the search is done; bbx removes only the files
+    /// it made.
+    #[arg(long, value_name = "DIR", requires = "shared", hide_short_help = true)]
+    work_dir: Option<std::path::PathBuf>,
+}
+
+impl SharedArgs {
+    /// The cluster (of `workers` threads a process), work directory and
+    /// panic watch of the search (whose own options the library fills in).
+    pub fn options(
+        &self,
+        workers: Option<usize>,
+    ) -> bbx::Result<bbx::assistant::bound::BoundOptions> {
+        let (n, i, hosts) = (self.processes, self.process, self.hostfile.as_deref());
+        let several = "a search shared by several processes";
+        let cluster = cluster(
+            workers,
+            (n, i, hosts),
+            self.work_dir.as_deref(),
+            "search",
+            several,
+        )?;
+        Ok(bbx::assistant::bound::BoundOptions {
+            search: bbx::assistant::optimal::OptimalOptions::default(),
+            work_dir: work_dir(self.work_dir.as_ref())?,
+            peers: peers(&cluster),
+            cluster,
+        })
+    }
+}
+
+/// Progress bars of work in stages: a bar a stage, a new one when the
+/// stage changes, the last cleared when dropped.
+pub struct Stages {
+    quiet: bool,
+    stage: usize,
+    bar: indicatif::ProgressBar,
+}
+
+impl Stages {
+    /// No bar yet; none at all with `--quiet`.
+    pub fn new(quiet: bool) -> Stages {
+        let bar = indicatif::ProgressBar::hidden();
+        Stages {
+            quiet,
+            stage: usize::MAX,
+            bar,
+        }
+    }
+
+    /// Shows `done` of `len` `unit` of stage `stage`, saying `message`.
+    pub fn show(&mut self, stage: usize, unit: &str, message: String, (done, len): (u64, u64)) {
+        if stage != self.stage {
+            self.bar.finish_and_clear();
+            self.stage = stage;
+            self.bar = progress_bar(self.quiet, unit, message.clone());
+        }
+        self.bar.set_message(message);
+        self.bar.set_length(len);
+        self.bar.set_position(done);
+    }
+}
+
+impl Drop for Stages {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
     }
 }
