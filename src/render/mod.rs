@@ -24,6 +24,7 @@ mod assist;
 mod board;
 #[cfg(feature = "catalogue")]
 mod catalogue;
+mod generate;
 mod solve;
 mod strategy;
 mod trace;
@@ -37,6 +38,7 @@ pub use board::{
 };
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
+pub use generate::{PuzzleReport, generated_text};
 pub use solve::{
     PageBoard, RayTable, SolvePage, certainty_board, certainty_board_in, probability_board,
     solve_page, solve_text, solve_text_in, solving_line, verdict,
