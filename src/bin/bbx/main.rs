@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod catalogues;
 mod cli;
 mod commands;
+mod manual;
 mod samples;
 mod terminal;
 mod values;
