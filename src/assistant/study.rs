@@ -10,7 +10,7 @@ use crate::assistant::bound::{self, BoundOptions};
 use crate::assistant::optimal::{BoundStopped, OptimalOptions};
 use crate::assistant::optimum_units::{self, DEEPER, UnitsOptions};
 use crate::assistant::strategy::{StrategyOptions, StrategyReport, play_all_with};
-use crate::control::{Ended, Faults};
+use crate::control::{Ended, Faults, nothing_before};
 use crate::error::Error;
 use crate::files::shown;
 use crate::rules::config::Config;
@@ -111,20 +111,6 @@ fn cut_short(
         None => format!(" before {what} was found"),
     };
     why(ended).and(text)
-}
-
-/// Nothing to report: the time limit or an interruption (`ended`) came
-/// before `what` ("every game was played").
-pub fn nothing_before(ended: Ended, what: &str) -> Text {
-    if ended == Ended::Cancelled {
-        Text::from(format!("interrupted before {what}: nothing to report"))
-    } else {
-        crate::text![
-            format!("the time limit passed before {what}: nothing to report ("),
-            Setting::Timeout,
-            " raises it)"
-        ]
-    }
 }
 
 /// Studies `config`'s strategies as `options` asks: on process 0 (or

@@ -189,6 +189,34 @@ impl Puzzle {
             .and_then(|n| Config::shaped(n, self.shape()).ok())
     }
 
+    /// The atom counts and the rules to search this puzzle under: `atoms`
+    /// and `rules` when given, else the puzzle's own ([`atoms_to_search`],
+    /// the rules its file gives, else the standard ones). A game of
+    /// Tatham's Black Box follows the standard rules only.
+    ///
+    /// [`atoms_to_search`]: Puzzle::atoms_to_search
+    pub fn search_settings(
+        &self,
+        atoms: Option<RangeInclusive<usize>>,
+        rules: Option<Rules>,
+    ) -> Result<(RangeInclusive<usize>, Rules), Error> {
+        let atoms = self.atoms_to_search(atoms)?;
+        if self.format == Format::Tatham
+            && let Some(rules) = rules.filter(|&r| r != Rules::Standard)
+        {
+            let why = format!(
+                " {rules}: {} is a game of Tatham's Black Box, whose rays follow the standard rules: leave out ",
+                self.origin
+            );
+            return Err(Error::invalid(crate::text![
+                Setting::Rules,
+                why,
+                Setting::Rules
+            ]));
+        }
+        Ok((atoms, rules.or(self.rules).unwrap_or_default()))
+    }
+
     /// The atom counts to search the puzzle under: `given` (a front's
     /// atoms setting), else the count the puzzle gives, else its range. An
     /// error says to give the setting when the puzzle gives no count, or

@@ -166,16 +166,7 @@ impl PuzzleInput {
         let Some(puzzle) = read.value else {
             return Ok(Err(read.ended));
         };
-        let atoms = puzzle.atoms_to_search(self.atoms.clone())?;
-        if puzzle.format == Format::Tatham
-            && let Some(rules) = self.rules.filter(|&r| r != Rules::Standard)
-        {
-            return Err(bbx::Error::invalid(format!(
-                "--rules {rules}: {} is a game of Tatham's Black Box, whose rays follow the standard rules: leave out --rules",
-                puzzle.origin
-            )));
-        }
-        let rules = self.rules.or(puzzle.rules).unwrap_or_default();
+        let (atoms, rules) = puzzle.search_settings(self.atoms.clone(), self.rules)?;
         Ok(Ok((puzzle, atoms, rules)))
     }
 
@@ -187,15 +178,8 @@ impl PuzzleInput {
         } else {
             bbx::error::one_line(&self.file).into_owned()
         };
-        if ended == Ended::Cancelled {
-            let message = format!("interrupted before {file} was read: nothing to report");
-            stopped(as_json, "interrupted", &message, Status::Interrupted)
-        } else {
-            let message = format!(
-                "the time limit passed before {file} was read: nothing to report (--timeout raises it)"
-            );
-            stopped(as_json, "time_limit", &message, Status::Incomplete)
-        }
+        let message = bbx::control::nothing_before(ended, &format!("{file} was read"));
+        stopped_by(as_json, ended, &message)
     }
 }
 
@@ -532,6 +516,12 @@ pub fn stopped(as_json: bool, kind: &str, message: &str, status: Status) -> (Str
     } else {
         (String::new(), status)
     }
+}
+
+/// A command interrupted by Ctrl-C with nothing more to report than
+/// `message` (exit status 130).
+pub fn interrupted(as_json: bool, message: &str) -> (String, Status) {
+    stopped(as_json, "interrupted", message, Status::Interrupted)
 }
 
 /// A command stopped by Ctrl-C or a time limit (`ended`) with nothing more

@@ -5,8 +5,8 @@ use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
 
 use crate::cli::{
-    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted_census, json, note_unfinished,
-    progress_bar, spinner, stopped,
+    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted, interrupted_census, json,
+    note_unfinished, progress_bar, spinner,
 };
 
 #[derive(clap::Args)]
@@ -107,12 +107,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Tables::Report { report, stored } => (report, stored),
         Tables::Interrupted(done) => {
             let message = interrupted_census(&done, &cluster, "grouping", "the work");
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
         Tables::ShareDone => {
             eprintln!(
@@ -132,12 +127,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 false,
             )
             .show(&crate::cli::Flags);
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
     };
     if let Some(stored) = stored {

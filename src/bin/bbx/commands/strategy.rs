@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use bbx::assistant::certificate;
 use bbx::assistant::strategy::{OneGame, Policy, ROLLOUT_EXACT, StrategyOptions, play_one};
-use bbx::assistant::study::{Step, StudyOptions, nothing_before, study};
-use bbx::control::Ended;
+use bbx::assistant::study::{Step, StudyOptions, study};
+use bbx::control::{Ended, nothing_before};
 use bbx::render::{game_text, strategy_text, tree_check_text};
 use bbx::{Config, Rules};
 

@@ -6,8 +6,8 @@ use bbx::verify::{Spectra, SpectraSource, Streaming};
 use bbx::{Config, Rules};
 
 use crate::cli::{
-    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupt, interrupted_census, json,
-    note_unfinished, progress_bar, spinner, stopped,
+    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupt, interrupted, interrupted_census,
+    json, note_unfinished, progress_bar, spinner,
 };
 
 #[derive(clap::Args)]
@@ -89,12 +89,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             let message = format!(
                 "interrupted while enumerating the spectra of {config}: nothing was checked"
             );
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
     };
     ctrl_c();
@@ -108,12 +103,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Ok(v) => v,
         Err(_) => {
             let message = "interrupted: not every spectrum was checked, so there is no verdict";
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, message));
         }
     };
     let code = if v.agrees() { Status::Done } else { Status::No };
@@ -185,12 +175,7 @@ fn stream(
         Streaming::Interrupted(done) => {
             let message =
                 interrupted_census(&done, &cluster, "checking", "the work and the checks done");
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
     };
     let v = &streamed.verification;
