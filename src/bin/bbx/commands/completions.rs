@@ -2,7 +2,7 @@
 
 use clap_complete::Shell;
 
-use crate::cli::Status;
+use crate::exit::Status;
 
 #[derive(clap::Args)]
 #[command(

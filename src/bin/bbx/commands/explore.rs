@@ -7,7 +7,10 @@ use bbx::catalogue::{Catalogue, ExploreOptions, Progress, busy_ms};
 use bbx::control::Budget;
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, Workers, ctrl_c, faults, interrupt, json, progress_bar};
+use crate::cli::{Quiet, Workers};
+use crate::exit::{Status, ctrl_c, faults, interrupt};
+use crate::output::json;
+use crate::progress::progress_bar;
 
 #[derive(clap::Args)]
 #[command(

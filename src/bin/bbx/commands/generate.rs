@@ -10,9 +10,11 @@ use bbx::puzzle::{TathamParams, puzzle_save};
 use bbx::render::{PuzzleReport, generated_text};
 use bbx::rules::config::ConfigRange;
 
-use crate::cli::{
-    Flags, Quiet, Seed, Status, Workers, json, nothing_found, parse_timeout, spinner,
-};
+use crate::cli::{Quiet, Seed, Workers};
+use crate::exit::Status;
+use crate::output::{Flags, json, nothing_found};
+use crate::progress::spinner;
+use crate::values::parse_timeout;
 
 #[derive(clap::Args)]
 #[command(

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::Status;
+use crate::exit::Status;
 
 use clap_mangen::Man;
 

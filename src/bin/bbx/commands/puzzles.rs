@@ -2,7 +2,9 @@
 
 use bbx::puzzle::parse_puzzle;
 
-use crate::cli::{Quiet, Status, json};
+use crate::cli::Quiet;
+use crate::exit::Status;
+use crate::output::json;
 use crate::samples::{SAMPLES, Sample};
 
 #[derive(clap::Args)]

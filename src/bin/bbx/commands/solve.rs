@@ -9,10 +9,11 @@ use bbx::solver::Limits;
 use bbx::solver::count::Prior;
 use bbx::solver::report::{Known, SolveReport};
 
-use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
-    parse_timeout, solve_showing,
-};
+use crate::cli::{MaxMolecules, Quiet, Workers};
+use crate::exit::{Status, budget};
+use crate::output::{Flags, json};
+use crate::puzzle_input::{PuzzleInput, solve_showing};
+use crate::values::{parse_size, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
@@ -144,7 +145,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         // Nothing found nor counted: the error object, as every command
         // gives on exit 4.
         let message = render::verdict(&report, &Flags);
-        return Ok(crate::cli::nothing_found(true, report.ended, &message));
+        return Ok(crate::output::nothing_found(true, report.ended, &message));
     }
     // Ctrl-C while the rays were ranked: what was done is shown, and the
     // status says the work was interrupted.
@@ -186,5 +187,5 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         text
     };
-    Ok((crate::cli::fit(&text), code))
+    Ok((crate::fit::fit(&text), code))
 }

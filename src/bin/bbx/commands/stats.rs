@@ -4,10 +4,11 @@ use bbx::Config;
 use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
 
-use crate::cli::{
-    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted, interrupted_census, json,
-    note_unfinished, progress_bar, spinner,
-};
+use crate::cli::Quiet;
+use crate::exit::{Status, ctrl_c, faults};
+use crate::output::{interrupted, json};
+use crate::progress::{progress_bar, spinner};
+use crate::work::{CensusArgs, interrupted_census, note_unfinished};
 
 #[derive(clap::Args)]
 #[command(
@@ -126,7 +127,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 .into(),
                 false,
             )
-            .show(&crate::cli::Flags);
+            .show(&crate::output::Flags);
             return Ok(interrupted(args.json, &message));
         }
     };
@@ -143,6 +144,6 @@ fn output(report: &bbx::tables::StatsReport, as_json: bool) -> bbx::Result<Strin
     if as_json {
         json(report)
     } else {
-        Ok(crate::cli::fit(&bbx::render::stats_text(report)))
+        Ok(crate::fit::fit(&bbx::render::stats_text(report)))
     }
 }

@@ -9,10 +9,13 @@ use bbx::control::{Ended, nothing_before};
 use bbx::render::{game_text, strategy_text, tree_check_text};
 use bbx::{Config, Rules};
 
-use crate::cli::{
-    Flags, Quiet, SharedArgs, Stages, Status, Workers, budget, faults, fit, json, parse_size,
-    parse_timeout, stopped_by,
-};
+use crate::cli::{Quiet, Workers};
+use crate::exit::{Status, budget, faults};
+use crate::fit::fit;
+use crate::output::{Flags, json, stopped_by};
+use crate::progress::Stages;
+use crate::values::{parse_size, parse_timeout};
+use crate::work::SharedArgs;
 
 #[derive(clap::Args)]
 #[command(

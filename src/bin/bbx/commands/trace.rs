@@ -6,7 +6,9 @@ use bbx::rules::notation::Notation;
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Status, json};
+use crate::cli::Quiet;
+use crate::exit::Status;
+use crate::output::json;
 
 #[derive(clap::Args)]
 #[command(

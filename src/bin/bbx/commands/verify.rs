@@ -5,10 +5,11 @@ use std::time::Instant;
 use bbx::verify::{Spectra, SpectraSource, Streaming};
 use bbx::{Config, Rules};
 
-use crate::cli::{
-    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupt, interrupted, interrupted_census,
-    json, note_unfinished, progress_bar, spinner,
-};
+use crate::cli::{Quiet, Seed};
+use crate::exit::{Status, ctrl_c, faults, interrupt};
+use crate::output::{interrupted, json};
+use crate::progress::{progress_bar, spinner};
+use crate::work::{CensusArgs, interrupted_census, note_unfinished};
 
 #[derive(clap::Args)]
 #[command(
@@ -117,7 +118,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         return Ok((verified_json(&v, kind, db, secs)?, code));
     }
     let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
-    Ok((crate::cli::fit(&text), code))
+    Ok((crate::fit::fit(&text), code))
 }
 
 /// `bbx verify` with a census streaming the groups to SAT.
@@ -185,7 +186,7 @@ fn stream(
         return Ok((verified_json(&streamed, "stream", None, secs)?, code));
     }
     let text = bbx::render::verify_streamed_text(&streamed, &options, secs);
-    Ok((crate::cli::fit(&text), code))
+    Ok((crate::fit::fit(&text), code))
 }
 
 /// The JSON of a verdict: the verification (in memory or streamed), where
