@@ -206,6 +206,13 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
+/// none would check nothing and still report agreement).
+pub fn parse_sample(s: &str) -> Result<usize, String> {
+    whole("a number of spectra", 1, None)(s)
+        .map_err(|e| format!("{e} (--ambiguous checks the shared spectra alone)"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

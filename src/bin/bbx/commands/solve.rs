@@ -149,11 +149,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     }
     // Ctrl-C while the rays were ranked: what was done is shown, and the
     // status says the work was interrupted.
-    let code = if report.after == Ended::Cancelled {
-        Status::Interrupted
-    } else {
-        code
-    };
+    let cancelled = report.after == Ended::Cancelled;
+    let code = if cancelled { Status::Interrupted } else { code };
     let text = if args.count {
         if let (Known::Estimate, Some(e)) = (report.known, report.estimate) {
             format!(
