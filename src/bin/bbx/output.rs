@@ -56,44 +56,16 @@ pub fn json_mode() -> bool {
 /// with nothing to report in `--json` mode (docs/json.md, Errors):
 /// `{"error": {"kind", "message", "status"}}`.
 pub fn json_error(kind: &str, message: &str, status: Status) -> String {
-    #[derive(serde::Serialize)]
-    struct Detail<'a> {
-        kind: &'a str,
-        message: &'a str,
-        status: u8,
-    }
-    #[derive(serde::Serialize)]
-    struct Failed<'a> {
-        error: Detail<'a>,
-    }
-    let failed = Failed {
-        error: Detail {
-            kind,
-            message,
-            status: status as u8,
-        },
-    };
-    // A struct of strings and a number always serialises.
+    let status = status as u8;
+    let failed = serde_json::json!({"error": {"kind": kind, "message": message, "status": status}});
+    // An object of strings and a number always serialises.
     json(&failed).unwrap_or_default()
 }
 
 /// The kind of an error, as `--json` names it: the variant of
 /// [`bbx::Error`], in snake case.
 pub fn error_kind(error: &bbx::Error) -> &'static str {
-    match error {
-        bbx::Error::Parse(_) => "parse",
-        bbx::Error::Config { .. } => "config",
-        bbx::Error::Invalid(_) => "invalid",
-        bbx::Error::Io { .. } => "io",
-        bbx::Error::WorkDir { .. } => "work_dir",
-        bbx::Error::Database { .. } => "database",
-        bbx::Error::Solver(_) => "solver",
-        bbx::Error::Json(_) => "json",
-        bbx::Error::Damaged { .. } => "damaged",
-        bbx::Error::System(_) => "system",
-        bbx::Error::Busy(_) => "busy",
-        bbx::Error::Internal(_) => "internal",
-    }
+    error.into()
 }
 
 /// A command that stops with nothing to report (interrupted, or out of
