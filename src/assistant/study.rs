@@ -4,7 +4,7 @@
 //! short saying so and how to resume; what the study ends with is one
 //! outcome ([`Studied`]) for the front to show and turn into its exit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::assistant::bound::{self, BoundOptions};
 use crate::assistant::optimal::{BoundStopped, OptimalOptions};
@@ -79,38 +79,27 @@ pub struct Studied {
     pub message: Option<Text>,
 }
 
-/// Why work was cut short, as a message starts: `interrupted`, or the time
-/// limit passed (naming the setting that raises it).
-fn why(ended: Ended) -> Text {
-    if ended == Ended::Cancelled {
-        Text::from("interrupted")
-    } else {
-        crate::text!["the time limit passed (", Setting::Timeout, " raises it)"]
-    }
-}
-
-/// What a search in units (`what`: "the best strategy") cut short by
-/// `ended` did, and how to resume it.
+/// What a search in units (`what`: "the best strategy") stopped by
+/// `ended` did: `done` of this process's `share` units (`units`: " of its
+/// phase"), kept in `dir`; and how to resume it.
 fn cut_short(
     ended: Ended,
     what: &str,
     units: &str,
     (done, share): (u64, u64),
     started: bool,
-    dir: Option<&std::path::Path>,
+    dir: Option<&Path>,
 ) -> Text {
-    let text = match dir {
-        Some(dir) if started => format!(
-            " before {what} was found: {done} of this process's {share} units{units} done, kept in {}: run the same command to resume",
-            shown(dir)
-        ),
-        Some(dir) => format!(
-            " while waiting for the other processes: nothing was searched in this run; {} keeps the work: run the same command to resume",
-            shown(dir)
-        ),
-        None => format!(" before {what} was found"),
+    let why = match ended {
+        Ended::Cancelled => Text::from("interrupted"),
+        _ => crate::text!["the time limit passed (", Setting::Timeout, " raises it)"],
     };
-    why(ended).and(text)
+    let resume = ": run the same command to resume";
+    why.and(match dir.map(shown) {
+        Some(dir) if started => format!(" before {what} was found: {done} of this process's {share} units{units} done, kept in {dir}{resume}"),
+        Some(dir) => format!(" while waiting for the other processes: nothing was searched in this run; {dir} keeps the work{resume}"),
+        None => format!(" before {what} was found"),
+    })
 }
 
 /// Studies `config`'s strategies as `options` asks: on process 0 (or
@@ -131,13 +120,14 @@ pub fn study(
         small: s.exact_below,
     };
     let process = options.shared.as_ref().map_or(0, |o| o.cluster.process);
+    let (report, ended, message) = (None, Ended::Complete, None);
     let mut out = Studied {
-        report: None,
-        ended: Ended::Complete,
-        message: None,
+        report,
+        ended,
+        message,
     };
+    let stage = |step, done, all| Stage { step, done, all };
     if process == 0 {
-        let stage = |step, done, all| Stage { step, done, all };
         progress(stage(Step::Games, 0, 0));
         let all = play_all_with(config, s, |done, all| {
             progress(stage(Step::Games, done, all))
@@ -169,27 +159,22 @@ pub fn study(
             } else {
                 Step::Score
             };
-            progress(Stage {
-                step,
-                done: p.units.done,
-                all: p.units.share,
-            })
+            progress(stage(step, p.units.done, p.units.share))
         })?;
         out.ended = o.ended;
-        if o.ended.is_complete() {
-            done.push("optimum");
-        } else {
-            let at = (o.progress.done, o.progress.share);
-            let dir = o.work_dir.as_deref();
-            let what = "the best strategy";
-            out.message = Some(cut_short(
-                o.ended,
-                what,
-                " of its phase",
-                at,
-                o.started,
-                dir,
-            ));
+        let (at, dir) = ((o.progress.done, o.progress.share), o.work_dir.as_deref());
+        match o.ended {
+            Ended::Complete => done.push("optimum"),
+            e => {
+                out.message = Some(cut_short(
+                    e,
+                    "the best strategy",
+                    " of its phase",
+                    at,
+                    o.started,
+                    dir,
+                ))
+            }
         }
         if let (Some(report), Some(optimum)) = (&mut out.report, o.optimum) {
             if let Some(path) = &options.tree
@@ -206,20 +191,13 @@ pub fn study(
             ..shared.clone()
         };
         let b = bound::run(config, &shared, |p| {
-            progress(Stage {
-                step: Step::Bound,
-                done: p.done,
-                all: p.share,
-            })
+            progress(stage(Step::Bound, p.done, p.share))
         })?;
         out.ended = b.ended;
-        if b.ended.is_complete() {
-            done.push("bound");
-        } else {
-            let at = (b.progress.done, b.progress.share);
-            let dir = b.work_dir.as_deref();
-            let what = "the lower bound";
-            out.message = Some(cut_short(b.ended, what, "", at, b.started, dir));
+        let (at, dir) = ((b.progress.done, b.progress.share), b.work_dir.as_deref());
+        match b.ended {
+            Ended::Complete => done.push("bound"),
+            e => out.message = Some(cut_short(e, "the lower bound", "", at, b.started, dir)),
         }
         if let Some(report) = &mut out.report {
             if !b.ended.is_complete() {
