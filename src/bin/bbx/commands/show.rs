@@ -1,7 +1,7 @@
 //! `bbx show`.
 
-use bbx::catalogue::{MoleculeRow, RULES};
-use bbx::{Config, Rules};
+use bbx::Config;
+use bbx::catalogue::ShownRows;
 
 use crate::cli::Quiet;
 use crate::exit::Status;
@@ -114,24 +114,7 @@ fn inner(args: Args) -> bbx::Result<String> {
         ));
     }
     if args.json {
-        /// The molecules asked for, and the group.
-        #[derive(serde::Serialize)]
-        struct Shown {
-            config: String,
-            width: usize,
-            height: usize,
-            rules: Rules,
-            rows: Vec<MoleculeRow>,
-            group: Option<Vec<MoleculeRow>>,
-        }
-        return json(&Shown {
-            config: config.to_string(),
-            width: config.width,
-            height: config.height,
-            rules: RULES,
-            rows,
-            group,
-        });
+        return json(&ShownRows::new(config, rows, group));
     }
     let notation = if args.emacs {
         bbx::rules::notation::Notation::Emacs
