@@ -242,22 +242,15 @@ pub struct Made {
     pub seconds: f64,
 }
 
-/// What a puzzle maker is doing, for a spinner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Making {
-    /// Removing rays (after the drawing).
-    RemovingRays,
-}
-
 /// Makes a puzzle as `options` asks: a random molecule of the
 /// configuration, its full spectrum shown; with `unique` one whose
 /// spectrum has exactly one answer; with `minimal` its rays removed while
-/// the answer stays unique. `progress` is told when the removal starts.
+/// the answer stays unique. `removing` is called when the removal starts.
 /// The puzzle made, or (the budget stopped the drawing, as `ended` says)
 /// the sentence saying what was tried.
 pub fn make_puzzle(
     options: &PuzzleOptions,
-    mut progress: impl FnMut(Making),
+    removing: impl FnOnce(),
 ) -> Result<Finished<Result<Made, Text>>, Error> {
     let (config, rules, budget) = (options.config, options.rules, &options.budget);
     let start = crate::control::Instant::now();
@@ -274,7 +267,7 @@ pub fn make_puzzle(
         (m, o, 1)
     };
     let (observation, minimal) = if options.minimal {
-        progress(Making::RemovingRays);
+        removing();
         let small = minimize_in(&full, rules, config.atoms(), &mut rng, budget)?;
         (small.value, Some(small.ended.is_complete()))
     } else {

@@ -2,6 +2,10 @@
 //! directory: a census's (`stats`, `verify`) and a shared search's
 //! (`strategy --optimal`, `--bound`).
 
+use std::path::{Path, PathBuf};
+
+use bbx::work::cluster::{Cluster, MAX_WORKERS, PeerWatch};
+
 use crate::cli::threads;
 use crate::exit::{interrupt, peer_watch};
 use crate::values::parse_size;
@@ -16,7 +20,7 @@ pub struct CensusArgs {
     /// 1 to 256 (and at most 4096 in all processes), the same on every
     /// process; the default is at most 256.
     #[arg(long, short = 'w', value_name = "N", allow_negative_numbers = true,
-        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(bbx::work::cluster::MAX_WORKERS as u64)))]
+        value_parser = crate::values::whole::<usize>("a number of threads", 1, Some(MAX_WORKERS as u64)))]
     workers: Option<usize>,
     /// Processes in the census, 1 to 256
     ///
@@ -35,7 +39,7 @@ pub struct CensusArgs {
     /// In process order, at most 1 MB [default: localhost:2101,
     /// localhost:2102, …].
     #[arg(long, value_name = "FILE")]
-    hostfile: Option<std::path::PathBuf>,
+    hostfile: Option<PathBuf>,
     /// The most memory the work may take (2G, 500M…)
     ///
     /// The census groups its records one partition at a time within it.
@@ -48,14 +52,14 @@ pub struct CensusArgs {
     /// this directory, private to the user [default: bbx in the user's cache
     /// directory, such as ~/.cache/bbx]. bbx removes only the files it made.
     #[arg(long, value_name = "DIR")]
-    work_dir: Option<std::path::PathBuf>,
+    work_dir: Option<PathBuf>,
 }
 
 /// Where a census makes its work directory when `--work-dir` is not given:
 /// `bbx` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on
 /// Linux, `~/Library/Caches` on macOS, the local application data on
 /// Windows), never a directory other users share.
-pub fn default_work_dir() -> bbx::Result<std::path::PathBuf> {
+pub fn default_work_dir() -> bbx::Result<PathBuf> {
     dirs::cache_dir().map(|d| d.join("bbx")).ok_or_else(|| {
         bbx::Error::invalid(bbx::text![
             "this user has no cache directory to keep a census's work in (is HOME set?): give ",
@@ -85,16 +89,16 @@ pub fn note_unfinished(found: Vec<bbx::census::Unfinished>) {
 impl CensusArgs {
     /// The threads and processes asked for (the threads of the library's
     /// other parallel work too).
-    pub fn cluster(&self) -> bbx::Result<bbx::work::cluster::Cluster> {
+    pub fn cluster(&self) -> bbx::Result<Cluster> {
         threads(self.workers)?;
         let (n, i, hosts) = (self.processes, self.process, self.hostfile.as_deref());
-        let several = "a census on several processes";
+        let dir = self.work_dir.as_deref();
         cluster(
             self.workers,
             (n, i, hosts),
-            self.work_dir.as_deref(),
+            dir,
             "census",
-            several,
+            "a census on several processes",
         )
     }
 
@@ -103,7 +107,7 @@ impl CensusArgs {
     /// [`default_work_dir`].
     pub fn options(
         &self,
-        cluster: bbx::work::cluster::Cluster,
+        cluster: Cluster,
         faults: bbx::control::Faults,
     ) -> bbx::Result<bbx::census::CensusOptions> {
         Ok(bbx::census::CensusOptions {
@@ -124,31 +128,30 @@ impl CensusArgs {
 /// ("grouping"), `kept` what its work directory keeps ("the work").
 pub fn interrupted_census(
     done: &bbx::census::Census,
-    cluster: &bbx::work::cluster::Cluster,
+    cluster: &Cluster,
     stage: &str,
     kept: &str,
 ) -> String {
     let dir = bbx::files::shown(&done.work_dir);
+    let kept = format!("{kept} is kept in {dir}: run the same command to resume");
     let (process, processes) = (cluster.process, cluster.processes);
     if !done.started {
         format!(
-            "interrupted while waiting for the other processes of the census: nothing was counted in this run; {kept} is kept in {dir}: run the same command to resume"
+            "interrupted while waiting for the other processes of the census: nothing was counted in this run; {kept}"
         )
     } else if processes > 1 {
         // Each process's share is not known in advance: no "of" for it,
         // and no telling from the counts whether every molecule is counted.
         format!(
-            "interrupted: {} counted by process {process} (of the {} that the {processes} processes share); {kept} is kept in {dir}: run the same command to resume",
+            "interrupted: {} counted by process {process} (of the {} that the {processes} processes share); {kept}",
             bbx::error::quantity(done.counted, "molecule", "molecules"),
             done.total,
         )
     } else if done.counted >= done.total {
-        format!(
-            "interrupted while {stage}: every molecule is counted; {kept} is kept in {dir}: run the same command to resume"
-        )
+        format!("interrupted while {stage}: every molecule is counted; {kept}")
     } else {
         format!(
-            "interrupted: {} of {} molecules counted; {kept} is kept in {dir}: run the same command to resume",
+            "interrupted: {} of {} molecules counted; {kept}",
             done.counted, done.total
         )
     }
@@ -160,11 +163,11 @@ pub fn interrupted_census(
 /// make sense.
 fn cluster(
     workers: Option<usize>,
-    (processes, process, hosts): (usize, usize, Option<&std::path::Path>),
-    work_dir: Option<&std::path::Path>,
+    (processes, process, hosts): (usize, usize, Option<&Path>),
+    work_dir: Option<&Path>,
     what: &str,
     several: &str,
-) -> bbx::Result<bbx::work::cluster::Cluster> {
+) -> bbx::Result<Cluster> {
     if let Some(dir) = work_dir
         && dir.exists()
         && !dir.is_dir()
@@ -183,22 +186,22 @@ fn cluster(
         )));
     }
     let all = || std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = workers.unwrap_or_else(|| all().min(bbx::work::cluster::MAX_WORKERS));
-    bbx::work::cluster::Cluster::new(workers, processes, process, hosts)
+    let workers = workers.unwrap_or_else(|| all().min(MAX_WORKERS));
+    Cluster::new(workers, processes, process, hosts)
 }
 
 /// `--work-dir`, or [`default_work_dir`].
-fn work_dir(dir: Option<&std::path::PathBuf>) -> bbx::Result<std::path::PathBuf> {
+fn work_dir(dir: Option<&PathBuf>) -> bbx::Result<PathBuf> {
     dir.map_or_else(default_work_dir, |dir| Ok(dir.clone()))
 }
 
 /// What a process of `cluster` learns of the others ([`peer_watch`]); a
 /// lone process has none to learn of.
-fn peers(cluster: &bbx::work::cluster::Cluster) -> bbx::work::cluster::PeerWatch {
+fn peers(cluster: &Cluster) -> PeerWatch {
     if cluster.processes > 1 {
         peer_watch()
     } else {
-        bbx::work::cluster::PeerWatch::default()
+        PeerWatch::default()
     }
 }
 
@@ -223,7 +226,7 @@ pub struct SharedArgs {
     /// In process order, at most 1 MB [default: localhost:2101,
     /// localhost:2102, …].
     #[arg(long, value_name = "FILE", requires = "shared", hide_short_help = true)]
-    hostfile: Option<std::path::PathBuf>,
+    hostfile: Option<PathBuf>,
     /// With --optimal or --bound: where to make the work directory [default: bbx in the user's cache]
     ///
     /// The search keeps the units it has done in a directory it makes in
@@ -231,7 +234,7 @@ pub struct SharedArgs {
     /// and removes it once the search is done; bbx removes only the files
     /// it made.
     #[arg(long, value_name = "DIR", requires = "shared", hide_short_help = true)]
-    work_dir: Option<std::path::PathBuf>,
+    work_dir: Option<PathBuf>,
 }
 
 impl SharedArgs {

@@ -101,7 +101,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             .map_or_else(Budget::default, |t| Budget::default().with_timeout(t)),
     };
     let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
-    let made = make_puzzle(&options, |_| {
+    let made = make_puzzle(&options, || {
         spinner.set_message(format!("generate {config}: removing rays"))
     });
     spinner.finish_and_clear();

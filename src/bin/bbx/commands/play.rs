@@ -178,11 +178,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         judge: args.judge,
     };
     let options = Options {
-        notation: if args.emacs {
-            Notation::Emacs
-        } else {
-            Notation::Letters
-        },
+        notation: Notation::emacs_if(args.emacs),
         coach: CoachLimits {
             max: args.max,
             timeout: args.timeout,

@@ -116,11 +116,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     if args.json {
         return json(&ShownRows::new(config, rows, group));
     }
-    let notation = if args.emacs {
-        bbx::rules::notation::Notation::Emacs
-    } else {
-        bbx::rules::notation::Notation::Letters
-    };
+    let notation = bbx::rules::notation::Notation::emacs_if(args.emacs);
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {
         if i > 0 {

@@ -168,11 +168,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        let notation = if args.emacs {
-            Notation::Emacs
-        } else {
-            Notation::Letters
-        };
+        let notation = Notation::emacs_if(args.emacs);
         let mut text = render::solve_text_in(&report, args.max_boards, &Flags, notation);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.shape().cells()

@@ -132,11 +132,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     if args.json {
         return json(&report);
     }
-    let notation = if args.emacs {
-        Notation::Emacs
-    } else {
-        Notation::Letters
-    };
+    let notation = Notation::emacs_if(args.emacs);
     if args.rays.is_empty() {
         return Ok(render::trace_text(&report, notation));
     }
