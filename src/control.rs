@@ -309,6 +309,20 @@ pub enum Ended {
     TooLarge,
 }
 
+/// Nothing to report: the time limit or an interruption (`ended`) came
+/// before `what` ("every game was played").
+pub fn nothing_before(ended: Ended, what: &str) -> crate::setting::Text {
+    if ended == Ended::Cancelled {
+        crate::setting::Text::from(format!("interrupted before {what}: nothing to report"))
+    } else {
+        crate::text![
+            format!("the time limit passed before {what}: nothing to report ("),
+            crate::setting::Setting::Timeout,
+            " raises it)"
+        ]
+    }
+}
+
 impl Ended {
     /// Whether the work was done whole.
     pub fn is_complete(self) -> bool {

@@ -60,9 +60,11 @@ impl std::error::Error for ParseError {}
 /// Messages that say what would get further name a
 /// [`Setting`], never a command-line flag:
 /// [`show`](Error::show) names the settings the way a front does, and
-/// `Display` in plain words ([`Plain`]).
-#[derive(Debug, thiserror::Error)]
+/// `Display` in plain words ([`Plain`]). Its kind is the variant's name in
+/// snake case (`<&str>::from(&error)`: `work_dir`), as JSON names it.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
 #[error("{}", self.show(&Plain))]
+#[strum(serialize_all = "snake_case")]
 pub enum Error {
     /// Text that does not say what bbx expects (a molecule, a spectrum, a puzzle).
     Parse(#[from] ParseError),

@@ -12,6 +12,54 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::error::Error;
+use crate::setting::Setting;
+
+/// Refuses to write a user's text over a directory, into a directory that
+/// is not there, or over a file that is not text (a catalogue, say); a
+/// text file (an earlier puzzle) may be replaced. `path` is the output file
+/// asked for ([`Setting::Out`]).
+pub fn check_text_out(path: &str) -> Result<(), Error> {
+    let p = Path::new(path);
+    let refuse =
+        |why: String| Error::invalid(crate::text![Setting::Out, format!(" {path}: {why}")]);
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        let dir = dir.display();
+        return Err(refuse(format!(
+            "there is no directory {dir}: make it first, or write elsewhere"
+        )));
+    }
+    if p.is_dir() {
+        let name = p.join("puzzle.txt");
+        return Err(refuse(format!(
+            "is a directory: give a file name, such as {}",
+            name.display()
+        )));
+    }
+    if let Ok(mut f) = File::open(p) {
+        let mut head = [0u8; 512];
+        let n = io::Read::read(&mut f, &mut head).unwrap_or(0);
+        let head = &head[..n];
+        let sqlite = head.starts_with(b"SQLite format 3\0");
+        if sqlite
+            || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
+            || head.contains(&0)
+        {
+            let what = if sqlite {
+                "it is an SQLite database, perhaps a catalogue"
+            } else {
+                "it is not text"
+            };
+            return Err(refuse(format!(
+                "the file exists and is not a puzzle ({what}): give another file name"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The most characters of a name or an argument a message quotes.
 pub const SHOWN: usize = 200;
 

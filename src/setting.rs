@@ -84,6 +84,8 @@ pub enum Setting {
     Memory,
     /// Tracing every molecule instead of one per orbit.
     NoSymmetry,
+    /// The file a result is written to.
+    Out,
     /// The most molecules a plan tells apart.
     PlanMax,
     /// This process's index in a census.
@@ -131,6 +133,7 @@ impl Setting {
             Setting::MaxDraws => "the most draws",
             Setting::Memory => "the memory bound",
             Setting::NoSymmetry => "tracing every molecule",
+            Setting::Out => "the output file",
             Setting::PlanMax => "the most molecules a plan tells apart",
             Setting::Process => "the process index",
             Setting::Processes => "the number of processes",

@@ -22,7 +22,13 @@
 //! assert!(e.contains("differ"), "{e}");
 //! ```
 
+use std::io::Read as _;
+use std::path::Path;
+
 use serde_json::Value;
+
+use crate::assistant::optimal::{Optimum, Tree};
+use crate::assistant::strategy::StrategyReport;
 
 use crate::control::{Budget, Finished};
 use crate::error::Error;
@@ -328,6 +334,75 @@ pub fn check(
     }
     out.seconds = start.elapsed().as_secs_f64();
     Ok(Finished::complete(Some(out)))
+}
+
+/// The most bytes of a tree file read: more than any the search writes.
+const FILE_LIMIT: u64 = 1 << 31;
+
+/// [`check`] of the tree file at `path`, which must hold the trees of
+/// `config`.
+pub fn check_file(
+    path: &Path,
+    config: Config,
+    budget: &Budget,
+) -> Result<Finished<Option<TreeCheck>>, Error> {
+    let shown = path.display().to_string();
+    let io = |source| Error::Io {
+        path: shown.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut text = String::new();
+    file.take(FILE_LIMIT + 1)
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    if text.len() as u64 > FILE_LIMIT {
+        return Err(Error::invalid(format!(
+            "{shown}: larger than {FILE_LIMIT} bytes, more than any tree file bbx writes"
+        )));
+    }
+    let checked = check(&text, &shown, budget)?;
+    if let Some(c) = &checked.value
+        && c.config != config.to_string()
+    {
+        return Err(Error::invalid(format!(
+            "{shown}: holds the trees of {}, not {config}",
+            c.config
+        )));
+    }
+    Ok(checked)
+}
+
+/// The file of the best strategies' trees, as [`check`] reads it.
+#[derive(serde::Serialize)]
+struct Trees<'a> {
+    config: &'a str,
+    rules: Rules,
+    molecules: u64,
+    rays_total: Option<u64>,
+    rays: Option<&'a Tree>,
+    score_total: Option<u64>,
+    score: Option<&'a Tree>,
+}
+
+/// Writes the best strategies' trees of `o` to `path` (whole or not at
+/// all), with what they were found for: `{"config", "rules", "molecules",
+/// "rays_total", "rays", "score_total", "score"}`.
+pub fn write_trees(path: &Path, report: &StrategyReport, o: &Optimum) -> Result<(), Error> {
+    let mut text = serde_json::to_string_pretty(&Trees {
+        config: &report.config,
+        rules: report.rules,
+        molecules: o.molecules,
+        rays_total: o.rays_total,
+        rays: o.rays_tree.as_ref(),
+        score_total: o.score_total,
+        score: o.score_tree.as_ref(),
+    })?;
+    text.push('\n');
+    crate::files::write_whole(path, text.as_bytes()).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// Where a stop is in its tree, for messages.

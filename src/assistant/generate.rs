@@ -28,6 +28,7 @@ use crate::error::{Error, quantity};
 use crate::rules::board::Molecule;
 use std::ops::RangeInclusive;
 
+use crate::puzzle::{TathamParams, game_id};
 use crate::rules::config::{Config, ConfigRange};
 use crate::rules::ray::Rules;
 use crate::rules::spectrum::{Observation, Spectrum};
@@ -139,7 +140,9 @@ pub fn unique(
 
 /// [`unique`] for a range of atom counts: each molecule drawn as
 /// [`random_in`] draws it, and unique among the molecules of every count
-/// of the range (the player is not told the count).
+/// of the range (the player is not told the count). The budget stopping
+/// it is an error, as the run out of draws is ([`draw_unique`] says it
+/// as an outcome).
 pub fn unique_in(
     config: ConfigRange,
     rules: Rules,
@@ -147,16 +150,33 @@ pub fn unique_in(
     max_draws: usize,
     budget: &Budget,
 ) -> Result<Generated, Error> {
+    let drawn = draw_unique(config, rules, rng, max_draws, budget)?;
+    drawn.value.map_err(Error::invalid)
+}
+
+/// [`unique_in`], which says what stopped it as an outcome: the molecule
+/// drawn, or (when the budget's deadline or token stopped the drawing, as
+/// `ended` says) the sentence saying what was tried. Running out of draws
+/// is an error.
+pub fn draw_unique(
+    config: ConfigRange,
+    rules: Rules,
+    rng: &mut (impl Rng + ?Sized),
+    max_draws: usize,
+    budget: &Budget,
+) -> Result<Finished<Result<Generated, Text>>, Error> {
     for draws in 1..=max_draws {
         let m = random_in(config, rng);
         let o = Observation::full(&Spectrum::of(&m, rules));
         let u = unique_within(&o, rules, config.atoms(), budget)?;
         if u.is_complete() && u.value {
-            return Ok(Generated {
-                molecule: m,
-                observation: o,
+            let molecule = m;
+            let observation = o;
+            return Ok(Finished::complete(Ok(Generated {
+                molecule,
+                observation,
                 draws,
-            });
+            })));
         }
         let ended = u.ended.and(
             budget
@@ -164,7 +184,7 @@ pub fn unique_in(
                 .map_or_else(Ended::from, |()| Ended::Complete),
         );
         if !ended.is_complete() {
-            return Err(Error::invalid(format!(
+            let message = Text::from(format!(
                 "no molecule of {config} with a unique spectrum before {} ({} tried): allow more time, or try more atoms or a smaller box",
                 if ended == Ended::Cancelled {
                     "it was cancelled"
@@ -172,13 +192,102 @@ pub fn unique_in(
                     "the time limit"
                 },
                 quantity(draws, "draw", "draws")
-            )));
+            ));
+            return Ok(Finished::new(Err(message), ended));
         }
     }
     Err(Error::invalid(format!(
         "no molecule of {config} with a unique spectrum in {}: try more atoms or a smaller box",
         quantity(max_draws, "draw", "draws")
     )))
+}
+
+/// What puzzle to make.
+#[derive(Debug, Clone)]
+pub struct PuzzleOptions {
+    /// The configuration, or a range of atom counts.
+    pub config: ConfigRange,
+    /// The ray rules.
+    pub rules: Rules,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Draw until the full spectrum has exactly one answer.
+    pub unique: bool,
+    /// Then remove rays while the answer stays unique (implies `unique`).
+    pub minimal: bool,
+    /// The most draws.
+    pub max_draws: usize,
+    /// The deadline and token of the drawing and of the removal.
+    pub budget: Budget,
+}
+
+/// A puzzle made: the hidden molecule and the rays shown.
+#[derive(Debug, Clone)]
+pub struct Made {
+    /// What it was made under.
+    pub options: PuzzleOptions,
+    /// The hidden molecule.
+    pub molecule: Molecule,
+    /// The rays shown.
+    pub observation: Observation,
+    /// Molecules drawn.
+    pub draws: usize,
+    /// With `minimal`: whether every ray left is needed (false when the
+    /// budget stopped the removal).
+    pub minimal: Option<bool>,
+    /// The game ID of the hidden molecule in Simon Tatham's Black Box, when
+    /// his program can play it.
+    pub tatham_id: Option<String>,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Makes a puzzle as `options` asks: a random molecule of the
+/// configuration, its full spectrum shown; with `unique` one whose
+/// spectrum has exactly one answer; with `minimal` its rays removed while
+/// the answer stays unique. `removing` is called when the removal starts.
+/// The puzzle made, or (the budget stopped the drawing, as `ended` says)
+/// the sentence saying what was tried.
+pub fn make_puzzle(
+    options: &PuzzleOptions,
+    removing: impl FnOnce(),
+) -> Result<Finished<Result<Made, Text>>, Error> {
+    let (config, rules, budget) = (options.config, options.rules, &options.budget);
+    let start = crate::control::Instant::now();
+    let mut rng = seeded(options.seed);
+    let (molecule, full, draws) = if options.unique || options.minimal {
+        let drawn = draw_unique(config, rules, &mut rng, options.max_draws, budget)?;
+        match drawn.value {
+            Ok(g) => (g.molecule, g.observation, g.draws),
+            Err(message) => return Ok(Finished::new(Err(message), drawn.ended)),
+        }
+    } else {
+        let m = random_in(config, &mut rng);
+        let o = Observation::full(&Spectrum::of(&m, rules));
+        (m, o, 1)
+    };
+    let (observation, minimal) = if options.minimal {
+        removing();
+        let small = minimize_in(&full, rules, config.atoms(), &mut rng, budget)?;
+        (small.value, Some(small.ended.is_complete()))
+    } else {
+        (full, None)
+    };
+    // His program plays the standard rules, 2 to 255 cells a side, at
+    // least one ball and fewer balls than cells.
+    let tatham_id = (rules == Rules::Standard)
+        .then(|| TathamParams::of(&config).ok())
+        .flatten()
+        .and_then(|params| game_id(&params, &molecule).ok());
+    Ok(Finished::complete(Ok(Made {
+        options: options.clone(),
+        tatham_id,
+        molecule,
+        observation,
+        draws,
+        minimal,
+        seconds: start.elapsed().as_secs_f64(),
+    })))
 }
 
 /// Removes observed rays one at a time, in random order, while the answer
@@ -234,6 +343,11 @@ mod tests {
         let past = Budget::default().with_timeout(std::time::Duration::ZERO);
         let e = unique(config, Rules::Standard, &mut seeded(1), 200, &past).unwrap_err();
         assert!(e.to_string().contains("before the time limit"), "{e}");
+        // The same cut, as an outcome.
+        let range = ConfigRange::from(config);
+        let drawn = draw_unique(range, Rules::Standard, &mut seeded(1), 200, &past).unwrap();
+        assert_eq!(drawn.ended, Ended::TimedOut);
+        assert_eq!(drawn.value.unwrap_err().to_string(), e.to_string());
         let anytime = Budget::default();
         let g = unique(config, Rules::Standard, &mut seeded(1), 200, &anytime).unwrap();
         let cut = minimize(&g.observation, Rules::Standard, 4, &mut seeded(1), &past).unwrap();

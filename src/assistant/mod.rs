@@ -7,7 +7,8 @@
 //! there by exhaustive search ([`certificate`] replays its trees apart
 //! from it) (both on the spectra of every molecule, held
 //! by `spectra.rs`), [`next`] asks a policy of `strategy` for its next ray
-//! in a game under way (on the molecules that fit), [`generate`] draws molecules whose
+//! in a game under way (on the molecules that fit), `study` runs
+//! a configuration's policy, optimum and bound in turn, [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
 
 #[cfg(feature = "census")]
@@ -21,4 +22,6 @@ pub mod optimum_units;
 pub mod plan;
 mod spectra;
 pub mod strategy;
+#[cfg(feature = "census")]
+pub mod study;
 pub mod suggest;

@@ -186,6 +186,39 @@ pub struct PolicyGame {
     pub score_tatham: u64,
 }
 
+/// One game with what it was played under, as its JSON shows it: the
+/// game's fields beside the configuration, the rules and the policy.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct OneGame {
+    /// The configuration.
+    pub config: String,
+    /// The box's width.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
+    /// The ray rules.
+    pub rules: Rules,
+    /// The policy.
+    pub policy: Policy,
+    /// The game.
+    #[serde(flatten)]
+    pub game: PolicyGame,
+}
+
+impl OneGame {
+    /// `game`, played on `config` under `options`.
+    pub fn new(config: Config, options: &StrategyOptions, game: PolicyGame) -> OneGame {
+        OneGame {
+            config: config.to_string(),
+            width: config.width,
+            height: config.height,
+            rules: options.rules,
+            policy: options.policy,
+            game,
+        }
+    }
+}
+
 /// A policy played against every molecule of a configuration.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct StrategyReport {

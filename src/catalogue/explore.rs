@@ -56,6 +56,38 @@ pub struct Explored {
     pub ambiguous_spectra: u64,
 }
 
+/// An exploration as its JSON shows it: the configuration, the rules and
+/// the catalogue file beside what it did, and the seconds taken.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ExploreReport {
+    /// The configuration.
+    pub config: String,
+    /// The ray rules (a catalogue's are [`RULES`](crate::catalogue::RULES)).
+    pub rules: crate::rules::ray::Rules,
+    /// The catalogue file.
+    pub db: String,
+    /// What the exploration did.
+    #[serde(flatten)]
+    pub explored: Explored,
+    /// Seconds taken, to the millisecond.
+    pub seconds: f64,
+}
+
+impl ExploreReport {
+    /// The report of `explored`, of `config` into `db`, in `seconds`.
+    pub fn new(config: Config, db: &str, explored: Explored, seconds: f64) -> ExploreReport {
+        let (config, db) = (config.to_string(), db.to_string());
+        let (rules, seconds) = (crate::catalogue::RULES, (seconds * 1000.0).round() / 1000.0);
+        ExploreReport {
+            config,
+            rules,
+            db,
+            explored,
+            seconds,
+        }
+    }
+}
+
 fn is_complete<S: serde::Serializer>(ended: &Ended, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_bool(ended.is_complete())
 }

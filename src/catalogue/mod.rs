@@ -52,9 +52,9 @@ mod schema;
 mod store;
 
 pub use census::{CensusStatus, ClassGroups};
-pub use explore::{ExploreOptions, Explored, Progress, SANE_BYTES};
+pub use explore::{ExploreOptions, ExploreReport, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
-pub use rows::{MoleculeRow, SpectrumRow};
+pub use rows::{MoleculeRow, ShownRows, SpectrumRow};
 pub use schema::{BUSY_TIMEOUT_MS, busy_ms};
 pub use store::{Groups, Holding, RULES, Store, molecules_of};
 

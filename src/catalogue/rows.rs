@@ -1,6 +1,7 @@
 //! The rows the catalogue stores: molecules and ambiguous spectra.
 
 use crate::rules::board::Molecule;
+use crate::rules::config::Config;
 use crate::rules::enumeration::canonical;
 use crate::rules::ray::Tracer;
 use crate::rules::spectrum::{Analysis, Stats};
@@ -108,6 +109,39 @@ pub struct MoleculeRow {
     pub transform: String,
     /// The 17 statistics.
     pub stats: Stats,
+}
+
+/// Molecules shown, and the spectral group asked for, as their JSON shows
+/// them, with the configuration and the rules.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ShownRows {
+    /// The configuration.
+    pub config: String,
+    /// The box's width.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
+    /// The ray rules (a catalogue's).
+    pub rules: crate::rules::ray::Rules,
+    /// The molecules asked for.
+    pub rows: Vec<MoleculeRow>,
+    /// The spectral group asked for.
+    pub group: Option<Vec<MoleculeRow>>,
+}
+
+impl ShownRows {
+    /// `rows` and `group` of `config`.
+    pub fn new(config: Config, rows: Vec<MoleculeRow>, group: Option<Vec<MoleculeRow>>) -> Self {
+        let (width, height, rules) = (config.width, config.height, crate::catalogue::RULES);
+        ShownRows {
+            config: config.to_string(),
+            width,
+            height,
+            rules,
+            rows,
+            group,
+        }
+    }
 }
 
 impl MoleculeRow {

@@ -219,6 +219,22 @@ pub struct Progress {
     pub handed: u64,
 }
 
+impl Progress {
+    /// Once the records are grouped and the spectra handed to the sinks:
+    /// those handed over, and their total estimated from the partitions
+    /// grouped; `None` while the molecules are counted.
+    pub fn handing(&self) -> Option<(u64, u64)> {
+        if self.grouped == 0 && self.handed == 0 {
+            return None;
+        }
+        let estimate = match self.grouped {
+            0 => self.handed.max(1),
+            g => (self.handed * self.partitions).div_ceil(g),
+        };
+        Some((self.handed, estimate.max(self.handed)))
+    }
+}
+
 impl Census {
     /// Removes the work directory a finished census kept
     /// ([`CensusOptions::keep_work`]); nothing otherwise.

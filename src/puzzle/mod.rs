@@ -146,6 +146,35 @@ impl FromStr for Format {
     }
 }
 
+/// A named puzzle as a listing of puzzles shows it: its name, file and
+/// what it is, with what its text holds, and (asked for one) the text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PuzzleEntry<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Its file.
+    pub file: &'a str,
+    /// What it is.
+    pub about: &'a str,
+    /// Its format.
+    pub format: String,
+    /// Its configuration, when its text gives one count of atoms.
+    pub config: Option<String>,
+    /// The box's width.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
+    /// The fewest atoms it may hold, when its text says.
+    pub atoms_min: Option<usize>,
+    /// The most.
+    pub atoms_max: Option<usize>,
+    /// Rays shot.
+    pub rays_shot: usize,
+    /// Its text (not in a listing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<&'a str>,
+}
+
 /// An observed game: the rays shot and their results, with what the text says
 /// about the atoms.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,6 +216,53 @@ impl Puzzle {
     pub fn config(&self) -> Option<Config> {
         self.atoms
             .and_then(|n| Config::shaped(n, self.shape()).ok())
+    }
+
+    /// This puzzle as a listing shows it, named `name` in `file`, which is
+    /// `about` ([`PuzzleEntry`]; no text).
+    pub fn entry<'a>(&self, name: &'a str, file: &'a str, about: &'a str) -> PuzzleEntry<'a> {
+        let atoms = self.atoms.map(|n| n..=n).or(self.atom_range.clone());
+        PuzzleEntry {
+            name,
+            file,
+            about,
+            format: self.format.to_string(),
+            config: self.config().map(|c| c.to_string()),
+            width: self.width(),
+            height: self.shape().height,
+            atoms_min: atoms.as_ref().map(|r| *r.start()),
+            atoms_max: atoms.as_ref().map(|r| *r.end()),
+            rays_shot: self.observation.shot_count(),
+            text: None,
+        }
+    }
+
+    /// The atom counts and the rules to search this puzzle under: `atoms`
+    /// and `rules` when given, else the puzzle's own ([`atoms_to_search`],
+    /// the rules its file gives, else the standard ones). A game of
+    /// Tatham's Black Box follows the standard rules only.
+    ///
+    /// [`atoms_to_search`]: Puzzle::atoms_to_search
+    pub fn search_settings(
+        &self,
+        atoms: Option<RangeInclusive<usize>>,
+        rules: Option<Rules>,
+    ) -> Result<(RangeInclusive<usize>, Rules), Error> {
+        let atoms = self.atoms_to_search(atoms)?;
+        if self.format == Format::Tatham
+            && let Some(rules) = rules.filter(|&r| r != Rules::Standard)
+        {
+            let why = format!(
+                " {rules}: {} is a game of Tatham's Black Box, whose rays follow the standard rules: leave out ",
+                self.origin
+            );
+            return Err(Error::invalid(crate::text![
+                Setting::Rules,
+                why,
+                Setting::Rules
+            ]));
+        }
+        Ok((atoms, rules.or(self.rules).unwrap_or_default()))
     }
 
     /// The atom counts to search the puzzle under: `given` (a front's

@@ -38,12 +38,13 @@ use std::ops::RangeInclusive;
 use sha1::{Digest, Sha1};
 
 use crate::control::{Budget, Cut, Finished, Ticker};
-use crate::error::{ParseError, field, quantity, quote};
+use crate::error::{Error, ParseError, field, quantity, quote};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, without_bom};
 use crate::rules::board::Molecule;
 use crate::rules::config::{ConfigRange, Shape};
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
+use crate::setting::Setting;
 
 /// The value of the first record of every save file of Tatham's collection.
 pub const SAVE_MAGIC: &str = "Simon Tatham's Portable Puzzle Collection";
@@ -196,6 +197,25 @@ impl TathamParams {
             width: self.width,
             height: self.height,
         }
+    }
+
+    /// The parameters of a puzzle of `config` written as his save file to
+    /// `path` ([`Setting::Out`], a name ending in .sav): refused for a game
+    /// his program cannot play.
+    pub fn for_save(path: &str, config: &ConfigRange, rules: Rules) -> Result<TathamParams, Error> {
+        let sav = " a name ending in .sav writes a save file of Tatham's Black Box";
+        if rules != Rules::Standard {
+            return Err(Error::invalid(crate::text![
+                Setting::Out,
+                format!(" {path}:{sav}, which plays the standard rules only: leave out "),
+                Setting::Rules,
+                format!(" {rules}, or give a name ending in .txt")
+            ]));
+        }
+        TathamParams::of(config).map_err(|e| {
+            let why = format!(" {path}:{sav}, but {e}: give a name ending in .txt");
+            Error::invalid(crate::text![Setting::Out, why])
+        })
     }
 
     /// The configuration range of the game (`A3-6_B8` for `w8h8m3M6`), the

@@ -24,6 +24,7 @@ mod assist;
 mod board;
 #[cfg(feature = "catalogue")]
 mod catalogue;
+mod generate;
 mod solve;
 mod strategy;
 mod trace;
@@ -37,11 +38,12 @@ pub use board::{
 };
 #[cfg(feature = "catalogue")]
 pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
+pub use generate::{PuzzleReport, generated_text};
 pub use solve::{
     PageBoard, RayTable, SolvePage, certainty_board, certainty_board_in, probability_board,
     solve_page, solve_text, solve_text_in, solving_line, verdict,
 };
-pub use strategy::{bound_text, game_text, optimum_text, strategy_text};
+pub use strategy::{bound_text, game_text, optimum_text, strategy_text, tree_check_text};
 pub use trace::{describe_ray, path_board, ray_text, stats_table, trace_header, trace_text};
 #[cfg(feature = "census")]
 pub use verify::{verify_streamed_text, verify_text};

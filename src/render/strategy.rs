@@ -3,6 +3,7 @@
 use itertools::Itertools as _;
 use std::fmt::Write as _;
 
+use crate::assistant::certificate::TreeCheck;
 use crate::assistant::optimal::{LowerBound, Optimum};
 use crate::assistant::strategy::{PolicyGame, StrategyReport};
 use crate::control::Ended;
@@ -95,6 +96,31 @@ pub fn game_text(g: &PolicyGame) -> String {
         );
     } else {
         let _ = writeln!(out, "  then the molecule is known");
+    }
+    out
+}
+
+/// A tree file's replay (`origin`: the file as shown) in a line a tree.
+pub fn tree_check_text(c: &TreeCheck, origin: &str) -> String {
+    let mut out = format!(
+        "{origin}: the trees of {} replayed against its {} molecules, rays traced apart from the search ({:.1} s)\n",
+        c.config, c.molecules, c.seconds
+    );
+    let mean = |total: u64| total as f64 / c.molecules.max(1) as f64;
+    if let (Some(total), Some(longest), Some(stops)) = (c.rays_total, c.rays_longest, c.rays_stops)
+    {
+        let _ = writeln!(
+            out,
+            "rays   total {total} (mean {:.4}), as the file says; longest game {longest}; every one of the {stops} stops holds molecules no ray tells apart",
+            mean(total)
+        );
+    }
+    if let Some(total) = c.score_total {
+        let _ = writeln!(
+            out,
+            "score  total {total} (mean {:.4}), as the file says",
+            mean(total)
+        );
     }
     out
 }

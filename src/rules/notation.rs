@@ -43,6 +43,15 @@ pub fn pair_label(i: usize) -> Option<char> {
 }
 
 impl Notation {
+    /// Emacs notation when `emacs` is asked for, letters otherwise.
+    pub fn emacs_if(emacs: bool) -> Notation {
+        if emacs {
+            Notation::Emacs
+        } else {
+            Notation::Letters
+        }
+    }
+
     /// The mark of a ray absorbed (a hit): `@`, or `H` in Emacs notation.
     pub const fn hit(self) -> char {
         match self {

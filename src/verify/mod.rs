@@ -504,6 +504,49 @@ pub fn hide(o: &mut Observation, fraction: f64, rng: &mut (impl Rng + ?Sized)) {
     }
 }
 
+/// A verification as its JSON shows it: its fields, where the spectra came
+/// from (`{"kind", "db"}`: `catalogue`, `census` or `enumeration` read
+/// whole, `stream` handed over by a census) and the seconds taken.
+#[derive(Debug, serde::Serialize)]
+pub struct Verified<'a, T> {
+    /// The verification (a [`Verification`] or a [`Streamed`]).
+    #[serde(flatten)]
+    pub verification: &'a T,
+    /// Where the spectra came from.
+    pub source: VerifiedSource<'a>,
+    /// Seconds taken, to the millisecond.
+    pub seconds: f64,
+}
+
+/// Where a verification's spectra came from, as its JSON says.
+#[derive(Debug, serde::Serialize)]
+pub struct VerifiedSource<'a> {
+    /// `catalogue`, `census`, `enumeration` or `stream`.
+    pub kind: &'a str,
+    /// The file read, if one was.
+    pub db: Option<&'a str>,
+}
+
+impl<'a, T> Verified<'a, T> {
+    /// `verification`, of spectra from `source` (`None`: streamed by a
+    /// census), done in `seconds`.
+    pub fn new(verification: &'a T, source: Option<&'a SpectraSource>, seconds: f64) -> Self {
+        let (kind, db) = match source {
+            Some(SpectraSource::Catalogue(db)) => ("catalogue", Some(db.as_str())),
+            Some(SpectraSource::Census(db)) => ("census", Some(db.as_str())),
+            Some(SpectraSource::Enumeration) => ("enumeration", None),
+            None => ("stream", None),
+        };
+        let seconds = (seconds * 1000.0).round() / 1000.0;
+        let source = VerifiedSource { kind, db };
+        Verified {
+            verification,
+            source,
+            seconds,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

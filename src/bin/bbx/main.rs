@@ -8,9 +8,16 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod catalogues;
 mod cli;
 mod commands;
+mod exit;
+mod fit;
+mod manual;
+mod output;
+mod progress;
+mod puzzle_input;
 mod samples;
 mod terminal;
 mod values;
+mod work;
 
 /// Play, solve and explore the deduction game Black Box.
 ///
@@ -135,7 +142,7 @@ Documentation: 'bbx COMMAND --help', the manual pages ('bbx man --out
 docs/guide.md (every command and format) and docs/json.md (--json).";
 
 fn main() -> ExitCode {
-    let json = cli::json_mode();
+    let json = output::json_mode();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // With --json, a command line that does not parse is an error
@@ -150,11 +157,11 @@ fn main() -> ExitCode {
             let kind = match std::error::Error::source(&e)
                 .and_then(|source| source.downcast_ref::<bbx::Error>())
             {
-                Some(error) => cli::error_kind(error),
+                Some(error) => output::error_kind(error),
                 None => "usage",
             };
-            let status = cli::Status::BadInput;
-            let failed = cli::emit(&cli::json_error(kind, message, status));
+            let status = exit::Status::BadInput;
+            let failed = output::emit(&output::json_error(kind, message, status));
             return failed.map_or_else(|failed| failed, |()| status).into();
         }
         Err(e) => e.exit(),
@@ -175,17 +182,17 @@ fn main() -> ExitCode {
         Command::Man(args) => commands::man::run(args, Cli::command()),
     };
     let status = match result {
-        Ok((text, status)) => cli::emit(&text).map_or_else(|failed| failed, |()| status),
+        Ok((text, status)) => output::emit(&text).map_or_else(|failed| failed, |()| status),
         Err(e) if json => {
-            let message = e.show(&cli::Flags);
+            let message = e.show(&output::Flags);
             eprintln!("error: {message}");
-            let status = cli::status_of(&e);
-            let text = cli::json_error(cli::error_kind(&e), &message, status);
-            cli::emit(&text).map_or_else(|failed| failed, |()| status)
+            let status = exit::status_of(&e);
+            let text = output::json_error(output::error_kind(&e), &message, status);
+            output::emit(&text).map_or_else(|failed| failed, |()| status)
         }
         Err(e) => {
-            eprintln!("error: {}", e.show(&cli::Flags));
-            cli::status_of(&e)
+            eprintln!("error: {}", e.show(&output::Flags));
+            exit::status_of(&e)
         }
     };
     status.into()

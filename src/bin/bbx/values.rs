@@ -7,8 +7,10 @@
 //! expected: `expected a number of rays: a whole number, at least 1`.
 
 use std::str::FromStr;
+use std::time::Duration;
 
 use bbx::Rules;
+use bbx::assistant::generate::MAX_SEED;
 use bbx::assistant::strategy::Policy;
 use bbx::play::keys::Profile;
 use bbx::play::referee::Judge;
@@ -151,6 +153,66 @@ pub fn fraction(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses `--seed SEED`: a whole number from 0 to [`MAX_SEED`] (2^53 - 1,
+/// the largest that JSON readers keep exact).
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    whole("a seed", 0, Some(MAX_SEED))(s)
+        .map_err(|e| format!("{e} (2^53 - 1, the largest number every JSON reader keeps exact)"))
+}
+
+/// Parses `--max N`: a whole number of molecules, at least 1.
+pub fn parse_max(s: &str) -> Result<usize, String> {
+    whole("a number of molecules", 1, None)(s)
+}
+
+/// The longest `--timeout` taken: a week.
+const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
+
+/// Parses `--timeout SECONDS`: a number of seconds from 0 (give up at the
+/// first check) to a week, fractions allowed.
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let bad = || {
+        format!(
+            "expected a time: a number of seconds from 0 to {MAX_TIMEOUT} (a week), such as 10 or 2.5, or a duration such as 90s, 5m or 1h 30m"
+        )
+    };
+    let t = s.trim();
+    let secs: f64 = match t.parse() {
+        Ok(secs) => secs,
+        Err(_) => humantime::parse_duration(t)
+            .map_err(|_| bad())?
+            .as_secs_f64(),
+    };
+    if !secs.is_finite() || !(0.0..=MAX_TIMEOUT).contains(&secs) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Parses a size in bytes with the `bytesize` crate: `2G`, `500M`, `64K`,
+/// `1.5GB`, `512MiB`, `1TiB` or a plain number of bytes (`G` and `GB` are
+/// powers of 1000, `GiB` of 1024).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let bad =
+        || "expected a size: at least 1M, such as 2G, 500M, 1TiB or 1048576 (bytes)".to_string();
+    let bytes = s
+        .trim()
+        .parse::<bytesize::ByteSize>()
+        .map_err(|_| bad())?
+        .as_u64();
+    if bytes < 1_000_000 {
+        return Err(bad());
+    }
+    Ok(bytes)
+}
+
+/// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
+/// none would check nothing and still report agreement).
+pub fn parse_sample(s: &str) -> Result<usize, String> {
+    whole("a number of spectra", 1, None)(s)
+        .map_err(|e| format!("{e} (--ambiguous checks the shared spectra alone)"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +285,90 @@ mod tests {
                     .starts_with("expected a fraction")
             );
         }
+    }
+
+    #[test]
+    fn timeouts_from_zero_to_a_week() {
+        assert_eq!(parse_timeout("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_timeout(" 10 "), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_timeout("604800"), Ok(Duration::from_secs(604_800)));
+        assert_eq!(parse_timeout("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_timeout("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_timeout("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_timeout("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_timeout("7days"), Ok(Duration::from_secs(604_800)));
+        for bad in [
+            "-1",
+            "-0.5",
+            "NaN",
+            "inf",
+            "-inf",
+            "604801",
+            "1e300",
+            "",
+            "ten",
+            "8d",
+            "-5m",
+            "5 parsecs",
+        ] {
+            let e = parse_timeout(bad).unwrap_err();
+            assert!(e.contains("from 0 to 604800"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn seeds_fit_in_53_bits() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("42"), Ok(42));
+        assert_eq!(parse_seed("9007199254740991"), Ok(MAX_SEED));
+        for bad in [
+            "9007199254740992",
+            "18446744073709551615",
+            "99999999999999999999",
+            "-1",
+            "",
+            "x",
+            "1.5",
+        ] {
+            let e = parse_seed(bad).unwrap_err();
+            assert!(
+                e.starts_with(
+                    "expected a seed: a whole number from 0 to 9007199254740991 (2^53 - 1"
+                ),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_in_every_unit() {
+        assert_eq!(parse_size("2G"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("1TiB"), Ok(1 << 40));
+        assert_eq!(parse_size("1T"), Ok(1_000_000_000_000));
+        assert_eq!(parse_size("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size(" 64m "), Ok(64_000_000));
+        assert_eq!(parse_size("1048576"), Ok(1_048_576));
+        for bad in ["1K", "999999", "0", "", "lots", "2 parsecs", "-1G", "G"] {
+            assert!(
+                parse_size(bad).unwrap_err().contains("expected a size"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn max_is_a_positive_count() {
+        assert_eq!(parse_max("1"), Ok(1));
+        assert_eq!(parse_max("100000"), Ok(100_000));
+        assert_eq!(
+            parse_max("0"),
+            Err("expected a number of molecules: a whole number, at least 1".into())
+        );
+        assert!(parse_max("-3").is_err());
+        assert!(parse_max("many").is_err());
     }
 }

@@ -2,7 +2,7 @@
 
 use clap_complete::Shell;
 
-use crate::cli::Status;
+use crate::exit::Status;
 
 #[derive(clap::Args)]
 #[command(
@@ -66,7 +66,7 @@ mod tests {
             let args = super::Args { shell };
             texts.push(super::run(args, crate::Cli::command()).unwrap().0);
         }
-        let man = super::super::man::pages_for_tests();
+        let man = crate::manual::pages_for_tests();
         texts.extend(man);
         for text in &texts {
             for name in &names {

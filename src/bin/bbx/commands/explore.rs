@@ -3,11 +3,14 @@
 use std::time::Instant;
 
 use bbx::Config;
-use bbx::catalogue::{Catalogue, ExploreOptions, Progress, busy_ms};
+use bbx::catalogue::{Catalogue, ExploreOptions, ExploreReport, Progress, busy_ms};
 use bbx::control::Budget;
 use bbx::error::quantity;
 
-use crate::cli::{Quiet, Status, Workers, ctrl_c, faults, interrupt, json, progress_bar};
+use crate::cli::{Quiet, Workers};
+use crate::exit::{Status, ctrl_c, faults, interrupt};
+use crate::output::json;
+use crate::progress::progress_bar;
 
 #[derive(clap::Args)]
 #[command(
@@ -80,22 +83,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Status::Interrupted
     };
     if args.json {
-        #[derive(serde::Serialize)]
-        struct Report<'a> {
-            config: String,
-            rules: bbx::Rules,
-            db: &'a str,
-            #[serde(flatten)]
-            explored: bbx::catalogue::Explored,
-            seconds: f64,
-        }
-        let report = Report {
-            config: args.config.to_string(),
-            rules: bbx::Rules::Standard,
-            db: &args.db,
-            explored: done,
-            seconds: (secs * 1000.0).round() / 1000.0,
-        };
+        let report = ExploreReport::new(args.config, &args.db, done, secs);
         return Ok((json(&report)?, code));
     }
     let molecules = quantity(done.nb_mol, "molecule", "molecules");

@@ -1,16 +1,20 @@
 //! `bbx generate`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use bbx::assistant::generate::{minimize_in, random_in, seeded, unique_in};
+use bbx::Rules;
+use bbx::assistant::generate::{PuzzleOptions, make_puzzle};
 use bbx::control::Budget;
-use bbx::error::quantity;
 use bbx::play::save::is_tatham_save;
-use bbx::puzzle::{TathamParams, game_id, puzzle_save};
+use bbx::puzzle::{TathamParams, puzzle_save};
+use bbx::render::{PuzzleReport, generated_text};
 use bbx::rules::config::ConfigRange;
-use bbx::{Molecule, Rules};
 
-use crate::cli::{Quiet, Seed, Status, Workers, json, parse_timeout, spinner};
+use crate::cli::{Quiet, Seed, Workers};
+use crate::exit::Status;
+use crate::output::{Flags, json, nothing_found};
+use crate::progress::spinner;
+use crate::values::parse_timeout;
 
 #[derive(clap::Args)]
 #[command(
@@ -74,160 +78,78 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
-    let as_json = args.json;
-    let deadline = args.timeout.map(|t| Instant::now() + t);
-    match inner(args) {
-        Ok(text) => Ok((text, Status::Done)),
-        // No puzzle drawn before --timeout: a limit stopped the search
-        // before it found anything, exit status 4 as on every command.
-        Err(e) if deadline.is_some_and(|d| Instant::now() >= d) => {
-            let message = e.show(&crate::cli::Flags);
-            Ok(crate::cli::nothing_found(
-                as_json,
-                bbx::control::Ended::TimedOut,
-                &message,
-            ))
+    let (config, rules) = (args.config, args.rules);
+    // Checked before the work: a puzzle never replaces what is not one.
+    let his = match &args.out {
+        Some(path) => {
+            bbx::files::check_text_out(path)?;
+            let his = is_tatham_save(path).then(|| TathamParams::for_save(path, &config, rules));
+            his.transpose()?
         }
-        Err(e) => Err(e),
-    }
-}
-
-fn inner(args: Args) -> bbx::Result<String> {
-    let config = args.config;
-    let seed = args.seed.value()?;
-    let mut rng = seeded(seed);
-    let start = Instant::now();
-    // Not stopped by Ctrl-C: nothing is written before the end.
-    let budget = match args.timeout {
-        Some(t) => Budget::default().with_timeout(t),
-        None => Budget::default(),
+        None => None,
     };
-    // Tatham's parameters, when the puzzle is written as his save file.
-    let mut his = None;
-    if let Some(path) = &args.out {
-        // Checked before the work: a puzzle never replaces what is not one.
-        check_out(path)?;
-        if is_tatham_save(path) {
-            his = Some(tatham_params(path, &config, args.rules)?);
-        }
-    }
+    let options = PuzzleOptions {
+        config,
+        rules,
+        seed: args.seed.value()?,
+        unique: args.unique,
+        minimal: args.minimal,
+        max_draws: args.max_draws,
+        // Not stopped by Ctrl-C: nothing is written before the end.
+        budget: args
+            .timeout
+            .map_or_else(Budget::default, |t| Budget::default().with_timeout(t)),
+    };
     let spinner = spinner(args.quiet.quiet, format!("generate {config}: drawing"));
-    let (molecule, full, draws) = if args.unique || args.minimal {
-        let g = unique_in(config, args.rules, &mut rng, args.max_draws, &budget);
-        let g = g.inspect_err(|_| spinner.finish_and_clear())?;
-        (g.molecule, g.observation, g.draws)
-    } else {
-        let m = random_in(config, &mut rng);
-        let o = bbx::Observation::full(&bbx::Spectrum::of(&m, args.rules));
-        (m, o, 1)
-    };
-    let (observation, minimal) = if args.minimal {
-        spinner.set_message(format!("generate {config}: removing rays"));
-        let small = minimize_in(&full, args.rules, config.atoms(), &mut rng, &budget);
-        let small = small.inspect_err(|_| spinner.finish_and_clear())?;
-        (small.value, Some(small.ended.is_complete()))
-    } else {
-        (full, None)
-    };
+    let made = make_puzzle(&options, || {
+        spinner.set_message(format!("generate {config}: removing rays"))
+    });
     spinner.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let letters = bbx::render::observed_marks(&observation).ok_or_else(|| {
-        bbx::Error::invalid("more than 52 exit pairs: this puzzle has no display")
-    })?;
-    let marks = if args.emacs {
-        bbx::render::marks_in(&letters, bbx::rules::notation::Notation::Emacs).unwrap_or_else(|| {
-            eprintln!("note: more than 9 exit pairs, which Emacs notation cannot write: the puzzle is in letters");
-            letters.clone()
-        })
-    } else {
-        letters
+    let made = made?;
+    let made = match made.value {
+        Ok(made) => made,
+        Err(message) => return Ok(nothing_found(args.json, made.ended, &message.show(&Flags))),
     };
-    let picture = format!(
-        "{}\n{}\n",
-        bbx::render::grid(config.shape, |_| '-', &marks),
-        bbx::render::balls_range_line(config.min_atoms, config.max_atoms)
-    );
-    let tatham = tatham_id(&config, &molecule, args.rules);
+    let report = PuzzleReport::new(&made, args.emacs)?;
+    if report.in_letters {
+        eprintln!(
+            "note: more than 9 exit pairs, which Emacs notation cannot write: the puzzle is in letters"
+        );
+    }
     if let Some(path) = &args.out {
         let text = match &his {
-            Some(params) => puzzle_save(params, &molecule, &observation).map_err(|e| {
-                bbx::Error::invalid(format!(
-                    "--out {path}: cannot write Tatham's save file: {e}"
-                ))
-            })?,
-            None => picture.clone(),
-        };
-        bbx::files::write_whole(path.as_ref(), text.as_bytes()).map_err(|source| {
-            bbx::Error::Io {
-                path: path.clone(),
-                source,
+            Some(params) => {
+                puzzle_save(params, &made.molecule, &made.observation).map_err(|e| {
+                    bbx::Error::invalid(format!(
+                        "--out {path}: cannot write Tatham's save file: {e}"
+                    ))
+                })?
             }
-        })?;
+            None => report.puzzle.clone(),
+        };
+        let io = |source| bbx::Error::Io {
+            path: path.clone(),
+            source,
+        };
+        bbx::files::write_whole(path.as_ref(), text.as_bytes()).map_err(io)?;
     }
     if args.json {
-        #[derive(serde::Serialize)]
-        struct Generated {
-            config: String,
-            width: usize,
-            height: usize,
-            rules: Rules,
-            seed: u64,
-            molecule: String,
-            draws: usize,
-            unique: bool,
-            minimal: Option<bool>,
-            rays_shot: usize,
-            observation: String,
-            puzzle: String,
-            tatham_id: Option<String>,
-            seconds: f64,
+        return Ok((json(&report)?, Status::Done));
+    }
+    let summary = generated_text(&made, args.show_answer);
+    let text = match &args.out {
+        Some(path) if his.is_some() => {
+            format!(
+                "wrote {path} (a save file of Tatham's Black Box: his Load opens it)\n{summary}"
+            )
         }
-        return json(&Generated {
-            config: config.to_string(),
-            width: config.shape.width,
-            height: config.shape.height,
-            rules: args.rules,
-            seed,
-            molecule: molecule.to_string(),
-            draws,
-            unique: args.unique || args.minimal,
-            minimal,
-            rays_shot: observation.shot_count(),
-            observation: observation.to_string(),
-            puzzle: picture,
-            tatham_id: tatham,
-            seconds: (secs * 1000.0).round() / 1000.0,
-        });
-    }
-    let mut summary = format!(
-        "{config}, seed {seed}: {} of {} rays shown{}; {} in {secs:.2} s\n",
-        observation.shot_count(),
-        config.shape.positions(),
-        match minimal {
-            Some(true) => ", each one needed for the unique answer",
-            Some(false) =>
-                ", one answer (the time limit stopped the removal of rays: some may not be needed)",
-            None if args.unique => ", one answer",
-            None => "",
-        },
-        quantity(draws, "draw", "draws")
-    );
-    if let Some(id) = &tatham {
-        summary.push_str(&format!("Tatham's game ID: {id}\n"));
-    }
-    if args.show_answer {
-        summary.push_str(&format!("answer: {molecule}\n"));
-    }
-    match &args.out {
-        Some(path) if his.is_some() => Ok(format!(
-            "wrote {path} (a save file of Tatham's Black Box: his Load opens it)\n{summary}"
-        )),
-        Some(path) => Ok(format!("wrote {path}\n{summary}")),
+        Some(path) => format!("wrote {path}\n{summary}"),
         None => {
             eprint!("{summary}");
-            Ok(picture)
+            report.puzzle
         }
-    }
+    };
+    Ok((text, Status::Done))
 }
 
 /// A configuration or a range (`A3-6_B8`), or the same named as Tatham names
@@ -238,74 +160,6 @@ fn parse_game(s: &str) -> Result<ConfigRange, String> {
     }
     match TathamParams::alone(s) {
         Some(p) => Ok(p?.range()),
-        None => s
-            .parse::<ConfigRange>()
-            .map_err(|e| e.show(&crate::cli::Flags)),
+        None => s.parse::<ConfigRange>().map_err(|e| e.show(&Flags)),
     }
-}
-
-/// The game ID of the hidden molecule in Simon Tatham's Black Box, when his
-/// program can play it: standard rules, 2 to 255 cells a side, at least one
-/// ball and fewer balls than cells.
-fn tatham_id(config: &ConfigRange, hidden: &Molecule, rules: Rules) -> Option<String> {
-    if rules != Rules::Standard {
-        return None;
-    }
-    let params = TathamParams::of(config).ok()?;
-    game_id(&params, hidden).ok()
-}
-
-/// The parameters of Tatham's Black Box for a puzzle written as his save
-/// file (`--out NAME.sav`): refused for a game his program cannot play.
-fn tatham_params(path: &str, config: &ConfigRange, rules: Rules) -> bbx::Result<TathamParams> {
-    if rules != Rules::Standard {
-        return Err(bbx::Error::invalid(format!(
-            "--out {path}: a name ending in .sav writes a save file of Tatham's Black Box, which plays the standard rules only: leave out --rules {rules}, or give a name ending in .txt"
-        )));
-    }
-    TathamParams::of(config).map_err(|e| {
-        bbx::Error::invalid(format!(
-            "--out {path}: a name ending in .sav writes a save file of Tatham's Black Box, but {e}: give a name ending in .txt"
-        ))
-    })
-}
-
-/// Refuses to write the puzzle over a directory or over a file that is not
-/// text (a catalogue, say); an earlier puzzle may be replaced.
-fn check_out(path: &str) -> bbx::Result<()> {
-    let p = std::path::Path::new(path);
-    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
-        && !dir.is_dir()
-    {
-        return Err(bbx::Error::invalid(format!(
-            "--out {path}: there is no directory {}: make it first, or write elsewhere",
-            dir.display()
-        )));
-    }
-    if p.is_dir() {
-        return Err(bbx::Error::invalid(format!(
-            "--out {path}: is a directory: give a file name, such as {}",
-            p.join("puzzle.txt").display()
-        )));
-    }
-    if let Ok(mut f) = std::fs::File::open(p) {
-        use std::io::Read as _;
-        let mut head = [0u8; 512];
-        let n = f.read(&mut head).unwrap_or(0);
-        let head = &head[..n];
-        if head.starts_with(b"SQLite format 3\0")
-            || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
-            || head.contains(&0)
-        {
-            return Err(bbx::Error::invalid(format!(
-                "--out {path}: the file exists and is not a puzzle ({}): give another file name",
-                if head.starts_with(b"SQLite format 3\0") {
-                    "it is an SQLite database, perhaps a catalogue"
-                } else {
-                    "it is not text"
-                }
-            )));
-        }
-    }
-    Ok(())
 }

@@ -14,7 +14,10 @@ use bbx::play::setup::{Setup, Start, named};
 use bbx::rules::config::ConfigRange;
 use bbx::rules::notation::Notation;
 
-use crate::cli::{Flags, Quiet, Seed, Status, Workers, parse_max, parse_timeout};
+use crate::cli::{Quiet, Seed, Workers};
+use crate::exit::Status;
+use crate::output::Flags;
+use crate::values::{parse_max, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
@@ -49,7 +52,7 @@ pub struct Args {
     ///
     /// Read as by solve and suggest; one number, since the game hides one
     /// molecule.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::parse_atoms)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::puzzle_input::parse_atoms)]
     atoms: Option<std::ops::RangeInclusive<usize>>,
     /// The puzzle format [default: detected]
     ///
@@ -175,11 +178,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         judge: args.judge,
     };
     let options = Options {
-        notation: if args.emacs {
-            Notation::Emacs
-        } else {
-            Notation::Letters
-        },
+        notation: Notation::emacs_if(args.emacs),
         coach: CoachLimits {
             max: args.max,
             timeout: args.timeout,

@@ -1,8 +1,10 @@
 //! `bbx puzzles`.
 
-use bbx::puzzle::parse_puzzle;
+use bbx::puzzle::{PuzzleEntry, parse_puzzle};
 
-use crate::cli::{Quiet, Status, json};
+use crate::cli::Quiet;
+use crate::exit::Status;
+use crate::output::json;
 use crate::samples::{SAMPLES, Sample};
 
 #[derive(clap::Args)]
@@ -25,37 +27,9 @@ pub struct Args {
     _quiet: Quiet,
 }
 
-/// A built-in puzzle as `--json` gives it.
-#[derive(serde::Serialize)]
-struct Record {
-    name: &'static str,
-    file: &'static str,
-    about: &'static str,
-    format: String,
-    config: Option<String>,
-    width: usize,
-    height: usize,
-    atoms_min: Option<usize>,
-    atoms_max: Option<usize>,
-    rays_shot: usize,
-}
-
 /// What a sample holds, read as `bbx solve` reads it.
-fn record(s: &'static Sample) -> bbx::Result<Record> {
-    let p = parse_puzzle(s.text, s.name, None)?;
-    let atoms = p.atoms.map(|n| n..=n).or(p.atom_range.clone());
-    Ok(Record {
-        name: s.name,
-        file: s.file,
-        about: s.about,
-        format: p.format.to_string(),
-        config: p.config().map(|c| c.to_string()),
-        width: p.width(),
-        height: p.shape().height,
-        atoms_min: atoms.as_ref().map(|r| *r.start()),
-        atoms_max: atoms.as_ref().map(|r| *r.end()),
-        rays_shot: p.observation.shot_count(),
-    })
+fn record(s: &'static Sample) -> bbx::Result<PuzzleEntry<'static>> {
+    Ok(parse_puzzle(s.text, s.name, None)?.entry(s.name, s.file, s.about))
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
@@ -69,18 +43,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 ))
             })?;
         if args.json {
-            /// One puzzle, with its text.
-            #[derive(serde::Serialize)]
-            struct WithText {
-                #[serde(flatten)]
-                record: Record,
-                text: &'static str,
-            }
-            let record = record(sample)?;
+            let text = Some(sample.text);
             return Ok((
-                json(&WithText {
-                    record,
-                    text: sample.text,
+                json(&PuzzleEntry {
+                    text,
+                    ..record(sample)?
                 })?,
                 Status::Done,
             ));
@@ -92,14 +59,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         .map(record)
         .collect::<bbx::Result<Vec<_>>>()?;
     if args.json {
-        /// Every built-in puzzle.
-        #[derive(serde::Serialize)]
-        struct Listed {
-            puzzles: Vec<Record>,
-        }
-        return Ok((json(&Listed { puzzles: records })?, Status::Done));
+        let listed = std::collections::BTreeMap::from([("puzzles", &records)]);
+        return Ok((json(&listed)?, Status::Done));
     }
-    let config = |r: &Record| match (&r.config, r.atoms_min, r.atoms_max) {
+    let config = |r: &PuzzleEntry| match (&r.config, r.atoms_min, r.atoms_max) {
         (Some(c), _, _) => c.clone(),
         (None, Some(a), Some(b)) => format!("A{a}..{b}_B{}", r.width),
         _ => format!("B{}", r.width),

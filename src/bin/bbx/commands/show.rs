@@ -1,9 +1,11 @@
 //! `bbx show`.
 
-use bbx::catalogue::{MoleculeRow, RULES};
-use bbx::{Config, Rules};
+use bbx::Config;
+use bbx::catalogue::ShownRows;
 
-use crate::cli::{Quiet, Status, json};
+use crate::cli::Quiet;
+use crate::exit::Status;
+use crate::output::json;
 
 #[derive(clap::Args)]
 #[command(
@@ -54,7 +56,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
     // A complete catalogue, or a census's groups (any other molecule is
     // traced on the spot, and a spectrum not stored is one molecule's own).
-    let busy_ms = bbx::catalogue::busy_ms(&crate::cli::faults()?);
+    let busy_ms = bbx::catalogue::busy_ms(&crate::exit::faults()?);
     crate::catalogues::prepare(&args.db)?;
     let store = bbx::census::source::rows(&args.db, config, busy_ms)?;
     let total = config.molecule_count().unwrap_or(0);
@@ -112,30 +114,9 @@ fn inner(args: Args) -> bbx::Result<String> {
         ));
     }
     if args.json {
-        /// The molecules asked for, and the group.
-        #[derive(serde::Serialize)]
-        struct Shown {
-            config: String,
-            width: usize,
-            height: usize,
-            rules: Rules,
-            rows: Vec<MoleculeRow>,
-            group: Option<Vec<MoleculeRow>>,
-        }
-        return json(&Shown {
-            config: config.to_string(),
-            width: config.width,
-            height: config.height,
-            rules: RULES,
-            rows,
-            group,
-        });
+        return json(&ShownRows::new(config, rows, group));
     }
-    let notation = if args.emacs {
-        bbx::rules::notation::Notation::Emacs
-    } else {
-        bbx::rules::notation::Notation::Letters
-    };
+    let notation = bbx::rules::notation::Notation::emacs_if(args.emacs);
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {
         if i > 0 {
@@ -156,10 +137,10 @@ fn inner(args: Args) -> bbx::Result<String> {
             .max()
             .unwrap_or(1);
         let board = (2 * config.width + 5).max(10 + digits);
-        let per_line = crate::cli::columns().map_or(4, |w| ((w + 4) / (board + 4)).max(1));
+        let per_line = crate::fit::columns().map_or(4, |w| ((w + 4) / (board + 4)).max(1));
         out.push_str(&bbx::render::spectral_group_in(
             config, &g, per_line, notation,
         ));
     }
-    Ok(crate::cli::fit(&out))
+    Ok(crate::fit::fit(&out))
 }

@@ -9,10 +9,11 @@ use bbx::solver::Limits;
 use bbx::solver::count::Prior;
 use bbx::solver::report::{Known, SolveReport};
 
-use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
-    parse_timeout, solve_showing,
-};
+use crate::cli::{MaxMolecules, Quiet, Workers};
+use crate::exit::{Status, budget};
+use crate::output::{Flags, json};
+use crate::puzzle_input::{PuzzleInput, solve_showing};
+use crate::values::{parse_size, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
@@ -144,15 +145,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         // Nothing found nor counted: the error object, as every command
         // gives on exit 4.
         let message = render::verdict(&report, &Flags);
-        return Ok(crate::cli::nothing_found(true, report.ended, &message));
+        return Ok(crate::output::nothing_found(true, report.ended, &message));
     }
     // Ctrl-C while the rays were ranked: what was done is shown, and the
     // status says the work was interrupted.
-    let code = if report.after == Ended::Cancelled {
-        Status::Interrupted
-    } else {
-        code
-    };
+    let cancelled = report.after == Ended::Cancelled;
+    let code = if cancelled { Status::Interrupted } else { code };
     let text = if args.count {
         if let (Known::Estimate, Some(e)) = (report.known, report.estimate) {
             format!(
@@ -170,11 +168,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     } else if args.json {
         json(&report)?
     } else {
-        let notation = if args.emacs {
-            Notation::Emacs
-        } else {
-            Notation::Letters
-        };
+        let notation = Notation::emacs_if(args.emacs);
         let mut text = render::solve_text_in(&report, args.max_boards, &Flags, notation);
         if let (true, Some(p)) = (args.probabilities, &report.probabilities)
             && p.len() == report.solution().observation.shape().cells()
@@ -186,5 +180,5 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         }
         text
     };
-    Ok((crate::cli::fit(&text), code))
+    Ok((crate::fit::fit(&text), code))
 }

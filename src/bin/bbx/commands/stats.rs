@@ -4,10 +4,11 @@ use bbx::Config;
 use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
 
-use crate::cli::{
-    CensusArgs, Quiet, Status, ctrl_c, faults, interrupted_census, json, note_unfinished,
-    progress_bar, spinner, stopped,
-};
+use crate::cli::Quiet;
+use crate::exit::{Status, ctrl_c, faults};
+use crate::output::{interrupted, json};
+use crate::progress::{progress_bar, spinner};
+use crate::work::{CensusArgs, interrupted_census, note_unfinished};
 
 #[derive(clap::Args)]
 #[command(
@@ -107,12 +108,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         Tables::Report { report, stored } => (report, stored),
         Tables::Interrupted(done) => {
             let message = interrupted_census(&done, &cluster, "grouping", "the work");
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
         Tables::ShareDone => {
             eprintln!(
@@ -131,13 +127,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
                 .into(),
                 false,
             )
-            .show(&crate::cli::Flags);
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            .show(&crate::output::Flags);
+            return Ok(interrupted(args.json, &message));
         }
     };
     if let Some(stored) = stored {
@@ -153,6 +144,6 @@ fn output(report: &bbx::tables::StatsReport, as_json: bool) -> bbx::Result<Strin
     if as_json {
         json(report)
     } else {
-        Ok(crate::cli::fit(&bbx::render::stats_text(report)))
+        Ok(crate::fit::fit(&bbx::render::stats_text(report)))
     }
 }

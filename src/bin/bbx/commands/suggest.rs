@@ -9,10 +9,11 @@ use bbx::error::quantity;
 use bbx::render;
 use bbx::solver::Limits;
 
-use crate::cli::{
-    Flags, MaxMolecules, PuzzleInput, Quiet, Status, Workers, budget, json, parse_size,
-    parse_timeout, solve_showing,
-};
+use crate::cli::{MaxMolecules, Quiet, Workers};
+use crate::exit::{Status, budget};
+use crate::output::{Flags, json};
+use crate::puzzle_input::{PuzzleInput, solve_showing};
+use crate::values::{parse_size, parse_timeout};
 
 #[derive(clap::Args)]
 #[command(
@@ -156,12 +157,12 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     if status == Status::Incomplete && args.json {
         // Nothing found: the error object, as every command gives on exit 4.
         let message = render::verdict(&s.report, &Flags);
-        return Ok(crate::cli::nothing_found(true, s.report.ended, &message));
+        return Ok(crate::output::nothing_found(true, s.report.ended, &message));
     }
     let text = if args.json {
         json(&s)?
     } else {
-        crate::cli::fit(&render::suggest_text(&s, args.max_rays, &Flags))
+        crate::fit::fit(&render::suggest_text(&s, args.max_rays, &Flags))
     };
     Ok((text, status))
 }

@@ -6,7 +6,9 @@ use bbx::rules::notation::Notation;
 use bbx::rules::report::TraceReport;
 use bbx::{Config, Rules};
 
-use crate::cli::{Quiet, Status, json};
+use crate::cli::Quiet;
+use crate::exit::Status;
+use crate::output::json;
 
 #[derive(clap::Args)]
 #[command(
@@ -130,11 +132,7 @@ fn inner(args: Args) -> bbx::Result<String> {
     if args.json {
         return json(&report);
     }
-    let notation = if args.emacs {
-        Notation::Emacs
-    } else {
-        Notation::Letters
-    };
+    let notation = Notation::emacs_if(args.emacs);
     if args.rays.is_empty() {
         return Ok(render::trace_text(&report, notation));
     }

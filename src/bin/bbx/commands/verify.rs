@@ -2,13 +2,14 @@
 
 use std::time::Instant;
 
-use bbx::verify::{Spectra, SpectraSource, Streaming};
+use bbx::verify::{Spectra, SpectraSource, Streaming, Verified};
 use bbx::{Config, Rules};
 
-use crate::cli::{
-    CensusArgs, Quiet, Seed, Status, ctrl_c, faults, interrupt, interrupted_census, json,
-    note_unfinished, progress_bar, spinner, stopped,
-};
+use crate::cli::{Quiet, Seed};
+use crate::exit::{Status, ctrl_c, faults, interrupt};
+use crate::output::{interrupted, json};
+use crate::progress::{progress_bar, spinner};
+use crate::work::{CensusArgs, interrupted_census, note_unfinished};
 
 #[derive(clap::Args)]
 #[command(
@@ -27,7 +28,7 @@ pub struct Args {
     /// Every ambiguous spectrum and N unique ones drawn at random [default:
     /// every spectrum, or 100000 unique ones when a census streams the
     /// groups; see the guide].
-    #[arg(long, value_name = "N", value_parser = parse_sample, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = crate::values::parse_sample, allow_negative_numbers = true)]
     sample: Option<usize>,
     #[command(flatten)]
     seed: Seed,
@@ -89,12 +90,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             let message = format!(
                 "interrupted while enumerating the spectra of {config}: nothing was checked"
             );
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
     };
     ctrl_c();
@@ -104,30 +100,17 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let v = match v?.whole() {
-        Ok(v) => v,
-        Err(_) => {
-            let message = "interrupted: not every spectrum was checked, so there is no verdict";
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                message,
-                Status::Interrupted,
-            ));
-        }
+    let Ok(v) = v?.whole() else {
+        let message = "interrupted: not every spectrum was checked, so there is no verdict";
+        return Ok(interrupted(args.json, message));
     };
     let code = if v.agrees() { Status::Done } else { Status::No };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
-        let (kind, db) = match &source {
-            SpectraSource::Catalogue(db) => ("catalogue", Some(db.as_str())),
-            SpectraSource::Census(db) => ("census", Some(db.as_str())),
-            SpectraSource::Enumeration => ("enumeration", None),
-        };
-        return Ok((verified_json(&v, kind, db, secs)?, code));
+        return Ok((json(&Verified::new(&v, Some(&source), secs))?, code));
     }
     let text = bbx::render::verify_text(&v, &source.to_string(), &options, secs);
-    Ok((crate::cli::fit(&text), code))
+    Ok((crate::fit::fit(&text), code))
 }
 
 /// `bbx verify` with a census streaming the groups to SAT.
@@ -143,34 +126,25 @@ fn stream(
         .options(cluster.clone(), options.faults.clone())?;
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     ctrl_c();
-    note_unfinished(bbx::verify::unfinished(
-        config,
-        &options,
-        census_options.clone(),
-    ));
+    let unfinished = bbx::verify::unfinished(config, &options, census_options.clone());
+    note_unfinished(unfinished);
     let quiet = args.quiet.quiet;
     let bar = progress_bar(quiet, "molecules", format!("verify {config}: census"));
     let mut checking = false;
     let done = bbx::verify::verify_streaming(config, &options, census_options, |p| {
-        if p.grouped == 0 && p.handed == 0 {
+        let Some((handed, estimate)) = p.handing() else {
             // With several processes the share is an estimate, which may be passed.
             bar.set_length(p.share.max(p.counted));
-            bar.set_position(p.counted);
-            return;
-        }
+            return bar.set_position(p.counted);
+        };
         if !checking {
-            // The census's records are grouped and checked: spectra now,
-            // their total estimated from the partitions done.
+            // The census's records are grouped and checked: spectra now.
             checking = true;
             bar.reset();
             bar.set_message(format!("verify {config}: SAT"));
         }
-        let estimate = match p.grouped {
-            0 => p.handed.max(1),
-            g => (p.handed * p.partitions).div_ceil(g),
-        };
-        bar.set_length(estimate.max(p.handed));
-        bar.set_position(p.handed);
+        bar.set_length(estimate);
+        bar.set_position(handed);
     });
     bar.finish_and_clear();
     let streamed = match done? {
@@ -185,55 +159,15 @@ fn stream(
         Streaming::Interrupted(done) => {
             let message =
                 interrupted_census(&done, &cluster, "checking", "the work and the checks done");
-            return Ok(stopped(
-                args.json,
-                "interrupted",
-                &message,
-                Status::Interrupted,
-            ));
+            return Ok(interrupted(args.json, &message));
         }
     };
     let v = &streamed.verification;
     let code = if v.agrees() { Status::Done } else { Status::No };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
-        return Ok((verified_json(&streamed, "stream", None, secs)?, code));
+        return Ok((json(&Verified::new(&streamed, None, secs))?, code));
     }
     let text = bbx::render::verify_streamed_text(&streamed, &options, secs);
-    Ok((crate::cli::fit(&text), code))
-}
-
-/// The JSON of a verdict: the verification (in memory or streamed), where
-/// its spectra came from (`kind`, and the catalogue or census file) and the
-/// time in seconds.
-fn verified_json<T: serde::Serialize>(
-    verification: &T,
-    kind: &str,
-    db: Option<&str>,
-    secs: f64,
-) -> bbx::Result<String> {
-    #[derive(serde::Serialize)]
-    struct Verified<'a, T> {
-        #[serde(flatten)]
-        verification: &'a T,
-        source: Source<'a>,
-        seconds: f64,
-    }
-    #[derive(serde::Serialize)]
-    struct Source<'a> {
-        kind: &'a str,
-        db: Option<&'a str>,
-    }
-    json(&Verified {
-        verification,
-        source: Source { kind, db },
-        seconds: (secs * 1000.0).round() / 1000.0,
-    })
-}
-
-/// Parses `--sample N`: a whole number of spectra, at least 1 (a sample of
-/// none would check nothing and still report agreement).
-fn parse_sample(s: &str) -> Result<usize, String> {
-    crate::values::whole("a number of spectra", 1, None)(s)
-        .map_err(|e| format!("{e} (--ambiguous checks the shared spectra alone)"))
+    Ok((crate::fit::fit(&text), code))
 }
