@@ -84,29 +84,55 @@ pub struct Counted {
     rays: Vec<Option<Vec<Vec<u128>>>>,
     /// The branches of the count, to draw molecules from (empty when they
     /// were too many to keep).
-    leaves: Vec<Leaf>,
+    leaves: Leaves,
     /// Branches walked.
     pub branches: u64,
 }
 
-/// A branch of the count: its cells decided, and the molecules of each
-/// count it stands for.
-#[derive(Debug, Clone, PartialEq)]
-struct Leaf {
-    decided: Vec<(usize, bool)>,
+/// The branches of a count, one after the other in three flat lists (a
+/// count keeps up to [`KEPT_LEAVES`] of them): each one's cells decided,
+/// and the molecules of each count it stands for.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Leaves {
+    /// Counts of atoms in the range.
+    counts: usize,
+    /// Every branch's cells decided (cell, atom), one branch after another.
+    cells: Vec<(u32, bool)>,
+    /// Where each branch's cells end in `cells`.
+    ends: Vec<usize>,
+    /// Per branch, per count of the range: its molecules.
     ways: Vec<u128>,
 }
 
-impl Leaf {
-    /// The atoms this branch placed, and the cells it left free, of a box
-    /// of `cells` cells.
-    fn placed_and_free(&self, cells: usize) -> (Vec<usize>, Vec<usize>) {
+impl Leaves {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Branch `l`'s cells decided.
+    fn decided(&self, l: usize) -> &[(u32, bool)] {
+        let start = l.checked_sub(1).map_or(0, |p| self.ends[p]);
+        &self.cells[start..self.ends[l]]
+    }
+
+    /// Branch `l`'s molecules of each count.
+    fn ways(&self, l: usize) -> &[u128] {
+        &self.ways[l * self.counts..(l + 1) * self.counts]
+    }
+
+    /// The atoms branch `l` placed, and the cells it left free, of a box of
+    /// `cells` cells.
+    fn placed_and_free(&self, l: usize, cells: usize) -> (Vec<usize>, Vec<usize>) {
         let mut known = vec![None; cells];
         let mut placed = Vec::new();
-        for &(c, v) in &self.decided {
-            known[c] = Some(v);
+        for &(c, v) in self.decided(l) {
+            known[c as usize] = Some(v);
             if v {
-                placed.push(c);
+                placed.push(c as usize);
             }
         }
         let free = (0..cells).filter(|&c| known[c].is_none()).collect();
@@ -140,8 +166,8 @@ impl Counted {
         // Each (branch, count) weighed by its molecules and their prior.
         let mut cumulative = Vec::with_capacity(self.leaves.len() * w.len());
         let mut acc = 0.0;
-        for (l, leaf) in self.leaves.iter().enumerate() {
-            for (i, &ways) in leaf.ways.iter().enumerate() {
+        for l in 0..self.leaves.len() {
+            for (i, &ways) in self.leaves.ways(l).iter().enumerate() {
                 if ways > 0 {
                     acc += ways as f64 * w[i];
                     cumulative.push((acc, l, i));
@@ -162,7 +188,7 @@ impl Counted {
                 .min(cumulative.len() - 1);
             let (_, l, i) = cumulative[at];
             if last.as_ref().is_none_or(|(drawn, _, _)| *drawn != l) {
-                let (placed, free) = self.leaves[l].placed_and_free(cells);
+                let (placed, free) = self.leaves.placed_and_free(l, cells);
                 last = Some((l, placed, free));
             }
             let (_, placed, free) = last.as_ref()?;
@@ -190,9 +216,9 @@ impl Counted {
         let k0 = *self.atoms.start();
         let cells = self.shape.cells();
         let mut out = Vec::with_capacity(self.total() as usize);
-        for leaf in &self.leaves {
-            let (placed, free) = leaf.placed_and_free(cells);
-            for (i, &ways) in leaf.ways.iter().enumerate() {
+        for l in 0..self.leaves.len() {
+            let (placed, free) = self.leaves.placed_and_free(l, cells);
+            for (i, &ways) in self.leaves.ways(l).iter().enumerate() {
                 if ways == 0 {
                     continue;
                 }
@@ -381,18 +407,26 @@ struct Walk<'b> {
     cells: Vec<Vec<i128>>,
     /// Per count: what every free cell of every branch got.
     free_share: Vec<i128>,
-    /// For each cell of the trail, per count, [`Walk::by_atoms`] and
-    /// [`Walk::free_share`] when it was decided: what the branches below it
-    /// added, worked out when it is undone, is its due in [`Walk::cells`]
-    /// (so that a branch costs the same however many cells it decided).
-    since: Vec<(u128, i128)>,
+    /// Per depth of the trail, per count (a row of [`Walk::by_atoms`]'s
+    /// length a depth): the molecules of the branches below the cell
+    /// decided there and their free cells' share, gathered as the walk
+    /// goes ([`Walk::gathered`] says where a branch below was whole). When
+    /// the cell is undone they are its due in [`Walk::cells`] and pass to
+    /// the cell above it, so that a branch costs the same however many
+    /// cells it decided.
+    below: Vec<(u128, i128)>,
+    /// Per depth of the trail: whether [`Walk::below`] holds anything there
+    /// (else its row is to be written, not added to).
+    gathered: Vec<bool>,
+    /// Scratch of [`Walk::leaf`].
+    scratch: Vec<(u128, i128)>,
     rays: Vec<Option<Vec<Vec<u128>>>>,
     /// Whether the branches follow the rays not shot (else they are kept).
     rank: bool,
     /// The rays not shot followed, each the first of its class under the
     /// symmetries that keep the rays shot (the others are its images).
     followed: Vec<usize>,
-    leaves: Option<Vec<Leaf>>,
+    leaves: Option<Leaves>,
     /// Bytes the leaves kept take, and the most they may.
     leaf_bytes: u64,
     leaf_bound: u64,
@@ -429,12 +463,6 @@ impl Walk<'_> {
         if atom {
             self.placed += 1;
         }
-        let at = self
-            .by_atoms
-            .iter()
-            .copied()
-            .zip(self.free_share.iter().copied());
-        self.since.extend(at);
     }
 
     fn undo(&mut self) {
@@ -442,14 +470,32 @@ impl Walk<'_> {
             let atom = self.known[c] == Some(true);
             // The branches below `c`: each free cell's share, taken back
             // from `c`, which was decided there; their molecules, when
-            // `c` holds an atom in all of them.
-            let counts = self.by_atoms.len();
-            let from = self.since.len() - counts;
-            for (i, (w, share)) in self.since.drain(from..).enumerate() {
+            // `c` holds an atom in all of them. Then they are the cell's
+            // above.
+            let depth = self.trail.len();
+            if self.gathered.get(depth).is_some_and(|&g| g) {
+                self.gathered[depth] = false;
+                let counts = self.by_atoms.len();
+                let (above, here) = self.below.split_at_mut(depth * counts);
+                let here = &here[..counts];
                 let row = &mut self.cells[c];
-                row[i] -= self.free_share[i] - share;
-                if atom {
-                    row[i] += (self.by_atoms[i] - w) as i128;
+                for (i, &(w, share)) in here.iter().enumerate() {
+                    row[i] -= share;
+                    if atom {
+                        row[i] += w as i128;
+                    }
+                }
+                if depth > 0 {
+                    let up = &mut above[(depth - 1) * counts..];
+                    if self.gathered[depth - 1] {
+                        for (u, h) in up.iter_mut().zip(here) {
+                            u.0 += h.0;
+                            u.1 += h.1;
+                        }
+                    } else {
+                        up.copy_from_slice(here);
+                        self.gathered[depth - 1] = true;
+                    }
                 }
             }
             if atom {
@@ -466,6 +512,26 @@ impl Walk<'_> {
                 self.saved[id].pop();
                 self.saved_order.pop();
             }
+        }
+    }
+
+    /// Adds `sums` (per count: molecules, free cells' share) to what the
+    /// branches below the cell at `depth` of the trail gathered.
+    fn gather(&mut self, depth: usize, sums: &[(u128, i128)]) {
+        let counts = sums.len();
+        if self.gathered.len() <= depth {
+            self.gathered.resize(depth + 1, false);
+            self.below.resize((depth + 1) * counts, (0, 0));
+        }
+        let row = &mut self.below[depth * counts..(depth + 1) * counts];
+        if self.gathered[depth] {
+            for (r, s) in row.iter_mut().zip(sums) {
+                r.0 += s.0;
+                r.1 += s.1;
+            }
+        } else {
+            row.copy_from_slice(sums);
+            self.gathered[depth] = true;
         }
     }
 
@@ -566,6 +632,8 @@ impl Walk<'_> {
         }
         let (free, placed) = (self.free, self.placed);
         let ks = self.min..=self.max;
+        let mut sums = std::mem::take(&mut self.scratch);
+        sums.clear();
         for (i, k) in ks.clone().enumerate() {
             let w = self.ways(k, free, placed);
             self.by_atoms[i] += w;
@@ -577,22 +645,25 @@ impl Walk<'_> {
                 0
             };
             self.free_share[i] += share;
+            sums.push((w, share));
         }
-        let bytes = 64 + 16 * (self.trail.len() + self.by_atoms.len()) as u64;
+        if let Some(depth) = self.trail.len().checked_sub(1) {
+            self.gather(depth, &sums);
+        }
+        let bytes = 8 + 8 * self.trail.len() as u64 + 16 * self.by_atoms.len() as u64;
         if self.leaves.as_ref().is_some_and(|l| l.len() >= KEPT_LEAVES)
             || self.leaf_bytes + bytes > self.leaf_bound
         {
             self.leaves = None;
-        } else if self.leaves.is_some() {
+        } else if let Some(leaves) = &mut self.leaves {
             self.leaf_bytes += bytes;
-            let decided = (self.trail.iter())
-                .map(|&c| (c, self.known[c] == Some(true)))
-                .collect();
-            let ways = ks.map(|k| self.ways(k, free, placed)).collect();
-            if let Some(leaves) = &mut self.leaves {
-                leaves.push(Leaf { decided, ways });
-            }
+            let known = &self.known;
+            let decided = (self.trail.iter()).map(|&c| (c as u32, known[c] == Some(true)));
+            leaves.cells.extend(decided);
+            leaves.ends.push(leaves.cells.len());
+            leaves.ways.extend(sums.iter().map(|&(w, _)| w));
         }
+        self.scratch = sums;
         Ok(())
     }
 
@@ -745,11 +816,16 @@ pub fn count(
         by_atoms: vec![0; counts],
         cells: vec![vec![0; counts]; n],
         free_share: vec![0; counts],
-        since: Vec::new(),
+        below: Vec::new(),
+        gathered: Vec::new(),
+        scratch: Vec::new(),
         rays: vec![None; positions],
         rank: false,
         followed,
-        leaves: Some(Vec::new()),
+        leaves: Some(Leaves {
+            counts,
+            ..Leaves::default()
+        }),
         leaf_bytes: 0,
         leaf_bound: budget.memory_or(crate::solver::DEFAULT_MEMORY) / 4,
         following: 0,
@@ -773,9 +849,9 @@ pub fn count(
     let ranked = match &leaves {
         Some(leaves) => {
             let mut r = Ok(());
-            for leaf in leaves {
-                for &(c, v) in &leaf.decided {
-                    walk.decide(c, v);
+            for l in 0..leaves.len() {
+                for &(c, v) in leaves.decided(l) {
+                    walk.decide(c as usize, v);
                 }
                 r = walk.follow_all();
                 while !walk.trail.is_empty() {
