@@ -2,6 +2,7 @@
 //! (`use crate::common::…`): running the real binary, the puzzles of `puzzles/`,
 //! temporary directories, proptest settings and strategies, and brute force.
 
+pub mod play;
 pub mod webdriver;
 
 use std::path::{Path, PathBuf};
