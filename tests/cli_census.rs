@@ -9,23 +9,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bbx, json_error, kill_at_random, temp_dir, wait};
+use crate::common::{bbx, json_error, kill_at_random, run, run_faulty, temp_dir, wait};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bbx")
-}
-
-fn run(args: &[&str]) -> Output {
-    run_faulty(args, "")
-}
-
-/// [`run`] with the faults of `BBX_TEST_FAULTS` (`stop-after=1`, …).
-fn run_faulty(args: &[&str], faults: &str) -> Output {
-    bbx()
-        .args(args)
-        .env("BBX_TEST_FAULTS", faults)
-        .output()
-        .expect("runs")
 }
 
 fn stdout(out: &Output) -> String {

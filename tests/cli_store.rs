@@ -10,20 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bbx, json_error, temp_dir, wait};
-
-fn run(args: &[&str]) -> Output {
-    run_faulty(args, "")
-}
-
-/// [`run`] with the faults of `BBX_TEST_FAULTS`.
-fn run_faulty(args: &[&str], faults: &str) -> Output {
-    bbx()
-        .args(args)
-        .env("BBX_TEST_FAULTS", faults)
-        .output()
-        .expect("runs")
-}
+use crate::common::{json_error, run, run_faulty, temp_dir, wait};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

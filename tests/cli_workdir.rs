@@ -14,19 +14,10 @@ use serde_json::Value;
 
 use crate::cli_census::{loopback_hosts, one_line};
 use crate::cli_store::catches_sigint;
-use crate::common::{bbx, temp_dir, wait};
+use crate::common::{bbx, run, run_faulty, temp_dir, wait};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bbx")
-}
-
-/// `bbx ARGS` with the faults of `BBX_TEST_FAULTS` (none when empty).
-fn run(args: &[&str], faults: &str) -> Output {
-    bbx()
-        .args(args)
-        .env("BBX_TEST_FAULTS", faults)
-        .output()
-        .expect("runs")
 }
 
 fn stderr(out: &Output) -> String {
@@ -69,7 +60,7 @@ fn a_planted_work_directory_is_refused_and_nothing_in_it_is_touched() {
     std::fs::write(&precious, "precious\n").unwrap();
     let planted = work.join("bbx-verify-A5_B6");
     let refused = |args: &[&str], needle: &str| {
-        let out = run(args, "");
+        let out = run(args);
         let err = one_line(&out, 2);
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(err.contains(planted.to_str().unwrap()), "{err}");
@@ -108,13 +99,13 @@ fn a_planted_work_directory_is_refused_and_nothing_in_it_is_touched() {
     // bbx's own work, stopped, then a link put in place of one of its
     // partition files: the resume refuses it rather than cut it back.
     let stats = ["stats", "A5_B6", "-q", "-w", "1", "--work-dir", w];
-    let out = run(&stats, "unit-size=20000,stop-after=2");
+    let out = run_faulty(&stats, "unit-size=20000,stop-after=2");
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let census = work.join("bbx-census-A5_B6");
     let part = census.join("worker0-part0.records");
     std::fs::remove_file(&part).unwrap();
     std::os::unix::fs::symlink(&precious, &part).unwrap();
-    let out = run(&stats, "unit-size=20000");
+    let out = run_faulty(&stats, "unit-size=20000");
     let err = one_line(&out, 2);
     assert!(
         err.contains("'worker0-part0.records', which is not a regular file bbx made"),
@@ -457,10 +448,7 @@ fn a_work_directory_another_user_planted_is_refused() {
         eprintln!("note: not run as root: a directory of another user cannot be made here");
         return;
     }
-    let out = run(
-        &["stats", "A5_B6", "-q", "--work-dir", work.to_str().unwrap()],
-        "",
-    );
+    let out = run(&["stats", "A5_B6", "-q", "--work-dir", work.to_str().unwrap()]);
     let err = one_line(&out, 2);
     assert!(
         err.contains("it belongs to another user (uid 65534)"),

@@ -1,9 +1,9 @@
 //! The game middle on its own: move sequences run through the library as a
 //! front runs them (each effect carried out here: the coach and the review
 //! answered by the library's own functions, saves kept in memory, new games
-//! started), and the scene checked. The terminal's tests (`play`,
-//! `play_terminal`) and the page's (`web`) check only how they draw the
-//! scene and wire keys, clicks and effects on top of this.
+//! started), and the scene checked. The terminal's tests (`play_*`) and the
+//! page's (`web`) check only how they draw the scene and wire keys, clicks
+//! and effects on top of this.
 
 use std::collections::HashMap;
 

@@ -2,9 +2,11 @@
 //! (`use crate::common::…`): running the real binary, the puzzles of `puzzles/`,
 //! temporary directories, proptest settings and strategies, and brute force.
 
+pub mod play;
 pub mod webdriver;
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use assert_cmd::Command;
 use bbx::rules::enumeration::Molecules;
@@ -156,6 +158,21 @@ pub fn run_json(args: &[&str]) -> (Value, i32) {
         )
     });
     (v, code)
+}
+
+/// `bbx ARGS`: its output, whatever the exit status.
+pub fn run(args: &[&str]) -> Output {
+    run_faulty(args, "")
+}
+
+/// [`run`] with the faults of `BBX_TEST_FAULTS` (`stop-after=1`, …; none
+/// when empty): a fault goes through the real code path.
+pub fn run_faulty(args: &[&str], faults: &str) -> Output {
+    bbx()
+        .args(args)
+        .env("BBX_TEST_FAULTS", faults)
+        .output()
+        .expect("runs")
 }
 
 /// `bbx ARGS --json`, which must succeed, parsed.
