@@ -16,6 +16,11 @@
 //! function for both), apart from the tracer of `rules/ray.rs`, and the tests
 //! check the three against each other and against brute force.
 //!
+//! A branch costs little more than its last step: each ray goes on from
+//! where it stood in the branch above (not from its entry), and each
+//! decided cell's share of the molecules is settled once, when the walk
+//! leaves it, from what the branches below it gathered.
+//!
 //! The work grows with the branches, not with the molecules: few rays, or
 //! rays that pin the atoms down, are quick; many rays on a large box with
 //! many atoms can branch widely, and the count then stops at its limit of
