@@ -249,7 +249,7 @@ fn the_same_seed_gives_the_same_puzzle() {
     let b = run_json(&["generate", "A4_B8", "--unique", "--seed", "5"]);
     assert_eq!(a["molecule"], b["molecule"]);
     assert_eq!(a["unique"], true);
-    assert_eq!(a["rays_shot"], 32);
+    assert_eq!(a["marks_known"], 32);
 }
 
 #[test]
@@ -274,7 +274,7 @@ fn a_seed_gives_the_same_puzzle_on_every_machine_and_release() {
         .concat()
     );
     assert_eq!(
-        (g["seed"].as_u64(), g["rays_shot"].as_u64()),
+        (g["seed"].as_u64(), g["marks_known"].as_u64()),
         (Some(42), Some(10))
     );
 }

@@ -20,7 +20,9 @@ fn a_built_in_puzzle_is_read_by_name_from_an_empty_directory() {
     let (code, out, err) = run_in(&empty, &["solve", "seed-emacs-game-2"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.starts_with("puzzle    seed-emacs-game-2 (8×8, 18 of 32 rays shot)"),
+        out.starts_with(
+            "puzzle    seed-emacs-game-2 (8×8, 12 rays shot, 18 of 32 border marks known)"
+        ),
         "{out}"
     );
     // The same answer as from the file, but for the name it goes by.
@@ -64,7 +66,10 @@ fn a_file_of_the_same_name_wins_over_the_built_in_puzzle() {
     assert_eq!(code, Some(0));
     assert_eq!(out, "1\n");
     let (_, out, _) = run_in(&dir, &["solve", "seed-emacs-game-2"]);
-    assert!(out.contains("(4×4, 16 of 16 rays shot)"), "{out}");
+    assert!(
+        out.contains("(4×4, 13 rays shot, 16 of 16 border marks known)"),
+        "{out}"
+    );
 }
 
 #[test]

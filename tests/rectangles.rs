@@ -379,12 +379,12 @@ fn a_puzzle_given_inline_and_a_file_of_that_name() {
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        (v["origin"].as_str(), v["rays_shot"].as_u64()),
+        (v["origin"].as_str(), v["marks_known"].as_u64()),
         (Some(name), Some(0))
     );
     let v = json_ok(&["solve", name]);
     assert_eq!(v["origin"], "the puzzle given inline");
-    assert_eq!(v["rays_shot"], 16);
+    assert_eq!(v["marks_known"], 16);
 }
 
 #[test]

@@ -65,8 +65,10 @@ pub struct Suggestion {
     pub atoms_max: usize,
     /// The observation (spectrum string with `?` for rays not shot).
     pub observation: String,
-    /// Rays shot (positions with a known result).
+    /// Rays shot, an exit pair once.
     pub rays_shot: usize,
+    /// Border marks known: both ends of an exit pair.
+    pub marks_known: usize,
     /// Molecules that fit, known as `known` says; `molecules` in JSON.
     #[serde(rename = "molecules")]
     pub count: u128,
@@ -260,6 +262,7 @@ fn rank_with(
         atoms_max: report.atoms_max,
         observation: report.observation.clone(),
         rays_shot: report.shot,
+        marks_known: report.marks,
         count: report.count,
         known: report.known,
         estimate: report.estimate,

@@ -168,8 +168,10 @@ pub struct PuzzleEntry<'a> {
     pub atoms_min: Option<usize>,
     /// The most.
     pub atoms_max: Option<usize>,
-    /// Rays shot.
+    /// Rays shot, an exit pair once.
     pub rays_shot: usize,
+    /// Border marks known: both ends of an exit pair.
+    pub marks_known: usize,
     /// Its text (not in a listing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<&'a str>,
@@ -232,7 +234,8 @@ impl Puzzle {
             height: self.shape().height,
             atoms_min: atoms.as_ref().map(|r| *r.start()),
             atoms_max: atoms.as_ref().map(|r| *r.end()),
-            rays_shot: self.observation.shot_count(),
+            rays_shot: self.observation.ray_count(),
+            marks_known: self.observation.shot_count(),
             text: None,
         }
     }

@@ -30,8 +30,10 @@ pub struct PuzzleReport {
     pub unique: bool,
     /// With `minimal`: whether every ray left is needed.
     pub minimal: Option<bool>,
-    /// Rays shown.
+    /// Rays shown, an exit pair once.
     pub rays_shot: usize,
+    /// Border marks shown: both ends of an exit pair.
+    pub marks_known: usize,
     /// The rays shown (linear form).
     pub observation: String,
     /// The picture of the puzzle.
@@ -65,7 +67,8 @@ impl PuzzleReport {
             draws: made.draws,
             unique: o.unique || o.minimal,
             minimal: made.minimal,
-            rays_shot: made.observation.shot_count(),
+            rays_shot: made.observation.ray_count(),
+            marks_known: made.observation.shot_count(),
             observation: made.observation.to_string(),
             puzzle: format!(
                 "{}\n{}\n",
@@ -84,8 +87,9 @@ impl PuzzleReport {
 pub fn generated_text(made: &Made, answer: bool) -> String {
     let (o, config) = (&made.options, made.options.config);
     let mut summary = format!(
-        "{config}, seed {}: {} of {} rays shown{}; {} in {:.2} s\n",
+        "{config}, seed {}: {} shown ({} of {} border marks){}; {} in {:.2} s\n",
         o.seed,
+        crate::error::quantity(made.observation.ray_count(), "ray", "rays"),
         made.observation.shot_count(),
         config.shape.positions(),
         match made.minimal {

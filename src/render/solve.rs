@@ -65,9 +65,10 @@ pub(crate) fn limit_raised(cut: Cut, naming: &dyn Naming) -> String {
 /// rays shot.
 pub(crate) fn puzzle_line(report: &SolveReport) -> String {
     let p = report.solution().observation.shape();
-    let (file, shot) = (&report.origin, report.shot);
+    let (file, shot) = (&report.origin, quantity(report.shot, "ray", "rays"));
     format!(
-        "puzzle    {file} ({p}, {shot} of {} rays shot)\n",
+        "puzzle    {file} ({p}, {shot} shot, {} of {} border marks known)\n",
+        report.marks,
         p.positions()
     )
 }
@@ -500,7 +501,7 @@ pub struct SolvePage {
     pub width: usize,
     /// The box's height.
     pub height: usize,
-    /// `the puzzle pasted: 8×8, 12 of 32 rays shot, 4 atoms, standard rules`.
+    /// `the puzzle pasted: 8×8, 9 rays shot, 12 of 32 border marks known, 4 atoms, standard rules`.
     pub heading: String,
     /// The rays observed, in the linear form (`@&ab??…`).
     pub observed: String,
@@ -575,7 +576,7 @@ const PAGE_RAYS: usize = 8;
 /// let found = solver::solve(&seen, Rules::Standard, 2..=2, &Limits::default(), |_| {}).unwrap();
 /// let report = SolveReport::new("the puzzle", found, None, &Budget::default());
 /// let page = solve_page(&report, 2, std::time::Duration::from_millis(20), &Plain);
-/// assert!(page.heading.starts_with("the puzzle: 4×4, 2 of 16 rays shot, 2 atoms"));
+/// assert!(page.heading.starts_with("the puzzle: 4×4, 2 rays shot, 2 of 16 border marks known, 2 atoms"));
 /// let certain = &page.boards[0];
 /// assert_eq!(certain.caption, format!("certain: 0 atoms (ringed), 1 empty cell (dotted)"));
 /// assert_eq!(certain.dotted, [4]); // row 2, column 1: ray 2 enters it and comes back
@@ -591,9 +592,10 @@ pub fn solve_page(
     let sol = report.solution();
     let p = sol.observation.shape();
     let heading = format!(
-        "{}: {p}, {} of {} rays shot, {}, {} rules",
+        "{}: {p}, {} shot, {} of {} border marks known, {}, {} rules",
         report.origin,
-        report.shot,
+        quantity(report.shot, "ray", "rays"),
+        report.marks,
         p.positions(),
         atoms_searched(report),
         report.rules

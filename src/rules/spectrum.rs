@@ -360,6 +360,19 @@ impl Observation {
         self.results.iter().filter(|r| r.is_some()).count()
     }
 
+    /// How many rays were shot: [`Observation::rays`]'s count, an exit
+    /// pair once (where [`Observation::shot_count`] counts both of its
+    /// border marks).
+    pub fn ray_count(&self) -> usize {
+        (self.results.iter().enumerate())
+            .filter(|&(i, r)| match *r {
+                Some(Outcome::Exit(k)) => k >= i + 1,
+                Some(_) => true,
+                None => false,
+            })
+            .count()
+    }
+
     /// Whether every ray's result is known.
     pub fn is_complete(&self) -> bool {
         self.results.iter().all(|r| r.is_some())

@@ -123,9 +123,13 @@ pub struct SolveReport {
     pub atoms_max: usize,
     /// The observation (spectrum string with `?` for rays not shot).
     pub observation: String,
-    /// Rays shot (positions with a known result); `rays_shot` in JSON.
+    /// Rays shot, an exit pair once; `rays_shot` in JSON.
     #[serde(rename = "rays_shot")]
     pub shot: usize,
+    /// Border marks known: the positions with a result, both ends of an
+    /// exit pair; `marks_known` in JSON.
+    #[serde(rename = "marks_known")]
+    pub marks: usize,
     /// Molecules that fit: exact when `complete`, else how many were found;
     /// `molecules` in JSON.
     #[serde(rename = "molecules")]
@@ -619,7 +623,8 @@ impl SolveReport {
             atoms_min: *solution.atoms.start(),
             atoms_max: *solution.atoms.end(),
             observation: solution.observation.to_string(),
-            shot: solution.observation.shot_count(),
+            shot: solution.observation.ray_count(),
+            marks: solution.observation.shot_count(),
             count: solution.count,
             known: if solution.ended.is_complete() {
                 Known::Exact

@@ -70,10 +70,10 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let name_width = records.iter().map(|r| r.name.len()).max().unwrap_or(4);
     let mut out = format!(
         "{:<name_width$}  {:<8}  {:<9}  what\n",
-        "name", "config", "rays shot"
+        "name", "config", "marks"
     );
     for r in &records {
-        let rays = format!("{} of {}", r.rays_shot, 2 * (r.width + r.height));
+        let rays = format!("{} of {}", r.marks_known, 2 * (r.width + r.height));
         out.push_str(&format!(
             "{:<name_width$}  {:<8}  {rays:<9}  {}\n",
             r.name,
