@@ -366,7 +366,7 @@ impl Observation {
     pub fn ray_count(&self) -> usize {
         (self.results.iter().enumerate())
             .filter(|&(i, r)| match *r {
-                Some(Outcome::Exit(k)) => k >= i + 1,
+                Some(Outcome::Exit(k)) => k > i,
                 Some(_) => true,
                 None => false,
             })
