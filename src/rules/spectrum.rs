@@ -289,7 +289,8 @@ fn write_results(
 /// let o = Observation::parse("@&ab@&@?ba?@&@&@", "example").unwrap();
 /// assert_eq!(o.get(8), None);
 /// assert_eq!(o.get(3), Some(Outcome::Exit(10)));
-/// assert_eq!(o.shot_count(), 14);
+/// assert_eq!(o.shot_count(), 14); // border marks
+/// assert_eq!(o.ray_count(), 12); // rays: the pairs a and b once each
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Observation {
