@@ -465,6 +465,8 @@ struct Frame {
     splits: Vec<(u64, usize)>,
     /// Molecules per outcome of a ray.
     counts: Vec<u64>,
+    /// How each ray splits the set: (Σ size², outcomes).
+    rays: Vec<(u64, u32)>,
     /// The set split by a ray, and where each outcome's part starts.
     part: Vec<u32>,
     starts: Vec<usize>,
@@ -635,10 +637,52 @@ impl<'a> Search<'a> {
         if n <= 1 || self.must_stop() {
             return if n <= 1 { 0 } else { beat };
         }
+        if !root
+            && self.measure == Measure::Rays
+            && let Some(v) = self.few_rays(set)
+        {
+            return v;
+        }
         let mut frame = self.frames.pop().unwrap_or_default();
         let v = self.value_in(set, beat, root, depth, &mut frame);
         self.frames.push(frame);
         v
+    }
+
+    /// The fewest rays of a set of two or three molecules (`None` for
+    /// another size), worked out
+    /// rather than searched (the memo is not asked: it is what a search
+    /// would give, at every depth, since it equals the set's Huffman
+    /// bound). Two molecules of one spectrum class take no ray, of two
+    /// classes one ray each; three molecules in two classes take one ray
+    /// each (a ray that parts the odd one from the pair), in three
+    /// classes one each if a ray parts all three, else five (a ray, and
+    /// one more for the two it leaves together).
+    fn few_rays(&self, set: &[u32]) -> Option<u64> {
+        let class = |i: usize| self.keys.class[set[i] as usize];
+        match *set {
+            [_, _] => Some(2 * u64::from(class(0) != class(1))),
+            [a, b, c] => {
+                let (ab, bc, ac) = (
+                    class(0) != class(1),
+                    class(1) != class(2),
+                    class(0) != class(2),
+                );
+                Some(match (ab, bc, ac) {
+                    (false, false, _) => 0,
+                    (true, true, true) => {
+                        let t = self.t;
+                        let parts_all = (1..=t.rays).any(|q| {
+                            let (x, y, z) = (t.code(a, q), t.code(b, q), t.code(c, q));
+                            x != y && y != z && x != z
+                        });
+                        if parts_all { 3 } else { 5 }
+                    }
+                    _ => 3,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// [`Search::value`] of a set of two molecules or more, in `frame`'s
@@ -655,6 +699,7 @@ impl<'a> Search<'a> {
         let Frame {
             splits,
             counts,
+            rays,
             part,
             starts,
             children,
@@ -671,14 +716,13 @@ impl<'a> Search<'a> {
         let t = self.t;
         let codes = t.codes();
         // The rays that split the set: (Σ size², ray).
-        splits.clear();
-        t.count_rays(set, counts);
+        t.ray_splits(set, counts, rays);
         let mut most = 0usize;
-        for (counts, q) in counts.chunks_exact(codes).zip(1..) {
-            let outcomes = counts.iter().filter(|&&c| c > 0).count();
+        splits.clear();
+        for (&(squares, outcomes), q) in rays.iter().zip(1..) {
             if outcomes >= 2 {
-                most = most.max(outcomes);
-                splits.push((counts.iter().map(|&c| c * c).sum(), q));
+                most = most.max(outcomes as usize);
+                splits.push((squares, q));
             }
         }
         let stop = match self.measure {

@@ -31,6 +31,15 @@ pub const SPECTRA_MEMORY: u64 = 4_000_000_000;
 /// Molecules a task of the walk fills.
 const CHUNK: u64 = 1 << 14;
 
+/// The largest set whose rays [`Spectra::ray_splits`] weighs pair by pair
+/// (a pair's comparison costs about what a molecule's count does, and the
+/// count clears and scans a cell per ray and outcome code besides).
+const PAIRWISE_MOST: usize = 24;
+
+/// The most rays that [`Spectra::ray_splits`] compares pair by pair (every
+/// box up to 64×64).
+const MOST_RAYS: usize = 256;
+
 /// Every molecule of a configuration with its spectrum.
 #[derive(Debug, Clone)]
 pub(crate) struct Spectra {
@@ -326,6 +335,69 @@ impl Spectra {
         }
     }
 
+    /// How each ray splits `set`, into `splits` (ray `q`'s at `q - 1`): the
+    /// sum of its outcome classes' squared sizes and how many outcomes it
+    /// has. A small set's molecules are compared pair by pair (a ray's
+    /// equal pairs give its squares, a molecule equal to none before it a
+    /// new outcome), which spares the clearing and the scan of a count per
+    /// outcome code; a larger one is counted ([`Spectra::count_rays`], in
+    /// `counts`).
+    pub(crate) fn ray_splits(
+        &self,
+        set: &[u32],
+        counts: &mut Vec<u64>,
+        splits: &mut Vec<(u64, u32)>,
+    ) {
+        let (n, r) = (set.len(), self.rays);
+        splits.clear();
+        if n > PAIRWISE_MOST || r > MOST_RAYS {
+            self.count_rays(set, counts);
+            self.splits_of(counts, splits);
+            return;
+        }
+        // Per ray: the pairs of molecules with one outcome, and the
+        // molecules whose outcome an earlier one has.
+        let (mut equal, mut repeated) = ([0u16; MOST_RAYS], [0u16; MOST_RAYS]);
+        for (i, &m) in set.iter().enumerate().skip(1) {
+            let a = self.spectrum(m);
+            let (mut pairs, mut seen) = ([0u8; MOST_RAYS], [0u8; MOST_RAYS]);
+            for &earlier in &set[..i] {
+                let b = self.spectrum(earlier);
+                for (((p, s), x), y) in pairs[..r].iter_mut().zip(&mut seen[..r]).zip(a).zip(b) {
+                    let same = u8::from(x == y);
+                    *p += same;
+                    *s |= same;
+                }
+            }
+            for (((e, d), p), s) in equal[..r]
+                .iter_mut()
+                .zip(&mut repeated[..r])
+                .zip(&pairs)
+                .zip(&seen)
+            {
+                *e += u16::from(*p);
+                *d += u16::from(*s);
+            }
+        }
+        let n = n as u64;
+        splits.extend(
+            equal[..r]
+                .iter()
+                .zip(&repeated[..r])
+                .map(|(&e, &d)| (n + 2 * u64::from(e), (n - u64::from(d)) as u32)),
+        );
+    }
+
+    /// How each ray splits a set whose counts ([`Spectra::count_rays`]) are
+    /// `counts`, into `splits` as [`Spectra::ray_splits`] gives them.
+    pub(crate) fn splits_of(&self, counts: &[u64], splits: &mut Vec<(u64, u32)>) {
+        splits.clear();
+        splits.extend(counts.chunks_exact(self.codes()).map(|c| {
+            let outcomes = c.iter().filter(|&&c| c > 0).count() as u32;
+            (c.iter().map(|&c| c * c).sum(), outcomes)
+        }));
+    }
+
     /// Sorts `set` into `out` by the outcome of ray `q`, keeping their order
     /// within each outcome (a counting sort): the molecules of code `c` are
     /// then `out[starts[c]..starts[c + 1]]`.
@@ -338,12 +410,15 @@ impl Spectra {
         for c in 0..self.codes() {
             starts[c + 1] += starts[c];
         }
-        let mut at = starts.clone();
+        // Each code's start moves on as its molecules are placed, ending
+        // at the next code's start: the starts are then one place ahead.
         for &m in set {
             let c = usize::from(self.code(m, q));
-            out[at[c]] = m;
-            at[c] += 1;
+            out[starts[c]] = m;
+            starts[c] += 1;
         }
+        starts.copy_within(..self.codes(), 1);
+        starts[0] = 0;
     }
 
     /// Per cell, how many molecules of `set` hold an atom there.
@@ -460,5 +535,50 @@ mod tests {
             "{e}"
         );
         assert!(spectra("A9_B30", &Budget::default()).is_err());
+    }
+
+    /// Each ray's split worked out by hand: the molecules of each outcome
+    /// counted by their codes, one ray at a time.
+    fn splits_by_hand(s: &Spectra, set: &[u32]) -> Vec<(u64, u32)> {
+        (1..=s.rays)
+            .map(|q| {
+                let mut sizes = std::collections::BTreeMap::new();
+                for &m in set {
+                    *sizes.entry(s.code(m, q)).or_insert(0u64) += 1;
+                }
+                (sizes.values().map(|n| n * n).sum(), sizes.len() as u32)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Pair by pair (small sets) or counted (larger ones), a ray's
+        /// split is its outcome classes' squared sizes and their number.
+        #[test]
+        fn a_ray_splits_a_set_into_its_outcome_classes(
+            picks in proptest::collection::vec(0u32..1820, 0..60),
+        ) {
+            static SPECTRA: std::sync::OnceLock<Spectra> = std::sync::OnceLock::new();
+            let s = SPECTRA.get_or_init(|| {
+                spectra("A4_B4", &Budget::default()).unwrap().whole().unwrap().unwrap()
+            });
+            let mut set = picks;
+            set.sort_unstable();
+            set.dedup();
+            let (mut counts, mut splits) = (Vec::new(), Vec::new());
+            s.ray_splits(&set, &mut counts, &mut splits);
+            proptest::prop_assert_eq!(&splits, &splits_by_hand(s, &set));
+            // And the split by one of its rays: each outcome's molecules
+            // in their order.
+            let q = 1 + set.len() % s.rays;
+            let (mut out, mut starts) = (vec![0; set.len()], Vec::new());
+            s.split(&set, q, &mut out, &mut starts);
+            for c in 0..s.codes() {
+                let want: Vec<u32> =
+                    set.iter().copied().filter(|&m| usize::from(s.code(m, q)) == c).collect();
+                proptest::prop_assert_eq!(&out[starts[c]..starts[c + 1]], &want[..]);
+            }
+        }
     }
 }

@@ -309,21 +309,27 @@ fn choose(
     let mut best: Option<(f64, usize)> = None;
     let cells = t.config.cells();
     let k = t.count_for(set);
-    let mut all = Vec::new();
-    t.count_rays(set, &mut all);
+    // The outcomes' counts, for the policies that weigh each outcome.
+    let (mut all, mut splits) = (Vec::new(), Vec::new());
+    if matches!(policy, Policy::Entropy | Policy::Score) {
+        t.count_rays(set, &mut all);
+        t.splits_of(&all, &mut splits);
+    } else {
+        t.ray_splits(set, &mut all, &mut splits);
+    }
     let mut freq: Vec<u64> = Vec::new();
     for q in (1..=t.rays).filter(|&q| !shot[q - 1]) {
         step(ticker, set.len())?;
-        let counts = &all[(q - 1) * codes..q * codes];
-        if counts.iter().filter(|&&c| c > 0).count() < 2 {
+        let (squares, outcomes) = splits[q - 1];
+        if outcomes < 2 {
             continue;
         }
+        let counts = || &all[(q - 1) * codes..q * codes];
         let value = match policy {
             // Rollout's own choices are the chooser's: here it is its base.
-            Policy::Greedy | Policy::Rollout => {
-                counts.iter().map(|&c| (c * c) as f64).sum::<f64>() / n
-            }
-            Policy::Entropy => counts
+            // (Σ size² is exact in an f64 below 2^53.)
+            Policy::Greedy | Policy::Rollout => squares as f64 / n,
+            Policy::Entropy => counts()
                 .iter()
                 .filter(|&&c| c > 0)
                 .map(|&c| {
@@ -367,7 +373,7 @@ fn choose(
                     }
                 }
                 let mut v = 0.0;
-                for (c, &size) in counts.iter().enumerate().filter(|c| *c.1 > 0) {
+                for (c, &size) in counts().iter().enumerate().filter(|c| *c.1 > 0) {
                     let cost = ray_cost(Outcome::from_code(c)) as f64
                         + stop_penalty(&mut freq[c * cells..(c + 1) * cells], k, size);
                     v += size as f64 / n * cost;
