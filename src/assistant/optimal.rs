@@ -214,7 +214,7 @@ fn stopped<S: serde::Serializer>(ended: &Ended, s: S) -> Result<S::Ok, S::Error>
 
 /// Hashes a key that is already a random 128-bit word: its low 64 bits.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {

@@ -531,7 +531,7 @@ struct Base<'a> {
     /// The totals of the sets played so far (of [`MEMO_FROM`] molecules or
     /// more), by key: the games after one first ray meet many of the sets
     /// that those after another meet (a total depends on its set alone).
-    memo: HashMap<u128, u64>,
+    memo: HashMap<u128, u64, std::hash::BuildHasherDefault<super::optimal::KeyHasher>>,
 }
 
 /// The smallest set whose base total is remembered.
@@ -559,7 +559,7 @@ impl<'a> Base<'a> {
             words: (0..t.count as u64)
                 .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x6261_7365))
                 .collect(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
         }
     }
 
