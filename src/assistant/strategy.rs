@@ -404,8 +404,9 @@ pub(super) struct Chooser<'a> {
     policy: Policy,
     small: usize,
     budget: &'a Budget,
-    /// Per molecule, a random word: a set's key is the sum of its words.
-    words: Vec<u128>,
+    /// Per molecule, a random word: a set's key is the sum of its words
+    /// (shared with the base policies, whose memo keys their sets so too).
+    words: Arc<Vec<u128>>,
     /// Rollout's choice per set already decided.
     decided: RefCell<HashMap<u128, Option<usize>>>,
     /// The base policies the rollouts play, one per thread at work.
@@ -421,13 +422,11 @@ const BASE_MEMORY: u64 = 128 << 20;
 
 impl<'a> Chooser<'a> {
     pub(super) fn new(t: &'a Spectra, options: &'a StrategyOptions) -> Chooser<'a> {
-        let words = if options.policy == Policy::Rollout {
-            (0..t.count as u64)
-                .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x726f_6c6c))
-                .collect()
+        let words = Arc::new(if options.policy == Policy::Rollout {
+            set_words(t)
         } else {
             Vec::new()
-        };
+        });
         Chooser {
             t,
             policy: options.policy,
@@ -494,7 +493,7 @@ impl<'a> Chooser<'a> {
                 counts.iter().filter(|&&c| c > 0).count() >= 2
             })
             .collect();
-        let (small, budget, bases) = (self.small, self.budget, &self.bases);
+        let (small, budget, bases, words) = (self.small, self.budget, &self.bases, &self.words);
         let keys = (small >= 2).then(|| self.keys.get_or_init(|| Arc::new(SetKeys::new(t))));
         let totals = rays
             .par_iter()
@@ -502,7 +501,8 @@ impl<'a> Chooser<'a> {
                 // A base from the pool: its optimum of the small sets met
                 // so far is kept from one rollout to the next.
                 let taken = bases.lock().ok().and_then(|mut b| b.pop());
-                let mut base = taken.unwrap_or_else(|| Base::new(t, small, budget, keys.cloned()));
+                let mut base = taken
+                    .unwrap_or_else(|| Base::new(t, small, budget, keys.cloned(), words.clone()));
                 let total = base.after(set, q);
                 if let Ok(mut b) = bases.lock() {
                     b.push(base);
@@ -527,7 +527,7 @@ struct Base<'a> {
     /// The budget, asked as greedy weighs rays.
     ticker: Ticker<'a>,
     /// Per molecule, a random word: a set's key is the sum of its words.
-    words: Vec<u128>,
+    words: Arc<Vec<u128>>,
     /// The totals of the sets played so far (of [`MEMO_FROM`] molecules or
     /// more), by key: the games after one first ray meet many of the sets
     /// that those after another meet (a total depends on its set alone).
@@ -549,6 +549,7 @@ impl<'a> Base<'a> {
         small: usize,
         budget: &'a Budget,
         keys: Option<Arc<SetKeys>>,
+        words: Arc<Vec<u128>>,
     ) -> Base<'a> {
         Base {
             t,
@@ -556,9 +557,7 @@ impl<'a> Base<'a> {
             exact: keys.map(|keys| SetOptimum::new(t, budget, keys, BASE_MEMORY)),
             shot: vec![false; t.rays],
             ticker: budget.ticker(256),
-            words: (0..t.count as u64)
-                .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x6261_7365))
-                .collect(),
+            words,
             memo: HashMap::default(),
         }
     }
@@ -603,6 +602,14 @@ impl<'a> Base<'a> {
         }
         Ok(total)
     }
+}
+
+/// Per molecule of `t`, a random word: a set's key in the memos of
+/// rollout and its base policies is the sum of its molecules' words.
+fn set_words(t: &Spectra) -> Vec<u128> {
+    (0..t.count as u64)
+        .map(|m| xxhash_rust::xxh3::xxh3_128_with_seed(&m.to_le_bytes(), 0x726f_6c6c))
+        .collect()
 }
 
 /// Shoots ray `q`, whose outcome code is `c`: it and the other end of an
@@ -777,7 +784,8 @@ impl<'a> BaseTotals<'a> {
         budget: &'a Budget,
         keys: Arc<SetKeys>,
     ) -> BaseTotals<'a> {
-        BaseTotals(Base::new(t, small, budget, (small >= 2).then_some(keys)))
+        let keys = (small >= 2).then_some(keys);
+        BaseTotals(Base::new(t, small, budget, keys, Arc::new(set_words(t))))
     }
 
     /// The rays of its games of `set`, all together.
@@ -1287,7 +1295,7 @@ mod rollout_tests {
                 let chooser = Chooser::new(&t, &options);
                 let budget = Budget::default();
                 let keys = (small >= 2).then(|| Arc::new(SetKeys::new(&t)));
-                let mut base = Base::new(&t, small, &budget, keys);
+                let mut base = Base::new(&t, small, &budget, keys, Arc::new(set_words(&t)));
                 for set in &sets {
                     let rollout = rollout_total(&chooser, set);
                     let greedy = base.total(set).unwrap();
