@@ -753,7 +753,9 @@ pub(crate) fn tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Whether the line's first word starts with `An_Bp`, or `Am-M_Bp` for a range (any case).
+/// Whether the line's first word starts with `An_Bp`, or `Am-M_Bp` for a
+/// range (any case), or is a configuration mistyped: `A` and a digit, then
+/// `_B` somewhere.
 pub(crate) fn starts_with_config(line: &str) -> bool {
     let Some(&(_, word)) = tokens(line).first() else {
         return false;
@@ -764,6 +766,11 @@ pub(crate) fn starts_with_config(line: &str) -> bool {
         return false;
     }
     let mut n = digits(1);
+    // A configuration mistyped (`A3-_B8`, `A4_Bx`) is one all the same, for
+    // the reader to say what is wrong with it.
+    if n > 0 && word.to_ascii_lowercase().contains("_b") {
+        return true;
+    }
     // A range of counts: `A3-6_B8`.
     if n > 0 && b.get(1 + n) == Some(&b'-') {
         let more = digits(2 + n);

@@ -357,6 +357,17 @@ fn linear_puzzles() {
             .contains("the fewest atoms (6) is more than the most (3)"),
         "{e}"
     );
+    // A configuration mistyped is still the linear form: its error names
+    // the configuration, not a missing file.
+    for bad in ["A3-_B8", "A4_Bx", "a4_b8x"] {
+        let arg = format!("{bad} ????????????????????????????????");
+        assert_eq!(
+            crate::puzzle::inline(&arg),
+            Some(crate::puzzle::Inline::Linear)
+        );
+        let e = parse_puzzle(&arg, "t", None).unwrap_err().to_string();
+        assert!(e.contains(&format!("invalid configuration '{bad}'")), "{e}");
+    }
     let p = parse_puzzle("a2_b4 @&ab@&@?ba?@&@&@\n# end\n", "t", None).unwrap();
     assert_eq!(p.observation.get(8), None);
     assert_eq!(p.observation.get(3), Some(Outcome::Exit(10)));
