@@ -44,7 +44,7 @@ use std::sync::Arc;
 use crate::assistant::optimal::{
     Games, MEMO_MEMORY, Measure, OptimalOptions, Optimum, SetKeys, SetSearch, SharedMemo, Tree,
 };
-use crate::assistant::spectra::Spectra;
+use crate::assistant::spectrum_table::Spectra;
 use crate::assistant::strategy::{BaseTotals, Policy, StrategyOptions, play_all_held};
 use crate::control::{Cut, Ended, Instant};
 use crate::error::Error;

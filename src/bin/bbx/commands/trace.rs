@@ -3,7 +3,7 @@
 use bbx::puzzle::load_molecule;
 use bbx::render;
 use bbx::rules::notation::Notation;
-use bbx::rules::report::TraceReport;
+use bbx::rules::trace_report::TraceReport;
 use bbx::{Config, Rules};
 
 use crate::cli::Quiet;
