@@ -17,7 +17,7 @@ use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Rules, Tracer};
 use crate::rules::symmetry::Transform;
-use crate::setting::Setting;
+use crate::setting::{Job, Setting};
 
 /// Options for [`Catalogue::explore`].
 #[derive(Debug, Clone, Default)]
@@ -141,9 +141,10 @@ impl Catalogue {
                 ),
                 Setting::Force,
                 format!(
-                    " ({} GB); `bbx stats {config}` counts it without a catalogue",
+                    " ({} GB); to count it without a catalogue, ",
                     SANE_BYTES / 1_000_000_000
-                )
+                ),
+                Job::Census(config.to_string())
             ]));
         }
         Ok(nb_mol)

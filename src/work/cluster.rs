@@ -528,6 +528,8 @@ fn wire_name(piece: &Piece) -> &str {
     match piece {
         Piece::Setting(s) => s.key(),
         Piece::Words(w) => w,
+        // Work advised is no setting of a work.
+        Piece::Job(_) => "job",
     }
 }
 
