@@ -111,10 +111,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             return Ok(interrupted(args.json, &message));
         }
         Tables::ShareDone => {
-            eprintln!(
-                "process {} of {}: its share of the {config} census is done; process 0 prints the report",
-                cluster.process, cluster.processes
-            );
+            eprintln!("{}", cluster.share_done(config, "census", "report"));
             return Ok((String::new(), Status::Done));
         }
         Tables::StoreInterrupted(work_dir, _) => {
