@@ -103,13 +103,11 @@ pub fn tables(
             }
         }
     }
+    let mut census_options = options.census.clone();
     if options.store {
         // Checked again, under the writer's lock, when the groups are stored.
         countable(config)?;
         Catalogue::check_census_file(&options.db, config, busy_ms)?;
-    }
-    let mut census_options = options.census.clone();
-    if options.store {
         census_options.keep_classes = true;
         // Kept until the groups are stored: stopped while storing, the same
         // command stores them without counting again.

@@ -115,16 +115,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             return Ok((String::new(), Status::Done));
         }
         Tables::StoreInterrupted(work_dir, _) => {
-            let message = kept(
-                &work_dir,
-                format!(
-                    "interrupted: the groups were not stored, and {} is as it was",
-                    args.db
-                )
-                .into(),
-                false,
-            )
-            .show(&crate::output::Flags);
+            let db = &args.db;
+            let what = format!("interrupted: the groups were not stored, and {db} is as it was");
+            let message = kept(&work_dir, what.into(), false).show(&crate::output::Flags);
             return Ok(interrupted(args.json, &message));
         }
     };
