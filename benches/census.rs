@@ -7,10 +7,10 @@
 use std::hint::black_box;
 
 use bbx::Config;
+use bbx::census::canonical::{SpectrumSymmetries, Traced, key};
 use bbx::census::group::{Grouper, Handover};
 use bbx::census::orbits::OrbitWalk;
 use bbx::census::record::pack;
-use bbx::census::spectra::{SpectrumSymmetries, Traced, key};
 use bbx::census::summary::Summary;
 use bbx::census::{CensusOptions, run};
 use bbx::control::Budget;

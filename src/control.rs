@@ -17,7 +17,8 @@
 //!
 //! Long loops ask [`Budget::check`] (or, in a hot loop, a [`Ticker`], which
 //! asks every so many steps and remembers the answer) and stop at a point
-//! where what is done is kept.
+//! where what is done is kept. A loop that can also fail answers, inside
+//! the library, with a [`Halt`]: cut by the budget, or failed.
 //!
 //! ```
 //! use std::time::Duration;
@@ -273,6 +274,41 @@ pub enum Cut {
     Cancelled,
     /// It would have taken more memory than its bound.
     OverMemory,
+}
+
+/// Why a long loop stopped before its end: a limit of its [`Budget`], or a
+/// failure of its own, `E` (a text that is not what it should be, a
+/// contradiction, an [`Error`](crate::Error) by default). Inside the
+/// library only: an operation answers with a [`Finished`] value or its
+/// error, never a `Halt`.
+#[derive(Debug)]
+pub enum Halt<E = crate::Error> {
+    /// A limit of the budget cut it short: what is done is kept.
+    Cut(Cut),
+    /// It failed.
+    Failed(E),
+}
+
+impl<E> From<Cut> for Halt<E> {
+    fn from(cut: Cut) -> Halt<E> {
+        Halt::Cut(cut)
+    }
+}
+
+impl From<crate::Error> for Halt {
+    fn from(e: crate::Error) -> Halt {
+        Halt::Failed(e)
+    }
+}
+
+impl<E> Halt<E> {
+    /// The same halt, with its failure changed by `f`.
+    pub fn map<F>(self, f: impl FnOnce(E) -> F) -> Halt<F> {
+        match self {
+            Halt::Failed(e) => Halt::Failed(f(e)),
+            Halt::Cut(cut) => Halt::Cut(cut),
+        }
+    }
 }
 
 /// How a piece of work ended.

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::setting::{Naming, Plain, Setting, Text};
+use crate::setting::{Job, Naming, Plain, Setting, Text};
 
 /// A problem in some text given to bbx, with its location.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,10 +177,10 @@ impl Error {
 
 /// What to do with a damaged catalogue.
 fn rebuild(naming: &dyn Naming) -> String {
-    let db = naming.name(Setting::Db);
-    let store = naming.name(Setting::StoreGroups);
+    let explore = naming.job(&Job::Explore(None, "NEW".into()));
+    let census = naming.job(&Job::StoreGroups(None, "NEW".into()));
     format!(
-        "build it again in a new file (`bbx explore … {db} NEW`, or `bbx stats … {store} {db} NEW` for a census), or remove this one"
+        "build it again in a new file ({explore}, or for a census {census}), or remove this one"
     )
 }
 

@@ -148,10 +148,57 @@ impl Setting {
     }
 }
 
-/// How a front names the settings in what it shows.
+/// Work a message advises the user to do, in the library's words
+/// ([`Job::words`]); a front may name it its own way ([`Naming::job`]):
+/// the command line as the command to run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Job {
+    /// Exploring a configuration (`None`: the one the file held) into a
+    /// catalogue file: every molecule.
+    Explore(Option<String>, String),
+    /// A census of a configuration (`None`: the one the file held) storing
+    /// its ambiguous groups in a catalogue file.
+    StoreGroups(Option<String>, String),
+    /// Checking the groups of a configuration stored in a catalogue file.
+    VerifyStored(String, String),
+    /// A census of a configuration: its tables without a catalogue.
+    Census(String),
+    /// Reading a configuration's tables from its catalogue file.
+    ReadTables(String, String),
+    /// Solving games, one at a time.
+    Solve,
+    /// Tracing a molecule.
+    Trace,
+}
+
+impl Job {
+    /// What to do, in plain words: `explore A4_B6 into a.sqlite`.
+    pub fn words(&self) -> String {
+        let its = |c: &Option<String>| c.clone().unwrap_or_else(|| "its configuration".into());
+        match self {
+            Job::Explore(c, db) => format!("explore {} into {db}", its(c)),
+            Job::StoreGroups(c, db) => format!("store {}'s census groups in {db}", its(c)),
+            Job::VerifyStored(c, db) => format!("check the groups of {c} stored in {db}"),
+            Job::Census(c) => format!("take a census of {c}"),
+            Job::ReadTables(c, db) => format!("read the tables of {c} from {db}"),
+            Job::Solve => "use the solver".into(),
+            Job::Trace => "use the tracer".into(),
+        }
+    }
+}
+
+/// How a front names the settings, and the work advised, in what it shows.
 pub trait Naming {
     /// The name of `setting`, as the user would type or find it.
     fn name(&self, setting: Setting) -> String;
+
+    /// What to do for `job`, as the user would do it: in the library's
+    /// words unless the front has its own.
+    fn job(&self, job: &Job) -> String {
+        job.words()
+    }
 }
 
 /// The library's own naming: each setting in plain words
@@ -180,6 +227,8 @@ pub enum Piece {
     Words(String),
     /// A setting, named by the front.
     Setting(Setting),
+    /// Work advised, named by the front.
+    Job(Job),
 }
 
 impl Text {
@@ -212,6 +261,7 @@ impl Text {
             match p {
                 Piece::Words(w) => out.push_str(w),
                 Piece::Setting(s) => out.push_str(&naming.name(*s)),
+                Piece::Job(j) => out.push_str(&naming.job(j)),
             }
         }
         out
@@ -221,7 +271,7 @@ impl Text {
     pub fn settings(&self) -> impl Iterator<Item = Setting> + '_ {
         self.pieces.iter().filter_map(|p| match p {
             Piece::Setting(s) => Some(*s),
-            Piece::Words(_) => None,
+            _ => None,
         })
     }
 
@@ -246,6 +296,12 @@ impl From<&str> for Piece {
 impl From<Setting> for Piece {
     fn from(s: Setting) -> Piece {
         Piece::Setting(s)
+    }
+}
+
+impl From<Job> for Piece {
+    fn from(j: Job) -> Piece {
+        Piece::Job(j)
     }
 }
 
@@ -327,6 +383,22 @@ mod tests {
         fn name(&self, s: Setting) -> String {
             format!("--{}", s.key())
         }
+    }
+
+    #[test]
+    fn work_advised_is_said_in_words_unless_the_front_names_it() {
+        let explore = Job::Explore(Some("A4_B6".into()), "a.sqlite".into());
+        let t = text!["first ", explore.clone(), " (", Setting::Db, ")"];
+        assert_eq!(
+            t.to_string(),
+            "first explore A4_B6 into a.sqlite (the catalogue file)"
+        );
+        assert_eq!(t.show(&Flags), "first explore A4_B6 into a.sqlite (--db)");
+        assert_eq!(t.settings().collect::<Vec<_>>(), [Setting::Db]);
+        let census = Job::StoreGroups(None, "NEW".into()).words();
+        assert_eq!(census, "store its configuration's census groups in NEW");
+        let json = serde_json::to_string(&Piece::Job(explore)).unwrap();
+        assert_eq!(json, r#"{"job":{"explore":["A4_B6","a.sqlite"]}}"#);
     }
 
     #[test]

@@ -872,6 +872,8 @@ fn sizes_past_every_limit_are_said_and_advice_is_only_what_works() {
             !err.contains("bbx explore") && !err.contains("--store-groups"),
             "{err}"
         );
+        // The library advises tracing; the command line names the command.
+        assert!(err.contains("given as a board, run `bbx trace`"), "{err}");
     }
     // Where a census can count it, that is the advice, with the exact count
     // (a verify of hidden rays enumerates; a full one streams the census).
@@ -880,7 +882,12 @@ fn sizes_past_every_limit_are_said_and_advice_is_only_what_works() {
         None,
         "16007560800 molecules",
     );
-    assert!(err.contains("--store-groups"), "{err}");
+    assert!(
+        err.contains(
+            "run `bbx stats A7_B10 --store-groups --db FILE`, then run `bbx verify A7_B10 --ambiguous --db FILE`"
+        ),
+        "{err}"
+    );
     let err = rejects(
         &["show", "A7_B10", "1", "--db", absent],
         None,

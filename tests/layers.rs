@@ -39,7 +39,7 @@ const RULES: &[&str] = &[
     "symmetry",
     "enumeration",
     "sweep",
-    "report",
+    "trace_report",
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -530,7 +530,7 @@ fn the_page_plays_coaches_solves_and_shares_in_headless_chromium() {
 }
 
 /// `bbx solve`'s report on the puzzle in `file`, from the library.
-fn bbx_solve(file: &Path) -> bbx::solver::report::SolveReport {
+fn bbx_solve(file: &Path) -> bbx::solver::solve_report::SolveReport {
     let text = std::fs::read_to_string(file).unwrap();
     let p = bbx::puzzle::parse_puzzle(&text, "p", None).unwrap();
     let atoms = p
@@ -543,7 +543,7 @@ fn bbx_solve(file: &Path) -> bbx::solver::report::SolveReport {
     let rules = p.rules.unwrap_or_default();
     let found = bbx::solver::solve(&p.observation, rules, atoms, &limits, |_| {}).unwrap();
     let budget = bbx::control::Budget::default();
-    bbx::solver::report::SolveReport::new("p", found, p.guess.as_ref(), &budget)
+    bbx::solver::solve_report::SolveReport::new("p", found, p.guess.as_ref(), &budget)
 }
 
 #[test]

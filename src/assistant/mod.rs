@@ -6,7 +6,7 @@
 //! every molecule of a configuration and [`optimal`] finds the best one
 //! there by exhaustive search ([`certificate`] replays its trees apart
 //! from it) (both on the spectra of every molecule, held
-//! by `spectra.rs`), [`next`] asks a policy of `strategy` for its next ray
+//! by `spectrum_table.rs`), [`next`] asks a policy of `strategy` for its next ray
 //! in a game under way (on the molecules that fit), `study` runs
 //! a configuration's policy, optimum and bound in turn, [`generate`] draws molecules whose
 //! spectrum has exactly one answer and removes rays while it stays so.
@@ -20,7 +20,7 @@ pub mod optimal;
 #[cfg(feature = "census")]
 pub mod optimum_units;
 pub mod plan;
-mod spectra;
+mod spectrum_table;
 pub mod strategy;
 #[cfg(feature = "census")]
 pub mod study;

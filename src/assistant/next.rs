@@ -33,7 +33,7 @@
 //! assert_eq!(next.candidates[0].ray, next.ray.unwrap());
 //! ```
 
-use crate::assistant::spectra::Spectra;
+use crate::assistant::spectrum_table::Spectra;
 use crate::assistant::strategy::{Chooser, Policy, StrategyOptions};
 use crate::control::{Budget, Cut, Ended};
 use crate::error::grouped;

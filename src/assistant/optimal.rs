@@ -50,7 +50,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use crate::assistant::spectra::Spectra;
+use crate::assistant::spectrum_table::Spectra;
 use crate::control::{Budget, Cut, Ended, Faults, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::config::Config;

@@ -44,7 +44,7 @@ use std::sync::Arc;
 use crate::assistant::optimal::{
     Games, MEMO_MEMORY, Measure, OptimalOptions, Optimum, SetKeys, SetSearch, SharedMemo, Tree,
 };
-use crate::assistant::spectra::Spectra;
+use crate::assistant::spectrum_table::Spectra;
 use crate::assistant::strategy::{BaseTotals, Policy, StrategyOptions, play_all_held};
 use crate::control::{Cut, Ended, Instant};
 use crate::error::Error;
@@ -977,26 +977,25 @@ pub fn run(
     Ok(out)
 }
 
-/// The default options of the optimum in units, for tests.
-#[cfg(test)]
-pub(crate) fn local(dir: &std::path::Path, workers: usize) -> UnitsOptions {
-    UnitsOptions {
-        search: OptimalOptions {
-            small: 8,
-            ..OptimalOptions::default()
-        },
-        cluster: Cluster::local(workers),
-        work_dir: dir.to_path_buf(),
-        peers: PeerWatch::default(),
-        score: true,
-        deeper: 64,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::assistant::optimal::optimum;
+
+    /// The default options of the optimum in units, for tests.
+    fn local(dir: &std::path::Path, workers: usize) -> UnitsOptions {
+        UnitsOptions {
+            search: OptimalOptions {
+                small: 8,
+                ..OptimalOptions::default()
+            },
+            cluster: Cluster::local(workers),
+            work_dir: dir.to_path_buf(),
+            peers: PeerWatch::default(),
+            score: true,
+            deeper: 64,
+        }
+    }
 
     #[test]
     fn the_units_give_the_whole_search_s_optimum_and_its_trees_add_up() {

@@ -30,7 +30,7 @@
 //! ```
 
 use crate::assistant::optimal::{BoundStopped, LowerBound, Optimum, SetKeys, SetOptimum};
-use crate::assistant::spectra::{Spectra, stop_penalty};
+use crate::assistant::spectrum_table::{Spectra, stop_penalty};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -43,7 +43,7 @@ use crate::rules::ray::{Outcome, Rules};
 use crate::rules::score::{MISSED_ATOM_PENALTY, ray_cost, score};
 use crate::rules::spectrum::Spectrum;
 
-pub use crate::assistant::spectra::{SPECTRA_MEMORY, STRATEGY_LIMIT};
+pub use crate::assistant::spectrum_table::{SPECTRA_MEMORY, STRATEGY_LIMIT};
 
 /// How the seeker chooses the next ray; named `greedy`, `entropy`, `score`,
 /// `lookahead` or `rollout` (read in any case).

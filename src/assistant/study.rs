@@ -213,11 +213,8 @@ pub fn study(
         }
     }
     if process > 0 && out.ended.is_complete() {
-        out.message = Some(Text::from(format!(
-            "process {process} of {}: its share of the {config} {} is done; process 0 prints the report",
-            shared.cluster.processes,
-            done.join(" and ")
-        )));
+        let work = done.join(" and ");
+        out.message = Some(shared.cluster.share_done(config, &work, "report").into());
     }
     Ok(out)
 }

@@ -12,7 +12,7 @@ use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::Text;
 use crate::solver::count::{self, Counted, Prior};
-use crate::solver::report::{
+use crate::solver::solve_report::{
     AtomsCount, COUNT_SHARE, EndedFlags, Estimate, Known, LISTED_WHEN_COUNTED, SampleReport,
     SolveReport,
 };

@@ -10,14 +10,14 @@ use rusqlite::params;
 
 use crate::catalogue::rows::{INSERT_SQL, MoleculeRow, insert_row};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
-use crate::control::{Budget, Cut, Ended, Faults, stop_after};
+use crate::control::{Budget, Cut, Ended, Faults, Halt, stop_after};
 use crate::error::{Error, quote};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Walk;
 use crate::rules::ray::{Rules, Tracer};
 use crate::rules::symmetry::Transform;
-use crate::setting::Setting;
+use crate::setting::{Job, Setting};
 
 /// Options for [`Catalogue::explore`].
 #[derive(Debug, Clone, Default)]
@@ -141,9 +141,10 @@ impl Catalogue {
                 ),
                 Setting::Force,
                 format!(
-                    " ({} GB); `bbx stats {config}` counts it without a catalogue",
+                    " ({} GB); to count it without a catalogue, ",
                     SANE_BYTES / 1_000_000_000
-                )
+                ),
+                Job::Census(config.to_string())
             ]));
         }
         Ok(nb_mol)
@@ -186,8 +187,8 @@ impl Catalogue {
         });
         match built {
             Ok(ambiguous) => explored.ambiguous_spectra = ambiguous,
-            Err(Stop::Cut(cut)) => explored.ended = cut.into(),
-            Err(Stop::Failed(e)) => return Err(e),
+            Err(Halt::Cut(cut)) => explored.ended = cut.into(),
+            Err(Halt::Failed(e)) => return Err(e),
         }
         Ok(explored)
     }
@@ -265,7 +266,7 @@ impl Catalogue {
         stored: &mut u64,
         options: &ExploreOptions,
         progress: &mut impl FnMut(Progress),
-    ) -> Result<(), Stop> {
+    ) -> Result<(), Halt> {
         let walk = Walk::new(config)?;
         let nb_mol = walk.count();
         let chunk = options.faults.unit_size.unwrap_or_else(|| {
@@ -295,23 +296,23 @@ impl Catalogue {
                 .check()
                 .and(stop_after(options.faults.stop_after, chunks))
         };
-        let mut result = check(0).map_err(Stop::Cut);
+        let mut result = check(0).map_err(Halt::Cut);
         let mut chunks = 0;
         while result.is_ok()
             && let Ok(rows) = rx.recv()
         {
-            result = rows.map_err(Stop::Cut).and_then(|rows| {
+            result = rows.map_err(Halt::Cut).and_then(|rows| {
                 self.insert_rows(&key, &rows)?;
                 *stored = rows.last().map_or(*stored, |r| r.number);
                 chunks += 1;
                 progress(Progress::Molecules(*stored, nb_mol));
-                check(chunks).map_err(Stop::Cut)
+                check(chunks).map_err(Halt::Cut)
             });
         }
         drop(rx);
         let _ = producer.join();
         if result.is_ok() && *stored < nb_mol {
-            return Err(Stop::Failed(Error::Internal(format!(
+            return Err(Halt::Failed(Error::Internal(format!(
                 "the rows of {config} after molecule {stored} were never computed"
             ))));
         }
@@ -321,7 +322,7 @@ impl Catalogue {
     /// [`build_spectrums`](Self::build_spectrums), interrupting SQLite when
     /// the budget is spent: the table is built in one transaction, which
     /// then rolls back, and the next run builds it.
-    fn build_spectrums_or_stop(&mut self, config: Config, budget: &Budget) -> Result<u64, Stop> {
+    fn build_spectrums_or_stop(&mut self, config: Config, budget: &Budget) -> Result<u64, Halt> {
         let finished = Arc::new(AtomicBool::new(false));
         let watcher = {
             let interrupt = self.conn.get_interrupt_handle();
@@ -346,9 +347,9 @@ impl Catalogue {
                 if source.sqlite_error_code()
                     == Some(rusqlite::ErrorCode::OperationInterrupted) =>
             {
-                Err(Stop::Cut(cut))
+                Err(Halt::Cut(cut))
             }
-            (built, _) => built.map_err(Stop::Failed),
+            (built, _) => built.map_err(Halt::Failed),
         }
     }
 
@@ -449,20 +450,6 @@ impl Catalogue {
             )
             .map(|n| n as u64)
             .map_err(sql_err(&self.path))
-    }
-}
-
-/// Why storing molecules stopped early.
-enum Stop {
-    /// The budget was spent: what is committed stays.
-    Cut(Cut),
-    /// Something failed.
-    Failed(Error),
-}
-
-impl From<Error> for Stop {
-    fn from(e: Error) -> Stop {
-        Stop::Failed(e)
     }
 }
 

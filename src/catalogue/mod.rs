@@ -42,16 +42,16 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, ErrorCode};
 
-mod census;
+mod census_tables;
 mod explore;
 mod lock;
 mod query;
-mod report;
 mod rows;
 mod schema;
+mod stats_report;
 mod store;
 
-pub use census::{CensusStatus, ClassGroups};
+pub use census_tables::{CensusStatus, ClassGroups};
 pub use explore::{ExploreOptions, ExploreReport, Explored, Progress, SANE_BYTES};
 pub use lock::WriterLock;
 pub use rows::{MoleculeRow, ShownRows, SpectrumRow};

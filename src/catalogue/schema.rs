@@ -10,7 +10,7 @@ use crate::catalogue::rows::row_tables_sql;
 use crate::catalogue::{APPLICATION_ID, Catalogue, SCHEMA_VERSION};
 use crate::control::Faults;
 use crate::error::Error;
-use crate::setting::Setting;
+use crate::setting::{Job, Setting};
 use crate::text;
 
 /// How long a writer waits for readers to let go of the file: a reader
@@ -123,10 +123,9 @@ impl Catalogue {
         if app == APPLICATION_ID && version != SCHEMA_VERSION {
             return Err(Error::invalid(text![
                 format!(
-                    "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it with `bbx explore … "
+                    "{path}: a bbx catalogue of schema version {version}, but this bbx reads version {SCHEMA_VERSION}: rebuild it in a new file: "
                 ),
-                Setting::Db,
-                "` on a new file"
+                Job::Explore(None, "NEW".into())
             ]));
         }
         Ok(if app == 0 {

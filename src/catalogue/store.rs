@@ -199,11 +199,14 @@ impl Store {
         }
         let config = self.config;
         Err(Error::invalid(match self.holding {
-            Holding::Census(_) => format!(
-                "spectrum {spectrum} is not shared by two molecules of {config} (the census in {} stores only those): `bbx solve` finds the molecules of any spectrum",
-                self.path
-            ),
-            _ => format!("no molecule of {config} has spectrum {spectrum}"),
+            Holding::Census(_) => crate::text![
+                format!(
+                    "spectrum {spectrum} is not shared by two molecules of {config} (the census in {} stores only those); to find the molecules of any spectrum, ",
+                    self.path
+                ),
+                crate::setting::Job::Solve
+            ],
+            _ => format!("no molecule of {config} has spectrum {spectrum}").into(),
         }))
     }
 

@@ -284,23 +284,11 @@ pub struct SinkLine {
     pub logged: serde_json::Value,
 }
 
-/// A work directory `work` in `parent`, of a census of A4_B6 with 2 workers
-/// and 3 partition files each, for tests.
 #[cfg(test)]
-pub(crate) fn test_dir(parent: &std::path::Path) -> WorkDir {
-    WorkDir::open(
-        parent,
-        "work",
-        tests::manifest(),
-        crate::work::disk::Disk::real(),
-    )
-    .unwrap()
-}
-
-#[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::work::dir::Manifest as _;
+
     use crate::work::disk::Disk;
     use std::io::Write;
 
@@ -316,6 +304,12 @@ mod tests {
             partitions: 3,
             sink: None,
         }
+    }
+
+    /// A work directory `work` in `parent`, of a census of A4_B6 with 2 workers
+    /// and 3 partition files each, for tests.
+    pub(crate) fn test_dir(parent: &std::path::Path) -> WorkDir {
+        WorkDir::open(parent, "work", manifest(), Disk::real()).unwrap()
     }
 
     #[test]

@@ -34,12 +34,12 @@ use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::Broadcast;
 use timely::worker::Worker;
 
+use crate::census::canonical::{Canonical, SpectrumSymmetries, Traced, key};
 use crate::census::checkpoint::{Line, SinkLine};
 use crate::census::group::{Grouper, Handover};
 use crate::census::orbits::OrbitWalk;
 use crate::census::record::{Record, pack};
 use crate::census::sink::{BottomK, Group, GroupSink, Sink, threshold};
-use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, key};
 use crate::census::spill::Partitions;
 use crate::census::summary::{Summary, Tally, peak_memory};
 use crate::control::{Budget, Faults, stop_after};

@@ -20,10 +20,10 @@
 
 use itertools::Itertools;
 
+use crate::census::canonical::{Canonical, SpectrumSymmetries, Traced, spectrum_of};
 use crate::census::orbits::CellSymmetries;
 use crate::census::record::{Record, number, orbit_size, spectrum_stabilizer};
 use crate::census::sink::{BottomK, Group, GroupSink};
-use crate::census::spectra::{Canonical, SpectrumSymmetries, Traced, spectrum_of};
 use crate::census::summary::{Summary, TopGroup};
 use crate::control::{Budget, Ended};
 use crate::error::Error;

@@ -12,7 +12,7 @@
 //! 1. [`orbits`]: walk the canonical molecules, one per orbit under the
 //!    symmetries of the box (eight for a square, four for a rectangle), with
 //!    their orbit sizes;
-//! 2. [`spectra`]: trace each one, write its spectrum as codes and reduce it
+//! 2. [`canonical`]: trace each one, write its spectrum as codes and reduce it
 //!    to the canonical form of its class under the same symmetries;
 //! 3. [`record`]: pack the orbit into 16 bytes, keyed by a hash of that form;
 //! 4. [`dataflow`]: timely dataflow sends each record to the worker owning
@@ -78,6 +78,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
+pub mod canonical;
 pub mod checkpoint;
 pub mod dataflow;
 pub mod group;
@@ -85,7 +86,6 @@ pub mod orbits;
 pub mod record;
 pub mod sink;
 pub mod source;
-pub mod spectra;
 pub mod spill;
 pub mod store;
 pub mod summary;

@@ -1,6 +1,6 @@
 //! The census's unit of data: one traced orbit in 16 bytes.
 //!
-//! A record is `(key, payload)`: the 64-bit [`key`](super::spectra::key) of
+//! A record is `(key, payload)`: the 64-bit [`key`](super::canonical::key) of
 //! the orbit's canonical spectrum, and a payload holding the number of the
 //! orbit's canonical molecule, the size of its orbit and the size of its
 //! spectrum's stabiliser. Records travel between workers by key and are

@@ -15,8 +15,9 @@ use crate::census::{Census, CensusOptions, countable, run};
 use crate::control::Ended;
 use crate::error::Error;
 use crate::rules::config::Config;
-use crate::setting::{Setting, Text};
+use crate::setting::{Job, Setting, Text};
 use crate::tables::StatsReport;
+use crate::text;
 
 /// How [`tables`] finds a configuration's report.
 #[derive(Debug, Clone)]
@@ -102,13 +103,11 @@ pub fn tables(
             }
         }
     }
+    let mut census_options = options.census.clone();
     if options.store {
         // Checked again, under the writer's lock, when the groups are stored.
         countable(config)?;
         Catalogue::check_census_file(&options.db, config, busy_ms)?;
-    }
-    let mut census_options = options.census.clone();
-    if options.store {
         census_options.keep_classes = true;
         // Kept until the groups are stored: stopped while storing, the same
         // command stores them without counting again.
@@ -191,30 +190,29 @@ pub fn rows(file: &str, config: Config, busy_ms: u32) -> Result<Store, Error> {
     let explore = Catalogue::explorable(config, false).is_ok();
     let count = countable(config).is_ok();
     if !explore && !count {
-        return Err(Error::invalid(format!(
-            "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either (`bbx trace` shows any of its molecules given as a board)",
-            molecules_of(config)
-        )));
+        return Err(Error::invalid(text![
+            format!(
+                "{db}: no complete catalogue or census of {config}, and {config} ({}) is too large for either; to see one of its molecules given as a board, ",
+                molecules_of(config)
+            ),
+            Job::Trace
+        ]));
     }
     let mut ways = Text::from(format!(
-        "{db}: no complete catalogue or census of {config}: run "
+        "{db}: no complete catalogue or census of {config}: "
     ));
+    let (config, db) = (Some(config.to_string()), db.to_string());
     if explore {
-        ways = ways
-            .and(format!("`bbx explore {config} "))
-            .and(Setting::Db)
-            .and(format!(" {db}` (every molecule)"));
+        let job = Job::Explore(config.clone(), db.clone());
+        ways = ways.and(job).and(" (every molecule)");
     }
     if count {
         if explore {
             ways.push(" or ");
         }
         ways = ways
-            .and(format!("`bbx stats {config} "))
-            .and(Setting::StoreGroups)
-            .and(" ")
-            .and(Setting::Db)
-            .and(format!(" {db}` (the ambiguous groups)"));
+            .and(Job::StoreGroups(config, db))
+            .and(" (the ambiguous groups)");
     }
     Err(Error::invalid(ways.and(" first")))
 }

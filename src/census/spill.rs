@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn append_cut_back_and_read() {
         let scratch = tempfile::tempdir().unwrap();
-        let dir = crate::census::checkpoint::test_dir(scratch.path());
+        let dir = crate::census::checkpoint::tests::test_dir(scratch.path());
         let recs: Vec<Record> = (0..1000u64)
             .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i))
             .collect();

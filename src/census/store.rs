@@ -22,8 +22,8 @@
 use std::collections::BTreeMap;
 
 use crate::catalogue::{Catalogue, ClassGroups, busy_ms};
+use crate::census::canonical::{SpectrumSymmetries, Traced, spectrum_of};
 use crate::census::orbits::CellSymmetries;
-use crate::census::spectra::{SpectrumSymmetries, Traced, spectrum_of};
 use crate::control::{Budget, Faults, Finished, stop_after};
 use crate::error::Error;
 use crate::rules::config::{Config, Shape};

@@ -61,7 +61,7 @@ use crate::rules::ray::Rules;
 use crate::rules::spectrum::Observation;
 use crate::setting::{Piece, Text};
 use crate::solver::count::{self, Prior};
-use crate::solver::report::{
+use crate::solver::solve_report::{
     AtomsCount, COUNT_SHARE, Estimate, Known, LISTED_WHEN_COUNTED, SolveReport,
 };
 use crate::solver::{self, Certainty, Limits, Solution};

@@ -36,7 +36,7 @@ use crate::rules::ray::Outcome;
 use crate::rules::score::{MISSED_ATOM_PENALTY, RULE, WRONG_GUESS_PENALTY};
 use crate::setting::{Naming, Setting, Text};
 use crate::solver::Certainty;
-use crate::solver::report::Known;
+use crate::solver::solve_report::Known;
 
 pub use crate::play::scene::{Lines, Tone};
 

@@ -37,7 +37,7 @@ use std::ops::RangeInclusive;
 
 use sha1::{Digest, Sha1};
 
-use crate::control::{Budget, Cut, Finished, Ticker};
+use crate::control::{Budget, Cut, Finished, Halt, Ticker};
 use crate::error::{Error, ParseError, field, quantity, quote};
 use crate::puzzle::{Format, Puzzle, is_comment_or_blank, without_bom};
 use crate::rules::board::Molecule;
@@ -456,42 +456,17 @@ impl TathamRandom {
     }
 }
 
-/// Why reading a Tatham text stopped: what is wrong with it, or the budget.
-#[derive(Debug)]
-enum Stop<E> {
-    /// The text is not what Tatham's program writes.
-    Bad(E),
-    /// The deadline passed or the token was cancelled.
-    Cut(Cut),
-}
-
-impl<E> From<Cut> for Stop<E> {
-    fn from(cut: Cut) -> Stop<E> {
-        Stop::Cut(cut)
-    }
-}
-
-impl<E> Stop<E> {
-    /// The same stop, with what is wrong said by `f`.
-    fn map<F>(self, f: impl FnOnce(E) -> F) -> Stop<F> {
-        match self {
-            Stop::Bad(e) => Stop::Bad(f(e)),
-            Stop::Cut(cut) => Stop::Cut(cut),
-        }
-    }
-}
-
 /// A budget that never stops the work: for the functions that take none.
-fn unbounded<T, E>(work: impl FnOnce(&mut Ticker) -> Result<T, Stop<E>>) -> Result<T, E>
+fn unbounded<T, E>(work: impl FnOnce(&mut Ticker) -> Result<T, Halt<E>>) -> Result<T, E>
 where
     E: From<&'static str>,
 {
     let budget = Budget::default();
     match work(&mut budget.ticker(u32::MAX)) {
         Ok(value) => Ok(value),
-        Err(Stop::Bad(e)) => Err(e),
+        Err(Halt::Failed(e)) => Err(e),
         // Nobody holds the token and there is no deadline.
-        Err(Stop::Cut(_)) => Err("stopped".into()),
+        Err(Halt::Cut(_)) => Err("stopped".into()),
     }
 }
 
@@ -509,7 +484,7 @@ fn seed_balls(
     params: &TathamParams,
     seed: &str,
     ticker: &mut Ticker,
-) -> Result<Vec<(usize, usize)>, Stop<String>> {
+) -> Result<Vec<(usize, usize)>, Halt<String>> {
     let mut rs = TathamRandom::new(seed.as_bytes());
     let mut n = params.min_balls;
     if params.max_balls > params.min_balls {
@@ -517,7 +492,7 @@ fn seed_balls(
     }
     let (w, h) = (params.width, params.height);
     if n > w * h {
-        return Err(Stop::Bad(format!(
+        return Err(Halt::Failed(format!(
             "the seed draws {n} balls, more than the {w}×{h} box holds (lower M)"
         )));
     }
@@ -557,8 +532,8 @@ fn decode(
     params: &TathamParams,
     desc: &str,
     ticker: &mut Ticker,
-) -> Result<Vec<(usize, usize)>, Stop<String>> {
-    let bad = |m: String| Err(Stop::Bad(m));
+) -> Result<Vec<(usize, usize)>, Halt<String>> {
+    let bad = |m: String| Err(Halt::Failed(m));
     if let Some((i, c)) = desc
         .chars()
         .enumerate()
@@ -1144,8 +1119,8 @@ pub fn parse_tatham_within(
     };
     match read {
         Ok(game) => Ok(Finished::complete(Some(game))),
-        Err(Stop::Bad(e)) => Err(e),
-        Err(Stop::Cut(cut)) => Ok(Finished::new(None, cut.into())),
+        Err(Halt::Failed(e)) => Err(e),
+        Err(Halt::Cut(cut)) => Ok(Finished::new(None, cut.into())),
     }
 }
 
@@ -1158,14 +1133,14 @@ fn parse_game_id(
     text: &str,
     origin: &str,
     ticker: &mut Ticker,
-) -> Result<TathamGame, Stop<ParseError>> {
+) -> Result<TathamGame, Halt<ParseError>> {
     let text = without_bom(text);
     let (line_no, line) = text
         .lines()
         .enumerate()
         .find(|(_, l)| !is_comment_or_blank(l))
         .ok_or_else(|| {
-            Stop::Bad(ParseError::new(
+            Halt::Failed(ParseError::new(
                 origin,
                 0,
                 0,
@@ -1174,14 +1149,14 @@ fn parse_game_id(
         })?;
     let id = line.trim();
     let at = |msg: String| ParseError::new(origin, line_no + 1, 0, msg);
-    let err = |msg: String| Stop::Bad(at(msg));
+    let err = |msg: String| Halt::Failed(at(msg));
     if let Some((n, extra)) = text
         .lines()
         .enumerate()
         .skip(line_no + 1)
         .find(|(_, l)| !is_comment_or_blank(l))
     {
-        return Err(Stop::Bad(ParseError::new(
+        return Err(Halt::Failed(ParseError::new(
             origin,
             n + 1,
             0,
@@ -1315,9 +1290,9 @@ fn parse_save(
     text: &str,
     origin: &str,
     ticker: &mut Ticker,
-) -> Result<TathamGame, Stop<ParseError>> {
+) -> Result<TathamGame, Halt<ParseError>> {
     let at = |line: usize, m: String| ParseError::new(origin, line, 0, m);
-    let bad = |line: usize, m: String| Stop::Bad(at(line, m));
+    let bad = |line: usize, m: String| Halt::Failed(at(line, m));
     if text.starts_with('\u{feff}') {
         return Err(bad(
             1,
@@ -1331,7 +1306,7 @@ fn parse_save(
         lines: 0,
         counted: 0,
     };
-    let first = records.next().map_err(Stop::Bad)?;
+    let first = records.next().map_err(Halt::Failed)?;
     match &first {
         Some(r) if r.key == "SAVEFILE" && r.value == SAVE_MAGIC => {}
         _ => {
@@ -1351,7 +1326,7 @@ fn parse_save(
     let mut last_line = 1;
     while !matches!((nstates, statepos), (Some((n, _)), Some(_)) if moves.len() + 1 >= n) {
         ticker.tick()?;
-        let Some(r) = records.next().map_err(Stop::Bad)? else {
+        let Some(r) = records.next().map_err(Halt::Failed)? else {
             let what = match nstates {
                 None => "its NSTATES record".to_string(),
                 Some((n, _)) if statepos.is_some() => {
@@ -1365,7 +1340,7 @@ fn parse_save(
             ));
         };
         last_line = r.line;
-        let number = |r: &Record| -> Result<usize, Stop<ParseError>> {
+        let number = |r: &Record| -> Result<usize, Halt<ParseError>> {
             r.value.trim().parse::<usize>().map_err(|_| {
                 bad(
                     r.line,
@@ -1659,10 +1634,10 @@ impl State {
 
     /// Plays one move: what it did, or why Tatham's program would refuse it;
     /// asks `ticker` at each trace.
-    fn play(&mut self, mv: &str, ticker: &mut Ticker) -> Result<TathamStep, Stop<String>> {
+    fn play(&mut self, mv: &str, ticker: &mut Ticker) -> Result<TathamStep, Halt<String>> {
         let shape = self.shape;
         let (w, h, n_lasers) = (shape.width, shape.height, shape.positions());
-        let refuse = |why: String| Err(Stop::Bad(why));
+        let refuse = |why: String| Err(Halt::Failed(why));
         if mv == "S" {
             self.ending.get_or_insert(TathamEnding::Solved);
             return Ok(TathamStep::Solve);
@@ -1682,7 +1657,7 @@ impl State {
         };
         let column = |s: &str| number(s).filter(|n| (1..=w).contains(n));
         let row = |s: &str| number(s).filter(|n| (1..=h).contains(n));
-        let outside = || Stop::Bad(format!("outside the {shape} box"));
+        let outside = || Halt::Failed(format!("outside the {shape} box"));
         let step = if let Some(rest) = mv.strip_prefix('T') {
             let c = cell(rest).ok_or_else(outside)?;
             self.toggle_guess(c);

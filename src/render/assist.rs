@@ -4,11 +4,11 @@ use crate::assistant::next::{NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered};
 use crate::assistant::plan::Node;
 use crate::assistant::suggest::Suggestion;
 use crate::error::{grouped, mean};
-use crate::render::board::position_name;
+use crate::render::diagram::position_name;
 use crate::render::solve::{limit_raised, puzzle_line, verdict};
 use crate::rules::config::Shape;
 use crate::setting::{Naming, Setting};
-use crate::solver::report::Known;
+use crate::solver::solve_report::Known;
 
 /// How many of the best ray's outcomes the suggestion names one by one.
 const SPLIT_CLASSES_NAMED: usize = 12;

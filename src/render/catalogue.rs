@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::catalogue::MoleculeRow;
 use crate::error::quantity;
-use crate::render::board::{balls_line, board, marks_in, side_by_side};
+use crate::render::diagram::{balls_line, board, marks_in, side_by_side};
 use crate::render::trace::stats_table;
 use crate::rules::board::Molecule;
 use crate::rules::config::{Config, Shape};

@@ -6,7 +6,7 @@ use crate::error::{Error, quantity};
 use crate::rules::notation::Notation;
 use crate::rules::ray::Rules;
 
-use super::board::{balls_range_line, grid, marks_in, observed_marks};
+use super::diagram::{balls_range_line, grid, marks_in, observed_marks};
 
 /// A puzzle made, as its JSON shows it, with its picture (J. Forget's
 /// display).

@@ -1,8 +1,8 @@
 //! Pictures: boards, spectra, ray paths and tables as text.
 //!
 //! This layer only draws. Every function takes a finished value (a molecule,
-//! a [`TraceReport`](crate::rules::report::TraceReport), a
-//! [`SolveReport`](crate::solver::report::SolveReport), a
+//! a [`TraceReport`](crate::rules::trace_report::TraceReport), a
+//! [`SolveReport`](crate::solver::solve_report::SolveReport), a
 //! [`StatsReport`](crate::tables::StatsReport), a verification) and returns
 //! text; the layers below compute.
 //!
@@ -21,9 +21,9 @@
 //! ```
 
 mod assist;
-mod board;
 #[cfg(feature = "catalogue")]
 mod catalogue;
+mod diagram;
 mod generate;
 mod solve;
 mod strategy;
@@ -32,12 +32,12 @@ mod trace;
 mod verify;
 
 pub use assist::{next_ray_line, plan_text, suggest_text};
-pub use board::{
+#[cfg(feature = "catalogue")]
+pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
+pub use diagram::{
     balls_line, balls_range_line, board, grid, marks_in, observed_marks, position_name,
     side_by_side,
 };
-#[cfg(feature = "catalogue")]
-pub use catalogue::{molecule_row, molecule_row_in, spectral_group, spectral_group_in, stats_text};
 pub use generate::{PuzzleReport, generated_text};
 pub use solve::{
     PageBoard, RayTable, SolvePage, certainty_board, certainty_board_in, probability_board,

@@ -6,14 +6,14 @@ use std::fmt::Write as _;
 
 use crate::control::{Cut, Ended};
 use crate::error::{about, grouped, mean, quantity};
-use crate::render::board::{board, grid, marks_in, observed_marks, position_name};
+use crate::render::diagram::{board, grid, marks_in, observed_marks, position_name};
 use crate::rules::config::Shape;
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
 use crate::setting::{Naming, Setting};
 use crate::solver::Certainty;
-use crate::solver::report::{Known, SolveReport};
+use crate::solver::solve_report::{Known, SolveReport};
 
 /// The certainty map drawn as a board: `O` an atom in every molecule, `-` empty
 /// in every one, `?` undecided; the border shows the observation.
@@ -570,7 +570,7 @@ const PAGE_RAYS: usize = 8;
 /// use bbx::control::Budget;
 /// use bbx::render::solve_page;
 /// use bbx::setting::Plain;
-/// use bbx::solver::{self, Limits, report::SolveReport};
+/// use bbx::solver::{self, Limits, solve_report::SolveReport};
 /// use bbx::{Observation, Rules};
 /// let seen = Observation::parse("@&??????????????", "example").unwrap();
 /// let found = solver::solve(&seen, Rules::Standard, 2..=2, &Limits::default(), |_| {}).unwrap();

@@ -3,13 +3,13 @@
 use std::fmt::Write as _;
 
 use crate::error::quantity;
-use crate::render::board::{balls_line, board, grid, position_name};
+use crate::render::diagram::{balls_line, board, grid, position_name};
 use crate::rules::board::{Molecule, port};
 use crate::rules::config::Shape;
 use crate::rules::notation::{MISS, Notation};
 use crate::rules::ray::{Outcome, PathStep, RayTrace, Rules};
-use crate::rules::report::TraceReport;
 use crate::rules::spectrum::Stats;
+use crate::rules::trace_report::TraceReport;
 
 /// Draws one ray's path over the board with `+`, as in J. Forget's 23-cell
 /// example; the border shows the ray in Emacs notation (`1` at both ends of an

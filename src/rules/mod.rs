@@ -15,15 +15,15 @@
 //! | [`symmetry`] | the symmetries of the box (eight for a square, four for a rectangle) |
 //! | [`enumeration`] | molecule numbers, canonical molecules, walking a configuration |
 //! | [`sweep`] | tracing molecules met in number order, only the rays that may have changed |
-//! | [`report`] | what `bbx trace` reports about one molecule |
+//! | [`trace_report`] | what a trace reports about one molecule |
 
 pub mod board;
 pub mod config;
 pub mod enumeration;
 pub mod notation;
 pub mod ray;
-pub mod report;
 pub mod score;
 pub mod spectrum;
 pub mod sweep;
 pub mod symmetry;
+pub mod trace_report;

@@ -12,9 +12,9 @@
 
 use varisat::Lit;
 
+use crate::control::Halt;
 use crate::error::Error;
 use crate::solver::encode::Term;
-use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
 /// What [`RayModel::fewest_atoms`] found.

@@ -5,8 +5,8 @@ use std::ops::RangeInclusive;
 
 use varisat::Lit;
 
+use crate::control::Halt;
 use crate::error::Error;
-use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
 impl RayModel {

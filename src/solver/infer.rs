@@ -1,6 +1,6 @@
 //! Cells the observed rays decide on their own, before any solving.
 
-use crate::control::{Budget, Cut, Ticker};
+use crate::control::{Budget, Cut, Halt, Ticker};
 use crate::rules::board::{Heading, port, position_at};
 use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules};
@@ -82,8 +82,8 @@ pub(crate) fn infer_within(
     }
     let (contradiction, cut) = match result {
         Ok(()) => (false, None),
-        Err(Stop::Contradiction) => (true, None),
-        Err(Stop::Cut(c)) => (false, Some(c)),
+        Err(Halt::Failed(Contradiction)) => (true, None),
+        Err(Halt::Cut(c)) => (false, Some(c)),
     };
     let filled = cells.filled;
     let mut known = cells.known;
@@ -100,13 +100,12 @@ pub(crate) fn infer_within(
     }
 }
 
-/// Why propagation stopped before its fixed point.
-enum Stop {
-    /// Some ray cannot end as observed, or there are too many atoms.
-    Contradiction,
-    /// A limit of the budget.
-    Cut(Cut),
-}
+/// Why propagation fails before its fixed point (beside a cut): some ray
+/// cannot end as observed, or there are too many atoms.
+struct Contradiction;
+
+/// How propagation stops short of its fixed point.
+type Stop = Halt<Contradiction>;
 
 /// What is known of the cells, and while probing, what to undo.
 struct Cells {
@@ -201,7 +200,7 @@ struct Inference<'g> {
 impl Inference<'_> {
     /// Counts a walk; asks the budget every 64.
     fn tick(&mut self) -> Result<(), Stop> {
-        self.ticker.tick().map_err(Stop::Cut)
+        Ok(self.ticker.tick()?)
     }
 
     /// Runs the given walks, and every walk waiting on a cell they decide, until
@@ -233,7 +232,7 @@ impl Inference<'_> {
         loop {
             self.drain_queue(cells, queue)?;
             if cells.atoms > cells.max_atoms {
-                return Err(Stop::Contradiction);
+                return Err(Halt::Failed(Contradiction));
             }
             if !cells.fill() {
                 return Ok(());
@@ -345,8 +344,8 @@ impl Inference<'_> {
                 }
                 match trial {
                     Ok(()) => {}
-                    Err(Stop::Cut(cut)) => return Err(Stop::Cut(cut)),
-                    Err(Stop::Contradiction) => {
+                    Err(Halt::Cut(cut)) => return Err(cut.into()),
+                    Err(Halt::Failed(Contradiction)) => {
                         self.decide(cells, cell, !v)?;
                         quiet = 0;
                         break;
@@ -520,7 +519,7 @@ fn walk(
         if let [Some(a), Some(l), Some(r)] = vals {
             // Known cells decide the step (the common case).
             match step_of([a, l, r]) {
-                (_, false) => return Err(Stop::Contradiction),
+                (_, false) => return Err(Halt::Failed(Contradiction)),
                 (Step::End(_), true) => return Ok(resume),
                 (Step::Go(nx, ny, nd), true) => {
                     (x, y, d) = (nx, ny, nd);
@@ -559,7 +558,7 @@ fn walk(
         }
         let possible = &possible[..possibles];
         if possible.is_empty() {
-            return Err(Stop::Contradiction);
+            return Err(Halt::Failed(Contradiction));
         }
         for &i in unknown {
             let v0 = possible[0].0[i];

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::control::{Budget, Cancel, Cut};
-use crate::error::Error;
 
 /// The memory bound of a search when its budget gives none: 2 GB.
 pub const DEFAULT_MEMORY: u64 = 2_000_000_000;
@@ -109,27 +108,6 @@ impl Guard {
     /// `Err` when the deadline has passed or the token is cancelled.
     pub(crate) fn check(&self) -> Result<(), Cut> {
         self.budget.check()
-    }
-}
-
-/// Why a model stopped answering: a limit was reached, or something failed.
-#[derive(Debug)]
-pub(crate) enum Halt {
-    /// A limit stopped it (see [`Cut`]).
-    Cut(Cut),
-    /// The solver failed.
-    Failed(Error),
-}
-
-impl From<Error> for Halt {
-    fn from(e: Error) -> Halt {
-        Halt::Failed(e)
-    }
-}
-
-impl From<Cut> for Halt {
-    fn from(c: Cut) -> Halt {
-        Halt::Cut(c)
     }
 }
 

@@ -56,7 +56,7 @@
 //! observation's clauses for a check ([`ObservationClauses`]: does each
 //! given molecule fit, and does any other?);
 //! `solution.rs` is the whole answer to a game ([`solve`], [`Solution`]) and
-//! `report.rs` what `bbx solve` reports of it.
+//! `solve_report.rs` what a solve reports of it.
 //!
 //! **Speed.** Before any clause, `solve` runs every ray forward over the
 //! cells it forces empty or full, probing the cells the rays wait on (the
@@ -122,9 +122,9 @@ pub mod forward;
 mod infer;
 mod limits;
 mod model;
-pub mod report;
 mod search;
 mod solution;
+pub mod solve_report;
 
 pub use bounds::Fewest;
 pub use clauses::ObservationClauses;

@@ -4,14 +4,14 @@
 
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
-use crate::control::{Budget, Cut};
+use crate::control::{Budget, Cut, Halt};
 use crate::error::Error;
 use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules, Tracer};
 use crate::rules::spectrum::Observation;
 use crate::solver::encode::{Encoding, Formula, Term};
 use crate::solver::infer::{Inferred, infer_within};
-use crate::solver::limits::{Guard, Halt, model_bytes};
+use crate::solver::limits::{Guard, model_bytes};
 
 /// One observed ray (an exit pair counts once) and its selector.
 #[derive(Debug, Clone)]

@@ -6,12 +6,11 @@ use std::ops::RangeInclusive;
 use itertools::Itertools;
 use varisat::Lit;
 
-use crate::control::Ended;
+use crate::control::{Ended, Halt};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::binomial_wide;
 use crate::solver::encode::Term;
-use crate::solver::limits::Halt;
 use crate::solver::model::RayModel;
 
 /// The molecules found by [`RayModel::solve`].

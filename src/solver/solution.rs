@@ -10,7 +10,7 @@ use std::time::Duration;
 use itertools::Itertools;
 use varisat::Lit;
 
-use crate::control::{Budget, Cancel, Cut, Ended, Instant};
+use crate::control::{Budget, Cancel, Cut, Ended, Halt, Instant};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::ray::{Outcome, Rules, outcome_table};
@@ -19,7 +19,7 @@ use crate::setting::{Setting, Text};
 use crate::solver::bounds::Fewest;
 use crate::solver::encode::counter_bytes;
 use crate::solver::infer::{Inferred, infer_within};
-use crate::solver::limits::{DEFAULT_MEMORY, Guard, Halt, Limits, human_bytes, model_bytes};
+use crate::solver::limits::{DEFAULT_MEMORY, Guard, Limits, human_bytes, model_bytes};
 use crate::solver::model::RayModel;
 use crate::solver::search::Family;
 

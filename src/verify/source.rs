@@ -10,7 +10,7 @@ use crate::control::Ended;
 use crate::error::Error;
 use crate::files::shown;
 use crate::rules::config::Config;
-use crate::setting::Setting;
+use crate::setting::Job;
 use crate::text;
 use crate::verify::VerifyOptions;
 use crate::verify::groups::{SpectralGroups, spectra, spectra_from_store};
@@ -129,22 +129,24 @@ fn too_many(config: Config, options: &VerifyOptions) -> Error {
     let too_many =
         format!("{config} has {size}, too many to enumerate in memory (at most {limit})");
     Error::invalid(match (countable(config), options.rules == RULES) {
-        (Ok(_), true) => text![
-            format!("{too_many}: store its ambiguous groups with `bbx stats {config} "),
-            Setting::StoreGroups,
-            " ",
-            Setting::Db,
-            format!(" FILE`, then check them with `bbx verify {config} "),
-            Setting::Ambiguous,
-            " ",
-            Setting::Db,
-            " FILE`"
-        ],
+        (Ok(_), true) => {
+            let (config, db) = (config.to_string(), "FILE".to_string());
+            let store = Job::StoreGroups(Some(config.clone()), db.clone());
+            text![
+                format!("{too_many}: "),
+                store,
+                ", then ",
+                Job::VerifyStored(config, db)
+            ]
+        }
         (Ok(_), false) => text![format!(
             "{too_many}; a census's stored groups are checked under the standard rules only"
         )],
-        (Err(why), _) => text![format!(
-            "{too_many}, and no census can count it ({why}): `bbx solve` checks single games of it"
-        )],
+        (Err(why), _) => text![
+            format!(
+                "{too_many}, and no census can count it ({why}); to check single games of it, "
+            ),
+            Job::Solve
+        ],
     })
 }

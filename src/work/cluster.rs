@@ -189,6 +189,15 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// What a process other than 0 says once its share of the `work`
+    /// ("census") of `config` is done: process 0 prints the `result`.
+    pub fn share_done(&self, config: impl std::fmt::Display, work: &str, result: &str) -> String {
+        let (i, n) = (self.process, self.processes);
+        format!(
+            "process {i} of {n}: its share of the {config} {work} is done; process 0 prints the {result}"
+        )
+    }
+
     /// One process with `workers` threads (at least one; [`Cluster::check`]
     /// refuses more than [`MAX_WORKERS`]).
     pub fn local(workers: usize) -> Cluster {
@@ -528,6 +537,8 @@ fn wire_name(piece: &Piece) -> &str {
     match piece {
         Piece::Setting(s) => s.key(),
         Piece::Words(w) => w,
+        // Work advised is no setting of a work.
+        Piece::Job(_) => "job",
     }
 }
 

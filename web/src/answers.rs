@@ -18,7 +18,7 @@ use bbx::play::setup::{Setup, start as start_game};
 use bbx::puzzle::{Format, Puzzle, parse_atom_counts, parse_puzzle};
 use bbx::render::{solve_page, solving_line};
 use bbx::solver::count::Prior;
-use bbx::solver::report::SolveReport;
+use bbx::solver::solve_report::SolveReport;
 use bbx::solver::{self, Limits};
 use bbx::{Molecule, Rules};
 use serde_json::json;

@@ -119,14 +119,17 @@ const FILES: &str = "\
 $TMPDIR/bbx-census-CONFIG/, $TMPDIR/bbx-verify-CONFIG/\tA census's work directory (partition files and checkpoints), kept while the census can be resumed and removed when it ends; --work-dir puts it elsewhere.\n\
 bbx-CONFIG-seed-N.txt\tA game saved by play (the s key), in the current directory unless --out names another file.";
 
-/// Every page, rendered, for the tests that read them.
 #[cfg(test)]
-pub fn pages_for_tests() -> Vec<String> {
-    use clap::CommandFactory;
-    let mut command = crate::Cli::command().disable_help_subcommand(true);
-    command.build();
-    std::iter::once(command.clone())
-        .chain(command.get_subcommands().cloned())
-        .map(|page| String::from_utf8(render(page).unwrap()).unwrap())
-        .collect()
+pub mod tests {
+    /// Every page, rendered, for the tests that read them.
+    pub fn pages() -> Vec<String> {
+        use super::render;
+        use clap::CommandFactory;
+        let mut command = crate::Cli::command().disable_help_subcommand(true);
+        command.build();
+        std::iter::once(command.clone())
+            .chain(command.get_subcommands().cloned())
+            .map(|page| String::from_utf8(render(page).unwrap()).unwrap())
+            .collect()
+    }
 }

@@ -4,15 +4,37 @@
 use std::io::Write;
 
 use bbx::control::Ended;
+use bbx::setting::{Job, Setting};
 
 use crate::exit::Status;
 
-/// How the command line names the library's settings: as its flags.
+/// How the command line names the library's settings, as its flags, and
+/// the work a message advises, as the command to run.
 pub struct Flags;
 
 impl bbx::setting::Naming for Flags {
-    fn name(&self, setting: bbx::setting::Setting) -> String {
-        use bbx::setting::Setting;
+    fn job(&self, job: &Job) -> String {
+        let db = self.name(Setting::Db);
+        let or_any = |c: &Option<String>| c.clone().unwrap_or_else(|| "…".into());
+        let command = match job {
+            Job::Explore(c, file) => format!("explore {} {db} {file}", or_any(c)),
+            Job::StoreGroups(c, file) => {
+                let store = self.name(Setting::StoreGroups);
+                format!("stats {} {store} {db} {file}", or_any(c))
+            }
+            Job::VerifyStored(c, file) => {
+                format!("verify {c} {} {db} {file}", self.name(Setting::Ambiguous))
+            }
+            Job::Census(c) => format!("stats {c}"),
+            Job::ReadTables(c, file) => format!("stats {c} {db} {file}"),
+            Job::Solve => "solve".into(),
+            Job::Trace => "trace".into(),
+            other => return other.words(),
+        };
+        format!("run `bbx {command}`")
+    }
+
+    fn name(&self, setting: Setting) -> String {
         // The flags whose name is not the setting's key: one name for one
         // thing across the commands (the guide lists the old names, which
         // still work).

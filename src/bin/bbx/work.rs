@@ -92,14 +92,8 @@ impl CensusArgs {
     pub fn cluster(&self) -> bbx::Result<Cluster> {
         threads(self.workers)?;
         let (n, i, hosts) = (self.processes, self.process, self.hostfile.as_deref());
-        let dir = self.work_dir.as_deref();
-        cluster(
-            self.workers,
-            (n, i, hosts),
-            dir,
-            "census",
-            "a census on several processes",
-        )
+        let (dir, several) = (self.work_dir.as_deref(), "a census on several processes");
+        cluster(self.workers, (n, i, hosts), dir, "census", several)
     }
 
     /// The census's options on `cluster`, stopped by Ctrl-C, with the
@@ -245,14 +239,11 @@ impl SharedArgs {
         workers: Option<usize>,
     ) -> bbx::Result<bbx::assistant::bound::BoundOptions> {
         let (n, i, hosts) = (self.processes, self.process, self.hostfile.as_deref());
-        let several = "a search shared by several processes";
-        let cluster = cluster(
-            workers,
-            (n, i, hosts),
+        let (dir, several) = (
             self.work_dir.as_deref(),
-            "search",
-            several,
-        )?;
+            "a search shared by several processes",
+        );
+        let cluster = cluster(workers, (n, i, hosts), dir, "search", several)?;
         Ok(bbx::assistant::bound::BoundOptions {
             search: bbx::assistant::optimal::OptimalOptions::default(),
             work_dir: work_dir(self.work_dir.as_ref())?,

@@ -66,7 +66,7 @@ mod tests {
             let args = super::Args { shell };
             texts.push(super::run(args, crate::Cli::command()).unwrap().0);
         }
-        let man = crate::manual::pages_for_tests();
+        let man = crate::manual::tests::pages();
         texts.extend(man);
         for text in &texts {
             for name in &names {

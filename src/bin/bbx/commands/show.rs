@@ -49,10 +49,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
-    inner(args).map(|text| (text, Status::Done))
-}
-
-fn inner(args: Args) -> bbx::Result<String> {
     let config = args.config;
     // A complete catalogue, or a census's groups (any other molecule is
     // traced on the spot, and a spectrum not stored is one molecule's own).
@@ -114,7 +110,7 @@ fn inner(args: Args) -> bbx::Result<String> {
         ));
     }
     if args.json {
-        return json(&ShownRows::new(config, rows, group));
+        return Ok((json(&ShownRows::new(config, rows, group))?, Status::Done));
     }
     let notation = bbx::rules::notation::Notation::emacs_if(args.emacs);
     let mut out = String::new();
@@ -142,5 +138,5 @@ fn inner(args: Args) -> bbx::Result<String> {
             config, &g, per_line, notation,
         ));
     }
-    Ok(crate::fit::fit(&out))
+    Ok((crate::fit::fit(&out), Status::Done))
 }

@@ -7,7 +7,7 @@ use bbx::render;
 use bbx::rules::notation::Notation;
 use bbx::solver::Limits;
 use bbx::solver::count::Prior;
-use bbx::solver::report::{Known, SolveReport};
+use bbx::solver::solve_report::{Known, SolveReport};
 
 use crate::cli::{MaxMolecules, Quiet, Workers};
 use crate::exit::{Status, budget};

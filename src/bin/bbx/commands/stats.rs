@@ -111,23 +111,13 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             return Ok(interrupted(args.json, &message));
         }
         Tables::ShareDone => {
-            eprintln!(
-                "process {} of {}: its share of the {config} census is done; process 0 prints the report",
-                cluster.process, cluster.processes
-            );
+            eprintln!("{}", cluster.share_done(config, "census", "report"));
             return Ok((String::new(), Status::Done));
         }
         Tables::StoreInterrupted(work_dir, _) => {
-            let message = kept(
-                &work_dir,
-                format!(
-                    "interrupted: the groups were not stored, and {} is as it was",
-                    args.db
-                )
-                .into(),
-                false,
-            )
-            .show(&crate::output::Flags);
+            let db = &args.db;
+            let what = format!("interrupted: the groups were not stored, and {db} is as it was");
+            let message = kept(&work_dir, what.into(), false).show(&crate::output::Flags);
             return Ok(interrupted(args.json, &message));
         }
     };

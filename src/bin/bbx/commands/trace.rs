@@ -3,7 +3,7 @@
 use bbx::puzzle::load_molecule;
 use bbx::render;
 use bbx::rules::notation::Notation;
-use bbx::rules::report::TraceReport;
+use bbx::rules::trace_report::TraceReport;
 use bbx::{Config, Rules};
 
 use crate::cli::Quiet;
@@ -106,10 +106,6 @@ impl Args {
 }
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
-    inner(args).map(|text| (text, Status::Done))
-}
-
-fn inner(args: Args) -> bbx::Result<String> {
     let (molecule, config) = args.molecule_and_config()?;
     let m = match crate::samples::find(molecule) {
         Some(sample) => {
@@ -130,16 +126,16 @@ fn inner(args: Args) -> bbx::Result<String> {
     }
     let report = TraceReport::new(&m, args.rules, &args.rays);
     if args.json {
-        return json(&report);
+        return Ok((json(&report)?, Status::Done));
     }
     let notation = Notation::emacs_if(args.emacs);
     if args.rays.is_empty() {
-        return Ok(render::trace_text(&report, notation));
+        return Ok((render::trace_text(&report, notation), Status::Done));
     }
     let mut out = render::trace_header(&report);
     for &k in &args.rays {
         out.push('\n');
         out.push_str(&render::ray_text(&report, k).unwrap_or_default());
     }
-    Ok(out)
+    Ok((out, Status::Done))
 }

@@ -150,10 +150,7 @@ fn stream(
     let streamed = match done? {
         Streaming::Done(s) => s,
         Streaming::ShareDone => {
-            eprintln!(
-                "process {} of {}: its share of the {config} verify is done; process 0 prints the verdict",
-                cluster.process, cluster.processes
-            );
+            eprintln!("{}", cluster.share_done(config, "verify", "verdict"));
             return Ok((String::new(), Status::Done));
         }
         Streaming::Interrupted(done) => {

@@ -18,7 +18,7 @@
 //! when it wins.
 //!
 //! ```
-//! use bbx::census::spectra::{SpectrumSymmetries, Traced};
+//! use bbx::census::canonical::{SpectrumSymmetries, Traced};
 //! use bbx::Molecule;
 //! let m: Molecule = "O-O-----------O---------O-----------".parse().unwrap();
 //! let mut traced = Traced::new(6.into());

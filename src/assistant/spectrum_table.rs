@@ -78,12 +78,7 @@ impl Spectra {
     ) -> Result<Finished<Option<Spectra>>, Error> {
         let count = config.molecule_count().unwrap_or(u64::MAX);
         if count > STRATEGY_LIMIT || config.width.max(config.height) > 63 {
-            return Err(Error::invalid(format!(
-                "{config} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
-                config
-                    .molecule_count()
-                    .map_or("more than 2^64".to_string(), |n| n.to_string())
-            )));
+            return Err(too_many(config, config.molecule_count()));
         }
         let bytes = count * (Spectra::bytes_per_molecule(config) + beside);
         let bound = budget.memory_or(SPECTRA_MEMORY);
@@ -115,15 +110,8 @@ impl Spectra {
                 let mut tracer = Tracer::new(config.shape(), rules);
                 let mut rows = atoms.chunks_mut(stride).zip(codes.chunks_mut(rays));
                 part.visit(budget, |_, cells, _| {
-                    let Some((a, spectrum)) = rows.next() else {
-                        return;
-                    };
-                    tracer.update_cells(cells);
-                    for (x, &c) in a.iter_mut().zip(cells) {
-                        *x = c as u16;
-                    }
-                    for (q, out) in spectrum.iter_mut().enumerate() {
-                        *out = tracer.trace(q + 1).outcome.code() as u8;
+                    if let Some((a, spectrum)) = rows.next() {
+                        fill(&mut tracer, cells, a, spectrum);
                     }
                 })
             });
@@ -170,12 +158,7 @@ impl Spectra {
         let most = range.with_atoms(range.max_atoms);
         let total = range.molecule_count().unwrap_or(u64::MAX);
         if total > STRATEGY_LIMIT || most.width.max(most.height) > 63 {
-            return Err(Error::invalid(format!(
-                "{range} has {} molecules: bbx strategy plays every one of them and holds their spectra in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63",
-                range
-                    .molecule_count()
-                    .map_or("more than 2^64".to_string(), |n| n.to_string())
-            )));
+            return Err(too_many(range, range.molecule_count()));
         }
         let mut all = Spectra::zeroed(most, 0);
         all.range = Some(range);
@@ -229,14 +212,7 @@ impl Spectra {
                 let mut tracer = Tracer::new(config.shape(), rules);
                 let rows = atoms.chunks_mut(stride).zip(codes.chunks_mut(rays));
                 for ((a, spectrum), molecule) in rows.zip(part) {
-                    let cells = molecule.atoms();
-                    tracer.update_cells(cells);
-                    for (x, &c) in a.iter_mut().zip(cells) {
-                        *x = c as u16;
-                    }
-                    for (q, out) in spectrum.iter_mut().enumerate() {
-                        *out = tracer.trace(q + 1).outcome.code() as u8;
-                    }
+                    fill(&mut tracer, molecule.atoms(), a, spectrum);
                 }
                 Ok(())
             })?;
@@ -471,6 +447,27 @@ impl Spectra {
 fn covered(freq: &mut [u64], atoms: usize) -> u64 {
     freq.sort_unstable_by(|a, b| b.cmp(a));
     freq.iter().take(atoms).sum()
+}
+
+/// The refusal of a table of `what` (a configuration or a range) with `count`
+/// molecules (`None`: past 2^64), too many to hold.
+fn too_many(what: impl std::fmt::Display, count: Option<u64>) -> Error {
+    let count = count.map_or("more than 2^64".to_string(), |n| n.to_string());
+    Error::invalid(format!(
+        "{what} has {count} molecules: a strategy is played against every one of them, their spectra held in memory, up to {STRATEGY_LIMIT} molecules in boxes up to 63×63"
+    ))
+}
+
+/// Fills one row of a table: the molecule's atoms (`cells`) into `atoms`,
+/// its outcome codes into `spectrum`.
+fn fill(tracer: &mut Tracer, cells: &[usize], atoms: &mut [u16], spectrum: &mut [u8]) {
+    tracer.update_cells(cells);
+    for (x, &c) in atoms.iter_mut().zip(cells) {
+        *x = c as u16;
+    }
+    for (q, out) in spectrum.iter_mut().enumerate() {
+        *out = tracer.trace(q + 1).outcome.code() as u8;
+    }
 }
 
 /// The expected penalty of placing the atoms now, for the `size`

@@ -29,7 +29,7 @@ use crate::error::{Error, field};
 use crate::rules::config::Config;
 use crate::rules::enumeration::unrank;
 use crate::rules::ray::Tracer;
-use crate::setting::Setting;
+use crate::setting::{Job, Setting};
 use crate::text;
 
 /// Molecule numbers as a `census_groups` blob.
@@ -86,10 +86,10 @@ impl Catalogue {
             return Err(Error::invalid(if *c == config.to_string() && *complete {
                 text![
                     format!(
-                        "{path}: holds the complete catalogue of {config}, which has every group already: `bbx stats {config} "
+                        "{path}: holds the complete catalogue of {config}, which has every group already: "
                     ),
-                    Setting::Db,
-                    format!(" {path}` reads it; store a census in another file")
+                    Job::ReadTables(config.to_string(), path.clone()),
+                    " instead; store a census in another file"
                 ]
             } else {
                 let what = if *complete {
