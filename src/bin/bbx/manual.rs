@@ -110,13 +110,13 @@ const ENVIRONMENT: &str = "\
 BBX_DB\tThe catalogue that explore, show, stats and verify read and write when --db is not given.\n\
 XDG_DATA_HOME\tOn Linux, the user's data directory (default ~/.local/share), where the default catalogue is: bbx/bbx.sqlite in it.\n\
 RAYON_NUM_THREADS\tThe number of worker threads of the commands that work in parallel, when -w is not given.\n\
-TMPDIR\tWhere a census (stats, verify) makes its work directory when --work-dir is not given.\n\
+XDG_CACHE_HOME\tOn Linux, the user's cache directory (default ~/.cache), where a census (stats, verify) and strategy's --bound and --optimal make their work directories when --work-dir is not given: bbx/ in it.\n\
 COLUMNS\tThe width the help is wrapped to when standard output is not a terminal.";
 
 /// The files bbx reads and writes by itself.
 const FILES: &str = "\
 ~/.local/share/bbx/bbx.sqlite\tThe default catalogue, made when first written (on macOS ~/Library/Application Support/bbx/bbx.sqlite, on Windows %APPDATA%\\bbx\\bbx.sqlite); BBX_DB or --db names another.\n\
-$TMPDIR/bbx-census-CONFIG/, $TMPDIR/bbx-verify-CONFIG/\tA census's work directory (partition files and checkpoints), kept while the census can be resumed and removed when it ends; --work-dir puts it elsewhere.\n\
+~/.cache/bbx/bbx-census-CONFIG/, bbx-verify-CONFIG/, bbx-bound-CONFIG/, bbx-optimum-CONFIG/\tThe work directories of a census, a verify, a bound and an optimum (their records and checkpoints; on macOS in ~/Library/Caches/bbx), private to the user, kept while the work can be resumed; when it ends bbx removes the files it made there, and the directory if nothing else is in it; --work-dir puts them elsewhere.\n\
 bbx-CONFIG-seed-N.txt\tA game saved by play (the s key), in the current directory unless --out names another file.";
 
 #[cfg(test)]
