@@ -162,6 +162,38 @@ fn the_same_moves_give_the_same_scene() {
 }
 
 #[test]
+fn rollouts_weighing_shared_among_workers_shows_the_same_best_ray() {
+    use bbx::assistant::strategy::Policy;
+    let workers = |coach_workers| Options {
+        policy: Some(Policy::Rollout),
+        coach_workers,
+        ..Options::default()
+    };
+    let mut moves = standard_moves();
+    moves.push(Move::Shoot(5));
+    let setup = seeded("A3_B6", 11);
+    let one = Front::with(setup.clone(), start(&setup).unwrap(), workers(1))
+        .play(moves.clone())
+        .clone();
+    for n in [2, 3] {
+        let mut f = Front::with(setup.clone(), start(&setup).unwrap(), workers(n));
+        let shared = f.play(moves.clone()).clone();
+        let text = said(&shared);
+        assert!(text.contains("rollout"), "{text}");
+        assert_eq!(shared, one, "{n} workers");
+        // The best ray's question goes out in n parts, one per worker.
+        let asks = f.middle.apply(Move::Shoot(6));
+        let parts: Vec<_> = (asks.iter())
+            .filter_map(|e| match e {
+                Effect::Ask(q) => Some((q.part.index, q.part.of)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(parts, (0..n).map(|i| (i, n)).collect::<Vec<_>>());
+    }
+}
+
+#[test]
 fn a_rectangle_is_drawn_w_wide_and_h_high() {
     let mut f = Front::new(seeded("A5_B8x6", 3));
     let s = f.play([Move::Shoot(1), Move::Shoot(14), Move::Shoot(28)]);

@@ -16,6 +16,11 @@
 //! the molecules, with the rays its games would take (this one included)
 //! when the base policy plays on after it, best first.
 //!
+//! Rollout's weighing can be shared among workers that cannot share
+//! memory (a page's Web Workers): each is asked its [`Part`] of the rays
+//! ([`next_ray_part`]), and [`PolicyRay::join`] makes the parts' answers the
+//! one the whole weighing gives.
+//!
 //! The work keeps to a [`Budget`] (its deadline, token and memory bound)
 //! and to sets of at most [`NEXT_RAY_LIMIT`] molecules; when it cannot
 //! answer, its `unanswered` says why.
@@ -48,6 +53,82 @@ pub const NEXT_RAY_LIMIT: usize = 1_000_000;
 /// The widest box a policy works on (its outcome codes fit a byte), as
 /// `bbx strategy`'s.
 const WIDEST: usize = 63;
+
+/// A part of rollout's weighing: of the rays that split the molecules, in
+/// ray order, those whose place is `index` modulo `of` (rollout's later
+/// rays cost less, so interleaving balances the parts). The other
+/// policies weigh nothing at length: every part of them is the whole.
+///
+/// ```
+/// use bbx::assistant::next::Part;
+/// assert_eq!(Part::new(1, 2), Some(Part { index: 1, of: 2 }));
+/// assert_eq!(Part::new(2, 2), None);
+/// assert!(Part::WHOLE.is_whole());
+/// assert_eq!(Part::all(2).len(), 2);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "PartData")]
+pub struct Part {
+    /// Which part, from 0.
+    pub index: usize,
+    /// Of how many.
+    pub of: usize,
+}
+
+#[derive(serde::Deserialize)]
+struct PartData {
+    index: usize,
+    of: usize,
+}
+
+impl TryFrom<PartData> for Part {
+    type Error = String;
+
+    fn try_from(d: PartData) -> Result<Part, String> {
+        Part::new(d.index, d.of).ok_or_else(|| {
+            format!(
+                "part {} of {}: the parts of {} are numbered from 0 to {}",
+                d.index,
+                d.of,
+                d.of,
+                d.of.saturating_sub(1)
+            )
+        })
+    }
+}
+
+impl Default for Part {
+    fn default() -> Part {
+        Part::WHOLE
+    }
+}
+
+impl Part {
+    /// All of the weighing, in one part.
+    pub const WHOLE: Part = Part { index: 0, of: 1 };
+
+    /// Part `index` of `of` (from 0), if there is such a part.
+    pub fn new(index: usize, of: usize) -> Option<Part> {
+        (index < of).then_some(Part { index, of })
+    }
+
+    /// The parts of a weighing shared `of` ways (at least one).
+    pub fn all(of: usize) -> Vec<Part> {
+        let of = of.max(1);
+        (0..of).map(|index| Part { index, of }).collect()
+    }
+
+    /// Whether this is the whole weighing.
+    pub fn is_whole(&self) -> bool {
+        self.of == 1
+    }
+
+    /// Whether the ray in place `place` among those weighed is in this
+    /// part.
+    pub(crate) fn holds(&self, place: usize) -> bool {
+        place % self.of == self.index
+    }
+}
 
 /// Why a policy shoots no ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -142,6 +223,52 @@ impl PolicyRay {
         self.unanswered.map_or(Ended::Complete, Unanswered::ended)
     }
 
+    /// The answer of the whole weighing, from its parts' answers
+    /// ([`next_ray_part`] with each [`Part`] of the same `of`, in any
+    /// order), keeping the `candidates` best rays: the rays of every part,
+    /// best first; an answer that did not come (a part cut short, or not
+    /// answered) is the first such part's.
+    ///
+    /// ```
+    /// use bbx::assistant::next::{Part, next_ray, next_ray_part};
+    /// use bbx::assistant::strategy::Policy;
+    /// use bbx::control::Budget;
+    /// use bbx::solver::{self, Limits};
+    /// use bbx::{Observation, Rules};
+    /// let seen = Observation::parse("@&??????????????", "example").unwrap();
+    /// let fit = solver::solve(&seen, Rules::Standard, 2..=2, &Limits::default(), |_| {}).unwrap();
+    /// let budget = Budget::default();
+    /// let parts = Part::all(3).into_iter()
+    ///     .map(|s| next_ray_part(&fit, Policy::Rollout, 8, &budget, 4, s));
+    /// let whole = next_ray(&fit, Policy::Rollout, 8, &budget, 4);
+    /// assert_eq!(bbx::assistant::next::PolicyRay::join(parts, 4), Some(whole));
+    /// ```
+    ///
+    /// `None` when there are no parts.
+    pub fn join(
+        parts: impl IntoIterator<Item = PolicyRay>,
+        candidates: usize,
+    ) -> Option<PolicyRay> {
+        let mut parts = parts.into_iter();
+        let mut joined = parts.next()?;
+        for part in parts {
+            if joined.unanswered.is_some() {
+                break;
+            }
+            if part.unanswered.is_some() {
+                return Some(part);
+            }
+            joined.candidates.extend(part.candidates);
+        }
+        if joined.unanswered.is_none() && !joined.candidates.is_empty() {
+            joined.candidates.sort_by_key(|c| (c.rays_total, c.ray));
+            joined.candidates.truncate(candidates);
+            joined.ray = joined.candidates.first().map(|c| c.ray);
+            joined.stop = None;
+        }
+        Some(joined)
+    }
+
     fn unanswered(mut self, why: Unanswered, text: Text) -> PolicyRay {
         self.unanswered = Some(why);
         self.why = Some(text);
@@ -185,6 +312,29 @@ pub fn next_ray(
     exact_below: usize,
     budget: &Budget,
     candidates: usize,
+) -> PolicyRay {
+    next_ray_part(
+        solution,
+        policy,
+        exact_below,
+        budget,
+        candidates,
+        Part::WHOLE,
+    )
+}
+
+/// [`next_ray`] on `part` of rollout's weighing: its best `candidates`
+/// among the rays of that part alone, a part of the answer that
+/// [`PolicyRay::join`] makes whole: a part with no ray of its own answers
+/// no ray and no stop. (Any other policy, or no ray to weigh, answers
+/// whole in every part.)
+pub fn next_ray_part(
+    solution: &Solution,
+    policy: Policy,
+    exact_below: usize,
+    budget: &Budget,
+    candidates: usize,
+    part: Part,
 ) -> PolicyRay {
     let molecules = &solution.molecules;
     let n = molecules.len();
@@ -287,7 +437,7 @@ pub fn next_ray(
     let (ray, weighed) = if policy == Policy::Rollout && n > 1 {
         // The rollout's own choice, with what it weighed: the least total,
         // ties to the lowest ray, as the chooser takes it.
-        let mut totals = match chooser.rollout_totals(&set) {
+        let mut totals = match chooser.rollout_totals(&set, part) {
             Ok(totals) => totals,
             Err(cut) => return answer.cut(cut),
         };
@@ -315,6 +465,9 @@ pub fn next_ray(
     let stop = match ray {
         Some(_) => None,
         None if n == 1 => Some(Stop::Known),
+        // A part of rollout's weighing with no ray of its own: the others
+        // hold the rays.
+        None if (1..=t.rays).any(|q| splits(&t, &set, q)) && policy == Policy::Rollout => None,
         None if (1..=t.rays).any(|q| splits(&t, &set, q)) => Some(Stop::PlaceAtoms),
         None => Some(Stop::NoRaySplits),
     };
@@ -426,6 +579,63 @@ mod tests {
         assert_eq!(few.candidates, c[..2]);
         let greedy = next_ray(&opening, Policy::Greedy, 4, &Budget::default(), 2);
         assert!(greedy.candidates.is_empty() && greedy.exact_below.is_none());
+    }
+
+    #[test]
+    fn rollouts_parts_join_to_its_whole_answer() {
+        let config: Config = "A3_B4".parse().unwrap();
+        let opening = solve(config, &Observation::empty(config.shape()));
+        let budget = Budget::default();
+        let seen = Observation::parse("@&??????????????", "test").unwrap();
+        let later = solve(config, &seen);
+        for fit in [&opening, &later] {
+            for candidates in [1, 3, 100] {
+                let whole = next_ray(fit, Policy::Rollout, 4, &budget, candidates);
+                for of in 1..=5 {
+                    let parts = Part::all(of).into_iter().map(|part| {
+                        next_ray_part(fit, Policy::Rollout, 4, &budget, candidates, part)
+                    });
+                    let parts: Vec<PolicyRay> = parts.collect();
+                    // Each part weighs its own rays, and none stops the game.
+                    for (which, part) in Part::all(of).into_iter().zip(&parts) {
+                        assert!(part.stop.is_none(), "{which:?}");
+                        assert!(part.candidates.iter().all(|c| {
+                            whole.candidates.iter().any(|w| w == c) || candidates < 100
+                        }));
+                    }
+                    let mut backwards = parts.clone();
+                    backwards.reverse();
+                    assert_eq!(PolicyRay::join(parts, candidates).as_ref(), Some(&whole));
+                    assert_eq!(PolicyRay::join(backwards, candidates), Some(whole.clone()));
+                }
+            }
+        }
+        // A part cut short makes the whole answer cut short.
+        let cut = Budget::default().with_timeout(std::time::Duration::ZERO);
+        let second = Part::new(1, 2).unwrap();
+        let parts = [
+            next_ray_part(
+                &opening,
+                Policy::Rollout,
+                4,
+                &budget,
+                1,
+                Part::new(0, 2).unwrap(),
+            ),
+            next_ray_part(&opening, Policy::Rollout, 4, &cut, 1, second),
+        ];
+        let joined = PolicyRay::join(parts, 1).unwrap();
+        assert_eq!(joined.unanswered, Some(Unanswered::TimedOut));
+        assert_eq!(PolicyRay::join([], 1), None);
+        // Another policy answers whole in every part.
+        let greedy = next_ray(&opening, Policy::Greedy, 4, &budget, 1);
+        let part = next_ray_part(&opening, Policy::Greedy, 4, &budget, 1, second);
+        assert_eq!(part, greedy);
+        assert!(serde_json::from_str::<Part>(r#"{"index":2,"of":2}"#).is_err());
+        assert_eq!(
+            serde_json::from_str::<Part>(r#"{"index":1,"of":2}"#).ok(),
+            Some(second)
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //! assert!(r.rays_total >= 9);
 //! ```
 
+use crate::assistant::next::Part;
 use crate::assistant::optimal::{BoundStopped, LowerBound, Optimum, SetKeys, SetOptimum};
 use crate::assistant::spectrum_table::{Spectra, stop_penalty};
 use std::cell::RefCell;
@@ -472,17 +473,17 @@ impl<'a> Chooser<'a> {
     /// ray).
     fn rollout(&self, set: &[u32]) -> Result<Option<usize>, Cut> {
         Ok(self
-            .rollout_totals(set)?
+            .rollout_totals(set, Part::WHOLE)?
             .into_iter()
             .min_by_key(|&(q, total)| (total, q))
             .map(|(q, _)| q))
     }
 
-    /// What one step of rollout at `set` weighs: each ray that splits it,
-    /// in ray order, with the rays of the games of `set` when it is shot
-    /// first and the base policy plays on (all games together, this ray
-    /// included).
-    pub(super) fn rollout_totals(&self, set: &[u32]) -> Result<Vec<(usize, u64)>, Cut> {
+    /// What one step of rollout at `set` weighs (`part` of it): each ray
+    /// that splits it, in ray order, with the rays of the games of `set`
+    /// when it is shot first and the base policy plays on (all games
+    /// together, this ray included).
+    pub(super) fn rollout_totals(&self, set: &[u32], part: Part) -> Result<Vec<(usize, u64)>, Cut> {
         use rayon::prelude::*;
         self.budget.check()?;
         let t = self.t;
@@ -492,6 +493,8 @@ impl<'a> Chooser<'a> {
                 t.count(set, q, &mut counts);
                 counts.iter().filter(|&&c| c > 0).count() >= 2
             })
+            .enumerate()
+            .filter_map(|(i, q)| part.holds(i).then_some(q))
             .collect();
         let (small, budget, bases, words) = (self.small, self.budget, &self.bases, &self.words);
         let keys = (small >= 2).then(|| self.keys.get_or_init(|| Arc::new(SetKeys::new(t))));

@@ -34,7 +34,7 @@
 //! let question = Question {
 //!     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 //!     policy: Some(Policy::Greedy), limits: CoachLimits::default(),
-//!     prior: Default::default(),
+//!     prior: Default::default(), part: Default::default(),
 //! };
 //! coach.ask(advice.question(question.clone()).unwrap());
 //! while !advice.is_idle() {
@@ -51,7 +51,9 @@ use std::ops::RangeInclusive;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use crate::assistant::next::{Candidate, NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered, next_ray};
+use crate::assistant::next::{
+    Candidate, NEXT_RAY_LIMIT, Part, PolicyRay, Stop, Unanswered, next_ray_part,
+};
 use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
 use crate::control::{Budget, Cancel, Ended, Instant};
 use crate::error::Error;
@@ -127,6 +129,35 @@ pub struct Question {
     /// range first, for a game that drew it so).
     #[serde(default)]
     pub prior: Prior,
+    /// The part of rollout's weighing this question asks for, when several
+    /// workers share it (see [`Question::parts`]); the whole otherwise.
+    #[serde(default, skip_serializing_if = "Part::is_whole")]
+    pub part: Part,
+}
+
+impl Question {
+    /// The questions that `workers` workers answer at once for this one:
+    /// under rollout, one per [`Part`] of its weighing (which takes them
+    /// longest), each for a worker of its own, their answers joined by
+    /// [`Advice::hear`]; otherwise this question whole.
+    pub fn parts(&self, workers: usize) -> Vec<Question> {
+        if self.policy != Some(Policy::Rollout) || workers < 2 {
+            return vec![self.clone()];
+        }
+        let part = |part| Question {
+            part,
+            ..self.clone()
+        };
+        Part::all(workers).into_iter().map(part).collect()
+    }
+
+    /// The whole question this one is part of (itself when whole).
+    pub fn whole(&self) -> Question {
+        Question {
+            part: Part::WHOLE,
+            ..self.clone()
+        }
+    }
 }
 
 /// How the unshot rays of an [`Answer`] were ranked.
@@ -240,6 +271,22 @@ impl Answer {
         }
     }
 
+    /// The answer to the whole question, from the answers to its parts
+    /// (each the same but for the policy's part of rollout's weighing):
+    /// the rays of every part weighed together, the time of the slowest.
+    /// `None` when there are no parts.
+    pub fn join(parts: Vec<Answer>) -> Option<Answer> {
+        let elapsed_ms = parts.iter().map(|a| a.elapsed_ms).fold(0.0, f64::max);
+        let policies: Vec<PolicyRay> = parts.iter().filter_map(|a| a.policy.clone()).collect();
+        let first = parts.into_iter().next()?;
+        Some(Answer {
+            question: first.question.whole(),
+            policy: PolicyRay::join(policies, 1),
+            elapsed_ms,
+            ..first
+        })
+    }
+
     /// Per cell, what holds in every molecule that fits (`None` when the
     /// search stopped before that was known).
     pub fn certainty(&self) -> Option<&[Certainty]> {
@@ -306,6 +353,7 @@ impl Answer {
 /// let q = Question {
 ///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 ///     policy: None, limits: CoachLimits::default(), prior: Default::default(),
+///     part: Default::default(),
 /// };
 /// let report = answer(&q, &Budget::default(), |_| {}).unwrap();
 /// assert!(report.ended.is_complete() && report.count > 1 && report.splits_exact);
@@ -355,7 +403,7 @@ pub fn answer(
 /// let q = Question {
 ///     observation: seen, rules: Rules::Standard, atoms: 2..=2,
 ///     policy: Some(Policy::Rollout), limits: CoachLimits::default(),
-///     prior: Default::default(),
+///     prior: Default::default(), part: Default::default(),
 /// };
 /// let a = answer_with(&q, &Budget::default(), |_| {}).unwrap();
 /// let next = a.policy.unwrap();
@@ -372,15 +420,21 @@ pub fn answer_with(
     let policy = question.policy.map(|p| {
         // Every molecule that fits: listed by the search, or from the count.
         let all = report.every_molecule(NEXT_RAY_LIMIT);
-        policy_ray(all.as_deref().unwrap_or(report.solution()), p, &budget)
+        policy_ray(
+            all.as_deref().unwrap_or(report.solution()),
+            p,
+            &budget,
+            question.part,
+        )
     });
     Ok(Answer::of(question, &report, policy, started.elapsed()))
 }
 
 /// The ray `policy` shoots next on the molecules of `solution`, with the
-/// one ray rollout weighs best (its expected rays).
-fn policy_ray(solution: &Solution, policy: Policy, budget: &Budget) -> PolicyRay {
-    next_ray(solution, policy, strategy::ROLLOUT_EXACT, budget, 1)
+/// one ray rollout weighs best (its expected rays), on `part` of its
+/// weighing.
+fn policy_ray(solution: &Solution, policy: Policy, budget: &Budget, part: Part) -> PolicyRay {
+    next_ray_part(solution, policy, strategy::ROLLOUT_EXACT, budget, 1, part)
 }
 
 /// An observation in JSON: its box and its rays (`@&ab??…`).
@@ -901,7 +955,7 @@ impl Coach {
             // Not every molecule listed: the policy's answer says so at once.
             let policy = q
                 .policy
-                .map(|p| policy_ray(report.solution(), p, &Budget::default()));
+                .map(|p| policy_ray(report.solution(), p, &Budget::default(), q.part));
             let answer = Answer::of(&q, &report, policy, job.started.elapsed());
             news.push(News::Answer(Box::new(answer)));
         }
@@ -963,6 +1017,8 @@ impl Coach {
 #[derive(Debug, Clone, Default)]
 pub struct Advice {
     asked: Option<Question>,
+    /// The answers to the parts of the question asked, so far.
+    parts: Vec<Answer>,
     progress: Option<(usize, Duration)>,
     answer: Option<Answer>,
     failure: Option<(Question, String)>,
@@ -979,16 +1035,34 @@ impl Advice {
             return None;
         }
         self.asked = Some(question.clone());
+        self.parts.clear();
         self.progress = None;
         self.failure = None;
         Some(question)
     }
 
-    /// Takes in what the coach said.
+    /// Takes in what the coach said. The answer to a part of a question
+    /// ([`Question::parts`]) waits for the other parts' to make the
+    /// answer, and is dropped once the question is no longer asked; a
+    /// part that failed fails the question.
     pub fn hear(&mut self, news: News) {
         match news {
             News::Progress(found, ms) => {
                 self.progress = Some((found, Duration::from_millis(ms)));
+            }
+            News::Answer(a) if !a.question.part.is_whole() => {
+                let part = a.question.part;
+                let asked = self.asked.as_ref() == Some(&a.question.whole());
+                if !asked || self.parts.iter().any(|p| p.question.part == part) {
+                    return;
+                }
+                self.parts.push(*a);
+                if self.parts.len() == part.of {
+                    let mut parts = std::mem::take(&mut self.parts);
+                    parts.sort_by_key(|p| p.question.part.index);
+                    self.answer = Answer::join(parts);
+                    self.asked = None;
+                }
             }
             News::Answer(a) => {
                 if self.asked.as_ref() == Some(&a.question) {
@@ -997,10 +1071,12 @@ impl Advice {
                 self.answer = Some(*a);
             }
             News::Failed(q, why) => {
-                if self.asked.as_ref() == Some(&*q) {
+                let q = q.whole();
+                if self.asked.as_ref() == Some(&q) {
                     self.asked = None;
+                    self.parts.clear();
                 }
-                self.failure = Some((*q, why));
+                self.failure = Some((q, why));
             }
             News::Review(r) => self.review = r,
         }
@@ -1074,6 +1150,7 @@ mod tests {
             policy,
             limits: CoachLimits::default(),
             prior: Prior::Molecules,
+            part: Part::WHOLE,
         }
     }
 
@@ -1117,6 +1194,56 @@ mod tests {
                 .contains(&"O-O-------------".parse().unwrap())
         );
         assert_eq!(advice.question(b), None, "answered");
+    }
+
+    #[test]
+    fn the_parts_of_a_rollout_question_answer_it_whole() {
+        let seen = Observation::parse("@&??????????????", "t").unwrap();
+        let q = question(&seen, 2, Some(Policy::Rollout));
+        let budget = Budget::default();
+        let mut whole = answer_with(&q, &budget, |_| {}).unwrap();
+        assert_eq!(q.parts(1), std::slice::from_ref(&q));
+        let greedy = question(&seen, 2, Some(Policy::Greedy));
+        assert_eq!(
+            greedy.parts(3),
+            std::slice::from_ref(&greedy),
+            "only rollout weighs at length"
+        );
+        for workers in 2..=4 {
+            let parts = q.parts(workers);
+            assert_eq!(parts.len(), workers);
+            assert!(parts.iter().all(|p| p.whole() == q && p.part.of == workers));
+            let mut answers: Vec<Answer> = (parts.iter())
+                .map(|p| answer_with(p, &budget, |_| {}).unwrap())
+                .collect();
+            answers.reverse();
+            let mut advice = Advice::default();
+            assert_eq!(advice.question(q.clone()), Some(q.clone()));
+            // An answer to another question's part is stale, and one part
+            // twice counts once.
+            let other = question(&seen, 2, Some(Policy::Rollout)).parts(workers);
+            let mut stale = answer_with(&other[0], &Budget::default(), |_| {}).unwrap();
+            stale.question.atoms = 3..=3;
+            advice.hear(News::Answer(Box::new(stale)));
+            let last = answers.pop().unwrap();
+            for a in &answers {
+                advice.hear(News::Answer(Box::new(a.clone())));
+                advice.hear(News::Answer(Box::new(a.clone())));
+                assert!(advice.is_asking() && advice.answer_for(&q).is_none());
+            }
+            advice.hear(News::Answer(Box::new(last)));
+            let mut joined = advice.answer_for(&q).unwrap().clone();
+            assert!(!advice.is_asking());
+            (joined.elapsed_ms, whole.elapsed_ms) = (0.0, 0.0);
+            assert_eq!(joined, whole, "{workers} workers");
+            // A part that fails fails the question.
+            let mut advice = Advice::default();
+            advice.question(q.clone());
+            advice.hear(News::Answer(Box::new(answers[0].clone())));
+            advice.hear(News::Failed(Box::new(parts[1].clone()), "lost".into()));
+            assert_eq!(advice.failure(&q), Some("lost"));
+            assert!(!advice.is_asking() && advice.answer_for(&q).is_none());
+        }
     }
 
     #[test]
@@ -1235,7 +1362,13 @@ mod tests {
             for policy in Policy::ALL {
                 let asked = question(&seen, 3, Some(policy));
                 let a = answer_with(&asked, &Budget::default(), |_| {}).unwrap();
-                let expected = next_ray(&fit, policy, strategy::ROLLOUT_EXACT, &limits.budget, 1);
+                let expected = crate::assistant::next::next_ray(
+                    &fit,
+                    policy,
+                    strategy::ROLLOUT_EXACT,
+                    &limits.budget,
+                    1,
+                );
                 let got = a.policy.unwrap();
                 assert_eq!(got, expected, "{policy} after {q:?}");
                 assert!(got.ray.is_some(), "{policy} after {q:?}: {got:?}");

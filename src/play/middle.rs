@@ -30,6 +30,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::assistant::next::Part;
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT};
 use crate::error::Error;
 use crate::play::board::{self as boards, Through, trail_through};
@@ -72,6 +73,12 @@ pub struct Options {
     /// quit to). When it cannot, no key quits and no line or help offers
     /// to.
     pub quits: bool,
+    /// How many workers of its own the front has to answer one question
+    /// at once: a page's Web Workers, which share no memory, take a part
+    /// each of rollout's weighing ([`Question::parts`]: one
+    /// [`Effect::Ask`] per part, each with its part). A terminal's coach
+    /// weighs on every core in one question: 1.
+    pub coach_workers: usize,
 }
 
 impl Default for Options {
@@ -84,6 +91,7 @@ impl Default for Options {
             naming: Arc::new(Plain),
             profile: Profile::default(),
             quits: true,
+            coach_workers: 1,
         }
     }
 }
@@ -373,6 +381,7 @@ impl Middle {
             } else {
                 Prior::CountsFirst
             },
+            part: Part::WHOLE,
         }
     }
 
@@ -547,7 +556,8 @@ impl Middle {
             self.mode = Mode::WrongGuess;
         }
         if let Some(q) = self.question().and_then(|q| self.advice.question(q)) {
-            self.effects.push(Effect::Ask(q));
+            let parts = q.parts(self.options.coach_workers);
+            self.effects.extend(parts.into_iter().map(Effect::Ask));
         }
         self.refresh();
     }

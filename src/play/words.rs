@@ -1277,6 +1277,7 @@ mod tests {
             policy: None,
             limits: CoachLimits::default(),
             prior: Default::default(),
+            part: Default::default(),
         };
         let a = answer_with(&q, &crate::control::Budget::default(), |_| {}).unwrap();
         assert_eq!(a.ranking, Ranking::Every);

@@ -82,6 +82,12 @@ impl Session {
     }
 }
 
+/// The most Web Workers the coach's question is shared among: each holds
+/// the molecules' outcome table and its own memo (at the A4_B8 opening,
+/// about 200 MB), and a part of the weighing besides the count that every
+/// part works out.
+pub const COACH_WORKERS: usize = 4;
+
 #[wasm_bindgen]
 impl Session {
     /// The game of the page's address (its text after `#`, decoded): a game
@@ -91,12 +97,17 @@ impl Session {
     /// a worker (the first effects say so), and anything else is said to
     /// hold no game. Fails only when no game can start at all.
     ///
+    /// `cores` is how many the browser says the machine has: rollout's
+    /// question goes to as many of the coach's workers, up to
+    /// [`COACH_WORKERS`] (each holds its own tables).
+    ///
     /// [`Scene::share`]: bbx::play::scene::Scene::share
     #[wasm_bindgen(constructor)]
-    pub fn new(address: &str) -> Result<Session, JsError> {
+    pub fn new(address: &str, cores: usize) -> Result<Session, JsError> {
         let options = Options {
             naming: Arc::new(Page),
             quits: false,
+            coach_workers: cores.clamp(1, COACH_WORKERS),
             ..Options::default()
         };
         let text = address.trim();
@@ -228,7 +239,7 @@ mod tests {
 
     #[test]
     fn a_link_carries_the_game_as_it_stands_and_its_seed() {
-        let mut s = Session::new("").ok().unwrap();
+        let mut s = Session::new("", 1).ok().unwrap();
         let first: Value = serde_json::from_str(&s.first()).unwrap();
         assert!(first["effects"].as_array().unwrap().is_empty());
         s.apply(r#"{"shoot": 3}"#).ok().unwrap();
@@ -237,7 +248,7 @@ mod tests {
             .unwrap()
             .to_string();
         let before = s.middle.scene().clone();
-        let mut again = Session::new(&link).ok().unwrap();
+        let mut again = Session::new(&link, 1).ok().unwrap();
         let after = scene(&again.first());
         assert_eq!(after["title"], json!(before.title));
         assert!(before.title.contains(", seed "), "{}", before.title);
@@ -246,7 +257,7 @@ mod tests {
 
     #[test]
     fn the_page_offers_no_quitting() {
-        let mut s = Session::new("").ok().unwrap();
+        let mut s = Session::new("", 1).ok().unwrap();
         let first = scene(&s.first());
         assert!(!first["keys"].as_str().unwrap().contains("quit"), "{first}");
         for key in ["q", "Q"] {
@@ -262,7 +273,7 @@ mod tests {
 
     #[test]
     fn an_address_that_holds_no_game_says_so_and_the_game_goes_on() {
-        let mut s = Session::new(r#"{"save": "#).ok().unwrap();
+        let mut s = Session::new(r#"{"save": "#, 1).ok().unwrap();
         let first = scene(&s.first());
         let (said, tone) = (&first["message"][0], &first["message"][1]);
         assert!(
@@ -272,7 +283,7 @@ mod tests {
         assert_eq!(tone, "bad");
         assert!(first["title"].as_str().unwrap().starts_with("A4_B8"));
         // A game ID starts in the worker; its failure is the link's.
-        let mut s = Session::new("w8h8m4M4:zzzz").ok().unwrap();
+        let mut s = Session::new("w8h8m4M4:zzzz", 1).ok().unwrap();
         let first: Value = serde_json::from_str(&s.first()).unwrap();
         let setup = &first["effects"][0]["start"];
         assert_eq!(setup["start"]["text"]["origin"], "the link");
@@ -290,7 +301,7 @@ mod tests {
 
     #[test]
     fn keys_are_read_through_the_profile_and_ctrl_c_and_tab_stay_the_browser_s() {
-        let mut s = Session::new("").ok().unwrap();
+        let mut s = Session::new("", 1).ok().unwrap();
         let v: Value = serde_json::from_str(&s.key("Enter", false, false)).unwrap();
         assert_eq!(v["handled"], true);
         assert!(v["scene"]["board"]["slots"][0]["outcome"].is_object());

@@ -48,8 +48,16 @@
     };
     return { ask, cancel, spawn };
   }
-  const workers = { ask: asker(), review: asker(), start: asker(), solve: asker() };
-  workers.ask.spawn(); // ready before the first question
+  // The coach's questions: a part each (rollout's weighing is shared among
+  // them), the first ready before the first question.
+  const cores = Math.max(1, navigator.hardwareConcurrency || 1);
+  const workers = { ask: [asker()], review: asker(), start: asker(), solve: asker() };
+  workers.ask[0].spawn();
+  const coachWorker = (part) => {
+    const { index = 0, of = 1 } = part || {};
+    workers.ask.slice(of).forEach((w) => w.cancel()); // parts no longer asked
+    return workers.ask[index] || (workers.ask[index] = asker());
+  };
 
   // The game as it stands travels in the address: the scene's link, deflated,
   // in base64url after `#bbx2.`; anything else after `#` (a Tatham game ID, an
@@ -84,7 +92,7 @@
   });
 
   // ----------------------------------------------------- the session's game
-  const session = await readAddress().then((a) => new wasm_bindgen.Session(a)).catch((e) => { $('loading').textContent = e.message; });
+  const session = await readAddress().then((a) => new wasm_bindgen.Session(a, cores)).catch((e) => { $('loading').textContent = e.message; });
   if (!session) return;
   let scene = null;
   const tone = (t) => (typeof t === 'string' ? t : t.verdict ? 'won' : 'lost');
@@ -118,7 +126,8 @@
     const [kind, value] = typeof e === 'string' ? [e, null] : Object.entries(e)[0];
     if (kind in heavy) {
       const [fn, then, lost] = heavy[kind];
-      const done = workers[kind].ask(fn, JSON.stringify(value), hear).then(then, (err) => { if (err !== superseded) lost(value, err.message); });
+      const w = kind === 'ask' ? coachWorker(value.part) : workers[kind];
+      const done = w.ask(fn, JSON.stringify(value), hear).then(then, (err) => { if (err !== superseded) lost(value, err.message); });
       return kind === 'start' ? done : null;
     }
     if (kind === 'save') {
@@ -127,7 +136,7 @@
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
       act(() => session.saved(value.path, ''));
     }
-    if (kind === 'forget_coach') [workers.ask, workers.review].forEach((w) => w.cancel());
+    if (kind === 'forget_coach') [...workers.ask, workers.review].forEach((w) => w.cancel());
     return null; // no 'quit': the page's middle is told it cannot quit
   }
 

@@ -188,6 +188,8 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         naming: Arc::new(Flags),
         profile: args.keys,
         quits: true,
+        // The coach weighs on every core in one question.
+        coach_workers: 1,
     };
     // The game first, so that a bad file or option is reported even without
     // a terminal; then the terminal.
