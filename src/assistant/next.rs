@@ -39,7 +39,7 @@
 //! ```
 
 use crate::assistant::spectrum_table::Spectra;
-use crate::assistant::strategy::{Chooser, Policy, StrategyOptions};
+use crate::assistant::strategy::{Chooser, Part, Policy, StrategyOptions};
 use crate::control::{Budget, Cut, Ended};
 use crate::error::grouped;
 use crate::rules::config::Config;
@@ -53,82 +53,6 @@ pub const NEXT_RAY_LIMIT: usize = 1_000_000;
 /// The widest box a policy works on (its outcome codes fit a byte), as
 /// `bbx strategy`'s.
 const WIDEST: usize = 63;
-
-/// A part of rollout's weighing: of the rays that split the molecules, in
-/// ray order, those whose place is `index` modulo `of` (rollout's later
-/// rays cost less, so interleaving balances the parts). The other
-/// policies weigh nothing at length: every part of them is the whole.
-///
-/// ```
-/// use bbx::assistant::next::Part;
-/// assert_eq!(Part::new(1, 2), Some(Part { index: 1, of: 2 }));
-/// assert_eq!(Part::new(2, 2), None);
-/// assert!(Part::WHOLE.is_whole());
-/// assert_eq!(Part::all(2).len(), 2);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(try_from = "PartData")]
-pub struct Part {
-    /// Which part, from 0.
-    pub index: usize,
-    /// Of how many.
-    pub of: usize,
-}
-
-#[derive(serde::Deserialize)]
-struct PartData {
-    index: usize,
-    of: usize,
-}
-
-impl TryFrom<PartData> for Part {
-    type Error = String;
-
-    fn try_from(d: PartData) -> Result<Part, String> {
-        Part::new(d.index, d.of).ok_or_else(|| {
-            format!(
-                "part {} of {}: the parts of {} are numbered from 0 to {}",
-                d.index,
-                d.of,
-                d.of,
-                d.of.saturating_sub(1)
-            )
-        })
-    }
-}
-
-impl Default for Part {
-    fn default() -> Part {
-        Part::WHOLE
-    }
-}
-
-impl Part {
-    /// All of the weighing, in one part.
-    pub const WHOLE: Part = Part { index: 0, of: 1 };
-
-    /// Part `index` of `of` (from 0), if there is such a part.
-    pub fn new(index: usize, of: usize) -> Option<Part> {
-        (index < of).then_some(Part { index, of })
-    }
-
-    /// The parts of a weighing shared `of` ways (at least one).
-    pub fn all(of: usize) -> Vec<Part> {
-        let of = of.max(1);
-        (0..of).map(|index| Part { index, of }).collect()
-    }
-
-    /// Whether this is the whole weighing.
-    pub fn is_whole(&self) -> bool {
-        self.of == 1
-    }
-
-    /// Whether the ray in place `place` among those weighed is in this
-    /// part.
-    pub(crate) fn holds(&self, place: usize) -> bool {
-        place % self.of == self.index
-    }
-}
 
 /// Why a policy shoots no ray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -230,7 +154,8 @@ impl PolicyRay {
     /// answered) is the first such part's.
     ///
     /// ```
-    /// use bbx::assistant::next::{Part, next_ray, next_ray_part};
+    /// use bbx::assistant::next::{next_ray, next_ray_part};
+    /// use bbx::assistant::strategy::Part;
     /// use bbx::assistant::strategy::Policy;
     /// use bbx::control::Budget;
     /// use bbx::solver::{self, Limits};

@@ -52,9 +52,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
 use crate::assistant::next::{
-    Candidate, NEXT_RAY_LIMIT, Part, PolicyRay, Stop, Unanswered, next_ray_part,
+    Candidate, NEXT_RAY_LIMIT, PolicyRay, Stop, Unanswered, next_ray_part,
 };
-use crate::assistant::strategy::{self, Policy, Review, StrategyOptions};
+use crate::assistant::strategy::{self, Part, Policy, Review, StrategyOptions};
 use crate::control::{Budget, Cancel, Ended, Instant};
 use crate::error::Error;
 use crate::rules::board::Molecule;

@@ -30,8 +30,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::assistant::next::Part;
-use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT};
+use crate::assistant::strategy::{Part, Policy, REVIEW_AVERAGE_LIMIT};
 use crate::error::Error;
 use crate::play::board::{self as boards, Through, trail_through};
 use crate::play::coach::{Advice, CoachLimits, News, Panels, Question, ReviewRequest, ReviewState};
