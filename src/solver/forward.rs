@@ -76,6 +76,12 @@ pub const SAMPLE_MIN: u64 = 1_000;
 /// one of its shot rays disagrees).
 pub const SAMPLE_DRAWS: u64 = 20_000_000;
 
+/// Molecules drawn after which a sample that reached [`SAMPLE_MIN`] stops
+/// short of [`SAMPLE_SIZE`] (about half a second's draws on one core):
+/// where few draws fit, the rest of the sample would cost seconds for an
+/// interval about twice as narrow.
+pub const SAMPLE_ENOUGH_DRAWS: u64 = 2_000_000;
+
 /// Draws per task of a sample.
 const SAMPLE_CHUNK: u64 = 1 << 12;
 
@@ -280,9 +286,11 @@ pub fn tally(
 /// molecules, then the cells), and those that fit form the sample: a
 /// rejection sample, so uniform among the molecules that fit. It draws in
 /// rounds of up to 65,536 (4,096 first, then as many as the share of draws
-/// that fit so far says are needed) until it has [`SAMPLE_SIZE`] molecules
-/// or has drawn [`SAMPLE_DRAWS`], checking `budget` every few draws; cut
-/// short, the sample is what the whole rounds drawn found. Its tallies, one
+/// that fit so far says are needed) until it has [`SAMPLE_SIZE`] molecules,
+/// or [`SAMPLE_MIN`] after [`SAMPLE_ENOUGH_DRAWS`] draws, or has drawn
+/// [`SAMPLE_DRAWS`], checking `budget` every few draws; cut short, the
+/// sample is what the whole rounds drawn found (uniform all the same, and
+/// used when it reaches [`SAMPLE_MIN`]). Its tallies, one
 /// per thread and the total, keep to the budget's memory bound
 /// ([`DEFAULT_MEMORY`] when it gives none): when not even two fit, it ends
 /// [`Ended::OverMemory`], drawing nothing. A sample of fewer than [`SAMPLE_MIN`]
@@ -344,7 +352,10 @@ pub(crate) fn sample_seeded(
     // each round as long as the share of draws that fit so far says is
     // needed (one chunk first, twice as many while none fits).
     let mut round = 1;
-    while fit.fit < SAMPLE_SIZE && drawn < SAMPLE_DRAWS {
+    while fit.fit < SAMPLE_SIZE
+        && drawn < SAMPLE_DRAWS
+        && (fit.fit < SAMPLE_MIN || drawn < SAMPLE_ENOUGH_DRAWS)
+    {
         if let Err(cut) = budget.check() {
             return Ok(Finished::new(sample(fit, drawn), cut.into()));
         }
@@ -749,6 +760,21 @@ mod tests {
         let budget = Budget::default().with_timeout(std::time::Duration::from_secs(60));
         let thin = sample(&seen, Rules::Standard, 4..=4, &budget).unwrap();
         assert!(thin.is_complete() && !thin.value.is_enough());
+    }
+
+    /// Where few draws fit, a sample stops once it has enough to rank on
+    /// and has drawn its share, short of its full size.
+    #[test]
+    fn a_sample_where_few_fit_stops_once_it_is_enough() {
+        // Tatham's 10×10 box of 4 to 10 balls: an exit pair and an
+        // absorbed ray, which one molecule in 3,000 fits.
+        let seen = Observation::parse("?a????@??????????a??????????????????????", "t").unwrap();
+        let sm = sample(&seen, Rules::Standard, 4..=10, &Budget::default()).unwrap();
+        let sm = sm.whole().unwrap();
+        assert!(sm.is_enough() && sm.tally.molecules < SAMPLE_SIZE);
+        assert!(sm.drawn >= SAMPLE_ENOUGH_DRAWS && sm.drawn < SAMPLE_DRAWS);
+        let (low, high) = sm.interval();
+        assert!(low < sm.estimated && sm.estimated < high && high < 1.2 * low);
     }
 
     /// The 95% interval of an estimated count holds the true count (counted

@@ -469,10 +469,14 @@ impl SolveReport {
             Ended::TooLarge => {
                 self.ranking_cut = Some(Ended::TooLarge);
                 let sm = forward::sample(observed, rules, atoms, budget)?;
-                if !sm.is_complete() {
-                    self.ranking_cut = Some(sm.ended);
-                    self.cut_after(sm.ended);
-                } else if sm.value.is_enough() {
+                // A sample cut short is whole rounds of draws: uniform, and
+                // its interval as wide as its size makes it.
+                self.cut_after(sm.ended);
+                if !sm.value.is_enough() {
+                    if !sm.is_complete() {
+                        self.ranking_cut = Some(sm.ended);
+                    }
+                } else {
                     let sm = sm.value;
                     if self.known == Known::AtLeast {
                         // The molecules found are a floor the interval
