@@ -48,13 +48,11 @@
     };
     return { ask, cancel, spawn };
   }
-  // The coach's questions: a part each (rollout's weighing is shared among
-  // them), the first ready before the first question.
+  // The coach's questions, a part each (rollout's weighing is shared among them).
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
   const workers = { ask: [asker()], review: asker(), start: asker(), solve: asker() };
-  workers.ask[0].spawn();
-  const coachWorker = (part) => {
-    const { index = 0, of = 1 } = part || {};
+  workers.ask[0].spawn(); // ready before the first question
+  const coachWorker = ({ index = 0, of = 1 } = {}) => {
     workers.ask.slice(of).forEach((w) => w.cancel()); // parts no longer asked
     return workers.ask[index] || (workers.ask[index] = asker());
   };
