@@ -51,7 +51,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::assistant::spectrum_table::Spectra;
-use crate::control::{Budget, Cut, Ended, Faults, Finished, Instant, Ticker};
+use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
@@ -79,17 +79,15 @@ pub const MEMO_MEMORY: u64 = 1 << 30;
 /// What the exhaustive search may use: the budget's deadline and token stop
 /// it, and its memory bound ([`MEMO_MEMORY`] when it gives none) bounds the
 /// memo, and, apart, the spectra held (see
-/// [`StrategyOptions`](crate::assistant::strategy::StrategyOptions)).
-/// `faults` may stop it after a number of sets, as the time limit would
+/// [`StrategyOptions`](crate::assistant::strategy::StrategyOptions)); its
+/// faults may stop it after a number of sets, as the time limit would
 /// (`stop-after`).
 #[derive(Debug, Clone, Default)]
 pub struct OptimalOptions {
     /// The ray rules.
     pub rules: Rules,
-    /// The deadline, token and memory bound.
+    /// The deadline, token, memory bound and faults.
     pub budget: Budget,
-    /// Faults to inject (tests).
-    pub faults: Faults,
     /// How many rays deep [`lower_bound`] searches every strategy (0: not
     /// at all, the bound is the hitting and Huffman bounds alone).
     pub depth: u32,
@@ -480,7 +478,7 @@ impl<'a> Search<'a> {
         Search::with_keys(
             t,
             &options.budget,
-            options.faults.stop_after,
+            options.budget.faults.stop_after,
             Arc::new(SetKeys::new(t)),
         )
     }
@@ -1793,7 +1791,7 @@ impl BoundWork {
         let mut search = Search::with_keys(
             t,
             &options.budget,
-            options.faults.stop_after,
+            options.budget.faults.stop_after,
             Arc::clone(keys),
         );
         search.small = options.small;

@@ -77,7 +77,7 @@ const MAX_LEVELS: usize = 8;
 #[derive(Debug, Clone)]
 pub struct UnitsOptions {
     /// The search's options: rules, the budget (its memory bound shared
-    /// by the workers' memos), faults (`stop-after`: each worker's search
+    /// by the workers' memos, its faults' `stop-after`: each worker's search
     /// stops after that many sets) and `small`: the base policy plays sets
     /// of at most that many molecules optimally (rollout's K), for the
     /// seed and the upper bounds.
@@ -485,7 +485,7 @@ impl Units for Phase {
                 &self.spectra,
                 measure,
                 &o.budget,
-                o.faults.stop_after,
+                o.budget.faults.stop_after,
                 Arc::clone(&self.keys),
                 0,
                 o.small,
@@ -884,7 +884,7 @@ pub fn run(
             work_dir: options.work_dir.clone(),
             peers: options.peers.clone(),
             budget: search.budget.clone(),
-            disk: Disk::of_fault(search.faults.fail_writes_after),
+            disk: Disk::of_fault(search.budget.faults.fail_writes_after),
             keep: true,
         };
         let phase = Arc::new(phase);
@@ -1042,7 +1042,7 @@ mod tests {
         stopped.score = false;
         // The largest unit takes about 110,000 sets: it is done, the next
         // is cut short.
-        stopped.search.faults = crate::control::Faults::parse("stop-after=150000").unwrap();
+        stopped.search.budget.faults = crate::control::Faults::parse("stop-after=150000").unwrap();
         let first = run(config, &stopped, |_| {}).unwrap();
         assert!(!first.ended.is_complete());
         let p = first.progress;

@@ -107,11 +107,11 @@ impl CensusArgs {
         Ok(bbx::census::CensusOptions {
             budget: bbx::control::Budget::default()
                 .with_memory(Some(self.memory))
-                .with_cancel(interrupt()),
+                .with_cancel(interrupt())
+                .with_faults(faults),
             work_dir: work_dir(self.work_dir.as_ref())?,
             peers: peers(&cluster),
             cluster,
-            faults,
             ..bbx::census::CensusOptions::default()
         })
     }
