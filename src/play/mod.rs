@@ -22,7 +22,7 @@
 //! |--------|-----|
 //! | [`game`] | one game's state: hidden molecule, rays shot, guess, undo and redo, a wrong guess waiting, score |
 //! | [`referee`] | judging a guess (Tatham's rule) and scoring it (the original game's) |
-//! | [`setup`] | starting a game: named (`A4_B8`, Tatham's presets), random, from a puzzle file, or a saved game resumed |
+//! | [`setup`] | starting a game: named (`A4_B8`, Tatham's presets) or asked with its options, random, from a puzzle file, or a saved game resumed |
 //! | [`save`] | the save files: a puzzle `bbx solve` reads, with the hidden molecule scrambled, and Tatham's |
 //! | [`coach`] | the coach's questions and answers as data, the review of a finished game, the terminal's worker threads |
 //! | [`cursor`] | the cursor over the board and its border |

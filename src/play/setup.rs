@@ -47,7 +47,7 @@ use crate::rules::config::{Config, ConfigRange, Shape};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::setting::{Setting, Text};
+use crate::setting::{Job, Setting, Text};
 use crate::solver::{self, Limits};
 
 /// Where the game comes from.
@@ -621,9 +621,26 @@ fn choose_answer(
 /// assert!(named("hello", false).unwrap_err().to_string().contains("neither a configuration"));
 /// ```
 pub fn named(name: &str, unique: bool) -> Result<Start, Error> {
-    use crate::puzzle::{Inline, inline};
     let game = name.trim();
-    let start = match game.parse::<ConfigRange>() {
+    let Some(start) = read_name(game, unique)? else {
+        return Err(Error::invalid(format!(
+            "{} is neither a configuration (An_Bp, such as A4_B8; A5_B8x6 for a box 8 wide and 6 high; A3-6_B8 for 3 to 6 atoms), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID nor a puzzle",
+            crate::error::quote(game)
+        )));
+    };
+    if unique && !matches!(start, Start::Random { .. }) {
+        return Err(Error::invalid(
+            "only molecules whose rays identify them: that chooses random molecules of a configuration (A4_B8, say), not a game of Tatham's or a puzzle",
+        ));
+    }
+    Ok(start)
+}
+
+/// What [`named`] reads `game` as; `None` when it names no game (and does
+/// not look meant as a configuration, whose error is the better message).
+fn read_name(game: &str, unique: bool) -> Result<Option<Start>, Error> {
+    use crate::puzzle::{Inline, inline};
+    Ok(Some(match game.parse::<ConfigRange>() {
         Ok(config) => Start::Random { config, unique },
         Err(config_error) => match TathamParams::alone(game) {
             Some(Ok(params)) => Start::Tatham(params),
@@ -642,20 +659,124 @@ pub fn named(name: &str, unique: bool) -> Result<Start, Error> {
                     if lower.starts_with('a') && lower.contains("_b") {
                         return Err(config_error);
                     }
-                    return Err(Error::invalid(format!(
-                        "{} is neither a configuration (An_Bp, such as A4_B8; A5_B8x6 for a box 8 wide and 6 high; A3-6_B8 for 3 to 6 atoms), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID nor a puzzle",
-                        crate::error::quote(game)
-                    )));
+                    return Ok(None);
                 }
             },
         },
-    };
-    if unique && !matches!(start, Start::Random { .. }) {
-        return Err(Error::invalid(
-            "only molecules whose rays identify them: that chooses random molecules of a configuration (A4_B8, say), not a game of Tatham's or a puzzle",
-        ));
+    }))
+}
+
+/// A game asked for by name, with the options given beside it, as a front
+/// that takes a name (the command line's game argument) gives them;
+/// [`Asked::setup`] reads it.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// The game: a file that exists, a built-in puzzle, or a name
+    /// [`named`] reads.
+    pub game: String,
+    /// Only molecules whose rays identify them (a random molecule's).
+    pub unique: bool,
+    /// The number of atoms, for a puzzle file that does not say: one,
+    /// since a game hides one molecule.
+    pub atoms: Option<RangeInclusive<usize>>,
+    /// The format of a puzzle file (`None`: detected).
+    pub format: Option<Format>,
+    /// The seed of the random choices (a fresh one when `None`).
+    pub seed: Option<u64>,
+    /// The rules (default: what the file implies, else standard).
+    pub rules: Option<Rules>,
+    /// How guesses are judged.
+    pub judge: Judge,
+}
+
+impl Asked {
+    /// The setup asked for. The game is a configuration unless a file of
+    /// that name exists; else that file; else a built-in puzzle, which
+    /// `builtin` finds by name (its name and text, as the front keeps
+    /// them); else what [`named`] reads. Refused, naming the setting, when
+    /// an option does not apply to that start (a format or a count to a
+    /// configuration, unique molecules to a puzzle or a game of Tatham's).
+    ///
+    /// ```
+    /// use bbx::play::setup::{Asked, Start};
+    /// let asked = Asked { game: "A5_B8".into(), ..Asked::default() };
+    /// assert!(matches!(asked.setup(|_| None).unwrap().start, Start::Random { .. }));
+    /// let tatham = Asked { game: "w8h8m5M5".into(), unique: true, ..Asked::default() };
+    /// let e = tatham.setup(|_| None).unwrap_err().to_string();
+    /// assert!(e.ends_with("it does not apply to a game of Tatham's"), "{e}");
+    /// ```
+    pub fn setup(
+        self,
+        builtin: impl FnOnce(&str) -> Option<(String, String)>,
+    ) -> Result<Setup, Error> {
+        let game = self.game.as_str();
+        let exists = Path::new(game).exists();
+        let start = match game.parse::<ConfigRange>() {
+            Ok(config) if !exists => Start::Random {
+                config,
+                unique: self.unique,
+            },
+            _ if exists => Start::File(game.to_string()),
+            _ => match builtin(game) {
+                Some((origin, text)) => Start::Text { text, origin },
+                None => read_name(game.trim(), false)?.ok_or_else(|| {
+                    let what = format!(
+                        "{} is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (",
+                        crate::error::quote(game)
+                    );
+                    Error::invalid(Text::from(what).and(Job::Puzzles).and(")"))
+                })?,
+            },
+        };
+        let atoms = match self.atoms {
+            Some(range) if range.start() != range.end() => {
+                let (least, most) = (range.start(), range.end());
+                return Err(Error::invalid(Text::from(Setting::Atoms).and(format!(
+                    " {least}..{most}: a game hides one molecule: give one number of atoms (a range is for solve and suggest)"
+                ))));
+            }
+            range => range.map(|r| *r.start()),
+        };
+        let random = " chooses random molecules: it does not apply to";
+        let (count, config) = (
+            " is for puzzle files that do not give the count;",
+            "a configuration such as A5_B8",
+        );
+        let refused = match &start {
+            Start::Random { .. } if self.format.is_some() => Some((
+                Setting::Format,
+                format!(" is for puzzle files; {config} needs none"),
+            )),
+            Start::Random { .. } if atoms.is_some() => {
+                Some((Setting::Atoms, format!("{count} {config} gives it")))
+            }
+            Start::File(_) if self.unique => {
+                Some((Setting::Unique, format!("{random} a puzzle file")))
+            }
+            Start::Text { .. } if self.unique => {
+                Some((Setting::Unique, format!("{random} a puzzle")))
+            }
+            Start::GameId(_) | Start::Tatham(_) if self.unique => {
+                Some((Setting::Unique, format!("{random} a game of Tatham's")))
+            }
+            Start::Tatham(_) if atoms.is_some() => Some((
+                Setting::Atoms,
+                format!("{count} Tatham's parameters give it"),
+            )),
+            _ => None,
+        };
+        if let Some((setting, why)) = refused {
+            return Err(Error::invalid(Text::from(setting).and(why)));
+        }
+        Ok(Setup {
+            start,
+            seed: self.seed,
+            rules: self.rules,
+            atoms,
+            format: self.format,
+            judge: self.judge,
+        })
     }
-    Ok(start)
 }
 
 impl Setup {
@@ -799,6 +920,41 @@ mod tests {
         let (marks, _) = s.game.marks_in(crate::rules::notation::Notation::Emacs);
         let top: String = marks[24..32].iter().rev().collect();
         assert_eq!(top, "675H4H3H");
+    }
+
+    #[test]
+    fn options_that_do_not_apply_to_the_start_are_refused_by_name() {
+        struct Flags;
+        impl crate::setting::Naming for Flags {
+            fn name(&self, s: Setting) -> String {
+                format!("--{}", s.key())
+            }
+            fn job(&self, _: &Job) -> String {
+                "the list".into()
+            }
+        }
+        let refused = |game: &str, change: fn(&mut Asked)| {
+            let mut asked = Asked {
+                game: game.into(),
+                ..Asked::default()
+            };
+            change(&mut asked);
+            let builtin = |name: &str| (name == "sample").then(|| (name.into(), "A2_B4".into()));
+            asked.setup(builtin).unwrap_err().show(&Flags)
+        };
+        let random = "--unique chooses random molecules: it does not apply to";
+        for (game, change, said) in [
+            ("A5_B8", (|a| a.format = Some(Format::Linear)) as fn(&mut Asked), "--format is for puzzle files; a configuration such as A5_B8 needs none".to_string()),
+            ("A5_B8", |a| a.atoms = Some(3..=3), "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it".into()),
+            ("A5_B8", |a| a.atoms = Some(3..=5), "--atoms 3..5: a game hides one molecule: give one number of atoms (a range is for solve and suggest)".into()),
+            (&pure_thought(), |a| a.unique = true, format!("{random} a puzzle file")),
+            ("sample", |a| a.unique = true, format!("{random} a puzzle")),
+            ("w8h8m5M5#1", |a| a.unique = true, format!("{random} a game of Tatham's")),
+            ("w8h8m5M5", |a| a.atoms = Some(5..=5), "--atoms is for puzzle files that do not give the count; Tatham's parameters give it".into()),
+            ("hello", |_| {}, "'hello' is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (the list)".into()),
+        ] {
+            assert_eq!(refused(game, change), said);
+        }
     }
 
     #[test]
