@@ -204,6 +204,17 @@ impl Budget {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// The same budget, stopping `cap` from now at the latest (an earlier
+    /// deadline stays): a limit of the work's own inside the caller's.
+    pub fn at_most(&self, cap: Duration) -> Budget {
+        let cap = Instant::now().checked_add(cap);
+        let deadline = match (self.deadline, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        self.clone().with_deadline(deadline)
+    }
+
     /// The same budget, with its deadline brought forward to the fraction
     /// `share` of the time left: a first try that leaves time for a second.
     /// Without a deadline, the same budget.
@@ -549,6 +560,21 @@ pub(crate) fn stop_after(limit: Option<u64>, done: u64) -> Result<(), Cut> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cap_brings_a_deadline_forward_but_never_puts_it_off() {
+        let open = Budget::default();
+        let capped = open.at_most(Duration::from_secs(60));
+        assert!(
+            capped
+                .remaining()
+                .is_some_and(|r| r <= Duration::from_secs(60))
+        );
+        let near = Budget::default().with_timeout(Duration::from_secs(1));
+        let kept = near.at_most(Duration::from_secs(3600));
+        assert_eq!(kept.deadline, near.deadline);
+        assert!(near.at_most(Duration::ZERO).check().is_err());
+    }
 
     #[test]
     fn a_child_is_cancelled_with_its_parent_but_not_the_other_way() {

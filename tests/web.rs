@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use bbx::Molecule;
+use bbx::control::Budget;
 use bbx::play::cursor::Target;
 use bbx::play::keys::Key;
 use bbx::play::middle::{Middle, Options};
@@ -158,7 +159,7 @@ struct Twin(Middle);
 impl Twin {
     /// The game `setup` starts.
     fn of(setup: &Setup) -> Twin {
-        let started = start(setup).expect("the twin's game");
+        let started = start(setup, &Budget::default()).expect("the twin's game");
         Twin(Middle::new(setup.clone(), started, Options::default()).0)
     }
 
@@ -1065,7 +1066,11 @@ fn a_range_s_verdict_says_no_count_it_did_not_hide() {
                 seed: format!("{s}"),
                 ..Form::default()
             });
-            start(&setup.unwrap()).unwrap().game.atoms() == 4
+            start(&setup.unwrap(), &Budget::default())
+                .unwrap()
+                .game
+                .atoms()
+                == 4
         })
         .unwrap();
     let mut twin = new_game(&b, "A4-5_B5", seed);

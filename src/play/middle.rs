@@ -18,9 +18,10 @@
 //! use bbx::play::middle::{Effect, Middle, Options};
 //! use bbx::play::moves::Move;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //!
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
-//! let (mut game, _) = Middle::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default()).unwrap(), Options::default());
 //! game.apply(Move::Activate); // shoots ray 1, where the cursor starts
 //! assert_eq!(game.game().observation().shot_count(), 1);
 //! game.apply(Move::Quit); // the game is not over: "Quit?"
@@ -524,9 +525,10 @@ impl Middle {
     /// ```
     /// use bbx::play::middle::{Middle, Options};
     /// use bbx::play::setup::{Setup, start};
+    /// use bbx::control::Budget;
     /// use bbx::play::words::Tone;
     /// let setup = Setup { seed: Some(3), ..Setup::default() };
-    /// let (mut game, _) = Middle::new(setup.clone(), start(&setup)?, Options::default());
+    /// let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default())?, Options::default());
     /// game.not_opened(bbx::Error::invalid("it is cut short"));
     /// let said = Some(("The link holds no game to open: it is cut short", Tone::Bad));
     /// assert_eq!(game.message(), said);

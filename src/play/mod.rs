@@ -39,8 +39,9 @@
 //! use bbx::play::middle::{Middle, Options};
 //! use bbx::play::moves::Move;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //! let setup = Setup { seed: Some(42), ..Setup::default() };
-//! let (mut game, _) = Middle::new(setup.clone(), start(&setup)?, Options::default());
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default())?, Options::default());
 //! game.apply(Move::Quit);
 //! game.apply(Move::Confirm);
 //! assert_eq!(game.summary(), "A4_B8, standard rules, seed 42: unfinished, not saved.");

@@ -13,8 +13,9 @@
 //! use bbx::play::middle::{Middle, Options};
 //! use bbx::play::moves::Move;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //! let setup = Setup { seed: Some(7), ..Setup::default() };
-//! let (mut game, _) = Middle::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default()).unwrap(), Options::default());
 //! game.apply(Move::Shoot(3));
 //! let scene = game.scene();
 //! assert!(scene.board.slot(3).outcome.is_some());

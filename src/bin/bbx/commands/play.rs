@@ -137,8 +137,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         quits: true,
     };
     // The game first, so that a bad file or option is reported even without
-    // a terminal; then the terminal.
-    let started = bbx::play::setup::start(&setup)?;
+    // a terminal; then the terminal. Until then Ctrl-C ends the process, and
+    // the start's own caps bound it.
+    let started = bbx::play::setup::start(&setup, &bbx::control::Budget::default())?;
     let mut session = Session::new(setup, started, options);
     crate::terminal::play(&mut session)?;
     let played = session.played();
