@@ -114,7 +114,7 @@ fn board(b: &Browser) -> Value {
 /// What the board of `scene` shows, as [`board`] reads it.
 fn shown(scene: &Scene) -> Value {
     let b = &scene.board;
-    let cells = |f: &dyn Fn(&bbx::play::board::Cell) -> bool| {
+    let cells = |f: &dyn Fn(&bbx::play::marks::Cell) -> bool| {
         let i = (b.cells.iter().enumerate()).filter(|(_, c)| f(c));
         i.map(|(i, _)| i.to_string()).collect::<Vec<_>>().join(",")
     };
@@ -1125,7 +1125,7 @@ fn confirm(b: &Browser) {
 /// (absorbed or reflected), and the first absorbed inside the box.
 fn rays_of(twin: &Twin) -> (usize, usize) {
     let (hidden, rules) = (twin.game().hidden().clone(), twin.game().rules());
-    let trail = |q| bbx::play::board::trail(&hidden, rules, q);
+    let trail = |q| bbx::play::marks::trail(&hidden, rules, q);
     let one = (1..=20).find(|&q| {
         matches!(
             trail(q).outcome,
@@ -1184,7 +1184,7 @@ fn an_absorbed_path_reaches_its_atom() {
         WAIT,
     );
     let (hidden, rules) = (twin.game().hidden().clone(), twin.game().rules());
-    let (r, c) = bbx::play::board::trail(&hidden, rules, absorbed)
+    let (r, c) = bbx::play::marks::trail(&hidden, rules, absorbed)
         .atom
         .unwrap();
     b.click(&format!("#board [data-pos=\"{absorbed}\"]"));

@@ -33,11 +33,11 @@ use std::sync::Arc;
 
 use crate::assistant::strategy::{Policy, REVIEW_AVERAGE_LIMIT};
 use crate::error::Error;
-use crate::play::board::{self as boards, Through, trail_through};
 use crate::play::coach::{Advice, CoachLimits, News, Panels, Question, ReviewRequest, ReviewState};
 use crate::play::cursor::{Cursor, Target};
 use crate::play::game::{Game, GuessError, Shot};
 use crate::play::keys::{self, Key, KeyCode, Profile};
+use crate::play::marks::{self as boards, Through, trail_through};
 use crate::play::moves::{Move, Panel};
 use crate::play::save::{is_tatham_save, save_text, tatham_save};
 use crate::play::scene::{CoachSwitches, Help, Listed, MoleculeList, Scene, Share, Tools};
@@ -1281,7 +1281,7 @@ impl Middle {
     /// through the hidden molecule and the player's (else the ray that
     /// tells a wrong guess apart); while a wrong guess waits, that ray
     /// through the guess.
-    fn trails(&self) -> Vec<crate::play::board::Trail> {
+    fn trails(&self) -> Vec<crate::play::marks::Trail> {
         let g = self.game();
         let rules = g.rules();
         if let Some(v) = g.verdict() {

@@ -28,7 +28,7 @@
 //! | [`cursor`] | the cursor over the board and its border |
 //! | [`keys`] | keys as every front reads them, and the three profiles (bbx's, Tatham's, Emacs's) |
 //! | [`moves`] | everything a player does |
-//! | [`board`] | the boards drawn: each cell's and border position's facts and text marks, and rays' trails |
+//! | [`marks`] | the boards drawn, as marks: each cell's and border position's facts and text marks, and rays' trails |
 //! | [`words`] | every sentence the game says |
 //! | [`scene`] | what a front draws, serialisable |
 //! | [`middle`] | the game middle: moves in, effects and a scene out |
@@ -48,11 +48,11 @@
 //! # Ok::<(), bbx::Error>(())
 //! ```
 
-pub mod board;
 pub mod coach;
 pub mod cursor;
 pub mod game;
 pub mod keys;
+pub mod marks;
 pub mod middle;
 pub mod moves;
 pub mod referee;
