@@ -191,11 +191,10 @@ impl Started {
     fn title_with(&self, with_rules: bool) -> String {
         let g = &self.game;
         let config = g.range().to_string();
-        let rules = format!("{} rules", g.rules());
-        let (config, rules) = if with_rules {
-            (config, rules)
+        let rules = if with_rules {
+            format!("{} rules", g.rules())
         } else {
-            (config, String::new())
+            String::new()
         };
         let join = |a: &str, b: &str| {
             if b.is_empty() {
