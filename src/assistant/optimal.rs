@@ -1387,9 +1387,7 @@ impl Games {
         let mut g = Games::default();
         g.walk(t, tree, set, 0, 0);
         if let Tree::Shoot { ray, branches } = tree {
-            let mut part = vec![0u32; set.len()];
-            let mut starts = Vec::new();
-            t.split(set, *ray, &mut part, &mut starts);
+            let (mut part, starts) = t.parts(set, *ray);
             for (o, sub) in branches {
                 let c = o.code();
                 let rest = Games::of(t, sub, &mut part[starts[c]..starts[c + 1]]);
@@ -1420,9 +1418,7 @@ impl Games {
                 }
             }
             Tree::Shoot { ray, branches } => {
-                let mut part = vec![0u32; set.len()];
-                let mut starts = Vec::new();
-                t.split(set, *ray, &mut part, &mut starts);
+                let (mut part, starts) = t.parts(set, *ray);
                 for (o, sub) in branches {
                     let c = o.code();
                     let cost = cost + ray_cost(*o);

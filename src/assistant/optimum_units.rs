@@ -671,9 +671,7 @@ impl<'p> Assembly<'p> {
     /// The tree that shoots `ray` at `set`, then follows its outcomes.
     fn ray_tree(&self, ray: &Ray, set: &[u32]) -> Option<Tree> {
         let t = &self.phase.spectra;
-        let mut part = vec![0u32; set.len()];
-        let mut starts = Vec::new();
-        t.split(set, ray.ray, &mut part, &mut starts);
+        let (part, starts) = t.parts(set, ray.ray);
         let mut branches = Vec::with_capacity(ray.children.len());
         for (c, child) in &ray.children {
             let sub = self.tree(*child, &part[starts[*c]..starts[*c + 1]])?;
@@ -724,9 +722,7 @@ fn fill(t: &Spectra, tree: &Tree, set: &[u32]) -> Option<Tree> {
             if *ray == 0 || *ray > t.rays {
                 return None;
             }
-            let mut part = vec![0u32; set.len()];
-            let mut starts = Vec::new();
-            t.split(set, *ray, &mut part, &mut starts);
+            let (part, starts) = t.parts(set, *ray);
             let reached = (0..t.codes())
                 .filter(|&c| starts[c] < starts[c + 1])
                 .count();

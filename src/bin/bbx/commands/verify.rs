@@ -122,9 +122,7 @@ fn stream(
 ) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = args.census_args.cluster()?;
-    let census_options = args
-        .census_args
-        .options(cluster.clone(), options.budget.faults.clone())?;
+    let census_options = args.census_args.options(cluster.clone())?;
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     ctrl_c();
     let unfinished = bbx::verify::unfinished(config, &options, census_options.clone());
