@@ -121,12 +121,13 @@ impl fmt::Debug for Cancel {
 }
 
 /// What a piece of work may take: until when, how much memory, and the
-/// token that stops it.
+/// token that stops it; and, in a test, the cuts and failures it makes on
+/// purpose ([`Faults`]).
 ///
 /// The default has no deadline and no memory bound (an operation with a
-/// bound of its own, such as the solver's, uses that one), and a fresh
-/// token. Each operation documents what it counts against
-/// [`memory`](Budget::memory).
+/// bound of its own, such as the solver's, uses that one), a fresh token
+/// and no fault. Each operation documents what it counts against
+/// [`memory`](Budget::memory), and which faults it obeys.
 #[derive(Debug, Clone, Default)]
 pub struct Budget {
     /// Stop at this instant.
@@ -136,6 +137,8 @@ pub struct Budget {
     pub memory: Option<u64>,
     /// Stop when this is cancelled.
     pub cancel: Cancel,
+    /// The faults a test injects (none by default).
+    pub faults: Faults,
 }
 
 impl Budget {
@@ -161,6 +164,11 @@ impl Budget {
     /// The same budget, stopped by `cancel`.
     pub fn with_cancel(self, cancel: Cancel) -> Budget {
         Budget { cancel, ..self }
+    }
+
+    /// The same budget, with the faults a test injects.
+    pub fn with_faults(self, faults: Faults) -> Budget {
+        Budget { faults, ..self }
     }
 
     /// The same limits with a token of its own, a [`child`](Cancel::child)
@@ -194,6 +202,17 @@ impl Budget {
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// The same budget, stopping `cap` from now at the latest (an earlier
+    /// deadline stays): a limit of the work's own inside the caller's.
+    pub fn at_most(&self, cap: Duration) -> Budget {
+        let cap = Instant::now().checked_add(cap);
+        let deadline = match (self.deadline, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        self.clone().with_deadline(deadline)
     }
 
     /// The same budget, with its deadline brought forward to the fraction
@@ -444,8 +463,9 @@ impl<T> Finished<T> {
 /// short or a write fails at a chosen point (a full disk, Ctrl-C in the
 /// middle of a round).
 ///
-/// The library's option types carry one `Faults` value, never its parts;
-/// a program builds it with [`Faults::parse`] from a specification such as
+/// They travel in the caller's [`Budget`] (see [`Budget::with_faults`]),
+/// as one `Faults` value, never its parts; a program builds it with
+/// [`Faults::parse`] from a specification such as
 /// `stop-after=3,fail-writes-after=4096`. The default injects nothing.
 ///
 /// | fault | what it does |
@@ -540,6 +560,21 @@ pub(crate) fn stop_after(limit: Option<u64>, done: u64) -> Result<(), Cut> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cap_brings_a_deadline_forward_but_never_puts_it_off() {
+        let open = Budget::default();
+        let capped = open.at_most(Duration::from_secs(60));
+        assert!(
+            capped
+                .remaining()
+                .is_some_and(|r| r <= Duration::from_secs(60))
+        );
+        let near = Budget::default().with_timeout(Duration::from_secs(1));
+        let kept = near.at_most(Duration::from_secs(3600));
+        assert_eq!(kept.deadline, near.deadline);
+        assert!(near.at_most(Duration::ZERO).check().is_err());
+    }
 
     #[test]
     fn a_child_is_cancelled_with_its_parent_but_not_the_other_way() {

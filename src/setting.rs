@@ -102,6 +102,8 @@ pub enum Setting {
     StoreGroups,
     /// A time limit.
     Timeout,
+    /// Drawing only molecules whose rays identify them.
+    Unique,
     /// The directory a census works in.
     WorkDir,
     /// Worker threads per process.
@@ -142,6 +144,7 @@ impl Setting {
             Setting::Seed => "the seed",
             Setting::StoreGroups => "storing the groups",
             Setting::Timeout => "the time limit",
+            Setting::Unique => "drawing molecules their rays identify",
             Setting::WorkDir => "the work directory",
             Setting::Workers => "the number of workers",
         }
@@ -171,6 +174,8 @@ pub enum Job {
     Solve,
     /// Tracing a molecule.
     Trace,
+    /// Seeing the built-in puzzles a front offers.
+    Puzzles,
 }
 
 impl Job {
@@ -185,6 +190,7 @@ impl Job {
             Job::ReadTables(c, db) => format!("read the tables of {c} from {db}"),
             Job::Solve => "use the solver".into(),
             Job::Trace => "use the tracer".into(),
+            Job::Puzzles => "the front's list of puzzles names them".into(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use bbx::Config;
 use bbx::catalogue::{Catalogue, ExploreOptions};
 use bbx::census::{CensusOptions, run};
-use bbx::control::Faults;
+use bbx::control::{Budget, Faults};
 use bbx::tables::{ReportSource, StatsReport};
 use bbx::work::cluster::Cluster;
 use proptest::prelude::*;
@@ -20,11 +20,13 @@ fn census(config: Config, symmetry: bool, workers: usize) -> StatsReport {
         cluster: Cluster::local(workers),
         work_dir: scratch.to_path_buf(),
         // Small units, so that even small configurations are cut in many.
-        faults: Faults::parse(&format!(
-            "unit-size={}",
-            (config.molecule_count().unwrap() / 37).max(1)
-        ))
-        .unwrap(),
+        budget: Budget::default().with_faults(
+            Faults::parse(&format!(
+                "unit-size={}",
+                (config.molecule_count().unwrap() / 37).max(1)
+            ))
+            .unwrap(),
+        ),
         ..CensusOptions::default()
     };
     let done = run(config, &options, |_, _| {}).expect("census");

@@ -26,7 +26,10 @@ struct Front {
 
 impl Front {
     fn new(setup: Setup) -> Front {
-        Front::of(setup.clone(), start(&setup).expect("starts"))
+        Front::of(
+            setup.clone(),
+            start(&setup, &Budget::default()).expect("starts"),
+        )
     }
 
     fn of(setup: Setup, started: Started) -> Front {
@@ -64,7 +67,7 @@ impl Front {
                     self.files.insert(path.clone(), text);
                     self.middle.saved(path, Ok(()))
                 }
-                Effect::Start(setup) => self.middle.begin(start(&setup)),
+                Effect::Start(setup) => self.middle.begin(start(&setup, &Budget::default())),
                 Effect::ForgetCoach => Vec::new(),
                 Effect::Quit => {
                     self.quit = true;
@@ -301,7 +304,7 @@ fn a_wrong_guess_played_on_costs_what_the_rules_say_and_survives_a_save() {
                 },
                 ..Setup::default()
             };
-            start(&setup).unwrap()
+            start(&setup, &Budget::default()).unwrap()
         };
         let mut again = Front::of(Setup::default(), started);
         assert_eq!(again.middle.mode(), &Mode::WrongGuess);
@@ -429,7 +432,7 @@ fn a_front_that_cannot_quit_offers_no_quitting() {
     use bbx::play::keys::{Key, Profile};
     for profile in [Profile::Bbx, Profile::Tatham, Profile::Emacs] {
         let setup = seeded("A4_B8", 3);
-        let started = start(&setup).unwrap();
+        let started = start(&setup, &Budget::default()).unwrap();
         let options = Options {
             quits: false,
             profile,
@@ -466,7 +469,7 @@ fn a_front_that_cannot_quit_offers_no_quitting() {
         let setup = seeded("A4_B8", 3);
         let mut t = Front::with(
             setup.clone(),
-            start(&setup).unwrap(),
+            start(&setup, &Budget::default()).unwrap(),
             Options {
                 profile,
                 ..Options::default()

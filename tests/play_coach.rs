@@ -4,6 +4,7 @@
 //! `solve --probabilities`, and a policy's next ray along the game
 //! `bbx strategy` plays (or why it has none).
 
+use bbx::control::Budget;
 use bbx::play::coach::CoachLimits;
 use bbx::play::middle::Options;
 use bbx::play::session::Session;
@@ -32,7 +33,11 @@ fn the_coach_agrees_with_solve_and_suggest() {
         },
         ..Options::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        options,
+    );
     // Before asking, the coach says nothing about the molecules.
     let before = text(&screen(&mut app, 100, 30));
     assert!(before.contains("off: c counts"));
@@ -158,7 +163,11 @@ fn a_best_ray_ranked_on_every_molecule_is_not_called_partial() {
         },
         ..Options::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        options,
+    );
     keys(&mut app, "Enter b");
     assert!(app.wait_for_coach(COACH_WAIT), "the coach answers in time");
     let obs = app.middle().game().observation().clone();
@@ -186,7 +195,11 @@ fn the_coach_shows_each_cells_chance_of_an_atom() {
         seed: Some(11),
         ..Setup::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), Options::default());
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        Options::default(),
+    );
     for q in [3, 12, 20, 28] {
         goto_position(&mut app, q);
         keys(&mut app, "Enter");
@@ -260,7 +273,11 @@ fn the_coach_names_the_policys_next_ray_along_its_own_game() {
             policy: Some(policy.parse().unwrap()),
             ..Options::default()
         };
-        let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+        let mut app = Session::new(
+            setup.clone(),
+            start(&setup, &Budget::default()).unwrap(),
+            options,
+        );
         let number = bbx::rules::enumeration::rank(app.middle().game().hidden()).unwrap();
         let (out, err, code) = bbx(&[
             "strategy",
@@ -331,7 +348,11 @@ fn the_coach_says_why_the_policy_has_no_ray_yet() {
         seed: Some(3),
         ..Setup::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options.clone());
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        options.clone(),
+    );
     keys(&mut app, "b");
     let said = policy_said(&mut app, "entropy");
     assert_eq!(said, "entropy's next ray: 4 (left, row 4)");
@@ -344,7 +365,11 @@ fn the_coach_says_why_the_policy_has_no_ray_yet() {
         seed: Some(3),
         ..Setup::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        options,
+    );
     keys(&mut app, "b");
     let said = policy_said(&mut app, "entropy");
     assert_eq!(said, "entropy's next ray: unknown, too many molecules");

@@ -4,6 +4,7 @@
 //! file, failures reported, damaged resume lines refused, and `n` in a resumed
 //! game.
 
+use bbx::control::Budget;
 use bbx::play::middle::Mode;
 use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Source, Start, start};
@@ -103,10 +104,13 @@ fn save_then_resume() {
     assert!(v1.won && v1.exact);
     keys(&mut resumed, "s Enter");
     assert_eq!(resumed.middle().mode(), &Mode::Board);
-    let finished = start(&Setup {
-        start: Start::File(file.to_string()),
-        ..Setup::default()
-    })
+    let finished = start(
+        &Setup {
+            start: Start::File(file.to_string()),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap();
     assert_eq!(
         finished.game.verdict(),
@@ -121,10 +125,13 @@ fn save_then_resume() {
     twice.push("# bbx-resume: damaged");
     let twice_file = dir.join("twice.txt");
     std::fs::write(&twice_file, twice.join("\n")).unwrap();
-    let Err(e) = start(&Setup {
-        start: Start::File(twice_file.to_string_lossy().into_owned()),
-        ..Setup::default()
-    }) else {
+    let Err(e) = start(
+        &Setup {
+            start: Start::File(twice_file.to_string_lossy().into_owned()),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    ) else {
         panic!("two resume lines must be refused");
     };
     let e = e.to_string();
@@ -138,10 +145,13 @@ fn save_then_resume() {
     let edited = saved.replacen(" - ", " O ", 1);
     let bad = dir.join("edited.txt");
     std::fs::write(&bad, edited.replace("\n @", "\n &")).unwrap();
-    if let Err(e) = start(&Setup {
-        start: Start::File(bad.to_string_lossy().into_owned()),
-        ..Setup::default()
-    }) {
+    if let Err(e) = start(
+        &Setup {
+            start: Start::File(bad.to_string_lossy().into_owned()),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    ) {
         let e = e.to_string();
         assert!(
             e.contains("remove the bbx-resume line") || e.contains("expected"),
@@ -220,10 +230,13 @@ fn a_save_keeps_marks_undo_and_the_rays_paid() {
     // A resigned game resumes resigned.
     keys(&mut resumed, "r y");
     keys(&mut resumed, "s Enter");
-    let finished = start(&Setup {
-        start: Start::File(file.to_string()),
-        ..Setup::default()
-    })
+    let finished = start(
+        &Setup {
+            start: Start::File(file.to_string()),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap();
     assert!(finished.game.verdict().is_some_and(|v| v.resigned));
     std::fs::remove_dir_all(&dir).unwrap();

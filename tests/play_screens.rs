@@ -4,6 +4,7 @@
 //! found in play; and the screens README.md and docs/guide.md show, which
 //! must be what the game draws.
 
+use bbx::control::Budget;
 use bbx::play::middle::{Mode, Options};
 use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Start, start};
@@ -250,7 +251,11 @@ fn smaller_things_found_in_play() {
         notation: Notation::Emacs,
         ..Options::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), options);
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        options,
+    );
     let mut told = 0;
     for q in 1..=40 {
         goto_position(&mut app, q);

@@ -3,6 +3,7 @@
 //! Ctrl-C at once), a puzzle that does not give its count of atoms, and the
 //! command's refusals of bad input in one line.
 
+use bbx::control::Budget;
 use bbx::play::middle::Mode;
 use bbx::play::setup::{Setup, Source, Start, start};
 
@@ -14,15 +15,18 @@ fn games_drawn_without_a_seed_have_seeds_of_53_bits() {
     // The seed a game prints (and names its save file after) fits in 53
     // bits, like every seed bbx prints, and replays the game.
     for _ in 0..8 {
-        let started = start(&Setup::default()).expect("the game starts");
+        let started = start(&Setup::default(), &Budget::default()).expect("the game starts");
         let Source::Random { seed, .. } = started.source else {
             panic!("a random game")
         };
         assert!(seed < 1 << 53, "seed {seed} is past 2^53 - 1");
-        let again = start(&Setup {
-            seed: Some(seed),
-            ..Setup::default()
-        })
+        let again = start(
+            &Setup {
+                seed: Some(seed),
+                ..Setup::default()
+            },
+            &Budget::default(),
+        )
         .expect("the game starts");
         assert_eq!(again.game.hidden(), started.game.hidden());
     }

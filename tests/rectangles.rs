@@ -398,6 +398,7 @@ fn generate_takes_tathams_names() {
 
 #[test]
 fn a_rectangle_is_played() {
+    use bbx::control::Budget;
     use bbx::play::middle::Options;
     use bbx::play::session::Session;
     use bbx::play::setup::{Setup, Start, start};
@@ -412,7 +413,11 @@ fn a_rectangle_is_played() {
         seed: Some(3),
         ..Setup::default()
     };
-    let mut app = Session::new(setup.clone(), start(&setup).unwrap(), Options::default());
+    let mut app = Session::new(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        Options::default(),
+    );
     let press = |app: &mut Session, code| app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
     // Every ray, once round the border: down the left side (3), along the
     // bottom (5), up the right side (3), back along the top (5); a step past

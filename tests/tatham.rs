@@ -17,6 +17,7 @@
 //! and load in it every save file bbx writes here; without it they say so
 //! and check against the files his program saved.
 
+use bbx::control::Budget;
 use bbx::play::game::{Action, Check, Game};
 use bbx::play::middle::{Effect, Middle, Options};
 use bbx::play::moves::Move;
@@ -266,10 +267,13 @@ fn suggest_and_a_game_id_file() {
 
 #[test]
 fn play_resumes_a_tatham_game() {
-    let s = start(&Setup {
-        start: Start::File(puzzle(CHECKED_ONCE)),
-        ..Setup::default()
-    })
+    let s = start(
+        &Setup {
+            start: Start::File(puzzle(CHECKED_ONCE)),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap();
     let g = &s.game;
     assert_eq!(g.hidden(), &checked_once_answer());
@@ -292,10 +296,13 @@ fn play_resumes_a_tatham_game() {
     assert_eq!(s.default_save_path(), "a5-b8-checked-once-bbx.txt");
 
     // A game Tatham's check ended comes back judged.
-    let s = start(&Setup {
-        start: Start::File(puzzle(WON)),
-        ..Setup::default()
-    })
+    let s = start(
+        &Setup {
+            start: Start::File(puzzle(WON)),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap();
     assert!(s.game.verdict().is_some_and(|v| v.won));
     let g = parse_tatham(&std::fs::read_to_string(puzzle(WON)).unwrap(), "won").unwrap();
@@ -303,10 +310,13 @@ fn play_resumes_a_tatham_game() {
 
     // A game ID on the command line; its seed form gives the same balls.
     for id in ["w5h5m3M3:a8048f3fbbd74cba", "w5h5m3M3#bbx"] {
-        let s = start(&Setup {
-            start: Start::GameId(id.into()),
-            ..Setup::default()
-        })
+        let s = start(
+            &Setup {
+                start: Start::GameId(id.into()),
+                ..Setup::default()
+            },
+            &Budget::default(),
+        )
         .unwrap();
         assert_eq!(
             s.game.hidden(),
@@ -594,10 +604,13 @@ fn a_seed_may_hold_spaces_as_in_tatham_s_program() {
             assert_eq!(g.hidden, Molecule::new(8, cells).unwrap());
         }
     }
-    let s = start(&Setup {
-        start: Start::GameId("w8h8m5M5#my seed".into()),
-        ..Setup::default()
-    })
+    let s = start(
+        &Setup {
+            start: Start::GameId("w8h8m5M5#my seed".into()),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap();
     assert_eq!(s.game.hidden().atoms().len(), 5);
     // A description holds no space.
@@ -695,10 +708,13 @@ fn read(path: &str) -> String {
 
 /// A game of Tatham's game ID `id`.
 fn tatham_id_game(id: &str) -> Game {
-    start(&Setup {
-        start: Start::GameId(id.into()),
-        ..Setup::default()
-    })
+    start(
+        &Setup {
+            start: Start::GameId(id.into()),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap()
     .game
 }
@@ -798,11 +814,14 @@ fn scenario(name: &str) -> Game {
         // 15, 19, 20, 23, 24, 31 (its other rays), toggle 1 1, 4 5, 1 8,
         // 4 8, then fire 30 and undo: a ray shot and undone.
         "puzzle-start.sav" => {
-            g = start(&Setup {
-                start: Start::File(puzzle("seed-emacs-game-2.txt")),
-                seed: Some(1),
-                ..Setup::default()
-            })
+            g = start(
+                &Setup {
+                    start: Start::File(puzzle("seed-emacs-game-2.txt")),
+                    seed: Some(1),
+                    ..Setup::default()
+                },
+                &Budget::default(),
+            )
             .unwrap()
             .game;
             assert_eq!(g.shots().len(), 0);
@@ -857,13 +876,16 @@ fn state(g: &Game) -> String {
 
 /// bbx's game of a Tatham text (save file or game ID), as `bbx play` resumes it.
 fn resumed_tatham(text: &str) -> Game {
-    start(&Setup {
-        start: Start::Text {
-            text: text.into(),
-            origin: "save".into(),
+    start(
+        &Setup {
+            start: Start::Text {
+                text: text.into(),
+                origin: "save".into(),
+            },
+            ..Setup::default()
         },
-        ..Setup::default()
-    })
+        &Budget::default(),
+    )
     .unwrap_or_else(|e| panic!("{e}\n{text}"))
     .game
 }
@@ -948,13 +970,16 @@ fn a_game_resumed_from_bbx_s_own_file_saves_the_same() {
     for name in ["midgame.sav", "played-on-undone.sav", "puzzle-start.sav"] {
         let g = scenario(name);
         let text = bbx::play::save::save_text(&g, Notation::Letters, &bbx::setting::Plain).unwrap();
-        let resumed = start(&Setup {
-            start: Start::Text {
-                text,
-                origin: "saved.txt".into(),
+        let resumed = start(
+            &Setup {
+                start: Start::Text {
+                    text,
+                    origin: "saved.txt".into(),
+                },
+                ..Setup::default()
             },
-            ..Setup::default()
-        })
+            &Budget::default(),
+        )
         .unwrap()
         .game;
         assert_eq!(state(&resumed), state(&g), "{name}");
@@ -1002,10 +1027,13 @@ fn tatham_s_redo_list_locks_and_checks_come_into_the_game() {
     // Played in his program: toggle 7 2, lockcol 2, four more balls (one
     // wrong), check (his check fired laser 15, out at 17), fire 0, toggle
     // 1 1, lockrow 1, toggle 6 7, fire 16, then undo three times.
-    let s = start(&Setup {
-        start: Start::File(played("redo.sav")),
-        ..Setup::default()
-    })
+    let s = start(
+        &Setup {
+            start: Start::File(played("redo.sav")),
+            ..Setup::default()
+        },
+        &Budget::default(),
+    )
     .unwrap();
     let mut g = s.game;
     let column2: Vec<usize> = (1..=8).map(|y| c(2, y)).collect();
@@ -1185,7 +1213,7 @@ fn bbx_facts(g: &Game) -> String {
 /// The save file of Tatham's format the game middle writes for `s` with
 /// the name `game.sav`, after `moves`, in a game started by `setup`.
 fn saved_by_the_middle(setup: Setup, moves: Vec<Move>) -> (String, Game) {
-    let started = start(&setup).unwrap();
+    let started = start(&setup, &Budget::default()).unwrap();
     let (mut middle, _) = Middle::new(setup, started, Options::default());
     for m in moves {
         middle.apply(m);

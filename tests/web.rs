@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use bbx::Molecule;
+use bbx::control::Budget;
 use bbx::play::cursor::Target;
 use bbx::play::keys::Key;
 use bbx::play::middle::{Middle, Options};
@@ -113,7 +114,7 @@ fn board(b: &Browser) -> Value {
 /// What the board of `scene` shows, as [`board`] reads it.
 fn shown(scene: &Scene) -> Value {
     let b = &scene.board;
-    let cells = |f: &dyn Fn(&bbx::play::board::Cell) -> bool| {
+    let cells = |f: &dyn Fn(&bbx::play::marks::Cell) -> bool| {
         let i = (b.cells.iter().enumerate()).filter(|(_, c)| f(c));
         i.map(|(i, _)| i.to_string()).collect::<Vec<_>>().join(",")
     };
@@ -158,7 +159,7 @@ struct Twin(Middle);
 impl Twin {
     /// The game `setup` starts.
     fn of(setup: &Setup) -> Twin {
-        let started = start(setup).expect("the twin's game");
+        let started = start(setup, &Budget::default()).expect("the twin's game");
         Twin(Middle::new(setup.clone(), started, Options::default()).0)
     }
 
@@ -1065,7 +1066,11 @@ fn a_range_s_verdict_says_no_count_it_did_not_hide() {
                 seed: format!("{s}"),
                 ..Form::default()
             });
-            start(&setup.unwrap()).unwrap().game.atoms() == 4
+            start(&setup.unwrap(), &Budget::default())
+                .unwrap()
+                .game
+                .atoms()
+                == 4
         })
         .unwrap();
     let mut twin = new_game(&b, "A4-5_B5", seed);
@@ -1120,7 +1125,7 @@ fn confirm(b: &Browser) {
 /// (absorbed or reflected), and the first absorbed inside the box.
 fn rays_of(twin: &Twin) -> (usize, usize) {
     let (hidden, rules) = (twin.game().hidden().clone(), twin.game().rules());
-    let trail = |q| bbx::play::board::trail(&hidden, rules, q);
+    let trail = |q| bbx::play::marks::trail(&hidden, rules, q);
     let one = (1..=20).find(|&q| {
         matches!(
             trail(q).outcome,
@@ -1179,7 +1184,7 @@ fn an_absorbed_path_reaches_its_atom() {
         WAIT,
     );
     let (hidden, rules) = (twin.game().hidden().clone(), twin.game().rules());
-    let (r, c) = bbx::play::board::trail(&hidden, rules, absorbed)
+    let (r, c) = bbx::play::marks::trail(&hidden, rules, absorbed)
         .atom
         .unwrap();
     b.click(&format!("#board [data-pos=\"{absorbed}\"]"));

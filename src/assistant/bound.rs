@@ -32,8 +32,8 @@ pub const FORMAT: u32 = 1;
 #[derive(Debug, Clone)]
 pub struct BoundOptions {
     /// The search's options: rules, depth, the sets searched to the end,
-    /// the budget (its memory bound shared by the workers' memos) and
-    /// faults (`stop-after`: each worker stops after that many sets).
+    /// the budget (its memory bound shared by the workers' memos; its
+    /// faults' `stop-after`: each worker stops after that many sets).
     pub search: OptimalOptions,
     /// Threads and processes.
     pub cluster: Cluster,
@@ -154,7 +154,7 @@ pub fn run(
         work_dir: options.work_dir.clone(),
         peers: options.peers.clone(),
         budget: options.search.budget.clone(),
-        disk: Disk::of_fault(options.search.faults.fail_writes_after),
+        disk: Disk::of_fault(options.search.budget.faults.fail_writes_after),
         keep: false,
     };
     let shared = Arc::new(BoundUnits {
@@ -229,7 +229,7 @@ mod tests {
         let whole = run(config, &options(dir.path(), 1, 3), |_| {}).unwrap();
         let whole = whole.bound.unwrap();
         let mut stopped = options(dir.path(), 1, 3);
-        stopped.search.faults = crate::control::Faults::parse("stop-after=20000").unwrap();
+        stopped.search.budget.faults = crate::control::Faults::parse("stop-after=20000").unwrap();
         let first = run(config, &stopped, |_| {}).unwrap();
         assert!(first.bound.is_none() && !first.ended.is_complete());
         let done = first.progress.done;
@@ -254,7 +254,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let config: Config = "A3_B4".parse().unwrap();
         let mut stopped = options(dir.path(), 1, 3);
-        stopped.search.faults = crate::control::Faults::parse("stop-after=10").unwrap();
+        stopped.search.budget.faults = crate::control::Faults::parse("stop-after=10").unwrap();
         let first = run(config, &stopped, |_| {}).unwrap();
         assert!(first.bound.is_none());
         let work = first.work_dir.unwrap();

@@ -51,7 +51,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::assistant::spectrum_table::Spectra;
-use crate::control::{Budget, Cut, Ended, Faults, Finished, Instant, Ticker};
+use crate::control::{Budget, Cut, Ended, Finished, Instant, Ticker};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
@@ -79,17 +79,15 @@ pub const MEMO_MEMORY: u64 = 1 << 30;
 /// What the exhaustive search may use: the budget's deadline and token stop
 /// it, and its memory bound ([`MEMO_MEMORY`] when it gives none) bounds the
 /// memo, and, apart, the spectra held (see
-/// [`StrategyOptions`](crate::assistant::strategy::StrategyOptions)).
-/// `faults` may stop it after a number of sets, as the time limit would
+/// [`StrategyOptions`](crate::assistant::strategy::StrategyOptions)); its
+/// faults may stop it after a number of sets, as the time limit would
 /// (`stop-after`).
 #[derive(Debug, Clone, Default)]
 pub struct OptimalOptions {
     /// The ray rules.
     pub rules: Rules,
-    /// The deadline, token and memory bound.
+    /// The deadline, token, memory bound and faults.
     pub budget: Budget,
-    /// Faults to inject (tests).
-    pub faults: Faults,
     /// How many rays deep [`lower_bound`] searches every strategy (0: not
     /// at all, the bound is the hitting and Huffman bounds alone).
     pub depth: u32,
@@ -480,7 +478,7 @@ impl<'a> Search<'a> {
         Search::with_keys(
             t,
             &options.budget,
-            options.faults.stop_after,
+            options.budget.faults.stop_after,
             Arc::new(SetKeys::new(t)),
         )
     }
@@ -1389,9 +1387,7 @@ impl Games {
         let mut g = Games::default();
         g.walk(t, tree, set, 0, 0);
         if let Tree::Shoot { ray, branches } = tree {
-            let mut part = vec![0u32; set.len()];
-            let mut starts = Vec::new();
-            t.split(set, *ray, &mut part, &mut starts);
+            let (mut part, starts) = t.parts(set, *ray);
             for (o, sub) in branches {
                 let c = o.code();
                 let rest = Games::of(t, sub, &mut part[starts[c]..starts[c + 1]]);
@@ -1422,9 +1418,7 @@ impl Games {
                 }
             }
             Tree::Shoot { ray, branches } => {
-                let mut part = vec![0u32; set.len()];
-                let mut starts = Vec::new();
-                t.split(set, *ray, &mut part, &mut starts);
+                let (mut part, starts) = t.parts(set, *ray);
                 for (o, sub) in branches {
                     let c = o.code();
                     let cost = cost + ray_cost(*o);
@@ -1793,7 +1787,7 @@ impl BoundWork {
         let mut search = Search::with_keys(
             t,
             &options.budget,
-            options.faults.stop_after,
+            options.budget.faults.stop_after,
             Arc::clone(keys),
         );
         search.small = options.small;

@@ -77,7 +77,7 @@ const MAX_LEVELS: usize = 8;
 #[derive(Debug, Clone)]
 pub struct UnitsOptions {
     /// The search's options: rules, the budget (its memory bound shared
-    /// by the workers' memos), faults (`stop-after`: each worker's search
+    /// by the workers' memos, its faults' `stop-after`: each worker's search
     /// stops after that many sets) and `small`: the base policy plays sets
     /// of at most that many molecules optimally (rollout's K), for the
     /// seed and the upper bounds.
@@ -485,7 +485,7 @@ impl Units for Phase {
                 &self.spectra,
                 measure,
                 &o.budget,
-                o.faults.stop_after,
+                o.budget.faults.stop_after,
                 Arc::clone(&self.keys),
                 0,
                 o.small,
@@ -671,9 +671,7 @@ impl<'p> Assembly<'p> {
     /// The tree that shoots `ray` at `set`, then follows its outcomes.
     fn ray_tree(&self, ray: &Ray, set: &[u32]) -> Option<Tree> {
         let t = &self.phase.spectra;
-        let mut part = vec![0u32; set.len()];
-        let mut starts = Vec::new();
-        t.split(set, ray.ray, &mut part, &mut starts);
+        let (part, starts) = t.parts(set, ray.ray);
         let mut branches = Vec::with_capacity(ray.children.len());
         for (c, child) in &ray.children {
             let sub = self.tree(*child, &part[starts[*c]..starts[*c + 1]])?;
@@ -724,9 +722,7 @@ fn fill(t: &Spectra, tree: &Tree, set: &[u32]) -> Option<Tree> {
             if *ray == 0 || *ray > t.rays {
                 return None;
             }
-            let mut part = vec![0u32; set.len()];
-            let mut starts = Vec::new();
-            t.split(set, *ray, &mut part, &mut starts);
+            let (part, starts) = t.parts(set, *ray);
             let reached = (0..t.codes())
                 .filter(|&c| starts[c] < starts[c + 1])
                 .count();
@@ -884,7 +880,7 @@ pub fn run(
             work_dir: options.work_dir.clone(),
             peers: options.peers.clone(),
             budget: search.budget.clone(),
-            disk: Disk::of_fault(search.faults.fail_writes_after),
+            disk: Disk::of_fault(search.budget.faults.fail_writes_after),
             keep: true,
         };
         let phase = Arc::new(phase);
@@ -1042,7 +1038,7 @@ mod tests {
         stopped.score = false;
         // The largest unit takes about 110,000 sets: it is done, the next
         // is cut short.
-        stopped.search.faults = crate::control::Faults::parse("stop-after=150000").unwrap();
+        stopped.search.budget.faults = crate::control::Faults::parse("stop-after=150000").unwrap();
         let first = run(config, &stopped, |_| {}).unwrap();
         assert!(!first.ended.is_complete());
         let p = first.progress;

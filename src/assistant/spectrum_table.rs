@@ -374,6 +374,15 @@ impl Spectra {
         }));
     }
 
+    /// `set` sorted by the outcome of ray `q` as [`split`](Self::split)
+    /// sorts it, into buffers of its own: the molecules, and each code's
+    /// start.
+    pub(crate) fn parts(&self, set: &[u32], q: usize) -> (Vec<u32>, Vec<usize>) {
+        let (mut part, mut starts) = (vec![0u32; set.len()], Vec::new());
+        self.split(set, q, &mut part, &mut starts);
+        (part, starts)
+    }
+
     /// Sorts `set` into `out` by the outcome of ray `q`, keeping their order
     /// within each outcome (a counting sort): the molecules of code `c` are
     /// then `out[starts[c]..starts[c + 1]]`.

@@ -10,7 +10,7 @@ use crate::assistant::bound::{self, BoundOptions};
 use crate::assistant::optimal::{BoundStopped, OptimalOptions};
 use crate::assistant::optimum_units::{self, DEEPER, UnitsOptions};
 use crate::assistant::strategy::{StrategyOptions, StrategyReport, play_all_with};
-use crate::control::{Ended, Faults, nothing_before};
+use crate::control::{Ended, nothing_before};
 use crate::error::Error;
 use crate::files::shown;
 use crate::rules::config::Config;
@@ -19,13 +19,12 @@ use crate::setting::{Setting, Text};
 /// What a study does beyond the policy's games.
 #[derive(Debug, Clone)]
 pub struct StudyOptions {
-    /// The policy's games: policy, rules, budget (with its memory bound),
-    /// rollout's K (also the sets the searches play to the end).
+    /// The policy's games: policy, rules, budget (with its memory bound,
+    /// and the faults the searches obey), rollout's K (also the sets the
+    /// searches play to the end).
     pub strategy: StrategyOptions,
     /// How many rays deep the bound's search tries every strategy.
     pub depth: u32,
-    /// Faults to inject in the searches (tests).
-    pub faults: Faults,
     /// Where the searches in units run (their `search` is filled in here);
     /// `None` when neither is asked for.
     pub shared: Option<BoundOptions>,
@@ -115,7 +114,6 @@ pub fn study(
     let search = OptimalOptions {
         rules: s.rules,
         budget: s.budget.clone(),
-        faults: options.faults.clone(),
         depth: options.depth,
         small: s.exact_below,
     };

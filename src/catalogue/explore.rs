@@ -10,7 +10,7 @@ use rusqlite::params;
 
 use crate::catalogue::rows::{INSERT_SQL, MoleculeRow, insert_row};
 use crate::catalogue::{Catalogue, SANE_LIMIT, sql_err};
-use crate::control::{Budget, Cut, Ended, Faults, Halt, stop_after};
+use crate::control::{Budget, Cut, Ended, Halt, stop_after};
 use crate::error::{Error, quote};
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -28,12 +28,10 @@ pub struct ExploreOptions {
     pub force: bool,
     /// What stops it (Ctrl-C, a deadline): storing molecules stops after
     /// the chunk in hand, building the `spectrums` table at once (its one
-    /// transaction is rolled back, and the next run builds it).
+    /// transaction is rolled back, and the next run builds it). Its faults:
+    /// `unit-size` molecules a transaction, `stop-after` transactions (with
+    /// every molecule stored by then, before the `spectrums` table is built).
     pub budget: Budget,
-    /// Faults to inject: `unit-size` molecules a transaction, `stop-after`
-    /// transactions (with every molecule stored by then, before the
-    /// `spectrums` table is built).
-    pub faults: Faults,
 }
 
 /// How an exploration ended.
@@ -269,7 +267,7 @@ impl Catalogue {
     ) -> Result<(), Halt> {
         let walk = Walk::new(config)?;
         let nb_mol = walk.count();
-        let chunk = options.faults.unit_size.unwrap_or_else(|| {
+        let chunk = options.budget.faults.unit_size.unwrap_or_else(|| {
             // About a second of work, and at most 64 MB of rows in hand.
             (64_000_000 / row_bytes(config)).clamp(1, 50_000)
         });
@@ -294,7 +292,7 @@ impl Catalogue {
             options
                 .budget
                 .check()
-                .and(stop_after(options.faults.stop_after, chunks))
+                .and(stop_after(options.budget.faults.stop_after, chunks))
         };
         let mut result = check(0).map_err(Halt::Cut);
         let mut chunks = 0;

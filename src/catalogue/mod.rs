@@ -503,7 +503,8 @@ mod tests {
             .explore(
                 config,
                 &ExploreOptions {
-                    faults: crate::control::Faults::parse("unit-size=7").unwrap(),
+                    budget: crate::control::Budget::default()
+                        .with_faults(crate::control::Faults::parse("unit-size=7").unwrap()),
                     ..Default::default()
                 },
                 |_| {},

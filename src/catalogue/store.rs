@@ -280,7 +280,8 @@ mod tests {
             None => "unit-size=100".into(),
         };
         let options = ExploreOptions {
-            faults: crate::control::Faults::parse(&faults).unwrap(),
+            budget: crate::control::Budget::default()
+                .with_faults(crate::control::Faults::parse(&faults).unwrap()),
             ..Default::default()
         };
         cat.explore(config, &options, |_| {}).unwrap();

@@ -42,7 +42,7 @@ use crate::census::record::{Record, pack};
 use crate::census::sink::{BottomK, Group, GroupSink, Sink, threshold};
 use crate::census::spill::Partitions;
 use crate::census::summary::{Summary, Tally, peak_memory};
-use crate::control::{Budget, Faults, stop_after};
+use crate::control::{Budget, stop_after};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::rules::enumeration::Numbering;
@@ -73,11 +73,9 @@ pub struct Plan {
     /// Keep the classes' molecules for storing.
     pub keep_classes: bool,
     /// What stops the workers: tracing after the units in hand, grouping in
-    /// the partition in hand.
+    /// the partition in hand; its faults, after so many rounds
+    /// (`stop-after`) or partitions (`stop-grouping-after`) of this run.
     pub budget: Budget,
-    /// Faults to inject: stop after so many rounds (`stop-after`) or
-    /// partitions (`stop-grouping-after`) of this run.
-    pub faults: Faults,
     /// Keep the work directory when the census is done (its caller removes it).
     pub keep_work: bool,
     /// What each worker hands its groups to, if anything.
@@ -405,8 +403,8 @@ fn trace(worker: &mut Worker, plan: &Plan, start: Start) -> Result<TraceEnd, Err
     let mut finished = true;
     let mut error: Option<Error> = None;
     for (done_rounds, round) in (first..rounds).enumerate() {
-        let stopped =
-            plan.stopped(plan.faults.stop_after, done_rounds as u64) || logger.failed.is_some();
+        let stopped = plan.stopped(plan.budget.faults.stop_after, done_rounds as u64)
+            || logger.failed.is_some();
         if stopped {
             finished = false;
             break;
@@ -702,7 +700,7 @@ fn group(
     let mut grouper = plan.grouper(plan.keep_classes)?;
     let handed_before = open_sink(plan, index, parts.len() as u64, handing)?;
     for j in 0..parts.len() {
-        if plan.stopped(plan.faults.stop_grouping_after, j as u64) {
+        if plan.stopped(plan.budget.faults.stop_grouping_after, j as u64) {
             return Ok((false, parts));
         }
         let records = parts.read(j)?;

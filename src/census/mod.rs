@@ -90,7 +90,7 @@ pub mod spill;
 pub mod store;
 pub mod summary;
 
-use crate::control::{Budget, Cut, Ended, Faults};
+use crate::control::{Budget, Cut, Ended};
 use crate::error::Error;
 use crate::rules::config::Config;
 use crate::setting::Setting;
@@ -120,8 +120,11 @@ pub struct CensusOptions {
     /// Threads and processes.
     pub cluster: Cluster,
     /// What stops it (Ctrl-C, a deadline): tracing after the units in
-    /// hand, grouping in the partition in hand; and the memory its grouping
-    /// may take ([`DEFAULT_MEMORY`] when none is given).
+    /// hand, grouping in the partition in hand; the memory its grouping
+    /// may take ([`DEFAULT_MEMORY`] when none is given); and its faults:
+    /// `stop-after` rounds, `stop-grouping-after` partitions, `unit-size`
+    /// molecule numbers a unit of work, `fail-writes-after` bytes written
+    /// to the work directory.
     pub budget: Budget,
     /// The directory in which the census makes its work directory (named
     /// `bbx-census-CONFIG`, or after the sink) for its partition files and
@@ -143,10 +146,6 @@ pub struct CensusOptions {
     /// With several processes: what the program's panic hook tells the
     /// census of lost connections (see [`PeerWatch`]).
     pub peers: PeerWatch,
-    /// Faults to inject: `stop-after` rounds, `stop-grouping-after`
-    /// partitions, `unit-size` molecule numbers a unit of work,
-    /// `fail-writes-after` bytes written to the work directory.
-    pub faults: Faults,
 }
 
 impl Default for CensusOptions {
@@ -164,7 +163,6 @@ impl Default for CensusOptions {
             keep_work: false,
             sink: None,
             peers: PeerWatch::default(),
-            faults: Faults::default(),
         }
     }
 }
@@ -354,7 +352,7 @@ pub fn run_with(
         what: "make the directory".into(),
         source,
     })?;
-    let disk = Disk::of_fault(options.faults.fail_writes_after);
+    let disk = Disk::of_fault(options.budget.faults.fail_writes_after);
     let name = work_dir_name(config, options);
     let manifest = sizes.manifest(config, options);
     let dir = checkpoint::WorkDir::open(&options.work_dir, &name, manifest, disk)
@@ -383,7 +381,6 @@ pub fn run_with(
         work_dir: dir.clone(),
         keep_classes: options.keep_classes,
         budget: options.budget.clone(),
-        faults: options.faults.clone(),
         keep_work: options.keep_work,
         sink,
         counted: Arc::new(AtomicU64::new(0)),
@@ -541,6 +538,7 @@ impl Sizes {
         let cluster = &options.cluster;
         let peers = cluster.peers() as u64;
         let unit_size = options
+            .budget
             .faults
             .unit_size
             .unwrap_or_else(|| (total / (peers * 128)).clamp(1 << 12, 1 << 24))

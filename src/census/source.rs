@@ -90,7 +90,7 @@ pub fn tables(
     options: &TablesOptions,
     mut progress: impl FnMut(Step),
 ) -> Result<Tables, Error> {
-    let busy_ms = busy_ms(&options.census.faults);
+    let busy_ms = busy_ms(&options.census.budget.faults);
     if !options.count && !options.store {
         let held = Store::open(&options.db, config, busy_ms)?;
         if held.has_rows() {
@@ -132,19 +132,13 @@ pub fn tables(
     }
     progress(Step::Storing);
     let census = &options.census;
-    let stored = store(
-        &options.db,
-        config,
-        &report,
-        &done.classes,
-        &census.budget,
-        &census.faults,
-    )
-    .map_err(|e| match e {
-        Error::Busy(m) => Error::Busy(kept(&done.work_dir, m, false)),
-        Error::Invalid(m) => Error::Invalid(kept(&done.work_dir, m, true)),
-        other => other,
-    })?;
+    let stored = store(&options.db, config, &report, &done.classes, &census.budget).map_err(
+        |e| match e {
+            Error::Busy(m) => Error::Busy(kept(&done.work_dir, m, false)),
+            Error::Invalid(m) => Error::Invalid(kept(&done.work_dir, m, true)),
+            other => other,
+        },
+    )?;
     let stored = match stored.whole() {
         Ok(stored) => stored,
         Err(ended) => return Ok(Tables::StoreInterrupted(done.work_dir.clone(), ended)),

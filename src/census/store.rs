@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use crate::catalogue::{Catalogue, ClassGroups, busy_ms};
 use crate::census::canonical::{SpectrumSymmetries, Traced, spectrum_of};
 use crate::census::orbits::CellSymmetries;
-use crate::control::{Budget, Faults, Finished, stop_after};
+use crate::control::{Budget, Finished, stop_after};
 use crate::error::Error;
 use crate::rules::config::{Config, Shape};
 use crate::rules::enumeration::Numbering;
@@ -111,7 +111,7 @@ impl ClassImages {
 /// `config`. Holds the file's writer lock throughout and checks the file
 /// again under it; the census goes in whole, in one transaction, or not at
 /// all. Stopped by `budget` (or after the `stop-storing-after` classes of
-/// `faults`; `busy-timeout-ms` is how long to wait for other programs) or
+/// its faults; `busy-timeout-ms` is how long to wait for other programs) or
 /// failed, the file is as it was, and a file this call created is removed.
 pub fn store(
     db: &str,
@@ -119,8 +119,8 @@ pub fn store(
     report: &StatsReport,
     classes: &[Vec<u64>],
     budget: &Budget,
-    faults: &Faults,
 ) -> Result<Finished<Stored>, Error> {
+    let faults = &budget.faults;
     let json = serde_json::to_string(report)?;
     let mut groups = ClassImages::new(config)?;
     let mut cat = Catalogue::open_waiting(db, busy_ms(faults))?;

@@ -18,9 +18,10 @@
 //! use bbx::play::middle::{Effect, Middle, Options};
 //! use bbx::play::moves::Move;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //!
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
-//! let (mut game, _) = Middle::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default()).unwrap(), Options::default());
 //! game.apply(Move::Activate); // shoots ray 1, where the cursor starts
 //! assert_eq!(game.game().observation().shot_count(), 1);
 //! game.apply(Move::Quit); // the game is not over: "Quit?"
@@ -32,11 +33,11 @@ use std::sync::Arc;
 
 use crate::assistant::strategy::{Part, Policy, REVIEW_AVERAGE_LIMIT};
 use crate::error::Error;
-use crate::play::board::{self as boards, Through, trail_through};
 use crate::play::coach::{Advice, CoachLimits, News, Panels, Question, ReviewRequest, ReviewState};
 use crate::play::cursor::{Cursor, Target};
 use crate::play::game::{Game, GuessError, Shot};
 use crate::play::keys::{self, Key, KeyCode, Profile};
+use crate::play::marks::{self as boards, Through, trail_through};
 use crate::play::moves::{Move, Panel};
 use crate::play::save::{is_tatham_save, save_text, tatham_save};
 use crate::play::scene::{CoachSwitches, Help, Listed, MoleculeList, Scene, Share, Tools};
@@ -532,9 +533,10 @@ impl Middle {
     /// ```
     /// use bbx::play::middle::{Middle, Options};
     /// use bbx::play::setup::{Setup, start};
+    /// use bbx::control::Budget;
     /// use bbx::play::words::Tone;
     /// let setup = Setup { seed: Some(3), ..Setup::default() };
-    /// let (mut game, _) = Middle::new(setup.clone(), start(&setup)?, Options::default());
+    /// let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default())?, Options::default());
     /// game.not_opened(bbx::Error::invalid("it is cut short"));
     /// let said = Some(("The link holds no game to open: it is cut short", Tone::Bad));
     /// assert_eq!(game.message(), said);
@@ -1288,7 +1290,7 @@ impl Middle {
     /// through the hidden molecule and the player's (else the ray that
     /// tells a wrong guess apart); while a wrong guess waits, that ray
     /// through the guess.
-    fn trails(&self) -> Vec<crate::play::board::Trail> {
+    fn trails(&self) -> Vec<crate::play::marks::Trail> {
         let g = self.game();
         let rules = g.rules();
         if let Some(v) = g.verdict() {

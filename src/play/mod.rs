@@ -22,13 +22,13 @@
 //! |--------|-----|
 //! | [`game`] | one game's state: hidden molecule, rays shot, guess, undo and redo, a wrong guess waiting, score |
 //! | [`referee`] | judging a guess (Tatham's rule) and scoring it (the original game's) |
-//! | [`setup`] | starting a game: named (`A4_B8`, Tatham's presets), random, from a puzzle file, or a saved game resumed |
+//! | [`setup`] | starting a game: named (`A4_B8`, Tatham's presets) or asked with its options, random, from a puzzle file, or a saved game resumed |
 //! | [`save`] | the save files: a puzzle `bbx solve` reads, with the hidden molecule scrambled, and Tatham's |
 //! | [`coach`] | the coach's questions and answers as data, the review of a finished game, the terminal's worker threads |
 //! | [`cursor`] | the cursor over the board and its border |
 //! | [`keys`] | keys as every front reads them, and the three profiles (bbx's, Tatham's, Emacs's) |
 //! | [`moves`] | everything a player does |
-//! | [`board`] | the boards drawn: each cell's and border position's facts and text marks, and rays' trails |
+//! | [`marks`] | the boards drawn, as marks: each cell's and border position's facts and text marks, and rays' trails |
 //! | [`words`] | every sentence the game says |
 //! | [`scene`] | what a front draws, serialisable |
 //! | [`middle`] | the game middle: moves in, effects and a scene out |
@@ -39,19 +39,20 @@
 //! use bbx::play::middle::{Middle, Options};
 //! use bbx::play::moves::Move;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //! let setup = Setup { seed: Some(42), ..Setup::default() };
-//! let (mut game, _) = Middle::new(setup.clone(), start(&setup)?, Options::default());
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default())?, Options::default());
 //! game.apply(Move::Quit);
 //! game.apply(Move::Confirm);
 //! assert_eq!(game.summary(), "A4_B8, standard rules, seed 42: unfinished, not saved.");
 //! # Ok::<(), bbx::Error>(())
 //! ```
 
-pub mod board;
 pub mod coach;
 pub mod cursor;
 pub mod game;
 pub mod keys;
+pub mod marks;
 pub mod middle;
 pub mod moves;
 pub mod referee;

@@ -3,7 +3,7 @@
 //! web page (SVG, from JSON) draw the same thing.
 //!
 //! A scene holds the boards (each cell's and border position's facts and
-//! text marks: [`crate::play::board`]), the rays' paths for fronts that draw
+//! text marks: [`crate::play::marks`]), the rays' paths for fronts that draw
 //! lines, the side panel's lines, the message, the window open (a question
 //! with its choices, the help, the list of molecules), which buttons mean
 //! something now, and what the page shares. Every sentence in it comes from
@@ -13,8 +13,9 @@
 //! use bbx::play::middle::{Middle, Options};
 //! use bbx::play::moves::Move;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //! let setup = Setup { seed: Some(7), ..Setup::default() };
-//! let (mut game, _) = Middle::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! let (mut game, _) = Middle::new(setup.clone(), start(&setup, &Budget::default()).unwrap(), Options::default());
 //! game.apply(Move::Shoot(3));
 //! let scene = game.scene();
 //! assert!(scene.board.slot(3).outcome.is_some());
@@ -23,7 +24,7 @@
 //! assert_eq!(json["board"]["width"], 8);
 //! ```
 
-use crate::play::board::{Board, Trail};
+use crate::play::marks::{Board, Trail};
 use crate::play::moves::{Move, Panel};
 
 /// How a message or a line looks; each front gives each its style.

@@ -14,11 +14,12 @@
 //! use bbx::play::middle::Options;
 //! use bbx::play::session::Session;
 //! use bbx::play::setup::{Setup, start};
+//! use bbx::control::Budget;
 //! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 //! use ratatui::{Terminal, backend::TestBackend};
 //!
 //! let setup = Setup { seed: Some(1), ..Setup::default() };
-//! let mut game = Session::new(setup.clone(), start(&setup).unwrap(), Options::default());
+//! let mut game = Session::new(setup.clone(), start(&setup, &Budget::default()).unwrap(), Options::default());
 //! game.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)); // shoots ray 1
 //! assert_eq!(game.middle().game().observation().shot_count(), 1);
 //! let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
@@ -36,6 +37,7 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 
+use crate::control::Budget;
 use crate::control::Cancel;
 use crate::error::Error;
 use crate::files::write_whole;
@@ -138,7 +140,7 @@ impl Session {
                         self.middle.saved(path, written.map_err(|e| e.to_string()))
                     }
                 }
-                Effect::Start(setup) => self.middle.begin(start(&setup)),
+                Effect::Start(setup) => self.middle.begin(start(&setup, &Budget::default())),
                 Effect::Ask(question) => {
                     self.coach.ask(question);
                     Vec::new()

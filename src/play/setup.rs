@@ -5,13 +5,14 @@
 //!
 //! ```
 //! use bbx::play::setup::{Setup, Start, start};
+//! use bbx::control::Budget;
 //! let setup = Setup {
 //!     start: Start::Random { config: "A4_B8".parse().unwrap(), unique: false },
 //!     seed: Some(42),
 //!     ..Setup::default()
 //! };
-//! let a = start(&setup).unwrap();
-//! let b = start(&setup).unwrap();
+//! let a = start(&setup, &Budget::default()).unwrap();
+//! let b = start(&setup, &Budget::default()).unwrap();
 //! assert_eq!(a.game.hidden(), b.game.hidden()); // the seed replays the game
 //! assert_eq!(a.game.observation().shot_count(), 0);
 //! // A range of counts: the count is drawn in it and the player is told the range.
@@ -20,7 +21,7 @@
 //!     seed: Some(42),
 //!     ..Setup::default()
 //! };
-//! let g = start(&setup).unwrap().game;
+//! let g = start(&setup, &Budget::default()).unwrap().game;
 //! assert_eq!((g.counts(), g.shape().to_string()), (3..=6, "8×6".to_string()));
 //! ```
 
@@ -31,7 +32,7 @@ use rand::RngExt as _;
 use rand::rngs::ChaCha8Rng;
 
 use crate::assistant::generate::{fresh_seed, random_in, seeded, unique_in};
-use crate::control::{Budget, Instant};
+use crate::control::{Budget, Ended};
 use std::ops::RangeInclusive;
 
 use crate::error::{Error, quantity};
@@ -47,7 +48,7 @@ use crate::rules::config::{Config, ConfigRange, Shape};
 use crate::rules::notation::Notation;
 use crate::rules::ray::{Outcome, Rules};
 use crate::rules::spectrum::{Observation, Spectrum};
-use crate::setting::{Setting, Text};
+use crate::setting::{Job, Setting, Text};
 use crate::solver::{self, Limits};
 
 /// Where the game comes from.
@@ -190,11 +191,10 @@ impl Started {
     fn title_with(&self, with_rules: bool) -> String {
         let g = &self.game;
         let config = g.range().to_string();
-        let rules = format!("{} rules", g.rules());
-        let (config, rules) = if with_rules {
-            (config, rules)
+        let rules = if with_rules {
+            format!("{} rules", g.rules())
         } else {
-            (config, String::new())
+            String::new()
         };
         let join = |a: &str, b: &str| {
             if b.is_empty() {
@@ -305,11 +305,28 @@ fn playable(atoms: usize, p: Shape, what: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// How long `--unique` may look for a molecule whose spectrum identifies it.
-const UNIQUE_TIME_LIMIT: Duration = Duration::from_secs(30);
+// The caps a start keeps inside its caller's budget. Three are rules of
+// the game: a game of molecules their rays identify is looked for at most
+// UNIQUE_TIME, then refused; a puzzle's answers are listed for at most
+// ANSWER_TIME, and a puzzle none is found for in that time is refused; the
+// title counts a puzzle's answers only when COUNT_MAX of them are listed
+// within COUNT_TIME. DRAW_TIME is the method's, not a rule: molecules are
+// drawn at random that long before the answers are listed.
 
-/// Starts a game as `setup` says.
-pub fn start(setup: &Setup) -> Result<Started, Error> {
+/// How long a game of molecules their rays identify may look for one.
+const UNIQUE_TIME: Duration = Duration::from_secs(30);
+/// How long the solver may list a puzzle's answers to choose among them.
+const ANSWER_TIME: Duration = Duration::from_secs(20);
+/// How long, and up to how many, the answers are counted for the title.
+const COUNT_TIME: Duration = Duration::from_secs(2);
+const COUNT_MAX: usize = 1000;
+/// How long random molecules are drawn before the answers are listed.
+const DRAW_TIME: Duration = Duration::from_millis(300);
+
+/// Starts a game as `setup` says, within `budget` (its deadline and token
+/// stop the searches a start may make, each also within its cap above; its
+/// memory bound bounds the solver's).
+pub fn start(setup: &Setup, budget: &Budget) -> Result<Started, Error> {
     let seed = match setup.seed {
         Some(seed) => seed,
         None => fresh_seed()?,
@@ -322,7 +339,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
             }
             let rules = setup.rules.unwrap_or_default();
             let hidden = if *u {
-                let budget = Budget::default().with_timeout(UNIQUE_TIME_LIMIT);
+                let budget = budget.at_most(UNIQUE_TIME);
                 unique_in(*config, rules, &mut rng, usize::MAX, &budget)?.molecule
             } else {
                 random_in(*config, &mut rng)
@@ -337,7 +354,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
         }
         Start::File(path) => {
             let (text, origin) = read_input(path, SAVED_GAME)?;
-            from_text(&text, &origin, setup, seed, &mut rng)
+            from_text(&text, &origin, setup, seed, &mut rng, budget)
         }
         Start::GameId(id) => from_tatham(&parse_tatham(id, "the game ID")?, None, setup),
         Start::Text { text, origin } => {
@@ -347,7 +364,7 @@ pub fn start(setup: &Setup) -> Result<Started, Error> {
                     text.len()
                 )));
             }
-            from_text(text, origin, setup, seed, &mut rng)
+            from_text(text, origin, setup, seed, &mut rng, budget)
         }
         Start::Tatham(params) => {
             let id = format!("{params}#{seed}");
@@ -368,13 +385,15 @@ const SAVED_GAME: Expected = Expected {
     description: "a puzzle or a game saved by bbx play: a board with its border marks, a line such as 'A4_B8 @&ab…', A. Janns's 'P K' and one ray per line, or a save file or game ID of Tatham's Black Box",
 };
 
-/// Starts a game from the text of a puzzle or saved game read from `path`.
+/// Starts a game from the text of a puzzle or saved game read from `path`,
+/// within `budget`.
 fn from_text(
     text: &str,
     path: &str,
     setup: &Setup,
     seed: u64,
     rng: &mut ChaCha8Rng,
+    budget: &Budget,
 ) -> Result<Started, Error> {
     let tatham = match setup.format {
         Some(format) => format == Format::Tatham,
@@ -418,7 +437,14 @@ fn from_text(
     }
     playable(*counts.start(), p, path)?;
     playable(atoms, p, path)?;
-    let (hidden, answers) = choose_answer(&puzzle.observation, rules, counts.clone(), rng, path)?;
+    let (hidden, answers) = choose_answer(
+        &puzzle.observation,
+        rules,
+        counts.clone(),
+        rng,
+        path,
+        budget,
+    )?;
     let mut game = Game::new(hidden, rules, setup.judge);
     game.hide_count(counts)?;
     game.record_known(&puzzle.observation, &order, true)?;
@@ -547,18 +573,19 @@ fn label_order(pic: &Picture, observed: &Observation) -> Vec<usize> {
 
 /// Draws the hidden molecule among the answers of a puzzle, uniformly: first
 /// by drawing random molecules until one fits (quick when the puzzle says
-/// little), else by listing the answers with the solver. Returns the molecule
-/// and how many answers there were, when known.
+/// little), else by listing the answers with the solver, within `budget`.
+/// Returns the molecule and how many answers there were, when known.
 fn choose_answer(
     observed: &Observation,
     rules: Rules,
     atoms: RangeInclusive<usize>,
     rng: &mut ChaCha8Rng,
     path: &str,
+    budget: &Budget,
 ) -> Result<(Molecule, Option<usize>), Error> {
     let config = ConfigRange::new(*atoms.start(), *atoms.end(), observed.shape())?;
-    let solve = |max, secs| {
-        let budget = Budget::default().with_timeout(Duration::from_secs(secs));
+    let solve = |max, cap| {
+        let budget = budget.at_most(cap);
         let limits = Limits {
             max: Some(max),
             budget,
@@ -570,17 +597,19 @@ fn choose_answer(
         let n = usize::try_from(s.count).unwrap_or(usize::MAX);
         s.ended.is_complete().then_some(n)
     };
-    let budget = Instant::now() + Duration::from_millis(300);
+    let drawing = budget.at_most(DRAW_TIME);
     for i in 0.. {
-        if i % 256 == 0 && Instant::now() > budget {
+        if i % 256 == 0 && drawing.check().is_err() {
             break;
         }
         let m = random_in(config, rng);
         if observed.matches(&Spectrum::of(&m, rules)) {
-            return Ok((m, count(&solve(1000, 2)?)));
+            return Ok((m, count(&solve(COUNT_MAX, COUNT_TIME)?)));
         }
     }
-    let s = solve(100_000, 20)?;
+    // Whether the cap, not the caller's deadline, is what may stop it.
+    let capped = budget.remaining().is_none_or(|left| left >= ANSWER_TIME);
+    let s = solve(100_000, ANSWER_TIME)?;
     if s.molecules.is_empty() {
         return Err(Error::invalid(if s.ended.is_complete() {
             format!(
@@ -592,9 +621,13 @@ fn choose_answer(
                 }
             )
         } else {
-            format!(
-                "{path}: the solver found no answer in 20 seconds; try a puzzle with more rays shot"
-            )
+            let within = match s.ended {
+                Ended::Cancelled => "before it was cancelled".into(),
+                Ended::OverMemory => "within the memory bound".into(),
+                _ if capped => format!("in {} seconds", ANSWER_TIME.as_secs()),
+                _ => "within the time limit".into(),
+            };
+            format!("{path}: the solver found no answer {within}; try a puzzle with more rays shot")
         }));
     }
     // Uniform over every answer found, counted families included.
@@ -621,9 +654,26 @@ fn choose_answer(
 /// assert!(named("hello", false).unwrap_err().to_string().contains("neither a configuration"));
 /// ```
 pub fn named(name: &str, unique: bool) -> Result<Start, Error> {
-    use crate::puzzle::{Inline, inline};
     let game = name.trim();
-    let start = match game.parse::<ConfigRange>() {
+    let Some(start) = read_name(game, unique)? else {
+        return Err(Error::invalid(format!(
+            "{} is neither a configuration (An_Bp, such as A4_B8; A5_B8x6 for a box 8 wide and 6 high; A3-6_B8 for 3 to 6 atoms), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID nor a puzzle",
+            crate::error::quote(game)
+        )));
+    };
+    if unique && !matches!(start, Start::Random { .. }) {
+        return Err(Error::invalid(
+            "only molecules whose rays identify them: that chooses random molecules of a configuration (A4_B8, say), not a game of Tatham's or a puzzle",
+        ));
+    }
+    Ok(start)
+}
+
+/// What [`named`] reads `game` as; `None` when it names no game (and does
+/// not look meant as a configuration, whose error is the better message).
+fn read_name(game: &str, unique: bool) -> Result<Option<Start>, Error> {
+    use crate::puzzle::{Inline, inline};
+    Ok(Some(match game.parse::<ConfigRange>() {
         Ok(config) => Start::Random { config, unique },
         Err(config_error) => match TathamParams::alone(game) {
             Some(Ok(params)) => Start::Tatham(params),
@@ -642,20 +692,124 @@ pub fn named(name: &str, unique: bool) -> Result<Start, Error> {
                     if lower.starts_with('a') && lower.contains("_b") {
                         return Err(config_error);
                     }
-                    return Err(Error::invalid(format!(
-                        "{} is neither a configuration (An_Bp, such as A4_B8; A5_B8x6 for a box 8 wide and 6 high; A3-6_B8 for 3 to 6 atoms), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID nor a puzzle",
-                        crate::error::quote(game)
-                    )));
+                    return Ok(None);
                 }
             },
         },
-    };
-    if unique && !matches!(start, Start::Random { .. }) {
-        return Err(Error::invalid(
-            "only molecules whose rays identify them: that chooses random molecules of a configuration (A4_B8, say), not a game of Tatham's or a puzzle",
-        ));
+    }))
+}
+
+/// A game asked for by name, with the options given beside it, as a front
+/// that takes a name (the command line's game argument) gives them;
+/// [`Asked::setup`] reads it.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// The game: a file that exists, a built-in puzzle, or a name
+    /// [`named`] reads.
+    pub game: String,
+    /// Only molecules whose rays identify them (a random molecule's).
+    pub unique: bool,
+    /// The number of atoms, for a puzzle file that does not say: one,
+    /// since a game hides one molecule.
+    pub atoms: Option<RangeInclusive<usize>>,
+    /// The format of a puzzle file (`None`: detected).
+    pub format: Option<Format>,
+    /// The seed of the random choices (a fresh one when `None`).
+    pub seed: Option<u64>,
+    /// The rules (default: what the file implies, else standard).
+    pub rules: Option<Rules>,
+    /// How guesses are judged.
+    pub judge: Judge,
+}
+
+impl Asked {
+    /// The setup asked for. The game is a configuration unless a file of
+    /// that name exists; else that file; else a built-in puzzle, which
+    /// `builtin` finds by name (its name and text, as the front keeps
+    /// them); else what [`named`] reads. Refused, naming the setting, when
+    /// an option does not apply to that start (a format or a count to a
+    /// configuration, unique molecules to a puzzle or a game of Tatham's).
+    ///
+    /// ```
+    /// use bbx::play::setup::{Asked, Start};
+    /// let asked = Asked { game: "A5_B8".into(), ..Asked::default() };
+    /// assert!(matches!(asked.setup(|_| None).unwrap().start, Start::Random { .. }));
+    /// let tatham = Asked { game: "w8h8m5M5".into(), unique: true, ..Asked::default() };
+    /// let e = tatham.setup(|_| None).unwrap_err().to_string();
+    /// assert!(e.ends_with("it does not apply to a game of Tatham's"), "{e}");
+    /// ```
+    pub fn setup(
+        self,
+        builtin: impl FnOnce(&str) -> Option<(String, String)>,
+    ) -> Result<Setup, Error> {
+        let game = self.game.as_str();
+        let exists = Path::new(game).exists();
+        let start = match game.parse::<ConfigRange>() {
+            Ok(config) if !exists => Start::Random {
+                config,
+                unique: self.unique,
+            },
+            _ if exists => Start::File(game.to_string()),
+            _ => match builtin(game) {
+                Some((origin, text)) => Start::Text { text, origin },
+                None => read_name(game.trim(), false)?.ok_or_else(|| {
+                    let what = format!(
+                        "{} is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (",
+                        crate::error::quote(game)
+                    );
+                    Error::invalid(Text::from(what).and(Job::Puzzles).and(")"))
+                })?,
+            },
+        };
+        let atoms = match self.atoms {
+            Some(range) if range.start() != range.end() => {
+                let (least, most) = (range.start(), range.end());
+                return Err(Error::invalid(Text::from(Setting::Atoms).and(format!(
+                    " {least}..{most}: a game hides one molecule: give one number of atoms (a range is for solve and suggest)"
+                ))));
+            }
+            range => range.map(|r| *r.start()),
+        };
+        let random = " chooses random molecules: it does not apply to";
+        let (count, config) = (
+            " is for puzzle files that do not give the count;",
+            "a configuration such as A5_B8",
+        );
+        let refused = match &start {
+            Start::Random { .. } if self.format.is_some() => Some((
+                Setting::Format,
+                format!(" is for puzzle files; {config} needs none"),
+            )),
+            Start::Random { .. } if atoms.is_some() => {
+                Some((Setting::Atoms, format!("{count} {config} gives it")))
+            }
+            Start::File(_) if self.unique => {
+                Some((Setting::Unique, format!("{random} a puzzle file")))
+            }
+            Start::Text { .. } if self.unique => {
+                Some((Setting::Unique, format!("{random} a puzzle")))
+            }
+            Start::GameId(_) | Start::Tatham(_) if self.unique => {
+                Some((Setting::Unique, format!("{random} a game of Tatham's")))
+            }
+            Start::Tatham(_) if atoms.is_some() => Some((
+                Setting::Atoms,
+                format!("{count} Tatham's parameters give it"),
+            )),
+            _ => None,
+        };
+        if let Some((setting, why)) = refused {
+            return Err(Error::invalid(Text::from(setting).and(why)));
+        }
+        Ok(Setup {
+            start,
+            seed: self.seed,
+            rules: self.rules,
+            atoms,
+            format: self.format,
+            judge: self.judge,
+        })
     }
-    Ok(start)
 }
 
 impl Setup {
@@ -741,7 +895,8 @@ impl Started {
             judge,
             ..Setup::default()
         };
-        let mut started = start(&setup)?;
+        // A bbx save resumes without a search: no budget to share.
+        let mut started = start(&setup, &Budget::default())?;
         started.source = c.source;
         if c.emacs {
             started.notation = Some(Notation::Emacs);
@@ -765,11 +920,14 @@ mod tests {
     fn a_puzzle_hides_one_of_its_answers() {
         let mut hidden = Vec::new();
         for seed in 0..12 {
-            let s = start(&Setup {
-                start: Start::File(pure_thought()),
-                seed: Some(seed),
-                ..Setup::default()
-            })
+            let s = start(
+                &Setup {
+                    start: Start::File(pure_thought()),
+                    seed: Some(seed),
+                    ..Setup::default()
+                },
+                &Budget::default(),
+            )
             .unwrap();
             assert_eq!(s.game.observation().shot_count(), 32);
             assert_eq!(s.game.ray_score(), 0, "a puzzle's rays are free");
@@ -789,16 +947,79 @@ mod tests {
 
     #[test]
     fn a_puzzle_keeps_its_letters() {
-        let s = start(&Setup {
-            start: Start::File(pure_thought()),
-            seed: Some(1),
-            ..Setup::default()
-        })
+        let s = start(
+            &Setup {
+                start: Start::File(pure_thought()),
+                seed: Some(1),
+                ..Setup::default()
+            },
+            &Budget::default(),
+        )
         .unwrap();
         // The file is in Emacs notation: its top line is "   6 7 5 H 4 H 3 H".
         let (marks, _) = s.game.marks_in(crate::rules::notation::Notation::Emacs);
         let top: String = marks[24..32].iter().rev().collect();
         assert_eq!(top, "675H4H3H");
+    }
+
+    #[test]
+    fn options_that_do_not_apply_to_the_start_are_refused_by_name() {
+        struct Flags;
+        impl crate::setting::Naming for Flags {
+            fn name(&self, s: Setting) -> String {
+                format!("--{}", s.key())
+            }
+            fn job(&self, _: &Job) -> String {
+                "the list".into()
+            }
+        }
+        let refused = |game: &str, change: fn(&mut Asked)| {
+            let mut asked = Asked {
+                game: game.into(),
+                ..Asked::default()
+            };
+            change(&mut asked);
+            let builtin = |name: &str| (name == "sample").then(|| (name.into(), "A2_B4".into()));
+            asked.setup(builtin).unwrap_err().show(&Flags)
+        };
+        let random = "--unique chooses random molecules: it does not apply to";
+        for (game, change, said) in [
+            ("A5_B8", (|a| a.format = Some(Format::Linear)) as fn(&mut Asked), "--format is for puzzle files; a configuration such as A5_B8 needs none".to_string()),
+            ("A5_B8", |a| a.atoms = Some(3..=3), "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it".into()),
+            ("A5_B8", |a| a.atoms = Some(3..=5), "--atoms 3..5: a game hides one molecule: give one number of atoms (a range is for solve and suggest)".into()),
+            (&pure_thought(), |a| a.unique = true, format!("{random} a puzzle file")),
+            ("sample", |a| a.unique = true, format!("{random} a puzzle")),
+            ("w8h8m5M5#1", |a| a.unique = true, format!("{random} a game of Tatham's")),
+            ("w8h8m5M5", |a| a.atoms = Some(5..=5), "--atoms is for puzzle files that do not give the count; Tatham's parameters give it".into()),
+            ("hello", |_| {}, "'hello' is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (the list)".into()),
+        ] {
+            assert_eq!(refused(game, change), said);
+        }
+    }
+
+    #[test]
+    fn the_callers_budget_stops_the_searches_of_a_start() {
+        let cancel = crate::control::Cancel::new();
+        cancel.cancel();
+        let cancelled = Budget::default().with_cancel(cancel);
+        let puzzle = Setup {
+            start: Start::File(pure_thought()),
+            seed: Some(1),
+            ..Setup::default()
+        };
+        let e = start(&puzzle, &cancelled).unwrap_err().to_string();
+        assert!(e.ends_with("the solver found no answer before it was cancelled; try a puzzle with more rays shot"), "{e}");
+        let unique = Setup {
+            start: Start::Random {
+                config: "A4_B8".parse().unwrap(),
+                unique: true,
+            },
+            seed: Some(1),
+            ..Setup::default()
+        };
+        let e = start(&unique, &cancelled).unwrap_err().to_string();
+        assert!(e.contains("before it was cancelled (1 draw tried)"), "{e}");
+        assert!(start(&unique, &Budget::default()).is_ok());
     }
 
     #[test]
@@ -813,12 +1034,12 @@ mod tests {
             seed: Some(3),
             ..Setup::default()
         };
-        let Err(Error::Invalid(e)) = start(&setup) else {
+        let Err(Error::Invalid(e)) = start(&setup, &Budget::default()) else {
             panic!("a puzzle without a count is refused")
         };
         assert!(e.settings().eq([Setting::Atoms]), "{e}");
         setup.atoms = Some(2);
-        let s = start(&setup).unwrap();
+        let s = start(&setup, &Budget::default()).unwrap();
         assert_eq!(s.game.atoms(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -826,14 +1047,17 @@ mod tests {
     #[test]
     fn a_text_starts_as_its_file_would() {
         let from_text = |text: &str| {
-            start(&Setup {
-                start: Start::Text {
-                    text: text.into(),
-                    origin: "pasted".into(),
+            start(
+                &Setup {
+                    start: Start::Text {
+                        text: text.into(),
+                        origin: "pasted".into(),
+                    },
+                    seed: Some(5),
+                    ..Setup::default()
                 },
-                seed: Some(5),
-                ..Setup::default()
-            })
+                &Budget::default(),
+            )
         };
         // A Tatham game ID: its balls hidden.
         let s = from_text("w5h5m3M3:a8048f3fbbd74cba").unwrap();

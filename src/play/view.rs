@@ -7,7 +7,7 @@
 //! ray the guess does not explain has a `/` before its mark.
 //!
 //! The board is laid out exactly as `bbx trace` prints it: one character every
-//! two columns, border marks around the cells ([`crate::play::board`] says
+//! two columns, border marks around the cells ([`crate::play::marks`] says
 //! what each mark means). An 80×24 terminal shows every screen whole.
 //! Narrower or lower, the screen gives up, in this order: the second board
 //! of the verdict ("your molecule"; your atoms stay drawn on the hidden one),
@@ -22,7 +22,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
-use crate::play::board::{Board, Look};
+use crate::play::marks::{Board, Look};
 use crate::play::scene::{Lines, Scene, Tone};
 use crate::play::words;
 use crate::render::side_by_side;

@@ -39,7 +39,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::control::{Budget, Cut, Ended, Finished, Ticker};
+use crate::control::{Budget, Ended, Finished, Halt, Ticker};
 use crate::error::Error;
 use crate::rules::config::Shape;
 use crate::rules::ray::{Outcome, Rules};
@@ -374,11 +374,9 @@ fn binomial_f64(n: u64, k: u64) -> f64 {
     (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
-/// Why a count stopped.
-enum Stop {
-    Cut(Cut),
-    TooLarge,
-}
+/// Why a count stopped: cut by its budget, or failed as
+/// [`Ended::TooLarge`] past its limit of branches.
+type Stop = Halt<Ended>;
 
 /// The walk of a count.
 struct Walk<'b> {
@@ -456,9 +454,9 @@ impl Walk<'_> {
     fn tick(&mut self) -> Result<(), Stop> {
         self.branches += 1;
         if self.branches > self.limit {
-            return Err(Stop::TooLarge);
+            return Err(Halt::Failed(Ended::TooLarge));
         }
-        self.ticker.tick().map_err(Stop::Cut)
+        Ok(self.ticker.tick()?)
     }
 
     fn decide(&mut self, c: usize, atom: bool) {
@@ -935,8 +933,8 @@ pub fn count(
 fn ended(r: Result<(), Stop>) -> Ended {
     match r {
         Ok(()) => Ended::Complete,
-        Err(Stop::Cut(cut)) => Ended::from(cut),
-        Err(Stop::TooLarge) => Ended::TooLarge,
+        Err(Halt::Cut(cut)) => Ended::from(cut),
+        Err(Halt::Failed(ended)) => ended,
     }
 }
 

@@ -330,12 +330,7 @@ impl Encoding {
     pub(super) fn atom(&self, r: isize, c: isize) -> Term {
         let (w, h) = (self.shape.width as isize, self.shape.height as isize);
         if r >= 1 && c >= 1 && r <= h && c <= w {
-            let cell = ((r - 1) * w + (c - 1)) as usize;
-            match self.known[cell] {
-                Some(true) => Term::True,
-                Some(false) => Term::False,
-                None => Term::Lit(self.atoms[cell].positive()),
-            }
+            self.atom_of(((r - 1) * w + (c - 1)) as usize)
         } else {
             Term::False
         }

@@ -264,13 +264,7 @@ pub fn tally(
                     Ok(part)
                 },
             )
-            .try_reduce(
-                || counts.part(),
-                |mut a, b| {
-                    a.merge(&b);
-                    Ok(a)
-                },
-            );
+            .try_reduce(|| counts.part(), Part::merged);
         match part {
             Ok(part) => total.merge(&part),
             Err(cut) => return nothing(cut.into()),
@@ -384,13 +378,7 @@ pub(crate) fn sample_seeded(
                     Ok(part)
                 },
             )
-            .try_reduce(
-                || counts.part(),
-                |mut a, b| {
-                    a.merge(&b);
-                    Ok(a)
-                },
-            );
+            .try_reduce(|| counts.part(), Part::merged);
         match drawn_round {
             Ok(part) => fit.merge(&part),
             // The round cut short is left out: the sample is whole rounds.
@@ -545,7 +533,7 @@ struct Part<'a> {
     atoms: Vec<u64>,
 }
 
-impl Part<'_> {
+impl<'a> Part<'a> {
     /// The counts as a tally, over `walked` molecules walked or drawn.
     fn into_tally(self, walked: u64) -> ForwardTally {
         let Counts {
@@ -570,6 +558,12 @@ impl Part<'_> {
             outcomes,
             atoms: self.atoms,
         }
+    }
+
+    /// The two parts' counts together, as a parallel reduction merges them.
+    fn merged(mut self, other: Part<'a>) -> Result<Part<'a>, Cut> {
+        self.merge(&other);
+        Ok(self)
     }
 
     fn merge(&mut self, other: &Part) {

@@ -40,7 +40,7 @@ pub use stream::{
 };
 
 pub use crate::census::sink::Seed;
-use crate::control::{Budget, Ended, Faults, Finished};
+use crate::control::{Budget, Ended, Finished};
 use crate::error::Error;
 use crate::rules::board::Molecule;
 use crate::rules::config::Config;
@@ -73,12 +73,11 @@ pub struct VerifyOptions {
     pub partial: Option<f64>,
     /// What stops the enumeration and the checks in memory (Ctrl-C, a
     /// deadline): they answer with what they did, and how they ended. (A
-    /// streamed verify is stopped by its census's budget.)
+    /// streamed verify is stopped by its census's budget.) Its faults:
+    /// `crossed-rules` makes the SAT side use the other rules, to prove the
+    /// check can fail; `busy-timeout-ms` is how long to wait for other
+    /// programs to let go of a catalogue.
     pub budget: Budget,
-    /// Faults to inject: `crossed-rules` makes the SAT side use the other
-    /// rules, to prove the check can fail; `busy-timeout-ms` is how long to
-    /// wait for other programs to let go of a catalogue.
-    pub faults: Faults,
 }
 
 impl Default for VerifyOptions {
@@ -90,7 +89,6 @@ impl Default for VerifyOptions {
             ambiguous_only: false,
             partial: None,
             budget: Budget::default(),
-            faults: Faults::default(),
         }
     }
 }
@@ -99,7 +97,7 @@ impl VerifyOptions {
     /// The rules of the SAT side: [`rules`](Self::rules), or the others
     /// with the `crossed-rules` fault.
     fn sat_rules(&self) -> Rules {
-        match (self.rules, self.faults.crossed_rules) {
+        match (self.rules, self.budget.faults.crossed_rules) {
             (rules, false) => rules,
             (Rules::Standard, true) => Rules::EdgeMiss,
             (Rules::EdgeMiss, true) => Rules::Standard,
@@ -707,10 +705,10 @@ mod tests {
         // must disagree, and the report must name the spectra.
         let config: Config = "A2_B4".parse().unwrap();
         let options = VerifyOptions {
-            faults: Faults {
+            budget: Budget::default().with_faults(crate::control::Faults {
                 crossed_rules: true,
-                ..Faults::default()
-            },
+                ..crate::control::Faults::default()
+            }),
             ..Default::default()
         };
         let v = verify(config, &options, |_, _| {}).unwrap().value;

@@ -82,7 +82,7 @@ pub fn spectra_or_stream(
     reading: impl FnOnce(&SpectraSource),
 ) -> Result<Spectra, Error> {
     let held = if options.rules == RULES {
-        Some(Store::open(db, config, busy_ms(&options.faults))?)
+        Some(Store::open(db, config, busy_ms(&options.budget.faults))?)
     } else {
         None
     };

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use bbx::Molecule;
+use bbx::control::Budget;
 use bbx::play::middle::{Mode, Options};
 use bbx::play::session::Session;
 use bbx::play::setup::{Setup, Start, start};
@@ -18,7 +19,7 @@ pub const COACH_WAIT: Duration = Duration::from_secs(30);
 
 /// A game started from `setup`, with the default options.
 pub fn app_for(setup: Setup) -> Session {
-    let started = start(&setup).expect("the game starts");
+    let started = start(&setup, &Budget::default()).expect("the game starts");
     Session::new(setup, started, Options::default())
 }
 

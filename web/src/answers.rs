@@ -115,7 +115,7 @@ pub fn review(request: &str, on_first: &js_sys::Function) -> Result<String, JsEr
 #[wasm_bindgen]
 pub fn start(setup: &str) -> Result<String, JsError> {
     let setup: Setup = serde_json::from_str(setup).map_err(message)?;
-    let begun = start_game(&setup).and_then(|s| s.carry());
+    let begun = start_game(&setup, &budget()).and_then(|s| s.carry());
     Ok(match begun {
         Ok(text) => json!({ "carried": text }),
         Err(e) => json!({ "error": e.show(&Page) }),
@@ -230,7 +230,7 @@ mod tests {
                 .unwrap();
         let text = answer["carried"].as_str().unwrap();
         let s = bbx::play::setup::Started::carried(text, Default::default()).unwrap();
-        let direct = start_game(&setup).unwrap();
+        let direct = start_game(&setup, &budget()).unwrap();
         assert_eq!(s.game.hidden(), direct.game.hidden());
         assert_eq!(s.title(), direct.title());
         let bad = Setup {
@@ -259,7 +259,7 @@ mod tests {
         };
         let (mut game, _) = Middle::new(
             setup.clone(),
-            start_game(&setup).unwrap(),
+            start_game(&setup, &budget()).unwrap(),
             Options::default(),
         );
         game.apply(Move::Shoot(1));

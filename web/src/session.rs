@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use bbx::Error;
+use bbx::control::Budget;
 use bbx::play::coach::News;
 use bbx::play::keys::{Key, KeyCode};
 use bbx::play::middle::{Effect, Middle, Options};
@@ -123,7 +124,7 @@ impl Session {
             });
         }
         let setup = Setup::default();
-        let started = start(&setup).map_err(crate::error)?;
+        let started = start(&setup, &Budget::default()).map_err(crate::error)?;
         let (middle, first) = Middle::new(setup, started, options);
         let mut s = Session {
             middle,
@@ -288,7 +289,7 @@ mod tests {
         let setup = &first["effects"][0]["start"];
         assert_eq!(setup["start"]["text"]["origin"], "the link");
         let setup: Setup = serde_json::from_value(setup.clone()).unwrap();
-        let why = start(&setup).err().unwrap().show(&Page);
+        let why = start(&setup, &Budget::default()).err().unwrap().show(&Page);
         let answer = json!({ "error": why }).to_string();
         let v: Value = serde_json::from_str(&s.begin(&answer).ok().unwrap()).unwrap();
         assert_eq!(v["started"], false);

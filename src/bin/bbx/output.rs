@@ -29,6 +29,7 @@ impl bbx::setting::Naming for Flags {
             Job::ReadTables(c, file) => format!("stats {c} {db} {file}"),
             Job::Solve => "solve".into(),
             Job::Trace => "trace".into(),
+            Job::Puzzles => return "`bbx puzzles` lists them".into(),
             other => return other.words(),
         };
         format!("run `bbx {command}`")

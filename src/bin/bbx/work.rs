@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use bbx::work::cluster::{Cluster, MAX_WORKERS, PeerWatch};
 
 use crate::cli::threads;
-use crate::exit::{interrupt, peer_watch};
+use crate::exit::{faults, interrupt, peer_watch};
 use crate::values::parse_size;
 
 /// The options of a census, shared by `stats` (which counts with one) and
@@ -97,21 +97,17 @@ impl CensusArgs {
     }
 
     /// The census's options on `cluster`, stopped by Ctrl-C, with the
-    /// `faults` a test injects; it works in `--work-dir` or
+    /// faults a test injects; it works in `--work-dir` or
     /// [`default_work_dir`].
-    pub fn options(
-        &self,
-        cluster: Cluster,
-        faults: bbx::control::Faults,
-    ) -> bbx::Result<bbx::census::CensusOptions> {
+    pub fn options(&self, cluster: Cluster) -> bbx::Result<bbx::census::CensusOptions> {
         Ok(bbx::census::CensusOptions {
             budget: bbx::control::Budget::default()
                 .with_memory(Some(self.memory))
-                .with_cancel(interrupt()),
+                .with_cancel(interrupt())
+                .with_faults(faults()?),
             work_dir: work_dir(self.work_dir.as_ref())?,
             peers: peers(&cluster),
             cluster,
-            faults,
             ..bbx::census::CensusOptions::default()
         })
     }

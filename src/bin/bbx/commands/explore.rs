@@ -51,8 +51,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     let options = ExploreOptions {
         fresh: args.fresh,
         force: args.force,
-        budget: Budget::default().with_cancel(interrupt()),
-        faults,
+        budget: Budget::default()
+            .with_cancel(interrupt())
+            .with_faults(faults),
     };
     let bar = progress_bar(args.quiet.quiet, "molecules", args.config.to_string());
     let start = Instant::now();

@@ -10,8 +10,7 @@ use bbx::play::keys::Profile;
 use bbx::play::middle::Options;
 use bbx::play::referee::Judge;
 use bbx::play::session::Session;
-use bbx::play::setup::{Setup, Start, named};
-use bbx::rules::config::ConfigRange;
+use bbx::play::setup::Asked;
 use bbx::rules::notation::Notation;
 
 use crate::cli::{Quiet, Seed, Workers};
@@ -113,70 +112,18 @@ pub struct Args {
 
 pub fn run(args: Args) -> bbx::Result<(String, Status)> {
     args.workers.apply()?;
-    let game = args.game.as_deref().unwrap_or("A4_B8");
-    let exists = std::path::Path::new(game).exists();
-    let start = match (game.parse::<ConfigRange>(), crate::samples::find(game)) {
-        (Ok(config), _) if !exists => Start::Random {
-            config,
-            unique: args.unique,
-        },
-        _ if exists => Start::File(game.to_string()),
-        (_, Some(sample)) => Start::Text {
-            origin: sample.name.to_string(),
-            text: sample.text.to_string(),
-        },
-        _ => named(game, false).map_err(|e| match game.parse::<ConfigRange>() {
-            // Neither a file nor a built-in puzzle: the library's words, and
-            // where to find the puzzles.
-            Err(_) if e.to_string().contains("is neither") => bbx::Error::invalid(format!(
-                "{} is neither a configuration (An_Bp, such as A4_B8), Tatham's parameters (w8h8m5M5) or one of his presets ('8x8, 5 balls'), a game ID, a puzzle, a file that exists nor a built-in puzzle (`bbx puzzles` lists them)",
-                bbx::error::quote(game)
-            )),
-            _ => e,
-        })?,
-    };
-    let atoms = match args.atoms {
-        Some(range) if range.start() != range.end() => {
-            return Err(bbx::Error::invalid(format!(
-                "--atoms {}..{}: a game hides one molecule: give one number of atoms (a range is for solve and suggest)",
-                range.start(),
-                range.end()
-            )));
-        }
-        range => range.map(|r| *r.start()),
-    };
-    let refused = match start {
-        Start::Random { .. } if args.format.is_some() => {
-            "--format is for puzzle files; a configuration such as A5_B8 needs none"
-        }
-        Start::Random { .. } if atoms.is_some() => {
-            "--atoms is for puzzle files that do not give the count; a configuration such as A5_B8 gives it"
-        }
-        Start::File(_) if args.unique => {
-            "--unique chooses random molecules: it does not apply to a puzzle file"
-        }
-        Start::Text { .. } if args.unique => {
-            "--unique chooses random molecules: it does not apply to a puzzle"
-        }
-        Start::GameId(_) | Start::Tatham(_) if args.unique => {
-            "--unique chooses random molecules: it does not apply to a game of Tatham's"
-        }
-        Start::Tatham(_) if atoms.is_some() => {
-            "--atoms is for puzzle files that do not give the count; Tatham's parameters give it"
-        }
-        _ => "",
-    };
-    if !refused.is_empty() {
-        return Err(bbx::Error::invalid(refused));
-    }
-    let setup = Setup {
-        start,
+    let asked = Asked {
+        game: args.game.unwrap_or_else(|| "A4_B8".into()),
+        unique: args.unique,
+        atoms: args.atoms,
+        format: args.format,
         seed: args.seed.given(),
         rules: args.rules,
-        atoms,
-        format: args.format,
         judge: args.judge,
     };
+    let setup = asked.setup(|game| {
+        crate::samples::find(game).map(|s| (s.name.to_string(), s.text.to_string()))
+    })?;
     let options = Options {
         notation: Notation::emacs_if(args.emacs),
         coach: CoachLimits {
@@ -192,8 +139,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         coach_workers: 1,
     };
     // The game first, so that a bad file or option is reported even without
-    // a terminal; then the terminal.
-    let started = bbx::play::setup::start(&setup)?;
+    // a terminal; then the terminal. Until then Ctrl-C ends the process, and
+    // the start's own caps bound it.
+    let started = bbx::play::setup::start(&setup, &bbx::control::Budget::default())?;
     let mut session = Session::new(setup, started, options);
     crate::terminal::play(&mut session)?;
     let played = session.played();

@@ -5,7 +5,7 @@ use bbx::census::CensusOptions;
 use bbx::census::source::{Step, Tables, TablesOptions, kept, tables};
 
 use crate::cli::Quiet;
-use crate::exit::{Status, ctrl_c, faults};
+use crate::exit::{Status, ctrl_c};
 use crate::output::{interrupted, json};
 use crate::progress::{progress_bar, spinner};
 use crate::work::{CensusArgs, interrupted_census, note_unfinished};
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         store: args.store_groups,
         census: CensusOptions {
             symmetry: !args.no_symmetry,
-            ..args.census_args.options(cluster.clone(), faults()?)?
+            ..args.census_args.options(cluster.clone())?
         },
     };
     let quiet = args.quiet.quiet;

@@ -112,7 +112,7 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         });
     }
     let (policy, rules, exact_below) = (args.policy, args.rules, args.exact_below);
-    let strategy = StrategyOptions {
+    let mut strategy = StrategyOptions {
         policy,
         rules,
         budget,
@@ -130,10 +130,11 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
             None => nothing(args.json, played.ended, "the game was played"),
         });
     }
+    // The faults a test injects stop the searches.
+    strategy.budget.faults = faults()?;
     let options = StudyOptions {
         strategy,
         depth: args.depth,
-        faults: faults()?,
         shared: (args.bound || args.optimal)
             .then(|| args.shared.options(args.workers.given()))
             .transpose()?,

@@ -65,8 +65,9 @@ pub fn run(args: Args) -> bbx::Result<(String, Status)> {
         ambiguous_only: args.ambiguous,
         partial: args.partial,
         // Ctrl-C is caught once the spectra are enumerated or checked.
-        budget: bbx::control::Budget::default().with_cancel(interrupt()),
-        faults: faults()?,
+        budget: bbx::control::Budget::default()
+            .with_cancel(interrupt())
+            .with_faults(faults()?),
     };
     crate::catalogues::prepare(&args.db)?;
     let start = Instant::now();
@@ -121,9 +122,7 @@ fn stream(
 ) -> bbx::Result<(String, Status)> {
     let config = args.config;
     let cluster = args.census_args.cluster()?;
-    let census_options = args
-        .census_args
-        .options(cluster.clone(), options.faults.clone())?;
+    let census_options = args.census_args.options(cluster.clone())?;
     // A second Ctrl-C stops at once: the last checkpoint is safe.
     ctrl_c();
     let unfinished = bbx::verify::unfinished(config, &options, census_options.clone());

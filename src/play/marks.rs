@@ -15,7 +15,7 @@
 //! ray at the cursor.
 //!
 //! ```
-//! use bbx::play::board::{Board, Look, playing};
+//! use bbx::play::marks::{Board, Look, playing};
 //! use bbx::play::coach::Panels;
 //! use bbx::play::game::Game;
 //! use bbx::play::cursor::Cursor;
