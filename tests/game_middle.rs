@@ -175,11 +175,19 @@ fn rollouts_weighing_shared_among_workers_shows_the_same_best_ray() {
     let mut moves = standard_moves();
     moves.push(Move::Shoot(5));
     let setup = seeded("A3_B6", 11);
-    let one = Front::with(setup.clone(), start(&setup).unwrap(), workers(1))
-        .play(moves.clone())
-        .clone();
+    let one = Front::with(
+        setup.clone(),
+        start(&setup, &Budget::default()).unwrap(),
+        workers(1),
+    )
+    .play(moves.clone())
+    .clone();
     for n in [2, 3] {
-        let mut f = Front::with(setup.clone(), start(&setup).unwrap(), workers(n));
+        let mut f = Front::with(
+            setup.clone(),
+            start(&setup, &Budget::default()).unwrap(),
+            workers(n),
+        );
         let shared = f.play(moves.clone()).clone();
         let text = said(&shared);
         assert!(text.contains("rollout"), "{text}");
