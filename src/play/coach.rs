@@ -8,7 +8,7 @@
 //! the molecules expected to be left after shooting them (the ranking `bbx
 //! suggest` prints, from the same [`SolveReport`]). When the player named a
 //! policy of `bbx strategy`, the coach also says which ray that policy
-//! shoots next on the molecules that fit ([`next_ray`], as `bbx suggest
+//! shoots next on the molecules that fit ([`next_ray`](crate::assistant::next::next_ray), as `bbx suggest
 //! --policy`), or why it shoots none. Each question carries its bounds
 //! ([`CoachLimits`]: a time limit and a largest number of molecules listed);
 //! what either cut short, the [`Answer`] says.
@@ -387,7 +387,7 @@ pub fn answer(
 
 /// Answers `question` as [`answer`] does, within its time limit and
 /// `budget`, then, when it names a policy, with the ray that policy shoots
-/// next on the molecules that fit ([`next_ray`], with rollout's sets of at
+/// next on the molecules that fit ([`next_ray`](crate::assistant::next::next_ray), with rollout's sets of at
 /// most [`ROLLOUT_EXACT`](strategy::ROLLOUT_EXACT) molecules played
 /// exactly, as in the review), within what is left: the same ray as `bbx
 /// suggest --policy` and `bbx strategy` shoot after the same rays. When the
